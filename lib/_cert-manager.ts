@@ -1,0 +1,104 @@
+/**
+ * The certificate-manager issuing method (specification, section B): renders a certificate plan
+ * as cert-manager Issuer and Certificate objects.
+ */
+import { Construct } from 'constructs';
+import {
+  Certificate, CertificateSpecPrivateKey, CertificateSpecPrivateKeyAlgorithm, CertificateSpecPrivateKeyRotationPolicy,
+  CertificateSpecUsages,
+} from '../imports/certificates-cert-manager.io';
+import { Issuer } from '../imports/issuers-cert-manager.io';
+import { ClusterKind, USAGES, clusterKind, component } from './catalog';
+import type { CertificateSettings, ServerCertificatePlan } from './cluster-certificates';
+import * as names from './names';
+
+/** The group of cert-manager's issuers, as `issuerRef.group` names it. */
+const CERT_MANAGER_GROUP = 'cert-manager.io';
+
+/** Adds the objects of one cluster kind and of each server certificate, as the plan grows. */
+export interface CertificateRenderer {
+  addKind(kind: ClusterKind): void;
+  addServer(plan: ServerCertificatePlan): void;
+}
+
+/**
+ * Creates the self-signed Issuer and the CA Certificate under `scope`, and returns the functions
+ * that add each kind's CA-type Issuer with its client Certificate and each server Certificate.
+ */
+export function renderCertManager(scope: Construct, settings: CertificateSettings): CertificateRenderer {
+  const { clusterName, namespace } = settings;
+  const privateKey = privateKeySpec(settings);
+
+  const selfSigned = new Issuer(scope, 'SelfSignedIssuer', {
+    metadata: { name: names.selfSignedIssuerName(clusterName), namespace },
+    spec: { selfSigned: {} },
+  });
+  const ca = new Certificate(scope, 'Ca', {
+    metadata: { name: names.caCertificateName(clusterName), namespace },
+    spec: {
+      secretName: names.caSecretName(clusterName),
+      commonName: settings.commonName,
+      isCa: true,
+      duration: settings.caDuration,
+      renewBefore: settings.caRenewBefore,
+      privateKey,
+      issuerRef: { name: selfSigned.name, kind: Issuer.GVK.kind },
+    },
+  });
+  ca.node.addDependency(selfSigned);
+
+  const issuers = new Map<ClusterKind, Issuer>();
+
+  const leaf = (id: string, kind: ClusterKind, secretName: string, usages: readonly string[], plan?: ServerCertificatePlan) => {
+    const issuer = issuers.get(kind)!;
+    const cert = new Certificate(scope, id, {
+      metadata: { name: secretName, namespace },
+      spec: {
+        secretName,
+        duration: settings.duration,
+        renewBefore: settings.renewBefore,
+        subject: { organizations: [settings.subject.organization] },
+        commonName: settings.commonName,
+        usages: usages.map(toUsage),
+        dnsNames: plan ? [...plan.dnsNames] : undefined,
+        ipAddresses: plan ? [...plan.ipAddresses] : undefined,
+        privateKey,
+        issuerRef: { name: issuer.name, kind: Issuer.GVK.kind, group: CERT_MANAGER_GROUP },
+      },
+    });
+    cert.node.addDependency(issuer);
+    return cert;
+  };
+
+  return {
+    addKind(kind) {
+      const entry = clusterKind(kind);
+      const issuer = new Issuer(scope, `Issuer-${kind}`, {
+        metadata: { name: names.caIssuerName(clusterName, kind), namespace },
+        spec: { ca: { secretName: names.caSecretName(clusterName) } },
+      });
+      issuer.node.addDependency(ca);
+      issuers.set(entry.kind, issuer);
+      leaf(`Client-${kind}`, kind, names.clientSecretName(clusterName, kind), USAGES.client);
+    },
+    addServer(plan) {
+      leaf(`Server-${plan.token}`, component(plan.token).cluster, plan.secretName, USAGES.server, plan);
+    },
+  };
+}
+
+function toUsage(usage: string): CertificateSpecUsages {
+  const found = Object.values(CertificateSpecUsages).find((u) => u === usage);
+  if (!found) {
+    throw new Error(`cert-manager has no key usage "${usage}"`);
+  }
+  return found;
+}
+
+function privateKeySpec(settings: CertificateSettings): CertificateSpecPrivateKey {
+  return {
+    algorithm: settings.privateKey.algorithm as string as CertificateSpecPrivateKeyAlgorithm,
+    size: settings.privateKey.size,
+    rotationPolicy: settings.privateKey.rotationPolicy as string as CertificateSpecPrivateKeyRotationPolicy,
+  };
+}

@@ -1,0 +1,59 @@
+import { IConstruct } from 'constructs';
+import { parseDuration } from './duration';
+import { inputError } from './errors';
+
+/** Longest DNS-1123 label: service names, namespaces, labels of host names. */
+export const DNS_LABEL_MAX = 63;
+/** Longest DNS-1123 subdomain: object names such as Secrets. */
+export const DNS_SUBDOMAIN_MAX = 253;
+
+const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Whether a string is a DNS-1123 label (lowercase alphanumerics and '-', at most 63 characters). */
+export function isDnsLabel(value: string): boolean {
+  return value.length <= DNS_LABEL_MAX && LABEL.test(value);
+}
+
+/** Whether a string is a DNS-1123 subdomain (labels joined by '.', at most 253 characters). */
+export function isDnsSubdomain(value: string): boolean {
+  return value.length <= DNS_SUBDOMAIN_MAX && value.split('.').every((l) => LABEL.test(l));
+}
+
+const LABEL_RULE = 'a DNS-1123 label: lowercase letters, digits and \'-\', starting and ending with a letter or digit, at most 63 characters';
+
+/** Throws unless `value` is a DNS-1123 label. */
+export function requireDnsLabel(scope: IConstruct, field: string, value: string): void {
+  if (typeof value !== 'string' || !isDnsLabel(value)) {
+    inputError(scope, field, value, LABEL_RULE);
+  }
+}
+
+/**
+ * Throws unless every name derived from `value` is a DNS-1123 label. `derived` holds the names
+ * built from it (service names and the like); the message names the longest one that fails.
+ */
+export function requireDerivedLabels(scope: IConstruct, field: string, value: string, derived: readonly string[]): void {
+  requireDnsLabel(scope, field, value);
+  const bad = derived.filter((d) => !isDnsLabel(d)).sort((a, b) => b.length - a.length)[0];
+  if (bad !== undefined) {
+    const room = DNS_LABEL_MAX - (bad.length - value.length);
+    inputError(scope, field, value,
+      `at most ${room} characters, so that the derived name "${bad}" (${bad.length} characters) stays a DNS-1123 label of at most 63`);
+  }
+}
+
+/** Throws unless `value` is a DNS-1123 subdomain, such as a Secret name. */
+export function requireDnsSubdomain(scope: IConstruct, field: string, value: string): void {
+  if (typeof value !== 'string' || !isDnsSubdomain(value)) {
+    inputError(scope, field, value, 'a DNS-1123 subdomain: lowercase letters, digits, \'-\' and \'.\', at most 253 characters');
+  }
+}
+
+/** Parses a duration prop, throwing a clear error when it is malformed or not positive. */
+export function requireDuration(scope: IConstruct, field: string, value: string): number {
+  const ms = typeof value === 'string' ? parseDuration(value) : undefined;
+  if (ms === undefined || ms <= 0) {
+    inputError(scope, field, value, 'a positive Go duration such as "8760h" or "1h30m" (units h, m, s, ms)');
+  }
+  return ms;
+}

@@ -1,0 +1,306 @@
+/**
+ * The component catalog: the tables of the transport-security specification as plain data.
+ *
+ * Every name, host name, Secret name, allowed-Common-Name key and version minimum that the
+ * constructs produce is derived from this module through the pure functions in `names.ts`.
+ * Nothing else in the library spells these facts out again.
+ */
+
+/** The two kinds of cluster the operator runs. */
+export enum ClusterKind {
+  /** A `DatabaseCluster` and its components. */
+  DATABASE = 'database',
+  /** A `MigrationCluster` and its components. */
+  MIGRATION = 'migration',
+}
+
+/** Component tokens of both clusters, as the specification names them. */
+export type ComponentToken =
+  | 'mig-master'
+  | 'mig-worker'
+  | 'coordinator'
+  | 'store'
+  | 'sqlserver'
+  | 'pump'
+  | 'drainer'
+  | 'changefeed'
+  | 'columnar'
+  | 'importer'
+  | 'lightning';
+
+/** Who deploys a component. */
+export enum Deployment {
+  /** The operator, from the cluster resource. */
+  OPERATOR = 'operator',
+  /** A package-manager chart (the drainer). */
+  CHART = 'chart',
+  /** Only needed while data is restored (importer, lightning). */
+  RESTORE = 'restore',
+}
+
+/**
+ * One group of three host names on a server certificate: `<base>`, `<base>.<namespace>` and
+ * `<base>.<namespace>.svc`, where `<base>` is the component's service (`service`) or its peer
+ * service (`peer`), optionally prefixed with `*.`.
+ */
+export interface HostForm {
+  /** Which service the names are built on. */
+  readonly of: 'service' | 'peer';
+  /** Whether the names are wildcards (`*.<base>…`). */
+  readonly wildcard: boolean;
+}
+
+/** Where a component reads the list of Common Names it accepts from peers. */
+export interface CommonNameCheck {
+  /** The configuration key, as the component spells it. */
+  readonly key: 'cert-allowed-cn' | 'cluster-verify-cn' | 'certAllowedCN';
+  /**
+   * The path of the key below the component's object in the cluster resource
+   * (or below the chart values, for the drainer).
+   */
+  readonly path: readonly string[];
+  /** Whether the key accepts exactly one value (the specification's Limits table). */
+  readonly singleValue: boolean;
+}
+
+/** One row of the component catalog. */
+export interface ComponentEntry {
+  /** The component token. */
+  readonly token: ComponentToken;
+  /** The cluster the component belongs to. */
+  readonly cluster: ClusterKind;
+  /** Who deploys it. */
+  readonly deployment: Deployment;
+  /** Whether the component has a peer service (`<cluster>-<token>-peer`). */
+  readonly peerService: boolean;
+  /** The host-name rule: the groups of names on its server certificate, in order. */
+  readonly hostForms: readonly HostForm[];
+  /** Where its allowed Common Names are configured, if it checks them. */
+  readonly commonNameCheck?: CommonNameCheck;
+  /** The first operator version that supports TLS for this component. */
+  readonly minOperatorVersion: string;
+  /** The first component version that supports TLS, where the specification states one. */
+  readonly minComponentVersion?: string;
+}
+
+const SERVICE: HostForm = { of: 'service', wildcard: false };
+const PEER: HostForm = { of: 'peer', wildcard: false };
+const WILDCARD_SERVICE: HostForm = { of: 'service', wildcard: true };
+const WILDCARD_PEER: HostForm = { of: 'peer', wildcard: true };
+
+/** Host-name rule of the components that have a service and a peer service. */
+const WITH_PEER: readonly HostForm[] = [SERVICE, PEER, WILDCARD_PEER];
+
+const SECURITY_ALLOWED_CN = ['config', 'security', 'cert-allowed-cn'];
+
+/** The catalog, in the order of the specification's component table. */
+export const COMPONENTS: readonly ComponentEntry[] = [
+  {
+    token: 'mig-master',
+    cluster: ClusterKind.MIGRATION,
+    deployment: Deployment.OPERATOR,
+    peerService: true,
+    hostForms: WITH_PEER,
+    commonNameCheck: { key: 'cert-allowed-cn', path: ['config', 'cert-allowed-cn'], singleValue: true },
+    minOperatorVersion: '1.2.0',
+  },
+  {
+    token: 'mig-worker',
+    cluster: ClusterKind.MIGRATION,
+    deployment: Deployment.OPERATOR,
+    peerService: true,
+    hostForms: WITH_PEER,
+    commonNameCheck: { key: 'cert-allowed-cn', path: ['config', 'cert-allowed-cn'], singleValue: false },
+    minOperatorVersion: '1.2.0',
+  },
+  {
+    token: 'coordinator',
+    cluster: ClusterKind.DATABASE,
+    deployment: Deployment.OPERATOR,
+    peerService: true,
+    hostForms: WITH_PEER,
+    commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: true },
+    minOperatorVersion: '1.1.0',
+  },
+  {
+    token: 'store',
+    cluster: ClusterKind.DATABASE,
+    deployment: Deployment.OPERATOR,
+    peerService: true,
+    hostForms: WITH_PEER,
+    commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
+    minOperatorVersion: '1.1.0',
+  },
+  {
+    token: 'sqlserver',
+    cluster: ClusterKind.DATABASE,
+    deployment: Deployment.OPERATOR,
+    peerService: true,
+    hostForms: WITH_PEER,
+    commonNameCheck: { key: 'cluster-verify-cn', path: ['config', 'security', 'cluster-verify-cn'], singleValue: false },
+    minOperatorVersion: '1.1.0',
+  },
+  {
+    token: 'pump',
+    cluster: ClusterKind.DATABASE,
+    deployment: Deployment.OPERATOR,
+    peerService: false,
+    hostForms: [WILDCARD_SERVICE],
+    commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
+    minOperatorVersion: '1.1.0',
+  },
+  {
+    token: 'drainer',
+    cluster: ClusterKind.DATABASE,
+    deployment: Deployment.CHART,
+    peerService: false,
+    hostForms: [WILDCARD_SERVICE],
+    commonNameCheck: { key: 'certAllowedCN', path: ['tlsCluster', 'certAllowedCN'], singleValue: false },
+    minOperatorVersion: '1.1.0',
+  },
+  {
+    token: 'changefeed',
+    cluster: ClusterKind.DATABASE,
+    deployment: Deployment.OPERATOR,
+    peerService: true,
+    hostForms: WITH_PEER,
+    commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
+    minOperatorVersion: '1.1.3',
+    minComponentVersion: '4.0.3',
+  },
+  {
+    token: 'columnar',
+    cluster: ClusterKind.DATABASE,
+    deployment: Deployment.OPERATOR,
+    peerService: true,
+    hostForms: WITH_PEER,
+    commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
+    minOperatorVersion: '1.1.4',
+    minComponentVersion: '4.0.5',
+  },
+  {
+    token: 'importer',
+    cluster: ClusterKind.DATABASE,
+    deployment: Deployment.RESTORE,
+    peerService: false,
+    hostForms: [SERVICE, WILDCARD_SERVICE],
+    minOperatorVersion: '1.1.0',
+  },
+  {
+    token: 'lightning',
+    cluster: ClusterKind.DATABASE,
+    deployment: Deployment.RESTORE,
+    peerService: false,
+    hostForms: [SERVICE],
+    minOperatorVersion: '1.1.0',
+  },
+];
+
+/** One row per cluster kind: the names and resources that belong to the kind, not to a component. */
+export interface ClusterKindEntry {
+  /** The kind. */
+  readonly kind: ClusterKind;
+  /** The kind of the operator's custom resource. */
+  readonly resourceKind: 'DatabaseCluster' | 'MigrationCluster';
+  /** Suffix of the CA-type Issuer: `${cluster_name}-<suffix>`. */
+  readonly caIssuerSuffix: string;
+  /** Suffix of the shared client Secret: `${cluster_name}-<suffix>`. */
+  readonly clientSecretSuffix: string;
+  /** The first operator version with TLS between this cluster's components. */
+  readonly minOperatorVersion: string;
+}
+
+/** The cluster kinds, database first. */
+export const CLUSTER_KINDS: readonly ClusterKindEntry[] = [
+  {
+    kind: ClusterKind.DATABASE,
+    resourceKind: 'DatabaseCluster',
+    caIssuerSuffix: 'db-issuer',
+    clientSecretSuffix: 'cluster-client-secret',
+    minOperatorVersion: '1.1.0',
+  },
+  {
+    kind: ClusterKind.MIGRATION,
+    resourceKind: 'MigrationCluster',
+    caIssuerSuffix: 'mig-issuer',
+    clientSecretSuffix: 'mig-client-secret',
+    minOperatorVersion: '1.2.0',
+  },
+];
+
+/** Capabilities of the specification's Versioning table that are not a component. */
+export const CAPABILITIES = {
+  /** `spec.<component>.mountClusterClientSecret` on the database cluster. */
+  mountClusterClientSecret: { minOperatorVersion: '1.1.5' },
+} as const;
+
+/** The three data keys of every certificate-set Secret. */
+export const SECRET_KEYS = {
+  certificate: 'tls.crt',
+  privateKey: 'tls.key',
+  ca: 'ca.crt',
+} as const;
+
+/** IP addresses on every server certificate, in this order. */
+export const SERVER_IP_ADDRESSES: readonly string[] = ['127.0.0.1', '::1'];
+
+/** Validity periods and renewal windows of the specification's Limits table. */
+export const VALIDITY = {
+  /** CA validity. */
+  caDuration: '87600h',
+  /** Renewal of the CA starts this long before it expires. */
+  caRenewBefore: '720h',
+  /** Validity of server and client certificates. */
+  leafDuration: '8760h',
+  /** Renewal of a server or client certificate starts this long before it expires. */
+  leafRenewBefore: '360h',
+} as const;
+
+/** The CA key of the command-line method, also the default key of every certificate. */
+export const DEFAULT_KEY = { algorithm: 'rsa', size: 2048 } as const;
+
+/** Extended key usages by certificate role. */
+export const USAGES = {
+  /** Server certificates (cert-manager spelling). */
+  server: ['server auth', 'client auth'],
+  /** The shared client certificate. */
+  client: ['client auth'],
+} as const;
+
+/** Paths inside the pods where the operator mounts certificate sets. */
+export const MOUNT_PATHS = {
+  /** The database cluster's client certificate set, when `mountClusterClientSecret` is on. */
+  clusterClientTls: '/var/lib/cluster-client-tls',
+  /** Parent folder of each external database's Secret on the migration pods. */
+  externalTls: '/var/lib/source-tls',
+} as const;
+
+/** Finds a component's catalog row. */
+export function component(token: ComponentToken): ComponentEntry {
+  const entry = COMPONENTS.find((c) => c.token === token);
+  if (!entry) {
+    throw new Error(`unknown component token "${token}"; expected one of ${COMPONENTS.map((c) => c.token).join(', ')}`);
+  }
+  return entry;
+}
+
+/** Finds a cluster kind's catalog row. */
+export function clusterKind(kind: ClusterKind): ClusterKindEntry {
+  const entry = CLUSTER_KINDS.find((k) => k.kind === kind);
+  if (!entry) {
+    throw new Error(`unknown cluster kind "${kind}"; expected one of ${CLUSTER_KINDS.map((k) => k.kind).join(', ')}`);
+  }
+  return entry;
+}
+
+/** Whether a string is one of the catalog's component tokens. */
+export function isComponentToken(value: string): value is ComponentToken {
+  return COMPONENTS.some((c) => c.token === value);
+}
+
+/** The tokens of one cluster kind's components, optionally only those deployed a given way. */
+export function componentsOf(kind: ClusterKind, deployment?: Deployment): ComponentToken[] {
+  return COMPONENTS
+    .filter((c) => c.cluster === kind && (deployment === undefined || c.deployment === deployment))
+    .map((c) => c.token);
+}

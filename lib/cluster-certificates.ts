@@ -1,0 +1,403 @@
+import { Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import {
+  ClusterKind, ComponentToken, DEFAULT_KEY, SERVER_IP_ADDRESSES, VALIDITY, clusterKind, component, isComponentToken,
+} from './catalog';
+import { durationHours } from './duration';
+import { inputError } from './errors';
+import * as names from './names';
+import { renderCertManager } from './_cert-manager';
+import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration } from './_validate';
+
+/** The algorithm of the private keys. */
+export enum KeyAlgorithm {
+  /** RSA; the specification's CA key is RSA 2048. */
+  RSA = 'RSA',
+  /** ECDSA on a NIST curve (256, 384 or 521 bits). */
+  ECDSA = 'ECDSA',
+  /** Ed25519 (cert-manager only). */
+  ED25519 = 'Ed25519',
+}
+
+/** Whether cert-manager makes a new private key when it renews a certificate. */
+export enum KeyRotationPolicy {
+  /** A new key at every renewal. */
+  ALWAYS = 'Always',
+  /** Keep the key across renewals. */
+  NEVER = 'Never',
+}
+
+/** The private keys of the CA and of every certificate. */
+export interface PrivateKeyOptions {
+  /**
+   * Key algorithm.
+   * @default KeyAlgorithm.RSA
+   */
+  readonly algorithm?: KeyAlgorithm;
+  /**
+   * Key size in bits: 2048 to 8192 for RSA, 256, 384 or 521 for ECDSA; not used for Ed25519.
+   * @default 2048 for RSA, 256 for ECDSA
+   */
+  readonly size?: number;
+  /**
+   * Key rotation at renewal (cert-manager method).
+   * @default KeyRotationPolicy.ALWAYS
+   */
+  readonly rotationPolicy?: KeyRotationPolicy;
+}
+
+/** The subject of the CA and of every certificate. */
+export interface CertificateSubject {
+  /**
+   * Organization (`O`; cert-manager `subject.organizations`).
+   * @default - the cluster name
+   */
+  readonly organization?: string;
+  /**
+   * Organizational unit (`OU`).
+   * @default - none
+   */
+  readonly organizationalUnit?: string;
+  /**
+   * Country (`C`).
+   * @default - none
+   */
+  readonly country?: string;
+  /**
+   * State or province (`ST`).
+   * @default - none
+   */
+  readonly state?: string;
+  /**
+   * Locality (`L`).
+   * @default - none
+   */
+  readonly locality?: string;
+}
+
+/** Extra names on one component's server certificate, and the drainer's chart names. */
+export interface ServerCertificateOptions {
+  /**
+   * DNS names added after the names of the specification's host-name table.
+   * @default - none
+   */
+  readonly extraDnsNames?: string[];
+  /**
+   * IP addresses added after `127.0.0.1` and `::1`.
+   * @default - none
+   */
+  readonly extraIpAddresses?: string[];
+  /**
+   * The drainer chart's release name. Required for the drainer unless `drainerName` is set.
+   * @default - none
+   */
+  readonly releaseName?: string;
+  /**
+   * The drainer chart's `drainerName`.
+   * @default `${cluster_name}-${release_name}-drainer`
+   */
+  readonly drainerName?: string;
+}
+
+/** Props of {@link ClusterCertificates}. */
+export interface ClusterCertificatesProps {
+  /** The name of the cluster (both the `DatabaseCluster` and the `MigrationCluster` of that name). */
+  readonly clusterName: string;
+  /**
+   * The namespace the cluster runs in.
+   * @default - the namespace of the enclosing chart
+   */
+  readonly namespace?: string;
+  /**
+   * The Common Name shared by every certificate; the components' allowed Common Name lists hold it.
+   * @default - the cluster name
+   */
+  readonly commonName?: string;
+  /**
+   * The subject of the certificates.
+   * @default - organization set to the cluster name
+   */
+  readonly subject?: CertificateSubject;
+  /**
+   * Server components to issue certificates for. Cluster constructs add the components they run
+   * with {@link ClusterCertificates.addComponent}.
+   * @default - none
+   */
+  readonly components?: ComponentToken[];
+  /**
+   * Extra DNS names and IP addresses per component, applied whenever the component is added.
+   * @default - none
+   */
+  readonly extraNames?: { readonly [token: string]: Pick<ServerCertificateOptions, 'extraDnsNames' | 'extraIpAddresses'> };
+  /**
+   * A cluster DNS domain such as `cluster.local`. When set, every `.svc` host name is also issued
+   * in its fully qualified form (`….svc.<domain>`).
+   * @default - only the names of the specification's table
+   */
+  readonly clusterDomain?: string;
+  /**
+   * Private key algorithm, size and rotation.
+   * @default - RSA 2048, rotated at every renewal
+   */
+  readonly privateKey?: PrivateKeyOptions;
+  /**
+   * CA validity.
+   * @default '87600h'
+   */
+  readonly caDuration?: string;
+  /**
+   * How long before the CA expires it is renewed.
+   * @default '720h'
+   */
+  readonly caRenewBefore?: string;
+  /**
+   * Server and client certificate validity; must be shorter than the CA's.
+   * @default '8760h'
+   */
+  readonly duration?: string;
+  /**
+   * How long before a server or client certificate expires it is renewed.
+   * @default '360h'
+   */
+  readonly renewBefore?: string;
+}
+
+/** A planned server certificate, as every issuing method needs it. */
+export interface ServerCertificatePlan {
+  /** The component. */
+  readonly token: ComponentToken;
+  /** The Secret (and cert-manager Certificate) name. */
+  readonly secretName: string;
+  /** DNS names, in order. */
+  readonly dnsNames: readonly string[];
+  /** IP addresses, in order. */
+  readonly ipAddresses: readonly string[];
+}
+
+/** Fully resolved settings shared by every certificate of the cluster. */
+export interface CertificateSettings {
+  readonly clusterName: string;
+  readonly namespace: string;
+  readonly commonName: string;
+  readonly subject: CertificateSubject & { readonly organization: string };
+  readonly privateKey: Required<Omit<PrivateKeyOptions, 'size'>> & { readonly size?: number };
+  readonly caDuration: string;
+  readonly caRenewBefore: string;
+  readonly duration: string;
+  readonly renewBefore: string;
+}
+
+/**
+ * The certificates of one cluster name in one namespace: the CA and its issuers, one server
+ * certificate per component, and the shared client certificate of each cluster kind served
+ * (certificate-manager method of the specification, section B).
+ *
+ * The database and the migration cluster of the same name share it: the CA is the same and each
+ * kind gets its CA-type Issuer (`-db-issuer`, `-mig-issuer`) and client Secret when its first
+ * component is added.
+ */
+export class ClusterCertificates extends Construct {
+  /** The cluster name. */
+  public readonly clusterName: string;
+  /** The namespace of the cluster and of every certificate. */
+  public readonly namespace: string;
+  /** The Common Name shared by every certificate. */
+  public readonly commonName: string;
+  /** The Secret that holds the CA. */
+  public readonly caSecretName: string;
+  /** Resolved settings of every certificate. */
+  public readonly settings: CertificateSettings;
+
+  private readonly servers = new Map<ComponentToken, ServerCertificatePlan & { readonly options: ServerCertificateOptions }>();
+  private readonly kinds = new Set<ClusterKind>();
+  private readonly extraNames: NonNullable<ClusterCertificatesProps['extraNames']>;
+  private readonly clusterDomain?: string;
+  private readonly renderer: ReturnType<typeof renderCertManager>;
+
+  constructor(scope: Construct, id: string, props: ClusterCertificatesProps) {
+    super(scope, id);
+    requireDnsLabel(this, 'clusterName', props.clusterName);
+    const namespace = props.namespace ?? Chart.of(this).namespace;
+    if (namespace === undefined) {
+      inputError(this, 'namespace', namespace, 'a namespace, from this prop or from the enclosing chart');
+    }
+    requireDnsLabel(this, 'namespace', namespace);
+    if (props.clusterDomain !== undefined) {
+      requireDnsSubdomain(this, 'clusterDomain', props.clusterDomain);
+    }
+    const commonName = props.commonName ?? props.clusterName;
+    if (typeof commonName !== 'string' || commonName.length === 0 || commonName.length > 64) {
+      inputError(this, 'commonName', commonName, 'a non-empty string of at most 64 characters (the X.509 limit)');
+    }
+
+    this.clusterName = props.clusterName;
+    this.namespace = namespace;
+    this.commonName = commonName;
+    this.caSecretName = names.caSecretName(props.clusterName);
+    this.extraNames = props.extraNames ?? {};
+    this.clusterDomain = props.clusterDomain;
+    for (const token of Object.keys(this.extraNames)) {
+      if (!isComponentToken(token)) {
+        inputError(this, 'extraNames', token, 'a component token');
+      }
+    }
+    this.settings = {
+      clusterName: this.clusterName,
+      namespace,
+      commonName,
+      subject: { ...props.subject, organization: props.subject?.organization ?? props.clusterName },
+      privateKey: resolvePrivateKey(this, props.privateKey),
+      ...resolveValidity(this, props),
+    };
+
+    this.renderer = renderCertManager(this, this.settings);
+    for (const token of props.components ?? []) {
+      this.addComponent(token);
+    }
+  }
+
+  /**
+   * Adds the server certificate of a component (and, with the first component of a cluster kind,
+   * that kind's CA-type Issuer and shared client certificate). Adding a component again with the
+   * same options does nothing.
+   * @returns the planned certificate
+   */
+  public addComponent(token: ComponentToken, options: ServerCertificateOptions = {}): ServerCertificatePlan {
+    if (!isComponentToken(token)) {
+      inputError(this, 'component', token, 'a component token');
+    }
+    const existing = this.servers.get(token);
+    if (existing) {
+      if (JSON.stringify(existing.options) !== JSON.stringify(options)) {
+        inputError(this, `${token} options`, options, `the options it was first added with, ${JSON.stringify(existing.options)}`);
+      }
+      return existing;
+    }
+    if (token === 'drainer' && options.releaseName === undefined && options.drainerName === undefined) {
+      inputError(this, 'drainer releaseName', undefined, 'the drainer chart\'s release name (or its drainerName)');
+    }
+    const extra = this.extraNames[token] ?? {};
+    const derived = names.hostNames(token, { clusterName: this.clusterName, namespace: this.namespace, ...options });
+    const serviceLabels = derived.map((h) => h.replace(/^\*\./, '').split('.')[0]);
+    if (token === 'drainer' && options.drainerName !== undefined) {
+      requireDnsLabel(this, 'drainerName', options.drainerName);
+    } else if (token === 'drainer') {
+      requireDerivedLabels(this, 'releaseName', options.releaseName!, serviceLabels);
+    } else {
+      requireDerivedLabels(this, 'clusterName', this.clusterName, serviceLabels);
+    }
+    const plan = {
+      token,
+      secretName: names.serverSecretName(this.clusterName, token),
+      dnsNames: [
+        ...names.hostNames(token, { clusterName: this.clusterName, namespace: this.namespace, clusterDomain: this.clusterDomain, ...options }),
+        ...(extra.extraDnsNames ?? []), ...(options.extraDnsNames ?? []),
+      ],
+      ipAddresses: [...SERVER_IP_ADDRESSES, ...(extra.extraIpAddresses ?? []), ...(options.extraIpAddresses ?? [])],
+      options,
+    };
+    const kind = component(token).cluster;
+    this.addKind(kind);
+    this.servers.set(token, plan);
+    this.renderer.addServer(plan);
+    return plan;
+  }
+
+  /** Whether a component's server certificate is planned. */
+  public hasComponent(token: ComponentToken): boolean {
+    return this.servers.has(token);
+  }
+
+  /** The planned server certificates, in the order they were added. */
+  public get serverCertificates(): ServerCertificatePlan[] {
+    return [...this.servers.values()].map(({ options: _options, ...plan }) => plan);
+  }
+
+  /** The cluster kinds served, in the order their first component was added. */
+  public get clusterKinds(): ClusterKind[] {
+    return [...this.kinds];
+  }
+
+  /** The server Secret of a component; throws when the component was not added. */
+  public serverSecretName(token: ComponentToken): string {
+    const plan = this.servers.get(token);
+    if (!plan) {
+      inputError(this, 'component', token, `one of the components with a certificate: ${[...this.servers.keys()].join(', ') || 'none yet'}`);
+    }
+    return plan.secretName;
+  }
+
+  /** The shared client Secret of a cluster kind; throws when the kind is not served. */
+  public clientSecretName(kind: ClusterKind): string {
+    if (!this.kinds.has(kind)) {
+      inputError(this, 'cluster kind', kind, `a kind with certificates: ${[...this.kinds].join(', ') || 'none yet'}`);
+    }
+    return names.clientSecretName(this.clusterName, kind);
+  }
+
+  /** The name of the CA-type Issuer of a cluster kind. */
+  public issuerName(kind: ClusterKind): string {
+    return names.caIssuerName(this.clusterName, kind);
+  }
+
+  private addKind(kind: ClusterKind): void {
+    if (this.kinds.has(kind)) {
+      return;
+    }
+    clusterKind(kind);
+    this.kinds.add(kind);
+    this.renderer.addKind(kind);
+  }
+}
+
+function resolvePrivateKey(scope: Construct, key: PrivateKeyOptions = {}): CertificateSettings['privateKey'] {
+  const algorithm = key.algorithm ?? KeyAlgorithm.RSA;
+  const rotationPolicy = key.rotationPolicy ?? KeyRotationPolicy.ALWAYS;
+  switch (algorithm) {
+    case KeyAlgorithm.RSA: {
+      const size = key.size ?? DEFAULT_KEY.size;
+      if (!Number.isInteger(size) || size < 2048 || size > 8192) {
+        inputError(scope, 'privateKey.size', key.size, 'an RSA key size from 2048 to 8192 bits');
+      }
+      return { algorithm, size, rotationPolicy };
+    }
+    case KeyAlgorithm.ECDSA: {
+      const size = key.size ?? 256;
+      if (![256, 384, 521].includes(size)) {
+        inputError(scope, 'privateKey.size', key.size, 'an ECDSA key size of 256, 384 or 521 bits');
+      }
+      return { algorithm, size, rotationPolicy };
+    }
+    case KeyAlgorithm.ED25519:
+      if (key.size !== undefined) {
+        inputError(scope, 'privateKey.size', key.size, 'no size for Ed25519 keys');
+      }
+      return { algorithm, rotationPolicy };
+    default:
+      return inputError(scope, 'privateKey.algorithm', algorithm, `one of ${Object.values(KeyAlgorithm).join(', ')}`);
+  }
+}
+
+function resolveValidity(scope: Construct, props: ClusterCertificatesProps) {
+  const v = {
+    caDuration: props.caDuration ?? VALIDITY.caDuration,
+    caRenewBefore: props.caRenewBefore ?? VALIDITY.caRenewBefore,
+    duration: props.duration ?? VALIDITY.leafDuration,
+    renewBefore: props.renewBefore ?? VALIDITY.leafRenewBefore,
+  };
+  const caDuration = requireDuration(scope, 'caDuration', v.caDuration);
+  const caRenewBefore = requireDuration(scope, 'caRenewBefore', v.caRenewBefore);
+  const duration = requireDuration(scope, 'duration', v.duration);
+  const renewBefore = requireDuration(scope, 'renewBefore', v.renewBefore);
+  if (caRenewBefore >= caDuration) {
+    inputError(scope, 'caRenewBefore', v.caRenewBefore, `a window shorter than caDuration (${v.caDuration})`);
+  }
+  if (renewBefore >= duration) {
+    inputError(scope, 'renewBefore', v.renewBefore, `a window shorter than duration (${v.duration})`);
+  }
+  if (duration >= caDuration) {
+    inputError(scope, 'duration', v.duration,
+      `a validity shorter than the CA's (${v.caDuration} = ${durationHours(caDuration)}h), so that no certificate outlives the CA that signs it`);
+  }
+  return v;
+}

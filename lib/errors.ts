@@ -1,0 +1,35 @@
+import { IConstruct } from 'constructs';
+
+/**
+ * A mistake in the input of a construct: the message names the construct path, the field,
+ * the value received and what is expected, on one line. Entry points print the message
+ * alone (no stack trace) and exit with a non-zero code.
+ */
+export class ClusterTlsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClusterTlsError';
+  }
+}
+
+/** Formats a received value for an error message. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) {
+    return 'nothing';
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * Builds the one-line message of a user mistake:
+ * `<construct path>: <field>: received <value>; expected <what>`.
+ */
+export function inputErrorMessage(scope: IConstruct | string, field: string, received: unknown, expected: string): string {
+  const where = typeof scope === 'string' ? scope : scope.node.path;
+  return `${where}: ${field}: received ${describeValue(received)}; expected ${expected}`;
+}
+
+/** Throws a {@link ClusterTlsError} for a user mistake (see {@link inputErrorMessage}). */
+export function inputError(scope: IConstruct | string, field: string, received: unknown, expected: string): never {
+  throw new ClusterTlsError(inputErrorMessage(scope, field, received, expected));
+}

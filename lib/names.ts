@@ -1,0 +1,138 @@
+/**
+ * Pure naming functions over the component catalog.
+ *
+ * Every Kubernetes name, Secret name, host name and mount path the library writes comes from
+ * here. The functions do not validate: `_validate.ts` checks the names they return against
+ * Kubernetes' limits (a DNS-1123 label is at most 63 characters, a Secret name at most 253).
+ */
+import { ClusterKind, ComponentToken, MOUNT_PATHS, SECRET_KEYS, clusterKind, component } from './catalog';
+
+/** The self-signed Issuer that signs the CA: `${cluster_name}-selfsigned-ca-issuer`. */
+export function selfSignedIssuerName(clusterName: string): string {
+  return `${clusterName}-selfsigned-ca-issuer`;
+}
+
+/** The CA Certificate: `${cluster_name}-ca`. */
+export function caCertificateName(clusterName: string): string {
+  return `${clusterName}-ca`;
+}
+
+/** The Secret that holds the CA: `${cluster_name}-ca-secret`. */
+export function caSecretName(clusterName: string): string {
+  return `${clusterName}-ca-secret`;
+}
+
+/** The CA-type Issuer of a cluster kind: `${cluster_name}-db-issuer` or `${cluster_name}-mig-issuer`. */
+export function caIssuerName(clusterName: string, kind: ClusterKind): string {
+  return `${clusterName}-${clusterKind(kind).caIssuerSuffix}`;
+}
+
+/** A component's server Secret (and server Certificate): `${cluster_name}-<token>-cluster-secret`. */
+export function serverSecretName(clusterName: string, token: ComponentToken): string {
+  return `${clusterName}-${token}-cluster-secret`;
+}
+
+/**
+ * The shared client Secret (and client Certificate) of a cluster kind:
+ * `${cluster_name}-cluster-client-secret` or `${cluster_name}-mig-client-secret`.
+ */
+export function clientSecretName(clusterName: string, kind: ClusterKind): string {
+  return `${clusterName}-${clusterKind(kind).clientSecretSuffix}`;
+}
+
+/**
+ * The drainer's name, `drainerName` in the chart values: the given name, or by default
+ * `${cluster_name}-${release_name}-drainer`.
+ */
+export function drainerName(clusterName: string, releaseName: string, name?: string): string {
+  return name ?? `${clusterName}-${releaseName}-drainer`;
+}
+
+/** What a component's service name depends on besides the cluster name. */
+export interface ServiceNameOptions {
+  /** The drainer chart's release name; required for the drainer. */
+  readonly releaseName?: string;
+  /** The drainer chart's `drainerName`, when set. */
+  readonly drainerName?: string;
+}
+
+/**
+ * A component's service name: `${cluster_name}-<token>`, or for the drainer its
+ * `drainerName` (see {@link drainerName}).
+ */
+export function serviceName(clusterName: string, token: ComponentToken, options: ServiceNameOptions = {}): string {
+  if (token === 'drainer') {
+    if (options.releaseName === undefined && options.drainerName === undefined) {
+      throw new Error('the drainer\'s service name needs its release name or its drainerName');
+    }
+    return drainerName(clusterName, options.releaseName ?? '', options.drainerName);
+  }
+  return `${clusterName}-${token}`;
+}
+
+/** A component's peer service name: `${cluster_name}-<token>-peer`. */
+export function peerServiceName(clusterName: string, token: ComponentToken): string {
+  return `${clusterName}-${token}-peer`;
+}
+
+/** The name of a component's first pod, `${cluster_name}-<token>-0`, where the client tools run. */
+export function firstPodName(clusterName: string, token: ComponentToken): string {
+  return `${clusterName}-${token}-0`;
+}
+
+/** What the host names of a server certificate depend on. */
+export interface HostNameOptions extends ServiceNameOptions {
+  /** The cluster name. */
+  readonly clusterName: string;
+  /** The namespace the cluster runs in. */
+  readonly namespace: string;
+  /**
+   * A cluster DNS domain. When set, the fully qualified form (`….svc.<domain>`) of every
+   * `.svc` name is appended after the specification's names.
+   */
+  readonly clusterDomain?: string;
+}
+
+/**
+ * The host names of a component's server certificate, exactly as the specification's host-name
+ * table lists them (the same list serves as cfssl `hosts` and cert-manager `dnsNames`), followed
+ * by the fully qualified names when a cluster domain is given.
+ */
+export function hostNames(token: ComponentToken, options: HostNameOptions): string[] {
+  const { clusterName, namespace } = options;
+  const names: string[] = [];
+  for (const form of component(token).hostForms) {
+    const base = form.of === 'peer' ? peerServiceName(clusterName, token) : serviceName(clusterName, token, options);
+    const prefix = form.wildcard ? '*.' : '';
+    names.push(`${prefix}${base}`, `${prefix}${base}.${namespace}`, `${prefix}${base}.${namespace}.svc`);
+  }
+  if (options.clusterDomain) {
+    const domain = options.clusterDomain;
+    names.push(...names.filter((n) => n.endsWith('.svc')).map((n) => `${n}.${domain}`));
+  }
+  return names;
+}
+
+/** The folder where the operator mounts an external database's client Secret on the migration pods. */
+export function externalTlsMountPath(secretName: string): string {
+  return `${MOUNT_PATHS.externalTls}/${secretName}`;
+}
+
+/** The three certificate file paths of a mounted certificate Secret. */
+export interface TlsFilePaths {
+  /** `ca.crt` */
+  readonly ca: string;
+  /** `tls.crt` */
+  readonly certificate: string;
+  /** `tls.key` */
+  readonly privateKey: string;
+}
+
+/** The paths of `ca.crt`, `tls.crt` and `tls.key` below a folder. */
+export function tlsFilePaths(folder: string): TlsFilePaths {
+  return {
+    ca: `${folder}/${SECRET_KEYS.ca}`,
+    certificate: `${folder}/${SECRET_KEYS.certificate}`,
+    privateKey: `${folder}/${SECRET_KEYS.privateKey}`,
+  };
+}

@@ -1,0 +1,51 @@
+import { Construct, IConstruct } from 'constructs';
+import { ClusterTlsError } from './errors';
+
+const OUTPUT_FILE = Symbol.for('cdk8s-cluster-tls.OutputFile');
+
+/** Props of {@link OutputFile}. */
+export interface OutputFileProps {
+  /** Path of the file relative to the output folder, with '/' separators. */
+  readonly path: string;
+  /** The content, or a function that returns it at synth (after every construct was added). */
+  readonly content: string | (() => string);
+  /**
+   * Whether the file is an executable script (mode 0755 instead of 0644).
+   * @default false
+   */
+  readonly executable?: boolean;
+}
+
+/**
+ * A file written next to the manifests at synth: a runbook, chart values, a migration
+ * configuration, cfssl inputs. Constructs only declare files; {@link synthesize} writes them.
+ */
+export class OutputFile extends Construct {
+  /** Whether a construct is an {@link OutputFile}. */
+  public static isOutputFile(x: IConstruct): x is OutputFile {
+    return OUTPUT_FILE in x;
+  }
+
+  /** Path relative to the output folder. */
+  public readonly path: string;
+  /** Whether the file is executable. */
+  public readonly executable: boolean;
+  private readonly content: string | (() => string);
+
+  constructor(scope: Construct, id: string, props: OutputFileProps) {
+    super(scope, id);
+    const parts = props.path.split('/');
+    if (props.path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..')) {
+      throw new ClusterTlsError(`${this.node.path}: path: received ${JSON.stringify(props.path)}; expected a relative path inside the output folder`);
+    }
+    this.path = props.path;
+    this.executable = props.executable ?? false;
+    this.content = props.content;
+    Object.defineProperty(this, OUTPUT_FILE, { value: true });
+  }
+
+  /** Renders the content. */
+  public render(): string {
+    return typeof this.content === 'string' ? this.content : this.content();
+  }
+}

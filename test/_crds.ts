@@ -1,0 +1,98 @@
+/**
+ * Validates synthesized objects against the CRDs in crds/, as the API server's strict field
+ * validation would: unknown fields are rejected except where a schema preserves them.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Ajv, { ValidateFunction } from 'ajv';
+import * as YAML from 'yaml';
+
+const CRD_DIR = path.join(__dirname, '..', 'crds');
+
+/** Turns an OpenAPI v3 structural schema into a JSON schema that rejects unknown fields. */
+function toJsonSchema(schema: any, atRoot = false): any {
+  if (schema === null || typeof schema !== 'object') {
+    return schema;
+  }
+  const out: any = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key.startsWith('x-kubernetes-') || key === 'description') {
+      continue;
+    }
+    if (key === 'properties') {
+      out.properties = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, toJsonSchema(v)]));
+    } else if (key === 'items' || key === 'additionalProperties' || key === 'not') {
+      out[key] = typeof value === 'object' ? toJsonSchema(value) : value;
+    } else if (key === 'allOf' || key === 'anyOf' || key === 'oneOf') {
+      out[key] = (value as any[]).map((v) => toJsonSchema(v));
+    } else {
+      out[key] = value;
+    }
+  }
+  if (schema['x-kubernetes-int-or-string']) {
+    delete out.type;
+    out.anyOf = [{ type: 'integer' }, { type: 'string' }];
+  }
+  const open = schema['x-kubernetes-preserve-unknown-fields'] === true;
+  if (schema.type === 'object' && !open && schema.additionalProperties === undefined && !atRoot) {
+    out.additionalProperties = false;
+  }
+  if (atRoot && out.properties?.metadata) {
+    out.properties.metadata = { type: 'object' };
+    out.additionalProperties = false;
+  }
+  return out;
+}
+
+let validators: Map<string, ValidateFunction> | undefined;
+
+function load(): Map<string, ValidateFunction> {
+  if (validators) {
+    return validators;
+  }
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  validators = new Map();
+  for (const dir of fs.readdirSync(CRD_DIR)) {
+    for (const file of fs.readdirSync(path.join(CRD_DIR, dir)).filter((f) => f.endsWith('.yaml'))) {
+      for (const doc of YAML.parseAllDocuments(fs.readFileSync(path.join(CRD_DIR, dir, file), 'utf8'))) {
+        const crd = doc.toJSON();
+        if (crd?.kind !== 'CustomResourceDefinition') {
+          continue;
+        }
+        for (const version of crd.spec.versions) {
+          const key = `${crd.spec.group}/${version.name}/${crd.spec.names.kind}`;
+          validators.set(key, ajv.compile(toJsonSchema(version.schema.openAPIV3Schema, true)));
+        }
+      }
+    }
+  }
+  return validators;
+}
+
+/** The kinds crds/ defines, as `<group>/<version>/<kind>`. */
+export function crdKinds(): string[] {
+  return [...load().keys()];
+}
+
+/**
+ * Validates one object against its CRD. `apiGroup` maps a custom API group back to the group of
+ * the CRD files. Returns the errors, empty when valid; throws when no CRD defines the kind.
+ */
+export function crdErrors(obj: any, groupAliases: Record<string, string> = {}): string[] {
+  const [group, version] = String(obj.apiVersion).split('/');
+  const key = `${groupAliases[group] ?? group}/${version}/${obj.kind}`;
+  const validate = load().get(key);
+  if (!validate) {
+    throw new Error(`no CRD in crds/ for ${key}`);
+  }
+  if (validate(obj)) {
+    return [];
+  }
+  return (validate.errors ?? []).map((e) => `${obj.kind}/${obj.metadata?.name}${e.instancePath} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${(e.params as any).additionalProperty})` : ''}`);
+}
+
+/** Expects every object to be valid against its CRD. */
+export function expectValidAgainstCrds(objects: readonly any[], groupAliases: Record<string, string> = {}): void {
+  const errors = objects.flatMap((o) => crdErrors(o, groupAliases));
+  expect(errors).toEqual([]);
+}

@@ -1,0 +1,15 @@
+/** Finds synthesized objects by kind and name, never by position. */
+
+/** The one object of `kind` named `name`; fails the test when there is not exactly one. */
+export function findObject(objects: readonly any[], kind: string, name: string): any {
+  const found = objects.filter((o) => o.kind === kind && o.metadata?.name === name);
+  if (found.length !== 1) {
+    throw new Error(`expected one ${kind} named ${name}, found ${found.length}; have: ${objects.map((o) => `${o.kind}/${o.metadata?.name}`).join(', ')}`);
+  }
+  return found[0];
+}
+
+/** The names of the objects of one kind, sorted. */
+export function namesOf(objects: readonly any[], kind: string): string[] {
+  return objects.filter((o) => o.kind === kind).map((o) => o.metadata.name).sort();
+}

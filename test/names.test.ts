@@ -1,0 +1,129 @@
+import {
+  COMPONENTS, ClusterKind, SERVER_IP_ADDRESSES, caCertificateName, caIssuerName, caSecretName, clientSecretName,
+  component, componentsOf, drainerName, externalTlsMountPath, hostNames, selfSignedIssuerName, serverSecretName,
+  tlsFilePaths,
+} from '../lib';
+
+const at = { clusterName: 'basic', namespace: 'demo' };
+
+/** The nine names of a component with a service and a peer service, spelled out as in the spec. */
+function withPeer(c: string): string[] {
+  return [
+    `basic-${c}`, `basic-${c}.demo`, `basic-${c}.demo.svc`,
+    `basic-${c}-peer`, `basic-${c}-peer.demo`, `basic-${c}-peer.demo.svc`,
+    `*.basic-${c}-peer`, `*.basic-${c}-peer.demo`, `*.basic-${c}-peer.demo.svc`,
+  ];
+}
+
+describe('host-name table', () => {
+  test.each(['mig-master', 'mig-worker', 'coordinator', 'store', 'sqlserver', 'changefeed', 'columnar'] as const)(
+    '%s gets its service, its peer service and the peer wildcards', (token) => {
+      expect(hostNames(token, at)).toEqual(withPeer(token));
+    });
+
+  test('pump gets only wildcards of its service', () => {
+    expect(hostNames('pump', at)).toEqual(['*.basic-pump', '*.basic-pump.demo', '*.basic-pump.demo.svc']);
+  });
+
+  test('drainer with drainerName set uses the drainer name', () => {
+    expect(hostNames('drainer', { ...at, releaseName: 'binlog', drainerName: 'my-drainer' }))
+      .toEqual(['*.my-drainer', '*.my-drainer.demo', '*.my-drainer.demo.svc']);
+  });
+
+  test('drainer without drainerName uses cluster, release name and "drainer"', () => {
+    expect(hostNames('drainer', { ...at, releaseName: 'binlog' }))
+      .toEqual(['*.basic-binlog-drainer', '*.basic-binlog-drainer.demo', '*.basic-binlog-drainer.demo.svc']);
+  });
+
+  test('drainer without release name or drainerName is refused', () => {
+    expect(() => hostNames('drainer', at)).toThrow(/release name or its drainerName/);
+  });
+
+  test('importer gets its service names and the same three as wildcards', () => {
+    expect(hostNames('importer', at)).toEqual([
+      'basic-importer', 'basic-importer.demo', 'basic-importer.demo.svc',
+      '*.basic-importer', '*.basic-importer.demo', '*.basic-importer.demo.svc',
+    ]);
+  });
+
+  test('lightning gets its service names only', () => {
+    expect(hostNames('lightning', at)).toEqual(['basic-lightning', 'basic-lightning.demo', 'basic-lightning.demo.svc']);
+  });
+
+  test('a cluster domain appends the fully qualified form of every .svc name, after the table\'s names', () => {
+    const names = hostNames('coordinator', { ...at, clusterDomain: 'cluster.local' });
+    expect(names.slice(0, 9)).toEqual(withPeer('coordinator'));
+    expect(names.slice(9)).toEqual([
+      'basic-coordinator.demo.svc.cluster.local',
+      'basic-coordinator-peer.demo.svc.cluster.local',
+      '*.basic-coordinator-peer.demo.svc.cluster.local',
+    ]);
+  });
+
+  test('every server certificate carries 127.0.0.1 then ::1', () => {
+    expect(SERVER_IP_ADDRESSES).toEqual(['127.0.0.1', '::1']);
+  });
+});
+
+describe('Secret and issuer names', () => {
+  test('server Secrets follow ${cluster_name}-<token>-cluster-secret', () => {
+    expect(serverSecretName('basic', 'mig-master')).toBe('basic-mig-master-cluster-secret');
+    expect(serverSecretName('basic', 'mig-worker')).toBe('basic-mig-worker-cluster-secret');
+    for (const token of ['coordinator', 'store', 'sqlserver', 'pump', 'drainer', 'changefeed', 'columnar', 'importer', 'lightning'] as const) {
+      expect(serverSecretName('basic', token)).toBe(`basic-${token}-cluster-secret`);
+    }
+  });
+
+  test('client Secrets differ by cluster kind', () => {
+    expect(clientSecretName('basic', ClusterKind.MIGRATION)).toBe('basic-mig-client-secret');
+    expect(clientSecretName('basic', ClusterKind.DATABASE)).toBe('basic-cluster-client-secret');
+  });
+
+  test('CA, issuers', () => {
+    expect(selfSignedIssuerName('basic')).toBe('basic-selfsigned-ca-issuer');
+    expect(caCertificateName('basic')).toBe('basic-ca');
+    expect(caSecretName('basic')).toBe('basic-ca-secret');
+    expect(caIssuerName('basic', ClusterKind.MIGRATION)).toBe('basic-mig-issuer');
+    expect(caIssuerName('basic', ClusterKind.DATABASE)).toBe('basic-db-issuer');
+  });
+
+  test('drainer name defaults to ${cluster_name}-${release_name}-drainer', () => {
+    expect(drainerName('basic', 'binlog')).toBe('basic-binlog-drainer');
+    expect(drainerName('basic', 'binlog', 'custom')).toBe('custom');
+  });
+
+  test('external database Secrets are mounted below /var/lib/source-tls', () => {
+    expect(tlsFilePaths(externalTlsMountPath('mysql-tls'))).toEqual({
+      ca: '/var/lib/source-tls/mysql-tls/ca.crt',
+      certificate: '/var/lib/source-tls/mysql-tls/tls.crt',
+      privateKey: '/var/lib/source-tls/mysql-tls/tls.key',
+    });
+  });
+});
+
+describe('catalog', () => {
+  test('holds the eleven components of the spec, in its order', () => {
+    expect(COMPONENTS.map((c) => c.token)).toEqual([
+      'mig-master', 'mig-worker', 'coordinator', 'store', 'sqlserver', 'pump', 'drainer', 'changefeed', 'columnar', 'importer', 'lightning',
+    ]);
+    expect(componentsOf(ClusterKind.MIGRATION)).toEqual(['mig-master', 'mig-worker']);
+  });
+
+  test('sqlserver checks cluster-verify-cn; coordinator and mig-master accept one value', () => {
+    expect(component('sqlserver').commonNameCheck).toEqual({ key: 'cluster-verify-cn', path: ['config', 'security', 'cluster-verify-cn'], singleValue: false });
+    expect(component('coordinator').commonNameCheck?.singleValue).toBe(true);
+    expect(component('mig-master').commonNameCheck).toEqual({ key: 'cert-allowed-cn', path: ['config', 'cert-allowed-cn'], singleValue: true });
+    expect(COMPONENTS.filter((c) => c.commonNameCheck?.singleValue).map((c) => c.token)).toEqual(['mig-master', 'coordinator']);
+  });
+
+  test('versioning table', () => {
+    expect(component('columnar')).toMatchObject({ minOperatorVersion: '1.1.4', minComponentVersion: '4.0.5' });
+    expect(component('changefeed')).toMatchObject({ minOperatorVersion: '1.1.3', minComponentVersion: '4.0.3' });
+    expect(component('mig-master').minOperatorVersion).toBe('1.2.0');
+    expect(component('coordinator').minOperatorVersion).toBe('1.1.0');
+  });
+
+  test('an unknown token is refused with the list of tokens', () => {
+    expect(() => component('tikv' as any)).toThrow('unknown component token "tikv"; expected one of mig-master, mig-worker');
+  });
+});

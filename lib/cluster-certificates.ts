@@ -1,9 +1,10 @@
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
-  ClusterKind, ComponentToken, DEFAULT_KEY, SERVER_IP_ADDRESSES, VALIDITY, clusterKind, component, isComponentToken,
+  ClusterKind, ComponentToken, DEFAULT_KEY, SERVER_IP_ADDRESSES, USAGES, VALIDITY, clusterKind, component, isComponentToken,
 } from './catalog';
 import { durationHours } from './duration';
+import { OutputFile } from './output-file';
 import { inputError } from './errors';
 import * as names from './names';
 import { renderCertManager } from './_cert-manager';
@@ -174,6 +175,40 @@ export interface ServerCertificatePlan {
   readonly ipAddresses: readonly string[];
 }
 
+/** The file name of the certificate plan in the cluster's output folder. */
+export const TLS_PLAN_FILE = 'tls-plan.json';
+
+/** One Secret of a {@link TlsPlan}. */
+export interface TlsPlanSecret {
+  /** The Secret name. */
+  readonly name: string;
+  /** A component's server certificate, or a cluster kind's shared client certificate. */
+  readonly role: 'server' | 'client';
+  /** The cluster kind. */
+  readonly cluster: ClusterKind;
+  /** The component, for server certificates. */
+  readonly component?: ComponentToken;
+  /** Extended key usages (cert-manager spelling). */
+  readonly usages: string[];
+  /** DNS names the certificate must cover (server certificates). */
+  readonly dnsNames?: string[];
+  /** IP addresses the certificate must cover (server certificates). */
+  readonly ipAddresses?: string[];
+}
+
+/** What the certificates of one cluster must be, whichever method issues them. */
+export interface TlsPlan {
+  readonly clusterName: string;
+  readonly namespace: string;
+  readonly commonName: string;
+  readonly organization: string;
+  readonly privateKey: { readonly algorithm: string; readonly size?: number };
+  readonly ca: { readonly secretName: string; readonly duration: string; readonly renewBefore: string };
+  readonly duration: string;
+  readonly renewBefore: string;
+  readonly secrets: TlsPlanSecret[];
+}
+
 /** Fully resolved settings shared by every certificate of the cluster. */
 export interface CertificateSettings {
   readonly clusterName: string;
@@ -251,6 +286,7 @@ export class ClusterCertificates extends Construct {
     };
 
     this.renderer = renderCertManager(this, this.settings);
+    new OutputFile(this, 'Plan', { path: `${names.clusterFolder(namespace, props.clusterName)}/${TLS_PLAN_FILE}`, content: () => `${JSON.stringify(this.plan(), undefined, 2)}\n` });
     for (const token of props.components ?? []) {
       this.addComponent(token);
     }
@@ -338,6 +374,33 @@ export class ClusterCertificates extends Construct {
   /** The name of the CA-type Issuer of a cluster kind. */
   public issuerName(kind: ClusterKind): string {
     return names.caIssuerName(this.clusterName, kind);
+  }
+
+  /**
+   * The certificate plan: every Secret this cluster needs, with what its certificate must hold.
+   * Written to `<namespace>/<cluster>/tls-plan.json`; `cluster-tls verify` checks Secrets against it.
+   */
+  public plan(): TlsPlan {
+    const { settings } = this;
+    return {
+      clusterName: this.clusterName,
+      namespace: this.namespace,
+      commonName: this.commonName,
+      organization: settings.subject.organization,
+      privateKey: { algorithm: settings.privateKey.algorithm, size: settings.privateKey.size },
+      ca: { secretName: this.caSecretName, duration: settings.caDuration, renewBefore: settings.caRenewBefore },
+      duration: settings.duration,
+      renewBefore: settings.renewBefore,
+      secrets: [
+        ...this.clusterKinds.map((kind) => ({
+          name: this.clientSecretName(kind), role: 'client' as const, cluster: kind, usages: [...USAGES.client],
+        })),
+        ...this.serverCertificates.map((s) => ({
+          name: s.secretName, role: 'server' as const, cluster: component(s.token).cluster, component: s.token,
+          usages: [...USAGES.server], dnsNames: [...s.dnsNames], ipAddresses: [...s.ipAddresses],
+        })),
+      ],
+    };
   }
 
   private addKind(kind: ClusterKind): void {

@@ -136,3 +136,11 @@ export function tlsFilePaths(folder: string): TlsFilePaths {
     privateKey: `${folder}/${SECRET_KEYS.privateKey}`,
   };
 }
+
+/**
+ * The folder of a cluster's files in the output, `<namespace>/<cluster_name>`: certificate plan,
+ * runbooks, chart values, migration files and cfssl inputs.
+ */
+export function clusterFolder(namespace: string, clusterName: string): string {
+  return `${namespace}/${clusterName}`;
+}

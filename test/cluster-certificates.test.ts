@@ -1,0 +1,263 @@
+import { App, Chart, Testing } from 'cdk8s';
+import { ClusterCertificates, ClusterCertificatesProps, ClusterKind, KeyAlgorithm, KeyRotationPolicy, OutputFile } from '../lib';
+import { expectValidAgainstCrds } from './_crds';
+import { findObject, namesOf } from './_find';
+
+function synth(props: Partial<ClusterCertificatesProps> = {}, setup?: (c: ClusterCertificates) => void) {
+  const chart = Testing.chart();
+  const certs = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', namespace: 'demo', ...props });
+  setup?.(certs);
+  return { certs, objects: Testing.synth(chart) };
+}
+
+const DB = ['coordinator', 'store', 'sqlserver', 'pump', 'changefeed', 'columnar', 'importer', 'lightning'] as const;
+
+describe('CA and issuers', () => {
+  const { objects } = synth({ components: ['coordinator', 'mig-master'] });
+
+  test('self-signed Issuer with an empty selfSigned spec', () => {
+    const issuer = findObject(objects, 'Issuer', 'basic-selfsigned-ca-issuer');
+    expect(issuer.apiVersion).toBe('cert-manager.io/v1');
+    expect(issuer.metadata.namespace).toBe('demo');
+    expect(issuer.spec).toEqual({ selfSigned: {} });
+  });
+
+  test('CA Certificate: secret, CN, isCA, 87600h, renew 720h, signed by the self-signed Issuer', () => {
+    const ca = findObject(objects, 'Certificate', 'basic-ca');
+    expect(ca.metadata.namespace).toBe('demo');
+    expect(ca.spec).toMatchObject({
+      secretName: 'basic-ca-secret',
+      commonName: 'basic',
+      isCA: true,
+      duration: '87600h',
+      renewBefore: '720h',
+      issuerRef: { name: 'basic-selfsigned-ca-issuer', kind: 'Issuer' },
+    });
+  });
+
+  test('one CA-type Issuer per cluster kind served, both on the CA Secret', () => {
+    expect(findObject(objects, 'Issuer', 'basic-mig-issuer').spec).toEqual({ ca: { secretName: 'basic-ca-secret' } });
+    expect(findObject(objects, 'Issuer', 'basic-db-issuer').spec).toEqual({ ca: { secretName: 'basic-ca-secret' } });
+  });
+
+  test('a kind with no component gets no issuer and no client certificate', () => {
+    const only = synth({ components: ['coordinator'] }).objects;
+    expect(namesOf(only, 'Issuer')).toEqual(['basic-db-issuer', 'basic-selfsigned-ca-issuer']);
+    expect(namesOf(only, 'Certificate')).toEqual(['basic-ca', 'basic-cluster-client-secret', 'basic-coordinator-cluster-secret']);
+  });
+
+  test('objects come in apply order: issuer before the certificates it signs', () => {
+    const order = objects.map((o) => o.metadata.name);
+    expect(order.indexOf('basic-selfsigned-ca-issuer')).toBeLessThan(order.indexOf('basic-ca'));
+    expect(order.indexOf('basic-ca')).toBeLessThan(order.indexOf('basic-db-issuer'));
+    expect(order.indexOf('basic-db-issuer')).toBeLessThan(order.indexOf('basic-coordinator-cluster-secret'));
+  });
+});
+
+describe('server Certificates', () => {
+  const { objects } = synth({ components: [...DB, 'mig-master', 'mig-worker'], subject: { organization: 'acme' } });
+
+  test.each([...DB, 'mig-master', 'mig-worker'])('%s: every field of the spec', (token) => {
+    const name = `basic-${token}-cluster-secret`;
+    const cert = findObject(objects, 'Certificate', name);
+    expect(cert.apiVersion).toBe('cert-manager.io/v1');
+    expect(cert.metadata).toEqual({ name, namespace: 'demo' });
+    const issuer = token.startsWith('mig-') ? 'basic-mig-issuer' : 'basic-db-issuer';
+    expect(cert.spec).toMatchObject({
+      secretName: name,
+      duration: '8760h',
+      renewBefore: '360h',
+      subject: { organizations: ['acme'] },
+      commonName: 'basic',
+      usages: ['server auth', 'client auth'],
+      ipAddresses: ['127.0.0.1', '::1'],
+      issuerRef: { name: issuer, kind: 'Issuer', group: 'cert-manager.io' },
+    });
+  });
+
+  test('dnsNames follow the host-name table', () => {
+    expect(findObject(objects, 'Certificate', 'basic-store-cluster-secret').spec.dnsNames).toEqual([
+      'basic-store', 'basic-store.demo', 'basic-store.demo.svc',
+      'basic-store-peer', 'basic-store-peer.demo', 'basic-store-peer.demo.svc',
+      '*.basic-store-peer', '*.basic-store-peer.demo', '*.basic-store-peer.demo.svc',
+    ]);
+    expect(findObject(objects, 'Certificate', 'basic-pump-cluster-secret').spec.dnsNames)
+      .toEqual(['*.basic-pump', '*.basic-pump.demo', '*.basic-pump.demo.svc']);
+  });
+
+  test('the drainer certificate is named from its release', () => {
+    const { objects: withDrainer } = synth({}, (c) => c.addComponent('drainer', { releaseName: 'binlog' }));
+    expect(findObject(withDrainer, 'Certificate', 'basic-drainer-cluster-secret').spec.dnsNames)
+      .toEqual(['*.basic-binlog-drainer', '*.basic-binlog-drainer.demo', '*.basic-binlog-drainer.demo.svc']);
+  });
+
+  test('every object validates against the CRDs in crds/', () => {
+    expectValidAgainstCrds(objects);
+  });
+});
+
+describe('client Certificates', () => {
+  const { objects } = synth({ components: ['coordinator', 'mig-worker'] });
+
+  test.each([
+    ['basic-cluster-client-secret', 'basic-db-issuer'],
+    ['basic-mig-client-secret', 'basic-mig-issuer'],
+  ])('%s: client auth only, no host names, same CN and validity', (name, issuer) => {
+    const cert = findObject(objects, 'Certificate', name);
+    expect(cert.spec).toMatchObject({
+      secretName: name,
+      duration: '8760h',
+      renewBefore: '360h',
+      commonName: 'basic',
+      subject: { organizations: ['basic'] },
+      usages: ['client auth'],
+      issuerRef: { name: issuer, kind: 'Issuer', group: 'cert-manager.io' },
+    });
+    expect(cert.spec.dnsNames).toBeUndefined();
+    expect(cert.spec.ipAddresses).toBeUndefined();
+  });
+});
+
+describe('one Common Name', () => {
+  test('every Certificate of the cluster carries the same commonName', () => {
+    const { certs, objects } = synth({ commonName: 'tls-basic', components: [...DB, 'mig-master'] });
+    const cns = new Set(objects.filter((o) => o.kind === 'Certificate').map((o) => o.spec.commonName));
+    expect([...cns]).toEqual(['tls-basic']);
+    expect(certs.commonName).toBe('tls-basic');
+  });
+});
+
+describe('exposed names', () => {
+  test('Secret names for the cluster constructs to wire to', () => {
+    const { certs } = synth({ components: ['coordinator', 'mig-master'] });
+    expect(certs.serverSecretName('coordinator')).toBe('basic-coordinator-cluster-secret');
+    expect(certs.clientSecretName(ClusterKind.DATABASE)).toBe('basic-cluster-client-secret');
+    expect(certs.clientSecretName(ClusterKind.MIGRATION)).toBe('basic-mig-client-secret');
+    expect(certs.caSecretName).toBe('basic-ca-secret');
+    expect(certs.clusterKinds).toEqual([ClusterKind.DATABASE, ClusterKind.MIGRATION]);
+  });
+
+  test('asking for a component without a certificate names the ones there are', () => {
+    const { certs } = synth({ components: ['coordinator'] });
+    expect(() => certs.serverSecretName('store')).toThrow('test/certs: component: received "store"; expected one of the components with a certificate: coordinator');
+    expect(() => certs.clientSecretName(ClusterKind.MIGRATION)).toThrow('test/certs: cluster kind: received "migration"; expected a kind with certificates: database');
+  });
+
+  test('adding a component twice is one certificate', () => {
+    const { objects } = synth({ components: ['store'] }, (c) => c.addComponent('store'));
+    expect(namesOf(objects, 'Certificate').filter((n) => n === 'basic-store-cluster-secret')).toHaveLength(1);
+  });
+
+  test('namespace comes from the chart when not given', () => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'c', { namespace: 'from-chart' });
+    const certs = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', components: ['store'] });
+    expect(certs.namespace).toBe('from-chart');
+    expect(chart.toJson().every((o: any) => o.metadata.namespace === 'from-chart')).toBe(true);
+  });
+});
+
+describe('beyond the spec', () => {
+  test('clusterDomain adds the fully qualified .svc names', () => {
+    const { objects } = synth({ clusterDomain: 'cluster.local', components: ['pump'] });
+    expect(findObject(objects, 'Certificate', 'basic-pump-cluster-secret').spec.dnsNames).toEqual([
+      '*.basic-pump', '*.basic-pump.demo', '*.basic-pump.demo.svc', '*.basic-pump.demo.svc.cluster.local',
+    ]);
+  });
+
+  test('extra DNS names and IP addresses per component, after the spec\'s', () => {
+    const { objects } = synth({
+      components: ['sqlserver'],
+      extraNames: { sqlserver: { extraDnsNames: ['db.example.com'], extraIpAddresses: ['10.0.0.5'] } },
+    });
+    const spec = findObject(objects, 'Certificate', 'basic-sqlserver-cluster-secret').spec;
+    expect(spec.dnsNames[spec.dnsNames.length - 1]).toBe('db.example.com');
+    expect(spec.ipAddresses).toEqual(['127.0.0.1', '::1', '10.0.0.5']);
+  });
+
+  test('private key: RSA 2048 rotated by default, on the CA and every certificate', () => {
+    const { objects } = synth({ components: ['store'] });
+    for (const cert of objects.filter((o) => o.kind === 'Certificate')) {
+      expect(cert.spec.privateKey).toEqual({ algorithm: 'RSA', size: 2048, rotationPolicy: 'Always' });
+    }
+  });
+
+  test('private key algorithm, size and rotation are settings', () => {
+    const { objects } = synth({ components: ['store'], privateKey: { algorithm: KeyAlgorithm.ECDSA, size: 384, rotationPolicy: KeyRotationPolicy.NEVER } });
+    expect(findObject(objects, 'Certificate', 'basic-ca').spec.privateKey).toEqual({ algorithm: 'ECDSA', size: 384, rotationPolicy: 'Never' });
+    expectValidAgainstCrds(objects);
+  });
+});
+
+describe('input errors', () => {
+  const make = (props: Partial<ClusterCertificatesProps>) => () => synth(props);
+
+  test('cluster name must be a DNS label', () => {
+    expect(make({ clusterName: 'Basic_1' })).toThrow('test/certs: clusterName: received "Basic_1"; expected a DNS-1123 label');
+  });
+
+  test('the longest derived service name must stay within 63 characters', () => {
+    const name = 'a'.repeat(48);
+    expect(make({ clusterName: name, components: ['changefeed'] }))
+      .toThrow(`test/certs: clusterName: received "${name}"; expected at most 47 characters, so that the derived name "${name}-changefeed-peer" (64 characters) stays a DNS-1123 label of at most 63`);
+    expect(make({ clusterName: 'a'.repeat(47), components: ['changefeed'] })).not.toThrow();
+  });
+
+  test('a namespace is required, from the prop or the chart', () => {
+    const app = new App();
+    const chart = new Chart(app, 'nochart');
+    expect(() => new ClusterCertificates(chart, 'certs', { clusterName: 'basic' }))
+      .toThrow('nochart/certs: namespace: received nothing; expected a namespace, from this prop or from the enclosing chart');
+  });
+
+  test('durations must be well formed', () => {
+    expect(make({ duration: '1y' })).toThrow('test/certs: duration: received "1y"; expected a positive Go duration');
+  });
+
+  test('no leaf certificate may outlive its CA', () => {
+    expect(make({ duration: '90000h' })).toThrow('test/certs: duration: received "90000h"; expected a validity shorter than the CA\'s (87600h = 87600h), so that no certificate outlives the CA that signs it');
+  });
+
+  test('renewal window shorter than validity', () => {
+    expect(make({ renewBefore: '8760h' })).toThrow('test/certs: renewBefore: received "8760h"; expected a window shorter than duration (8760h)');
+    expect(make({ caRenewBefore: '87600h' })).toThrow('test/certs: caRenewBefore: received "87600h"; expected a window shorter than caDuration (87600h)');
+  });
+
+  test('key sizes', () => {
+    expect(make({ privateKey: { size: 1024 } })).toThrow('test/certs: privateKey.size: received 1024; expected an RSA key size from 2048 to 8192 bits');
+    expect(make({ privateKey: { algorithm: KeyAlgorithm.ECDSA, size: 2048 } })).toThrow('expected an ECDSA key size of 256, 384 or 521 bits');
+  });
+
+  test('the drainer needs its release name', () => {
+    expect(() => synth({}, (c) => c.addComponent('drainer'))).toThrow('test/certs: drainer releaseName: received nothing; expected the drainer chart\'s release name');
+  });
+
+  test('a component added again with other options is refused', () => {
+    expect(() => synth({}, (c) => {
+      c.addComponent('drainer', { releaseName: 'a' });
+      c.addComponent('drainer', { releaseName: 'b' });
+    })).toThrow('test/certs: drainer options: received {"releaseName":"b"}; expected the options it was first added with, {"releaseName":"a"}');
+  });
+
+  test('unknown tokens in extraNames', () => {
+    expect(make({ extraNames: { tidb: {} } })).toThrow('test/certs: extraNames: received "tidb"; expected a component token');
+  });
+});
+
+describe('certificate plan', () => {
+  test('lists every Secret with what its certificate must hold, in <namespace>/<cluster>/tls-plan.json', () => {
+    const { certs } = synth({ components: ['pump', 'mig-master'], commonName: 'cn' });
+    const plan = certs.plan();
+    expect(plan).toMatchObject({ clusterName: 'basic', namespace: 'demo', commonName: 'cn', duration: '8760h', renewBefore: '360h', ca: { secretName: 'basic-ca-secret', duration: '87600h' } });
+    expect(plan.secrets.map((s) => [s.name, s.role, s.usages])).toEqual([
+      ['basic-cluster-client-secret', 'client', ['client auth']],
+      ['basic-mig-client-secret', 'client', ['client auth']],
+      ['basic-pump-cluster-secret', 'server', ['server auth', 'client auth']],
+      ['basic-mig-master-cluster-secret', 'server', ['server auth', 'client auth']],
+    ]);
+    expect(plan.secrets[2]).toMatchObject({ component: 'pump', dnsNames: ['*.basic-pump', '*.basic-pump.demo', '*.basic-pump.demo.svc'], ipAddresses: ['127.0.0.1', '::1'] });
+    const file = certs.node.findAll().find(OutputFile.isOutputFile)!;
+    expect(file.path).toBe('demo/basic/tls-plan.json');
+    expect(JSON.parse(file.render())).toEqual(plan);
+  });
+});

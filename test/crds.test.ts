@@ -1,0 +1,46 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { crdErrors, crdKinds } from './_crds';
+
+describe('the CRD validator used by every test', () => {
+  test('knows the cert-manager kinds and the operator\'s five kinds', () => {
+    expect(crdKinds().sort()).toEqual([
+      'cert-manager.io/v1/Certificate', 'cert-manager.io/v1/Issuer',
+      'db.operator.io/v1alpha1/Backup', 'db.operator.io/v1alpha1/DatabaseCluster', 'db.operator.io/v1alpha1/DatabaseMonitor',
+      'db.operator.io/v1alpha1/MigrationCluster', 'db.operator.io/v1alpha1/Restore',
+    ]);
+  });
+
+  test('rejects an unknown field, as strict field validation does', () => {
+    expect(crdErrors({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'x' }, spec: { secretName: 'x', issuerRef: { name: 'i' }, bogus: 1 } }))
+      .toEqual(['Certificate/x/spec must NOT have additional properties (bogus)']);
+  });
+
+  test('rejects a wrong type and a missing required field', () => {
+    expect(crdErrors({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'x' }, spec: { secretName: 3 } }))
+      .toEqual(["Certificate/x/spec must have required property 'issuerRef'", 'Certificate/x/spec/secretName must be string']);
+  });
+
+  test('keeps open config maps open', () => {
+    const cluster = {
+      apiVersion: 'db.operator.io/v1alpha1', kind: 'DatabaseCluster', metadata: { name: 'x' },
+      spec: { version: 'v4.0.5', coordinator: { config: { anything: 1, security: { more: true } } }, store: {}, sqlserver: {} },
+    };
+    expect(crdErrors(cluster)).toEqual([]);
+  });
+
+  test('maps a custom API group back to the CRD files', () => {
+    const monitor = { apiVersion: 'acme.io/v1alpha1', kind: 'DatabaseMonitor', metadata: { name: 'm' }, spec: { clusters: [{ name: 'basic' }] } };
+    expect(() => crdErrors(monitor)).toThrow('no CRD in crds/ for acme.io/v1alpha1/DatabaseMonitor');
+    expect(crdErrors(monitor, { 'acme.io': 'db.operator.io' })).toEqual([]);
+  });
+
+  test('the cert-manager CRDs are the ones cdk8s.yaml imports', () => {
+    const config = fs.readFileSync(path.join(__dirname, '..', 'cdk8s.yaml'), 'utf8');
+    for (const dir of ['cert-manager', 'operator']) {
+      for (const file of fs.readdirSync(path.join(__dirname, '..', 'crds', dir))) {
+        expect(config).toContain(`crds/${dir}/${file}`);
+      }
+    }
+  });
+});

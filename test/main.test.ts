@@ -1,0 +1,48 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { renderApp } from '../lib';
+import { buildApp } from '../main';
+import { expectValidAgainstCrds } from './_crds';
+import { findObject, namesOf } from './_find';
+
+const DIST = path.join(__dirname, '..', 'dist');
+const rendered = renderApp(buildApp());
+const objects = rendered.objects.map((o) => o.manifest);
+
+function committedFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+describe('reference app', () => {
+  test('every synthesized object validates against crds/', () => {
+    expect(objects.length).toBeGreaterThan(0);
+    expectValidAgainstCrds(objects);
+  });
+
+  test('namespace demo holds the certificates of database cluster basic and migration cluster basic', () => {
+    const demo = objects.filter((o) => o.metadata.namespace === 'demo');
+    expect(namesOf(demo, 'Issuer')).toEqual(['basic-db-issuer', 'basic-mig-issuer', 'basic-selfsigned-ca-issuer']);
+    for (const token of ['coordinator', 'store', 'sqlserver', 'pump', 'changefeed', 'columnar', 'importer', 'lightning', 'mig-master', 'mig-worker']) {
+      expect(findObject(demo, 'Certificate', `basic-${token}-cluster-secret`).spec.usages).toEqual(['server auth', 'client auth']);
+    }
+    expect(findObject(demo, 'Certificate', 'basic-cluster-client-secret').spec.usages).toEqual(['client auth']);
+    expect(findObject(demo, 'Certificate', 'basic-mig-client-secret').spec.usages).toEqual(['client auth']);
+  });
+
+  test('no private key or password is written to dist/', () => {
+    for (const file of rendered.files) {
+      expect(file.content).not.toMatch(/BEGIN [A-Z ]*PRIVATE KEY/);
+      expect(file.content).not.toMatch(/^kind: Secret$/m);
+    }
+  });
+
+  test('the committed dist/ is exactly what main.ts synthesizes', () => {
+    expect(committedFiles(DIST)).toEqual(rendered.files.map((f) => f.path).sort());
+    for (const file of rendered.files) {
+      expect({ path: file.path, content: fs.readFileSync(path.join(DIST, file.path), 'utf8') }).toEqual({ path: file.path, content: file.content });
+    }
+  });
+});

@@ -1,0 +1,121 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ApiObject, App, Chart, Testing } from 'cdk8s';
+import { ClusterCertificates, ClusterTlsError, OutputFile, renderApp, synthesize, synthesizeOrExit, writeOutput } from '../lib';
+
+function tmpdir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-synth-'));
+}
+
+function listFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
+}
+
+function demoApp(outdir: string): App {
+  const app = new App({ outdir });
+  const chart = new Chart(app, 'demo', { namespace: 'demo' });
+  new ClusterCertificates(chart, 'certs', { clusterName: 'basic', components: ['store'] });
+  new OutputFile(chart, 'notes', { path: 'demo/notes.md', content: () => '# notes\n' });
+  new OutputFile(chart, 'script', { path: 'demo/run.sh', content: '#!/bin/sh\n', executable: true });
+  return app;
+}
+
+describe('synthesize', () => {
+  test('writes one manifest per chart, as App.synth() does, and the output files', () => {
+    const dir = path.join(tmpdir(), 'dist');
+    synthesize(demoApp(dir));
+    expect(listFiles(dir)).toEqual(['demo.k8s.yaml', 'demo/basic/tls-plan.json', 'demo/notes.md', 'demo/run.sh']);
+    const stock = tmpdir();
+    demoApp(stock).synth();
+    expect(fs.readFileSync(path.join(dir, 'demo.k8s.yaml'), 'utf8')).toBe(fs.readFileSync(path.join(stock, 'demo.k8s.yaml'), 'utf8'));
+    expect(fs.statSync(path.join(dir, 'demo/run.sh')).mode & 0o777).toBe(0o755);
+    expect(fs.statSync(path.join(dir, 'demo/notes.md')).mode & 0o777).toBe(0o644);
+  });
+
+  test('the same app gives the same bytes every time', () => {
+    const a = renderApp(demoApp('x')).files;
+    const b = renderApp(demoApp('x')).files;
+    expect(a).toEqual(b);
+  });
+
+  test('replaces the previous output entirely, leaving no staging folder behind', () => {
+    const parent = tmpdir();
+    const dir = path.join(parent, 'dist');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'stale.k8s.yaml'), 'old');
+    synthesize(demoApp(dir));
+    expect(listFiles(dir)).not.toContain('stale.k8s.yaml');
+    expect(fs.readdirSync(parent)).toEqual(['dist']);
+  });
+
+  test('a failed synth leaves the previous output exactly as it was', () => {
+    const parent = tmpdir();
+    const dir = path.join(parent, 'dist');
+    synthesize(demoApp(dir));
+    const before = listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]);
+    const app = demoApp(dir);
+    new OutputFile(Chart.of(app.node.findChild('demo')), 'broken', { path: 'demo/broken.txt', content: () => { throw new ClusterTlsError('boom'); } });
+    expect(() => synthesize(app)).toThrow('boom');
+    expect(listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')])).toEqual(before);
+    expect(fs.readdirSync(parent)).toEqual(['dist']);
+  });
+
+  test('a write that fails half-way leaves the previous output exactly as it was', () => {
+    const parent = tmpdir();
+    const dir = path.join(parent, 'dist');
+    synthesize(demoApp(dir));
+    const before = listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]);
+    // 'a' as a file and 'a/b' below it cannot both be written: the second write fails.
+    const files = [{ path: 'a', content: '1', executable: false }, { path: 'a/b', content: '2', executable: false }];
+    expect(() => writeOutput(dir, files)).toThrow();
+    expect(listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')])).toEqual(before);
+    expect(fs.readdirSync(parent)).toEqual(['dist']);
+  });
+
+  test('two objects of the same kind and name in a namespace are refused', () => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'demo', { namespace: 'demo' });
+    new ClusterCertificates(chart, 'a', { clusterName: 'basic', components: ['store'] });
+    new ClusterCertificates(chart, 'b', { clusterName: 'basic', components: ['coordinator'] });
+    expect(() => renderApp(app)).toThrow('Issuer "basic-selfsigned-ca-issuer" in namespace "demo": received it twice (in demo.k8s.yaml and demo.k8s.yaml); expected each object once: share one construct instead of declaring it twice');
+  });
+
+  test('two constructs writing the same file are refused', () => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'demo');
+    new OutputFile(chart, 'a', { path: 'x.md', content: '' });
+    new OutputFile(chart, 'b', { path: 'x.md', content: '' });
+    expect(() => renderApp(app)).toThrow('demo/b: path: received "x.md"; expected a file no other construct writes (demo/a writes it too)');
+  });
+
+  test('output files must stay inside the output folder', () => {
+    const chart = Testing.chart();
+    expect(() => new OutputFile(chart, 'a', { path: '../x.md', content: '' })).toThrow('test/a: path: received "../x.md"; expected a relative path inside the output folder');
+  });
+
+  test('construct validations are reported one line each, as a user error', () => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'demo');
+    new ApiObject(chart, 'obj', { apiVersion: 'v1', kind: 'ConfigMap' }).node.addValidation({ validate: () => ['not good'] });
+    expect(() => renderApp(app)).toThrow(ClusterTlsError);
+    expect(() => renderApp(app)).toThrow('demo/obj: not good');
+  });
+
+  test('synthesizeOrExit prints a user error without a stack trace and sets the exit code', () => {
+    const write = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const before = process.exitCode;
+    synthesizeOrExit(() => { throw new ClusterTlsError('demo/x: field: received 1; expected 2'); });
+    expect(write).toHaveBeenCalledWith('error: demo/x: field: received 1; expected 2\n');
+    expect(process.exitCode).toBe(1);
+    process.exitCode = before;
+    write.mockRestore();
+  });
+
+  test('synthesizeOrExit lets programming errors through', () => {
+    expect(() => synthesizeOrExit(() => { throw new TypeError('bug'); })).toThrow(TypeError);
+  });
+});

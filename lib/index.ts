@@ -6,3 +6,4 @@ export * from './settings';
 export * from './cluster-certificates';
 export * from './output-file';
 export * from './synthesize';
+export * from './endpoints';

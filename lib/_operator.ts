@@ -1,0 +1,44 @@
+/**
+ * Objects of the operator's custom resources, with the API group taken from the settings.
+ */
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import { operatorApiVersion } from './settings';
+
+/** What every operator object needs. */
+export interface OperatorObjectProps {
+  /** The resource kind (`DatabaseCluster`, `MigrationCluster`, `DatabaseMonitor`, `Backup`, `Restore`). */
+  readonly kind: string;
+  /** `metadata.name`. */
+  readonly name: string;
+  /** `metadata.namespace`. */
+  readonly namespace: string;
+  /** The spec, complete, in the JSON spelling of the CRD. */
+  readonly spec: Record<string, unknown>;
+  /** The API group; the app's setting when not given. */
+  readonly apiGroup?: string;
+}
+
+/**
+ * Creates one object of the operator's custom resources under `scope` with the id `Resource`.
+ * The spec is handed over complete; nothing mutates it afterwards.
+ */
+export function operatorObject(scope: Construct, props: OperatorObjectProps): ApiObject {
+  return new ApiObject(scope, 'Resource', {
+    apiVersion: operatorApiVersion(scope, props.apiGroup),
+    kind: props.kind,
+    metadata: { name: props.name, namespace: props.namespace },
+    spec: props.spec,
+  });
+}
+
+/** Removes `undefined` values from an object, recursively, so the YAML holds only what was set. */
+export function compact<T>(value: T): T {
+  if (Array.isArray(value)) {
+    return value.map(compact) as T;
+  }
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, compact(v)])) as T;
+  }
+  return value;
+}

@@ -1,0 +1,44 @@
+/**
+ * Runbooks: Markdown files of numbered steps with the exact commands filled in, written next to
+ * the manifests so that a renamed cluster never leaves a stale command behind.
+ */
+
+/** One step of a runbook. */
+export interface RunbookStep {
+  /** The step's title. */
+  readonly title: string;
+  /** Explanation before the commands, one paragraph per entry. */
+  readonly text?: readonly string[];
+  /** Shell commands, one per entry, shown in one `sh` block. */
+  readonly commands?: readonly string[];
+  /** A file's content shown in a block (for example a patch), with its language. */
+  readonly file?: { readonly language: string; readonly content: string };
+}
+
+/** A runbook: a title, an introduction and its steps. */
+export interface Runbook {
+  readonly title: string;
+  readonly intro?: readonly string[];
+  readonly steps: readonly RunbookStep[];
+}
+
+/** Renders a runbook as Markdown. */
+export function renderRunbook(runbook: Runbook): string {
+  const out: string[] = [`# ${runbook.title}`, ''];
+  for (const paragraph of runbook.intro ?? []) {
+    out.push(paragraph, '');
+  }
+  runbook.steps.forEach((step, i) => {
+    out.push(`## ${i + 1}. ${step.title}`, '');
+    for (const paragraph of step.text ?? []) {
+      out.push(paragraph, '');
+    }
+    if (step.commands && step.commands.length > 0) {
+      out.push('```sh', ...step.commands, '```', '');
+    }
+    if (step.file) {
+      out.push(`\`\`\`${step.file.language}`, step.file.content.replace(/\n$/, ''), '```', '');
+    }
+  });
+  return `${out.join('\n').replace(/\n+$/, '')}\n`;
+}

@@ -1,0 +1,11 @@
+/** What other constructs need to reach a database cluster's SQL server. */
+export interface IDatabaseEndpoint {
+  /** The cluster name. */
+  readonly clusterName: string;
+  /** The namespace the cluster runs in. */
+  readonly namespace: string;
+  /** The SQL server's host name inside the Kubernetes cluster. */
+  readonly sqlHost: string;
+  /** The SQL server's port. */
+  readonly sqlPort: number;
+}

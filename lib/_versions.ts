@@ -1,0 +1,36 @@
+/**
+ * Version rules of the specification's Versioning table, with versions parsed by `semver`.
+ */
+import { IConstruct } from 'constructs';
+import * as semver from 'semver';
+import { inputError } from './errors';
+
+const RELEASE = /^v(\d+)\.(\d+)\.(\d+)$/;
+
+/** Parses a release version of the form `v<major>.<minor>.<patch>`; `undefined` when malformed. */
+export function parseRelease(version: string): semver.SemVer | undefined {
+  if (typeof version !== 'string' || !RELEASE.test(version)) {
+    return undefined;
+  }
+  return semver.parse(version.slice(1)) ?? undefined;
+}
+
+/** Parses a release version prop, throwing a clear error when it is malformed. */
+export function requireRelease(scope: IConstruct, field: string, version: string): semver.SemVer {
+  const parsed = parseRelease(version);
+  if (!parsed) {
+    inputError(scope, field, version, 'a release version of the form v<major>.<minor>.<patch>, such as "v4.0.5"');
+  }
+  return parsed;
+}
+
+/**
+ * Throws unless `version` (a `v<major>.<minor>.<patch>` prop) is at least `minimum`
+ * (`<major>.<minor>.<patch>`). `what` names the capability, for example "tls for columnar".
+ */
+export function requireMinimum(scope: IConstruct, field: string, version: string, minimum: string, what: string): void {
+  const parsed = requireRelease(scope, field, version);
+  if (semver.lt(parsed, minimum)) {
+    inputError(scope, field, version, `v${minimum} or later: ${what} needs it`);
+  }
+}

@@ -2,23 +2,40 @@
  * The reference app: what `npm run synth` writes to dist/, and the example to copy.
  */
 import { App, Chart } from 'cdk8s';
-import { ClusterCertificates, synthesizeOrExit } from './lib';
+import { ClusterCertificates, TlsDatabaseCluster, synthesizeOrExit } from './lib';
 
 /** Builds the reference app. */
 export function buildApp(outdir?: string): App {
   const app = new App({ outdir });
 
   // Namespace "demo": the database cluster "basic" and the migration cluster "basic",
-  // certificates issued by cert-manager.
+  // certificates issued by cert-manager. Both clusters share one CA.
   const demo = new Chart(app, 'demo', { namespace: 'demo' });
-  new ClusterCertificates(demo, 'basic-certificates', {
+  const certs = new ClusterCertificates(demo, 'basic-certificates', {
     clusterName: 'basic',
     subject: { organization: 'demo' },
-    components: [
-      'coordinator', 'store', 'sqlserver', 'pump', 'changefeed', 'columnar', 'importer', 'lightning',
-      'mig-master', 'mig-worker',
-    ],
+    components: ['mig-master', 'mig-worker'],
   });
+
+  const database = new TlsDatabaseCluster(demo, 'basic-database', {
+    clusterName: 'basic',
+    version: 'v4.0.5',
+    operatorVersion: 'v1.1.5',
+    certificates: certs,
+    coordinator: { storage: '10Gi' },
+    store: { storage: '100Gi' },
+    sqlserver: {},
+    pump: { storage: '20Gi' },
+    changefeed: {},
+    columnar: { storageClaims: [{ storage: '100Gi' }] },
+  });
+  database.addMonitor({
+    initializer: { baseImage: 'registry.example.com/monitor-initializer', version: 'v4.0.5' },
+    reloader: { baseImage: 'registry.example.com/monitor-reloader', version: 'v1.0.1' },
+  });
+
+  certs.addComponent('importer');
+  certs.addComponent('lightning');
 
   return app;
 }

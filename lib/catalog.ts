@@ -267,6 +267,23 @@ export const USAGES = {
   client: ['client auth'],
 } as const;
 
+/** Components of the database cluster that can mount the client certificate set (`mountClusterClientSecret`). */
+export const CLIENT_SECRET_MOUNTING: readonly ComponentToken[] = ['coordinator', 'store'];
+
+/** Ports the specification's procedures use. */
+export const PORTS = {
+  /** The SQL server's client port (backup, restore, migration target). */
+  sql: 4000,
+  /** The coordinator's client port (`coordctl -u https://127.0.0.1:2379`). */
+  coordinatorClient: 2379,
+  /** The store's status port (`storectl --host 127.0.0.1:20160`). */
+  storeStatus: 20160,
+  /** The migration master's port (`migctl --master-addr 127.0.0.1:8261`). */
+  migMaster: 8261,
+  /** A MySQL-protocol source database. */
+  mysql: 3306,
+} as const;
+
 /** Paths inside the pods where the operator mounts certificate sets. */
 export const MOUNT_PATHS = {
   /** The database cluster's client certificate set, when `mountClusterClientSecret` is on. */

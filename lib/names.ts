@@ -144,3 +144,13 @@ export function tlsFilePaths(folder: string): TlsFilePaths {
 export function clusterFolder(namespace: string, clusterName: string): string {
   return `${namespace}/${clusterName}`;
 }
+
+/** The `DatabaseMonitor` of a database cluster: `${cluster_name}-monitor`. */
+export function monitorName(clusterName: string): string {
+  return `${clusterName}-monitor`;
+}
+
+/** The in-cluster host name of a component's service: `<service>.<namespace>.svc`. */
+export function serviceHost(clusterName: string, token: ComponentToken, namespace: string): string {
+  return `${serviceName(clusterName, token)}.${namespace}.svc`;
+}

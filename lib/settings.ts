@@ -11,7 +11,7 @@ export const OPERATOR_API_VERSION = 'v1alpha1';
 
 /**
  * Context key that sets the operator's API group for a whole app or a subtree:
- * `new App({ context: { [API_GROUP_CONTEXT]: 'pingcap.example' } })` or `node.setContext`.
+ * `app.node.setContext(API_GROUP_CONTEXT, 'example.org')` before adding constructs.
  */
 export const API_GROUP_CONTEXT = 'cdk8s-cluster-tls:apiGroup';
 

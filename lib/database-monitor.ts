@@ -1,0 +1,109 @@
+import { ApiObject, Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { IDatabaseEndpoint } from './endpoints';
+import { inputError } from './errors';
+import * as names from './names';
+import { compact, operatorObject } from './_operator';
+import { requireDnsLabel } from './_validate';
+
+/** When the monitor's images are pulled. */
+export enum ImagePullPolicy {
+  /** Only when missing on the node (the specification's value). */
+  IF_NOT_PRESENT = 'IfNotPresent',
+  /** At every start. */
+  ALWAYS = 'Always',
+  /** Never; the image must be on the node. */
+  NEVER = 'Never',
+}
+
+/** An image of the monitor, by name and tag. */
+export interface MonitorImage {
+  /** Image name without tag. */
+  readonly baseImage: string;
+  /** Image tag. */
+  readonly version: string;
+}
+
+/** Settings of a {@link DatabaseMonitor}, as {@link TlsDatabaseCluster.addMonitor} takes them. */
+export interface DatabaseMonitorOptions {
+  /**
+   * `metadata.name` of the monitor.
+   * @default `${cluster_name}-monitor` of the first cluster
+   */
+  readonly name?: string;
+  /**
+   * The Prometheus image.
+   * @default { baseImage: 'prom/prometheus', version: 'v2.53.1' }
+   */
+  readonly prometheus?: MonitorImage;
+  /**
+   * The Grafana image.
+   * @default { baseImage: 'grafana/grafana', version: '10.4.5' }
+   */
+  readonly grafana?: MonitorImage;
+  /**
+   * The image that loads dashboards and rules for the cluster version.
+   * @default - the operator's default
+   */
+  readonly initializer?: MonitorImage;
+  /**
+   * The image that reloads the configuration.
+   * @default - the operator's default
+   */
+  readonly reloader?: MonitorImage;
+  /**
+   * Image pull policy.
+   * @default ImagePullPolicy.IF_NOT_PRESENT
+   */
+  readonly imagePullPolicy?: ImagePullPolicy;
+}
+
+/** Props of {@link DatabaseMonitor}. */
+export interface DatabaseMonitorProps extends DatabaseMonitorOptions {
+  /** The monitored clusters; the monitor runs in the namespace of the first. */
+  readonly clusters: IDatabaseEndpoint[];
+}
+
+/** Default Prometheus image, pinned. */
+export const DEFAULT_PROMETHEUS: MonitorImage = { baseImage: 'prom/prometheus', version: 'v2.53.1' };
+/** Default Grafana image, pinned. */
+export const DEFAULT_GRAFANA: MonitorImage = { baseImage: 'grafana/grafana', version: '10.4.5' };
+
+/** A `DatabaseMonitor` for one or more database clusters (specification section C, step 3). */
+export class DatabaseMonitor extends Construct {
+  /** The monitor's name. */
+  public readonly name: string;
+  /** The namespace. */
+  public readonly namespace: string;
+  /** The `DatabaseMonitor` object. */
+  public readonly resource: ApiObject;
+
+  constructor(scope: Construct, id: string, props: DatabaseMonitorProps) {
+    super(scope, id);
+    const first = props.clusters[0];
+    if (!first) {
+      inputError(this, 'clusters', props.clusters, 'at least one database cluster');
+    }
+    this.name = props.name ?? names.monitorName(first.clusterName);
+    requireDnsLabel(this, 'name', this.name);
+    this.namespace = first.namespace ?? Chart.of(this).namespace;
+    for (const [field, image] of Object.entries({ prometheus: props.prometheus, grafana: props.grafana, initializer: props.initializer, reloader: props.reloader })) {
+      if (image && (!image.baseImage || !image.version || image.version === 'latest')) {
+        inputError(this, field, image, 'a baseImage and a pinned version other than "latest"');
+      }
+    }
+    this.resource = operatorObject(this, {
+      kind: 'DatabaseMonitor',
+      name: this.name,
+      namespace: this.namespace,
+      spec: compact({
+        clusters: props.clusters.map((c) => ({ name: c.clusterName, namespace: c.namespace === this.namespace ? undefined : c.namespace })),
+        prometheus: props.prometheus ?? DEFAULT_PROMETHEUS,
+        grafana: props.grafana ?? DEFAULT_GRAFANA,
+        initializer: props.initializer,
+        reloader: props.reloader,
+        imagePullPolicy: props.imagePullPolicy ?? ImagePullPolicy.IF_NOT_PRESENT,
+      }),
+    });
+  }
+}

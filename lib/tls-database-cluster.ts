@@ -1,0 +1,421 @@
+import { ApiObject, Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import {
+  CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, ComponentToken, PORTS, clusterKind, component,
+} from './catalog';
+import { CertificateSubject, ClusterCertificates } from './cluster-certificates';
+import { DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
+import { IDatabaseEndpoint } from './endpoints';
+import { inputError } from './errors';
+import * as names from './names';
+import { OutputFile } from './output-file';
+import { compact, operatorObject } from './_operator';
+import { MOUNT_CLIENT_SECRET_PATCH, databaseRunbook, mountClientSecretPatch } from './_database-runbook';
+import { RunbookStep } from './_runbook';
+import { requireDnsLabel } from './_validate';
+import { requireMinimum, requireRelease } from './_versions';
+
+/** What happens to a component's persistent volumes when their claims are deleted. */
+export enum PvReclaimPolicy {
+  /** Keep the volumes (the specification's value). */
+  RETAIN = 'Retain',
+  /** Delete the volumes. */
+  DELETE = 'Delete',
+}
+
+/** How the SQL server is exposed. */
+export enum ServiceType {
+  /** Inside the Kubernetes cluster only (the specification's value). */
+  CLUSTER_IP = 'ClusterIP',
+  /** On a port of every node. */
+  NODE_PORT = 'NodePort',
+  /** Through a cloud load balancer. */
+  LOAD_BALANCER = 'LoadBalancer',
+}
+
+/** Settings shared by every component of the database cluster. */
+export interface DatabaseComponentProps {
+  /**
+   * Container image name, without tag (the operator adds the cluster version).
+   * @default - the operator's image for the component
+   */
+  readonly baseImage?: string;
+  /**
+   * Number of pods.
+   * @default 1
+   */
+  readonly replicas?: number;
+  /**
+   * Free-form component configuration, passed through as `config`. The allowed Common Name list
+   * is set by the construct; do not set it here.
+   * @default - none
+   */
+  readonly config?: { readonly [key: string]: any };
+}
+
+/** A component that the operator may replace on failure. */
+export interface FailoverComponentProps extends DatabaseComponentProps {
+  /**
+   * How many replacement pods the operator may create on failure.
+   * @default 0
+   */
+  readonly maxFailoverCount?: number;
+}
+
+/** A component that keeps data on one volume. */
+export interface StorageComponentProps {
+  /**
+   * Storage request of each pod's volume (`requests.storage`), as a quantity such as `10Gi`.
+   * @default '10Gi' for the coordinator, '100Gi' for the store, '20Gi' for pump
+   */
+  readonly storage?: string;
+}
+
+/** Components that accept more allowed Common Names than the certificates' own. */
+export interface AllowedCommonNamesProps {
+  /**
+   * Common Names accepted from peers in addition to the certificates' Common Name.
+   * @default - only the certificates' Common Name
+   */
+  readonly extraAllowedCommonNames?: string[];
+}
+
+/** The coordinator: exactly one allowed Common Name, the certificates'. */
+export interface CoordinatorProps extends FailoverComponentProps, StorageComponentProps {}
+
+/** The store. */
+export interface StoreProps extends FailoverComponentProps, StorageComponentProps, AllowedCommonNamesProps {}
+
+/** The SQL server. */
+export interface SqlServerProps extends FailoverComponentProps, AllowedCommonNamesProps {
+  /**
+   * The SQL server's service type.
+   * @default ServiceType.CLUSTER_IP
+   */
+  readonly serviceType?: ServiceType;
+}
+
+/** The pump. */
+export interface PumpProps extends DatabaseComponentProps, StorageComponentProps, AllowedCommonNamesProps {}
+
+/** The changefeed component (TLS from component version 4.0.3). */
+export interface ChangefeedProps extends FailoverComponentProps, AllowedCommonNamesProps {}
+
+/** One storage claim of the columnar component. */
+export interface StorageClaim {
+  /** Storage request, as a quantity such as `100Gi`. */
+  readonly storage: string;
+  /**
+   * Storage class.
+   * @default - the cluster's default storage class
+   */
+  readonly storageClassName?: string;
+}
+
+/** The columnar component (TLS from component version 4.0.5). */
+export interface ColumnarProps extends FailoverComponentProps, AllowedCommonNamesProps {
+  /**
+   * The volumes the component keeps its data on.
+   * @default - one claim of 100Gi
+   */
+  readonly storageClaims?: StorageClaim[];
+}
+
+/** Props of {@link TlsDatabaseCluster}. */
+export interface TlsDatabaseClusterProps {
+  /** The cluster name (`metadata.name`), a DNS-1123 label. */
+  readonly clusterName: string;
+  /**
+   * The namespace the cluster runs in.
+   * @default - the namespace of the enclosing chart
+   */
+  readonly namespace?: string;
+  /** The release version of the components, `v<major>.<minor>.<patch>`. */
+  readonly version: string;
+  /**
+   * The operator's version, `v<major>.<minor>.<patch>`. When set, every capability used is
+   * checked against the first operator version that supports it.
+   * @default - not checked
+   */
+  readonly operatorVersion?: string;
+  /**
+   * The certificates of the cluster. Pass one to share it with the migration cluster of the
+   * same name; the cluster adds the server certificates of the components it runs.
+   * @default - a new ClusterCertificates (cert-manager method) as the child `Certificates`
+   */
+  readonly certificates?: ClusterCertificates;
+  /**
+   * Common Name of the certificates, when the construct creates them.
+   * @default - the cluster name
+   */
+  readonly commonName?: string;
+  /**
+   * Subject of the certificates, when the construct creates them.
+   * @default - organization set to the cluster name
+   */
+  readonly subject?: CertificateSubject;
+  /**
+   * Time zone of the components.
+   * @default 'UTC'
+   */
+  readonly timezone?: string;
+  /**
+   * What happens to the volumes when their claims are deleted.
+   * @default PvReclaimPolicy.RETAIN
+   */
+  readonly pvReclaimPolicy?: PvReclaimPolicy;
+  /**
+   * Mount the client certificate set at `/var/lib/cluster-client-tls` in the coordinator and
+   * store pods, so that `coordctl` and `storectl` can connect (operator v1.1.5 or later).
+   * @default true
+   */
+  readonly mountClusterClientSecret?: boolean;
+  /** The coordinator. @default - defaults of each field */
+  readonly coordinator?: CoordinatorProps;
+  /** The store. @default - defaults of each field */
+  readonly store?: StoreProps;
+  /** The SQL server. @default - defaults of each field */
+  readonly sqlserver?: SqlServerProps;
+  /** The pump. @default - defaults of each field */
+  readonly pump?: PumpProps;
+  /**
+   * The changefeed component; present when set.
+   * @default - no changefeed
+   */
+  readonly changefeed?: ChangefeedProps;
+  /**
+   * The columnar component; present when set.
+   * @default - no columnar component
+   */
+  readonly columnar?: ColumnarProps;
+}
+
+/** The components the construct runs, in the order of the specification's table. */
+type OperatorComponent = 'coordinator' | 'store' | 'sqlserver' | 'pump' | 'changefeed' | 'columnar';
+
+/** Which fields of the DatabaseCluster each component takes. */
+const SHAPES: Record<OperatorComponent, {
+  readonly failover: boolean;
+  readonly storage?: 'requests' | 'claims';
+  readonly defaultStorage?: string;
+}> = {
+  coordinator: { failover: true, storage: 'requests', defaultStorage: '10Gi' },
+  store: { failover: true, storage: 'requests', defaultStorage: '100Gi' },
+  sqlserver: { failover: true },
+  pump: { failover: false, storage: 'requests', defaultStorage: '20Gi' },
+  changefeed: { failover: true },
+  columnar: { failover: true, storage: 'claims', defaultStorage: '100Gi' },
+};
+
+/**
+ * A `DatabaseCluster` with TLS between its components: the cluster resource with
+ * `spec.tlsCluster.enabled: true`, every component's allowed Common Names set to the
+ * certificates' Common Name, the server certificate of every component it runs, and a runbook
+ * with the client-tool commands (specification sections C and D).
+ */
+export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
+  /** The cluster name. */
+  public readonly clusterName: string;
+  /** The namespace. */
+  public readonly namespace: string;
+  /** The release version. */
+  public readonly version: string;
+  /** The certificates of the cluster. */
+  public readonly certificates: ClusterCertificates;
+  /** The Common Name every component accepts. */
+  public readonly commonName: string;
+  /** The components the cluster runs. */
+  public readonly components: ComponentToken[];
+  /** The shared client Secret (`${cluster_name}-cluster-client-secret`). */
+  public readonly clientSecretName: string;
+  /** The SQL server's host name inside the Kubernetes cluster. */
+  public readonly sqlHost: string;
+  /** The SQL server's port. */
+  public readonly sqlPort: number = PORTS.sql;
+  /** Whether the client certificate set is mounted in the coordinator and store pods. */
+  public readonly mountClusterClientSecret: boolean;
+  /** The `DatabaseCluster` object. */
+  public readonly resource: ApiObject;
+  /** The runbook file. */
+  public readonly runbook: OutputFile;
+  private monitor?: DatabaseMonitor;
+  private readonly runbookSteps: RunbookStep[] = [];
+
+  constructor(scope: Construct, id: string, props: TlsDatabaseClusterProps) {
+    super(scope, id);
+    requireDnsLabel(this, 'clusterName', props.clusterName);
+    const namespace = props.namespace ?? props.certificates?.namespace ?? Chart.of(this).namespace;
+    if (namespace === undefined) {
+      inputError(this, 'namespace', namespace, 'a namespace, from this prop or from the enclosing chart');
+    }
+    requireDnsLabel(this, 'namespace', namespace);
+    requireRelease(this, 'version', props.version);
+    if (props.coordinator && 'extraAllowedCommonNames' in props.coordinator) {
+      inputError(this, 'coordinator.extraAllowedCommonNames', (props.coordinator as any).extraAllowedCommonNames,
+        'nothing: the coordinator accepts exactly one Common Name, the certificates\'');
+    }
+
+    this.clusterName = props.clusterName;
+    this.namespace = namespace;
+    this.version = props.version;
+    this.mountClusterClientSecret = props.mountClusterClientSecret ?? true;
+    const parts: Partial<Record<OperatorComponent, DatabaseComponentProps>> = {
+      coordinator: props.coordinator ?? {},
+      store: props.store ?? {},
+      sqlserver: props.sqlserver ?? {},
+      pump: props.pump ?? {},
+      changefeed: props.changefeed,
+      columnar: props.columnar,
+    };
+    const running = (Object.keys(SHAPES) as OperatorComponent[]).filter((t) => parts[t] !== undefined);
+    this.components = running;
+    this.checkVersions(props, running);
+
+    this.certificates = props.certificates ?? new ClusterCertificates(this, 'Certificates', {
+      clusterName: props.clusterName, namespace, commonName: props.commonName, subject: props.subject,
+    });
+    if (this.certificates.clusterName !== props.clusterName || this.certificates.namespace !== namespace) {
+      inputError(this, 'certificates', `${this.certificates.namespace}/${this.certificates.clusterName}`,
+        `the certificates of cluster ${namespace}/${props.clusterName}: Secret names are derived from the cluster name`);
+    }
+    if (props.certificates && (props.commonName !== undefined || props.subject !== undefined)) {
+      inputError(this, 'commonName', props.commonName ?? props.subject,
+        'nothing when certificates are passed: set commonName and subject on the ClusterCertificates');
+    }
+    for (const token of running) {
+      this.certificates.addComponent(token);
+    }
+    this.commonName = this.certificates.commonName;
+    this.clientSecretName = this.certificates.clientSecretName(ClusterKind.DATABASE);
+    this.sqlHost = names.serviceHost(props.clusterName, 'sqlserver', namespace);
+
+    const spec: Record<string, unknown> = {
+      tlsCluster: { enabled: true },
+      version: props.version,
+      timezone: props.timezone ?? 'UTC',
+      pvReclaimPolicy: props.pvReclaimPolicy ?? PvReclaimPolicy.RETAIN,
+    };
+    for (const token of running) {
+      spec[token] = this.componentSpec(token, parts[token]!, props);
+    }
+    this.resource = operatorObject(this, {
+      kind: clusterKind(ClusterKind.DATABASE).resourceKind, name: props.clusterName, namespace, spec: compact(spec),
+    });
+    this.resource.node.addDependency(this.certificates);
+
+    this.runbook = new OutputFile(this, 'Runbook', {
+      path: `${names.clusterFolder(namespace, props.clusterName)}/database-runbook.md`,
+      content: () => databaseRunbook(this, Chart.of(this), this.runbookSteps),
+    });
+    new OutputFile(this, 'MountClientSecretPatch', {
+      path: `${names.clusterFolder(namespace, props.clusterName)}/${MOUNT_CLIENT_SECRET_PATCH}`,
+      content: mountClientSecretPatch(),
+    });
+  }
+
+  /** The server Secret of one of the cluster's components. */
+  public serverSecretName(token: ComponentToken): string {
+    return this.certificates.serverSecretName(token);
+  }
+
+  /**
+   * Adds the `DatabaseMonitor` of this cluster, in its namespace, as the child `Monitor`.
+   * Calling it again returns the same monitor.
+   */
+  public addMonitor(options: DatabaseMonitorOptions = {}): DatabaseMonitor {
+    if (!this.monitor) {
+      this.monitor = new DatabaseMonitor(this, 'Monitor', { ...options, clusters: [this] });
+      this.monitor.node.addDependency(this.resource);
+    }
+    return this.monitor;
+  }
+
+  /**
+   * Adds a step at the end of the cluster's runbook (the drainer's `helm install`, backup and
+   * restore commands).
+   */
+  public addRunbookStep(step: RunbookStep): void {
+    this.runbookSteps.push(step);
+  }
+
+  private componentSpec(token: OperatorComponent, part: DatabaseComponentProps, props: TlsDatabaseClusterProps): Record<string, unknown> {
+    const shape = SHAPES[token];
+    const any = part as FailoverComponentProps & StorageComponentProps & ColumnarProps & SqlServerProps & AllowedCommonNamesProps;
+    const check = component(token).commonNameCheck!;
+    const allowed = [this.commonName, ...(any.extraAllowedCommonNames ?? [])];
+    const replicas = any.replicas ?? 1;
+    if (!Number.isInteger(replicas) || replicas < 1) {
+      inputError(this, `${token}.replicas`, any.replicas, 'a whole number of at least 1');
+    }
+    const maxFailoverCount = any.maxFailoverCount ?? 0;
+    if (!Number.isInteger(maxFailoverCount) || maxFailoverCount < 0) {
+      inputError(this, `${token}.maxFailoverCount`, any.maxFailoverCount, 'a whole number of at least 0');
+    }
+    const storage = (value: string | undefined, field: string) => {
+      const quantity = value ?? shape.defaultStorage!;
+      if (!/^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/.test(quantity)) {
+        inputError(this, field, value, 'a storage quantity such as "10Gi"');
+      }
+      return quantity;
+    };
+    return {
+      baseImage: any.baseImage,
+      maxFailoverCount: shape.failover ? maxFailoverCount : undefined,
+      replicas,
+      requests: shape.storage === 'requests' ? { storage: storage(any.storage, `${token}.storage`) } : undefined,
+      storageClaims: shape.storage === 'claims'
+        ? (any.storageClaims ?? [{ storage: shape.defaultStorage! }]).map((c, i) => ({
+          storageClassName: c.storageClassName,
+          resources: { requests: { storage: storage(c.storage, `${token}.storageClaims[${i}].storage`) } },
+        }))
+        : undefined,
+      service: token === 'sqlserver' ? { type: any.serviceType ?? ServiceType.CLUSTER_IP } : undefined,
+      config: withAllowedCommonNames(this, token, part.config, check.path.slice(1), allowed),
+      mountClusterClientSecret: CLIENT_SECRET_MOUNTING.includes(token) ? (props.mountClusterClientSecret ?? true) : undefined,
+    };
+  }
+
+  private checkVersions(props: TlsDatabaseClusterProps, running: readonly OperatorComponent[]): void {
+    for (const token of running) {
+      const min = component(token).minComponentVersion;
+      if (min) {
+        requireMinimum(this, 'version', props.version, min, `tls for the ${token} component`);
+      }
+    }
+    if (props.operatorVersion === undefined) {
+      return;
+    }
+    requireMinimum(this, 'operatorVersion', props.operatorVersion, clusterKind(ClusterKind.DATABASE).minOperatorVersion,
+      'tls between database cluster components');
+    for (const token of running) {
+      requireMinimum(this, 'operatorVersion', props.operatorVersion, component(token).minOperatorVersion, `tls for the ${token} component`);
+    }
+    if (props.mountClusterClientSecret ?? true) {
+      requireMinimum(this, 'operatorVersion', props.operatorVersion, CAPABILITIES.mountClusterClientSecret.minOperatorVersion,
+        'mountClusterClientSecret (set it to false for an older operator)');
+    }
+  }
+}
+
+/**
+ * Merges the allowed Common Names into a free-form config at `path` (below `config`), refusing a
+ * config that sets them itself.
+ */
+function withAllowedCommonNames(scope: Construct, token: string, config: Record<string, any> | undefined,
+  path: readonly string[], allowed: string[]): Record<string, any> {
+  const out: Record<string, any> = structuredClone(config ?? {});
+  let node = out;
+  for (const key of path.slice(0, -1)) {
+    if (node[key] !== undefined && (typeof node[key] !== 'object' || Array.isArray(node[key]))) {
+      inputError(scope, `${token}.config.${path.join('.')}`, node[key], 'an object');
+    }
+    node = node[key] = node[key] ?? {};
+  }
+  const key = path[path.length - 1];
+  if (node[key] !== undefined) {
+    inputError(scope, `${token}.config.${path.join('.')}`, node[key],
+      `nothing: the construct sets it to the certificates' Common Name${token === 'coordinator' ? '' : '; add names with extraAllowedCommonNames'}`);
+  }
+  node[key] = allowed;
+  return out;
+}

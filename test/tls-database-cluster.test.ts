@@ -1,0 +1,278 @@
+import { App, Chart, Testing } from 'cdk8s';
+import {
+  API_GROUP_CONTEXT, ClusterCertificates, OutputFile, PvReclaimPolicy, ServiceType, TlsDatabaseCluster, TlsDatabaseClusterProps,
+} from '../lib';
+import { expectValidAgainstCrds } from './_crds';
+import { findObject, namesOf } from './_find';
+
+function synth(props: Partial<TlsDatabaseClusterProps> = {}, setup?: (c: TlsDatabaseCluster) => void) {
+  const chart = Testing.chart();
+  const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5', ...props });
+  setup?.(cluster);
+  const objects = Testing.synth(chart);
+  return { cluster, objects, resource: findObject(objects, 'DatabaseCluster', cluster.clusterName) };
+}
+
+function file(cluster: TlsDatabaseCluster, suffix: string): string {
+  const found = cluster.node.findAll().filter(OutputFile.isOutputFile).find((f) => f.path.endsWith(suffix));
+  if (!found) {
+    throw new Error(`no output file ending with ${suffix}`);
+  }
+  return found.render();
+}
+
+describe('DatabaseCluster', () => {
+  const all = synth({ changefeed: {}, columnar: {} });
+
+  test('TLS on, and every top-level field of the spec\'s table', () => {
+    expect(all.resource.apiVersion).toBe('db.operator.io/v1alpha1');
+    expect(all.resource.metadata).toEqual({ name: 'basic', namespace: 'demo' });
+    expect(all.resource.spec).toMatchObject({
+      tlsCluster: { enabled: true }, version: 'v4.0.5', timezone: 'UTC', pvReclaimPolicy: 'Retain',
+    });
+  });
+
+  test('components with the spec\'s values: replicas 1, maxFailoverCount 0, storage requests, sqlserver ClusterIP', () => {
+    const { spec } = all.resource;
+    for (const token of ['coordinator', 'store', 'sqlserver']) {
+      expect(spec[token]).toMatchObject({ maxFailoverCount: 0, replicas: 1 });
+    }
+    expect(spec.coordinator.requests).toEqual({ storage: '10Gi' });
+    expect(spec.store.requests).toEqual({ storage: '100Gi' });
+    expect(spec.pump).toMatchObject({ replicas: 1, requests: { storage: '20Gi' } });
+    expect(spec.pump.maxFailoverCount).toBeUndefined();
+    expect(spec.sqlserver.service).toEqual({ type: 'ClusterIP' });
+    expect(spec.columnar.storageClaims).toEqual([{ resources: { requests: { storage: '100Gi' } } }]);
+  });
+
+  test('coordinator accepts exactly one common name, the certificates\'', () => {
+    expect(all.resource.spec.coordinator.config.security['cert-allowed-cn']).toEqual(['basic']);
+  });
+
+  test('store, pump, changefeed and columnar set cert-allowed-cn; sqlserver sets cluster-verify-cn', () => {
+    const { spec } = all.resource;
+    for (const token of ['store', 'pump', 'changefeed', 'columnar']) {
+      expect(spec[token].config.security).toEqual({ 'cert-allowed-cn': ['basic'] });
+    }
+    expect(spec.sqlserver.config.security).toEqual({ 'cluster-verify-cn': ['basic'] });
+  });
+
+  test('mountClusterClientSecret on coordinator and store by default, and can be turned off', () => {
+    expect(all.resource.spec.coordinator.mountClusterClientSecret).toBe(true);
+    expect(all.resource.spec.store.mountClusterClientSecret).toBe(true);
+    expect(all.resource.spec.sqlserver.mountClusterClientSecret).toBeUndefined();
+    const off = synth({ mountClusterClientSecret: false }).resource.spec;
+    expect(off.coordinator.mountClusterClientSecret).toBe(false);
+    expect(off.store.mountClusterClientSecret).toBe(false);
+  });
+
+  test('validates against the CRDs, with the certificates', () => {
+    expectValidAgainstCrds(all.objects);
+  });
+
+  test('is applied after its certificates', () => {
+    const order = all.objects.map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(order.indexOf('DatabaseCluster/basic')).toBe(order.length - 1);
+  });
+
+  test('settings pass through: images, replicas, failover, storage, service type, reclaim policy, time zone, config', () => {
+    const { resource, objects } = synth({
+      timezone: 'Europe/Berlin',
+      pvReclaimPolicy: PvReclaimPolicy.DELETE,
+      coordinator: { baseImage: 'registry/coordinator', replicas: 3, maxFailoverCount: 2, storage: '5Gi', config: { log: { level: 'info' }, security: { 'other-key': 1 } } },
+      sqlserver: { serviceType: ServiceType.NODE_PORT, extraAllowedCommonNames: ['app-client'] },
+      columnar: { storageClaims: [{ storage: '1Ti', storageClassName: 'fast' }, { storage: '2Ti' }] },
+    });
+    const { spec } = resource;
+    expect(spec).toMatchObject({ timezone: 'Europe/Berlin', pvReclaimPolicy: 'Delete' });
+    expect(spec.coordinator).toEqual({
+      baseImage: 'registry/coordinator', replicas: 3, maxFailoverCount: 2, requests: { storage: '5Gi' }, mountClusterClientSecret: true,
+      config: { log: { level: 'info' }, security: { 'other-key': 1, 'cert-allowed-cn': ['basic'] } },
+    });
+    expect(spec.sqlserver.service.type).toBe('NodePort');
+    expect(spec.sqlserver.config.security['cluster-verify-cn']).toEqual(['basic', 'app-client']);
+    expect(spec.columnar.storageClaims).toEqual([
+      { storageClassName: 'fast', resources: { requests: { storage: '1Ti' } } },
+      { resources: { requests: { storage: '2Ti' } } },
+    ]);
+    expectValidAgainstCrds(objects);
+  });
+
+  test('the API group is a setting', () => {
+    const app = new App();
+    app.node.setContext(API_GROUP_CONTEXT, 'acme.io');
+    const chart = new Chart(app, 'c', { namespace: 'demo' });
+    new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5' });
+    expect(findObject(chart.toJson(), 'DatabaseCluster', 'basic').apiVersion).toBe('acme.io/v1alpha1');
+  });
+});
+
+describe('certificates follow the components', () => {
+  test('without optional components: coordinator, store, sqlserver, pump and the client', () => {
+    const { objects } = synth();
+    expect(namesOf(objects, 'Certificate')).toEqual([
+      'basic-ca', 'basic-cluster-client-secret', 'basic-coordinator-cluster-secret', 'basic-pump-cluster-secret',
+      'basic-sqlserver-cluster-secret', 'basic-store-cluster-secret',
+    ]);
+  });
+
+  test('changefeed and columnar get their certificates when enabled', () => {
+    const { objects, cluster } = synth({ changefeed: {}, columnar: {} });
+    expect(namesOf(objects, 'Certificate')).toContain('basic-changefeed-cluster-secret');
+    expect(namesOf(objects, 'Certificate')).toContain('basic-columnar-cluster-secret');
+    expect(cluster.components).toEqual(['coordinator', 'store', 'sqlserver', 'pump', 'changefeed', 'columnar']);
+  });
+
+  test('shared certificates are extended, not duplicated', () => {
+    const chart = Testing.chart();
+    const certs = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', namespace: 'demo', commonName: 'shared-cn', components: ['mig-master'] });
+    const db = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates: certs });
+    const objects = Testing.synth(chart);
+    expect(db.commonName).toBe('shared-cn');
+    expect(db.namespace).toBe('demo');
+    expect(namesOf(objects, 'Issuer')).toEqual(['basic-db-issuer', 'basic-mig-issuer', 'basic-selfsigned-ca-issuer']);
+    expect(findObject(objects, 'DatabaseCluster', 'basic').spec.coordinator.config.security['cert-allowed-cn']).toEqual(['shared-cn']);
+  });
+
+  test('exposes the names the next construct wires to', () => {
+    const { cluster } = synth();
+    expect(cluster.clientSecretName).toBe('basic-cluster-client-secret');
+    expect(cluster.serverSecretName('store')).toBe('basic-store-cluster-secret');
+    expect(cluster.sqlHost).toBe('basic-sqlserver.demo.svc');
+    expect(cluster.sqlPort).toBe(4000);
+  });
+});
+
+describe('DatabaseMonitor', () => {
+  test('every field of the table, in the cluster\'s namespace', () => {
+    const { objects } = synth({}, (c) => c.addMonitor({
+      initializer: { baseImage: 'init', version: 'v4.0.5' },
+      reloader: { baseImage: 'reload', version: 'v1.0.1' },
+    }));
+    const monitor = findObject(objects, 'DatabaseMonitor', 'basic-monitor');
+    expect(monitor.metadata.namespace).toBe('demo');
+    expect(monitor.spec).toEqual({
+      clusters: [{ name: 'basic' }],
+      prometheus: { baseImage: 'prom/prometheus', version: 'v2.53.1' },
+      grafana: { baseImage: 'grafana/grafana', version: '10.4.5' },
+      initializer: { baseImage: 'init', version: 'v4.0.5' },
+      reloader: { baseImage: 'reload', version: 'v1.0.1' },
+      imagePullPolicy: 'IfNotPresent',
+    });
+    expectValidAgainstCrds(objects);
+  });
+
+  test('addMonitor twice is one monitor', () => {
+    const { objects } = synth({}, (c) => {
+      expect(c.addMonitor()).toBe(c.addMonitor());
+    });
+    expect(namesOf(objects, 'DatabaseMonitor')).toEqual(['basic-monitor']);
+  });
+
+  test('an image pinned to latest is refused', () => {
+    expect(() => synth({}, (c) => c.addMonitor({ grafana: { baseImage: 'grafana/grafana', version: 'latest' } })))
+      .toThrow('test/db/Monitor: grafana: received {"baseImage":"grafana/grafana","version":"latest"}; expected a baseImage and a pinned version other than "latest"');
+  });
+});
+
+describe('version rules', () => {
+  test('columnar needs component version 4.0.5', () => {
+    expect(() => synth({ version: 'v4.0.4', columnar: {} }))
+      .toThrow('test/db: version: received "v4.0.4"; expected v4.0.5 or later: tls for the columnar component needs it');
+    expect(() => synth({ version: 'v4.0.4' })).not.toThrow();
+  });
+
+  test('changefeed needs component version 4.0.3', () => {
+    expect(() => synth({ version: 'v4.0.2', changefeed: {} }))
+      .toThrow('test/db: version: received "v4.0.2"; expected v4.0.3 or later: tls for the changefeed component needs it');
+    expect(() => synth({ version: 'v4.0.3', changefeed: {} })).not.toThrow();
+  });
+
+  test('operator v1.1 for TLS between database components', () => {
+    expect(() => synth({ operatorVersion: 'v1.0.9', mountClusterClientSecret: false }))
+      .toThrow('test/db: operatorVersion: received "v1.0.9"; expected v1.1.0 or later: tls between database cluster components needs it');
+  });
+
+  test('operator v1.1.4 for columnar, v1.1.3 for changefeed', () => {
+    expect(() => synth({ operatorVersion: 'v1.1.3', columnar: {}, mountClusterClientSecret: false }))
+      .toThrow('test/db: operatorVersion: received "v1.1.3"; expected v1.1.4 or later: tls for the columnar component needs it');
+    expect(() => synth({ operatorVersion: 'v1.1.2', changefeed: {}, mountClusterClientSecret: false }))
+      .toThrow('test/db: operatorVersion: received "v1.1.2"; expected v1.1.3 or later: tls for the changefeed component needs it');
+  });
+
+  test('operator v1.1.5 for mountClusterClientSecret', () => {
+    expect(() => synth({ operatorVersion: 'v1.1.4' }))
+      .toThrow('test/db: operatorVersion: received "v1.1.4"; expected v1.1.5 or later: mountClusterClientSecret (set it to false for an older operator) needs it');
+    expect(() => synth({ operatorVersion: 'v1.1.4', mountClusterClientSecret: false })).not.toThrow();
+  });
+
+  test('versions are parsed, not compared as strings', () => {
+    expect(() => synth({ version: 'v4.0.10', columnar: {} })).not.toThrow();
+    expect(() => synth({ version: '4.0.5' })).toThrow('test/db: version: received "4.0.5"; expected a release version of the form v<major>.<minor>.<patch>, such as "v4.0.5"');
+  });
+});
+
+describe('input errors', () => {
+  test('the coordinator takes no extra common names', () => {
+    expect(() => synth({ coordinator: { extraAllowedCommonNames: ['other'] } as any }))
+      .toThrow('test/db: coordinator.extraAllowedCommonNames: received ["other"]; expected nothing: the coordinator accepts exactly one Common Name, the certificates\'');
+  });
+
+  test('config may not set the allowed common names itself', () => {
+    expect(() => synth({ store: { config: { security: { 'cert-allowed-cn': ['x'] } } } }))
+      .toThrow('test/db: store.config.security.cert-allowed-cn: received ["x"]; expected nothing: the construct sets it to the certificates\' Common Name; add names with extraAllowedCommonNames');
+    expect(() => synth({ coordinator: { config: { security: { 'cert-allowed-cn': ['x', 'y'] } } } }))
+      .toThrow('test/db: coordinator.config.security.cert-allowed-cn: received ["x","y"]; expected nothing: the construct sets it to the certificates\' Common Name');
+  });
+
+  test('certificates of another cluster are refused', () => {
+    const chart = Testing.chart();
+    const certs = new ClusterCertificates(chart, 'certs', { clusterName: 'other', namespace: 'demo' });
+    expect(() => new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates: certs }))
+      .toThrow('test/db: certificates: received "demo/other"; expected the certificates of cluster demo/basic: Secret names are derived from the cluster name');
+  });
+
+  test('replicas, failover counts and storage quantities', () => {
+    expect(() => synth({ store: { replicas: 0 } })).toThrow('test/db: store.replicas: received 0; expected a whole number of at least 1');
+    expect(() => synth({ sqlserver: { maxFailoverCount: -1 } })).toThrow('test/db: sqlserver.maxFailoverCount: received -1; expected a whole number of at least 0');
+    expect(() => synth({ pump: { storage: '20 GB' } })).toThrow('test/db: pump.storage: received "20 GB"; expected a storage quantity such as "10Gi"');
+  });
+
+  test('cluster name and namespace are DNS labels', () => {
+    expect(() => synth({ clusterName: 'Basic' })).toThrow('test/db: clusterName: received "Basic"; expected a DNS-1123 label');
+    expect(() => synth({ namespace: 'demo_ns' })).toThrow('test/db: namespace: received "demo_ns"; expected a DNS-1123 label');
+  });
+});
+
+describe('runbook (section D)', () => {
+  const { cluster } = synth({ changefeed: {} });
+  const runbook = file(cluster, 'demo/basic/database-runbook.md');
+
+  test('the merge patch that mounts the client certificate set, inline and as a file', () => {
+    expect(runbook).toContain('kubectl patch databasecluster basic -n demo --type merge --patch-file demo/basic/mount-client-secret.patch.yaml');
+    expect(runbook).toContain(`-p '{"spec":{"coordinator":{"mountClusterClientSecret":true},"store":{"mountClusterClientSecret":true}}}'`);
+    expect(file(cluster, 'demo/basic/mount-client-secret.patch.yaml'))
+      .toBe('spec:\n  coordinator:\n    mountClusterClientSecret: true\n  store:\n    mountClusterClientSecret: true\n');
+  });
+
+  test('coordctl and storectl with the certificate flags, in the mounted folder of the first pods', () => {
+    expect(runbook).toContain('kubectl exec -it basic-coordinator-0 -n demo -- sh\ncd /var/lib/cluster-client-tls\ncoordctl --cacert=ca.crt --cert=tls.crt --key=tls.key -u https://127.0.0.1:2379 member');
+    expect(runbook).toContain('kubectl exec -it basic-store-0 -n demo -- sh\ncd /var/lib/cluster-client-tls\nstorectl --ca-path=ca.crt --cert-path=tls.crt --key-path=tls.key --host 127.0.0.1:20160 cluster');
+  });
+
+  test('lists the Secrets the cluster loads and how to apply it', () => {
+    expect(runbook).toContain('kubectl get secret basic-coordinator-cluster-secret basic-store-cluster-secret basic-sqlserver-cluster-secret basic-pump-cluster-secret basic-changefeed-cluster-secret basic-cluster-client-secret -n demo');
+    expect(runbook).toContain('kubectl apply -f test.k8s.yaml');
+  });
+
+  test('a renamed cluster leaves no stale name', () => {
+    const renamed = file(synth({ clusterName: 'prod', namespace: 'live' }).cluster, 'live/prod/database-runbook.md');
+    expect(renamed).not.toMatch(/basic|demo/);
+    expect(renamed).toContain('kubectl exec -it prod-store-0 -n live -- sh');
+  });
+
+  test('other constructs add steps at the end', () => {
+    const { cluster: c } = synth({}, (db) => db.addRunbookStep({ title: 'Install the drainer', commands: ['helm install x'] }));
+    expect(file(c, 'database-runbook.md')).toMatch(/## 6\. Install the drainer\n\n```sh\nhelm install x\n```\n$/);
+  });
+});

@@ -7,3 +7,5 @@ export * from './cluster-certificates';
 export * from './output-file';
 export * from './synthesize';
 export * from './endpoints';
+export * from './tls-database-cluster';
+export * from './database-monitor';

@@ -71,6 +71,8 @@ export interface ComponentEntry {
   readonly cluster: ClusterKind;
   /** Who deploys it. */
   readonly deployment: Deployment;
+  /** The key of its object in the cluster resource's spec, for components the operator deploys. */
+  readonly specKey?: string;
   /** Whether the component has a peer service (`<cluster>-<token>-peer`). */
   readonly peerService: boolean;
   /** The host-name rule: the groups of names on its server certificate, in order. */
@@ -97,6 +99,7 @@ const SECURITY_ALLOWED_CN = ['config', 'security', 'cert-allowed-cn'];
 export const COMPONENTS: readonly ComponentEntry[] = [
   {
     token: 'mig-master',
+    specKey: 'master',
     cluster: ClusterKind.MIGRATION,
     deployment: Deployment.OPERATOR,
     peerService: true,
@@ -106,6 +109,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   },
   {
     token: 'mig-worker',
+    specKey: 'worker',
     cluster: ClusterKind.MIGRATION,
     deployment: Deployment.OPERATOR,
     peerService: true,
@@ -115,6 +119,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   },
   {
     token: 'coordinator',
+    specKey: 'coordinator',
     cluster: ClusterKind.DATABASE,
     deployment: Deployment.OPERATOR,
     peerService: true,
@@ -124,6 +129,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   },
   {
     token: 'store',
+    specKey: 'store',
     cluster: ClusterKind.DATABASE,
     deployment: Deployment.OPERATOR,
     peerService: true,
@@ -133,6 +139,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   },
   {
     token: 'sqlserver',
+    specKey: 'sqlserver',
     cluster: ClusterKind.DATABASE,
     deployment: Deployment.OPERATOR,
     peerService: true,
@@ -142,6 +149,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   },
   {
     token: 'pump',
+    specKey: 'pump',
     cluster: ClusterKind.DATABASE,
     deployment: Deployment.OPERATOR,
     peerService: false,
@@ -160,6 +168,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   },
   {
     token: 'changefeed',
+    specKey: 'changefeed',
     cluster: ClusterKind.DATABASE,
     deployment: Deployment.OPERATOR,
     peerService: true,
@@ -170,6 +179,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   },
   {
     token: 'columnar',
+    specKey: 'columnar',
     cluster: ClusterKind.DATABASE,
     deployment: Deployment.OPERATOR,
     peerService: true,

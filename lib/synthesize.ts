@@ -5,8 +5,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApiObject, App, Chart, DependencyGraph, Names, Yaml } from 'cdk8s';
+import * as YAML from 'yaml';
+import { CLUSTER_KINDS } from './catalog';
+import { ClusterCertificates } from './cluster-certificates';
 import { ClusterTlsError } from './errors';
 import { OutputFile } from './output-file';
+import {
+  DrainerRecord, RECREATE_ENV, checkCommonNames, checkFixedSettings, checkSecretClaims, isDrainerValuesFile, readHistory,
+} from './_guards';
 
 /** A file of the synthesized output. */
 export interface RenderedFile {
@@ -22,6 +28,8 @@ export interface RenderedFile {
 export interface RenderedObject {
   /** The manifest file that holds it. */
   readonly file: string;
+  /** The construct path of the object. */
+  readonly source: string;
   /** The object. */
   readonly manifest: any;
 }
@@ -54,11 +62,15 @@ export function renderApp(app: App): RenderedApp {
   const objects: RenderedObject[] = [];
   charts.forEach((chart, i) => {
     const name = `${indexed ? `${String(i).padStart(4, '0')}-` : ''}${Names.toDnsLabel(chart)}${app.outputFileExtension}`;
-    const manifests = chartObjects(chart).map((o) => o.toJson());
-    files.push({ path: name, content: Yaml.stringify(...manifests), executable: false });
-    objects.push(...manifests.map((manifest) => ({ file: name, manifest })));
+    const rendered = chartObjects(chart).map((o) => ({ file: name, source: o.node.path, manifest: o.toJson() }));
+    files.push({ path: name, content: Yaml.stringify(...rendered.map((r) => r.manifest)), executable: false });
+    objects.push(...rendered);
   });
   checkUniqueObjects(objects);
+  const certificates = app.node.findAll().filter((c): c is ClusterCertificates => c instanceof ClusterCertificates);
+  checkSecretClaims(certificates.flatMap((c) => [c.caSecretName, ...c.plan().secrets.map((s) => s.name)]
+    .map((name) => ({ namespace: c.namespace, name, owner: c.node.path }))));
+  checkCommonNames(objects, new Map(certificates.map((c) => [`${c.namespace}/${c.clusterName}`, c.commonName])));
 
   const extra = app.node.findAll().filter(OutputFile.isOutputFile).map((f) => ({ path: f.path, content: f.render(), executable: f.executable, owner: f.node.path }));
   const seen = new Map<string, string>(files.map((f) => [f.path, 'a chart']));
@@ -88,10 +100,14 @@ function validateApp(app: App): void {
   }
 }
 
+const CLUSTER_RESOURCES = new Set<string>(CLUSTER_KINDS.map((k) => k.resourceKind));
+
 /** Two objects of the same kind, namespace and name would overwrite each other in the cluster. */
 function checkUniqueObjects(objects: readonly RenderedObject[]): void {
   const seen = new Map<string, string>();
-  for (const { file, manifest } of objects) {
+  // Cluster resources first, so that two clusters of one name are reported as such.
+  const clustersFirst = [...objects].sort((a, b) => Number(!CLUSTER_RESOURCES.has(a.manifest.kind)) - Number(!CLUSTER_RESOURCES.has(b.manifest.kind)));
+  for (const { file, manifest } of clustersFirst) {
     const group = String(manifest.apiVersion).split('/').slice(0, -1).join('/');
     const key = `${group}/${manifest.kind}/${manifest.metadata?.namespace ?? ''}/${manifest.metadata?.name}`;
     const other = seen.get(key);
@@ -149,6 +165,13 @@ export interface SynthesizeOptions {
    * @default - the app's `outdir` (`CDK8S_OUTDIR`, else `dist`)
    */
   readonly outdir?: string;
+  /**
+   * Deliberate re-creations that may change a setting fixed at creation: `<Kind>/<namespace>/<name>`
+   * for a cluster's `tlsCluster.enabled`, `drainer/<values file>` for a drainer's name. The error
+   * that refuses such a change names the entry to add.
+   * @default - the comma-separated entries of the `CLUSTER_TLS_RECREATE` environment variable
+   */
+  readonly acknowledgeRecreation?: string[];
 }
 
 /**
@@ -157,9 +180,20 @@ export interface SynthesizeOptions {
  * leaves the output folder untouched when anything fails.
  */
 export function synthesize(app: App, options: SynthesizeOptions = {}): RenderedApp {
+  const outdir = options.outdir ?? app.outdir;
   const rendered = renderApp(app);
-  writeOutput(options.outdir ?? app.outdir, rendered.files);
+  const acknowledged = options.acknowledgeRecreation
+    ?? (process.env[RECREATE_ENV] ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  checkFixedSettings(readHistory(outdir), rendered.objects, drainerRecords(rendered.files), acknowledged);
+  writeOutput(outdir, rendered.files);
   return rendered;
+}
+
+/** The drainer names recorded in the rendered values files. */
+function drainerRecords(files: readonly RenderedFile[]): DrainerRecord[] {
+  return files.filter((f) => isDrainerValuesFile(f.path))
+    .map((f) => ({ file: f.path, drainerName: YAML.parse(f.content)?.drainerName }))
+    .filter((d): d is DrainerRecord => typeof d.drainerName === 'string');
 }
 
 /**

@@ -1,0 +1,181 @@
+/**
+ * Rules of the specification checked over the whole rendered app, before anything is written:
+ * what no single construct can see (two constructs claiming one Secret, an allow-list changed
+ * through an escape hatch) and what the committed output already fixed (settings that cannot
+ * change once a cluster exists).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as YAML from 'yaml';
+import { CLUSTER_KINDS, COMPONENTS, clusterKind } from './catalog';
+import { ClusterTlsError, describeValue } from './errors';
+
+/** An object of the rendered output, with the construct that made it. */
+export interface GuardedObject {
+  /** The manifest file that holds it. */
+  readonly file: string;
+  /** The construct path of the object, or the file it was read from. */
+  readonly source: string;
+  /** The object, as JSON. */
+  readonly manifest: any;
+}
+
+/** A Secret that a construct issues or requires. */
+export interface SecretClaim {
+  readonly namespace: string;
+  readonly name: string;
+  /** The construct path of the claimant. */
+  readonly owner: string;
+}
+
+/** A drainer release and its effective name, as its values file records them. */
+export interface DrainerRecord {
+  /** The values file, relative to the output folder. */
+  readonly file: string;
+  /** The effective `drainerName`. */
+  readonly drainerName: string;
+}
+
+/** Environment variable that acknowledges deliberate re-creations for `npm run synth`. */
+export const RECREATE_ENV = 'CLUSTER_TLS_RECREATE';
+
+const CLUSTER_RESOURCE_KINDS = new Set<string>(CLUSTER_KINDS.map((k) => k.resourceKind));
+
+/** Refuses two constructs that claim the same Secret in one namespace. */
+export function checkSecretClaims(claims: readonly SecretClaim[]): void {
+  const seen = new Map<string, string>();
+  for (const claim of claims) {
+    const key = `${claim.namespace}/${claim.name}`;
+    const first = seen.get(key);
+    if (first !== undefined && first !== claim.owner) {
+      throw new ClusterTlsError(`${claim.owner}: Secret "${claim.name}" in namespace "${claim.namespace}": received a second claim (${first} claims it too); `
+        + 'expected each Secret issued by one construct: pass the same ClusterCertificates to every cluster of that name');
+    }
+    seen.set(key, claim.owner);
+  }
+}
+
+/**
+ * Checks the allowed Common Name lists of every cluster resource against the Common Name of its
+ * certificates: each list holds it, and the single-value lists (coordinator, migration master)
+ * hold exactly it.
+ */
+export function checkCommonNames(objects: readonly GuardedObject[], commonNames: ReadonlyMap<string, string>): void {
+  for (const { source, manifest } of objects) {
+    if (!CLUSTER_RESOURCE_KINDS.has(manifest.kind)) {
+      continue;
+    }
+    const cn = commonNames.get(`${manifest.metadata?.namespace}/${manifest.metadata?.name}`);
+    if (cn === undefined) {
+      continue;
+    }
+    for (const entry of COMPONENTS) {
+      const check = entry.commonNameCheck;
+      const part = entry.specKey ? manifest.spec?.[entry.specKey] : undefined;
+      if (!check || !part || clusterKind(entry.cluster).resourceKind !== manifest.kind) {
+        continue;
+      }
+      const list = check.path.reduce((node: any, key) => node?.[key], part);
+      const field = `spec.${entry.specKey}.${check.path.join('.')}`;
+      if (check.singleValue && !(Array.isArray(list) && list.length === 1 && list[0] === cn)) {
+        throw new ClusterTlsError(`${source}: ${field}: received ${describeValue(list)}; expected exactly ["${cn}"], the certificates' Common Name (only one value is allowed)`);
+      }
+      if (!Array.isArray(list) || !list.includes(cn)) {
+        throw new ClusterTlsError(`${source}: ${field}: received ${describeValue(list)}; expected a list that holds "${cn}", the certificates' Common Name`);
+      }
+    }
+  }
+}
+
+/** What the committed output says about settings that are fixed at creation. */
+export interface History {
+  readonly clusters: readonly GuardedObject[];
+  readonly drainers: readonly DrainerRecord[];
+}
+
+/** Reads the cluster resources and drainer values of an earlier output; empty when there is none. */
+export function readHistory(outdir: string): History {
+  if (!fs.existsSync(outdir)) {
+    return { clusters: [], drainers: [] };
+  }
+  const clusters: GuardedObject[] = [];
+  const drainers: DrainerRecord[] = [];
+  const files = fs.readdirSync(outdir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  for (const entry of files) {
+    const full = path.join(entry.parentPath, entry.name);
+    const rel = path.relative(outdir, full).split(path.sep).join('/');
+    if (rel.endsWith('.k8s.yaml')) {
+      for (const manifest of parseAll(full, rel)) {
+        if (CLUSTER_RESOURCE_KINDS.has(manifest?.kind)) {
+          clusters.push({ file: rel, source: `${outdir}/${rel}`, manifest });
+        }
+      }
+    } else if (isDrainerValuesFile(rel)) {
+      const values = parseAll(full, rel)[0];
+      if (typeof values?.drainerName === 'string') {
+        drainers.push({ file: rel, drainerName: values.drainerName });
+      }
+    }
+  }
+  return { clusters, drainers };
+}
+
+/** Whether an output path is a drainer values file (`<namespace>/<cluster>/drainer-<release>-values.yaml`). */
+export function isDrainerValuesFile(rel: string): boolean {
+  return /^[^/]+\/[^/]+\/drainer-[^/]+-values\.yaml$/.test(rel);
+}
+
+function parseAll(file: string, rel: string): any[] {
+  try {
+    return YAML.parseAllDocuments(fs.readFileSync(file, 'utf8')).map((d) => {
+      if (d.errors.length > 0) {
+        throw d.errors[0];
+      }
+      return d.toJSON();
+    });
+  } catch (e) {
+    throw new ClusterTlsError(`${rel}: the committed output: received a file that is not valid YAML (${(e as Error).message.split('\n')[0]}); `
+      + 'expected the output of an earlier synth: restore it from version control');
+  }
+}
+
+/**
+ * Refuses to change a setting fixed at creation relative to the committed output:
+ * `spec.tlsCluster.enabled` of either cluster kind and a drainer's name. `acknowledged` lists the
+ * deliberate re-creations (`<Kind>/<namespace>/<name>`, or `drainer/<values file>`).
+ */
+export function checkFixedSettings(history: History, objects: readonly GuardedObject[], drainers: readonly DrainerRecord[],
+  acknowledged: readonly string[]): void {
+  const ack = new Set(acknowledged);
+  const before = new Map(history.clusters.map((c) => [clusterKey(c.manifest), c]));
+  for (const now of objects) {
+    if (!CLUSTER_RESOURCE_KINDS.has(now.manifest.kind)) {
+      continue;
+    }
+    const key = clusterKey(now.manifest);
+    const old = before.get(key);
+    if (!old || ack.has(key)) {
+      continue;
+    }
+    const was = old.manifest.spec?.tlsCluster?.enabled;
+    const is = now.manifest.spec?.tlsCluster?.enabled;
+    if (was !== is) {
+      throw new ClusterTlsError(`${now.source}: ${now.manifest.kind} "${now.manifest.metadata.name}" tlsCluster.enabled: received ${describeValue(is)}; `
+        + `expected ${describeValue(was)} as in the committed ${old.file}: the setting is fixed at creation and changing it makes the cluster fail to upgrade; `
+        + `to re-create the cluster deliberately, set ${RECREATE_ENV}=${key}`);
+    }
+  }
+  const drainersBefore = new Map(history.drainers.map((d) => [d.file, d]));
+  for (const now of drainers) {
+    const old = drainersBefore.get(now.file);
+    const key = `drainer/${now.file}`;
+    if (old && old.drainerName !== now.drainerName && !ack.has(key)) {
+      throw new ClusterTlsError(`${now.file}: drainerName: received ${describeValue(now.drainerName)}; expected ${describeValue(old.drainerName)} as in the committed output: `
+        + `renaming a running drainer is unsupported; to re-create the drainer deliberately, set ${RECREATE_ENV}=${key}`);
+    }
+  }
+}
+
+function clusterKey(manifest: any): string {
+  return `${manifest.kind}/${manifest.metadata?.namespace ?? ''}/${manifest.metadata?.name}`;
+}

@@ -2,7 +2,7 @@
  * The reference app: what `npm run synth` writes to dist/, and the example to copy.
  */
 import { App, Chart } from 'cdk8s';
-import { ClusterCertificates, TlsDatabaseCluster, synthesizeOrExit } from './lib';
+import { ClusterCertificates, TlsDatabaseCluster, TlsMigrationCluster, synthesizeOrExit } from './lib';
 
 /** Builds the reference app. */
 export function buildApp(outdir?: string): App {
@@ -14,13 +14,12 @@ export function buildApp(outdir?: string): App {
   const certs = new ClusterCertificates(demo, 'basic-certificates', {
     clusterName: 'basic',
     subject: { organization: 'demo' },
-    components: ['mig-master', 'mig-worker'],
   });
 
   const database = new TlsDatabaseCluster(demo, 'basic-database', {
     clusterName: 'basic',
     version: 'v4.0.5',
-    operatorVersion: 'v1.1.5',
+    operatorVersion: 'v1.2.0',
     certificates: certs,
     coordinator: { storage: '10Gi' },
     store: { storage: '100Gi' },
@@ -32,6 +31,20 @@ export function buildApp(outdir?: string): App {
   database.addMonitor({
     initializer: { baseImage: 'registry.example.com/monitor-initializer', version: 'v4.0.5' },
     reloader: { baseImage: 'registry.example.com/monitor-reloader', version: 'v1.0.1' },
+  });
+
+  // Migration cluster "basic": one upstream MySQL source, the database cluster above as target,
+  // each reached with its own client certificate Secret.
+  new TlsMigrationCluster(demo, 'basic-migration', {
+    clusterName: 'basic',
+    version: 'v1.2.0',
+    operatorVersion: 'v1.2.0',
+    certificates: certs,
+    sources: [
+      { sourceId: 'source1', host: 'mysql.example.com', port: 3306, user: 'root', tlsSecretName: 'basic-source1-tls' },
+    ],
+    target: { database, user: 'root', tlsSecretName: 'basic-target-tls' },
+    task: { name: 'basic-migration' },
   });
 
   certs.addComponent('importer');

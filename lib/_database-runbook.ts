@@ -1,10 +1,11 @@
 /**
  * The database cluster's runbook: deploy (section C) and connect the client tools (section D).
  */
-import { Chart, Names } from 'cdk8s';
+import { Chart } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, clusterKind } from './catalog';
 import * as names from './names';
+import { manifestFileName } from './synthesize';
 import { RunbookStep, renderRunbook } from './_runbook';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
 
@@ -22,11 +23,6 @@ export function mountClientSecretPatchObject(): { spec: Record<string, { mountCl
 /** The merge patch as a YAML file. */
 export function mountClientSecretPatch(): string {
   return YAML.stringify(mountClientSecretPatchObject());
-}
-
-/** The manifest file `App.synth()` and `synthesize()` write for a chart. */
-export function chartFileName(chart: Chart): string {
-  return `${Names.toDnsLabel(chart)}.k8s.yaml`;
 }
 
 /** Renders the runbook of a database cluster, with the extra steps other constructs added. */
@@ -55,7 +51,7 @@ export function databaseRunbook(cluster: TlsDatabaseCluster, chart: Chart, extra
       text: [
         `Run from the output folder. \`spec.tlsCluster.enabled\` is \`true\` and cannot be changed once the cluster exists: changing it makes the cluster fail to upgrade.`,
       ],
-      commands: [`kubectl apply -f ${chartFileName(chart)}`],
+      commands: [`kubectl apply -f ${manifestFileName(chart)}`],
     },
     {
       title: 'Mount the client certificate set',
@@ -81,3 +77,6 @@ export function databaseRunbook(cluster: TlsDatabaseCluster, chart: Chart, extra
     steps,
   });
 }
+
+/** @deprecated use `manifestFileName` from `./synthesize`. */
+export { manifestFileName as chartFileName } from './synthesize';

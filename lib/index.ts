@@ -9,3 +9,4 @@ export * from './synthesize';
 export * from './endpoints';
 export * from './tls-database-cluster';
 export * from './database-monitor';
+export * from './tls-migration-cluster';

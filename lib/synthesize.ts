@@ -61,7 +61,7 @@ export function renderApp(app: App): RenderedApp {
   const files: RenderedFile[] = [];
   const objects: RenderedObject[] = [];
   charts.forEach((chart, i) => {
-    const name = `${indexed ? `${String(i).padStart(4, '0')}-` : ''}${Names.toDnsLabel(chart)}${app.outputFileExtension}`;
+    const name = `${indexed ? `${String(i).padStart(4, '0')}-` : ''}${manifestFileName(chart)}`;
     const rendered = chartObjects(chart).map((o) => ({ file: name, source: o.node.path, manifest: o.toJson() }));
     files.push({ path: name, content: Yaml.stringify(...rendered.map((r) => r.manifest)), executable: false });
     objects.push(...rendered);
@@ -84,6 +84,14 @@ export function renderApp(app: App): RenderedApp {
   extra.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   files.push(...extra.map(({ owner: _owner, ...f }) => f));
   return { files, objects };
+}
+
+/**
+ * The manifest file of a chart, `<chart>.k8s.yaml`, as `App.synth()` names it (when charts depend
+ * on each other, the writer prefixes an index).
+ */
+export function manifestFileName(chart: Chart): string {
+  return `${Names.toDnsLabel(chart)}${App.of(chart).outputFileExtension ?? '.k8s.yaml'}`;
 }
 
 /** The API objects of one chart (not of nested charts), in dependency order. */

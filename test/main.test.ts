@@ -32,6 +32,21 @@ describe('reference app', () => {
     expect(findObject(demo, 'Certificate', 'basic-mig-client-secret').spec.usages).toEqual(['client auth']);
   });
 
+  test('the database cluster basic runs every operator component, with its monitor', () => {
+    const cluster = findObject(objects, 'DatabaseCluster', 'basic');
+    expect(cluster.metadata.namespace).toBe('demo');
+    expect(Object.keys(cluster.spec).filter((k) => typeof cluster.spec[k] === 'object' && 'replicas' in cluster.spec[k]).sort())
+      .toEqual(['changefeed', 'columnar', 'coordinator', 'pump', 'sqlserver', 'store']);
+    expect(findObject(objects, 'DatabaseMonitor', 'basic-monitor').spec.clusters).toEqual([{ name: 'basic' }]);
+  });
+
+  test('the migration cluster basic reaches its source and target through their own Secrets', () => {
+    const cluster = findObject(objects, 'MigrationCluster', 'basic');
+    expect(cluster.spec.tlsClientSecretNames).toEqual(['basic-source1-tls', 'basic-target-tls']);
+    const files = rendered.files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['demo/basic/migration/source1.yaml', 'demo/basic/migration/task.yaml', 'demo/basic/migration-runbook.md']));
+  });
+
   test('no private key or password is written to dist/', () => {
     for (const file of rendered.files) {
       expect(file.content).not.toMatch(/BEGIN [A-Z ]*PRIVATE KEY/);

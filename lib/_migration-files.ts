@@ -1,0 +1,220 @@
+/**
+ * The migration files (specification, section E): one source configuration per upstream database,
+ * the task configuration, and the migration cluster's runbook (sections D and E), rendered from
+ * resolved declarations. Pure functions: the construct decides where the files go.
+ */
+import * as YAML from 'yaml';
+import { PORTS, SECRET_KEYS } from './catalog';
+import * as names from './names';
+import { RunbookStep, renderRunbook } from './_runbook';
+
+/** The folder, below the cluster's output folder, that holds the source and task files. */
+export const MIGRATION_FOLDER = 'migration';
+
+/** The task configuration's file name. */
+export const TASK_FILE = 'task.yaml';
+
+/** The migration cluster's runbook, in the cluster's output folder. */
+export const MIGRATION_RUNBOOK_FILE = 'migration-runbook.md';
+
+/** The key under `loaders` that every `mysql-instances[]` entry refers to. */
+export const LOADER_NAME = 'global';
+
+/** Joins labels for a sentence: `a`, `a and b`, `a, b and c`. */
+function listing(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** The environment variable the runbook's password commands read. */
+const PASSWORD_VARIABLE = 'MIG_PASSWORD';
+
+/** One database the migration cluster reaches over TLS, with every default applied. */
+export interface ResolvedDatabase {
+  readonly host: string;
+  readonly port: number;
+  readonly user: string;
+  /** The password written to the file: the one given, or the empty string. */
+  readonly password: string;
+  /** Whether the user passed the password (otherwise it is supplied at deploy time). */
+  readonly passwordGiven: boolean;
+  /** The Secret with the client certificate set (`tls.crt`, `tls.key`, `ca.crt`). */
+  readonly tlsSecretName: string;
+}
+
+/** An upstream database, with every default applied. */
+export interface ResolvedSource extends ResolvedDatabase {
+  readonly sourceId: string;
+  readonly relayDir: string;
+}
+
+/** The task, with every default applied. */
+export interface ResolvedTask {
+  readonly name: string;
+  readonly taskMode: string;
+  readonly isSharding: boolean;
+  readonly loaderDir: string;
+}
+
+/** The `security` block of a database: the paths where the operator mounts its Secret. */
+export function securityPaths(tlsSecretName: string): { 'ssl-ca': string; 'ssl-cert': string; 'ssl-key': string } {
+  const paths = names.tlsFilePaths(names.externalTlsMountPath(tlsSecretName));
+  return { 'ssl-ca': paths.ca, 'ssl-cert': paths.certificate, 'ssl-key': paths.privateKey };
+}
+
+/** The file name of an upstream database's source configuration: `<source-id>.yaml`. */
+export function sourceFileName(sourceId: string): string {
+  return `${sourceId}.yaml`;
+}
+
+/** The source configuration of one upstream database, keys in the order of the specification's table. */
+export function sourceConfig(source: ResolvedSource): Record<string, unknown> {
+  return {
+    'source-id': source.sourceId,
+    'relay-dir': source.relayDir,
+    'from': {
+      host: source.host,
+      user: source.user,
+      password: source.password,
+      port: source.port,
+      security: securityPaths(source.tlsSecretName),
+    },
+  };
+}
+
+/** The task configuration, keys in the order of the specification's table. */
+export function taskConfig(task: ResolvedTask, target: ResolvedDatabase, sources: readonly ResolvedSource[]): Record<string, unknown> {
+  return {
+    'name': task.name,
+    'task-mode': task.taskMode,
+    'is-sharding': task.isSharding,
+    'target-database': {
+      host: target.host,
+      port: target.port,
+      user: target.user,
+      password: target.password,
+      security: securityPaths(target.tlsSecretName),
+    },
+    'mysql-instances': sources.map((s) => ({ 'source-id': s.sourceId, 'loader-config-name': LOADER_NAME })),
+    'loaders': { [LOADER_NAME]: { dir: task.loaderDir } },
+  };
+}
+
+/** Renders a configuration as YAML, with a comment line on top; long strings are never folded. */
+export function configYaml(config: Record<string, unknown>, comment: string): string {
+  const doc = new YAML.Document(config);
+  doc.commentBefore = ` ${comment}`;
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** What the migration runbook needs to know about the cluster. */
+export interface MigrationRunbookInput {
+  readonly clusterName: string;
+  readonly namespace: string;
+  readonly commonName: string;
+  /** The manifest file that holds the cluster, relative to the output folder. */
+  readonly manifestFile: string;
+  /** The Secrets the cluster's own TLS needs: master, worker, client. */
+  readonly certificateSecretNames: readonly string[];
+  /** The master's server Secret. */
+  readonly masterSecretName: string;
+  readonly sources: readonly ResolvedSource[];
+  readonly target: ResolvedDatabase;
+  /** Describes the target for people, e.g. `basic-sqlserver.demo.svc:4000`. */
+  readonly targetLabel: string;
+}
+
+/** Renders the migration cluster's runbook. */
+export function migrationRunbook(input: MigrationRunbookInput): string {
+  const { clusterName, namespace } = input;
+  const folder = `${names.clusterFolder(namespace, clusterName)}/${MIGRATION_FOLDER}`;
+  const databases = [
+    ...input.sources.map((s) => ({ label: `source \`${s.sourceId}\` (${s.host}:${s.port})`, db: s as ResolvedDatabase, file: sourceFileName(s.sourceId), path: '.from.password' })),
+    { label: `the target (${input.targetLabel})`, db: input.target, file: TASK_FILE, path: '.["target-database"].password' },
+  ];
+
+  const secrets = new Map<string, string[]>();
+  for (const { label, db } of databases) {
+    secrets.set(db.tlsSecretName, [...(secrets.get(db.tlsSecretName) ?? []), label]);
+  }
+  const steps: RunbookStep[] = [
+    {
+      title: 'Create the Secret of each external database',
+      text: [
+        `The migration cluster reaches every upstream and downstream database over TLS. Each Secret below holds the client certificate set for one or more of them (\`${SECRET_KEYS.certificate}\`, \`${SECRET_KEYS.privateKey}\`, \`${SECRET_KEYS.ca}\`) and is listed in \`spec.tlsClientSecretNames\`; the operator mounts it at \`${names.externalTlsMountPath('<secret>')}\` in the master and worker pods, where the source and task files expect it.`,
+        ...[...secrets].map(([secret, users]) => `- \`${secret}\`: ${listing(users)}`),
+        'Put the client certificate, its private key and the CA that signed the database\'s server certificate in the files named in each command, then run:',
+      ],
+      commands: [...secrets.keys()].map((secret) => `kubectl create secret generic ${secret} --namespace=${namespace} `
+        + `--from-file=${SECRET_KEYS.certificate}=${secret}-client.pem --from-file=${SECRET_KEYS.privateKey}=${secret}-client-key.pem --from-file=${SECRET_KEYS.ca}=${secret}-ca.pem`),
+    },
+    {
+      title: 'Deploy the migration cluster',
+      text: ['From the output folder. The manifest holds the certificates before the `MigrationCluster`; `spec.tlsCluster.enabled` is `true` and cannot be changed once the cluster exists.'],
+      commands: [`kubectl apply -f ${input.manifestFile}`],
+    },
+    {
+      title: 'Check the certificate Secrets',
+      text: ['The master and the worker load their server Secrets and the shared client Secret when they start, by these names only. Issued by cert-manager, they appear shortly after the apply; issued another way, they must exist before it:'],
+      commands: [`kubectl get secret ${input.certificateSecretNames.join(' ')} -n ${namespace}`],
+    },
+  ];
+
+  const missing = databases.filter((d) => !d.db.passwordGiven);
+  const given = databases.filter((d) => d.db.passwordGiven);
+  steps.push({
+    title: 'Supply the passwords',
+    text: [
+      ...(missing.length > 0
+        ? [
+          `The files in \`${folder}\` hold an empty password for ${listing(missing.map((d) => d.label))}: no password is written to the output unless it is passed to the construct. To set them at deploy time without writing them to the output folder, copy the files to a private temporary folder and fill them in there with \`yq\` (v4); each \`read\` asks for one password without echoing it:`,
+        ]
+        : []),
+      ...(given.length > 0
+        ? [`The password of ${listing(given.map((d) => d.label))} was passed to the construct and is written in the files: keep the output folder private.`]
+        : []),
+    ],
+    commands: missing.length > 0
+      ? [
+        `MIG_FILES="$(mktemp -d)" && cp ${folder}/*.yaml "$MIG_FILES"/`,
+        ...missing.flatMap((d) => [
+          `read -rs ${PASSWORD_VARIABLE} && export ${PASSWORD_VARIABLE}   # password of user "${d.db.user}" on ${d.label.replace(/`/g, '')}`,
+          `yq -i '${d.path} = strenv(${PASSWORD_VARIABLE})' "$MIG_FILES/${d.file}"`,
+        ]),
+        `unset ${PASSWORD_VARIABLE}`,
+      ]
+      : undefined,
+  });
+
+  steps.push(
+    {
+      title: 'Connect migctl to the master',
+      text: [
+        'Open a shell in the first master pod:',
+      ],
+      commands: [`kubectl exec -it ${names.firstPodName(clusterName, 'mig-master')} -n ${namespace} -- sh`],
+    },
+    {
+      title: 'List the members',
+      text: [
+        `In the pod, change to the folder where the master's certificate set (Secret \`${input.masterSecretName}\`) is mounted, and run:`,
+      ],
+      commands: [
+        `migctl --ssl-ca=${SECRET_KEYS.ca} --ssl-cert=${SECRET_KEYS.certificate} --ssl-key=${SECRET_KEYS.privateKey} --master-addr 127.0.0.1:${PORTS.migMaster} list-member`,
+      ],
+    },
+    {
+      title: 'Start the migration',
+      text: [
+        `Load each source configuration (${input.sources.map((s) => `\`${sourceFileName(s.sourceId)}\``).join(', ')}) and start the task in \`${TASK_FILE}\` with the migration tool's task-start operation, using the files with their passwords filled in. That operation is outside the specification this library follows, so it is not spelled out here.`,
+      ],
+    },
+  );
+
+  return renderRunbook({
+    title: `Migration cluster ${clusterName} (namespace ${namespace})`,
+    intro: [
+      `Generated by cdk8s-cluster-tls from the same declarations as the manifests and the files in \`${folder}\`, so Secret names, mount paths and source ids agree. Every certificate of the cluster carries the Common Name \`${input.commonName}\`, the only one the master accepts. Run the commands from the output folder.`,
+    ],
+    steps,
+  });
+}

@@ -1,0 +1,455 @@
+import { ApiObject, Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { ClusterKind, PORTS, clusterKind } from './catalog';
+import { CertificateSubject, ClusterCertificates } from './cluster-certificates';
+import { IDatabaseEndpoint } from './endpoints';
+import { inputError } from './errors';
+import * as names from './names';
+import { OutputFile } from './output-file';
+import {
+  MIGRATION_FOLDER, MIGRATION_RUNBOOK_FILE, ResolvedDatabase, ResolvedSource,
+  ResolvedTask, TASK_FILE, configYaml, migrationRunbook, sourceConfig, sourceFileName, taskConfig,
+} from './_migration-files';
+import { manifestFileName } from './synthesize';
+import { compact, operatorObject } from './_operator';
+import { requireDnsLabel, requireDnsSubdomain } from './_validate';
+import { requireMinimum, requireRelease } from './_versions';
+
+/**
+ * The image name of the master and the worker when none is given. The migration tool ships both
+ * members in one image; the operator appends the cluster's version as the tag. Set your
+ * registry's image name with `baseImage`.
+ */
+export const DEFAULT_MIGRATION_IMAGE = 'mig';
+
+/** Settings of the master or the worker members. */
+export interface MigrationMemberProps {
+  /**
+   * Container image name, without a tag: the operator appends the cluster's `version`.
+   * @default DEFAULT_MIGRATION_IMAGE ('mig')
+   */
+  readonly baseImage?: string;
+  /**
+   * How many replacement members the operator may create on failure.
+   * @default 0
+   */
+  readonly maxFailoverCount?: number;
+  /**
+   * Number of members.
+   * @default 1
+   */
+  readonly replicas?: number;
+  /**
+   * Size of each member's data volume, as a quantity such as `10Gi`.
+   * @default '10Gi'
+   */
+  readonly storageSize?: string;
+}
+
+/** The worker members. */
+export interface MigrationWorkerProps extends MigrationMemberProps {
+  /**
+   * Common Names the worker accepts in addition to the certificates' Common Name. (The master
+   * accepts exactly one, the certificates'.)
+   * @default - only the certificates' Common Name
+   */
+  readonly extraAllowedCommonNames?: string[];
+}
+
+/** An upstream MySQL-protocol database that requires TLS. */
+export interface MigrationSource {
+  /** The source id (`source-id`); also names its file, `<source-id>.yaml`. */
+  readonly sourceId: string;
+  /** Host name of the database. */
+  readonly host: string;
+  /**
+   * Port of the database.
+   * @default 3306
+   */
+  readonly port?: number;
+  /** The user name the migration cluster connects as (the specification allows an empty string). */
+  readonly user: string;
+  /**
+   * The password, written to the source file as given. Leave it out to keep it out of the output
+   * and supply it at deploy time (see the runbook).
+   * @default '' (empty, filled in at deploy time)
+   */
+  readonly password?: string;
+  /**
+   * The Secret in the cluster's namespace that holds the client certificate set for this database
+   * (`tls.crt`, `tls.key`, `ca.crt`). Several databases may share one.
+   */
+  readonly tlsSecretName: string;
+  /**
+   * The worker's relay-log folder for this source (`relay-dir`).
+   * @default './relay_log'
+   */
+  readonly relayDir?: string;
+}
+
+/**
+ * The downstream database: either a host name (`host`, `port`) or a database cluster of this
+ * library (`database`), not both.
+ */
+export interface MigrationTarget {
+  /**
+   * Host name of the database.
+   * @default - the SQL host of `database`; one of the two is required
+   */
+  readonly host?: string;
+  /**
+   * Port of the database, with `host`.
+   * @default 4000 with `host`; the SQL port of `database`
+   */
+  readonly port?: number;
+  /**
+   * A database cluster (such as a `TlsDatabaseCluster`) to migrate into, instead of `host`.
+   * @default - `host` is used
+   */
+  readonly database?: IDatabaseEndpoint;
+  /** The user name the migration cluster connects as (the specification allows an empty string). */
+  readonly user: string;
+  /**
+   * The password, written to the task file as given. Leave it out to keep it out of the output
+   * and supply it at deploy time (see the runbook).
+   * @default '' (empty, filled in at deploy time)
+   */
+  readonly password?: string;
+  /**
+   * The Secret in the cluster's namespace that holds the client certificate set for this database
+   * (`tls.crt`, `tls.key`, `ca.crt`). It may be the same as a source's.
+   */
+  readonly tlsSecretName: string;
+}
+
+/** The migration task. */
+export interface MigrationTaskProps {
+  /** The task name (`name`). */
+  readonly name: string;
+  /**
+   * The task mode (`task-mode`).
+   * @default 'all'
+   */
+  readonly taskMode?: string;
+  /**
+   * Whether the sources are shards merged into one target (`is-sharding`).
+   * @default false
+   */
+  readonly isSharding?: boolean;
+  /**
+   * The folder for dumped data (`loaders.global.dir`).
+   * @default './dumped_data'
+   */
+  readonly loaderDir?: string;
+}
+
+/** Props of {@link TlsMigrationCluster}. */
+export interface TlsMigrationClusterProps {
+  /** The cluster name (`metadata.name`), a DNS-1123 label. */
+  readonly clusterName: string;
+  /**
+   * The namespace the cluster runs in.
+   * @default - the namespace of `certificates`, else of the enclosing chart
+   */
+  readonly namespace?: string;
+  /** The release version of the members, `v<major>.<minor>.<patch>`. */
+  readonly version: string;
+  /**
+   * The operator's version, `v<major>.<minor>.<patch>`. When set, it is checked against the first
+   * operator version with TLS between migration cluster components (v1.2.0).
+   * @default - not checked
+   */
+  readonly operatorVersion?: string;
+  /**
+   * The certificates of the cluster. Pass the one the database cluster of the same name uses to
+   * share its CA; the construct adds the master's and the worker's server certificates.
+   * @default - a new ClusterCertificates (cert-manager method) as the child `Certificates`
+   */
+  readonly certificates?: ClusterCertificates;
+  /**
+   * Common Name of the certificates, when the construct creates them.
+   * @default - the cluster name
+   */
+  readonly commonName?: string;
+  /**
+   * Subject of the certificates, when the construct creates them.
+   * @default - organization set to the cluster name
+   */
+  readonly subject?: CertificateSubject;
+  /**
+   * What happens to the volumes when their claims are deleted (`PvReclaimPolicy.RETAIN` of the
+   * database cluster fits too).
+   * @default 'Retain'
+   */
+  readonly pvReclaimPolicy?: 'Retain' | 'Delete';
+  /**
+   * How the members find the database cluster's coordinator, passed through as `spec.discovery`.
+   * @default {}
+   */
+  readonly discovery?: { readonly [key: string]: any };
+  /**
+   * The master members.
+   * @default - defaults of each field
+   */
+  readonly master?: MigrationMemberProps;
+  /**
+   * The worker members.
+   * @default - defaults of each field
+   */
+  readonly worker?: MigrationWorkerProps;
+  /** The upstream databases, at least one. */
+  readonly sources: MigrationSource[];
+  /** The downstream database. */
+  readonly target: MigrationTarget;
+  /** The migration task. */
+  readonly task: MigrationTaskProps;
+}
+
+const ID = /^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+const ID_RULE = 'letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit';
+const QUANTITY = /^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/;
+const NO_SPACE = /^\S+$/;
+
+/**
+ * A `MigrationCluster` with TLS between its members, connected over TLS to external
+ * MySQL-protocol databases (specification, sections C, D and E).
+ *
+ * From one declaration of each upstream source and the downstream target it writes the cluster
+ * resource (with `spec.tlsClientSecretNames`), one source configuration per upstream, the task
+ * configuration and a runbook, so that Secret names, mount paths and source ids always agree.
+ * Files go to `<namespace>/<cluster>/migration/` and `<namespace>/<cluster>/migration-runbook.md`.
+ */
+export class TlsMigrationCluster extends Construct {
+  /** The cluster name. */
+  public readonly clusterName: string;
+  /** The namespace. */
+  public readonly namespace: string;
+  /** The release version. */
+  public readonly version: string;
+  /** The certificates of the cluster. */
+  public readonly certificates: ClusterCertificates;
+  /** The Common Name the members accept (the master accepts only this one). */
+  public readonly commonName: string;
+  /** The server Secrets of the master and the worker. */
+  public readonly serverSecretNames: { readonly 'mig-master': string; readonly 'mig-worker': string };
+  /** The shared client Secret of the migration cluster (`${cluster_name}-mig-client-secret`). */
+  public readonly clientSecretName: string;
+  /** The external databases' Secrets, as listed in `spec.tlsClientSecretNames`. */
+  public readonly tlsClientSecretNames: string[];
+  /** The `MigrationCluster` object. */
+  public readonly resource: ApiObject;
+  /** The source configuration files, one per upstream, in declaration order. */
+  public readonly sourceFiles: OutputFile[];
+  /** The task configuration file. */
+  public readonly taskFile: OutputFile;
+  /** The runbook file. */
+  public readonly runbook: OutputFile;
+
+  constructor(scope: Construct, id: string, props: TlsMigrationClusterProps) {
+    super(scope, id);
+    requireDnsLabel(this, 'clusterName', props.clusterName);
+    const namespace = props.namespace ?? props.certificates?.namespace ?? Chart.of(this).namespace;
+    if (namespace === undefined) {
+      inputError(this, 'namespace', namespace, 'a namespace, from this prop or from the enclosing chart');
+    }
+    requireDnsLabel(this, 'namespace', namespace);
+    requireRelease(this, 'version', props.version);
+    if (props.operatorVersion !== undefined) {
+      requireMinimum(this, 'operatorVersion', props.operatorVersion, clusterKind(ClusterKind.MIGRATION).minOperatorVersion,
+        'tls between migration cluster components');
+    }
+    const pvReclaimPolicy = props.pvReclaimPolicy ?? 'Retain';
+    if (!['Retain', 'Delete'].includes(pvReclaimPolicy)) {
+      inputError(this, 'pvReclaimPolicy', pvReclaimPolicy, 'one of Retain, Delete');
+    }
+    const discovery = props.discovery ?? {};
+    if (typeof discovery !== 'object' || discovery === null || Array.isArray(discovery)) {
+      inputError(this, 'discovery', discovery, 'an object');
+    }
+    const master = this.member('master', props.master ?? {});
+    const worker = this.member('worker', props.worker ?? {});
+    const extraCns = props.worker?.extraAllowedCommonNames ?? [];
+    extraCns.forEach((cn, i) => {
+      if (typeof cn !== 'string' || cn.length === 0 || cn.length > 64) {
+        inputError(this, `worker.extraAllowedCommonNames[${i}]`, cn, 'a non-empty Common Name of at most 64 characters');
+      }
+    });
+    const sources = this.resolveSources(props.sources);
+    const target = this.resolveTarget(props.target);
+    const task = this.resolveTask(props.task);
+
+    if (props.certificates && (props.commonName !== undefined || props.subject !== undefined)) {
+      inputError(this, props.commonName !== undefined ? 'commonName' : 'subject', props.commonName ?? props.subject,
+        'nothing when certificates are passed: set commonName and subject on the ClusterCertificates');
+    }
+    this.certificates = props.certificates ?? new ClusterCertificates(this, 'Certificates', {
+      clusterName: props.clusterName, namespace, commonName: props.commonName, subject: props.subject,
+    });
+    if (this.certificates.clusterName !== props.clusterName || this.certificates.namespace !== namespace) {
+      inputError(this, 'certificates', `${this.certificates.namespace}/${this.certificates.clusterName}`,
+        `the certificates of cluster ${namespace}/${props.clusterName}: Secret names are derived from the cluster name`);
+    }
+    for (const token of ['mig-master', 'mig-worker'] as const) {
+      if (!this.certificates.hasComponent(token)) {
+        this.certificates.addComponent(token);
+      }
+    }
+
+    this.clusterName = props.clusterName;
+    this.namespace = namespace;
+    this.version = props.version;
+    this.commonName = this.certificates.commonName;
+    this.serverSecretNames = {
+      'mig-master': this.certificates.serverSecretName('mig-master'),
+      'mig-worker': this.certificates.serverSecretName('mig-worker'),
+    };
+    this.clientSecretName = this.certificates.clientSecretName(ClusterKind.MIGRATION);
+    this.tlsClientSecretNames = [...new Set([...sources, target].map((d) => d.tlsSecretName))];
+
+    this.resource = operatorObject(this, {
+      kind: clusterKind(ClusterKind.MIGRATION).resourceKind,
+      name: props.clusterName,
+      namespace,
+      spec: compact({
+        tlsCluster: { enabled: true },
+        version: props.version,
+        pvReclaimPolicy,
+        discovery,
+        tlsClientSecretNames: [...this.tlsClientSecretNames],
+        master: { ...master, config: { 'cert-allowed-cn': [this.commonName] } },
+        worker: { ...worker, config: { 'cert-allowed-cn': [...new Set([this.commonName, ...extraCns])] } },
+      }),
+    });
+    this.resource.node.addDependency(this.certificates);
+
+    const clusterFolder = names.clusterFolder(namespace, props.clusterName);
+    const folder = `${clusterFolder}/${MIGRATION_FOLDER}`;
+    const comment = (what: string) => `${what} of migration cluster ${namespace}/${props.clusterName}, written by cdk8s-cluster-tls. Passwords: see ../${MIGRATION_RUNBOOK_FILE}`;
+    this.sourceFiles = sources.map((s, i) => new OutputFile(this, `Source${i}`, {
+      path: `${folder}/${sourceFileName(s.sourceId)}`,
+      content: configYaml(sourceConfig(s), comment(`Source ${s.sourceId}`)),
+    }));
+    this.taskFile = new OutputFile(this, 'Task', {
+      path: `${folder}/${TASK_FILE}`,
+      content: configYaml(taskConfig(task, target, sources), comment(`Task ${task.name}`)),
+    });
+    const targetLabel = `${target.host}:${target.port}`;
+    this.runbook = new OutputFile(this, 'Runbook', {
+      path: `${clusterFolder}/${MIGRATION_RUNBOOK_FILE}`,
+      content: () => migrationRunbook({
+        clusterName: props.clusterName,
+        namespace,
+        commonName: this.commonName,
+        manifestFile: manifestFileName(Chart.of(this)),
+        certificateSecretNames: [this.serverSecretNames['mig-master'], this.serverSecretNames['mig-worker'], this.clientSecretName],
+        masterSecretName: this.serverSecretNames['mig-master'],
+        sources,
+        target,
+        targetLabel,
+      }),
+    });
+  }
+
+  /** The spec of the master or the worker, without `config`. */
+  private member(which: 'master' | 'worker', member: MigrationMemberProps) {
+    const baseImage = member.baseImage ?? DEFAULT_MIGRATION_IMAGE;
+    const lastSegment = typeof baseImage === 'string' ? baseImage.split('/').pop()! : '';
+    if (typeof baseImage !== 'string' || !NO_SPACE.test(baseImage) || lastSegment.includes(':') || baseImage.includes('@')) {
+      inputError(this, `${which}.baseImage`, member.baseImage, 'an image name without a tag or digest, such as "registry.example.com/mig": the operator appends the version');
+    }
+    const maxFailoverCount = member.maxFailoverCount ?? 0;
+    if (!Number.isInteger(maxFailoverCount) || maxFailoverCount < 0) {
+      inputError(this, `${which}.maxFailoverCount`, member.maxFailoverCount, 'a whole number of at least 0');
+    }
+    const replicas = member.replicas ?? 1;
+    if (!Number.isInteger(replicas) || replicas < 1) {
+      inputError(this, `${which}.replicas`, member.replicas, 'a whole number of at least 1');
+    }
+    const storageSize = member.storageSize ?? '10Gi';
+    if (typeof storageSize !== 'string' || !QUANTITY.test(storageSize)) {
+      inputError(this, `${which}.storageSize`, member.storageSize, 'a storage quantity such as "10Gi"');
+    }
+    return { baseImage, maxFailoverCount, replicas, storageSize };
+  }
+
+  private resolveSources(sources: readonly MigrationSource[]): ResolvedSource[] {
+    if (!Array.isArray(sources) || sources.length === 0) {
+      inputError(this, 'sources', sources, 'at least one upstream database');
+    }
+    const seen = new Map<string, number>();
+    return sources.map((s, i) => {
+      const field = `sources[${i}]`;
+      if (typeof s.sourceId !== 'string' || !ID.test(s.sourceId)) {
+        inputError(this, `${field}.sourceId`, s.sourceId, `a source id of ${ID_RULE}`);
+      }
+      if (sourceFileName(s.sourceId) === TASK_FILE) {
+        inputError(this, `${field}.sourceId`, s.sourceId, `a source id other than "${s.sourceId}": ${TASK_FILE} is the task file`);
+      }
+      const first = seen.get(s.sourceId);
+      if (first !== undefined) {
+        inputError(this, `${field}.sourceId`, s.sourceId, `a source id not already used by sources[${first}]`);
+      }
+      seen.set(s.sourceId, i);
+      const relayDir = s.relayDir ?? './relay_log';
+      if (typeof relayDir !== 'string' || !NO_SPACE.test(relayDir)) {
+        inputError(this, `${field}.relayDir`, s.relayDir, 'a folder path without spaces');
+      }
+      return { sourceId: s.sourceId, relayDir, ...this.database(field, s, s.host, s.port ?? PORTS.mysql) };
+    });
+  }
+
+  private resolveTarget(target: MigrationTarget): ResolvedDatabase {
+    if (target.database !== undefined) {
+      if (target.host !== undefined) {
+        inputError(this, 'target.host', target.host, `nothing when target.database is given: the host is the database's, ${target.database.sqlHost}`);
+      }
+      if (target.port !== undefined) {
+        inputError(this, 'target.port', target.port, `nothing when target.database is given: the port is the database's, ${target.database.sqlPort}`);
+      }
+      return this.database('target', target, target.database.sqlHost, target.database.sqlPort);
+    }
+    if (target.host === undefined) {
+      inputError(this, 'target', undefined, 'a host or a database');
+    }
+    return this.database('target', target, target.host, target.port ?? PORTS.sql);
+  }
+
+  /** Checks and resolves what sources and the target have in common. */
+  private database(field: string, db: { user: string; password?: string; tlsSecretName: string }, host: string, port: number): ResolvedDatabase {
+    if (typeof host !== 'string' || !NO_SPACE.test(host)) {
+      inputError(this, `${field}.host`, host, 'a host name or IP address');
+    }
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      inputError(this, `${field}.port`, port, 'a port from 1 to 65535');
+    }
+    if (typeof db.user !== 'string') {
+      inputError(this, `${field}.user`, db.user, 'a user name (a string; the specification allows an empty one)');
+    }
+    if (db.password !== undefined && typeof db.password !== 'string') {
+      inputError(this, `${field}.password`, typeof db.password, 'a string, or nothing to supply it at deploy time');
+    }
+    requireDnsSubdomain(this, `${field}.tlsSecretName`, db.tlsSecretName);
+    return {
+      host, port, user: db.user, password: db.password ?? '', passwordGiven: db.password !== undefined, tlsSecretName: db.tlsSecretName,
+    };
+  }
+
+  private resolveTask(task: MigrationTaskProps): ResolvedTask {
+    if (typeof task.name !== 'string' || !ID.test(task.name)) {
+      inputError(this, 'task.name', task.name, `a task name of ${ID_RULE}`);
+    }
+    const taskMode = task.taskMode ?? 'all';
+    if (typeof taskMode !== 'string' || !NO_SPACE.test(taskMode)) {
+      inputError(this, 'task.taskMode', task.taskMode, 'a task mode such as "all"');
+    }
+    const isSharding = task.isSharding ?? false;
+    if (typeof isSharding !== 'boolean') {
+      inputError(this, 'task.isSharding', task.isSharding, 'true or false');
+    }
+    const loaderDir = task.loaderDir ?? './dumped_data';
+    if (typeof loaderDir !== 'string' || !NO_SPACE.test(loaderDir)) {
+      inputError(this, 'task.loaderDir', task.loaderDir, 'a folder path without spaces');
+    }
+    return { name: task.name, taskMode, isSharding, loaderDir };
+  }
+}

@@ -1,0 +1,456 @@
+import { App, Chart, Testing } from 'cdk8s';
+import { Construct } from 'constructs';
+import * as YAML from 'yaml';
+import { ClusterCertificates } from '../lib/cluster-certificates';
+import { IDatabaseEndpoint } from '../lib/endpoints';
+import { OutputFile } from '../lib/output-file';
+import { renderApp } from '../lib/synthesize';
+import { TlsMigrationCluster, TlsMigrationClusterProps } from '../lib/tls-migration-cluster';
+import { expectValidAgainstCrds } from './_crds';
+import { findObject, namesOf } from './_find';
+
+/** A database cluster as the target, the way a TlsDatabaseCluster exposes itself. */
+const DATABASE: IDatabaseEndpoint = { clusterName: 'basic', namespace: 'demo', sqlHost: 'basic-sqlserver.demo.svc', sqlPort: 4000 };
+
+const BASE: TlsMigrationClusterProps = {
+  clusterName: 'basic',
+  version: 'v8.1.0',
+  sources: [{ sourceId: 'source1', host: 'mysql.example.com', user: 'root', tlsSecretName: 'source1-tls' }],
+  target: { database: DATABASE, user: 'root', tlsSecretName: 'target-tls' },
+  task: { name: 'basic-task' },
+};
+
+function synth(props: Partial<TlsMigrationClusterProps> = {}, setup?: (chart: Chart) => Partial<TlsMigrationClusterProps>) {
+  const app = Testing.app();
+  const chart = new Chart(app, 'demo', { namespace: 'demo' });
+  const extra = setup?.(chart) ?? {};
+  const cluster = new TlsMigrationCluster(chart, 'migration', { ...BASE, ...props, ...extra });
+  const rendered = renderApp(app);
+  const objects = rendered.objects.map((o) => o.manifest);
+  const file = (path: string): string => {
+    const found = rendered.files.find((f) => f.path === path);
+    if (!found) {
+      throw new Error(`no file ${path}; have: ${rendered.files.map((f) => f.path).join(', ')}`);
+    }
+    return found.content;
+  };
+  return { app, cluster, objects, files: rendered.files, file, yaml: (path: string) => YAML.parse(file(path)) };
+}
+
+function make(props: Partial<TlsMigrationClusterProps>) {
+  return () => new TlsMigrationCluster(new Chart(Testing.app(), 'demo', { namespace: 'demo' }), 'migration', { ...BASE, ...props });
+}
+
+describe('MigrationCluster', () => {
+  const { objects } = synth();
+
+  test('every field of the spec\'s table, with the defaults', () => {
+    const mc = findObject(objects, 'MigrationCluster', 'basic');
+    expect(mc.apiVersion).toBe('db.operator.io/v1alpha1');
+    expect(mc.metadata).toEqual({ name: 'basic', namespace: 'demo' });
+    expect(mc.spec).toEqual({
+      tlsCluster: { enabled: true },
+      version: 'v8.1.0',
+      pvReclaimPolicy: 'Retain',
+      discovery: {},
+      tlsClientSecretNames: ['source1-tls', 'target-tls'],
+      master: { baseImage: 'mig', maxFailoverCount: 0, replicas: 1, storageSize: '10Gi', config: { 'cert-allowed-cn': ['basic'] } },
+      worker: { baseImage: 'mig', maxFailoverCount: 0, replicas: 1, storageSize: '10Gi', config: { 'cert-allowed-cn': ['basic'] } },
+    });
+  });
+
+  test('member settings, reclaim policy and discovery are passed through', () => {
+    const mc = findObject(synth({
+      pvReclaimPolicy: 'Delete',
+      discovery: { address: 'http://basic-coordinator.demo:2379' },
+      master: { baseImage: 'registry.example.com:5000/tools/mig', maxFailoverCount: 1, replicas: 3, storageSize: '20Gi' },
+      worker: { baseImage: 'registry.example.com/mig-worker', maxFailoverCount: 2, replicas: 2, storageSize: '50Gi' },
+    }).objects, 'MigrationCluster', 'basic');
+    expect(mc.spec.pvReclaimPolicy).toBe('Delete');
+    expect(mc.spec.discovery).toEqual({ address: 'http://basic-coordinator.demo:2379' });
+    expect(mc.spec.master).toMatchObject({ baseImage: 'registry.example.com:5000/tools/mig', maxFailoverCount: 1, replicas: 3, storageSize: '20Gi' });
+    expect(mc.spec.worker).toMatchObject({ baseImage: 'registry.example.com/mig-worker', maxFailoverCount: 2, replicas: 2, storageSize: '50Gi' });
+  });
+
+  test('the master accepts exactly one Common Name, the certificates\'; the worker may accept more', () => {
+    const { objects: withExtra, cluster } = synth({ commonName: 'tls-basic', worker: { extraAllowedCommonNames: ['partner', 'tls-basic'] } });
+    const mc = findObject(withExtra, 'MigrationCluster', 'basic');
+    expect(mc.spec.master.config['cert-allowed-cn']).toEqual(['tls-basic']);
+    expect(mc.spec.worker.config['cert-allowed-cn']).toEqual(['tls-basic', 'partner']);
+    expect(cluster.commonName).toBe('tls-basic');
+    const cns = new Set(withExtra.filter((o) => o.kind === 'Certificate').map((o) => o.spec.commonName));
+    expect([...cns]).toEqual(['tls-basic']);
+  });
+
+  test('tlsClientSecretNames lists each Secret once, in declaration order, target last', () => {
+    const { objects: shared, cluster } = synth({
+      sources: [
+        { sourceId: 'east', host: 'east.example.com', user: 'u', tlsSecretName: 'shared-tls' },
+        { sourceId: 'west', host: 'west.example.com', user: 'u', tlsSecretName: 'west-tls' },
+        { sourceId: 'north', host: 'north.example.com', user: 'u', tlsSecretName: 'shared-tls' },
+      ],
+      target: { host: 'db.example.com', user: 'u', tlsSecretName: 'west-tls' },
+    });
+    expect(findObject(shared, 'MigrationCluster', 'basic').spec.tlsClientSecretNames).toEqual(['shared-tls', 'west-tls']);
+    expect(cluster.tlsClientSecretNames).toEqual(['shared-tls', 'west-tls']);
+  });
+
+  test('the API group is the app\'s setting', () => {
+    const app = new App();
+    app.node.setContext('cdk8s-cluster-tls:apiGroup', 'example.org');
+    const chart = new Chart(app, 'demo', { namespace: 'demo' });
+    new TlsMigrationCluster(chart, 'migration', BASE);
+    const mc = findObject(chart.toJson(), 'MigrationCluster', 'basic');
+    expect(mc.apiVersion).toBe('example.org/v1alpha1');
+    expectValidAgainstCrds([mc], { 'example.org': 'db.operator.io' });
+  });
+
+  test('every object validates against the CRDs in crds/, with defaults and with every option', () => {
+    expectValidAgainstCrds(objects);
+    expectValidAgainstCrds(synth({
+      pvReclaimPolicy: 'Delete',
+      discovery: { address: 'x' },
+      master: { baseImage: 'a/b', maxFailoverCount: 3, replicas: 3, storageSize: '1Ti' },
+      worker: { baseImage: 'a/c', maxFailoverCount: 1, replicas: 5, storageSize: '500Mi', extraAllowedCommonNames: ['other'] },
+    }).objects);
+  });
+
+  test('namespace comes from the certificates, else from the chart', () => {
+    expect(synth().cluster.namespace).toBe('demo');
+    const { cluster } = synth({}, (chart) => ({
+      certificates: new ClusterCertificates(chart, 'certs', { clusterName: 'basic', namespace: 'other' }),
+    }));
+    expect(cluster.namespace).toBe('other');
+  });
+});
+
+describe('certificates', () => {
+  test('by default the cluster issues its own: master and worker server certificates and the mig client certificate', () => {
+    const { objects, cluster } = synth({ subject: { organization: 'acme' } });
+    expect(namesOf(objects, 'Certificate')).toEqual([
+      'basic-ca', 'basic-mig-client-secret', 'basic-mig-master-cluster-secret', 'basic-mig-worker-cluster-secret',
+    ]);
+    expect(namesOf(objects, 'Issuer')).toEqual(['basic-mig-issuer', 'basic-selfsigned-ca-issuer']);
+    expect(findObject(objects, 'Certificate', 'basic-mig-master-cluster-secret').spec.subject).toEqual({ organizations: ['acme'] });
+    expect(cluster.certificates.node.path).toBe('demo/migration/Certificates');
+  });
+
+  test('exposes the Secret names and the Common Name for the next construct', () => {
+    const { cluster } = synth();
+    expect(cluster.serverSecretNames).toEqual({ 'mig-master': 'basic-mig-master-cluster-secret', 'mig-worker': 'basic-mig-worker-cluster-secret' });
+    expect(cluster.clientSecretName).toBe('basic-mig-client-secret');
+    expect(cluster.commonName).toBe('basic');
+  });
+
+  test('shares certificates passed in, adding its components to them', () => {
+    const { objects, cluster } = synth({}, (chart) => ({
+      certificates: new ClusterCertificates(chart, 'certs', { clusterName: 'basic', commonName: 'shared-cn', components: ['coordinator', 'mig-worker'] }),
+    }));
+    expect(namesOf(objects, 'Certificate')).toEqual([
+      'basic-ca', 'basic-cluster-client-secret', 'basic-coordinator-cluster-secret', 'basic-mig-client-secret',
+      'basic-mig-master-cluster-secret', 'basic-mig-worker-cluster-secret',
+    ]);
+    expect(findObject(objects, 'MigrationCluster', 'basic').spec.master.config['cert-allowed-cn']).toEqual(['shared-cn']);
+    expect(cluster.certificates.node.path).toBe('demo/certs');
+  });
+
+  test('a component already added with its own options is kept as it is', () => {
+    const { objects } = synth({}, (chart) => {
+      const certs = new ClusterCertificates(chart, 'certs', { clusterName: 'basic' });
+      certs.addComponent('mig-master', { extraDnsNames: ['mig.example.com'] });
+      return { certificates: certs };
+    });
+    expect(findObject(objects, 'Certificate', 'basic-mig-master-cluster-secret').spec.dnsNames).toContain('mig.example.com');
+  });
+
+  test('the MigrationCluster is applied after every certificate object, wherever they sit in the tree', () => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'demo', { namespace: 'demo' });
+    const earlier = new Construct(chart, 'earlier');
+    const certs = new ClusterCertificates(chart, 'certs', { clusterName: 'basic' });
+    new TlsMigrationCluster(earlier, 'migration', { ...BASE, certificates: certs });
+    certs.addComponent('store');
+    const objects = renderApp(app).objects.map((o) => o.manifest);
+    const order = objects.map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(order).toContain('Certificate/basic-store-cluster-secret');
+    const cluster = order.indexOf('MigrationCluster/basic');
+    for (const o of objects.filter((x) => x.kind !== 'MigrationCluster')) {
+      expect(order.indexOf(`${o.kind}/${o.metadata.name}`)).toBeLessThan(cluster);
+    }
+  });
+});
+
+describe('source files', () => {
+  test('one file per upstream, <namespace>/<cluster>/migration/<source-id>.yaml, every key of the spec\'s table in order', () => {
+    const { yaml, file, cluster } = synth({
+      sources: [
+        { sourceId: 'source1', host: 'mysql.example.com', user: 'root', tlsSecretName: 'source1-tls' },
+        { sourceId: 'source2', host: '10.0.0.7', port: 3307, user: 'mig', tlsSecretName: 'source2-tls', relayDir: '/data/relay' },
+      ],
+    });
+    expect(cluster.sourceFiles.map((f) => f.path)).toEqual(['demo/basic/migration/source1.yaml', 'demo/basic/migration/source2.yaml']);
+    const first = yaml('demo/basic/migration/source1.yaml');
+    expect(first).toEqual({
+      'source-id': 'source1',
+      'relay-dir': './relay_log',
+      'from': {
+        host: 'mysql.example.com',
+        user: 'root',
+        password: '',
+        port: 3306,
+        security: {
+          'ssl-ca': '/var/lib/source-tls/source1-tls/ca.crt',
+          'ssl-cert': '/var/lib/source-tls/source1-tls/tls.crt',
+          'ssl-key': '/var/lib/source-tls/source1-tls/tls.key',
+        },
+      },
+    });
+    expect(Object.keys(first)).toEqual(['source-id', 'relay-dir', 'from']);
+    expect(Object.keys(first.from)).toEqual(['host', 'user', 'password', 'port', 'security']);
+    expect(Object.keys(first.from.security)).toEqual(['ssl-ca', 'ssl-cert', 'ssl-key']);
+    expect(yaml('demo/basic/migration/source2.yaml')).toMatchObject({
+      'source-id': 'source2',
+      'relay-dir': '/data/relay',
+      'from': { host: '10.0.0.7', port: 3307, user: 'mig', security: { 'ssl-key': '/var/lib/source-tls/source2-tls/tls.key' } },
+    });
+    expect(file('demo/basic/migration/source1.yaml')).toMatch(/^# Source source1 of migration cluster demo\/basic/);
+  });
+});
+
+describe('task file', () => {
+  test('every key of the spec\'s table in order, target given as a database cluster', () => {
+    const { yaml, cluster } = synth({
+      sources: [
+        { sourceId: 'source1', host: 'a.example.com', user: 'root', tlsSecretName: 'a-tls' },
+        { sourceId: 'source2', host: 'b.example.com', user: 'root', tlsSecretName: 'b-tls' },
+      ],
+    });
+    expect(cluster.taskFile.path).toBe('demo/basic/migration/task.yaml');
+    const task = yaml('demo/basic/migration/task.yaml');
+    expect(task).toEqual({
+      'name': 'basic-task',
+      'task-mode': 'all',
+      'is-sharding': false,
+      'target-database': {
+        host: 'basic-sqlserver.demo.svc',
+        port: 4000,
+        user: 'root',
+        password: '',
+        security: {
+          'ssl-ca': '/var/lib/source-tls/target-tls/ca.crt',
+          'ssl-cert': '/var/lib/source-tls/target-tls/tls.crt',
+          'ssl-key': '/var/lib/source-tls/target-tls/tls.key',
+        },
+      },
+      'mysql-instances': [
+        { 'source-id': 'source1', 'loader-config-name': 'global' },
+        { 'source-id': 'source2', 'loader-config-name': 'global' },
+      ],
+      'loaders': { global: { dir: './dumped_data' } },
+    });
+    expect(Object.keys(task)).toEqual(['name', 'task-mode', 'is-sharding', 'target-database', 'mysql-instances', 'loaders']);
+    expect(Object.keys(task['target-database'])).toEqual(['host', 'port', 'user', 'password', 'security']);
+  });
+
+  test('a target given by host defaults to port 4000; task options are written as given', () => {
+    const task = synth({
+      target: { host: 'tidb.example.com', user: 'mig', tlsSecretName: 't-tls' },
+      task: { name: 'nightly', taskMode: 'incremental', isSharding: true, loaderDir: '/data/dump' },
+    }).yaml('demo/basic/migration/task.yaml');
+    expect(task).toMatchObject({
+      'name': 'nightly',
+      'task-mode': 'incremental',
+      'is-sharding': true,
+      'target-database': { host: 'tidb.example.com', port: 4000, user: 'mig' },
+      'loaders': { global: { dir: '/data/dump' } },
+    });
+    expect(synth({ target: { host: 'h', port: 4001, user: 'u', tlsSecretName: 't' } }).yaml('demo/basic/migration/task.yaml')['target-database'].port).toBe(4001);
+  });
+});
+
+describe('files and cluster agree', () => {
+  const { objects, yaml, cluster } = synth({
+    sources: [
+      { sourceId: 'east', host: 'east.example.com', user: 'u', tlsSecretName: 'shared-tls' },
+      { sourceId: 'west', host: 'west.example.com', user: 'u', tlsSecretName: 'west-tls' },
+      { sourceId: 'north', host: 'north.example.com', user: 'u', tlsSecretName: 'shared-tls' },
+    ],
+    target: { database: DATABASE, user: 'u', tlsSecretName: 'target-tls' },
+  });
+  const listed: string[] = findObject(objects, 'MigrationCluster', 'basic').spec.tlsClientSecretNames;
+  const sources = cluster.sourceFiles.map((f) => YAML.parse(f.render()));
+  const task = yaml('demo/basic/migration/task.yaml');
+
+  test('every security path names a Secret listed in tlsClientSecretNames, under its mount path, with its own key', () => {
+    const blocks = [...sources.map((s) => s.from.security), task['target-database'].security];
+    expect(blocks).toHaveLength(4);
+    for (const security of blocks) {
+      const secrets = new Set<string>();
+      for (const [key, file] of [['ssl-ca', 'ca.crt'], ['ssl-cert', 'tls.crt'], ['ssl-key', 'tls.key']]) {
+        const match = /^\/var\/lib\/source-tls\/([^/]+)\/([^/]+)$/.exec(security[key]);
+        expect(match).not.toBeNull();
+        expect(match![2]).toBe(file);
+        expect(listed).toContain(match![1]);
+        secrets.add(match![1]);
+      }
+      expect(secrets.size).toBe(1);
+    }
+    expect([...new Set(blocks.map((b) => b['ssl-ca'].split('/')[4]))].sort()).toEqual([...listed].sort());
+  });
+
+  test('every source id the task references has a source file, and every loader it references exists', () => {
+    const ids = sources.map((s) => s['source-id']);
+    expect(ids).toEqual(['east', 'west', 'north']);
+    for (const instance of task['mysql-instances']) {
+      expect(ids).toContain(instance['source-id']);
+      expect(Object.keys(task.loaders)).toContain(instance['loader-config-name']);
+    }
+    expect(task['mysql-instances'].map((i: any) => i['source-id'])).toEqual(ids);
+  });
+});
+
+describe('passwords', () => {
+  test('no password in the output unless one is passed: both are empty strings', () => {
+    const { yaml, files } = synth();
+    expect(yaml('demo/basic/migration/source1.yaml').from.password).toBe('');
+    expect(yaml('demo/basic/migration/task.yaml')['target-database'].password).toBe('');
+    for (const f of files) {
+      expect(f.content).not.toMatch(/BEGIN [A-Z ]*PRIVATE KEY/);
+    }
+  });
+
+  test('a password passed explicitly is written, and the runbook says so', () => {
+    const { yaml, file } = synth({
+      sources: [{ sourceId: 'source1', host: 'h', user: 'u', password: 's3cret', tlsSecretName: 's' }],
+    });
+    expect(yaml('demo/basic/migration/source1.yaml').from.password).toBe('s3cret');
+    const runbook = file('demo/basic/migration-runbook.md');
+    expect(runbook).toContain('The password of source `source1` (h:3306) was passed to the construct and is written in the files');
+    expect(runbook).not.toContain('.from.password = strenv');
+    expect(runbook).toContain(`yq -i '.["target-database"].password = strenv(MIG_PASSWORD)' "$MIG_FILES/task.yaml"`);
+  });
+
+  test('the runbook fills in each missing password in a private copy of the files', () => {
+    const runbook = synth().file('demo/basic/migration-runbook.md');
+    expect(runbook).toContain('MIG_FILES="$(mktemp -d)" && cp demo/basic/migration/*.yaml "$MIG_FILES"/');
+    expect(runbook).toContain(`yq -i '.from.password = strenv(MIG_PASSWORD)' "$MIG_FILES/source1.yaml"`);
+    expect(runbook).toContain(`yq -i '.["target-database"].password = strenv(MIG_PASSWORD)' "$MIG_FILES/task.yaml"`);
+    expect(runbook).toContain('read -rs MIG_PASSWORD && export MIG_PASSWORD   # password of user "root" on source source1 (mysql.example.com:3306)');
+    expect(runbook).toContain('unset MIG_PASSWORD');
+  });
+});
+
+describe('runbook', () => {
+  const { file, cluster } = synth({
+    sources: [
+      { sourceId: 'east', host: 'east.example.com', user: 'u', tlsSecretName: 'shared-tls' },
+      { sourceId: 'north', host: 'north.example.com', user: 'u', tlsSecretName: 'shared-tls' },
+    ],
+  });
+  const runbook = file('demo/basic/migration-runbook.md');
+
+  test('is written to <namespace>/<cluster>/migration-runbook.md', () => {
+    expect(cluster.runbook.path).toBe('demo/basic/migration-runbook.md');
+    expect(cluster.node.findAll().filter(OutputFile.isOutputFile).map((f) => f.path).sort()).toEqual([
+      'demo/basic/migration-runbook.md', 'demo/basic/migration/east.yaml', 'demo/basic/migration/north.yaml',
+      'demo/basic/migration/task.yaml', 'demo/basic/tls-plan.json',
+    ]);
+  });
+
+  test('creates each external database\'s Secret once, with the three keys', () => {
+    const creates = runbook.split('\n').filter((l) => l.startsWith('kubectl create secret generic'));
+    expect(creates).toEqual([
+      'kubectl create secret generic shared-tls --namespace=demo --from-file=tls.crt=shared-tls-client.pem --from-file=tls.key=shared-tls-client-key.pem --from-file=ca.crt=shared-tls-ca.pem',
+      'kubectl create secret generic target-tls --namespace=demo --from-file=tls.crt=target-tls-client.pem --from-file=tls.key=target-tls-client-key.pem --from-file=ca.crt=target-tls-ca.pem',
+    ]);
+    expect(runbook).toContain('- `shared-tls`: source `east` (east.example.com:3306) and source `north` (north.example.com:3306)');
+  });
+
+  test('applies the chart and checks the certificate Secrets', () => {
+    expect(runbook).toContain('kubectl apply -f demo.k8s.yaml');
+    expect(runbook).toContain('kubectl get secret basic-mig-master-cluster-secret basic-mig-worker-cluster-secret basic-mig-client-secret -n demo');
+  });
+
+  test('connects migctl to the master with the certificate files and the master address', () => {
+    expect(runbook).toContain('kubectl exec -it basic-mig-master-0 -n demo -- sh');
+    expect(runbook).toContain('migctl --ssl-ca=ca.crt --ssl-cert=tls.crt --ssl-key=tls.key --master-addr 127.0.0.1:8261 list-member');
+  });
+});
+
+describe('input errors', () => {
+  test.each<[string, Partial<TlsMigrationClusterProps>, string]>([
+    ['cluster name', { clusterName: 'Basic' }, 'demo/migration: clusterName: received "Basic"; expected a DNS-1123 label'],
+    ['namespace', { namespace: 'Demo' }, 'demo/migration: namespace: received "Demo"; expected a DNS-1123 label'],
+    ['version', { version: '8.1.0' }, 'demo/migration: version: received "8.1.0"; expected a release version of the form v<major>.<minor>.<patch>'],
+    ['operator version', { operatorVersion: 'v1.1.9' }, 'demo/migration: operatorVersion: received "v1.1.9"; expected v1.2.0 or later: tls between migration cluster components needs it'],
+    ['reclaim policy', { pvReclaimPolicy: 'Recycle' as any }, 'demo/migration: pvReclaimPolicy: received "Recycle"; expected one of Retain, Delete'],
+    ['discovery', { discovery: [] as any }, 'demo/migration: discovery: received []; expected an object'],
+    ['image with a tag', { master: { baseImage: 'mig:latest' } }, 'demo/migration: master.baseImage: received "mig:latest"; expected an image name without a tag or digest'],
+    ['image with a digest', { worker: { baseImage: 'mig@sha256:00' } }, 'demo/migration: worker.baseImage: received "mig@sha256:00"; expected an image name without a tag or digest'],
+    ['failover count', { master: { maxFailoverCount: -1 } }, 'demo/migration: master.maxFailoverCount: received -1; expected a whole number of at least 0'],
+    ['replicas', { worker: { replicas: 0 } }, 'demo/migration: worker.replicas: received 0; expected a whole number of at least 1'],
+    ['storage size', { master: { storageSize: '10 GB' } }, 'demo/migration: master.storageSize: received "10 GB"; expected a storage quantity such as "10Gi"'],
+    ['extra Common Name', { worker: { extraAllowedCommonNames: [''] } }, 'demo/migration: worker.extraAllowedCommonNames[0]: received ""; expected a non-empty Common Name of at most 64 characters'],
+    ['no source', { sources: [] }, 'demo/migration: sources: received []; expected at least one upstream database'],
+    ['source id', { sources: [{ sourceId: 'a/b', host: 'h', user: 'u', tlsSecretName: 's' }] },
+      'demo/migration: sources[0].sourceId: received "a/b"; expected a source id of letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit'],
+    ['source id of the task file', { sources: [{ sourceId: 'task', host: 'h', user: 'u', tlsSecretName: 's' }] },
+      'demo/migration: sources[0].sourceId: received "task"; expected a source id other than "task": task.yaml is the task file'],
+    ['duplicate source id', {
+      sources: [
+        { sourceId: 'a', host: 'h', user: 'u', tlsSecretName: 's' },
+        { sourceId: 'b', host: 'h', user: 'u', tlsSecretName: 's' },
+        { sourceId: 'a', host: 'h2', user: 'u', tlsSecretName: 's' },
+      ],
+    }, 'demo/migration: sources[2].sourceId: received "a"; expected a source id not already used by sources[0]'],
+    ['relay folder', { sources: [{ sourceId: 'a', host: 'h', user: 'u', tlsSecretName: 's', relayDir: '' }] },
+      'demo/migration: sources[0].relayDir: received ""; expected a folder path without spaces'],
+    ['source host', { sources: [{ sourceId: 'a', host: 'my host', user: 'u', tlsSecretName: 's' }] },
+      'demo/migration: sources[0].host: received "my host"; expected a host name or IP address'],
+    ['source port', { sources: [{ sourceId: 'a', host: 'h', port: 70000, user: 'u', tlsSecretName: 's' }] },
+      'demo/migration: sources[0].port: received 70000; expected a port from 1 to 65535'],
+    ['user', { sources: [{ sourceId: 'a', host: 'h', user: undefined as any, tlsSecretName: 's' }] },
+      'demo/migration: sources[0].user: received nothing; expected a user name (a string; the specification allows an empty one)'],
+    ['password of another type, not echoed', { sources: [{ sourceId: 'a', host: 'h', user: 'u', password: 1234 as any, tlsSecretName: 's' }] },
+      'demo/migration: sources[0].password: received "number"; expected a string, or nothing to supply it at deploy time'],
+    ['source Secret name', { sources: [{ sourceId: 'a', host: 'h', user: 'u', tlsSecretName: 'My_Secret' }] },
+      'demo/migration: sources[0].tlsSecretName: received "My_Secret"; expected a DNS-1123 subdomain'],
+    ['target Secret name', { target: { host: 'h', user: 'u', tlsSecretName: '' } },
+      'demo/migration: target.tlsSecretName: received ""; expected a DNS-1123 subdomain'],
+    ['target with host and database', { target: { host: 'h', database: DATABASE, user: 'u', tlsSecretName: 't' } },
+      'demo/migration: target.host: received "h"; expected nothing when target.database is given: the host is the database\'s, basic-sqlserver.demo.svc'],
+    ['target with port and database', { target: { port: 4001, database: DATABASE, user: 'u', tlsSecretName: 't' } },
+      'demo/migration: target.port: received 4001; expected nothing when target.database is given: the port is the database\'s, 4000'],
+    ['target with neither', { target: { user: 'u', tlsSecretName: 't' } }, 'demo/migration: target: received nothing; expected a host or a database'],
+    ['target port', { target: { host: 'h', port: 0, user: 'u', tlsSecretName: 't' } }, 'demo/migration: target.port: received 0; expected a port from 1 to 65535'],
+    ['task name', { task: { name: '' } }, 'demo/migration: task.name: received ""; expected a task name of letters, digits'],
+    ['task mode', { task: { name: 't', taskMode: '' } }, 'demo/migration: task.taskMode: received ""; expected a task mode such as "all"'],
+    ['sharding flag', { task: { name: 't', isSharding: 'yes' as any } }, 'demo/migration: task.isSharding: received "yes"; expected true or false'],
+    ['loader folder', { task: { name: 't', loaderDir: 'dumped data' } }, 'demo/migration: task.loaderDir: received "dumped data"; expected a folder path without spaces'],
+  ])('%s', (_name, props, message) => {
+    expect(make(props)).toThrow(message);
+  });
+
+  test('a namespace is required, from the prop, the certificates or the chart', () => {
+    const chart = new Chart(Testing.app(), 'nons');
+    expect(() => new TlsMigrationCluster(chart, 'migration', BASE))
+      .toThrow('nons/migration: namespace: received nothing; expected a namespace, from this prop or from the enclosing chart');
+  });
+
+  test('certificates of another cluster are refused', () => {
+    expect(() => synth({}, (chart) => ({ certificates: new ClusterCertificates(chart, 'certs', { clusterName: 'other' }) })))
+      .toThrow('demo/migration: certificates: received "demo/other"; expected the certificates of cluster demo/basic: Secret names are derived from the cluster name');
+  });
+
+  test('commonName and subject belong on certificates passed in', () => {
+    expect(() => synth({ commonName: 'x' }, (chart) => ({ certificates: new ClusterCertificates(chart, 'certs', { clusterName: 'basic' }) })))
+      .toThrow('demo/migration: commonName: received "x"; expected nothing when certificates are passed: set commonName and subject on the ClusterCertificates');
+    expect(() => synth({ subject: { organization: 'o' } }, (chart) => ({ certificates: new ClusterCertificates(chart, 'certs', { clusterName: 'basic' }) })))
+      .toThrow('demo/migration: subject: received {"organization":"o"}; expected nothing when certificates are passed');
+  });
+
+  test('a password never appears in an error message', () => {
+    expect(make({ sources: [{ sourceId: 'a', host: 'h', user: 'u', password: 'hunter2', tlsSecretName: 'Bad' }] }))
+      .toThrow(/^(?!.*hunter2).*tlsSecretName/);
+  });
+});

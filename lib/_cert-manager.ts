@@ -11,15 +11,10 @@ import { Issuer } from '../imports/issuers-cert-manager.io';
 import { ClusterKind, USAGES, clusterKind, component } from './catalog';
 import type { CertificateSettings, ServerCertificatePlan } from './cluster-certificates';
 import * as names from './names';
+import type { CertificateRenderer } from './_renderer';
 
 /** The group of cert-manager's issuers, as `issuerRef.group` names it. */
 const CERT_MANAGER_GROUP = 'cert-manager.io';
-
-/** Adds the objects of one cluster kind and of each server certificate, as the plan grows. */
-export interface CertificateRenderer {
-  addKind(kind: ClusterKind): void;
-  addServer(plan: ServerCertificatePlan): void;
-}
 
 /**
  * Creates the self-signed Issuer and the CA Certificate under `scope`, and returns the functions

@@ -8,7 +8,49 @@ import { OutputFile } from './output-file';
 import { inputError } from './errors';
 import * as names from './names';
 import { renderCertManager } from './_cert-manager';
+import { renderCfssl } from './_cfssl';
+import type { CertificateRenderer } from './_renderer';
+import { renderUserProvided } from './_user-provided';
 import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration } from './_validate';
+
+/** How the certificates of a cluster are issued; the cluster constructs work the same with each. */
+export enum IssuingMethod {
+  /**
+   * cert-manager, installed in the cluster, issues them from the Issuer and Certificate objects
+   * the library synthesizes (specification, section B) and keeps renewing them.
+   */
+  CERT_MANAGER = 'cert-manager',
+  /**
+   * cfssl on your machine: the library writes the cfssl request files and a script that issues the
+   * certificates and creates the Secrets (specification, section A) to
+   * `<namespace>/<cluster>/cfssl/`; you run the script once, before the cluster is created.
+   */
+  CFSSL = 'cfssl',
+  /**
+   * You create the Secrets by other means (your own PKI, a secrets manager). The library only
+   * refers to their names and writes `<namespace>/<cluster>/required-secrets.md`, the list of
+   * Secrets with the keys and names each must hold.
+   */
+  USER_PROVIDED = 'user-provided',
+}
+
+/**
+ * The names of the Secrets you created, with {@link IssuingMethod.USER_PROVIDED}. The operator
+ * loads Secrets by fixed names only; stating yours here turns a misnamed Secret into an error at
+ * synth instead of a failed deployment.
+ */
+export interface ProvidedSecretNames {
+  /**
+   * Server Secrets, by component token.
+   * @default - none stated
+   */
+  readonly servers?: { readonly [token in ComponentToken]?: string };
+  /**
+   * Shared client Secrets, by cluster kind (`database`, `migration`).
+   * @default - none stated
+   */
+  readonly clients?: { readonly [kind in ClusterKind]?: string };
+}
 
 /** The algorithm of the private keys. */
 export enum KeyAlgorithm {
@@ -16,7 +58,7 @@ export enum KeyAlgorithm {
   RSA = 'RSA',
   /** ECDSA on a NIST curve (256, 384 or 521 bits). */
   ECDSA = 'ECDSA',
-  /** Ed25519 (cert-manager only). */
+  /** Ed25519 (cert-manager method only; cfssl cannot make Ed25519 keys). */
   ED25519 = 'Ed25519',
 }
 
@@ -41,7 +83,7 @@ export interface PrivateKeyOptions {
    */
   readonly size?: number;
   /**
-   * Key rotation at renewal (cert-manager method).
+   * Key rotation at renewal (cert-manager method; the other methods do not renew).
    * @default KeyRotationPolicy.ALWAYS
    */
   readonly rotationPolicy?: KeyRotationPolicy;
@@ -142,12 +184,23 @@ export interface ClusterCertificatesProps {
    */
   readonly privateKey?: PrivateKeyOptions;
   /**
+   * How the certificates are issued.
+   * @default IssuingMethod.CERT_MANAGER
+   */
+  readonly method?: IssuingMethod;
+  /**
+   * With {@link IssuingMethod.USER_PROVIDED}: the names of the Secrets you created, checked
+   * against the names the operator loads.
+   * @default - no names stated; `required-secrets.md` lists the names to use
+   */
+  readonly secretNames?: ProvidedSecretNames;
+  /**
    * CA validity.
    * @default '87600h'
    */
   readonly caDuration?: string;
   /**
-   * How long before the CA expires it is renewed.
+   * How long before the CA expires it is renewed (cert-manager method).
    * @default '720h'
    */
   readonly caRenewBefore?: string;
@@ -157,7 +210,7 @@ export interface ClusterCertificatesProps {
    */
   readonly duration?: string;
   /**
-   * How long before a server or client certificate expires it is renewed.
+   * How long before a server or client certificate expires it is renewed (cert-manager method).
    * @default '360h'
    */
   readonly renewBefore?: string;
@@ -200,9 +253,15 @@ export interface TlsPlanSecret {
 export interface TlsPlan {
   readonly clusterName: string;
   readonly namespace: string;
+  /** How the Secrets are made. */
+  readonly method: IssuingMethod;
   readonly commonName: string;
   readonly organization: string;
   readonly privateKey: { readonly algorithm: string; readonly size?: number };
+  /**
+   * The CA. `secretName` is the Secret cert-manager keeps it in; with the other methods no such
+   * Secret exists and `ca.crt` of every Secret holds the CA.
+   */
   readonly ca: { readonly secretName: string; readonly duration: string; readonly renewBefore: string };
   readonly duration: string;
   readonly renewBefore: string;
@@ -223,13 +282,15 @@ export interface CertificateSettings {
 }
 
 /**
- * The certificates of one cluster name in one namespace: the CA and its issuers, one server
- * certificate per component, and the shared client certificate of each cluster kind served
- * (certificate-manager method of the specification, section B).
+ * The certificates of one cluster name in one namespace: the CA, one server certificate per
+ * component, and the shared client certificate of each cluster kind served, issued by the chosen
+ * {@link IssuingMethod}. With cert-manager (the default) the CA gets a self-signed Issuer and
+ * each kind a CA-type Issuer (`-db-issuer`, `-mig-issuer`); with cfssl the output holds the
+ * request files and an issuing script; with user-provided Secrets, the list of Secrets to create.
  *
  * The database and the migration cluster of the same name share it: the CA is the same and each
- * kind gets its CA-type Issuer (`-db-issuer`, `-mig-issuer`) and client Secret when its first
- * component is added.
+ * kind gets its client Secret when its first component is added. Whatever the method, the Secret
+ * names are the same, so the cluster constructs work unchanged.
  */
 export class ClusterCertificates extends Construct {
   /** The cluster name. */
@@ -238,8 +299,10 @@ export class ClusterCertificates extends Construct {
   public readonly namespace: string;
   /** The Common Name shared by every certificate. */
   public readonly commonName: string;
-  /** The Secret that holds the CA. */
+  /** The Secret that holds the CA (cert-manager method; the other methods have none). */
   public readonly caSecretName: string;
+  /** How the certificates are issued. */
+  public readonly method: IssuingMethod;
   /** Resolved settings of every certificate. */
   public readonly settings: CertificateSettings;
 
@@ -247,7 +310,7 @@ export class ClusterCertificates extends Construct {
   private readonly kinds = new Set<ClusterKind>();
   private readonly extraNames: NonNullable<ClusterCertificatesProps['extraNames']>;
   private readonly clusterDomain?: string;
-  private readonly renderer: ReturnType<typeof renderCertManager>;
+  private readonly renderer: CertificateRenderer;
 
   constructor(scope: Construct, id: string, props: ClusterCertificatesProps) {
     super(scope, id);
@@ -285,7 +348,9 @@ export class ClusterCertificates extends Construct {
       ...resolveValidity(this, props),
     };
 
-    this.renderer = renderCertManager(this, this.settings);
+    this.method = props.method ?? IssuingMethod.CERT_MANAGER;
+    checkSecretNames(this, this.method, props.secretNames);
+    this.renderer = this.createRenderer();
     new OutputFile(this, 'Plan', { path: `${names.clusterFolder(namespace, props.clusterName)}/${TLS_PLAN_FILE}`, content: () => `${JSON.stringify(this.plan(), undefined, 2)}\n` });
     for (const token of props.components ?? []) {
       this.addComponent(token);
@@ -371,7 +436,7 @@ export class ClusterCertificates extends Construct {
     return names.clientSecretName(this.clusterName, kind);
   }
 
-  /** The name of the CA-type Issuer of a cluster kind. */
+  /** The name of the CA-type Issuer of a cluster kind (cert-manager method). */
   public issuerName(kind: ClusterKind): string {
     return names.caIssuerName(this.clusterName, kind);
   }
@@ -385,6 +450,7 @@ export class ClusterCertificates extends Construct {
     return {
       clusterName: this.clusterName,
       namespace: this.namespace,
+      method: this.method,
       commonName: this.commonName,
       organization: settings.subject.organization,
       privateKey: { algorithm: settings.privateKey.algorithm, size: settings.privateKey.size },
@@ -403,6 +469,19 @@ export class ClusterCertificates extends Construct {
     };
   }
 
+  private createRenderer(): CertificateRenderer {
+    switch (this.method) {
+      case IssuingMethod.CERT_MANAGER:
+        return renderCertManager(this, this.settings);
+      case IssuingMethod.CFSSL:
+        return renderCfssl(this, this.settings);
+      case IssuingMethod.USER_PROVIDED:
+        return renderUserProvided(this, this.settings, () => this.plan(), TLS_PLAN_FILE);
+      default:
+        return inputError(this, 'method', this.method, `one of ${Object.values(IssuingMethod).map((m) => `"${m}"`).join(', ')}`);
+    }
+  }
+
   private addKind(kind: ClusterKind): void {
     if (this.kinds.has(kind)) {
       return;
@@ -410,6 +489,37 @@ export class ClusterCertificates extends Construct {
     clusterKind(kind);
     this.kinds.add(kind);
     this.renderer.addKind(kind);
+  }
+}
+
+/**
+ * Secret names stated with the user-provided method must be the names the operator loads; they
+ * make no sense with the methods that create the Secrets themselves.
+ */
+function checkSecretNames(scope: Construct & { readonly clusterName: string }, method: IssuingMethod, secretNames?: ProvidedSecretNames): void {
+  if (secretNames === undefined) {
+    return;
+  }
+  if (method !== IssuingMethod.USER_PROVIDED) {
+    inputError(scope, 'secretNames', secretNames,
+      `no secretNames with method "${method}", which creates the Secrets under their required names; secretNames goes with method "${IssuingMethod.USER_PROVIDED}"`);
+  }
+  const expectName = (field: string, received: unknown, expected: string) => {
+    if (received !== expected) {
+      inputError(scope, field, received, `"${expected}" (the operator only loads Secrets with this name; the deployment fails without it)`);
+    }
+  };
+  for (const [token, name] of Object.entries(secretNames.servers ?? {})) {
+    if (!isComponentToken(token)) {
+      inputError(scope, 'secretNames.servers', token, 'a component token');
+    }
+    expectName(`secretNames.servers.${token}`, name, names.serverSecretName(scope.clusterName, token));
+  }
+  for (const [kind, name] of Object.entries(secretNames.clients ?? {})) {
+    if (!Object.values<string>(ClusterKind).includes(kind)) {
+      inputError(scope, 'secretNames.clients', kind, `a cluster kind: ${Object.values(ClusterKind).map((k) => `"${k}"`).join(' or ')}`);
+    }
+    expectName(`secretNames.clients.${kind}`, name, names.clientSecretName(scope.clusterName, kind as ClusterKind));
   }
 }
 

@@ -248,7 +248,7 @@ describe('certificate plan', () => {
   test('lists every Secret with what its certificate must hold, in <namespace>/<cluster>/tls-plan.json', () => {
     const { certs } = synth({ components: ['pump', 'mig-master'], commonName: 'cn' });
     const plan = certs.plan();
-    expect(plan).toMatchObject({ clusterName: 'basic', namespace: 'demo', commonName: 'cn', duration: '8760h', renewBefore: '360h', ca: { secretName: 'basic-ca-secret', duration: '87600h' } });
+    expect(plan).toMatchObject({ clusterName: 'basic', namespace: 'demo', method: 'cert-manager', commonName: 'cn', duration: '8760h', renewBefore: '360h', ca: { secretName: 'basic-ca-secret', duration: '87600h' } });
     expect(plan.secrets.map((s) => [s.name, s.role, s.usages])).toEqual([
       ['basic-cluster-client-secret', 'client', ['client auth']],
       ['basic-mig-client-secret', 'client', ['client auth']],

@@ -1,0 +1,91 @@
+/**
+ * The user-provided issuing method: the user creates the Secrets by other means (their own PKI, a
+ * secrets manager). Nothing is issued; a Markdown file lists each Secret the cluster loads, its
+ * three keys and, for server Secrets, the names its certificate must cover.
+ */
+import { Construct } from 'constructs';
+import { SECRET_KEYS } from './catalog';
+import type { CertificateSettings, TlsPlan, TlsPlanSecret } from './cluster-certificates';
+import * as names from './names';
+import { OutputFile } from './output-file';
+import type { CertificateRenderer } from './_renderer';
+
+/** The list of required Secrets, in the cluster's folder. */
+export const REQUIRED_SECRETS_FILE = 'required-secrets.md';
+
+const USAGE_WORDS: Record<string, string> = { 'server auth': 'server authentication', 'client auth': 'client authentication' };
+
+function describeSecret(secret: TlsPlanSecret): string[] {
+  const usages = secret.usages.map((u) => USAGE_WORDS[u] ?? u).join(' and ');
+  const out = [`### \`${secret.name}\``, ''];
+  if (secret.role === 'client') {
+    out.push(`The shared client certificate of the ${secret.cluster} cluster. Extended key usage: ${usages} only. `
+      + 'It needs no host names or IP addresses.', '');
+    return out;
+  }
+  out.push(`The server certificate of \`${secret.component}\` (${secret.cluster} cluster). Extended key usages: ${usages}. `
+    + 'Its subject alternative names must cover:', '');
+  out.push(...(secret.dnsNames ?? []).map((n) => `- DNS \`${n}\``));
+  out.push(...(secret.ipAddresses ?? []).map((ip) => `- IP \`${ip}\``), '');
+  return out;
+}
+
+/** The Markdown list of the Secrets a cluster loads and what each must hold. */
+export function requiredSecrets(plan: TlsPlan, planFile: string): string {
+  const clients = plan.secrets.filter((s) => s.role === 'client');
+  const servers = plan.secrets.filter((s) => s.role === 'server');
+  const key = `${plan.privateKey.algorithm}${plan.privateKey.size ? ` ${plan.privateKey.size}` : ''}`;
+  const out = [
+    `# Secrets to create for cluster ${plan.clusterName} in namespace ${plan.namespace}`,
+    '',
+    'These certificates are provided by you: the library issues none. Create every Secret below in',
+    `namespace \`${plan.namespace}\` before the cluster. The operator loads each one by its exact name; with`,
+    'another name the deployment of the cluster fails.',
+    '',
+    'Each is a generic Secret with exactly these three data keys:',
+    '',
+    '| Key | Content |',
+    '|---|---|',
+    `| \`${SECRET_KEYS.certificate}\` | the certificate (PEM) |`,
+    `| \`${SECRET_KEYS.privateKey}\` | its private key (PEM) |`,
+    `| \`${SECRET_KEYS.ca}\` | the certificate of the CA that signed it (PEM) |`,
+    '',
+    'Every certificate of the cluster is signed by the same CA and carries the same Common Name,',
+    `\`${plan.commonName}\`: the components accept only peers with that name. The other issuing methods`,
+    `would give them organization \`${plan.organization}\`, ${key} keys and a validity of ${plan.duration}`,
+    `(the CA ${plan.ca.duration}).`,
+    '',
+    'For example, with the files of one certificate at hand:',
+    '',
+    '```sh',
+    `kubectl create secret generic <name> --namespace=${plan.namespace} \\`,
+    `  --from-file=${SECRET_KEYS.certificate}=<certificate>.pem --from-file=${SECRET_KEYS.privateKey}=<key>.pem --from-file=${SECRET_KEYS.ca}=<ca>.pem`,
+    '```',
+    '',
+    `The same list, machine-readable, is \`${planFile}\` in this folder.`,
+    '',
+  ];
+  if (clients.length > 0) {
+    out.push('## Client Secrets', '', ...clients.flatMap((s) => describeSecret(s)));
+  }
+  if (servers.length > 0) {
+    out.push('## Server Secrets', '', ...servers.flatMap((s) => describeSecret(s)));
+  }
+  if (plan.secrets.length === 0) {
+    out.push('No component has been added yet, so no Secret is needed.', '');
+  }
+  return `${out.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+/**
+ * Declares `<namespace>/<cluster>/required-secrets.md` under `scope` (id `RequiredSecrets`),
+ * rendered at synth from the cluster's plan (`planFile` names the plan's file beside it). No
+ * certificate objects and no script.
+ */
+export function renderUserProvided(scope: Construct, settings: CertificateSettings, plan: () => TlsPlan, planFile: string): CertificateRenderer {
+  new OutputFile(scope, 'RequiredSecrets', {
+    path: `${names.clusterFolder(settings.namespace, settings.clusterName)}/${REQUIRED_SECRETS_FILE}`,
+    content: () => requiredSecrets(plan(), planFile),
+  });
+  return { addKind() {}, addServer() {} };
+}

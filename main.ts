@@ -1,22 +1,28 @@
 /**
  * The reference app: what `npm run synth` writes to dist/, and the example to copy.
+ *
+ * The same deployment is synthesized twice, once per issuing method, so dist/ shows them side
+ * by side: namespace "demo" with cert-manager, namespace "demo-cfssl" with cfssl.
  */
 import { App, Chart } from 'cdk8s';
-import { ClusterCertificates, TlsDatabaseCluster, TlsMigrationCluster, synthesizeOrExit } from './lib';
+import {
+  ClusterCertificates, IssuingMethod, TlsDatabaseCluster, TlsMigrationCluster, synthesizeOrExit,
+} from './lib';
 
-/** Builds the reference app. */
-export function buildApp(outdir?: string): App {
-  const app = new App({ outdir });
+/**
+ * One namespace holding the database cluster "basic", its monitor, and the migration cluster
+ * "basic" that copies an upstream MySQL database into it. Both clusters share one CA.
+ */
+function addDeployment(app: App, namespace: string, method: IssuingMethod): void {
+  const chart = new Chart(app, namespace, { namespace });
 
-  // Namespace "demo": the database cluster "basic" and the migration cluster "basic",
-  // certificates issued by cert-manager. Both clusters share one CA.
-  const demo = new Chart(app, 'demo', { namespace: 'demo' });
-  const certs = new ClusterCertificates(demo, 'basic-certificates', {
+  const certs = new ClusterCertificates(chart, 'basic-certificates', {
     clusterName: 'basic',
-    subject: { organization: 'demo' },
+    method,
+    subject: { organization: 'demo', organizationalUnit: 'databases', country: 'US', state: 'California', locality: 'San Francisco' },
   });
 
-  const database = new TlsDatabaseCluster(demo, 'basic-database', {
+  const database = new TlsDatabaseCluster(chart, 'basic-database', {
     clusterName: 'basic',
     version: 'v4.0.5',
     operatorVersion: 'v1.2.0',
@@ -33,9 +39,9 @@ export function buildApp(outdir?: string): App {
     reloader: { baseImage: 'registry.example.com/monitor-reloader', version: 'v1.0.1' },
   });
 
-  // Migration cluster "basic": one upstream MySQL source, the database cluster above as target,
-  // each reached with its own client certificate Secret.
-  new TlsMigrationCluster(demo, 'basic-migration', {
+  // One upstream MySQL source; the database cluster above is the target. Each is reached with its
+  // own client certificate Secret.
+  new TlsMigrationCluster(chart, 'basic-migration', {
     clusterName: 'basic',
     version: 'v1.2.0',
     operatorVersion: 'v1.2.0',
@@ -49,7 +55,13 @@ export function buildApp(outdir?: string): App {
 
   certs.addComponent('importer');
   certs.addComponent('lightning');
+}
 
+/** Builds the reference app. */
+export function buildApp(outdir?: string): App {
+  const app = new App({ outdir });
+  addDeployment(app, 'demo', IssuingMethod.CERT_MANAGER);
+  addDeployment(app, 'demo-cfssl', IssuingMethod.CFSSL);
   return app;
 }
 

@@ -43,7 +43,10 @@ export function databaseRunbook(cluster: TlsDatabaseCluster, chart: Chart, extra
   const steps: RunbookStep[] = [
     {
       title: 'Check the certificate Secrets',
-      text: ['Every component loads its Secret when it starts, so these must exist before the cluster is created (each holds `tls.crt`, `tls.key` and `ca.crt`):'],
+      text: [
+        'Every component loads its Secret when it starts, by these names only (each holds `tls.crt`, `tls.key` and `ca.crt`).',
+        cluster.certificates.issuanceNote(),
+      ],
       commands: [`kubectl get secret ${secrets.join(' ')} -n ${namespace}`],
     },
     {

@@ -8,9 +8,9 @@ import { OutputFile } from './output-file';
 import { inputError } from './errors';
 import * as names from './names';
 import { renderCertManager } from './_cert-manager';
-import { renderCfssl } from './_cfssl';
+import { CFSSL_FOLDER, ISSUE_SCRIPT, renderCfssl } from './_cfssl';
 import type { CertificateRenderer } from './_renderer';
-import { renderUserProvided } from './_user-provided';
+import { REQUIRED_SECRETS_FILE, renderUserProvided } from './_user-provided';
 import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration } from './_validate';
 
 /** How the certificates of a cluster are issued; the cluster constructs work the same with each. */
@@ -479,6 +479,22 @@ export class ClusterCertificates extends Construct {
         return renderUserProvided(this, this.settings, () => this.plan(), TLS_PLAN_FILE);
       default:
         return inputError(this, 'method', this.method, `one of ${Object.values(IssuingMethod).map((m) => `"${m}"`).join(', ')}`);
+    }
+  }
+
+  /**
+   * One sentence for runbooks: how this cluster's Secrets come to exist with the chosen method,
+   * with the file to run or read (paths relative to the output folder).
+   */
+  public issuanceNote(): string {
+    const folder = names.clusterFolder(this.namespace, this.clusterName);
+    switch (this.method) {
+      case IssuingMethod.CFSSL:
+        return `They are issued with cfssl: copy \`${folder}/${CFSSL_FOLDER}\` out of the output folder and run \`./${ISSUE_SCRIPT}\` there once, before the cluster is deployed.`;
+      case IssuingMethod.USER_PROVIDED:
+        return `You create them yourself, before the cluster is deployed, as \`${folder}/${REQUIRED_SECRETS_FILE}\` describes.`;
+      default:
+        return 'cert-manager writes them from the Certificate objects in the same manifest, shortly after it is applied.';
     }
   }
 

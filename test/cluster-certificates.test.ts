@@ -1,5 +1,5 @@
 import { App, Chart, Testing } from 'cdk8s';
-import { ClusterCertificates, ClusterCertificatesProps, ClusterKind, KeyAlgorithm, KeyRotationPolicy, OutputFile } from '../lib';
+import { ClusterCertificates, IssuingMethod, ClusterCertificatesProps, ClusterKind, KeyAlgorithm, KeyRotationPolicy, OutputFile } from '../lib';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject, namesOf } from './_find';
 
@@ -259,5 +259,15 @@ describe('certificate plan', () => {
     const file = certs.node.findAll().find(OutputFile.isOutputFile)!;
     expect(file.path).toBe('demo/basic/tls-plan.json');
     expect(JSON.parse(file.render())).toEqual(plan);
+  });
+});
+
+describe('issuance note for runbooks', () => {
+  test.each([
+    [IssuingMethod.CERT_MANAGER, 'cert-manager writes them from the Certificate objects in the same manifest, shortly after it is applied.'],
+    [IssuingMethod.CFSSL, 'They are issued with cfssl: copy `demo/basic/cfssl` out of the output folder and run `./issue-certificates.sh` there once, before the cluster is deployed.'],
+    [IssuingMethod.USER_PROVIDED, 'You create them yourself, before the cluster is deployed, as `demo/basic/required-secrets.md` describes.'],
+  ])('%s', (method, note) => {
+    expect(synth({ method }).certs.issuanceNote()).toBe(note);
   });
 });

@@ -33,18 +33,29 @@ describe('reference app', () => {
   });
 
   test('the database cluster basic runs every operator component, with its monitor', () => {
-    const cluster = findObject(objects, 'DatabaseCluster', 'basic');
+    const demo = objects.filter((o) => o.metadata.namespace === 'demo');
+    const cluster = findObject(demo, 'DatabaseCluster', 'basic');
     expect(cluster.metadata.namespace).toBe('demo');
     expect(Object.keys(cluster.spec).filter((k) => typeof cluster.spec[k] === 'object' && 'replicas' in cluster.spec[k]).sort())
       .toEqual(['changefeed', 'columnar', 'coordinator', 'pump', 'sqlserver', 'store']);
-    expect(findObject(objects, 'DatabaseMonitor', 'basic-monitor').spec.clusters).toEqual([{ name: 'basic' }]);
+    expect(findObject(demo, 'DatabaseMonitor', 'basic-monitor').spec.clusters).toEqual([{ name: 'basic' }]);
   });
 
   test('the migration cluster basic reaches its source and target through their own Secrets', () => {
-    const cluster = findObject(objects, 'MigrationCluster', 'basic');
+    const cluster = findObject(objects.filter((o) => o.metadata.namespace === 'demo'), 'MigrationCluster', 'basic');
     expect(cluster.spec.tlsClientSecretNames).toEqual(['basic-source1-tls', 'basic-target-tls']);
     const files = rendered.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['demo/basic/migration/source1.yaml', 'demo/basic/migration/task.yaml', 'demo/basic/migration-runbook.md']));
+  });
+
+  test('namespace demo-cfssl holds the same deployment with cfssl: no cert-manager object, the cfssl folder instead', () => {
+    const cfssl = objects.filter((o) => o.metadata.namespace === 'demo-cfssl');
+    expect(cfssl.filter((o) => o.apiVersion.startsWith('cert-manager.io/'))).toEqual([]);
+    expect(namesOf(cfssl, 'DatabaseCluster')).toEqual(['basic']);
+    expect(namesOf(cfssl, 'MigrationCluster')).toEqual(['basic']);
+    const files = rendered.files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['demo-cfssl/basic/cfssl/issue-certificates.sh', 'demo-cfssl/basic/cfssl/ca-csr.json', 'demo-cfssl/basic/cfssl/client.json']));
+    expect(rendered.files.find((f) => f.path === 'demo-cfssl/basic/cfssl/issue-certificates.sh')?.executable).toBe(true);
   });
 
   test('no private key or password is written to dist/', () => {

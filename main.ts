@@ -6,12 +6,13 @@
  */
 import { App, Chart } from 'cdk8s';
 import {
-  ClusterCertificates, IssuingMethod, TlsDatabaseCluster, TlsMigrationCluster, synthesizeOrExit,
+  BackupRestore, ClusterCertificates, DrainerRelease, IssuingMethod, TlsDatabaseCluster, TlsMigrationCluster, synthesizeOrExit,
 } from './lib';
 
 /**
- * One namespace holding the database cluster "basic", its monitor, and the migration cluster
- * "basic" that copies an upstream MySQL database into it. Both clusters share one CA.
+ * One namespace holding the database cluster "basic" with its monitor, drainer, backup and
+ * restore, and the migration cluster "basic" that copies an upstream MySQL database into it.
+ * Both clusters share one CA.
  */
 function addDeployment(app: App, namespace: string, method: IssuingMethod): void {
   const chart = new Chart(app, namespace, { namespace });
@@ -53,8 +54,27 @@ function addDeployment(app: App, namespace: string, method: IssuingMethod): void
     task: { name: 'basic-migration' },
   });
 
-  certs.addComponent('importer');
-  certs.addComponent('lightning');
+  // The drainer, installed with its chart. No drainerName is set, so its certificate's host names
+  // follow the release name: *.basic-binlog-drainer…
+  new DrainerRelease(chart, 'basic-drainer', {
+    cluster: database,
+    releaseName: 'binlog',
+    chart: { repository: 'https://charts.example.com/stable', version: '1.1.5' },
+  });
+
+  // Backup and restore, each in a file of its own: the operator starts them as soon as they are
+  // applied, so they are not part of the cluster's manifest. The restore loads data with the
+  // importer and lightning components, whose certificates it adds.
+  const storage = {
+    s3: { provider: 'aws', region: 'us-west-2', bucket: 'basic-backups', secretName: 'basic-s3-credentials' },
+    credentialsSecretName: 'basic-backup-credentials',
+  };
+  new BackupRestore(new Chart(app, `${namespace}-backup`, { namespace }), 'basic-backup', {
+    cluster: database, backup: {}, ...storage,
+  });
+  new BackupRestore(new Chart(app, `${namespace}-restore`, { namespace }), 'basic-restore', {
+    cluster: database, restore: {}, ...storage,
+  });
 }
 
 /** Builds the reference app. */

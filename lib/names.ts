@@ -154,3 +154,43 @@ export function monitorName(clusterName: string): string {
 export function serviceHost(clusterName: string, token: ComponentToken, namespace: string): string {
   return `${serviceName(clusterName, token)}.${namespace}.svc`;
 }
+
+/**
+ * The drainer chart's values file of one release, in the cluster's output folder:
+ * `drainer-<release_name>-values.yaml`.
+ */
+export function drainerValuesFileName(releaseName: string): string {
+  return `drainer-${releaseName}-values.yaml`;
+}
+
+/**
+ * The local name of the drainer chart's repository: the `helm repo add` alias and the Flux
+ * `HelmRepository`, `<release_name>-charts`.
+ */
+export function drainerChartRepositoryName(releaseName: string): string {
+  return `${releaseName}-charts`;
+}
+
+/**
+ * The Argo CD `Application` that installs a drainer release, `<namespace>-<release_name>`: Argo CD
+ * keeps the applications of every namespace in its own namespace, so the name carries the
+ * cluster's namespace.
+ */
+export function drainerApplicationName(namespace: string, releaseName: string): string {
+  return `${namespace}-${releaseName}`;
+}
+
+/** The `Backup` of a database cluster: `${cluster_name}-backup`. */
+export function backupName(clusterName: string): string {
+  return `${clusterName}-backup`;
+}
+
+/** The `Restore` of a database cluster: `${cluster_name}-restore`. */
+export function restoreName(clusterName: string): string {
+  return `${clusterName}-restore`;
+}
+
+/** The default key prefix of a cluster's backup in the bucket: `<namespace>/<cluster_name>`. */
+export function backupPrefix(namespace: string, clusterName: string): string {
+  return `${namespace}/${clusterName}`;
+}

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import {
   CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, ComponentToken, PORTS, clusterKind, component,
 } from './catalog';
-import { CertificateSubject, ClusterCertificates } from './cluster-certificates';
+import { ClusterCertificates } from './cluster-certificates';
 import { DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
 import { IDatabaseEndpoint } from './endpoints';
 import { inputError } from './errors';
@@ -12,16 +12,9 @@ import { OutputFile } from './output-file';
 import { compact, operatorObject } from './_operator';
 import { MOUNT_CLIENT_SECRET_PATCH, databaseRunbook, mountClientSecretPatch } from './_database-runbook';
 import { RunbookStep } from './_runbook';
-import { requireDnsLabel } from './_validate';
-import { requireMinimum, requireRelease } from './_versions';
-
-/** What happens to a component's persistent volumes when their claims are deleted. */
-export enum PvReclaimPolicy {
-  /** Keep the volumes (the specification's value). */
-  RETAIN = 'Retain',
-  /** Delete the volumes. */
-  DELETE = 'Delete',
-}
+import { TlsClusterProps } from './tls-cluster';
+import { resolveCluster } from './_tls-cluster';
+import { requireMinimum } from './_versions';
 
 /** How the SQL server is exposed. */
 export enum ServiceType {
@@ -122,48 +115,12 @@ export interface ColumnarProps extends FailoverComponentProps, AllowedCommonName
 }
 
 /** Props of {@link TlsDatabaseCluster}. */
-export interface TlsDatabaseClusterProps {
-  /** The cluster name (`metadata.name`), a DNS-1123 label. */
-  readonly clusterName: string;
-  /**
-   * The namespace the cluster runs in.
-   * @default - the namespace of the enclosing chart
-   */
-  readonly namespace?: string;
-  /** The release version of the components, `v<major>.<minor>.<patch>`. */
-  readonly version: string;
-  /**
-   * The operator's version, `v<major>.<minor>.<patch>`. When set, every capability used is
-   * checked against the first operator version that supports it.
-   * @default - not checked
-   */
-  readonly operatorVersion?: string;
-  /**
-   * The certificates of the cluster. Pass one to share it with the migration cluster of the
-   * same name; the cluster adds the server certificates of the components it runs.
-   * @default - a new ClusterCertificates (cert-manager method) as the child `Certificates`
-   */
-  readonly certificates?: ClusterCertificates;
-  /**
-   * Common Name of the certificates, when the construct creates them.
-   * @default - the cluster name
-   */
-  readonly commonName?: string;
-  /**
-   * Subject of the certificates, when the construct creates them.
-   * @default - organization set to the cluster name
-   */
-  readonly subject?: CertificateSubject;
+export interface TlsDatabaseClusterProps extends TlsClusterProps {
   /**
    * Time zone of the components.
    * @default 'UTC'
    */
   readonly timezone?: string;
-  /**
-   * What happens to the volumes when their claims are deleted.
-   * @default PvReclaimPolicy.RETAIN
-   */
-  readonly pvReclaimPolicy?: PvReclaimPolicy;
   /**
    * Mount the client certificate set at `/var/lib/cluster-client-tls` in the coordinator and
    * store pods, so that `coordctl` and `storectl` can connect (operator v1.1.5 or later).
@@ -243,13 +200,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
 
   constructor(scope: Construct, id: string, props: TlsDatabaseClusterProps) {
     super(scope, id);
-    requireDnsLabel(this, 'clusterName', props.clusterName);
-    const namespace = props.namespace ?? props.certificates?.namespace ?? Chart.of(this).namespace;
-    if (namespace === undefined) {
-      inputError(this, 'namespace', namespace, 'a namespace, from this prop or from the enclosing chart');
-    }
-    requireDnsLabel(this, 'namespace', namespace);
-    requireRelease(this, 'version', props.version);
+    const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props);
     if (props.coordinator && 'extraAllowedCommonNames' in props.coordinator) {
       inputError(this, 'coordinator.extraAllowedCommonNames', (props.coordinator as any).extraAllowedCommonNames,
         'nothing: the coordinator accepts exactly one Common Name, the certificates\'');
@@ -271,17 +222,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     this.components = running;
     this.checkVersions(props, running);
 
-    this.certificates = props.certificates ?? new ClusterCertificates(this, 'Certificates', {
-      clusterName: props.clusterName, namespace, commonName: props.commonName, subject: props.subject,
-    });
-    if (this.certificates.clusterName !== props.clusterName || this.certificates.namespace !== namespace) {
-      inputError(this, 'certificates', `${this.certificates.namespace}/${this.certificates.clusterName}`,
-        `the certificates of cluster ${namespace}/${props.clusterName}: Secret names are derived from the cluster name`);
-    }
-    if (props.certificates && (props.commonName !== undefined || props.subject !== undefined)) {
-      inputError(this, 'commonName', props.commonName ?? props.subject,
-        'nothing when certificates are passed: set commonName and subject on the ClusterCertificates');
-    }
+    this.certificates = certificates;
     for (const token of running) {
       this.certificates.addComponent(token);
     }
@@ -293,7 +234,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
       tlsCluster: { enabled: true },
       version: props.version,
       timezone: props.timezone ?? 'UTC',
-      pvReclaimPolicy: props.pvReclaimPolicy ?? PvReclaimPolicy.RETAIN,
+      pvReclaimPolicy,
     };
     for (const token of running) {
       spec[token] = this.componentSpec(token, parts[token]!, props);

@@ -1,7 +1,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ClusterKind, PORTS, clusterKind } from './catalog';
-import { CertificateSubject, ClusterCertificates } from './cluster-certificates';
+import { ClusterCertificates } from './cluster-certificates';
 import { IDatabaseEndpoint } from './endpoints';
 import { inputError } from './errors';
 import * as names from './names';
@@ -12,8 +12,10 @@ import {
 } from './_migration-files';
 import { manifestFileName } from './synthesize';
 import { compact, operatorObject } from './_operator';
-import { requireDnsLabel, requireDnsSubdomain } from './_validate';
-import { requireMinimum, requireRelease } from './_versions';
+import { TlsClusterProps } from './tls-cluster';
+import { resolveCluster } from './_tls-cluster';
+import { requireDnsSubdomain } from './_validate';
+import { requireMinimum } from './_versions';
 
 /**
  * The image name of the master and the worker when none is given. The migration tool ships both
@@ -144,44 +146,7 @@ export interface MigrationTaskProps {
 }
 
 /** Props of {@link TlsMigrationCluster}. */
-export interface TlsMigrationClusterProps {
-  /** The cluster name (`metadata.name`), a DNS-1123 label. */
-  readonly clusterName: string;
-  /**
-   * The namespace the cluster runs in.
-   * @default - the namespace of `certificates`, else of the enclosing chart
-   */
-  readonly namespace?: string;
-  /** The release version of the members, `v<major>.<minor>.<patch>`. */
-  readonly version: string;
-  /**
-   * The operator's version, `v<major>.<minor>.<patch>`. When set, it is checked against the first
-   * operator version with TLS between migration cluster components (v1.2.0).
-   * @default - not checked
-   */
-  readonly operatorVersion?: string;
-  /**
-   * The certificates of the cluster. Pass the one the database cluster of the same name uses to
-   * share its CA; the construct adds the master's and the worker's server certificates.
-   * @default - a new ClusterCertificates (cert-manager method) as the child `Certificates`
-   */
-  readonly certificates?: ClusterCertificates;
-  /**
-   * Common Name of the certificates, when the construct creates them.
-   * @default - the cluster name
-   */
-  readonly commonName?: string;
-  /**
-   * Subject of the certificates, when the construct creates them.
-   * @default - organization set to the cluster name
-   */
-  readonly subject?: CertificateSubject;
-  /**
-   * What happens to the volumes when their claims are deleted (`PvReclaimPolicy.RETAIN` of the
-   * database cluster fits too).
-   * @default 'Retain'
-   */
-  readonly pvReclaimPolicy?: 'Retain' | 'Delete';
+export interface TlsMigrationClusterProps extends TlsClusterProps {
   /**
    * How the members find the database cluster's coordinator, passed through as `spec.discovery`.
    * @default {}
@@ -247,20 +212,10 @@ export class TlsMigrationCluster extends Construct {
 
   constructor(scope: Construct, id: string, props: TlsMigrationClusterProps) {
     super(scope, id);
-    requireDnsLabel(this, 'clusterName', props.clusterName);
-    const namespace = props.namespace ?? props.certificates?.namespace ?? Chart.of(this).namespace;
-    if (namespace === undefined) {
-      inputError(this, 'namespace', namespace, 'a namespace, from this prop or from the enclosing chart');
-    }
-    requireDnsLabel(this, 'namespace', namespace);
-    requireRelease(this, 'version', props.version);
+    const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props);
     if (props.operatorVersion !== undefined) {
       requireMinimum(this, 'operatorVersion', props.operatorVersion, clusterKind(ClusterKind.MIGRATION).minOperatorVersion,
         'tls between migration cluster components');
-    }
-    const pvReclaimPolicy = props.pvReclaimPolicy ?? 'Retain';
-    if (!['Retain', 'Delete'].includes(pvReclaimPolicy)) {
-      inputError(this, 'pvReclaimPolicy', pvReclaimPolicy, 'one of Retain, Delete');
     }
     const discovery = props.discovery ?? {};
     if (typeof discovery !== 'object' || discovery === null || Array.isArray(discovery)) {
@@ -278,17 +233,7 @@ export class TlsMigrationCluster extends Construct {
     const target = this.resolveTarget(props.target);
     const task = this.resolveTask(props.task);
 
-    if (props.certificates && (props.commonName !== undefined || props.subject !== undefined)) {
-      inputError(this, props.commonName !== undefined ? 'commonName' : 'subject', props.commonName ?? props.subject,
-        'nothing when certificates are passed: set commonName and subject on the ClusterCertificates');
-    }
-    this.certificates = props.certificates ?? new ClusterCertificates(this, 'Certificates', {
-      clusterName: props.clusterName, namespace, commonName: props.commonName, subject: props.subject,
-    });
-    if (this.certificates.clusterName !== props.clusterName || this.certificates.namespace !== namespace) {
-      inputError(this, 'certificates', `${this.certificates.namespace}/${this.certificates.clusterName}`,
-        `the certificates of cluster ${namespace}/${props.clusterName}: Secret names are derived from the cluster name`);
-    }
+    this.certificates = certificates;
     for (const token of ['mig-master', 'mig-worker'] as const) {
       if (!this.certificates.hasComponent(token)) {
         this.certificates.addComponent(token);

@@ -58,6 +58,19 @@ describe('reference app', () => {
     expect(rendered.files.find((f) => f.path === 'demo-cfssl/basic/cfssl/issue-certificates.sh')?.executable).toBe(true);
   });
 
+  test('the drainer has its certificate, values and install step; backup and restore have files of their own', () => {
+    const demo = objects.filter((o) => o.metadata.namespace === 'demo');
+    expect(findObject(demo, 'Certificate', 'basic-drainer-cluster-secret').spec.dnsNames)
+      .toEqual(['*.basic-binlog-drainer', '*.basic-binlog-drainer.demo', '*.basic-binlog-drainer.demo.svc']);
+    const values = rendered.files.find((f) => f.path === 'demo/basic/drainer-binlog-values.yaml');
+    expect(values?.content).toContain('certAllowedCN:\n    - basic\n');
+    expect(rendered.objects.filter((o) => o.manifest.kind === 'Backup').map((o) => o.file).sort()).toEqual(['demo-backup.k8s.yaml', 'demo-cfssl-backup.k8s.yaml']);
+    expect(rendered.objects.filter((o) => o.manifest.kind === 'Restore').map((o) => o.file).sort()).toEqual(['demo-cfssl-restore.k8s.yaml', 'demo-restore.k8s.yaml']);
+    for (const token of ['importer', 'lightning']) {
+      expect(namesOf(demo, 'Certificate')).toContain(`basic-${token}-cluster-secret`);
+    }
+  });
+
   test('no private key or password is written to dist/', () => {
     for (const file of rendered.files) {
       expect(file.content).not.toMatch(/BEGIN [A-Z ]*PRIVATE KEY/);

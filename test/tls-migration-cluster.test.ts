@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import * as YAML from 'yaml';
 import { ClusterCertificates } from '../lib/cluster-certificates';
 import { IDatabaseEndpoint } from '../lib/endpoints';
+import { PvReclaimPolicy } from '../lib/tls-cluster';
 import { OutputFile } from '../lib/output-file';
 import { renderApp } from '../lib/synthesize';
 import { TlsMigrationCluster, TlsMigrationClusterProps } from '../lib/tls-migration-cluster';
@@ -61,7 +62,7 @@ describe('MigrationCluster', () => {
 
   test('member settings, reclaim policy and discovery are passed through', () => {
     const mc = findObject(synth({
-      pvReclaimPolicy: 'Delete',
+      pvReclaimPolicy: PvReclaimPolicy.DELETE,
       discovery: { address: 'http://basic-coordinator.demo:2379' },
       master: { baseImage: 'registry.example.com:5000/tools/mig', maxFailoverCount: 1, replicas: 3, storageSize: '20Gi' },
       worker: { baseImage: 'registry.example.com/mig-worker', maxFailoverCount: 2, replicas: 2, storageSize: '50Gi' },
@@ -108,7 +109,7 @@ describe('MigrationCluster', () => {
   test('every object validates against the CRDs in crds/, with defaults and with every option', () => {
     expectValidAgainstCrds(objects);
     expectValidAgainstCrds(synth({
-      pvReclaimPolicy: 'Delete',
+      pvReclaimPolicy: PvReclaimPolicy.DELETE,
       discovery: { address: 'x' },
       master: { baseImage: 'a/b', maxFailoverCount: 3, replicas: 3, storageSize: '1Ti' },
       worker: { baseImage: 'a/c', maxFailoverCount: 1, replicas: 5, storageSize: '500Mi', extraAllowedCommonNames: ['other'] },

@@ -82,7 +82,7 @@ secret() {
 
 # A new CA would not have signed the certificates already here: refuse rather than mix CAs.
 if [ ! -e 'ca.pem' ] && [ ! -e 'ca-key.pem' ]; then
-  for bare in 'coordinator-server' 'store-server' 'sqlserver-server' 'pump-server' 'changefeed-server' 'columnar-server' 'mig-master-server' 'mig-worker-server' 'importer-server' 'lightning-server' 'client'; do
+  for bare in 'coordinator-server' 'store-server' 'sqlserver-server' 'pump-server' 'changefeed-server' 'columnar-server' 'mig-master-server' 'mig-worker-server' 'drainer-server' 'importer-server' 'lightning-server' 'client'; do
     if [ -e "$bare.pem" ]; then
       fail "found $bare.pem but not the CA that signed it; restore ca.pem and ca-key.pem"
     fi
@@ -101,6 +101,7 @@ issue 'changefeed-server' 'changefeed-server.json' 'internal'
 issue 'columnar-server' 'columnar-server.json' 'internal'
 issue 'mig-master-server' 'mig-master-server.json' 'internal'
 issue 'mig-worker-server' 'mig-worker-server.json' 'internal'
+issue 'drainer-server' 'drainer-server.json' 'internal'
 issue 'importer-server' 'importer-server.json' 'internal'
 issue 'lightning-server' 'lightning-server.json' 'internal'
 
@@ -116,6 +117,7 @@ secret 'basic-changefeed-cluster-secret' 'changefeed-server'
 secret 'basic-columnar-cluster-secret' 'columnar-server'
 secret 'basic-mig-master-cluster-secret' 'mig-master-server'
 secret 'basic-mig-worker-cluster-secret' 'mig-worker-server'
+secret 'basic-drainer-cluster-secret' 'drainer-server'
 secret 'basic-importer-cluster-secret' 'importer-server'
 secret 'basic-lightning-cluster-secret' 'lightning-server'
 

@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+/**
+ * The `cluster-tls` command. `cluster-tls verify` checks certificate Secrets against the
+ * synthesized certificate plans before a cluster starts. The logic lives in lib/verify; this file
+ * only parses arguments, reads the inputs and prints.
+ */
+import * as fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ClusterTlsError } from '../lib/errors';
+import { VerifyInputError, formatReport, loadPlans, parseSecrets, verify } from '../lib/verify';
+
+/** Exit codes. */
+export const EXIT = {
+  /** Every Secret passed every check. */
+  ok: 0,
+  /** A check failed. */
+  failed: 1,
+  /** Bad input or usage. */
+  usage: 2,
+} as const;
+
+/** What the command reads and writes, replaceable in tests. */
+export interface CliIo {
+  /** Writes to standard output. */
+  stdout(text: string): void;
+  /** Writes to standard error. */
+  stderr(text: string): void;
+  /** Reads standard input to its end. */
+  readStdin(): Promise<string>;
+}
+
+const USAGE = `Usage:
+  cluster-tls verify --dist <folder> --secrets <file|-> [--json] [--now <ISO date>]
+                     [--namespace <namespace>] [--cluster <name>]
+  cluster-tls --help
+
+verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads standard input)
+        against the certificate plans (tls-plan.json) of a synthesized output folder: presence,
+        keys, chain to ca.crt, one CA per cluster, key match, host names and IP addresses,
+        extended key usages, Common Name and allowed lists, validity, renewal window, CA
+        lifetime and key strength.
+
+Options:
+  --dist <folder>      the synthesized output folder (such as dist)
+  --secrets <file|->   the Secrets, a List or one Secret as JSON; - for standard input
+  --json               print the report as JSON
+  --now <ISO date>     check validity at this time instead of now (2030-01-01T00:00:00Z)
+  --namespace <name>   check only the plans of this namespace (default: the Secrets' namespace)
+  --cluster <name>     check only the plans of this cluster name
+  -h, --help           show this help
+
+Exit codes: 0 every check passed, 1 a check failed, 2 bad input or usage.
+`;
+
+/**
+ * Runs the command with its arguments (without `node` and the script) and returns the exit code.
+ * Bad input is reported on standard error as one line, never as a stack trace.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (e) {
+    if (e instanceof ClusterTlsError) {
+      io.stderr(`error: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+}
+
+async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'dist': { type: 'string' },
+        'secrets': { type: 'string' },
+        'json': { type: 'boolean' },
+        'now': { type: 'string' },
+        'namespace': { type: 'string' },
+        'cluster': { type: 'string' },
+        'help': { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    return usageError(io, (e as Error).message.split('. ')[0]);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(USAGE);
+    return EXIT.ok;
+  }
+  if (positionals.length === 0) {
+    return usageError(io, 'a command is required: verify');
+  }
+  if (positionals[0] !== 'verify' || positionals.length > 1) {
+    return usageError(io, `unknown command ${JSON.stringify(positionals.join(' '))}; the command is verify`);
+  }
+  if (values.dist === undefined || values.secrets === undefined) {
+    return usageError(io, `verify needs ${[values.dist === undefined ? '--dist <folder>' : '', values.secrets === undefined ? '--secrets <file|->' : ''].filter(Boolean).join(' and ')}`);
+  }
+  let now: Date | undefined;
+  if (values.now !== undefined) {
+    now = new Date(values.now);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(values.now) || Number.isNaN(now.getTime())) {
+      throw new VerifyInputError('--now', 'date', values.now, 'an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z');
+    }
+  }
+
+  const plans = loadPlans(values.dist);
+  const secrets = parseSecrets(await readSecrets(values.secrets, io), values.secrets === '-' ? 'standard input' : values.secrets);
+  const report = verify(plans, secrets, { now, namespace: values.namespace, clusterName: values.cluster });
+  io.stdout(values.json ? `${JSON.stringify(report, undefined, 2)}\n` : formatReport(report));
+  return report.ok ? EXIT.ok : EXIT.failed;
+}
+
+function usageError(io: CliIo, message: string): number {
+  io.stderr(`error: ${message}\nRun cluster-tls --help for usage.\n`);
+  return EXIT.usage;
+}
+
+async function readSecrets(file: string, io: CliIo): Promise<string> {
+  if (file === '-') {
+    return io.readStdin();
+  }
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new VerifyInputError('--secrets', 'file', file, `a readable file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); save kubectl get secrets -n <namespace> -o json to it, or pass - for standard input`);
+  }
+}
+
+/** The process's standard streams. */
+export function processIo(): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) {
+        chunks.push(Buffer.from(chunk));
+      }
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), processIo()).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`error: unexpected failure: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = EXIT.usage;
+    },
+  );
+}

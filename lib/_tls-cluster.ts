@@ -1,0 +1,45 @@
+/** Resolution shared by the two cluster constructs: namespace, version and certificates. */
+import { Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { ClusterCertificates } from './cluster-certificates';
+import { inputError } from './errors';
+import { PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
+import { requireDnsLabel } from './_validate';
+import { requireRelease } from './_versions';
+
+/** The resolved basics of a cluster construct. */
+export interface ResolvedCluster {
+  readonly namespace: string;
+  readonly certificates: ClusterCertificates;
+  readonly pvReclaimPolicy: PvReclaimPolicy;
+}
+
+/**
+ * Validates the shared props and returns the namespace and the certificates: the ones passed,
+ * checked to belong to this cluster, or new ones created as the child `Certificates`.
+ */
+export function resolveCluster(scope: Construct, props: TlsClusterProps): ResolvedCluster {
+  requireDnsLabel(scope, 'clusterName', props.clusterName);
+  const namespace = props.namespace ?? props.certificates?.namespace ?? Chart.of(scope).namespace;
+  if (namespace === undefined) {
+    inputError(scope, 'namespace', namespace, 'a namespace, from this prop or from the enclosing chart');
+  }
+  requireDnsLabel(scope, 'namespace', namespace);
+  requireRelease(scope, 'version', props.version);
+  const pvReclaimPolicy = props.pvReclaimPolicy ?? PvReclaimPolicy.RETAIN;
+  if (!Object.values(PvReclaimPolicy).includes(pvReclaimPolicy)) {
+    inputError(scope, 'pvReclaimPolicy', pvReclaimPolicy, `one of ${Object.values(PvReclaimPolicy).join(', ')}`);
+  }
+  if (props.certificates && (props.commonName !== undefined || props.subject !== undefined)) {
+    inputError(scope, props.commonName !== undefined ? 'commonName' : 'subject', props.commonName ?? props.subject,
+      'nothing when certificates are passed: set commonName and subject on the ClusterCertificates');
+  }
+  const certificates = props.certificates ?? new ClusterCertificates(scope, 'Certificates', {
+    clusterName: props.clusterName, namespace, commonName: props.commonName, subject: props.subject,
+  });
+  if (certificates.clusterName !== props.clusterName || certificates.namespace !== namespace) {
+    inputError(scope, 'certificates', `${certificates.namespace}/${certificates.clusterName}`,
+      `the certificates of cluster ${namespace}/${props.clusterName}: Secret names are derived from the cluster name`);
+  }
+  return { namespace, certificates, pvReclaimPolicy };
+}

@@ -1,0 +1,294 @@
+import { ApiObject, Chart } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
+import { inputError } from './errors';
+import * as names from './names';
+import { operatorApiVersion } from './settings';
+import type { TlsDatabaseCluster } from './tls-database-cluster';
+import { manifestFileName } from './synthesize';
+import { compact, operatorObject } from './_operator';
+import { RunbookStep } from './_runbook';
+import { requireDnsSubdomain } from './_validate';
+
+/** The S3-compatible bucket a backup is written to and a restore reads from (`spec.s3`). */
+export interface S3Storage {
+  /** The storage provider (`s3.provider`), such as `aws` or `ceph`. */
+  readonly provider: string;
+  /** The bucket's region (`s3.region`). */
+  readonly region: string;
+  /** The bucket (`s3.bucket`). */
+  readonly bucket: string;
+  /**
+   * The key prefix of the backup's files in the bucket (`s3.prefix`).
+   * @default `<namespace>/<cluster_name>`
+   */
+  readonly prefix?: string;
+  /**
+   * The Secret with the storage access keys (`s3.secretName`). You create it; the library only
+   * refers to it.
+   */
+  readonly secretName: string;
+  /**
+   * The storage service's URL (`s3.endpoint`), for providers other than AWS.
+   * @default - the provider's own endpoint
+   */
+  readonly endpoint?: string;
+}
+
+/** The `Backup`. */
+export interface BackupOptions {
+  /**
+   * What is backed up (`spec.backupType`).
+   * @default - the construct's `backupType`
+   */
+  readonly backupType?: string;
+  /**
+   * The key prefix the backup is written under.
+   * @default - `s3.prefix`
+   */
+  readonly prefix?: string;
+}
+
+/** The `Restore`. */
+export interface RestoreOptions {
+  /**
+   * What is restored (`spec.backupType`).
+   * @default - the construct's `backupType`
+   */
+  readonly backupType?: string;
+  /**
+   * The key prefix the backup is read from, for example an older backup's.
+   * @default - `s3.prefix`
+   */
+  readonly prefix?: string;
+  /**
+   * Whether the restore loads data with the importer and lightning components, which then get
+   * their server certificates (`${cluster_name}-importer-cluster-secret` and
+   * `${cluster_name}-lightning-cluster-secret`). The specification needs them only for data
+   * restore; turn it off for a restore that does not use them.
+   * @default true
+   */
+  readonly useLightning?: boolean;
+}
+
+/** Props of {@link BackupRestore}. */
+export interface BackupRestoreProps {
+  /** The database cluster that is backed up or restored into. */
+  readonly cluster: TlsDatabaseCluster;
+  /**
+   * Add a `Backup` named `${cluster_name}-backup`.
+   * @default - no Backup
+   */
+  readonly backup?: BackupOptions;
+  /**
+   * Add a `Restore` named `${cluster_name}-restore`.
+   * @default - no Restore
+   */
+  readonly restore?: RestoreOptions;
+  /** The bucket. */
+  readonly s3: S3Storage;
+  /**
+   * The Secret that holds the database user's password (`from.secretName` / `to.secretName`).
+   * You create it; the library never writes a password.
+   */
+  readonly credentialsSecretName: string;
+  /**
+   * The database user the backup and restore log in as (`from.user` / `to.user`). Prefer a user
+   * with only the privileges backup and restore need.
+   * @default 'root'
+   */
+  readonly user?: string;
+  /**
+   * What is backed up and restored (`spec.backupType`), such as `full`.
+   * @default 'full'
+   */
+  readonly backupType?: string;
+  /**
+   * Whether the storage credentials are passed on to the store members, so that they read and
+   * write the bucket directly (`br.sendCredToStore`).
+   * @default true
+   */
+  readonly sendCredToStore?: boolean;
+}
+
+/** The database user when none is given. */
+export const DEFAULT_BACKUP_USER = 'root';
+/** The backup type when none is given: the specification's value. */
+export const DEFAULT_BACKUP_TYPE = 'full';
+
+/** A Backup or a Restore, with its defaults applied. */
+interface Operation {
+  readonly kind: 'Backup' | 'Restore';
+  readonly name: string;
+  readonly endpoint: 'from' | 'to';
+  readonly backupType: string;
+  readonly prefix: string;
+}
+
+/**
+ * A `Backup` and/or a `Restore` of a TLS database cluster to or from an S3-compatible bucket
+ * (specification, section C step 5). The cluster gives the names, the namespace, the SQL host and
+ * port; a restore that loads data adds the importer's and lightning's server certificates to the
+ * cluster's certificates. The cluster's runbook gets the steps that start and check them.
+ *
+ * The operator starts a backup or a restore as soon as its object is created, so the objects go
+ * to the manifest of this construct's chart: give it a chart of its own, applied when the backup
+ * or restore is wanted. A Backup and a Restore in the same construct are applied together; for a
+ * restore later than the backup, use two constructs in two charts.
+ */
+export class BackupRestore extends Construct {
+  /** The `Backup`, when requested. */
+  public readonly backup?: ApiObject;
+  /** The `Restore`, when requested. */
+  public readonly restore?: ApiObject;
+  /** The Backup's name, `${cluster_name}-backup`, when requested. */
+  public readonly backupName?: string;
+  /** The Restore's name, `${cluster_name}-restore`, when requested. */
+  public readonly restoreName?: string;
+  /** The namespace of the objects, the cluster's. */
+  public readonly namespace: string;
+  /** The server Secrets the restore needs besides the cluster's (importer and lightning), in that order. */
+  public readonly restoreSecretNames: string[];
+
+  constructor(scope: Construct, id: string, props: BackupRestoreProps) {
+    super(scope, id);
+    const { cluster } = props;
+    if (props.backup === undefined && props.restore === undefined) {
+      inputError(this, 'backup, restore', undefined, 'a backup, a restore or both (for example backup: {})');
+    }
+    const s3 = props.s3;
+    if (s3 === undefined || s3 === null || typeof s3 !== 'object') {
+      inputError(this, 's3', s3, 'the bucket: { provider, region, bucket, secretName }');
+    }
+    requireText(this, 's3.provider', s3.provider, /^[a-z0-9][a-z0-9-]*$/, 'a storage provider name such as "aws" or "ceph"');
+    requireText(this, 's3.region', s3.region, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a region such as "us-west-2"');
+    requireText(this, 's3.bucket', s3.bucket, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a bucket name (letters, digits, \'-\', \'_\' and \'.\')');
+    requireDnsSubdomain(this, 's3.secretName', s3.secretName);
+    if (s3.endpoint !== undefined) {
+      requireText(this, 's3.endpoint', s3.endpoint, /^https?:\/\/[^\s'"]+$/, 'the storage service\'s URL, such as "https://s3.example.com"');
+    }
+    requireDnsSubdomain(this, 'credentialsSecretName', props.credentialsSecretName);
+    const user = props.user ?? DEFAULT_BACKUP_USER;
+    requireText(this, 'user', user, /^[^\s'"`$\\]+$/, 'a database user name without spaces or quotes');
+    const sendCredToStore = props.sendCredToStore ?? true;
+    if (typeof sendCredToStore !== 'boolean') {
+      inputError(this, 'sendCredToStore', sendCredToStore, 'true or false');
+    }
+    const prefix = s3.prefix ?? names.backupPrefix(cluster.namespace, cluster.clusterName);
+    requirePrefix(this, 's3.prefix', prefix);
+    const backupType = props.backupType ?? DEFAULT_BACKUP_TYPE;
+    requireBackupType(this, 'backupType', backupType);
+
+    this.namespace = cluster.namespace;
+    const operations: Operation[] = [];
+    if (props.backup !== undefined) {
+      operations.push(resolveOperation(this, 'backup', props.backup, { kind: 'Backup', name: names.backupName(cluster.clusterName), endpoint: 'from', backupType, prefix }));
+    }
+    if (props.restore !== undefined) {
+      operations.push(resolveOperation(this, 'restore', props.restore, { kind: 'Restore', name: names.restoreName(cluster.clusterName), endpoint: 'to', backupType, prefix }));
+    }
+
+    const useLightning = props.restore !== undefined && (props.restore.useLightning ?? true);
+    this.restoreSecretNames = useLightning
+      ? (['importer', 'lightning'] as const).map((token) => cluster.certificates.addComponent(token).secretName)
+      : [];
+
+    const objects = operations.map((op) => {
+      const holder = new Construct(this, op.kind);
+      const obj = operatorObject(holder, {
+        kind: op.kind,
+        name: op.name,
+        namespace: cluster.namespace,
+        spec: compact({
+          backupType: op.backupType,
+          br: { cluster: cluster.clusterName, clusterNamespace: cluster.namespace, sendCredToStore },
+          [op.endpoint]: { host: cluster.sqlHost, secretName: props.credentialsSecretName, port: cluster.sqlPort, user },
+          s3: {
+            provider: s3.provider,
+            region: s3.region,
+            secretName: s3.secretName,
+            bucket: s3.bucket,
+            prefix: op.prefix,
+            endpoint: s3.endpoint,
+          },
+        }),
+      });
+      if (Chart.of(obj) === Chart.of(cluster)) {
+        // Across charts the files' apply order is the order; see DrainerRelease.
+        obj.node.addDependency(cluster.resource);
+      }
+      return { op, obj };
+    });
+    const backup = objects.find((o) => o.op.kind === 'Backup');
+    const restore = objects.find((o) => o.op.kind === 'Restore');
+    this.backup = backup?.obj;
+    this.backupName = backup?.op.name;
+    this.restore = restore?.obj;
+    this.restoreName = restore?.op.name;
+
+    for (const { op } of objects) {
+      cluster.addRunbookStep(this.runbookStep(cluster, props, op, user, operations));
+    }
+  }
+
+  private runbookStep(cluster: TlsDatabaseCluster, props: BackupRestoreProps, op: Operation, user: string, operations: readonly Operation[]): RunbookStep {
+    const { namespace } = this;
+    const file = manifestFileName(Chart.of(this));
+    const group = operatorApiVersion(this).split('/')[0];
+    const resource = `${op.kind.toLowerCase()}s.${group}`;
+    const where = `s3://${props.s3.bucket}/${op.prefix}`;
+    const isRestore = op.kind === 'Restore';
+    const secrets = [props.credentialsSecretName, props.s3.secretName, ...(isRestore ? this.restoreSecretNames : [])];
+    const text = [
+      isRestore
+        ? `The Restore \`${op.name}\` reads the backup at \`${where}\` (${props.s3.provider}, ${props.s3.region}) and loads it into \`${cluster.sqlHost}:${cluster.sqlPort}\` as \`${user}\`.`
+        : `The Backup \`${op.name}\` connects to \`${cluster.sqlHost}:${cluster.sqlPort}\` as \`${user}\` and writes to \`${where}\` (${props.s3.provider}, ${props.s3.region}).`,
+      `The Secrets \`${props.credentialsSecretName}\` (the password of \`${user}\`) and \`${props.s3.secretName}\` (the storage access keys) are yours to create in \`${namespace}\`; the library never writes them.`
+        + (isRestore && this.restoreSecretNames.length > 0
+          ? ` The importer and lightning components load their server certificates from ${this.restoreSecretNames.map((s) => `\`${s}\``).join(' and ')}.`
+          : ''),
+    ];
+    const commands = [`kubectl get secret ${secrets.join(' ')} -n ${namespace}`];
+    const first = operations[0] === op;
+    if (Chart.of(this) === Chart.of(cluster)) {
+      text.push(`The ${op.kind} is in \`${file}\` with the cluster: it started when that file was applied.`);
+    } else if (operations.length > 1) {
+      text.push(`The Backup and the Restore are both in \`${file}\`: applying it starts both at once.`);
+      if (first) {
+        commands.push(`kubectl apply -f ${file}`);
+      }
+    } else {
+      text.push(`Apply \`${file}\` once the cluster is running; the ${op.kind.toLowerCase()} starts when the ${op.kind} is created. Run from the output folder:`);
+      commands.push(`kubectl apply -f ${file}`);
+    }
+    commands.push(`kubectl get ${resource} ${op.name} -n ${namespace}`, `kubectl describe ${resource} ${op.name} -n ${namespace}`);
+    return { title: isRestore ? `Restore cluster ${cluster.clusterName} from the backup` : `Back up cluster ${cluster.clusterName}`, text, commands };
+  }
+}
+
+function resolveOperation(scope: IConstruct, field: 'backup' | 'restore', options: BackupOptions | RestoreOptions, defaults: Operation): Operation {
+  if (options === null || typeof options !== 'object') {
+    inputError(scope, field, options, 'an object of options, {} for the defaults');
+  }
+  const backupType = options.backupType ?? defaults.backupType;
+  requireBackupType(scope, `${field}.backupType`, backupType);
+  const prefix = options.prefix ?? defaults.prefix;
+  requirePrefix(scope, `${field}.prefix`, prefix);
+  return { ...defaults, backupType, prefix };
+}
+
+function requireText(scope: IConstruct, field: string, value: unknown, pattern: RegExp, expected: string): void {
+  if (typeof value !== 'string' || !pattern.test(value)) {
+    inputError(scope, field, value, expected);
+  }
+}
+
+function requireBackupType(scope: IConstruct, field: string, value: unknown): void {
+  requireText(scope, field, value, /^[a-z]+$/, 'a backup type such as "full"');
+}
+
+function requirePrefix(scope: IConstruct, field: string, value: unknown): void {
+  requireText(scope, field, value, /^[^/\s'"`$\\][^\s'"`$\\]*$/, 'a key prefix without spaces or quotes that does not start with \'/\'');
+  if ((value as string).endsWith('/')) {
+    inputError(scope, field, value, 'a key prefix that does not end with \'/\'');
+  }
+}

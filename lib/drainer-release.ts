@@ -1,0 +1,431 @@
+import { ApiObject, Chart } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
+import * as semver from 'semver';
+import * as YAML from 'yaml';
+import { component } from './catalog';
+import { inputError } from './errors';
+import * as names from './names';
+import { OutputFile } from './output-file';
+import type { TlsDatabaseCluster } from './tls-database-cluster';
+import { manifestFileName } from './synthesize';
+import { compact } from './_operator';
+import { RunbookStep } from './_runbook';
+import { isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration } from './_validate';
+import { requireRelease } from './_versions';
+
+/** The GitOps engine that installs the drainer chart instead of a person running `helm install`. */
+export enum GitOpsEngine {
+  /** Flux: a `HelmRepository` and a `HelmRelease` in the cluster's namespace. */
+  FLUX = 'flux',
+  /** Argo CD: an `Application` in Argo CD's namespace. */
+  ARGO_CD = 'argo-cd',
+}
+
+/** The chart the drainer is installed from. */
+export interface DrainerChart {
+  /**
+   * With `repository`: the chart's name in that repository. Without: the chart reference handed to
+   * `helm install` as it is, such as `myrepo/drainer` for a repository already added, or a local path.
+   * @default 'drainer'
+   */
+  readonly name?: string;
+  /**
+   * The chart repository's URL: `https://…` for a classic repository, `oci://…` for an OCI
+   * registry. Required with `gitOps`.
+   * @default - none: `name` is a reference helm resolves itself
+   */
+  readonly repository?: string;
+  /**
+   * The exact chart version (`helm install --version`), a SemVer version such as `1.1.0`. There is
+   * no default: the chart's versions are the chart publisher's, and an unpinned install is not
+   * repeatable.
+   */
+  readonly version: string;
+}
+
+/**
+ * TLS between the drainer and the databases it writes to. The values file gets a `tlsDownstream`
+ * section, this library's chart-value design:
+ *
+ * ```yaml
+ * tlsDownstream:
+ *   enabled: true
+ *   clientSecretName: <secretName>
+ *   checkpoint:
+ *     clientSecretName: <checkpointSecretName>
+ * ```
+ */
+export interface DrainerDownstreamTls {
+  /**
+   * The Secret with the client certificate set (`tls.crt`, `tls.key`, `ca.crt`) for the downstream
+   * database the drainer writes to. You create it; the library only refers to it.
+   */
+  readonly secretName: string;
+  /**
+   * The Secret with the client certificate set for the database that holds the drainer's checkpoint.
+   * @default - `secretName`: the checkpoint is kept in the downstream database
+   */
+  readonly checkpointSecretName?: string;
+}
+
+/** Props of {@link DrainerRelease}. */
+export interface DrainerReleaseProps {
+  /** The database cluster the drainer belongs to. */
+  readonly cluster: TlsDatabaseCluster;
+  /**
+   * The chart's release name (`helm install <releaseName>`): lowercase letters, digits and '-',
+   * at most 53 characters (Helm's limit).
+   */
+  readonly releaseName: string;
+  /**
+   * The chart value `drainerName`: the name of the drainer's StatefulSet, pods and service, and so
+   * of its host names. It cannot change once the drainer runs (the specification does not support
+   * renaming a running drainer).
+   * @default `${cluster_name}-${release_name}-drainer`
+   */
+  readonly drainerName?: string;
+  /** The chart and its exact version. */
+  readonly chart: DrainerChart;
+  /**
+   * The drainer's version (chart value `version`), `v<major>.<minor>.<patch>`.
+   * @default - the cluster's version
+   */
+  readonly version?: string;
+  /**
+   * The drainer's volume size (chart value `storage`), a quantity such as `10Gi`.
+   * @default '10Gi'
+   */
+  readonly storage?: string;
+  /**
+   * The storage class of the drainer's volume (chart value `storageClassName`).
+   * @default - the Kubernetes cluster's default storage class
+   */
+  readonly storageClassName?: string;
+  /**
+   * The drainer's own configuration, passed through as the chart value `config`.
+   * @default - none
+   */
+  readonly config?: { readonly [key: string]: any };
+  /**
+   * Common Names the drainer accepts from peers besides the certificates' (`tlsCluster.certAllowedCN`).
+   * @default - only the certificates' Common Name
+   */
+  readonly extraAllowedCommonNames?: string[];
+  /**
+   * TLS to the downstream database and to the checkpoint database (see {@link DrainerDownstreamTls}).
+   * @default - no downstream TLS values
+   */
+  readonly downstreamTls?: DrainerDownstreamTls;
+  /**
+   * Further chart values (resources, node selector, …), written after the construct's own. Keys
+   * the construct sets are refused.
+   * @default - none
+   */
+  readonly extraValues?: { readonly [key: string]: any };
+  /**
+   * Let a GitOps engine install the chart: with {@link GitOpsEngine.FLUX} a `HelmRepository` and a
+   * `HelmRelease`, with {@link GitOpsEngine.ARGO_CD} an `Application`, each carrying the values of
+   * the values file. Needs `chart.repository`.
+   * @default - none: the runbook's `helm install` installs it
+   */
+  readonly gitOps?: GitOpsEngine;
+  /**
+   * How often Flux checks the repository and the release (`spec.interval`).
+   * @default '10m'
+   */
+  readonly gitOpsInterval?: string;
+  /**
+   * The namespace Argo CD runs in, where the `Application` goes.
+   * @default 'argocd'
+   */
+  readonly argoCdNamespace?: string;
+  /**
+   * The Argo CD project of the `Application`.
+   * @default 'default'
+   */
+  readonly argoCdProject?: string;
+}
+
+/** The default chart reference, documented on {@link DrainerChart.name}. */
+export const DEFAULT_DRAINER_CHART = 'drainer';
+/** The default size of the drainer's volume. */
+export const DEFAULT_DRAINER_STORAGE = '10Gi';
+
+/** Helm refuses release names longer than this. */
+const HELM_RELEASE_MAX = 53;
+const FLUX_SOURCE_API = 'source.toolkit.fluxcd.io/v1';
+const FLUX_HELM_API = 'helm.toolkit.fluxcd.io/v2';
+const ARGO_CD_API = 'argoproj.io/v1alpha1';
+/** The Kubernetes cluster Argo CD runs in, as its `destination.server`. */
+const IN_CLUSTER = 'https://kubernetes.default.svc';
+const QUANTITY = /^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/;
+/** Chart values the construct writes itself; `extraValues` may not set them. */
+const OWN_VALUES = ['clusterName', 'drainerName', 'version', 'storage', 'storageClassName', 'tlsCluster', 'tlsDownstream', 'config'];
+
+/**
+ * The drainer of a TLS database cluster, installed with its package-manager chart (specification,
+ * section C step 4): the chart values file with TLS on and the allowed Common Names, the drainer's
+ * server certificate with host names from its `drainerName`, the `helm install` command in the
+ * cluster's runbook, and, on request, the Flux or Argo CD objects that install it instead.
+ *
+ * The values file is `<namespace>/<cluster>/drainer-<release>-values.yaml` in the output folder;
+ * it always holds the effective `drainerName`, so a rename shows in the committed output.
+ */
+export class DrainerRelease extends Construct {
+  /** The chart's release name. */
+  public readonly releaseName: string;
+  /** The effective `drainerName`: the one given, or `${cluster_name}-${release_name}-drainer`. */
+  public readonly drainerName: string;
+  /** The namespace the drainer runs in, the cluster's. */
+  public readonly namespace: string;
+  /** The drainer's server Secret, `${cluster_name}-drainer-cluster-secret`. */
+  public readonly serverSecretName: string;
+  /** The host names on the drainer's server certificate. */
+  public readonly hostNames: string[];
+  /** The values file. */
+  public readonly valuesFile: OutputFile;
+  /** The `helm install` command, as the runbook shows it (run from the output folder). */
+  public readonly installCommand: string;
+  /** The Flux `HelmRepository`, with {@link GitOpsEngine.FLUX}. */
+  public readonly helmRepository?: ApiObject;
+  /** The Flux `HelmRelease`, with {@link GitOpsEngine.FLUX}. */
+  public readonly helmRelease?: ApiObject;
+  /** The Argo CD `Application`, with {@link GitOpsEngine.ARGO_CD}. */
+  public readonly application?: ApiObject;
+  private readonly chartValues: Record<string, unknown>;
+
+  constructor(scope: Construct, id: string, props: DrainerReleaseProps) {
+    super(scope, id);
+    const { cluster } = props;
+    const { clusterName, namespace } = cluster;
+    checkReleaseName(this, props.releaseName);
+    const drainerName = names.drainerName(clusterName, props.releaseName, props.drainerName);
+    if (props.drainerName !== undefined) {
+      requireDnsLabel(this, 'drainerName', props.drainerName);
+    } else {
+      requireDerivedLabels(this, 'releaseName', props.releaseName, [drainerName]);
+    }
+    const chart = resolveChart(this, props);
+    const version = props.version ?? cluster.version;
+    requireRelease(this, 'version', version);
+    const storage = props.storage ?? DEFAULT_DRAINER_STORAGE;
+    if (typeof storage !== 'string' || !QUANTITY.test(storage)) {
+      inputError(this, 'storage', props.storage, 'a storage quantity such as "10Gi"');
+    }
+    if (props.storageClassName !== undefined) {
+      requireDnsSubdomain(this, 'storageClassName', props.storageClassName);
+    }
+    (props.extraAllowedCommonNames ?? []).forEach((cn, i) => {
+      if (typeof cn !== 'string' || cn.length === 0 || cn.length > 64) {
+        inputError(this, `extraAllowedCommonNames[${i}]`, cn, 'a non-empty Common Name of at most 64 characters');
+      }
+    });
+    requirePlainObject(this, 'config', props.config);
+    requirePlainObject(this, 'extraValues', props.extraValues);
+    const clash = Object.keys(props.extraValues ?? {}).find((k) => OWN_VALUES.includes(k));
+    if (clash !== undefined) {
+      inputError(this, `extraValues.${clash}`, props.extraValues![clash],
+        `nothing: the construct sets "${clash}"; use the prop of that name (chart values it sets: ${OWN_VALUES.join(', ')})`);
+    }
+    const downstream = props.downstreamTls;
+    if (downstream !== undefined) {
+      requireDnsSubdomain(this, 'downstreamTls.secretName', downstream.secretName);
+      if (downstream.checkpointSecretName !== undefined) {
+        requireDnsSubdomain(this, 'downstreamTls.checkpointSecretName', downstream.checkpointSecretName);
+      }
+    }
+    const gitOps = props.gitOps;
+    if (gitOps !== undefined && !Object.values(GitOpsEngine).includes(gitOps)) {
+      inputError(this, 'gitOps', gitOps, `one of ${Object.values(GitOpsEngine).map((e) => `"${e}"`).join(', ')}`);
+    }
+    if (gitOps !== undefined && chart.repository === undefined) {
+      inputError(this, 'chart.repository', undefined, `the chart repository's URL: ${gitOps} fetches the chart itself`);
+    }
+
+    this.releaseName = props.releaseName;
+    this.drainerName = drainerName;
+    this.namespace = namespace;
+    const plan = cluster.certificates.addComponent('drainer', { releaseName: props.releaseName, drainerName: props.drainerName });
+    this.serverSecretName = plan.secretName;
+    this.hostNames = [...plan.dnsNames];
+
+    const check = component('drainer').commonNameCheck!;
+    const [tlsKey, allowedKey] = check.path;
+    this.chartValues = compact({
+      clusterName,
+      drainerName,
+      version,
+      storage,
+      storageClassName: props.storageClassName,
+      [tlsKey]: { enabled: true, [allowedKey]: [cluster.commonName, ...(props.extraAllowedCommonNames ?? [])] },
+      tlsDownstream: downstream && {
+        enabled: true,
+        clientSecretName: downstream.secretName,
+        checkpoint: { clientSecretName: downstream.checkpointSecretName ?? downstream.secretName },
+      },
+      config: props.config && structuredClone(props.config),
+      ...structuredClone(props.extraValues ?? {}),
+    });
+
+    const valuesPath = `${names.clusterFolder(namespace, clusterName)}/${names.drainerValuesFileName(props.releaseName)}`;
+    const header = `# Values of the drainer chart, release ${props.releaseName} of database cluster ${namespace}/${clusterName}. `
+      + 'Generated by cdk8s-cluster-tls; drainerName cannot change once the drainer runs.\n';
+    this.valuesFile = new OutputFile(this, 'Values', { path: valuesPath, content: header + YAML.stringify(this.chartValues) });
+
+    const repositoryName = names.drainerChartRepositoryName(props.releaseName);
+    const oci = chart.repository?.startsWith('oci://') ?? false;
+    const chartRef = chart.repository === undefined ? chart.name
+      : oci ? `${chart.repository}/${chart.name}` : `${repositoryName}/${chart.name}`;
+    this.installCommand = `helm install ${props.releaseName} ${chartRef} --namespace=${namespace} --version=${chart.version} -f ${valuesPath}`;
+
+    const interval = props.gitOpsInterval ?? '10m';
+    requireDuration(this, 'gitOpsInterval', interval);
+    const after = (obj: ApiObject) => {
+      dependOnInSameChart(obj, cluster.resource);
+      dependOnInSameChart(obj, cluster.certificates);
+    };
+    if (gitOps === GitOpsEngine.FLUX) {
+      this.helmRepository = new ApiObject(this, 'HelmRepository', {
+        apiVersion: FLUX_SOURCE_API,
+        kind: 'HelmRepository',
+        metadata: { name: repositoryName, namespace },
+        spec: compact({ interval, url: chart.repository, type: oci ? 'oci' : undefined }),
+      });
+      this.helmRelease = new ApiObject(this, 'HelmRelease', {
+        apiVersion: FLUX_HELM_API,
+        kind: 'HelmRelease',
+        metadata: { name: props.releaseName, namespace },
+        spec: {
+          releaseName: props.releaseName,
+          interval,
+          chart: { spec: { chart: chart.name, version: chart.version, sourceRef: { kind: 'HelmRepository', name: repositoryName } } },
+          values: this.values,
+        },
+      });
+      this.helmRelease.node.addDependency(this.helmRepository);
+      after(this.helmRepository);
+      after(this.helmRelease);
+    } else if (gitOps === GitOpsEngine.ARGO_CD) {
+      const argoNamespace = props.argoCdNamespace ?? 'argocd';
+      requireDnsLabel(this, 'argoCdNamespace', argoNamespace);
+      const project = props.argoCdProject ?? 'default';
+      requireDnsSubdomain(this, 'argoCdProject', project);
+      const applicationName = names.drainerApplicationName(namespace, props.releaseName);
+      if (!isDnsLabel(applicationName)) {
+        inputError(this, 'releaseName', props.releaseName,
+          `at most ${63 - (applicationName.length - props.releaseName.length)} characters, so that the Argo CD Application "${applicationName}" stays a DNS-1123 label of at most 63`);
+      }
+      this.application = new ApiObject(this, 'Application', {
+        apiVersion: ARGO_CD_API,
+        kind: 'Application',
+        metadata: { name: applicationName, namespace: argoNamespace },
+        spec: {
+          project,
+          source: {
+            // Argo CD's Helm source names an OCI registry without its scheme.
+            repoURL: oci ? chart.repository!.slice('oci://'.length) : chart.repository,
+            chart: chart.name,
+            targetRevision: chart.version,
+            helm: { releaseName: props.releaseName, valuesObject: this.values },
+          },
+          destination: { server: IN_CLUSTER, namespace },
+          syncPolicy: { automated: { prune: false, selfHeal: true } },
+        },
+      });
+      after(this.application);
+    }
+
+    cluster.addRunbookStep(this.runbookStep(cluster, chart, valuesPath, gitOps));
+  }
+
+  /** The chart values, as the values file and the GitOps objects hold them (a copy). */
+  public get values(): Record<string, any> {
+    return structuredClone(this.chartValues);
+  }
+
+  private runbookStep(cluster: TlsDatabaseCluster, chart: ResolvedChart, valuesPath: string, gitOps?: GitOpsEngine): RunbookStep {
+    const { namespace } = this;
+    const secrets = [this.serverSecretName];
+    const downstream = this.chartValues.tlsDownstream as { clientSecretName: string; checkpoint: { clientSecretName: string } } | undefined;
+    if (downstream) {
+      secrets.push(...new Set([downstream.clientSecretName, downstream.checkpoint.clientSecretName]));
+    }
+    const text = [
+      `The drainer is installed from its chart, not by the operator. Its server certificate Secret \`${this.serverSecretName}\` `
+        + `must exist first${downstream ? ', and so must the client certificate Secrets of the databases it writes to' : ''}. `
+        + `The values file \`${valuesPath}\` turns TLS on and accepts the Common Name \`${cluster.commonName}\`.`,
+      `The drainer is named \`${this.drainerName}\` (chart value \`drainerName\`, which also names its StatefulSet and pods). `
+        + 'A running drainer cannot be renamed: keep `drainerName` as it is once the drainer is installed.',
+    ];
+    const commands = [`kubectl get secret ${secrets.join(' ')} -n ${namespace}`];
+    if (gitOps === GitOpsEngine.FLUX) {
+      text.push(`Flux installs the chart from the HelmRelease \`${this.helmRelease!.name}\` in \`${manifestFileName(Chart.of(this))}\`, with the same values; do not run \`helm install\` as well.`);
+      commands.push(`kubectl get helmreleases.helm.toolkit.fluxcd.io ${this.helmRelease!.name} -n ${namespace}`);
+    } else if (gitOps === GitOpsEngine.ARGO_CD) {
+      text.push(`Argo CD installs the chart from the Application \`${this.application!.name}\` in \`${manifestFileName(Chart.of(this))}\`, with the same values; do not run \`helm install\` as well.`);
+      commands.push(`kubectl get applications.argoproj.io ${this.application!.name} -n ${this.application!.metadata.namespace}`);
+    } else {
+      text.push('Run from the output folder:');
+      if (chart.repository !== undefined && !chart.repository.startsWith('oci://')) {
+        commands.push(`helm repo add ${names.drainerChartRepositoryName(this.releaseName)} ${chart.repository}`);
+      }
+      commands.push(this.installCommand);
+    }
+    commands.push(`kubectl rollout status statefulset/${this.drainerName} -n ${namespace}`);
+    return { title: `Install the drainer (release ${this.releaseName})`, text, commands };
+  }
+}
+
+/** The chart with its defaults applied. */
+interface ResolvedChart {
+  readonly name: string;
+  readonly repository?: string;
+  readonly version: string;
+}
+
+function checkReleaseName(scope: IConstruct, releaseName: string): void {
+  if (typeof releaseName !== 'string' || !isDnsLabel(releaseName) || releaseName.length > HELM_RELEASE_MAX) {
+    inputError(scope, 'releaseName', releaseName,
+      `a Helm release name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most ${HELM_RELEASE_MAX} characters`);
+  }
+}
+
+function resolveChart(scope: IConstruct, props: DrainerReleaseProps): ResolvedChart {
+  if (props.chart === undefined || typeof props.chart !== 'object') {
+    inputError(scope, 'chart', props.chart, 'the drainer chart, with at least its exact version: { version: "1.1.0" }');
+  }
+  const name = props.chart.name ?? DEFAULT_DRAINER_CHART;
+  const { repository, version } = props.chart;
+  if (repository !== undefined) {
+    if (typeof repository !== 'string' || !/^(https|oci):\/\/[^\s'"$`\\]+[^/\s'"$`\\]$/.test(repository)) {
+      inputError(scope, 'chart.repository', repository, 'a repository URL starting with https:// (or oci:// for an OCI registry), without a trailing \'/\'');
+    }
+    if (typeof name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
+      inputError(scope, 'chart.name', name, 'the chart\'s name in the repository: lowercase letters, digits and \'-\'');
+    }
+  } else if (typeof name !== 'string' || !/^[A-Za-z0-9._/:@-]+$/.test(name)) {
+    inputError(scope, 'chart.name', name, 'a chart reference for helm, such as "myrepo/drainer" or "./charts/drainer" (letters, digits and . _ / : @ -)');
+  }
+  if (typeof version !== 'string' || semver.valid(version.replace(/^v/, '')) === null) {
+    inputError(scope, 'chart.version', version,
+      'an exact chart version such as "1.1.0" (SemVer, optionally prefixed with v): a range or "latest" makes the install unrepeatable');
+  }
+  return { name, repository, version };
+}
+
+function requirePlainObject(scope: IConstruct, field: string, value: unknown): void {
+  if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+    inputError(scope, field, value, 'an object of chart values');
+  }
+}
+
+/**
+ * Orders `obj` after `target` when both are in the same chart. Across charts the order is the
+ * order the manifest files are applied in: a dependency there would make cdk8s number every
+ * manifest file (`0000-<chart>.k8s.yaml`), renaming the files the runbooks point to.
+ */
+function dependOnInSameChart(obj: ApiObject, target: IConstruct): void {
+  if (Chart.of(obj) === Chart.of(target)) {
+    obj.node.addDependency(target);
+  }
+}

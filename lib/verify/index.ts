@@ -1,0 +1,3 @@
+export * from './input';
+export * from './verify';
+export * from './report';

@@ -1,0 +1,307 @@
+/**
+ * The inputs of `cluster-tls verify`: the certificate plans and cluster manifests of a synthesized
+ * output folder, and the Secrets as `kubectl get secrets -o json` prints them.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as YAML from 'yaml';
+import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, Deployment } from '../catalog';
+import { TLS_PLAN_FILE } from '../cluster-certificates';
+import type { TlsPlan } from '../cluster-certificates';
+import { parseDuration } from '../duration';
+import { ClusterTlsError, inputErrorMessage } from '../errors';
+import * as names from '../names';
+import { oneLine } from './_text';
+
+/**
+ * Input that `cluster-tls verify` cannot read: a file that is not JSON, not Secrets, base64 that
+ * does not decode, a PEM that does not parse, a missing or malformed plan. The message is one
+ * line: where, what was received, what is expected.
+ */
+export class VerifyInputError extends ClusterTlsError {
+  constructor(where: string, field: string, received: unknown, expected: string) {
+    super(inputErrorMessage(where, field, received, expected));
+    this.name = 'VerifyInputError';
+  }
+}
+
+/** One Secret of the input, with its data decoded. */
+export interface SecretData {
+  /** `metadata.name`. */
+  readonly name: string;
+  /** `metadata.namespace`, when the input carries it. */
+  readonly namespace?: string;
+  /** `type`, when the input carries it. */
+  readonly type?: string;
+  /** The data, decoded from base64 (and `stringData`, when present, as the API server merges it). */
+  readonly data: Readonly<Record<string, Buffer>>;
+  /** The input the Secret was read from, for messages: a file name or `standard input`. */
+  readonly source: string;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const KUBECTL_HINT = 'the output of kubectl get secrets -n <namespace> -o json (a List of Secrets, or one Secret)';
+
+/** Shortens a received value for a message. */
+function brief(value: unknown): unknown {
+  if (typeof value === 'string' && value.length > 40) {
+    return `${value.slice(0, 37)}...`;
+  }
+  if (value !== null && typeof value === 'object') {
+    return Array.isArray(value) ? `an array of ${value.length}` : `an object with keys ${Object.keys(value).slice(0, 5).join(', ') || 'none'}`;
+  }
+  return value;
+}
+
+/**
+ * Parses the Secrets input: a `List` (or `SecretList`) of Secrets, or a single Secret. `source`
+ * names the input in messages (a file name, or `standard input`).
+ * @throws VerifyInputError when the text is not JSON, not Secrets, or holds data that is not base64
+ */
+export function parseSecrets(text: string, source = 'secrets'): SecretData[] {
+  let doc: any;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new VerifyInputError(source, 'content', text.trim().length === 0 ? '' : brief(text.trim()),
+      `JSON: ${KUBECTL_HINT}; the JSON parser said: ${oneLine((e as Error).message)}`);
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new VerifyInputError(source, 'content', brief(doc), KUBECTL_HINT);
+  }
+  if (doc.kind === 'Secret') {
+    return [parseSecret(doc, source, 'Secret')];
+  }
+  if (doc.kind !== 'List' && doc.kind !== 'SecretList') {
+    throw new VerifyInputError(source, 'kind', doc.kind, `"List" or "Secret": ${KUBECTL_HINT}`);
+  }
+  if (!Array.isArray(doc.items)) {
+    throw new VerifyInputError(source, 'items', brief(doc.items), 'an array of Secrets');
+  }
+  return doc.items.map((item: unknown, i: number) => {
+    const field = `items[${i}]`;
+    if (item === null || typeof item !== 'object' || (item as any).kind !== undefined && (item as any).kind !== 'Secret') {
+      throw new VerifyInputError(source, `${field}.kind`, brief((item as any)?.kind ?? item), '"Secret": the list must hold only Secrets');
+    }
+    return parseSecret(item, source, field);
+  });
+}
+
+function parseSecret(doc: any, source: string, label: string): SecretData {
+  const name = doc.metadata?.name;
+  if (typeof name !== 'string' || name.length === 0) {
+    throw new VerifyInputError(source, `${label}.metadata.name`, brief(name), 'the Secret\'s name');
+  }
+  const where = `Secret ${name}`;
+  const namespace = doc.metadata?.namespace;
+  if (namespace !== undefined && typeof namespace !== 'string') {
+    throw new VerifyInputError(source, `${where} metadata.namespace`, brief(namespace), 'a namespace name');
+  }
+  const data: Record<string, Buffer> = {};
+  for (const [field, raw] of [['data', doc.data], ['stringData', doc.stringData]] as const) {
+    if (raw === undefined || raw === null) {
+      continue;
+    }
+    if (typeof raw !== 'object' || Array.isArray(raw)) {
+      throw new VerifyInputError(source, `${where} ${field}`, brief(raw), 'an object of keys and values');
+    }
+    for (const [key, value] of Object.entries(raw)) {
+      if (typeof value !== 'string') {
+        throw new VerifyInputError(source, `${where} ${field}["${key}"]`, brief(value), 'a string');
+      }
+      if (field === 'stringData') {
+        data[key] = Buffer.from(value, 'utf8');
+        continue;
+      }
+      const compact = value.replace(/\s+/g, '');
+      if (!BASE64.test(compact)) {
+        throw new VerifyInputError(source, `${where} data["${key}"]`, brief(value), 'base64, as kubectl prints Secret data');
+      }
+      data[key] = Buffer.from(compact, 'base64');
+    }
+  }
+  return { name, namespace, type: typeof doc.type === 'string' ? doc.type : undefined, data, source };
+}
+
+/** A list of Common Names that one component accepts from its peers, and where it was read. */
+export interface AllowedCommonNames {
+  /** The component that checks. */
+  readonly component: ComponentToken;
+  /** The cluster kind the component belongs to. */
+  readonly cluster: ClusterKind;
+  /** The configuration key (`cert-allowed-cn`, `cluster-verify-cn`, `certAllowedCN`). */
+  readonly key: string;
+  /** The allowed names. */
+  readonly names: readonly string[];
+  /** The file, relative to the output folder, and the path in it. */
+  readonly source: string;
+}
+
+/** A plan read from an output folder, with the allowed Common Names of its cluster. */
+export interface LoadedPlan {
+  /** The plan file, relative to the output folder. */
+  readonly file: string;
+  /** The plan. */
+  readonly plan: TlsPlan;
+  /** The issuing method the plan names, when it names one. */
+  readonly method?: string;
+  /** Every allowed Common Name list configured for the cluster's components in the output folder. */
+  readonly allowedCommonNames: readonly AllowedCommonNames[];
+}
+
+/**
+ * Reads every certificate plan (`<namespace>/<cluster>/tls-plan.json`) of a synthesized output
+ * folder, whichever issuing method wrote it, with the allowed Common Names that the cluster
+ * manifests (`*.k8s.yaml`) and the drainer chart values (`values.yaml`) of the folder configure.
+ * @throws VerifyInputError when the folder holds no plan or a plan is malformed
+ */
+export function loadPlans(distDir: string): LoadedPlan[] {
+  if (!fs.existsSync(distDir) || !fs.statSync(distDir).isDirectory()) {
+    throw new VerifyInputError('--dist', 'folder', distDir, 'the folder of the synthesized output, such as dist (run npm run synth first)');
+  }
+  const files = listFiles(distDir);
+  const planFiles = files.filter((f) => path.posix.basename(f) === TLS_PLAN_FILE);
+  if (planFiles.length === 0) {
+    throw new VerifyInputError('--dist', 'folder', distDir, `a synthesized output folder with at least one <namespace>/<cluster>/${TLS_PLAN_FILE}`);
+  }
+  const manifests = files.filter((f) => f.endsWith('.k8s.yaml')).flatMap((f) => readYamlDocuments(distDir, f));
+  return planFiles.map((file) => {
+    const plan = readPlan(distDir, file);
+    const folder = names.clusterFolder(plan.namespace, plan.clusterName);
+    const valuesFiles = files.filter((f) => f.startsWith(`${folder}/`) && /(^|[-_.])values\.ya?ml$/.test(path.posix.basename(f)));
+    const values = valuesFiles.flatMap((f) => readYamlDocuments(distDir, f));
+    const method = (plan as { method?: unknown }).method;
+    return {
+      file,
+      plan,
+      method: typeof method === 'string' ? method : undefined,
+      allowedCommonNames: [...allowedFromManifests(plan, manifests), ...allowedFromChartValues(values)],
+    };
+  });
+}
+
+/** Every file below a folder, relative, with '/' separators, sorted; hidden entries skipped. */
+function listFiles(root: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(path.join(root, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (entry.name.startsWith('.')) {
+      continue;
+    }
+    const child = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) {
+      out.push(...listFiles(root, child));
+    } else if (entry.isFile()) {
+      out.push(child);
+    }
+  }
+  return out;
+}
+
+interface YamlDocument {
+  readonly file: string;
+  readonly doc: any;
+}
+
+function readYamlDocuments(root: string, file: string): YamlDocument[] {
+  const docs = YAML.parseAllDocuments(fs.readFileSync(path.join(root, file), 'utf8'));
+  const bad = docs.find((d) => d.errors.length > 0);
+  if (bad) {
+    throw new VerifyInputError(file, 'content', 'YAML that does not parse', `valid YAML; the parser said: ${oneLine(bad.errors[0].message.split('\n')[0])}`);
+  }
+  return docs.map((d) => ({ file, doc: d.toJSON() }));
+}
+
+const PLAN_ROLES = ['server', 'client'];
+
+function readPlan(root: string, file: string): TlsPlan {
+  let plan: any;
+  try {
+    plan = JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'));
+  } catch (e) {
+    throw new VerifyInputError(file, 'content', 'text that is not JSON', `the certificate plan as synth writes it; the JSON parser said: ${oneLine((e as Error).message)}`);
+  }
+  const need = (ok: boolean, field: string, value: unknown, expected: string) => {
+    if (!ok) {
+      throw new VerifyInputError(file, field, brief(value), expected);
+    }
+  };
+  const isString = (v: unknown) => typeof v === 'string' && v.length > 0;
+  const isDuration = (v: unknown) => typeof v === 'string' && (parseDuration(v) ?? 0) > 0;
+  need(plan !== null && typeof plan === 'object' && !Array.isArray(plan), 'content', plan, 'a certificate plan object');
+  for (const field of ['clusterName', 'namespace', 'commonName'] as const) {
+    need(isString(plan[field]), field, plan[field], 'a non-empty string');
+  }
+  need(isString(plan.privateKey?.algorithm), 'privateKey.algorithm', plan.privateKey?.algorithm, 'a key algorithm such as "RSA"');
+  need(plan.privateKey.size === undefined || Number.isInteger(plan.privateKey.size), 'privateKey.size', plan.privateKey.size, 'a key size in bits');
+  need(isString(plan.ca?.secretName), 'ca.secretName', plan.ca?.secretName, 'the CA Secret\'s name');
+  for (const [field, value] of [['ca.duration', plan.ca.duration], ['ca.renewBefore', plan.ca.renewBefore],
+    ['duration', plan.duration], ['renewBefore', plan.renewBefore]] as const) {
+    need(isDuration(value), field, value, 'a positive duration such as "8760h"');
+  }
+  need(Array.isArray(plan.secrets), 'secrets', plan.secrets, 'an array of the Secrets the cluster needs');
+  plan.secrets.forEach((s: any, i: number) => {
+    const at = `secrets[${i}]`;
+    need(s !== null && typeof s === 'object', at, s, 'a Secret of the plan');
+    need(isString(s.name), `${at}.name`, s.name, 'the Secret\'s name');
+    need(PLAN_ROLES.includes(s.role), `${at}.role`, s.role, '"server" or "client"');
+    need(CLUSTER_KINDS.some((k) => k.kind === s.cluster), `${at}.cluster`, s.cluster, `one of ${CLUSTER_KINDS.map((k) => k.kind).join(', ')}`);
+    need(Array.isArray(s.usages) && s.usages.every(isString), `${at}.usages`, s.usages, 'an array of key usages');
+    for (const list of ['dnsNames', 'ipAddresses']) {
+      need(s[list] === undefined || (Array.isArray(s[list]) && s[list].every(isString)), `${at}.${list}`, s[list], 'an array of strings');
+    }
+  });
+  return plan as TlsPlan;
+}
+
+function at(obj: any, keys: readonly string[]): unknown {
+  return keys.reduce((node, key) => (node !== null && typeof node === 'object' ? node[key] : undefined), obj);
+}
+
+function asNames(value: unknown): string[] | undefined {
+  if (typeof value === 'string') {
+    return [value];
+  }
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+    return value;
+  }
+  return undefined;
+}
+
+/** Allowed Common Names of the operator-deployed components, from the plan's cluster resources. */
+function allowedFromManifests(plan: TlsPlan, docs: readonly YamlDocument[]): AllowedCommonNames[] {
+  const out: AllowedCommonNames[] = [];
+  for (const { file, doc } of docs) {
+    const kind = CLUSTER_KINDS.find((k) => k.resourceKind === doc?.kind);
+    if (!kind || doc.metadata?.name !== plan.clusterName || (doc.metadata?.namespace ?? plan.namespace) !== plan.namespace) {
+      continue;
+    }
+    for (const entry of COMPONENTS) {
+      if (entry.cluster !== kind.kind || !entry.specKey || !entry.commonNameCheck) {
+        continue;
+      }
+      const keys = ['spec', entry.specKey, ...entry.commonNameCheck.path];
+      const allowed = asNames(at(doc, keys));
+      if (allowed) {
+        out.push({ component: entry.token, cluster: entry.cluster, key: entry.commonNameCheck.key, names: allowed, source: `${file} ${kind.resourceKind} ${keys.join('.')}` });
+      }
+    }
+  }
+  return out;
+}
+
+/** Allowed Common Names of the chart-deployed components (the drainer), from chart values files. */
+function allowedFromChartValues(docs: readonly YamlDocument[]): AllowedCommonNames[] {
+  const out: AllowedCommonNames[] = [];
+  for (const { file, doc } of docs) {
+    for (const entry of COMPONENTS) {
+      if (entry.deployment !== Deployment.CHART || !entry.commonNameCheck) {
+        continue;
+      }
+      const allowed = asNames(at(doc, entry.commonNameCheck.path));
+      if (allowed) {
+        out.push({ component: entry.token, cluster: entry.cluster, key: entry.commonNameCheck.key, names: allowed, source: `${file} ${entry.commonNameCheck.path.join('.')}` });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+/**
+ * The human output of `cluster-tls verify`: one row per Secret, each failed check spelled out
+ * below its row, and a summary line.
+ */
+import type { VerifyReport } from './verify';
+
+/** Pads the columns of rows to their widest cell. */
+function columns(rows: readonly string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  '));
+}
+
+/** Renders a report as text: a header per plan, the table, the failures and the summary line. */
+export function formatReport(report: VerifyReport): string {
+  const out: string[] = [];
+  for (const plan of report.plans) {
+    out.push(`plan ${plan.namespace}/${plan.clusterName}: ${plan.file}${plan.method ? `, issued with ${plan.method}` : ''}, checked at ${report.now}`);
+    const lists = plan.allowedCommonNames;
+    const files = [...new Set(lists.map((a) => a.source.split(' ')[0]))];
+    out.push(lists.length
+      ? `allowed Common Names: the lists of ${[...new Set(lists.map((a) => a.component))].join(', ')} in ${files.join(', ')}`
+      : 'allowed Common Names: no list in the output; the Common Name must be the plan\'s');
+  }
+  out.push('');
+  const header = ['SECRET', 'CLUSTER', 'CERTIFICATE', 'RESULT'];
+  const rows = report.secrets.map((s) => [
+    s.name, `${s.namespace}/${s.clusterName}`, s.role === 'server' ? `server: ${s.component}` : `client: ${s.cluster}`, s.ok ? 'PASS' : 'FAIL',
+  ]);
+  const lines = columns([header, ...rows]);
+  out.push(lines[0]);
+  report.secrets.forEach((s, i) => {
+    out.push(lines[i + 1]);
+    for (const c of s.checks.filter((x) => !x.ok)) {
+      out.push(`  - ${c.check}: expected ${c.expected}; found ${c.found}`);
+    }
+  });
+  out.push('');
+  const { checked, passed, failed } = report.summary;
+  out.push(`${checked} secret${checked === 1 ? '' : 's'} checked: ${passed} passed, ${failed} failed`);
+  return `${out.join('\n')}\n`;
+}

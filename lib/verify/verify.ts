@@ -1,0 +1,437 @@
+/**
+ * The checks of `cluster-tls verify`: every Secret a certificate plan requires, against what the
+ * components need from it. Pure functions: the inputs come from `input.ts`, the time is a parameter.
+ */
+import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
+import { SECRET_KEYS } from '../catalog';
+import type { TlsPlan, TlsPlanSecret } from '../cluster-certificates';
+import { parseDuration } from '../duration';
+import {
+  atLeastAsStrong, commonName, describeCertificate, describeStrength, dnsNameCovered, extendedKeyUsages, keyStrength,
+  normalizeIp, parseSubjectAltName, pemBlocks, strengthOf,
+} from './_x509';
+import { AllowedCommonNames, LoadedPlan, SecretData, VerifyInputError } from './input';
+import { oneLine } from './_text';
+
+/** The checks, in the order they are run and reported. Their names are stable (`--json`). */
+export const CHECKS = [
+  'present', 'keys', 'chain', 'same-ca', 'key-match', 'san', 'usage', 'common-name', 'validity', 'renewal', 'ca-lifetime', 'key-strength',
+] as const;
+
+/** The name of one check. */
+export type CheckName = (typeof CHECKS)[number];
+
+/** The outcome of one check of one Secret. */
+export interface CheckResult {
+  /** Which check. */
+  readonly check: CheckName;
+  /** Whether it passed. */
+  readonly ok: boolean;
+  /** What the plan and the components need. */
+  readonly expected: string;
+  /** What the Secret holds. */
+  readonly found: string;
+}
+
+/** The reference CA of a cluster: every Secret's `ca.crt` must be this certificate. */
+export interface ClusterCa {
+  /** The CA certificate. */
+  readonly certificate: X509Certificate;
+  /** Where it was taken from, for messages. */
+  readonly origin: string;
+}
+
+/** What the checks of one Secret need besides the Secret and its plan. */
+export interface VerifyContext {
+  /** The time the certificates must be valid at. */
+  readonly now: Date;
+  /** The allowed Common Name lists configured for the cluster's components (any kind; filtered here). */
+  readonly allowedCommonNames?: readonly AllowedCommonNames[];
+  /** The cluster's CA; without it the `same-ca` check is not run. */
+  readonly clusterCa?: ClusterCa;
+}
+
+/** The certificates and key of a Secret, parsed. */
+interface Material {
+  readonly leaf: X509Certificate;
+  readonly intermediates: X509Certificate[];
+  readonly anchors: X509Certificate[];
+  readonly key: KeyObject;
+}
+
+const REQUIRED_KEYS: readonly string[] = [SECRET_KEYS.certificate, SECRET_KEYS.privateKey, SECRET_KEYS.ca];
+
+/**
+ * Parses the PEM certificates stored under one key of a Secret.
+ * @throws VerifyInputError when the value holds no certificate or one that does not parse
+ */
+export function parseCertificates(secret: SecretData, key: string): X509Certificate[] {
+  const blocks = pemBlocks(secret.data[key]?.toString('utf8') ?? '').filter((b) => b.label === 'CERTIFICATE');
+  if (blocks.length === 0) {
+    throw new VerifyInputError(secret.source, `Secret ${secret.name} ${key}`, 'no PEM certificate', 'one or more "-----BEGIN CERTIFICATE-----" blocks');
+  }
+  return blocks.map((b, i) => {
+    try {
+      return new X509Certificate(b.pem);
+    } catch (e) {
+      throw new VerifyInputError(secret.source, `Secret ${secret.name} ${key}`, `a PEM certificate (block ${i + 1}) that does not parse`,
+        `a DER X.509 certificate inside the PEM block; the parser said: ${oneLine((e as Error).message)}`);
+    }
+  });
+}
+
+/**
+ * Parses the PEM private key of a Secret (PKCS#8, or PKCS#1/SEC1 as cfssl writes them).
+ * @throws VerifyInputError when the value is not an unencrypted PEM private key
+ */
+export function parsePrivateKey(secret: SecretData, key: string = SECRET_KEYS.privateKey): KeyObject {
+  const blocks = pemBlocks(secret.data[key]?.toString('utf8') ?? '').filter((b) => /PRIVATE KEY$/.test(b.label));
+  if (blocks.length !== 1) {
+    throw new VerifyInputError(secret.source, `Secret ${secret.name} ${key}`, `${blocks.length} PEM private keys`, 'exactly one "-----BEGIN … PRIVATE KEY-----" block');
+  }
+  try {
+    return createPrivateKey(blocks[0].pem);
+  } catch (e) {
+    throw new VerifyInputError(secret.source, `Secret ${secret.name} ${key}`, 'a PEM private key that does not parse',
+      `an unencrypted private key; the parser said: ${oneLine((e as Error).message)}`);
+  }
+}
+
+function material(secret: SecretData): Material {
+  const [leaf, ...intermediates] = parseCertificates(secret, SECRET_KEYS.certificate);
+  return { leaf, intermediates, anchors: parseCertificates(secret, SECRET_KEYS.ca), key: parsePrivateKey(secret) };
+}
+
+function result(check: CheckName, ok: boolean, expected: string, found: string): CheckResult {
+  return { check, ok, expected, found };
+}
+
+/** `2026-01-01T00:00:00Z`. */
+function iso(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function hours(ms: number): string {
+  return `${Math.floor(ms / 3_600_000)}h`;
+}
+
+function quoted(values: readonly string[]): string {
+  return values.map((v) => JSON.stringify(v)).join(', ');
+}
+
+/**
+ * Checks one Secret the plan requires. Returns one result per check that could run: a missing
+ * Secret yields only `present`, a Secret without the three keys only `present` and `keys`, and
+ * `san` is run only when the plan lists names for the Secret.
+ * @throws VerifyInputError when a certificate or key of the Secret does not parse
+ */
+export function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secret: SecretData | undefined, context: VerifyContext): CheckResult[] {
+  if (!secret) {
+    return [result('present', false, `Secret ${required.name} in namespace ${plan.namespace}`, 'no Secret of that name in the input')];
+  }
+  const results = [result('present', true, `Secret ${required.name} in namespace ${plan.namespace}`, 'present')];
+  const keys = Object.keys(secret.data).sort();
+  const missing = REQUIRED_KEYS.filter((k) => !keys.includes(k));
+  const extra = keys.filter((k) => !REQUIRED_KEYS.includes(k));
+  results.push(result('keys', missing.length === 0 && extra.length === 0, `exactly the keys ${REQUIRED_KEYS.join(', ')}`,
+    [`keys ${keys.join(', ') || 'none'}`, missing.length ? `missing ${missing.join(', ')}` : '', extra.length ? `unexpected ${extra.join(', ')}` : '']
+      .filter(Boolean).join('; ')));
+  if (missing.length > 0) {
+    return results;
+  }
+  const m = material(secret);
+  results.push(checkChain(m));
+  if (context.clusterCa) {
+    results.push(checkSameCa(m, context.clusterCa));
+  }
+  results.push(checkKeyMatch(m));
+  if ((required.dnsNames?.length ?? 0) + (required.ipAddresses?.length ?? 0) > 0) {
+    results.push(checkNames(m, required));
+  }
+  results.push(checkUsages(m, required));
+  results.push(checkCommonName(m, required, plan, context.allowedCommonNames ?? []));
+  results.push(...checkValidity(m, plan, context.now));
+  results.push(checkKeyStrength(m, plan));
+  return results;
+}
+
+function signedBy(cert: X509Certificate, issuer: X509Certificate): boolean {
+  try {
+    return cert.checkIssued(issuer) && cert.verify(issuer.publicKey);
+  } catch {
+    return false;
+  }
+}
+
+function checkChain(m: Material): CheckResult {
+  const expected = 'tls.crt signed by the CA certificate in ca.crt';
+  const cas = m.anchors.filter((a) => a.ca);
+  if (cas.length === 0) {
+    return result('chain', false, expected, `ca.crt holds no CA certificate: ${describeCertificate(m.anchors[0])} is not a CA`);
+  }
+  const pool = [...m.intermediates];
+  let current = m.leaf;
+  for (let depth = 0; depth <= m.intermediates.length; depth++) {
+    const anchor = cas.find((a) => signedBy(current, a));
+    if (anchor) {
+      return result('chain', true, expected, `signed by ${describeCertificate(anchor)}`);
+    }
+    const next = pool.findIndex((c) => signedBy(current, c));
+    if (next < 0) {
+      break;
+    }
+    current = pool.splice(next, 1)[0];
+  }
+  const named = cas.find((a) => a.subject === current.issuer);
+  const issuer = current.issuer.split('\n').join(', ');
+  return result('chain', false, expected, named
+    ? `tls.crt names the issuer ${issuer}, but its signature does not verify with the key of ca.crt (a different CA of the same name)`
+    : `tls.crt issued by ${issuer}, which is not ca.crt (${describeCertificate(cas[0])})`);
+}
+
+function checkSameCa(m: Material, ca: ClusterCa): CheckResult {
+  const found = m.anchors[0];
+  return result('same-ca', found.fingerprint256 === ca.certificate.fingerprint256,
+    `ca.crt is the cluster's CA ${describeCertificate(ca.certificate)}, as in ${ca.origin}`, `ca.crt is ${describeCertificate(found)}`);
+}
+
+function checkKeyMatch(m: Material): CheckResult {
+  let ok: boolean;
+  try {
+    ok = m.leaf.checkPrivateKey(m.key);
+  } catch {
+    ok = false;
+  }
+  return result('key-match', ok, 'tls.key is the private key of tls.crt', ok ? 'it is'
+    : `a key that does not belong to tls.crt (tls.key: ${describeStrength(keyStrength(m.key))}; tls.crt: ${describeStrength(keyStrength(m.leaf.publicKey))})`);
+}
+
+function checkNames(m: Material, required: TlsPlanSecret): CheckResult {
+  const sans = parseSubjectAltName(m.leaf.subjectAltName);
+  const dns = required.dnsNames ?? [];
+  const ips = required.ipAddresses ?? [];
+  const missing = [
+    ...dns.filter((n) => !dnsNameCovered(n, sans.dns)),
+    ...ips.filter((ip) => !sans.ip.includes(normalizeIp(ip))),
+  ];
+  const all = [...sans.dns, ...sans.ip, ...sans.other];
+  if (missing.length === 0) {
+    return result('san', true, `SANs covering the plan's ${dns.length} DNS names and ${ips.length} IP addresses`, 'all covered');
+  }
+  return result('san', false, `SANs covering ${missing.join(', ')}`,
+    `no SAN covers ${missing.length === 1 ? 'it' : 'them'}; the certificate has ${all.length ? all.join(', ') : 'no SANs'}`);
+}
+
+function checkUsages(m: Material, required: TlsPlanSecret): CheckResult {
+  const want = [...required.usages].sort();
+  const found = extendedKeyUsages(m.leaf);
+  const expected = `extended key usages ${required.usages.join(', ')} (${required.role} certificate)`;
+  if (found === undefined) {
+    return result('usage', false, expected, 'no extended key usage extension');
+  }
+  const have = [...new Set(found)].sort();
+  return result('usage', have.length === want.length && have.every((u, i) => u === want[i]), expected, `extended key usages ${found.join(', ') || 'none'}`);
+}
+
+function checkCommonName(m: Material, required: TlsPlanSecret, plan: TlsPlan, allowed: readonly AllowedCommonNames[]): CheckResult {
+  const lists = allowed.filter((a) => a.cluster === required.cluster);
+  const cn = commonName(m.leaf);
+  const expected = lists.length === 0
+    ? `CN ${JSON.stringify(plan.commonName)} (the plan's)`
+    : `CN ${JSON.stringify(plan.commonName)} (the plan's), in the allowed list of ${lists.map((l) => `${l.component} ${l.key}`).join(', ')}`;
+  if (cn === undefined) {
+    return result('common-name', false, expected, 'no Common Name in the subject');
+  }
+  const rejecting = lists.filter((l) => !l.names.includes(cn));
+  const problems = [
+    cn !== plan.commonName ? 'not the plan\'s' : '',
+    ...rejecting.map((l) => `not in ${l.component} ${l.key} [${quoted(l.names)}] (${l.source})`),
+  ].filter(Boolean);
+  return result('common-name', problems.length === 0, expected, `CN ${JSON.stringify(cn)}${problems.length ? `: ${problems.join('; ')}` : ''}`);
+}
+
+interface Dated {
+  readonly label: string;
+  readonly notBefore: Date;
+  readonly notAfter: Date;
+}
+
+function dated(label: string, cert: X509Certificate): Dated {
+  return { label, notBefore: new Date(cert.validFrom), notAfter: new Date(cert.validTo) };
+}
+
+function checkValidity(m: Material, plan: TlsPlan, now: Date): CheckResult[] {
+  const leaf = dated('tls.crt', m.leaf);
+  const ca = dated('ca.crt', m.anchors[0]);
+  const out: CheckResult[] = [];
+
+  const invalid = [leaf, ca].flatMap((c) => (now < c.notBefore ? [`${c.label} not valid before ${iso(c.notBefore)}`]
+    : now >= c.notAfter ? [`${c.label} expired ${iso(c.notAfter)}`] : []));
+  out.push(result('validity', invalid.length === 0, `tls.crt and ca.crt valid at ${iso(now)}`,
+    invalid.length ? invalid.join('; ') : `tls.crt valid until ${iso(leaf.notAfter)}, ca.crt until ${iso(ca.notAfter)}`));
+
+  const windows = [
+    { cert: leaf, renewBefore: plan.renewBefore },
+    { cert: ca, renewBefore: plan.ca.renewBefore },
+  ];
+  const renewing = windows
+    .filter(({ cert }) => now >= cert.notBefore && now < cert.notAfter)
+    .filter(({ cert, renewBefore }) => cert.notAfter.getTime() - now.getTime() <= parseDuration(renewBefore)!)
+    .map(({ cert, renewBefore }) => `${cert.label} expires ${iso(cert.notAfter)}, ${hours(cert.notAfter.getTime() - now.getTime())} away, inside its ${renewBefore} renewal window`);
+  out.push(result('renewal', renewing.length === 0,
+    `more than ${plan.renewBefore} left on tls.crt and more than ${plan.ca.renewBefore} on ca.crt`,
+    renewing.length ? renewing.join('; ') : `${hours(leaf.notAfter.getTime() - now.getTime())} left on tls.crt, ${hours(ca.notAfter.getTime() - now.getTime())} on ca.crt`));
+
+  out.push(result('ca-lifetime', leaf.notAfter <= ca.notAfter, `tls.crt to expire no later than ca.crt (${iso(ca.notAfter)})`,
+    `tls.crt expires ${iso(leaf.notAfter)}`));
+  return out;
+}
+
+function checkKeyStrength(m: Material, plan: TlsPlan): CheckResult {
+  const want = strengthOf(plan.privateKey.algorithm, plan.privateKey.size);
+  const keys = [
+    { label: 'tls.crt', strength: keyStrength(m.leaf.publicKey) },
+    { label: 'ca.crt', strength: keyStrength(m.anchors[0].publicKey) },
+  ];
+  return result('key-strength', keys.every((k) => atLeastAsStrong(k.strength, want)),
+    `keys at least as strong as the plan's ${describeStrength(want)}`, keys.map((k) => `${k.label} ${describeStrength(k.strength)}`).join(', '));
+}
+
+/** The checks of one Secret. */
+export interface SecretReport {
+  /** The Secret name. */
+  readonly name: string;
+  /** The namespace. */
+  readonly namespace: string;
+  /** The cluster name. */
+  readonly clusterName: string;
+  /** The cluster kind (`database`, `migration`). */
+  readonly cluster: string;
+  /** `server` or `client`. */
+  readonly role: 'server' | 'client';
+  /** The component, for server certificates. */
+  readonly component?: string;
+  /** Whether every check passed. */
+  readonly ok: boolean;
+  /** The checks that ran, in the order of {@link CHECKS}. */
+  readonly checks: CheckResult[];
+}
+
+/** One plan that was checked. */
+export interface PlanReport {
+  /** The plan file, relative to the output folder. */
+  readonly file: string;
+  readonly namespace: string;
+  readonly clusterName: string;
+  /** The issuing method the plan names, if any. */
+  readonly method?: string;
+  /** The allowed Common Name lists found for the cluster. */
+  readonly allowedCommonNames: readonly AllowedCommonNames[];
+  /** Where the reference CA came from; absent when no Secret carried a CA. */
+  readonly ca?: string;
+}
+
+/** Everything `cluster-tls verify` found. */
+export interface VerifyReport {
+  /** Whether every Secret passed every check. */
+  readonly ok: boolean;
+  /** The time the certificates were checked at. */
+  readonly now: string;
+  readonly plans: PlanReport[];
+  readonly secrets: SecretReport[];
+  readonly summary: { readonly checked: number; readonly passed: number; readonly failed: number };
+}
+
+/** Options of {@link verify}. */
+export interface VerifyOptions {
+  /**
+   * The time the certificates must be valid at.
+   * @default - now
+   */
+  readonly now?: Date;
+  /**
+   * Check only the plans of this namespace.
+   * @default - the namespaces of the Secrets, when they carry one; otherwise every plan
+   */
+  readonly namespace?: string;
+  /**
+   * Check only the plans of this cluster name.
+   * @default - every cluster
+   */
+  readonly clusterName?: string;
+}
+
+/**
+ * Checks the Secrets against the plans: every Secret each plan requires, and that the Secrets of
+ * one cluster carry one CA (the CA Secret's certificate when the input holds the CA Secret, else
+ * the CA most of the cluster's Secrets carry).
+ * @throws VerifyInputError when no plan matches, or a certificate or key does not parse
+ */
+export function verify(plans: readonly LoadedPlan[], secrets: readonly SecretData[], options: VerifyOptions = {}): VerifyReport {
+  const now = options.now ?? new Date();
+  const selected = selectPlans(plans, secrets, options);
+  const planReports: PlanReport[] = [];
+  const reports: SecretReport[] = [];
+  for (const loaded of selected) {
+    const { plan } = loaded;
+    const find = (name: string) => secrets.find((s) => s.name === name && (s.namespace === undefined || s.namespace === plan.namespace));
+    const clusterCa = referenceCa(plan, find);
+    planReports.push({
+      file: loaded.file, namespace: plan.namespace, clusterName: plan.clusterName, method: loaded.method,
+      allowedCommonNames: loaded.allowedCommonNames, ca: clusterCa?.origin,
+    });
+    for (const required of plan.secrets) {
+      const checks = verifySecret(required, plan, find(required.name), { now, allowedCommonNames: loaded.allowedCommonNames, clusterCa });
+      reports.push({
+        name: required.name, namespace: plan.namespace, clusterName: plan.clusterName, cluster: required.cluster,
+        role: required.role, component: required.component, ok: checks.every((c) => c.ok), checks,
+      });
+    }
+  }
+  const passed = reports.filter((r) => r.ok).length;
+  return {
+    ok: passed === reports.length,
+    now: iso(now),
+    plans: planReports,
+    secrets: reports,
+    summary: { checked: reports.length, passed, failed: reports.length - passed },
+  };
+}
+
+function selectPlans(plans: readonly LoadedPlan[], secrets: readonly SecretData[], options: VerifyOptions): LoadedPlan[] {
+  const namespaces = [...new Set(secrets.map((s) => s.namespace).filter((n): n is string => n !== undefined))];
+  const selected = plans.filter((p) => (options.namespace !== undefined ? p.plan.namespace === options.namespace
+    : namespaces.length === 0 || namespaces.includes(p.plan.namespace))
+    && (options.clusterName === undefined || p.plan.clusterName === options.clusterName));
+  if (selected.length === 0) {
+    const wanted = [
+      options.namespace !== undefined ? `namespace ${JSON.stringify(options.namespace)}`
+        : namespaces.length ? `the namespace of the Secrets (${namespaces.join(', ')})` : '',
+      options.clusterName !== undefined ? `cluster ${JSON.stringify(options.clusterName)}` : '',
+    ].filter(Boolean).join(' and ');
+    throw new VerifyInputError('--dist', 'plans', plans.map((p) => `${p.plan.namespace}/${p.plan.clusterName}`),
+      `a plan for ${wanted}; choose one with --namespace and --cluster`);
+  }
+  return selected;
+}
+
+function referenceCa(plan: TlsPlan, find: (name: string) => SecretData | undefined): ClusterCa | undefined {
+  const caSecret = find(plan.ca.secretName);
+  if (caSecret) {
+    const key = caSecret.data[SECRET_KEYS.certificate] ? SECRET_KEYS.certificate : SECRET_KEYS.ca;
+    return { certificate: parseCertificates(caSecret, key)[0], origin: `the CA Secret ${caSecret.name}` };
+  }
+  const carried = plan.secrets
+    .map((s) => find(s.name))
+    .filter((s): s is SecretData => s !== undefined && s.data[SECRET_KEYS.ca] !== undefined)
+    .map((s) => parseCertificates(s, SECRET_KEYS.ca)[0]);
+  if (carried.length === 0) {
+    return undefined;
+  }
+  const counts = new Map<string, number>();
+  for (const cert of carried) {
+    counts.set(cert.fingerprint256, (counts.get(cert.fingerprint256) ?? 0) + 1);
+  }
+  const best = carried.reduce((a, b) => (counts.get(b.fingerprint256)! > counts.get(a.fingerprint256)! ? b : a));
+  return { certificate: best, origin: `${counts.get(best.fingerprint256)} of the ${carried.length} Secrets of the cluster` };
+}

@@ -1,0 +1,240 @@
+import { App, Chart, Testing } from 'cdk8s';
+import { Construct } from 'constructs';
+import { BackupRestore, BackupRestoreProps } from '../lib/backup-restore';
+import * as names from '../lib/names';
+import { API_GROUP_CONTEXT } from '../lib/settings';
+import { renderApp } from '../lib/synthesize';
+import { TlsDatabaseCluster } from '../lib/tls-database-cluster';
+import { expectValidAgainstCrds } from './_crds';
+import { findObject, namesOf } from './_find';
+
+const S3 = { provider: 'aws', region: 'us-west-2', bucket: 'db-backups', secretName: 's3-keys' };
+
+/**
+ * Synthesizes a cluster with a BackupRestore. The construct's scope is created before the
+ * cluster, so that without a dependency its objects would come first.
+ */
+function synth(props: Partial<BackupRestoreProps> = {}) {
+  const chart = Testing.chart();
+  const early = new Construct(chart, 'early');
+  const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5' });
+  const br = new BackupRestore(early, 'br', { cluster, s3: S3, credentialsSecretName: 'backup-password', ...props });
+  const objects = Testing.synth(chart);
+  return { cluster, br, objects, runbook: cluster.runbook.render() };
+}
+
+describe('naming functions', () => {
+  test('${cluster_name}-backup, ${cluster_name}-restore and the default prefix <namespace>/<cluster_name>', () => {
+    expect(names.backupName('basic')).toBe('basic-backup');
+    expect(names.restoreName('basic')).toBe('basic-restore');
+    expect(names.backupPrefix('demo', 'basic')).toBe('demo/basic');
+  });
+});
+
+describe('Backup', () => {
+  const { objects, br } = synth({ backup: {} });
+  const backup = findObject(objects, 'Backup', 'basic-backup');
+
+  test('named ${cluster_name}-backup, in the cluster\'s namespace, in the operator\'s API group', () => {
+    expect(backup.apiVersion).toBe('db.operator.io/v1alpha1');
+    expect(backup.metadata).toEqual({ name: 'basic-backup', namespace: 'demo' });
+    expect(br.backupName).toBe('basic-backup');
+    expect(br.backup?.name).toBe('basic-backup');
+    expect(br.restore).toBeUndefined();
+  });
+
+  test('every field of the spec\'s table, with its defaults', () => {
+    expect(backup.spec).toEqual({
+      backupType: 'full',
+      br: { cluster: 'basic', clusterNamespace: 'demo', sendCredToStore: true },
+      from: { host: 'basic-sqlserver.demo.svc', secretName: 'backup-password', port: 4000, user: 'root' },
+      s3: { provider: 'aws', region: 'us-west-2', secretName: 's3-keys', bucket: 'db-backups', prefix: 'demo/basic' },
+    });
+  });
+
+  test('no Restore, and no importer or lightning certificate, without a restore', () => {
+    expect(namesOf(objects, 'Restore')).toEqual([]);
+    expect(namesOf(objects, 'Certificate')).not.toContain('basic-importer-cluster-secret');
+    expect(namesOf(objects, 'Certificate')).not.toContain('basic-lightning-cluster-secret');
+    expect(br.restoreSecretNames).toEqual([]);
+  });
+
+  test('validates against the CRDs in crds/', () => {
+    expectValidAgainstCrds(objects);
+  });
+
+  test('is applied after the database cluster', () => {
+    const order = objects.map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(order.indexOf('DatabaseCluster/basic')).toBeLessThan(order.indexOf('Backup/basic-backup'));
+  });
+});
+
+describe('Restore', () => {
+  const { objects, br } = synth({ restore: {} });
+  const restore = findObject(objects, 'Restore', 'basic-restore');
+
+  test('every field of the spec\'s table, with `to` for the endpoint', () => {
+    expect(restore.apiVersion).toBe('db.operator.io/v1alpha1');
+    expect(restore.metadata).toEqual({ name: 'basic-restore', namespace: 'demo' });
+    expect(restore.spec).toEqual({
+      backupType: 'full',
+      br: { cluster: 'basic', clusterNamespace: 'demo', sendCredToStore: true },
+      to: { host: 'basic-sqlserver.demo.svc', secretName: 'backup-password', port: 4000, user: 'root' },
+      s3: { provider: 'aws', region: 'us-west-2', secretName: 's3-keys', bucket: 'db-backups', prefix: 'demo/basic' },
+    });
+    expect(br.restoreName).toBe('basic-restore');
+    expect(namesOf(objects, 'Backup')).toEqual([]);
+  });
+
+  test('adds the importer and lightning server certificates with their host names', () => {
+    const importer = findObject(objects, 'Certificate', 'basic-importer-cluster-secret');
+    expect(importer.spec.dnsNames).toEqual([
+      'basic-importer', 'basic-importer.demo', 'basic-importer.demo.svc',
+      '*.basic-importer', '*.basic-importer.demo', '*.basic-importer.demo.svc',
+    ]);
+    const lightning = findObject(objects, 'Certificate', 'basic-lightning-cluster-secret');
+    expect(lightning.spec.dnsNames).toEqual(['basic-lightning', 'basic-lightning.demo', 'basic-lightning.demo.svc']);
+    for (const cert of [importer, lightning]) {
+      expect(cert.spec).toMatchObject({
+        commonName: 'basic',
+        usages: ['server auth', 'client auth'],
+        ipAddresses: ['127.0.0.1', '::1'],
+        issuerRef: { name: 'basic-db-issuer', kind: 'Issuer', group: 'cert-manager.io' },
+      });
+    }
+    expect(br.restoreSecretNames).toEqual(['basic-importer-cluster-secret', 'basic-lightning-cluster-secret']);
+  });
+
+  test('without lightning, no importer or lightning certificate', () => {
+    const { objects: without, br: noLightning } = synth({ restore: { useLightning: false } });
+    expect(namesOf(without, 'Certificate')).not.toContain('basic-importer-cluster-secret');
+    expect(namesOf(without, 'Certificate')).not.toContain('basic-lightning-cluster-secret');
+    expect(noLightning.restoreSecretNames).toEqual([]);
+    expect(findObject(without, 'Restore', 'basic-restore').spec.to.host).toBe('basic-sqlserver.demo.svc');
+  });
+
+  test('validates against the CRDs in crds/, with the certificates, and comes after the cluster', () => {
+    expectValidAgainstCrds(objects);
+    const order = objects.map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(order.indexOf('DatabaseCluster/basic')).toBeLessThan(order.indexOf('Restore/basic-restore'));
+  });
+});
+
+describe('settings', () => {
+  test('user, backup type, sendCredToStore, prefix and endpoint reach both objects; each can override type and prefix', () => {
+    const { objects } = synth({
+      backup: { prefix: 'nightly/2024-06-01' },
+      restore: { backupType: 'db', prefix: 'nightly/2024-05-31' },
+      s3: { ...S3, provider: 'ceph', prefix: 'basic', endpoint: 'https://s3.example.com' },
+      user: 'backup_operator',
+      backupType: 'table',
+      sendCredToStore: false,
+    });
+    const backup = findObject(objects, 'Backup', 'basic-backup');
+    const restore = findObject(objects, 'Restore', 'basic-restore');
+    expect(backup.spec).toEqual({
+      backupType: 'table',
+      br: { cluster: 'basic', clusterNamespace: 'demo', sendCredToStore: false },
+      from: { host: 'basic-sqlserver.demo.svc', secretName: 'backup-password', port: 4000, user: 'backup_operator' },
+      s3: { provider: 'ceph', region: 'us-west-2', secretName: 's3-keys', bucket: 'db-backups', prefix: 'nightly/2024-06-01', endpoint: 'https://s3.example.com' },
+    });
+    expect(restore.spec.backupType).toBe('db');
+    expect(restore.spec.s3.prefix).toBe('nightly/2024-05-31');
+    expect(restore.spec.to.user).toBe('backup_operator');
+    expect(restore.spec.br.sendCredToStore).toBe(false);
+    expectValidAgainstCrds(objects);
+  });
+
+  test('the API group is a setting', () => {
+    const app = new App();
+    app.node.setContext(API_GROUP_CONTEXT, 'acme.io');
+    const chart = new Chart(app, 'c', { namespace: 'demo' });
+    const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5' });
+    const br = new BackupRestore(chart, 'br', { cluster, backup: {}, s3: S3, credentialsSecretName: 'pw' });
+    expect(findObject(chart.toJson(), 'Backup', 'basic-backup').apiVersion).toBe('acme.io/v1alpha1');
+    expect(cluster.runbook.render()).toContain('kubectl get backups.acme.io basic-backup -n demo');
+    expect(br.namespace).toBe('demo');
+  });
+
+  test('no password anywhere in the output', () => {
+    const { objects } = synth({ backup: {}, restore: {} });
+    expect(JSON.stringify(objects)).not.toMatch(/password"?:/i);
+    expect(namesOf(objects, 'Secret')).toEqual([]);
+  });
+});
+
+describe('runbook (section C step 5)', () => {
+  test('in the cluster\'s chart: already applied with the cluster; how to check it', () => {
+    const { runbook } = synth({ backup: {} });
+    expect(runbook).toContain('## 6. Back up cluster basic');
+    expect(runbook).toContain('The Backup is in `test.k8s.yaml` with the cluster: it started when that file was applied.');
+    expect(runbook).toContain('kubectl get secret backup-password s3-keys -n demo\n'
+      + 'kubectl get backups.db.operator.io basic-backup -n demo\n'
+      + 'kubectl describe backups.db.operator.io basic-backup -n demo');
+  });
+
+  test('in a chart of its own: apply that file, and the restore checks the importer and lightning Secrets', () => {
+    const app = new App();
+    const db = new Chart(app, 'db', { namespace: 'demo' });
+    const cluster = new TlsDatabaseCluster(db, 'basic', { clusterName: 'basic', version: 'v4.0.5' });
+    const restores = new Chart(app, 'restore', { namespace: 'demo' });
+    new BackupRestore(restores, 'restore', { cluster, restore: {}, s3: S3, credentialsSecretName: 'backup-password' });
+    const rendered = renderApp(app);
+    expect(rendered.files.map((f) => f.path)).toEqual(expect.arrayContaining(['db.k8s.yaml', 'restore.k8s.yaml']));
+    const runbook = rendered.files.find((f) => f.path === 'demo/basic/database-runbook.md')!.content;
+    expect(runbook).toContain('## 6. Restore cluster basic from the backup');
+    expect(runbook).toContain('kubectl get secret backup-password s3-keys basic-importer-cluster-secret basic-lightning-cluster-secret -n demo\n'
+      + 'kubectl apply -f restore.k8s.yaml\n'
+      + 'kubectl get restores.db.operator.io basic-restore -n demo');
+    expect(runbook).toContain('reads the backup at `s3://db-backups/demo/basic`');
+  });
+
+  test('a Backup and a Restore in one chart are applied together, and the runbook says so', () => {
+    const app = new App();
+    const db = new Chart(app, 'db', { namespace: 'demo' });
+    const cluster = new TlsDatabaseCluster(db, 'basic', { clusterName: 'basic', version: 'v4.0.5' });
+    new BackupRestore(new Chart(app, 'ops', { namespace: 'demo' }), 'br', { cluster, backup: {}, restore: {}, s3: S3, credentialsSecretName: 'pw' });
+    const runbook = cluster.runbook.render();
+    expect(runbook).toContain('The Backup and the Restore are both in `ops.k8s.yaml`: applying it starts both at once.');
+    expect(runbook.match(/kubectl apply -f ops\.k8s\.yaml/g)).toHaveLength(1);
+  });
+});
+
+describe('input errors', () => {
+  test('a backup, a restore or both', () => {
+    expect(() => synth()).toThrow('test/early/br: backup, restore: received nothing; expected a backup, a restore or both (for example backup: {})');
+  });
+
+  test('the bucket', () => {
+    expect(() => synth({ backup: {}, s3: undefined as any })).toThrow('test/early/br: s3: received nothing; expected the bucket: { provider, region, bucket, secretName }');
+    expect(() => synth({ backup: {}, s3: { ...S3, provider: '' } })).toThrow('test/early/br: s3.provider: received ""; expected a storage provider name such as "aws" or "ceph"');
+    expect(() => synth({ backup: {}, s3: { ...S3, region: 'us west' } })).toThrow('test/early/br: s3.region: received "us west"; expected a region such as "us-west-2"');
+    expect(() => synth({ backup: {}, s3: { ...S3, bucket: 's3://db-backups' } })).toThrow('test/early/br: s3.bucket: received "s3://db-backups"; expected a bucket name');
+    expect(() => synth({ backup: {}, s3: { ...S3, secretName: 'S3 keys' } })).toThrow('test/early/br: s3.secretName: received "S3 keys"; expected a DNS-1123 subdomain');
+    expect(() => synth({ backup: {}, s3: { ...S3, endpoint: 's3.example.com' } })).toThrow('test/early/br: s3.endpoint: received "s3.example.com"; expected the storage service\'s URL, such as "https://s3.example.com"');
+  });
+
+  test('prefixes', () => {
+    expect(() => synth({ backup: {}, s3: { ...S3, prefix: '/basic' } })).toThrow('test/early/br: s3.prefix: received "/basic"; expected a key prefix without spaces or quotes that does not start with \'/\'');
+    expect(() => synth({ backup: {}, s3: { ...S3, prefix: 'basic/' } })).toThrow('test/early/br: s3.prefix: received "basic/"; expected a key prefix that does not end with \'/\'');
+    expect(() => synth({ restore: { prefix: 'old backup' } })).toThrow('test/early/br: restore.prefix: received "old backup"; expected a key prefix');
+  });
+
+  test('credentials Secret, user, backup type, sendCredToStore and options', () => {
+    expect(() => synth({ backup: {}, credentialsSecretName: '' })).toThrow('test/early/br: credentialsSecretName: received ""; expected a DNS-1123 subdomain');
+    expect(() => synth({ backup: {}, user: 'back up' })).toThrow('test/early/br: user: received "back up"; expected a database user name without spaces or quotes');
+    expect(() => synth({ backup: {}, backupType: 'Full' })).toThrow('test/early/br: backupType: received "Full"; expected a backup type such as "full"');
+    expect(() => synth({ backup: { backupType: '' } })).toThrow('test/early/br: backup.backupType: received ""; expected a backup type such as "full"');
+    expect(() => synth({ backup: {}, sendCredToStore: 'yes' as any })).toThrow('test/early/br: sendCredToStore: received "yes"; expected true or false');
+    expect(() => synth({ backup: true as any })).toThrow('test/early/br: backup: received true; expected an object of options, {} for the defaults');
+  });
+
+  test('a second Backup of the same cluster is one object too many', () => {
+    const chart = Testing.chart();
+    const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5' });
+    const props = { cluster, backup: {}, s3: S3, credentialsSecretName: 'pw' };
+    new BackupRestore(chart, 'one', props);
+    new BackupRestore(chart, 'two', props);
+    expect(() => renderApp(chart.node.root as App)).toThrow('Backup "basic-backup" in namespace "demo": received it twice');
+  });
+});

@@ -1,0 +1,348 @@
+import { App, Chart, Testing } from 'cdk8s';
+import { Construct } from 'constructs';
+import * as YAML from 'yaml';
+import * as names from '../lib/names';
+import { renderApp } from '../lib/synthesize';
+import { DrainerRelease, DrainerReleaseProps, GitOpsEngine } from '../lib/drainer-release';
+import { TlsDatabaseCluster, TlsDatabaseClusterProps } from '../lib/tls-database-cluster';
+import { expectValidAgainstCrds } from './_crds';
+import { findObject } from './_find';
+
+/**
+ * Synthesizes a cluster and its drainer. The drainer's scope is created before the cluster, so
+ * that without a dependency its objects would come first.
+ */
+function synth(props: Partial<DrainerReleaseProps> = {}, clusterProps: Partial<TlsDatabaseClusterProps> = {}) {
+  const chart = Testing.chart();
+  const early = new Construct(chart, 'early');
+  const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5', ...clusterProps });
+  const drainer = new DrainerRelease(early, 'drainer', { cluster, releaseName: 'binlog', chart: { version: '1.1.0' }, ...props });
+  const objects = Testing.synth(chart);
+  const text = drainer.valuesFile.render();
+  return { cluster, drainer, objects, text, values: YAML.parse(text), runbook: cluster.runbook.render() };
+}
+
+const REPO = 'https://charts.example.com/stable';
+const FLUX = { chart: { repository: REPO, version: '1.1.0' }, gitOps: GitOpsEngine.FLUX };
+const ARGO = { chart: { repository: REPO, version: '1.1.0' }, gitOps: GitOpsEngine.ARGO_CD };
+
+describe('naming functions', () => {
+  test('values file, chart repository and Argo CD application names', () => {
+    expect(names.drainerValuesFileName('binlog')).toBe('drainer-binlog-values.yaml');
+    expect(names.drainerChartRepositoryName('binlog')).toBe('binlog-charts');
+    expect(names.drainerApplicationName('demo', 'binlog')).toBe('demo-binlog');
+  });
+});
+
+describe('values file', () => {
+  test('lives in the cluster folder, named after the release', () => {
+    expect(synth().drainer.valuesFile.path).toBe('demo/basic/drainer-binlog-values.yaml');
+  });
+
+  test('defaults: cluster name, effective drainerName, cluster version, 10Gi, TLS on with the certificates\' Common Name', () => {
+    const { values, text } = synth();
+    expect(values).toEqual({
+      clusterName: 'basic',
+      drainerName: 'basic-binlog-drainer',
+      version: 'v4.0.5',
+      storage: '10Gi',
+      tlsCluster: { enabled: true, certAllowedCN: ['basic'] },
+    });
+    expect(Object.keys(values)).toEqual(['clusterName', 'drainerName', 'version', 'storage', 'tlsCluster']);
+    expect(text).toMatch(/^# Values of the drainer chart, release binlog of database cluster demo\/basic\./);
+  });
+
+  test('every setting, in the documented key order', () => {
+    const { values } = synth({
+      drainerName: 'ledger',
+      version: 'v4.0.6',
+      storage: '50Gi',
+      storageClassName: 'fast-ssd',
+      extraAllowedCommonNames: ['replica-reader'],
+      downstreamTls: { secretName: 'downstream-tls', checkpointSecretName: 'checkpoint-tls' },
+      config: { 'worker-count': 16, syncer: { 'db-type': 'mysql' } },
+      extraValues: { resources: { requests: { cpu: '1' } } },
+    }, { commonName: 'basic-cn' });
+    expect(values).toEqual({
+      clusterName: 'basic',
+      drainerName: 'ledger',
+      version: 'v4.0.6',
+      storage: '50Gi',
+      storageClassName: 'fast-ssd',
+      tlsCluster: { enabled: true, certAllowedCN: ['basic-cn', 'replica-reader'] },
+      tlsDownstream: { enabled: true, clientSecretName: 'downstream-tls', checkpoint: { clientSecretName: 'checkpoint-tls' } },
+      config: { 'worker-count': 16, syncer: { 'db-type': 'mysql' } },
+      resources: { requests: { cpu: '1' } },
+    });
+    expect(Object.keys(values)).toEqual([
+      'clusterName', 'drainerName', 'version', 'storage', 'storageClassName', 'tlsCluster', 'tlsDownstream', 'config', 'resources',
+    ]);
+  });
+
+  test('the checkpoint database uses the downstream Secret unless told otherwise', () => {
+    expect(synth({ downstreamTls: { secretName: 'downstream-tls' } }).values.tlsDownstream)
+      .toEqual({ enabled: true, clientSecretName: 'downstream-tls', checkpoint: { clientSecretName: 'downstream-tls' } });
+  });
+
+  test('holds no private key and no Secret', () => {
+    const { text } = synth({ downstreamTls: { secretName: 'downstream-tls' } });
+    expect(text).not.toMatch(/PRIVATE KEY|password/i);
+  });
+
+  test('values are a copy: changing what the construct returns changes nothing', () => {
+    const { drainer } = synth();
+    drainer.values.clusterName = 'other';
+    expect(drainer.values.clusterName).toBe('basic');
+  });
+});
+
+describe('drainer server certificate', () => {
+  test('without drainerName: host names from ${cluster_name}-${release_name}-drainer', () => {
+    const { objects, drainer } = synth();
+    const cert = findObject(objects, 'Certificate', 'basic-drainer-cluster-secret');
+    expect(cert.spec.secretName).toBe('basic-drainer-cluster-secret');
+    expect(cert.spec.dnsNames).toEqual(['*.basic-binlog-drainer', '*.basic-binlog-drainer.demo', '*.basic-binlog-drainer.demo.svc']);
+    expect(cert.spec.ipAddresses).toEqual(['127.0.0.1', '::1']);
+    expect(cert.spec.usages).toEqual(['server auth', 'client auth']);
+    expect(cert.spec.commonName).toBe('basic');
+    expect(cert.spec.issuerRef).toEqual({ name: 'basic-db-issuer', kind: 'Issuer', group: 'cert-manager.io' });
+    expect(drainer.drainerName).toBe('basic-binlog-drainer');
+    expect(drainer.serverSecretName).toBe('basic-drainer-cluster-secret');
+    expect(drainer.hostNames).toEqual(cert.spec.dnsNames);
+  });
+
+  test('with drainerName: host names from drainerName, and the release name plays no part', () => {
+    const { objects, drainer, values } = synth({ drainerName: 'ledger' });
+    expect(findObject(objects, 'Certificate', 'basic-drainer-cluster-secret').spec.dnsNames)
+      .toEqual(['*.ledger', '*.ledger.demo', '*.ledger.demo.svc']);
+    expect(drainer.drainerName).toBe('ledger');
+    expect(values.drainerName).toBe('ledger');
+  });
+
+  test('every object validates against the CRDs in crds/', () => {
+    expectValidAgainstCrds(synth({ drainerName: 'ledger' }).objects);
+  });
+});
+
+describe('runbook (section C step 4)', () => {
+  test('helm install with the release, namespace, chart version and values file', () => {
+    const { runbook } = synth();
+    expect(runbook).toContain('## 6. Install the drainer (release binlog)');
+    expect(runbook).toContain('kubectl get secret basic-drainer-cluster-secret -n demo\n'
+      + 'helm install binlog drainer --namespace=demo --version=1.1.0 -f demo/basic/drainer-binlog-values.yaml\n'
+      + 'kubectl rollout status statefulset/basic-binlog-drainer -n demo');
+    expect(runbook).toContain('A running drainer cannot be renamed');
+  });
+
+  test('a chart repository is added first, and the chart is installed from it', () => {
+    const { runbook, drainer } = synth({ chart: { repository: REPO, name: 'tls-drainer', version: 'v1.2.3' } });
+    expect(runbook).toContain(`helm repo add binlog-charts ${REPO}\n`
+      + 'helm install binlog binlog-charts/tls-drainer --namespace=demo --version=v1.2.3 -f demo/basic/drainer-binlog-values.yaml');
+    expect(drainer.installCommand).toBe('helm install binlog binlog-charts/tls-drainer --namespace=demo --version=v1.2.3 -f demo/basic/drainer-binlog-values.yaml');
+  });
+
+  test('an OCI chart is installed by its reference, without helm repo add', () => {
+    const { runbook } = synth({ chart: { repository: 'oci://registry.example.com/charts', version: '1.1.0' } });
+    expect(runbook).toContain('helm install binlog oci://registry.example.com/charts/drainer --namespace=demo --version=1.1.0');
+    expect(runbook).not.toContain('helm repo add');
+  });
+
+  test('the downstream Secrets are checked too, each once', () => {
+    expect(synth({ downstreamTls: { secretName: 'downstream-tls' } }).runbook)
+      .toContain('kubectl get secret basic-drainer-cluster-secret downstream-tls -n demo');
+    expect(synth({ downstreamTls: { secretName: 'downstream-tls', checkpointSecretName: 'checkpoint-tls' } }).runbook)
+      .toContain('kubectl get secret basic-drainer-cluster-secret downstream-tls checkpoint-tls -n demo');
+  });
+
+  test('the drainer\'s StatefulSet follows drainerName', () => {
+    expect(synth({ drainerName: 'ledger' }).runbook).toContain('kubectl rollout status statefulset/ledger -n demo');
+  });
+});
+
+describe('Flux', () => {
+  const { objects, values, runbook } = synth({ ...FLUX, downstreamTls: { secretName: 'downstream-tls' } });
+
+  test('HelmRepository with the chart repository\'s URL', () => {
+    const repo = findObject(objects, 'HelmRepository', 'binlog-charts');
+    expect(repo.apiVersion).toBe('source.toolkit.fluxcd.io/v1');
+    expect(repo.metadata).toEqual({ name: 'binlog-charts', namespace: 'demo' });
+    expect(repo.spec).toEqual({ interval: '10m', url: REPO });
+  });
+
+  test('HelmRelease with the release name, the pinned chart and the values of the values file', () => {
+    const release = findObject(objects, 'HelmRelease', 'binlog');
+    expect(release.apiVersion).toBe('helm.toolkit.fluxcd.io/v2');
+    expect(release.metadata).toEqual({ name: 'binlog', namespace: 'demo' });
+    expect(release.spec).toEqual({
+      releaseName: 'binlog',
+      interval: '10m',
+      chart: { spec: { chart: 'drainer', version: '1.1.0', sourceRef: { kind: 'HelmRepository', name: 'binlog-charts' } } },
+      values,
+    });
+    expect(release.spec.values.tlsCluster).toEqual({ enabled: true, certAllowedCN: ['basic'] });
+  });
+
+  test('applied after the database cluster, the release after its repository', () => {
+    const order = objects.map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(order.indexOf('DatabaseCluster/basic')).toBeLessThan(order.indexOf('HelmRepository/binlog-charts'));
+    expect(order.indexOf('HelmRepository/binlog-charts')).toBeLessThan(order.indexOf('HelmRelease/binlog'));
+    expect(order.indexOf('Certificate/basic-drainer-cluster-secret')).toBeLessThan(order.indexOf('HelmRelease/binlog'));
+  });
+
+  test('an OCI repository has type oci; the interval is a setting', () => {
+    const oci = synth({ ...FLUX, chart: { repository: 'oci://registry.example.com/charts', version: '1.1.0' }, gitOpsInterval: '1h' }).objects;
+    expect(findObject(oci, 'HelmRepository', 'binlog-charts').spec).toEqual({ interval: '1h', url: 'oci://registry.example.com/charts', type: 'oci' });
+    expect(findObject(oci, 'HelmRelease', 'binlog').spec.interval).toBe('1h');
+  });
+
+  test('the runbook checks the HelmRelease instead of running helm', () => {
+    expect(runbook).toContain('kubectl get helmreleases.helm.toolkit.fluxcd.io binlog -n demo');
+    expect(runbook).toContain('Flux installs the chart from the HelmRelease `binlog` in `test.k8s.yaml`');
+    expect(runbook).not.toMatch(/^helm /m);
+  });
+});
+
+describe('Argo CD', () => {
+  const { objects, values, runbook } = synth(ARGO);
+
+  test('Application in Argo CD\'s namespace, installing the pinned chart into the cluster\'s namespace with the same values', () => {
+    const app = findObject(objects, 'Application', 'demo-binlog');
+    expect(app.apiVersion).toBe('argoproj.io/v1alpha1');
+    expect(app.metadata).toEqual({ name: 'demo-binlog', namespace: 'argocd' });
+    expect(app.spec).toEqual({
+      project: 'default',
+      source: {
+        repoURL: REPO,
+        chart: 'drainer',
+        targetRevision: '1.1.0',
+        helm: { releaseName: 'binlog', valuesObject: values },
+      },
+      destination: { server: 'https://kubernetes.default.svc', namespace: 'demo' },
+      syncPolicy: { automated: { prune: false, selfHeal: true } },
+    });
+  });
+
+  test('applied after the database cluster', () => {
+    const order = objects.map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(order.indexOf('DatabaseCluster/basic')).toBeLessThan(order.indexOf('Application/demo-binlog'));
+  });
+
+  test('an OCI registry is named without its scheme; namespace and project are settings', () => {
+    const app = findObject(synth({
+      ...ARGO, chart: { repository: 'oci://registry.example.com/charts', version: '1.1.0' }, argoCdNamespace: 'gitops', argoCdProject: 'databases',
+    }).objects, 'Application', 'demo-binlog');
+    expect(app.metadata.namespace).toBe('gitops');
+    expect(app.spec.project).toBe('databases');
+    expect(app.spec.source.repoURL).toBe('registry.example.com/charts');
+  });
+
+  test('the runbook checks the Application instead of running helm', () => {
+    expect(runbook).toContain('kubectl get applications.argoproj.io demo-binlog -n argocd');
+    expect(runbook).not.toMatch(/^helm /m);
+  });
+
+  test('no GitOps objects unless asked for', () => {
+    const kinds = synth({ chart: { repository: REPO, version: '1.1.0' } }).objects.map((o) => o.kind);
+    expect(kinds).not.toContain('HelmRelease');
+    expect(kinds).not.toContain('HelmRepository');
+    expect(kinds).not.toContain('Application');
+  });
+});
+
+describe('in a chart of its own', () => {
+  test('no dependency across charts, so the manifest files keep their names', () => {
+    const app = new App();
+    const db = new Chart(app, 'db', { namespace: 'demo' });
+    const cluster = new TlsDatabaseCluster(db, 'basic', { clusterName: 'basic', version: 'v4.0.5' });
+    const gitops = new Chart(app, 'gitops', { namespace: 'demo' });
+    new DrainerRelease(gitops, 'drainer', { cluster, releaseName: 'binlog', ...FLUX });
+    const files = renderApp(app).files.map((f) => f.path);
+    expect(files).toContain('db.k8s.yaml');
+    expect(files).toContain('gitops.k8s.yaml');
+    expect(files).toContain('demo/basic/drainer-binlog-values.yaml');
+  });
+});
+
+describe('input errors', () => {
+  test('the release name is a Helm release name', () => {
+    expect(() => synth({ releaseName: 'Bin_log' })).toThrow('test/early/drainer: releaseName: received "Bin_log"; expected a Helm release name: lowercase letters, digits and \'-\', starting and ending with a letter or digit, at most 53 characters');
+    expect(() => synth({ releaseName: 'a'.repeat(54), drainerName: 'ledger' })).toThrow(`test/early/drainer: releaseName: received "${'a'.repeat(54)}"; expected a Helm release name`);
+  });
+
+  test('the default drainer name must stay a DNS label', () => {
+    const release = 'r'.repeat(50);
+    expect(() => synth({ releaseName: release }))
+      .toThrow(`test/early/drainer: releaseName: received "${release}"; expected at most 49 characters, so that the derived name "basic-${release}-drainer" (64 characters) stays a DNS-1123 label of at most 63`);
+    expect(() => synth({ releaseName: release, drainerName: 'ledger' })).not.toThrow();
+  });
+
+  test('drainerName is a DNS label', () => {
+    expect(() => synth({ drainerName: 'Ledger' })).toThrow('test/early/drainer: drainerName: received "Ledger"; expected a DNS-1123 label');
+  });
+
+  test('the chart and its exact version are required', () => {
+    expect(() => synth({ chart: undefined as any })).toThrow('test/early/drainer: chart: received nothing; expected the drainer chart, with at least its exact version: { version: "1.1.0" }');
+    for (const version of ['^1.1.0', 'latest', '1.1']) {
+      expect(() => synth({ chart: { version } })).toThrow(`test/early/drainer: chart.version: received "${version}"; expected an exact chart version such as "1.1.0" (SemVer, optionally prefixed with v): a range or "latest" makes the install unrepeatable`);
+    }
+  });
+
+  test('the repository is an https or oci URL', () => {
+    for (const repository of ['http://charts.example.com', 'charts.example.com', 'https://charts.example.com/']) {
+      expect(() => synth({ chart: { repository, version: '1.1.0' } })).toThrow(`test/early/drainer: chart.repository: received "${repository}"; expected a repository URL starting with https:// (or oci:// for an OCI registry), without a trailing '/'`);
+    }
+  });
+
+  test('chart names', () => {
+    expect(() => synth({ chart: { repository: REPO, name: 'repo/drainer', version: '1.1.0' } }))
+      .toThrow('test/early/drainer: chart.name: received "repo/drainer"; expected the chart\'s name in the repository: lowercase letters, digits and \'-\'');
+    expect(() => synth({ chart: { name: 'my chart', version: '1.1.0' } }))
+      .toThrow('test/early/drainer: chart.name: received "my chart"; expected a chart reference for helm, such as "myrepo/drainer" or "./charts/drainer"');
+    expect(() => synth({ chart: { name: 'myrepo/drainer', version: '1.1.0' } })).not.toThrow();
+  });
+
+  test('version, storage and storage class', () => {
+    expect(() => synth({ version: '4.0.5' })).toThrow('test/early/drainer: version: received "4.0.5"; expected a release version of the form v<major>.<minor>.<patch>');
+    expect(() => synth({ storage: '10 GB' })).toThrow('test/early/drainer: storage: received "10 GB"; expected a storage quantity such as "10Gi"');
+    expect(() => synth({ storageClassName: 'Fast SSD' })).toThrow('test/early/drainer: storageClassName: received "Fast SSD"; expected a DNS-1123 subdomain');
+  });
+
+  test('allowed Common Names are non-empty', () => {
+    expect(() => synth({ extraAllowedCommonNames: ['ok', ''] })).toThrow('test/early/drainer: extraAllowedCommonNames[1]: received ""; expected a non-empty Common Name of at most 64 characters');
+  });
+
+  test('config and extraValues are objects, and extraValues does not set what the construct sets', () => {
+    expect(() => synth({ config: 'worker-count = 16' as any })).toThrow('test/early/drainer: config: received "worker-count = 16"; expected an object of chart values');
+    expect(() => synth({ extraValues: [] as any })).toThrow('test/early/drainer: extraValues: received []; expected an object of chart values');
+    expect(() => synth({ extraValues: { tlsCluster: { enabled: false } } }))
+      .toThrow('test/early/drainer: extraValues.tlsCluster: received {"enabled":false}; expected nothing: the construct sets "tlsCluster"; use the prop of that name');
+    expect(() => synth({ extraValues: { drainerName: 'x' } })).toThrow('test/early/drainer: extraValues.drainerName: received "x"; expected nothing');
+  });
+
+  test('downstream Secrets are Secret names', () => {
+    expect(() => synth({ downstreamTls: { secretName: 'Downstream TLS' } })).toThrow('test/early/drainer: downstreamTls.secretName: received "Downstream TLS"; expected a DNS-1123 subdomain');
+    expect(() => synth({ downstreamTls: { secretName: 'ok', checkpointSecretName: '' } })).toThrow('test/early/drainer: downstreamTls.checkpointSecretName: received ""; expected a DNS-1123 subdomain');
+  });
+
+  test('GitOps needs the chart repository, a known engine and a valid interval', () => {
+    expect(() => synth({ gitOps: GitOpsEngine.FLUX })).toThrow('test/early/drainer: chart.repository: received nothing; expected the chart repository\'s URL: flux fetches the chart itself');
+    expect(() => synth({ ...FLUX, gitOps: 'jenkins' as any })).toThrow('test/early/drainer: gitOps: received "jenkins"; expected one of "flux", "argo-cd"');
+    expect(() => synth({ ...FLUX, gitOpsInterval: 'hourly' })).toThrow('test/early/drainer: gitOpsInterval: received "hourly"; expected a positive Go duration');
+  });
+
+  test('Argo CD namespace, project and application name', () => {
+    expect(() => synth({ ...ARGO, argoCdNamespace: 'Argo' })).toThrow('test/early/drainer: argoCdNamespace: received "Argo"; expected a DNS-1123 label');
+    expect(() => synth({ ...ARGO, argoCdProject: 'My Project' })).toThrow('test/early/drainer: argoCdProject: received "My Project"; expected a DNS-1123 subdomain');
+    const release = 'r'.repeat(53);
+    expect(() => synth({ ...ARGO, releaseName: release, drainerName: 'ledger' }, { namespace: 'n'.repeat(10) }))
+      .toThrow(`test/early/drainer: releaseName: received "${release}"; expected at most 52 characters, so that the Argo CD Application "${'n'.repeat(10)}-${release}" stays a DNS-1123 label of at most 63`);
+  });
+
+  test('a cluster has one drainer: a second release is refused', () => {
+    const chart = Testing.chart();
+    const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5' });
+    new DrainerRelease(chart, 'one', { cluster, releaseName: 'one', chart: { version: '1.1.0' } });
+    expect(() => new DrainerRelease(chart, 'two', { cluster, releaseName: 'two', chart: { version: '1.1.0' } }))
+      .toThrow('test/db/Certificates: drainer options: received {"releaseName":"two"}; expected the options it was first added with, {"releaseName":"one"}');
+  });
+});

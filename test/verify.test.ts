@@ -1,0 +1,582 @@
+import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App, Chart, Testing } from 'cdk8s';
+import { CliIo, main } from '../bin/cluster-tls';
+import { ClusterCertificates, ClusterCertificatesProps, IssuingMethod, TlsPlan } from '../lib/cluster-certificates';
+import { synthesize } from '../lib/synthesize';
+import {
+  CHECKS, CheckResult, VerifyInputError, VerifyReport, formatReport, loadPlans, parseSecrets, verify, verifySecret,
+} from '../lib/verify';
+import { dnsNameCovered, normalizeIp, parseSubjectAltName } from '../lib/verify/_x509';
+import { createFakeKubectl } from './_fake-kubectl';
+import { SecretListJson, SecretsOptions, TestPki, secretObject } from './_pki';
+
+const NOW = new Date('2030-06-01T00:00:00Z');
+const HOUR = 3_600_000;
+const COMPONENTS = ['coordinator', 'store', 'sqlserver', 'pump', 'mig-master', 'mig-worker'] as const;
+
+let pki: TestPki;
+beforeAll(async () => {
+  pki = await TestPki.create(NOW);
+});
+
+function planOf(props: Partial<ClusterCertificatesProps> = {}, setup?: (c: ClusterCertificates) => void): TlsPlan {
+  const certs = new ClusterCertificates(Testing.chart(), 'certs', { clusterName: 'basic', namespace: 'demo', components: [...COMPONENTS], ...props });
+  setup?.(certs);
+  return certs.plan();
+}
+
+const made: string[] = [];
+afterAll(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+function tmpdir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-verify-'));
+  made.push(dir);
+  return dir;
+}
+
+/** An output folder holding the plan and other files, by path. */
+function distOf(plan: TlsPlan, files: Record<string, string> = {}): string {
+  const dir = tmpdir();
+  const all = { [`${plan.namespace}/${plan.clusterName}/tls-plan.json`]: JSON.stringify(plan, undefined, 2), ...files };
+  for (const [file, content] of Object.entries(all)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), content);
+  }
+  return dir;
+}
+
+async function check(plan: TlsPlan, options: SecretsOptions = {}, files: Record<string, string> = {}): Promise<VerifyReport> {
+  const secrets = await pki.secrets(plan, options);
+  return verify(loadPlans(distOf(plan, files)), parseSecrets(JSON.stringify(secrets)), { now: NOW });
+}
+
+/** The failed checks of one Secret. */
+function failed(report: VerifyReport, name: string): CheckResult[] {
+  const secret = report.secrets.find((s) => s.name === name);
+  if (!secret) {
+    throw new Error(`no Secret ${name} in the report; have ${report.secrets.map((s) => s.name).join(', ')}`);
+  }
+  return secret.checks.filter((c) => !c.ok);
+}
+
+/** Expects exactly the named checks to fail, on that Secret alone, and returns them by name. */
+function expectOnly(report: VerifyReport, name: string, checks: string[]): Record<string, CheckResult> {
+  const bad = failed(report, name);
+  expect(bad.map((c) => c.check)).toEqual(checks);
+  expect(report.secrets.filter((s) => !s.ok).map((s) => s.name)).toEqual([name]);
+  expect(report.ok).toBe(false);
+  return Object.fromEntries(bad.map((c) => [c.check, c]));
+}
+
+/** Runs the command in-process. */
+async function cli(argv: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, readStdin: async () => stdin };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+/** The SHA-256 fingerprint prefix the messages show. */
+function fingerprint(pem: string): string {
+  return new X509Certificate(pem).fingerprint256.slice(0, 23);
+}
+
+function writeJson(value: unknown): string {
+  const file = path.join(tmpdir(), 'secrets.json');
+  fs.writeFileSync(file, JSON.stringify(value));
+  return file;
+}
+
+const STORE = 'basic-store-cluster-secret';
+const CLIENT = 'basic-cluster-client-secret';
+
+describe('a good set of Secrets', () => {
+  test('passes every check, one row per Secret the plan requires', async () => {
+    const plan = planOf();
+    const report = await check(plan);
+    expect(report.ok).toBe(true);
+    expect(report.summary).toEqual({ checked: 8, passed: 8, failed: 0 });
+    expect(report.secrets.map((s) => s.name)).toEqual(plan.secrets.map((s) => s.name));
+    expect(report.secrets.find((s) => s.name === STORE)!.checks.map((c) => c.check)).toEqual([...CHECKS]);
+    expect(report.secrets.find((s) => s.name === CLIENT)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'san'));
+  });
+
+  test('keys as cfssl writes them (PKCS#1, SEC1) in Opaque Secrets, and ECDSA P-256 leaves under an RSA 2048 plan', async () => {
+    const plan = planOf();
+    const faults = Object.fromEntries(plan.secrets.map((s) => [s.name, { key: pki.keys.ecKey }]));
+    const report = await check(plan, { cfssl: true, faults });
+    expect(report.ok).toBe(true);
+    expect(report.secrets[0].checks.find((c) => c.check === 'key-strength')!.found).toBe('tls.crt ECDSA 256 bits (128-bit security), ca.crt RSA 2048 bits (112-bit security)');
+  });
+
+  test('the drainer and the cluster-domain names are required too', async () => {
+    const plan = planOf({ clusterDomain: 'cluster.local' }, (c) => c.addComponent('drainer', { releaseName: 'binlog' }));
+    expect((await check(plan)).ok).toBe(true);
+    const short = plan.secrets.find((s) => s.component === 'drainer')!.dnsNames!.filter((n) => !n.endsWith('.cluster.local'));
+    const report = await check(plan, { faults: { 'basic-drainer-cluster-secret': { dnsNames: short } } });
+    expect(expectOnly(report, 'basic-drainer-cluster-secret', ['san']).san.expected).toBe('SANs covering *.basic-binlog-drainer.demo.svc.cluster.local');
+  });
+
+  test('a tls.crt that carries the chain (the certificate, then the CA) passes', async () => {
+    const report = await check(planOf(), { faults: { [STORE]: { edit: (d) => ({ ...d, 'tls.crt': `${d['tls.crt']}${pki.ca.pem}` }) } } });
+    expect(report.ok).toBe(true);
+  });
+
+  test('the CA Secret, when listed, is the CA every Secret must carry', async () => {
+    const report = await check(planOf(), { caSecret: true });
+    expect(report.ok).toBe(true);
+    expect(report.plans[0].ca).toBe('the CA Secret basic-ca-secret');
+  });
+
+  test('the plan\'s method is shown, whichever method wrote the plan', async () => {
+    const plan = { ...planOf(), method: 'cfssl' };
+    const report = await check(plan as TlsPlan);
+    expect(report.plans[0].method).toBe('cfssl');
+    const { method: _method, ...without } = plan;
+    expect((await check(without as TlsPlan)).plans[0].method).toBeUndefined();
+  });
+});
+
+describe('each fault is caught by name', () => {
+  test('a missing Secret', async () => {
+    const report = await check(planOf(), { omit: [STORE] });
+    expect(expectOnly(report, STORE, ['present']).present).toEqual({
+      check: 'present', ok: false, expected: 'Secret basic-store-cluster-secret in namespace demo', found: 'no Secret of that name in the input',
+    });
+  });
+
+  test('a missing key, and a key too many', async () => {
+    const missing = await check(planOf(), { faults: { [STORE]: { edit: ({ 'ca.crt': _ca, ...rest }) => rest } } });
+    expect(expectOnly(missing, STORE, ['keys']).keys.found).toBe('keys tls.crt, tls.key; missing ca.crt');
+    const extra = await check(planOf(), { faults: { [STORE]: { edit: (d) => ({ ...d, 'tls.pem': d['tls.crt'] }) } } });
+    expect(expectOnly(extra, STORE, ['keys']).keys).toMatchObject({
+      expected: 'exactly the keys tls.crt, tls.key, ca.crt', found: 'keys ca.crt, tls.crt, tls.key, tls.pem; unexpected tls.pem',
+    });
+  });
+
+  test.each([true, false])('a certificate signed by another CA of the same name (naming its key: %s)', async (authorityKeyId) => {
+    const report = await check(planOf(), { faults: { [STORE]: { signer: pki.otherCa, authorityKeyId } } });
+    expect(expectOnly(report, STORE, ['chain']).chain.found)
+      .toBe('tls.crt names the issuer CN=basic, O=demo, but its signature does not verify with the key of ca.crt (a different CA of the same name)');
+  });
+
+  test('a ca.crt that is not a CA certificate', async () => {
+    const notCa = await pki.makeCa({ isCa: false });
+    const report = await check(planOf(), { faults: { [STORE]: { signer: notCa, caCrt: notCa } } });
+    const bad = failed(report, STORE);
+    expect(bad.map((c) => c.check)).toEqual(['chain', 'same-ca']);
+    expect(bad[0].found).toMatch(/^ca\.crt holds no CA certificate: CN=basic, O=demo \(SHA-256 [0-9A-F:]+…\) is not a CA$/);
+  });
+
+  test('a Secret that carries another CA than the rest of the cluster', async () => {
+    const report = await check(planOf(), { faults: { [STORE]: { signer: pki.otherCa, caCrt: pki.otherCa } } });
+    const sameCa = expectOnly(report, STORE, ['same-ca'])['same-ca'];
+    expect(sameCa.expected).toMatch(/^ca\.crt is the cluster's CA CN=basic, O=demo \(SHA-256 .*\), as in 7 of the 8 Secrets of the cluster$/);
+    expect(sameCa.found).toBe(`ca.crt is CN=basic, O=demo (SHA-256 ${fingerprint(pki.otherCa.pem)}…)`);
+  });
+
+  test('a key that does not match the certificate', async () => {
+    const report = await check(planOf(), { faults: { [STORE]: { tlsKey: pki.keys.otherKey } } });
+    expect(expectOnly(report, STORE, ['key-match'])['key-match'].found)
+      .toBe('a key that does not belong to tls.crt (tls.key: RSA 2048 bits (112-bit security); tls.crt: RSA 2048 bits (112-bit security))');
+  });
+
+  test('a missing peer wildcard name', async () => {
+    const plan = planOf();
+    const names = plan.secrets.find((s) => s.name === STORE)!.dnsNames!.filter((n) => n !== '*.basic-store-peer.demo.svc');
+    const report = await check(plan, { faults: { [STORE]: { dnsNames: [...names, '*.demo.svc'] } } });
+    const san = expectOnly(report, STORE, ['san']).san;
+    expect(san.expected).toBe('SANs covering *.basic-store-peer.demo.svc');
+    expect(san.found).toMatch(/^no SAN covers it; the certificate has basic-store, .*, \*\.demo\.svc, 127\.0\.0\.1, 0:0:0:0:0:0:0:1$/);
+  });
+
+  test('a missing IP address', async () => {
+    const report = await check(planOf(), { faults: { [STORE]: { ipAddresses: ['127.0.0.1'] } } });
+    expect(expectOnly(report, STORE, ['san']).san.expected).toBe('SANs covering ::1');
+  });
+
+  test('a server certificate without client auth', async () => {
+    const report = await check(planOf(), { faults: { [STORE]: { usages: ['server auth'] } } });
+    expect(expectOnly(report, STORE, ['usage']).usage).toMatchObject({
+      expected: 'extended key usages server auth, client auth (server certificate)', found: 'extended key usages server auth',
+    });
+  });
+
+  test('a client certificate that is also a server certificate', async () => {
+    const report = await check(planOf(), { faults: { [CLIENT]: { usages: ['server auth', 'client auth'] } } });
+    expect(expectOnly(report, CLIENT, ['usage']).usage).toMatchObject({
+      expected: 'extended key usages client auth (client certificate)', found: 'extended key usages server auth, client auth',
+    });
+  });
+
+  test('a certificate without extended key usages', async () => {
+    const report = await check(planOf(), { faults: { [STORE]: { usages: null } } });
+    expect(expectOnly(report, STORE, ['usage']).usage.found).toBe('no extended key usage extension');
+  });
+
+  test('a Common Name other than the plan\'s', async () => {
+    const report = await check(planOf(), { faults: { [STORE]: { commonName: 'intruder' } } });
+    expect(expectOnly(report, STORE, ['common-name'])['common-name']).toMatchObject({
+      expected: 'CN "basic" (the plan\'s)', found: 'CN "intruder": not the plan\'s',
+    });
+  });
+
+  test('an expired certificate', async () => {
+    const notBefore = new Date(NOW.getTime() - 9000 * HOUR);
+    const report = await check(planOf(), { faults: { [STORE]: { notBefore, notAfter: new Date(notBefore.getTime() + 8760 * HOUR) } } });
+    expect(expectOnly(report, STORE, ['validity']).validity).toMatchObject({
+      expected: 'tls.crt and ca.crt valid at 2030-06-01T00:00:00Z', found: 'tls.crt expired 2030-05-22T00:00:00Z',
+    });
+  });
+
+  test('a certificate not valid yet', async () => {
+    const report = await check(planOf(), { faults: { [STORE]: { notBefore: new Date(NOW.getTime() + HOUR) } } });
+    expect(expectOnly(report, STORE, ['validity']).validity.found).toBe('tls.crt not valid before 2030-06-01T01:00:00Z');
+  });
+
+  test('an expired CA', async () => {
+    const old = await pki.makeCa({ notBefore: new Date(NOW.getTime() - 1000 * HOUR), notAfter: new Date(NOW.getTime() - HOUR) });
+    const report = await check(planOf(), { faults: { [STORE]: { signer: old, caCrt: old, notAfter: new Date(NOW.getTime() - 2 * HOUR) } } });
+    const bad = Object.fromEntries(failed(report, STORE).map((c) => [c.check, c]));
+    expect(Object.keys(bad)).toEqual(['same-ca', 'validity']);
+    expect(bad.validity.found).toBe('tls.crt expired 2030-05-31T22:00:00Z; ca.crt expired 2030-05-31T23:00:00Z');
+  });
+
+  test('a certificate inside its renewal window', async () => {
+    const report = await check(planOf(), { faults: { [STORE]: { notAfter: new Date(NOW.getTime() + 100 * HOUR) } } });
+    expect(expectOnly(report, STORE, ['renewal']).renewal).toMatchObject({
+      expected: 'more than 360h left on tls.crt and more than 720h on ca.crt',
+      found: 'tls.crt expires 2030-06-05T04:00:00Z, 100h away, inside its 360h renewal window',
+    });
+  });
+
+  test('a certificate that outlives its CA', async () => {
+    const caEnd = pki.ca.certificate.notAfter;
+    const report = await check(planOf(), { faults: { [STORE]: { notAfter: new Date(caEnd.getTime() + 24 * HOUR) } } });
+    expect(expectOnly(report, STORE, ['ca-lifetime'])['ca-lifetime']).toMatchObject({
+      expected: 'tls.crt to expire no later than ca.crt (2040-05-27T00:00:00Z)', found: 'tls.crt expires 2040-05-28T00:00:00Z',
+    });
+  });
+
+  test('a key weaker than the plan\'s', async () => {
+    const report = await check(planOf(), { faults: { [STORE]: { key: pki.keys.weakKey } } });
+    expect(expectOnly(report, STORE, ['key-strength'])['key-strength']).toMatchObject({
+      expected: 'keys at least as strong as the plan\'s RSA 2048 bits (112-bit security)',
+      found: 'tls.crt RSA 1024 bits (80-bit security), ca.crt RSA 2048 bits (112-bit security)',
+    });
+  });
+
+  test('across algorithms the security strength counts: a P-256 leaf meets RSA 3072, an RSA 2048 CA does not', async () => {
+    const report = await check(planOf({ privateKey: { size: 3072 } }), { faults: { [STORE]: { key: pki.keys.ecKey } } });
+    expect(failed(report, STORE)).toEqual([{
+      check: 'key-strength', ok: false, expected: 'keys at least as strong as the plan\'s RSA 3072 bits (128-bit security)',
+      found: 'tls.crt ECDSA 256 bits (128-bit security), ca.crt RSA 2048 bits (112-bit security)',
+    }]);
+  });
+});
+
+describe('allowed Common Names from the cluster manifests', () => {
+  const databaseCluster = (allowed: Record<string, string[]>, group = 'db.operator.io') => ({
+    apiVersion: `${group}/v1alpha1`,
+    kind: 'DatabaseCluster',
+    metadata: { name: 'basic', namespace: 'demo' },
+    spec: {
+      tlsCluster: { enabled: true },
+      coordinator: { config: { security: { 'cert-allowed-cn': allowed.coordinator } } },
+      store: { config: { security: { 'cert-allowed-cn': allowed.store } } },
+      sqlserver: { config: { security: { 'cluster-verify-cn': allowed.sqlserver } } },
+    },
+  });
+  const yaml = (...docs: unknown[]) => docs.map((d) => JSON.stringify(d)).join('\n---\n');
+
+  test('are read at the catalog\'s path of each component, in any API group', async () => {
+    const files = { 'demo.k8s.yaml': yaml(databaseCluster({ coordinator: ['basic'], store: ['basic', 'extra'], sqlserver: ['basic'] }, 'example.org')) };
+    const plans = loadPlans(distOf(planOf(), files));
+    expect(plans[0].allowedCommonNames.map((a) => [a.component, a.key, a.names, a.source])).toEqual([
+      ['coordinator', 'cert-allowed-cn', ['basic'], 'demo.k8s.yaml DatabaseCluster spec.coordinator.config.security.cert-allowed-cn'],
+      ['store', 'cert-allowed-cn', ['basic', 'extra'], 'demo.k8s.yaml DatabaseCluster spec.store.config.security.cert-allowed-cn'],
+      ['sqlserver', 'cluster-verify-cn', ['basic'], 'demo.k8s.yaml DatabaseCluster spec.sqlserver.config.security.cluster-verify-cn'],
+    ]);
+    expect((await check(planOf(), {}, files)).ok).toBe(true);
+  });
+
+  test('a Common Name outside a component\'s list fails, naming the list', async () => {
+    const files = { 'demo.k8s.yaml': yaml(databaseCluster({ coordinator: ['basic'], store: ['basic', 'extra'], sqlserver: ['basic'] })) };
+    const plan = planOf({ commonName: 'extra' });
+    const report = await check(plan, {}, files);
+    const cn = failed(report, STORE).find((c) => c.check === 'common-name')!;
+    expect(cn.expected).toBe('CN "extra" (the plan\'s), in the allowed list of coordinator cert-allowed-cn, store cert-allowed-cn, sqlserver cluster-verify-cn');
+    expect(cn.found).toBe('CN "extra": not in coordinator cert-allowed-cn ["basic"] (demo.k8s.yaml DatabaseCluster spec.coordinator.config.security.cert-allowed-cn); '
+      + 'not in sqlserver cluster-verify-cn ["basic"] (demo.k8s.yaml DatabaseCluster spec.sqlserver.config.security.cluster-verify-cn)');
+    // The migration cluster's Secrets are not checked against the database cluster's lists.
+    expect(failed(report, 'basic-mig-master-cluster-secret')).toEqual([]);
+  });
+
+  test('the migration cluster\'s lists sit under spec.master and spec.worker', async () => {
+    const migration = {
+      apiVersion: 'db.operator.io/v1alpha1', kind: 'MigrationCluster', metadata: { name: 'basic', namespace: 'demo' },
+      spec: { master: { config: { 'cert-allowed-cn': ['basic'] } }, worker: { config: { 'cert-allowed-cn': ['other'] } } },
+    };
+    const report = await check(planOf(), {}, { 'demo.k8s.yaml': yaml(migration) });
+    expect(report.plans[0].allowedCommonNames.map((a) => a.component)).toEqual(['mig-master', 'mig-worker']);
+    expect(failed(report, 'basic-mig-client-secret')[0].found).toBe('CN "basic": not in mig-worker cert-allowed-cn ["other"] (demo.k8s.yaml MigrationCluster spec.worker.config.cert-allowed-cn)');
+    expect(failed(report, CLIENT)).toEqual([]);
+  });
+
+  test('the drainer\'s list comes from its chart values', async () => {
+    const plan = planOf({}, (c) => c.addComponent('drainer', { releaseName: 'binlog' }));
+    const report = await check(plan, {}, { 'demo/basic/drainer/values.yaml': 'tlsCluster:\n  enabled: true\n  certAllowedCN:\n    - someone-else\n' });
+    expect(report.plans[0].allowedCommonNames).toEqual([{
+      component: 'drainer', cluster: 'database', key: 'certAllowedCN', names: ['someone-else'], source: 'demo/basic/drainer/values.yaml tlsCluster.certAllowedCN',
+    }]);
+    expect(failed(report, STORE).map((c) => c.check)).toEqual(['common-name']);
+    expect(formatReport(report).split('\n')[1]).toBe('allowed Common Names: the lists of drainer in demo/basic/drainer/values.yaml');
+  });
+
+  test('another cluster\'s resource is not read', async () => {
+    const other = { ...databaseCluster({ coordinator: ['nobody'] }), metadata: { name: 'other', namespace: 'demo' } };
+    const report = await check(planOf(), {}, { 'demo.k8s.yaml': yaml(other) });
+    expect(report.plans[0].allowedCommonNames).toEqual([]);
+    expect(report.ok).toBe(true);
+  });
+});
+
+describe('host-name and address matching, as TLS clients do it', () => {
+  test.each([
+    ['basic-store.demo', ['basic-store.demo'], true],
+    ['Basic-Store.demo.', ['basic-store.demo'], true],
+    ['basic-store-0.basic-store-peer', ['*.basic-store-peer'], true],
+    ['a.b.basic-store-peer', ['*.basic-store-peer'], false],
+    ['basic-store-peer', ['*.basic-store-peer'], false],
+    ['*.basic-store-peer', ['*.basic-store-peer'], true],
+    ['*.basic-store-peer', ['*.*.basic-store-peer'], false],
+    ['*.basic-store-peer.demo', ['*.demo'], false],
+    ['basic-store.demo.svc', ['*.demo.svc'], true],
+    ['basic-store.demo', ['b*.demo'], false],
+  ])('%s is covered by %j: %s', (name, sans, covered) => {
+    expect(dnsNameCovered(name, sans)).toBe(covered);
+  });
+
+  test('IP addresses are compared in one spelling', () => {
+    expect(normalizeIp('::1')).toBe('0:0:0:0:0:0:0:1');
+    expect(normalizeIp('0:0:0:0:0:0:0:1')).toBe('0:0:0:0:0:0:0:1');
+    expect(normalizeIp('FE80::0001:2')).toBe('fe80:0:0:0:0:0:1:2');
+    expect(normalizeIp('::ffff:10.0.0.5')).toBe('10.0.0.5');
+    expect(normalizeIp('10.0.0.5')).toBe('10.0.0.5');
+  });
+
+  test('node\'s subjectAltName text is split, quoted values included', () => {
+    expect(parseSubjectAltName('DNS:a, DNS:"b, c", IP Address:0:0:0:0:0:0:0:1, URI:spiffe://x')).toEqual({
+      dns: ['a', 'b, c'], ip: ['0:0:0:0:0:0:0:1'], other: ['URI:spiffe://x'],
+    });
+    expect(parseSubjectAltName(undefined)).toEqual({ dns: [], ip: [], other: [] });
+  });
+});
+
+describe('bad input gets a clear message', () => {
+  test.each([
+    ['not JSON', 'kind: List', 'secrets.json: content: received "kind: List"; expected JSON: the output of kubectl get secrets -n <namespace> -o json (a List of Secrets, or one Secret); the JSON parser said:'],
+    ['not Secrets', '{"kind":"Pod"}', 'secrets.json: kind: received "Pod"; expected "List" or "Secret"'],
+    ['a list with something else', '{"kind":"List","items":[{"kind":"ConfigMap","metadata":{"name":"x"}}]}', 'secrets.json: items[0].kind: received "ConfigMap"; expected "Secret": the list must hold only Secrets'],
+    ['a Secret without a name', '{"kind":"List","items":[{"kind":"Secret","metadata":{}}]}', 'secrets.json: items[0].metadata.name: received nothing; expected the Secret\'s name'],
+    ['base64 that does not decode', '{"kind":"Secret","metadata":{"name":"s"},"data":{"tls.crt":"not base64!"}}', 'secrets.json: Secret s data["tls.crt"]: received "not base64!"; expected base64, as kubectl prints Secret data'],
+  ])('%s', (_what, text, message) => {
+    expect(() => parseSecrets(text, 'secrets.json')).toThrow(VerifyInputError);
+    expect(() => parseSecrets(text, 'secrets.json')).toThrow(message);
+  });
+
+  test('a single Secret, and stringData, are read too', () => {
+    const [secret] = parseSecrets(JSON.stringify({ kind: 'Secret', metadata: { name: 's' }, data: { a: 'aGk=' }, stringData: { b: 'there' } }));
+    expect(secret.name).toBe('s');
+    expect(secret.namespace).toBeUndefined();
+    expect(Object.fromEntries(Object.entries(secret.data).map(([k, v]) => [k, v.toString()]))).toEqual({ a: 'hi', b: 'there' });
+  });
+
+  test('a PEM that does not parse names the Secret and the key', async () => {
+    const plan = planOf();
+    const garbage = '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n';
+    const list = await pki.secrets(plan, { faults: { [STORE]: { edit: (d) => ({ ...d, 'tls.crt': garbage }) } } });
+    const run = () => verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify(list), 'in.json'), { now: NOW });
+    expect(run).toThrow(/^in\.json: Secret basic-store-cluster-secret tls\.crt: received "a PEM certificate \(block 1\) that does not parse"; expected a DER X\.509 certificate inside the PEM block; the parser said: /);
+  });
+
+  test('a key or certificate that is not PEM at all', async () => {
+    const plan = planOf();
+    const noKey = await pki.secrets(plan, { faults: { [STORE]: { edit: (d) => ({ ...d, 'tls.key': 'secret' }) } } });
+    expect(() => verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify(noKey), 'in.json'), { now: NOW }))
+      .toThrow('in.json: Secret basic-store-cluster-secret tls.key: received "0 PEM private keys"; expected exactly one "-----BEGIN … PRIVATE KEY-----" block');
+    const noCa = await pki.secrets(plan, { faults: { [STORE]: { edit: (d) => ({ ...d, 'ca.crt': '' }) } } });
+    expect(() => verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify(noCa), 'in.json'), { now: NOW }))
+      .toThrow('in.json: Secret basic-store-cluster-secret ca.crt: received "no PEM certificate"; expected one or more "-----BEGIN CERTIFICATE-----" blocks');
+  });
+
+  test('an output folder without a plan, and a malformed plan', () => {
+    const empty = tmpdir();
+    expect(() => loadPlans(path.join(empty, 'nope'))).toThrow(`--dist: folder: received "${path.join(empty, 'nope')}"; expected the folder of the synthesized output, such as dist`);
+    expect(() => loadPlans(empty)).toThrow(`--dist: folder: received "${empty}"; expected a synthesized output folder with at least one <namespace>/<cluster>/tls-plan.json`);
+    const plan = planOf();
+    const bad = { ...plan, secrets: [{ ...plan.secrets[0], role: 'peer' }] };
+    expect(() => loadPlans(distOf(bad as unknown as TlsPlan))).toThrow('demo/basic/tls-plan.json: secrets[0].role: received "peer"; expected "server" or "client"');
+  });
+
+  test('Secrets of a namespace without a plan', async () => {
+    const plan = planOf();
+    const list = await pki.secrets(plan);
+    const moved = { ...list, items: list.items.map((i) => ({ ...i, metadata: { ...i.metadata, namespace: 'prod' } })) };
+    expect(() => verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify(moved)), { now: NOW }))
+      .toThrow('--dist: plans: received ["demo/basic"]; expected a plan for the namespace of the Secrets (prod); choose one with --namespace and --cluster');
+  });
+
+  test('verifySecret alone: a Secret without the keys runs no certificate check', () => {
+    const plan = planOf();
+    const [secret] = parseSecrets(JSON.stringify(secretObject(STORE, 'demo', { 'tls.crt': 'x' })));
+    expect(verifySecret(plan.secrets.find((s) => s.name === STORE)!, plan, secret, { now: NOW }).map((c) => [c.check, c.ok]))
+      .toEqual([['present', true], ['keys', false]]);
+  });
+});
+
+describe('the cluster-tls command', () => {
+  let plan: TlsPlan;
+  let dist: string;
+  let good: SecretListJson;
+  beforeAll(async () => {
+    plan = planOf();
+    dist = distOf(plan);
+    good = await pki.secrets(plan);
+  });
+
+  test('prints one row per Secret and a summary, and exits 0 when everything passes', async () => {
+    const { code, stdout, stderr } = await cli(['verify', '--dist', dist, '--secrets', writeJson(good), '--now', NOW.toISOString()]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toBe('plan demo/basic: demo/basic/tls-plan.json, issued with cert-manager, checked at 2030-06-01T00:00:00Z');
+    expect(lines[1]).toBe('allowed Common Names: no list in the output; the Common Name must be the plan\'s');
+    expect(lines).toContain('SECRET                            CLUSTER     CERTIFICATE          RESULT');
+    expect(lines).toContain('basic-store-cluster-secret        demo/basic  server: store        PASS');
+    expect(lines).toContain('basic-cluster-client-secret       demo/basic  client: database     PASS');
+    expect(stdout.endsWith('\n8 secrets checked: 8 passed, 0 failed\n')).toBe(true);
+  });
+
+  test('spells out every failed check under the Secret\'s row and exits 1', async () => {
+    const bad = await pki.secrets(plan, { faults: { [STORE]: { usages: ['server auth'], tlsKey: pki.keys.otherKey } } });
+    const { code, stdout } = await cli(['verify', '--dist', dist, '--secrets', writeJson(bad), '--now', NOW.toISOString()]);
+    expect(code).toBe(1);
+    const lines = stdout.split('\n');
+    const row = lines.indexOf('basic-store-cluster-secret        demo/basic  server: store        FAIL');
+    expect(row).toBeGreaterThan(0);
+    expect(lines[row + 1]).toBe('  - key-match: expected tls.key is the private key of tls.crt; found a key that does not belong to tls.crt (tls.key: RSA 2048 bits (112-bit security); tls.crt: RSA 2048 bits (112-bit security))');
+    expect(lines[row + 2]).toBe('  - usage: expected extended key usages server auth, client auth (server certificate); found extended key usages server auth');
+    expect(stdout.endsWith('\n8 secrets checked: 7 passed, 1 failed\n')).toBe(true);
+  });
+
+  test('--json prints the report for machines', async () => {
+    const bad = await pki.secrets(plan, { omit: [CLIENT] });
+    const { code, stdout } = await cli(['verify', '--json', '--dist', dist, '--secrets', writeJson(bad), '--now', NOW.toISOString()]);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({ ok: false, now: '2030-06-01T00:00:00Z', summary: { checked: 8, passed: 7, failed: 1 } });
+    expect(report.secrets.find((s: any) => s.name === CLIENT)).toEqual({
+      name: CLIENT, namespace: 'demo', clusterName: 'basic', cluster: 'database', role: 'client', ok: false,
+      checks: [{ check: 'present', ok: false, expected: 'Secret basic-cluster-client-secret in namespace demo', found: 'no Secret of that name in the input' }],
+    });
+  });
+
+  test('- reads the Secrets from standard input', async () => {
+    const { code } = await cli(['verify', '--dist', dist, '--secrets', '-', '--now', NOW.toISOString()], JSON.stringify(good));
+    expect(code).toBe(0);
+  });
+
+  test('--now checks a future date: a year on, every certificate is inside its renewal window', async () => {
+    const { code, stdout } = await cli(['verify', '--dist', dist, '--secrets', writeJson(good), '--now', '2031-05-25']);
+    expect(code).toBe(1);
+    expect(stdout).toContain('  - renewal: expected more than 360h left on tls.crt and more than 720h on ca.crt; found tls.crt expires 2031-05-31T00:00:00Z, 144h away, inside its 360h renewal window');
+    expect(stdout.endsWith('\n8 secrets checked: 0 passed, 8 failed\n')).toBe(true);
+  });
+
+  test('--help', async () => {
+    const { code, stdout } = await cli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage:\n {2}cluster-tls verify --dist <folder> --secrets <file\|->/);
+    expect(stdout).toContain('Exit codes: 0 every check passed, 1 a check failed, 2 bad input or usage.');
+  });
+
+  test.each([
+    [[], 'error: a command is required: verify\nRun cluster-tls --help for usage.\n'],
+    [['check'], 'error: unknown command "check"; the command is verify\nRun cluster-tls --help for usage.\n'],
+    [['verify'], 'error: verify needs --dist <folder> and --secrets <file|->\nRun cluster-tls --help for usage.\n'],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--colour'], 'error: Unknown option \'--colour\'\nRun cluster-tls --help for usage.\n'],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--now', 'soon'], 'error: --now: date: received "soon"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
+    [['verify', '--dist', '/nonexistent/dist', '--secrets', 'y'], 'error: --dist: folder: received "/nonexistent/dist"; expected the folder of the synthesized output, such as dist (run npm run synth first)\n'],
+  ])('usage mistake %j exits 2 with one line', async (argv, message) => {
+    const { code, stdout, stderr } = await cli(argv);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(message);
+  });
+
+  test('bad Secrets input exits 2 with one line and no stack trace', async () => {
+    const missing = path.join(tmpdir(), 'missing.json');
+    const notFound = await cli(['verify', '--dist', dist, '--secrets', missing]);
+    expect(notFound.code).toBe(2);
+    expect(notFound.stderr).toBe(`error: --secrets: file: received "${missing}"; expected a readable file (ENOENT); save kubectl get secrets -n <namespace> -o json to it, or pass - for standard input\n`);
+    const notJson = await cli(['verify', '--dist', dist, '--secrets', '-'], 'NAME TYPE DATA AGE\n');
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toMatch(/^error: standard input: content: received "NAME TYPE DATA AGE"; expected JSON: .*\n$/);
+    expect(notJson.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('the Secrets the cfssl method issues', () => {
+  test('pass, and a spoiled one is rejected by name', async () => {
+    const outdir = path.join(tmpdir(), 'dist');
+    const app = new App({ outdir });
+    new ClusterCertificates(new Chart(app, 'demo', { namespace: 'demo' }), 'certs', {
+      clusterName: 'basic', method: IssuingMethod.CFSSL, components: ['coordinator', 'store', 'pump', 'mig-master'],
+    });
+    synthesize(app);
+    const kubectl = createFakeKubectl(path.join(tmpdir(), 'kubectl'));
+    execFileSync('bash', [path.join(outdir, 'demo/basic/cfssl/issue-certificates.sh')], { env: { ...process.env, KUBECTL: kubectl.command }, stdio: 'pipe' });
+    const secrets = writeJson(kubectl.secretList('demo'));
+
+    const { code, stdout } = await cli(['verify', '--dist', outdir, '--secrets', secrets]);
+    expect(stdout).toContain('issued with cfssl');
+    expect(stdout.endsWith('\n6 secrets checked: 6 passed, 0 failed\n')).toBe(true);
+    expect(code).toBe(0);
+
+    const list = kubectl.secretList('demo');
+    const store = list.items.find((i) => i.metadata.name === STORE)!;
+    const client = list.items.find((i) => i.metadata.name === 'basic-mig-client-secret')!;
+    const spoiled = { ...list, items: list.items.map((i) => (i === store ? { ...store, data: { ...store.data, 'tls.key': client.data['tls.key'] } } : i)) };
+    const rejected = await cli(['verify', '--dist', outdir, '--secrets', writeJson(spoiled)]);
+    expect(rejected.code).toBe(1);
+    expect(rejected.stdout).toMatch(/\nbasic-store-cluster-secret +demo\/basic +server: store +FAIL\n {2}- key-match: /);
+  }, 120_000);
+});
+
+test('the table lists failures under their row', () => {
+  const report: VerifyReport = {
+    ok: false, now: '2030-06-01T00:00:00Z', summary: { checked: 1, passed: 0, failed: 1 },
+    plans: [{ file: 'demo/basic/tls-plan.json', namespace: 'demo', clusterName: 'basic', allowedCommonNames: [] }],
+    secrets: [{
+      name: 'x', namespace: 'demo', clusterName: 'basic', cluster: 'database', role: 'server', component: 'store', ok: false,
+      checks: [{ check: 'present', ok: false, expected: 'a', found: 'b' }],
+    }],
+  };
+  expect(formatReport(report)).toBe([
+    'plan demo/basic: demo/basic/tls-plan.json, checked at 2030-06-01T00:00:00Z',
+    'allowed Common Names: no list in the output; the Common Name must be the plan\'s',
+    '',
+    'SECRET  CLUSTER     CERTIFICATE    RESULT',
+    'x       demo/basic  server: store  FAIL',
+    '  - present: expected a; found b',
+    '',
+    '1 secret checked: 0 passed, 1 failed',
+    '',
+  ].join('\n'));
+});

@@ -256,4 +256,26 @@ describeWithCfssl('issue-certificates.sh with the real cfssl', () => {
     }
     expect(snapshot(folder)).toEqual(before);
   }, 120_000);
+
+  test('a fresh copy of the folder does not make a second CA while the cluster holds Secrets of the first', () => {
+    const copy = path.join(root, 'fresh');
+    fs.mkdirSync(copy);
+    for (const f of fs.readdirSync(folder).filter((f) => f.endsWith('.json') || f.endsWith('.sh'))) {
+      fs.copyFileSync(path.join(folder, f), path.join(copy, f));
+    }
+    const result = spawnSync(path.join(copy, 'issue-certificates.sh'), [], { encoding: 'utf8', env: { ...process.env, KUBECTL: kubectl.command } });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Secret demo/basic-coordinator-cluster-secret exists but the CA that signed it is not in this folder; run the script from the folder that holds ca.pem and ca-key.pem');
+    expect(fs.readdirSync(copy).filter((f) => f.endsWith('.pem'))).toEqual([]);
+  }, 120_000);
+
+  test('a kubectl error other than NotFound stops the run instead of reading as a missing Secret', () => {
+    const broken = path.join(root, 'broken-kubectl');
+    fs.writeFileSync(broken, '#!/bin/sh\necho "error: You must be logged in to the server (Unauthorized)" >&2\nexit 1\n', { mode: 0o755 });
+    const before = kubectl.calls().length;
+    const result = spawnSync(path.join(folder, 'issue-certificates.sh'), [], { encoding: 'utf8', env: { ...process.env, KUBECTL: broken } });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('kubectl could not tell whether Secret demo/basic-coordinator-cluster-secret exists: error: You must be logged in to the server (Unauthorized)');
+    expect(kubectl.calls().length).toBe(before);
+  }, 120_000);
 });

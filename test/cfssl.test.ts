@@ -210,7 +210,7 @@ describe('cfssl method: the issuing script', () => {
   test('the cfssl and kubectl commands of section A', () => {
     expect(script).toContain('cfssl gencert -initca "$request" | cfssljson -bare "$work/$bare" -');
     expect(script).toContain('cfssl gencert -ca=\'ca.pem\' -ca-key=\'ca-key.pem\' -config=\'ca-config.json\' -profile="$profile" "$request"');
-    expect(script).toContain('"${kubectl[@]}" get secret "$name" --namespace="$NAMESPACE"');
+    expect(script).toContain('"${kubectl[@]}" get secret "$1" --namespace="$NAMESPACE"');
     expect(script).toContain([
       '  "${kubectl[@]}" create secret generic "$name" --namespace="$NAMESPACE" \\',
       '    --from-file=tls.crt="$bare.pem" \\',

@@ -66,11 +66,24 @@ issue() {
   echo "issued $bare.pem and $bare-key.pem"
 }
 
+# secret_exists NAME: succeeds when the Secret exists, fails when kubectl reports it absent, and
+# stops the script on any other kubectl error (access, connection), which must not read as absent.
+secret_exists() {
+  local out
+  if out="$("${kubectl[@]}" get secret "$1" --namespace="$NAMESPACE" 2>&1)"; then
+    return 0
+  fi
+  case "$out" in
+    *NotFound*|*"not found"*) return 1 ;;
+  esac
+  fail "kubectl could not tell whether Secret $NAMESPACE/$1 exists: $out"
+}
+
 # secret NAME BARE: creates the Secret NAME from BARE.pem, BARE-key.pem and the CA, unless a
 # Secret of that name exists.
 secret() {
   local name="$1" bare="$2"
-  if "${kubectl[@]}" get secret "$name" --namespace="$NAMESPACE" >/dev/null 2>&1; then
+  if secret_exists "$name"; then
     echo "kept Secret $NAMESPACE/$name: it exists (replacing it is the separate renewal procedure)"
     return
   fi
@@ -80,11 +93,17 @@ secret() {
     --from-file=ca.crt='ca.pem'
 }
 
-# A new CA would not have signed the certificates already here: refuse rather than mix CAs.
+# A new CA would not have signed the certificates or Secrets already there: refuse rather than
+# mix CAs (the cluster would reject the new certificates).
 if [ ! -e 'ca.pem' ] && [ ! -e 'ca-key.pem' ]; then
   for bare in 'coordinator-server' 'store-server' 'sqlserver-server' 'pump-server' 'changefeed-server' 'columnar-server' 'mig-master-server' 'mig-worker-server' 'drainer-server' 'importer-server' 'lightning-server' 'client'; do
     if [ -e "$bare.pem" ]; then
       fail "found $bare.pem but not the CA that signed it; restore ca.pem and ca-key.pem"
+    fi
+  done
+  for name in 'basic-coordinator-cluster-secret' 'basic-store-cluster-secret' 'basic-sqlserver-cluster-secret' 'basic-pump-cluster-secret' 'basic-changefeed-cluster-secret' 'basic-columnar-cluster-secret' 'basic-mig-master-cluster-secret' 'basic-mig-worker-cluster-secret' 'basic-drainer-cluster-secret' 'basic-importer-cluster-secret' 'basic-lightning-cluster-secret' 'basic-cluster-client-secret' 'basic-mig-client-secret'; do
+    if secret_exists "$name"; then
+      fail "Secret $NAMESPACE/$name exists but the CA that signed it is not in this folder; run the script from the folder that holds ca.pem and ca-key.pem"
     fi
   done
 fi

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { IConstruct } from 'constructs';
 import { parseDuration } from './duration';
 import { inputError } from './errors';
@@ -56,4 +57,59 @@ export function requireDuration(scope: IConstruct, field: string, value: string)
     inputError(scope, field, value, 'a positive Go duration such as "8760h" or "1h30m" (units h, m, s, ms)');
   }
   return ms;
+}
+
+const QUANTITY = /^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/;
+
+/** Throws unless `value` is a Kubernetes storage quantity such as `10Gi`. */
+export function requireQuantity(scope: IConstruct, field: string, value: string): string {
+  if (typeof value !== 'string' || !QUANTITY.test(value)) {
+    inputError(scope, field, value, 'a storage quantity such as "10Gi"');
+  }
+  return value;
+}
+
+/** Throws unless `value` is a whole number of at least `min` (replicas, failover counts). */
+export function requireCount(scope: IConstruct, field: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) {
+    inputError(scope, field, value, `a whole number of at least ${min}`);
+  }
+  return value;
+}
+
+/** Longest Common Name X.509 allows. */
+export const COMMON_NAME_MAX = 64;
+
+/** Throws unless `value` is a non-empty Common Name of at most 64 characters. */
+export function requireCommonName(scope: IConstruct, field: string, value: string): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > COMMON_NAME_MAX) {
+    inputError(scope, field, value, `a non-empty Common Name of at most ${COMMON_NAME_MAX} characters (the X.509 limit)`);
+  }
+  return value;
+}
+
+/**
+ * Checks a list of extra allowed Common Names and returns it without duplicates and without the
+ * certificates' own Common Name, which comes first in every list.
+ */
+export function requireExtraCommonNames(scope: IConstruct, field: string, names: readonly string[] | undefined, commonName: string): string[] {
+  if (names !== undefined && !Array.isArray(names)) {
+    inputError(scope, field, names, 'a list of Common Names');
+  }
+  (names ?? []).forEach((n, i) => requireCommonName(scope, `${field}[${i}]`, n));
+  return [...new Set(names ?? [])].filter((n) => n !== commonName);
+}
+
+/** Throws unless `value` is a DNS name for a certificate: a DNS-1123 subdomain, optionally starting with `*.`. */
+export function requireCertificateDnsName(scope: IConstruct, field: string, value: string): void {
+  if (typeof value !== 'string' || !isDnsSubdomain(value.startsWith('*.') ? value.slice(2) : value)) {
+    inputError(scope, field, value, 'a DNS name: lowercase letters, digits, \'-\' and \'.\', optionally starting with "*."');
+  }
+}
+
+/** Throws unless `value` is an IPv4 or IPv6 address. */
+export function requireIpAddress(scope: IConstruct, field: string, value: string): void {
+  if (typeof value !== 'string' || isIP(value) === 0) {
+    inputError(scope, field, value, 'an IPv4 or IPv6 address');
+  }
 }

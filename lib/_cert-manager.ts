@@ -5,7 +5,7 @@
 import { Construct } from 'constructs';
 import {
   Certificate, CertificateSpecPrivateKey, CertificateSpecPrivateKeyAlgorithm, CertificateSpecPrivateKeyRotationPolicy,
-  CertificateSpecUsages,
+  CertificateSpecSubject, CertificateSpecUsages,
 } from '../imports/certificates-cert-manager.io';
 import { Issuer } from '../imports/issuers-cert-manager.io';
 import { ClusterKind, USAGES, clusterKind, component } from './catalog';
@@ -23,6 +23,7 @@ const CERT_MANAGER_GROUP = 'cert-manager.io';
 export function renderCertManager(scope: Construct, settings: CertificateSettings): CertificateRenderer {
   const { clusterName, namespace } = settings;
   const privateKey = privateKeySpec(settings);
+  const subject = subjectSpec(settings);
 
   const selfSigned = new Issuer(scope, 'SelfSignedIssuer', {
     metadata: { name: names.selfSignedIssuerName(clusterName), namespace },
@@ -33,6 +34,7 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
     spec: {
       secretName: names.caSecretName(clusterName),
       commonName: settings.commonName,
+      subject,
       isCa: true,
       duration: settings.caDuration,
       renewBefore: settings.caRenewBefore,
@@ -52,7 +54,7 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
         secretName,
         duration: settings.duration,
         renewBefore: settings.renewBefore,
-        subject: { organizations: [settings.subject.organization] },
+        subject,
         commonName: settings.commonName,
         usages: usages.map(toUsage),
         dnsNames: plan ? [...plan.dnsNames] : undefined,
@@ -88,6 +90,19 @@ function toUsage(usage: string): CertificateSpecUsages {
     throw new Error(`cert-manager has no key usage "${usage}"`);
   }
   return found;
+}
+
+/** The subject of every certificate: the organization always, the other fields when set. */
+function subjectSpec(settings: CertificateSettings): CertificateSpecSubject {
+  const { organization, organizationalUnit, country, state, locality } = settings.subject;
+  const list = (value?: string) => (value === undefined ? undefined : [value]);
+  return {
+    organizations: [organization],
+    organizationalUnits: list(organizationalUnit),
+    countries: list(country),
+    provinces: list(state),
+    localities: list(locality),
+  };
 }
 
 function privateKeySpec(settings: CertificateSettings): CertificateSpecPrivateKey {

@@ -1,10 +1,9 @@
 /** Resolution shared by the two cluster constructs: namespace, version and certificates. */
-import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ClusterCertificates } from './cluster-certificates';
 import { inputError } from './errors';
 import { PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { requireDnsLabel } from './_validate';
+import { requireDnsLabel, resolveNamespace } from './_validate';
 import { requireRelease } from './_versions';
 
 /** The resolved basics of a cluster construct. */
@@ -20,11 +19,7 @@ export interface ResolvedCluster {
  */
 export function resolveCluster(scope: Construct, props: TlsClusterProps): ResolvedCluster {
   requireDnsLabel(scope, 'clusterName', props.clusterName);
-  const namespace = props.namespace ?? props.certificates?.namespace ?? Chart.of(scope).namespace;
-  if (namespace === undefined) {
-    inputError(scope, 'namespace', namespace, 'a namespace, from this prop or from the enclosing chart');
-  }
-  requireDnsLabel(scope, 'namespace', namespace);
+  const namespace = resolveNamespace(scope, props.namespace ?? props.certificates?.namespace);
   requireRelease(scope, 'version', props.version);
   const pvReclaimPolicy = props.pvReclaimPolicy ?? PvReclaimPolicy.RETAIN;
   if (!Object.values(PvReclaimPolicy).includes(pvReclaimPolicy)) {

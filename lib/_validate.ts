@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { parseDuration } from './duration';
 import { inputError } from './errors';
@@ -112,4 +113,17 @@ export function requireIpAddress(scope: IConstruct, field: string, value: string
   if (typeof value !== 'string' || isIP(value) === 0) {
     inputError(scope, field, value, 'an IPv4 or IPv6 address');
   }
+}
+
+/**
+ * The namespace of a construct: the given one, else the enclosing chart's; throws when there is
+ * none or it is not a DNS-1123 label.
+ */
+export function resolveNamespace(scope: IConstruct, namespace: string | undefined): string {
+  const resolved = namespace ?? Chart.of(scope).namespace;
+  if (resolved === undefined) {
+    inputError(scope, 'namespace', resolved, 'a namespace, from this prop or from the enclosing chart');
+  }
+  requireDnsLabel(scope, 'namespace', resolved);
+  return resolved;
 }

@@ -1,4 +1,4 @@
-import { Chart } from 'cdk8s';
+import { isDeepStrictEqual } from 'node:util';
 import { Construct } from 'constructs';
 import {
   ClusterKind, ComponentToken, DEFAULT_KEY, SERVER_IP_ADDRESSES, USAGES, VALIDITY, clusterKind, component, isComponentToken,
@@ -11,7 +11,10 @@ import { renderCertManager } from './_cert-manager';
 import { CFSSL_FOLDER, ISSUE_SCRIPT, renderCfssl } from './_cfssl';
 import type { CertificateRenderer } from './_renderer';
 import { REQUIRED_SECRETS_FILE, renderUserProvided } from './_user-provided';
-import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration } from './_validate';
+import {
+  requireCertificateDnsName, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration,
+  requireIpAddress, resolveNamespace,
+} from './_validate';
 
 /** How the certificates of a cluster are issued; the cluster constructs work the same with each. */
 export enum IssuingMethod {
@@ -315,18 +318,11 @@ export class ClusterCertificates extends Construct {
   constructor(scope: Construct, id: string, props: ClusterCertificatesProps) {
     super(scope, id);
     requireDnsLabel(this, 'clusterName', props.clusterName);
-    const namespace = props.namespace ?? Chart.of(this).namespace;
-    if (namespace === undefined) {
-      inputError(this, 'namespace', namespace, 'a namespace, from this prop or from the enclosing chart');
-    }
-    requireDnsLabel(this, 'namespace', namespace);
+    const namespace = resolveNamespace(this, props.namespace);
     if (props.clusterDomain !== undefined) {
       requireDnsSubdomain(this, 'clusterDomain', props.clusterDomain);
     }
-    const commonName = props.commonName ?? props.clusterName;
-    if (typeof commonName !== 'string' || commonName.length === 0 || commonName.length > 64) {
-      inputError(this, 'commonName', commonName, 'a non-empty string of at most 64 characters (the X.509 limit)');
-    }
+    const commonName = requireCommonName(this, 'commonName', props.commonName ?? props.clusterName);
 
     this.clusterName = props.clusterName;
     this.namespace = namespace;
@@ -334,10 +330,11 @@ export class ClusterCertificates extends Construct {
     this.caSecretName = names.caSecretName(props.clusterName);
     this.extraNames = props.extraNames ?? {};
     this.clusterDomain = props.clusterDomain;
-    for (const token of Object.keys(this.extraNames)) {
+    for (const [token, extra] of Object.entries(this.extraNames)) {
       if (!isComponentToken(token)) {
         inputError(this, 'extraNames', token, 'a component token');
       }
+      checkExtraNames(this, `extraNames.${token}`, extra);
     }
     this.settings = {
       clusterName: this.clusterName,
@@ -369,7 +366,7 @@ export class ClusterCertificates extends Construct {
     }
     const existing = this.servers.get(token);
     if (existing) {
-      if (JSON.stringify(existing.options) !== JSON.stringify(options)) {
+      if (!isDeepStrictEqual(existing.options, options)) {
         inputError(this, `${token} options`, options, `the options it was first added with, ${JSON.stringify(existing.options)}`);
       }
       return existing;
@@ -378,6 +375,7 @@ export class ClusterCertificates extends Construct {
       inputError(this, 'drainer releaseName', undefined, 'the drainer chart\'s release name (or its drainerName)');
     }
     const extra = this.extraNames[token] ?? {};
+    checkExtraNames(this, token, options);
     const derived = names.hostNames(token, { clusterName: this.clusterName, namespace: this.namespace, ...options });
     const serviceLabels = derived.map((h) => h.replace(/^\*\./, '').split('.')[0]);
     if (token === 'drainer' && options.drainerName !== undefined) {
@@ -537,6 +535,12 @@ function checkSecretNames(scope: Construct & { readonly clusterName: string }, m
     }
     expectName(`secretNames.clients.${kind}`, name, names.clientSecretName(scope.clusterName, kind as ClusterKind));
   }
+}
+
+/** Checks the extra DNS names and IP addresses of one component. */
+function checkExtraNames(scope: Construct, field: string, extra: Pick<ServerCertificateOptions, 'extraDnsNames' | 'extraIpAddresses'>): void {
+  (extra.extraDnsNames ?? []).forEach((n, i) => requireCertificateDnsName(scope, `${field}.extraDnsNames[${i}]`, n));
+  (extra.extraIpAddresses ?? []).forEach((ip, i) => requireIpAddress(scope, `${field}.extraIpAddresses[${i}]`, ip));
 }
 
 function resolvePrivateKey(scope: Construct, key: PrivateKeyOptions = {}): CertificateSettings['privateKey'] {

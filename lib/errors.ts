@@ -12,12 +12,18 @@ export class ClusterTlsError extends Error {
   }
 }
 
-/** Formats a received value for an error message. */
+/** Keys whose values never appear in an error message. */
+const SECRET_KEY = /password|secret|token|private|key$/i;
+
+/**
+ * Formats a received value for an error message. Values under keys that look like credentials
+ * (`password`, `privateKey`, …) are masked, so a message never repeats a secret.
+ */
 export function describeValue(value: unknown): string {
   if (value === undefined) {
     return 'nothing';
   }
-  return JSON.stringify(value);
+  return JSON.stringify(value, (key, v) => (key !== '' && SECRET_KEY.test(key) && typeof v === 'string' && !key.endsWith('Name') ? '***' : v));
 }
 
 /**

@@ -14,6 +14,7 @@ import { MOUNT_CLIENT_SECRET_PATCH, databaseRunbook, mountClientSecretPatch } fr
 import { RunbookStep } from './_runbook';
 import { TlsClusterProps } from './tls-cluster';
 import { resolveCluster } from './_tls-cluster';
+import { requireCount, requireExtraCommonNames, requireQuantity } from './_validate';
 import { requireMinimum } from './_versions';
 
 /** How the SQL server is exposed. */
@@ -147,6 +148,10 @@ export interface TlsDatabaseClusterProps extends TlsClusterProps {
   readonly columnar?: ColumnarProps;
 }
 
+/** Every field any component's props may have, for code that handles components alike. */
+type ComponentPropsUnion = DatabaseComponentProps & Partial<FailoverComponentProps & StorageComponentProps & ColumnarProps
+  & SqlServerProps & AllowedCommonNamesProps>;
+
 /** The components the construct runs, in the order of the specification's table. */
 type OperatorComponent = 'coordinator' | 'store' | 'sqlserver' | 'pump' | 'changefeed' | 'columnar';
 
@@ -202,7 +207,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     super(scope, id);
     const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props);
     if (props.coordinator && 'extraAllowedCommonNames' in props.coordinator) {
-      inputError(this, 'coordinator.extraAllowedCommonNames', (props.coordinator as any).extraAllowedCommonNames,
+      inputError(this, 'coordinator.extraAllowedCommonNames', props.coordinator.extraAllowedCommonNames,
         'nothing: the coordinator accepts exactly one Common Name, the certificates\'');
     }
 
@@ -210,7 +215,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     this.namespace = namespace;
     this.version = props.version;
     this.mountClusterClientSecret = props.mountClusterClientSecret ?? true;
-    const parts: Partial<Record<OperatorComponent, DatabaseComponentProps>> = {
+    const parts: Partial<Record<OperatorComponent, ComponentPropsUnion>> = {
       coordinator: props.coordinator ?? {},
       store: props.store ?? {},
       sqlserver: props.sqlserver ?? {},
@@ -237,7 +242,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
       pvReclaimPolicy,
     };
     for (const token of running) {
-      spec[token] = this.componentSpec(token, parts[token]!, props);
+      spec[token] = this.componentSpec(token, parts[token]!);
     }
     this.resource = operatorObject(this, {
       kind: clusterKind(ClusterKind.DATABASE).resourceKind, name: props.clusterName, namespace, spec: compact(spec),
@@ -279,40 +284,30 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     this.runbookSteps.push(step);
   }
 
-  private componentSpec(token: OperatorComponent, part: DatabaseComponentProps, props: TlsDatabaseClusterProps): Record<string, unknown> {
+  private componentSpec(token: OperatorComponent, part: ComponentPropsUnion): Record<string, unknown> {
     const shape = SHAPES[token];
-    const any = part as FailoverComponentProps & StorageComponentProps & ColumnarProps & SqlServerProps & AllowedCommonNamesProps;
     const check = component(token).commonNameCheck!;
-    const allowed = [this.commonName, ...(any.extraAllowedCommonNames ?? [])];
-    const replicas = any.replicas ?? 1;
-    if (!Number.isInteger(replicas) || replicas < 1) {
-      inputError(this, `${token}.replicas`, any.replicas, 'a whole number of at least 1');
+    const extra = check.singleValue ? [] : requireExtraCommonNames(this, `${token}.extraAllowedCommonNames`, part.extraAllowedCommonNames, this.commonName);
+    const claims = part.storageClaims ?? [{ storage: shape.defaultStorage! }];
+    if (shape.storage === 'claims' && (!Array.isArray(claims) || claims.length === 0)) {
+      inputError(this, `${token}.storageClaims`, part.storageClaims, 'at least one storage claim');
     }
-    const maxFailoverCount = any.maxFailoverCount ?? 0;
-    if (!Number.isInteger(maxFailoverCount) || maxFailoverCount < 0) {
-      inputError(this, `${token}.maxFailoverCount`, any.maxFailoverCount, 'a whole number of at least 0');
-    }
-    const storage = (value: string | undefined, field: string) => {
-      const quantity = value ?? shape.defaultStorage!;
-      if (!/^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/.test(quantity)) {
-        inputError(this, field, value, 'a storage quantity such as "10Gi"');
-      }
-      return quantity;
-    };
     return {
-      baseImage: any.baseImage,
-      maxFailoverCount: shape.failover ? maxFailoverCount : undefined,
-      replicas,
-      requests: shape.storage === 'requests' ? { storage: storage(any.storage, `${token}.storage`) } : undefined,
+      baseImage: part.baseImage,
+      maxFailoverCount: shape.failover ? requireCount(this, `${token}.maxFailoverCount`, part.maxFailoverCount ?? 0, 0) : undefined,
+      replicas: requireCount(this, `${token}.replicas`, part.replicas ?? 1, 1),
+      requests: shape.storage === 'requests'
+        ? { storage: requireQuantity(this, `${token}.storage`, part.storage ?? shape.defaultStorage!) }
+        : undefined,
       storageClaims: shape.storage === 'claims'
-        ? (any.storageClaims ?? [{ storage: shape.defaultStorage! }]).map((c, i) => ({
+        ? claims.map((c, i) => ({
           storageClassName: c.storageClassName,
-          resources: { requests: { storage: storage(c.storage, `${token}.storageClaims[${i}].storage`) } },
+          resources: { requests: { storage: requireQuantity(this, `${token}.storageClaims[${i}].storage`, c.storage) } },
         }))
         : undefined,
-      service: token === 'sqlserver' ? { type: any.serviceType ?? ServiceType.CLUSTER_IP } : undefined,
-      config: withAllowedCommonNames(this, token, part.config, check.path.slice(1), allowed),
-      mountClusterClientSecret: CLIENT_SECRET_MOUNTING.includes(token) ? (props.mountClusterClientSecret ?? true) : undefined,
+      service: token === 'sqlserver' ? { type: part.serviceType ?? ServiceType.CLUSTER_IP } : undefined,
+      config: withAllowedCommonNames(this, `${token}.config`, part.config, check.path.slice(1), [this.commonName, ...extra]),
+      mountClusterClientSecret: CLIENT_SECRET_MOUNTING.includes(token) ? this.mountClusterClientSecret : undefined,
     };
   }
 
@@ -331,7 +326,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     for (const token of running) {
       requireMinimum(this, 'operatorVersion', props.operatorVersion, component(token).minOperatorVersion, `tls for the ${token} component`);
     }
-    if (props.mountClusterClientSecret ?? true) {
+    if (this.mountClusterClientSecret) {
       requireMinimum(this, 'operatorVersion', props.operatorVersion, CAPABILITIES.mountClusterClientSecret.minOperatorVersion,
         'mountClusterClientSecret (set it to false for an older operator)');
     }
@@ -339,23 +334,24 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
 }
 
 /**
- * Merges the allowed Common Names into a free-form config at `path` (below `config`), refusing a
- * config that sets them itself.
+ * Merges the allowed Common Names into a free-form config at `path`, refusing a config that sets
+ * them itself. `field` names the config in messages (`store.config`).
  */
-function withAllowedCommonNames(scope: Construct, token: string, config: Record<string, any> | undefined,
+function withAllowedCommonNames(scope: Construct, field: string, config: Record<string, any> | undefined,
   path: readonly string[], allowed: string[]): Record<string, any> {
   const out: Record<string, any> = structuredClone(config ?? {});
   let node = out;
-  for (const key of path.slice(0, -1)) {
-    if (node[key] !== undefined && (typeof node[key] !== 'object' || Array.isArray(node[key]))) {
-      inputError(scope, `${token}.config.${path.join('.')}`, node[key], 'an object');
+  path.slice(0, -1).forEach((key, i) => {
+    if (node[key] !== undefined && (typeof node[key] !== 'object' || node[key] === null || Array.isArray(node[key]))) {
+      inputError(scope, `${field}.${path.slice(0, i + 1).join('.')}`, node[key], 'an object');
     }
     node = node[key] = node[key] ?? {};
-  }
+  });
   const key = path[path.length - 1];
   if (node[key] !== undefined) {
-    inputError(scope, `${token}.config.${path.join('.')}`, node[key],
-      `nothing: the construct sets it to the certificates' Common Name${token === 'coordinator' ? '' : '; add names with extraAllowedCommonNames'}`);
+    const single = allowed.length === 1 && field.startsWith('coordinator.');
+    inputError(scope, `${field}.${path.join('.')}`, node[key],
+      `nothing: the construct sets it to the certificates' Common Name${single ? '' : '; add names with extraAllowedCommonNames'}`);
   }
   node[key] = allowed;
   return out;

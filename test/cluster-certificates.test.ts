@@ -271,3 +271,68 @@ describe('issuance note for runbooks', () => {
     expect(synth({ method }).certs.issuanceNote()).toBe(note);
   });
 });
+
+describe('subject and key on every certificate', () => {
+  test('the CA and the leaves carry the whole subject of the props, and the key settings', () => {
+    const { objects } = synth({
+      components: ['store'],
+      subject: { organization: 'acme', organizationalUnit: 'db', country: 'DE', state: 'Berlin', locality: 'Berlin' },
+    });
+    const subject = { organizations: ['acme'], organizationalUnits: ['db'], countries: ['DE'], provinces: ['Berlin'], localities: ['Berlin'] };
+    for (const name of ['basic-ca', 'basic-store-cluster-secret', 'basic-cluster-client-secret']) {
+      const spec = findObject(objects, 'Certificate', name).spec;
+      expect(spec.subject).toEqual(subject);
+      expect(spec.privateKey).toEqual({ algorithm: 'RSA', size: 2048, rotationPolicy: 'Always' });
+    }
+    expectValidAgainstCrds(objects);
+  });
+
+  test('unset subject fields are left out', () => {
+    const { objects } = synth({ components: ['store'] });
+    expect(findObject(objects, 'Certificate', 'basic-ca').spec.subject).toEqual({ organizations: ['basic'] });
+  });
+});
+
+describe('more input errors', () => {
+  const make = (props: Partial<ClusterCertificatesProps>) => () => synth(props);
+
+  test('common name: not empty, at most 64 characters', () => {
+    expect(make({ commonName: '' })).toThrow('test/certs: commonName: received ""; expected a non-empty Common Name of at most 64 characters (the X.509 limit)');
+    expect(make({ commonName: 'c'.repeat(65) })).toThrow(/^test\/certs: commonName: received "c{65}"; expected a non-empty Common Name/);
+  });
+
+  test('cluster domain must be a DNS subdomain', () => {
+    expect(make({ clusterDomain: 'Cluster_Local' })).toThrow('test/certs: clusterDomain: received "Cluster_Local"; expected a DNS-1123 subdomain');
+  });
+
+  test('extra DNS names and IP addresses are checked', () => {
+    expect(make({ extraNames: { store: { extraDnsNames: ['Bad Name!'] } } }))
+      .toThrow('test/certs: extraNames.store.extraDnsNames[0]: received "Bad Name!"; expected a DNS name: lowercase letters, digits, \'-\' and \'.\', optionally starting with "*."');
+    expect(make({ extraNames: { store: { extraIpAddresses: ['10.0.0.300'] } } }))
+      .toThrow('test/certs: extraNames.store.extraIpAddresses[0]: received "10.0.0.300"; expected an IPv4 or IPv6 address');
+    expect(() => synth({}, (c) => c.addComponent('store', { extraIpAddresses: ['fe80::1', 'nope'] })))
+      .toThrow('test/certs: store.extraIpAddresses[1]: received "nope"; expected an IPv4 or IPv6 address');
+    expect(make({ extraNames: { store: { extraDnsNames: ['*.db.example.com'], extraIpAddresses: ['fe80::1'] } } })).not.toThrow();
+  });
+
+  test('an unknown component token', () => {
+    expect(() => synth({}, (c) => c.addComponent('tidb' as any))).toThrow('test/certs: component: received "tidb"; expected a component token');
+  });
+
+  test('Ed25519 takes no size; unknown algorithms are refused', () => {
+    expect(make({ privateKey: { algorithm: KeyAlgorithm.ED25519, size: 256 } })).toThrow('test/certs: privateKey.size: received 256; expected no size for Ed25519 keys');
+    expect(make({ privateKey: { algorithm: 'DSA' as any } })).toThrow('test/certs: privateKey.algorithm: received "DSA"; expected one of RSA, ECDSA, Ed25519');
+  });
+
+  test('CA durations must be well formed', () => {
+    expect(make({ caDuration: '10y' })).toThrow('test/certs: caDuration: received "10y"; expected a positive Go duration');
+    expect(make({ caRenewBefore: '-1h' })).toThrow('test/certs: caRenewBefore: received "-1h"; expected a positive Go duration');
+  });
+
+  test('adding a component again with the same options in another key order is the same certificate', () => {
+    expect(() => synth({}, (c) => {
+      c.addComponent('drainer', { releaseName: 'r', drainerName: 'd' });
+      c.addComponent('drainer', { drainerName: 'd', releaseName: 'r' });
+    })).not.toThrow();
+  });
+});

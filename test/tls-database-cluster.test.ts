@@ -238,6 +238,24 @@ describe('input errors', () => {
     expect(() => synth({ pump: { storage: '20 GB' } })).toThrow('test/db: pump.storage: received "20 GB"; expected a storage quantity such as "10Gi"');
   });
 
+  test('a config section that is not an object is named by its own path', () => {
+    expect(() => synth({ store: { config: { security: 'x' } } }))
+      .toThrow('test/db: store.config.security: received "x"; expected an object');
+  });
+
+  test('extra allowed common names are checked and listed once, after the certificates\'', () => {
+    expect(() => synth({ store: { extraAllowedCommonNames: [''] } }))
+      .toThrow('test/db: store.extraAllowedCommonNames[0]: received ""; expected a non-empty Common Name of at most 64 characters (the X.509 limit)');
+    const { resource } = synth({ sqlserver: { extraAllowedCommonNames: ['app', 'basic', 'app'] } });
+    expect(resource.spec.sqlserver.config.security['cluster-verify-cn']).toEqual(['basic', 'app']);
+  });
+
+  test('columnar needs at least one storage claim, each with a quantity', () => {
+    expect(() => synth({ columnar: { storageClaims: [] } })).toThrow('test/db: columnar.storageClaims: received []; expected at least one storage claim');
+    expect(() => synth({ columnar: { storageClaims: [{ storage: 'lots' }] } }))
+      .toThrow('test/db: columnar.storageClaims[0].storage: received "lots"; expected a storage quantity such as "10Gi"');
+  });
+
   test('cluster name and namespace are DNS labels', () => {
     expect(() => synth({ clusterName: 'Basic' })).toThrow('test/db: clusterName: received "Basic"; expected a DNS-1123 label');
     expect(() => synth({ namespace: 'demo_ns' })).toThrow('test/db: namespace: received "demo_ns"; expected a DNS-1123 label');

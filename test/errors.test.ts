@@ -1,0 +1,20 @@
+import { Testing } from 'cdk8s';
+import { ClusterTlsError, describeValue, inputError, inputErrorMessage } from '../lib';
+
+describe('input errors', () => {
+  test('one line: construct path, field, value received, what is expected', () => {
+    const chart = Testing.chart();
+    expect(inputErrorMessage(chart, 'replicas', 0, 'a whole number of at least 1')).toBe('test: replicas: received 0; expected a whole number of at least 1');
+    expect(() => inputError(chart, 'x', 'y', 'z')).toThrow(ClusterTlsError);
+  });
+
+  test('nothing received reads as "nothing"', () => {
+    expect(describeValue(undefined)).toBe('nothing');
+  });
+
+  test('credentials are masked wherever they sit in the value', () => {
+    const shown = describeValue({ host: 'db', user: 'root', password: 'hunter2', nested: [{ privateKey: 'PEM', clientSecret: 's3' }], tlsSecretName: 'keep-me' });
+    expect(shown).not.toMatch(/hunter2|PEM|s3"/);
+    expect(shown).toBe('{"host":"db","user":"root","password":"***","nested":[{"privateKey":"***","clientSecret":"***"}],"tlsSecretName":"keep-me"}');
+  });
+});

@@ -12,8 +12,6 @@ import * as names from './names';
 import { OutputFile } from './output-file';
 import type { CertificateRenderer } from './_renderer';
 
-/** The folder of the cfssl files, below the cluster's folder. */
-export const CFSSL_FOLDER = 'cfssl';
 /** The issuing script, in the cfssl folder. */
 export const ISSUE_SCRIPT = 'issue-certificates.sh';
 
@@ -270,7 +268,7 @@ export function renderCfssl(scope: Construct, settings: CertificateSettings): Ce
     inputError(scope, 'privateKey.algorithm', settings.privateKey.algorithm,
       'RSA or ECDSA with the cfssl method (cfssl makes no Ed25519 keys)');
   }
-  const folder = `${names.clusterFolder(settings.namespace, settings.clusterName)}/${CFSSL_FOLDER}`;
+  const folder = names.cfsslFolder(settings.namespace, settings.clusterName);
   const root = new Construct(scope, 'Cfssl');
   const file = (id: string, name: string, content: string | (() => string), executable = false) =>
     new OutputFile(root, id, { path: `${folder}/${name}`, content, executable });

@@ -80,6 +80,3 @@ export function databaseRunbook(cluster: TlsDatabaseCluster, chart: Chart, extra
     steps,
   });
 }
-
-/** @deprecated use `manifestFileName` from `./synthesize`. */
-export { manifestFileName as chartFileName } from './synthesize';

@@ -266,8 +266,8 @@ export const VALIDITY = {
   leafRenewBefore: '360h',
 } as const;
 
-/** The CA key of the command-line method, also the default key of every certificate. */
-export const DEFAULT_KEY = { algorithm: 'rsa', size: 2048 } as const;
+/** The CA key size of the command-line method (RSA), also the default size of every RSA key. */
+export const DEFAULT_KEY = { size: 2048 } as const;
 
 /** Extended key usages by certificate role. */
 export const USAGES = {

@@ -8,7 +8,7 @@ import { OutputFile } from './output-file';
 import { inputError } from './errors';
 import * as names from './names';
 import { renderCertManager } from './_cert-manager';
-import { CFSSL_FOLDER, ISSUE_SCRIPT, renderCfssl } from './_cfssl';
+import { ISSUE_SCRIPT, renderCfssl } from './_cfssl';
 import type { CertificateRenderer } from './_renderer';
 import { REQUIRED_SECRETS_FILE, renderUserProvided } from './_user-provided';
 import {
@@ -488,7 +488,7 @@ export class ClusterCertificates extends Construct {
     const folder = names.clusterFolder(this.namespace, this.clusterName);
     switch (this.method) {
       case IssuingMethod.CFSSL:
-        return `They are issued with cfssl: copy \`${folder}/${CFSSL_FOLDER}\` out of the output folder and run \`./${ISSUE_SCRIPT}\` there once, before the cluster is deployed.`;
+        return `They are issued with cfssl: copy \`${names.cfsslFolder(this.namespace, this.clusterName)}\` out of the output folder and run \`./${ISSUE_SCRIPT}\` there once, before the cluster is deployed.`;
       case IssuingMethod.USER_PROVIDED:
         return `You create them yourself, before the cluster is deployed, as \`${folder}/${REQUIRED_SECRETS_FILE}\` describes.`;
       default:

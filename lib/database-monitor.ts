@@ -1,4 +1,4 @@
-import { ApiObject, Chart } from 'cdk8s';
+import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IDatabaseEndpoint } from './endpoints';
 import { inputError } from './errors';
@@ -86,7 +86,7 @@ export class DatabaseMonitor extends Construct {
     }
     this.name = props.name ?? names.monitorName(first.clusterName);
     requireDnsLabel(this, 'name', this.name);
-    this.namespace = first.namespace ?? Chart.of(this).namespace;
+    this.namespace = first.namespace;
     for (const [field, image] of Object.entries({ prometheus: props.prometheus, grafana: props.grafana, initializer: props.initializer, reloader: props.reloader })) {
       if (image && (!image.baseImage || !image.version || image.version === 'latest')) {
         inputError(this, field, image, 'a baseImage and a pinned version other than "latest"');

@@ -5,6 +5,7 @@ export * from './errors';
 export * from './settings';
 export * from './cluster-certificates';
 export * from './output-file';
+export type { Runbook, RunbookStep } from './_runbook';
 export * from './synthesize';
 export * from './endpoints';
 export * from './tls-cluster';

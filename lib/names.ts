@@ -194,3 +194,8 @@ export function restoreName(clusterName: string): string {
 export function backupPrefix(namespace: string, clusterName: string): string {
   return `${namespace}/${clusterName}`;
 }
+
+/** The folder of a cluster's cfssl inputs and issuing script: `<namespace>/<cluster_name>/cfssl`. */
+export function cfsslFolder(namespace: string, clusterName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/cfssl`;
+}

@@ -1,5 +1,5 @@
 import {
-  COMPONENTS, ClusterKind, SERVER_IP_ADDRESSES, caCertificateName, caIssuerName, caSecretName, clientSecretName,
+  COMPONENTS, ClusterKind, caCertificateName, caIssuerName, cfsslFolder, caSecretName, clientSecretName,
   component, componentsOf, drainerName, externalTlsMountPath, hostNames, selfSignedIssuerName, serverSecretName,
   tlsFilePaths,
 } from '../lib';
@@ -59,10 +59,6 @@ describe('host-name table', () => {
       '*.basic-coordinator-peer.demo.svc.cluster.local',
     ]);
   });
-
-  test('every server certificate carries 127.0.0.1 then ::1', () => {
-    expect(SERVER_IP_ADDRESSES).toEqual(['127.0.0.1', '::1']);
-  });
 });
 
 describe('Secret and issuer names', () => {
@@ -90,6 +86,10 @@ describe('Secret and issuer names', () => {
   test('drainer name defaults to ${cluster_name}-${release_name}-drainer', () => {
     expect(drainerName('basic', 'binlog')).toBe('basic-binlog-drainer');
     expect(drainerName('basic', 'binlog', 'custom')).toBe('custom');
+  });
+
+  test('cfssl inputs live in the cluster folder', () => {
+    expect(cfsslFolder('demo', 'basic')).toBe('demo/basic/cfssl');
   });
 
   test('external database Secrets are mounted below /var/lib/source-tls', () => {

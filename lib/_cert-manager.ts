@@ -24,13 +24,14 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
   const { clusterName, namespace } = settings;
   const privateKey = privateKeySpec(settings);
   const subject = subjectSpec(settings);
+  const labels = { [names.CERTIFICATES_LABEL]: clusterName };
 
   const selfSigned = new Issuer(scope, 'SelfSignedIssuer', {
-    metadata: { name: names.selfSignedIssuerName(clusterName), namespace },
+    metadata: { name: names.selfSignedIssuerName(clusterName), namespace, labels },
     spec: { selfSigned: {} },
   });
   const ca = new Certificate(scope, 'Ca', {
-    metadata: { name: names.caCertificateName(clusterName), namespace },
+    metadata: { name: names.caCertificateName(clusterName), namespace, labels },
     spec: {
       secretName: names.caSecretName(clusterName),
       commonName: settings.commonName,
@@ -49,7 +50,7 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
   const leaf = (id: string, kind: ClusterKind, secretName: string, usages: readonly string[], plan?: ServerCertificatePlan) => {
     const issuer = issuers.get(kind)!;
     const cert = new Certificate(scope, id, {
-      metadata: { name: secretName, namespace },
+      metadata: { name: secretName, namespace, labels },
       spec: {
         secretName,
         duration: settings.duration,
@@ -71,7 +72,7 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
     addKind(kind) {
       const entry = clusterKind(kind);
       const issuer = new Issuer(scope, `Issuer-${kind}`, {
-        metadata: { name: names.caIssuerName(clusterName, kind), namespace },
+        metadata: { name: names.caIssuerName(clusterName, kind), namespace, labels },
         spec: { ca: { secretName: names.caSecretName(clusterName) } },
       });
       issuer.node.addDependency(ca);

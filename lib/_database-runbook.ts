@@ -5,7 +5,7 @@ import { Chart } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, clusterKind } from './catalog';
 import * as names from './names';
-import { manifestFileName } from './synthesize';
+import { manifestFileName } from './names';
 import { RunbookStep, renderRunbook } from './_runbook';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
 
@@ -41,12 +41,10 @@ export function databaseRunbook(cluster: TlsDatabaseCluster, chart: Chart, extra
     ],
   });
   const steps: RunbookStep[] = [
+    ...cluster.certificates.issuanceSteps(),
     {
       title: 'Check the certificate Secrets',
-      text: [
-        'Every component loads its Secret when it starts, by these names only (each holds `tls.crt`, `tls.key` and `ca.crt`).',
-        cluster.certificates.issuanceNote(),
-      ],
+      text: ['Every component loads its Secret when it starts, by these names only (each holds `tls.crt`, `tls.key` and `ca.crt`); they must exist before the cluster is created:'],
       commands: [`kubectl get secret ${secrets.join(' ')} -n ${namespace}`],
     },
     {

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
   ClusterKind, ComponentToken, DEFAULT_KEY, SERVER_IP_ADDRESSES, USAGES, VALIDITY, clusterKind, component, isComponentToken,
@@ -10,6 +11,7 @@ import * as names from './names';
 import { renderCertManager } from './_cert-manager';
 import { ISSUE_SCRIPT, renderCfssl } from './_cfssl';
 import type { CertificateRenderer } from './_renderer';
+import type { RunbookStep } from './_runbook';
 import { REQUIRED_SECRETS_FILE, renderUserProvided } from './_user-provided';
 import {
   requireCertificateDnsName, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration,
@@ -481,18 +483,42 @@ export class ClusterCertificates extends Construct {
   }
 
   /**
-   * One sentence for runbooks: how this cluster's Secrets come to exist with the chosen method,
-   * with the file to run or read (paths relative to the output folder).
+   * The runbook steps that bring this cluster's Secrets into being with the chosen method, before
+   * any cluster that loads them is deployed (commands run from the output folder).
    */
-  public issuanceNote(): string {
+  public issuanceSteps(): RunbookStep[] {
     const folder = names.clusterFolder(this.namespace, this.clusterName);
     switch (this.method) {
       case IssuingMethod.CFSSL:
-        return `They are issued with cfssl: copy \`${names.cfsslFolder(this.namespace, this.clusterName)}\` out of the output folder and run \`./${ISSUE_SCRIPT}\` there once, before the cluster is deployed.`;
+        return [{
+          title: 'Issue the certificates with cfssl',
+          text: [
+            `Copy \`${names.cfsslFolder(this.namespace, this.clusterName)}\` out of the output folder (the next synth replaces it) and run \`./${ISSUE_SCRIPT}\` there once. It makes the CA and every certificate and creates the Secrets; run again, it changes nothing that exists.`,
+          ],
+          commands: [
+            `cp -r ${names.cfsslFolder(this.namespace, this.clusterName)} ~/pki-${this.namespace}-${this.clusterName}`,
+            `~/pki-${this.namespace}-${this.clusterName}/${ISSUE_SCRIPT}`,
+          ],
+        }];
       case IssuingMethod.USER_PROVIDED:
-        return `You create them yourself, before the cluster is deployed, as \`${folder}/${REQUIRED_SECRETS_FILE}\` describes.`;
-      default:
-        return 'cert-manager writes them from the Certificate objects in the same manifest, shortly after it is applied.';
+        return [{
+          title: 'Create the certificate Secrets',
+          text: [`Create them with your own PKI as \`${folder}/${REQUIRED_SECRETS_FILE}\` describes: the names, the keys and the host names each certificate must cover.`],
+        }];
+      default: {
+        const manifest = names.manifestFileName(Chart.of(this));
+        const selector = names.certificatesSelector(this.clusterName);
+        return [{
+          title: 'Issue the certificates with cert-manager',
+          text: [
+            'cert-manager must run in the cluster. Apply the issuers and certificates of this cluster first, and wait until cert-manager has written their Secrets:',
+          ],
+          commands: [
+            `kubectl apply -f ${manifest} -l ${selector}`,
+            `kubectl wait --for=condition=Ready certificate -l ${selector} -n ${this.namespace} --timeout=5m`,
+          ],
+        }];
+      }
     }
   }
 

@@ -5,6 +5,7 @@
  * here. The functions do not validate: `_validate.ts` checks the names they return against
  * Kubernetes' limits (a DNS-1123 label is at most 63 characters, a Secret name at most 253).
  */
+import { App, Chart, Names } from 'cdk8s';
 import { ClusterKind, ComponentToken, MOUNT_PATHS, SECRET_KEYS, clusterKind, component } from './catalog';
 
 /** The self-signed Issuer that signs the CA: `${cluster_name}-selfsigned-ca-issuer`. */
@@ -198,4 +199,23 @@ export function backupPrefix(namespace: string, clusterName: string): string {
 /** The folder of a cluster's cfssl inputs and issuing script: `<namespace>/<cluster_name>/cfssl`. */
 export function cfsslFolder(namespace: string, clusterName: string): string {
   return `${clusterFolder(namespace, clusterName)}/cfssl`;
+}
+
+/**
+ * The label that marks the cert-manager objects of one cluster name, so that they can be applied
+ * (and waited for) before the clusters that load their Secrets.
+ */
+export const CERTIFICATES_LABEL = 'cdk8s-cluster-tls/certificates';
+
+/** The label selector of one cluster's cert-manager objects: `cdk8s-cluster-tls/certificates=<cluster_name>`. */
+export function certificatesSelector(clusterName: string): string {
+  return `${CERTIFICATES_LABEL}=${clusterName}`;
+}
+
+/**
+ * The manifest file of a chart, `<chart>.k8s.yaml`, as `App.synth()` names it (when charts depend
+ * on each other, the writer prefixes an index).
+ */
+export function manifestFileName(chart: Chart): string {
+  return `${Names.toDnsLabel(chart)}${App.of(chart).outputFileExtension ?? '.k8s.yaml'}`;
 }

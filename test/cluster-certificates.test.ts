@@ -61,7 +61,7 @@ describe('server Certificates', () => {
     const name = `basic-${token}-cluster-secret`;
     const cert = findObject(objects, 'Certificate', name);
     expect(cert.apiVersion).toBe('cert-manager.io/v1');
-    expect(cert.metadata).toEqual({ name, namespace: 'demo' });
+    expect(cert.metadata).toEqual({ name, namespace: 'demo', labels: { 'cdk8s-cluster-tls/certificates': 'basic' } });
     const issuer = token.startsWith('mig-') ? 'basic-mig-issuer' : 'basic-db-issuer';
     expect(cert.spec).toMatchObject({
       secretName: name,
@@ -262,77 +262,32 @@ describe('certificate plan', () => {
   });
 });
 
-describe('issuance note for runbooks', () => {
-  test.each([
-    [IssuingMethod.CERT_MANAGER, 'cert-manager writes them from the Certificate objects in the same manifest, shortly after it is applied.'],
-    [IssuingMethod.CFSSL, 'They are issued with cfssl: copy `demo/basic/cfssl` out of the output folder and run `./issue-certificates.sh` there once, before the cluster is deployed.'],
-    [IssuingMethod.USER_PROVIDED, 'You create them yourself, before the cluster is deployed, as `demo/basic/required-secrets.md` describes.'],
-  ])('%s', (method, note) => {
-    expect(synth({ method }).certs.issuanceNote()).toBe(note);
+describe('issuance steps for runbooks', () => {
+  test('cert-manager: apply this cluster\'s issuers and certificates by label, then wait for them', () => {
+    const [step] = synth({ components: ['store'] }).certs.issuanceSteps();
+    expect(step.commands).toEqual([
+      'kubectl apply -f test.k8s.yaml -l cdk8s-cluster-tls/certificates=basic',
+      'kubectl wait --for=condition=Ready certificate -l cdk8s-cluster-tls/certificates=basic -n demo --timeout=5m',
+    ]);
   });
-});
 
-describe('subject and key on every certificate', () => {
-  test('the CA and the leaves carry the whole subject of the props, and the key settings', () => {
-    const { objects } = synth({
-      components: ['store'],
-      subject: { organization: 'acme', organizationalUnit: 'db', country: 'DE', state: 'Berlin', locality: 'Berlin' },
-    });
-    const subject = { organizations: ['acme'], organizationalUnits: ['db'], countries: ['DE'], provinces: ['Berlin'], localities: ['Berlin'] };
-    for (const name of ['basic-ca', 'basic-store-cluster-secret', 'basic-cluster-client-secret']) {
-      const spec = findObject(objects, 'Certificate', name).spec;
-      expect(spec.subject).toEqual(subject);
-      expect(spec.privateKey).toEqual({ algorithm: 'RSA', size: 2048, rotationPolicy: 'Always' });
+  test('cert-manager: every issuer and certificate carries the label the steps select', () => {
+    const { objects } = synth({ components: ['store', 'mig-master'] });
+    const certManager = objects.filter((o) => o.apiVersion === 'cert-manager.io/v1');
+    expect(certManager.length).toBe(8);
+    for (const o of certManager) {
+      expect(o.metadata.labels).toEqual({ 'cdk8s-cluster-tls/certificates': 'basic' });
     }
-    expectValidAgainstCrds(objects);
   });
 
-  test('unset subject fields are left out', () => {
-    const { objects } = synth({ components: ['store'] });
-    expect(findObject(objects, 'Certificate', 'basic-ca').spec.subject).toEqual({ organizations: ['basic'] });
-  });
-});
-
-describe('more input errors', () => {
-  const make = (props: Partial<ClusterCertificatesProps>) => () => synth(props);
-
-  test('common name: not empty, at most 64 characters', () => {
-    expect(make({ commonName: '' })).toThrow('test/certs: commonName: received ""; expected a non-empty Common Name of at most 64 characters (the X.509 limit)');
-    expect(make({ commonName: 'c'.repeat(65) })).toThrow(/^test\/certs: commonName: received "c{65}"; expected a non-empty Common Name/);
+  test('cfssl: copy the folder out of the output and run the script', () => {
+    const [step] = synth({ method: IssuingMethod.CFSSL }).certs.issuanceSteps();
+    expect(step.commands).toEqual(['cp -r demo/basic/cfssl ~/pki-demo-basic', '~/pki-demo-basic/issue-certificates.sh']);
   });
 
-  test('cluster domain must be a DNS subdomain', () => {
-    expect(make({ clusterDomain: 'Cluster_Local' })).toThrow('test/certs: clusterDomain: received "Cluster_Local"; expected a DNS-1123 subdomain');
-  });
-
-  test('extra DNS names and IP addresses are checked', () => {
-    expect(make({ extraNames: { store: { extraDnsNames: ['Bad Name!'] } } }))
-      .toThrow('test/certs: extraNames.store.extraDnsNames[0]: received "Bad Name!"; expected a DNS name: lowercase letters, digits, \'-\' and \'.\', optionally starting with "*."');
-    expect(make({ extraNames: { store: { extraIpAddresses: ['10.0.0.300'] } } }))
-      .toThrow('test/certs: extraNames.store.extraIpAddresses[0]: received "10.0.0.300"; expected an IPv4 or IPv6 address');
-    expect(() => synth({}, (c) => c.addComponent('store', { extraIpAddresses: ['fe80::1', 'nope'] })))
-      .toThrow('test/certs: store.extraIpAddresses[1]: received "nope"; expected an IPv4 or IPv6 address');
-    expect(make({ extraNames: { store: { extraDnsNames: ['*.db.example.com'], extraIpAddresses: ['fe80::1'] } } })).not.toThrow();
-  });
-
-  test('an unknown component token', () => {
-    expect(() => synth({}, (c) => c.addComponent('tidb' as any))).toThrow('test/certs: component: received "tidb"; expected a component token');
-  });
-
-  test('Ed25519 takes no size; unknown algorithms are refused', () => {
-    expect(make({ privateKey: { algorithm: KeyAlgorithm.ED25519, size: 256 } })).toThrow('test/certs: privateKey.size: received 256; expected no size for Ed25519 keys');
-    expect(make({ privateKey: { algorithm: 'DSA' as any } })).toThrow('test/certs: privateKey.algorithm: received "DSA"; expected one of RSA, ECDSA, Ed25519');
-  });
-
-  test('CA durations must be well formed', () => {
-    expect(make({ caDuration: '10y' })).toThrow('test/certs: caDuration: received "10y"; expected a positive Go duration');
-    expect(make({ caRenewBefore: '-1h' })).toThrow('test/certs: caRenewBefore: received "-1h"; expected a positive Go duration');
-  });
-
-  test('adding a component again with the same options in another key order is the same certificate', () => {
-    expect(() => synth({}, (c) => {
-      c.addComponent('drainer', { releaseName: 'r', drainerName: 'd' });
-      c.addComponent('drainer', { drainerName: 'd', releaseName: 'r' });
-    })).not.toThrow();
+  test('user-provided: points at the list of required Secrets', () => {
+    const [step] = synth({ method: IssuingMethod.USER_PROVIDED }).certs.issuanceSteps();
+    expect(step.text?.join(' ')).toContain('`demo/basic/required-secrets.md`');
+    expect(step.commands).toBeUndefined();
   });
 });

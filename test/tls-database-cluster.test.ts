@@ -278,6 +278,13 @@ describe('runbook (section D)', () => {
     expect(runbook).toContain('kubectl exec -it basic-store-0 -n demo -- sh\ncd /var/lib/cluster-client-tls\nstorectl --ca-path=ca.crt --cert-path=tls.crt --key-path=tls.key --host 127.0.0.1:20160 cluster');
   });
 
+  test('issues the certificates, then checks the Secrets, then deploys: the Secrets exist before the cluster', () => {
+    const order = ['## 1. Issue the certificates with cert-manager', 'kubectl wait --for=condition=Ready certificate', '## 2. Check the certificate Secrets', '## 3. Deploy the cluster']
+      .map((marker) => runbook.indexOf(marker));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
   test('lists the Secrets the cluster loads and how to apply it', () => {
     expect(runbook).toContain('kubectl get secret basic-coordinator-cluster-secret basic-store-cluster-secret basic-sqlserver-cluster-secret basic-pump-cluster-secret basic-changefeed-cluster-secret basic-cluster-client-secret -n demo');
     expect(runbook).toContain('kubectl apply -f test.k8s.yaml');
@@ -291,6 +298,6 @@ describe('runbook (section D)', () => {
 
   test('other constructs add steps at the end', () => {
     const { cluster: c } = synth({}, (db) => db.addRunbookStep({ title: 'Install the drainer', commands: ['helm install x'] }));
-    expect(file(c, 'database-runbook.md')).toMatch(/## 6\. Install the drainer\n\n```sh\nhelm install x\n```\n$/);
+    expect(file(c, 'database-runbook.md')).toMatch(/## 7\. Install the drainer\n\n```sh\nhelm install x\n```\n$/);
   });
 });

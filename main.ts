@@ -68,6 +68,7 @@ function addDeployment(app: App, namespace: string, method: IssuingMethod): void
   const storage = {
     s3: { provider: 'aws', region: 'us-west-2', bucket: 'basic-backups', secretName: 'basic-s3-credentials' },
     credentialsSecretName: 'basic-backup-credentials',
+    user: 'backup',
   };
   new BackupRestore(new Chart(app, `${namespace}-backup`, { namespace }), 'basic-backup', {
     cluster: database, backup: {}, ...storage,

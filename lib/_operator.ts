@@ -1,8 +1,8 @@
 /**
  * Objects of the operator's custom resources, with the API group taken from the settings.
  */
-import { ApiObject } from 'cdk8s';
-import { Construct } from 'constructs';
+import { ApiObject, Chart } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
 import { operatorApiVersion } from './settings';
 
 /** What every operator object needs. */
@@ -41,4 +41,16 @@ export function compact<T>(value: T): T {
     return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, compact(v)])) as T;
   }
   return value;
+}
+
+/**
+ * Makes `source` be applied after `target` when both sit in the same chart, and does nothing
+ * otherwise. Between charts the order is the order their manifest files are applied in: a
+ * dependency across charts would make cdk8s prefix every manifest file with a number
+ * (`0000-<chart>.k8s.yaml`), renaming the files the runbooks point to.
+ */
+export function dependWithinChart(source: IConstruct, target: IConstruct): void {
+  if (Chart.of(source) === Chart.of(target)) {
+    source.node.addDependency(target);
+  }
 }

@@ -5,7 +5,7 @@ import * as names from './names';
 import { operatorApiVersion } from './settings';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
 import { manifestFileName } from './synthesize';
-import { compact, operatorObject } from './_operator';
+import { compact, dependWithinChart, operatorObject } from './_operator';
 import { RunbookStep } from './_runbook';
 import { requireDnsSubdomain } from './_validate';
 
@@ -28,10 +28,18 @@ export interface S3Storage {
    */
   readonly secretName: string;
   /**
-   * The storage service's URL (`s3.endpoint`), for providers other than AWS.
+   * The storage service's URL (`s3.endpoint`), for providers other than AWS. It must start with
+   * `https://`: the backup and the storage access keys travel over it.
    * @default - the provider's own endpoint
    */
   readonly endpoint?: string;
+  /**
+   * Accept an `http://` endpoint, for a storage service that only speaks plain HTTP inside a
+   * trusted network. The backup's data and the requests signed with the storage access keys then
+   * travel unencrypted.
+   * @default false
+   */
+  readonly allowInsecureEndpoint?: boolean;
 }
 
 /** The `Backup`. */
@@ -92,11 +100,12 @@ export interface BackupRestoreProps {
    */
   readonly credentialsSecretName: string;
   /**
-   * The database user the backup and restore log in as (`from.user` / `to.user`). Prefer a user
-   * with only the privileges backup and restore need.
-   * @default 'root'
+   * The database user the backup and restore log in as (`from.user` / `to.user`); its password is
+   * in `credentialsSecretName`. There is no default: no user is a safe guess, and `root` can do
+   * far more than a backup needs. Use a dedicated account with only the privileges backup and
+   * restore need.
    */
-  readonly user?: string;
+  readonly user: string;
   /**
    * What is backed up and restored (`spec.backupType`), such as `full`.
    * @default 'full'
@@ -110,8 +119,6 @@ export interface BackupRestoreProps {
   readonly sendCredToStore?: boolean;
 }
 
-/** The database user when none is given. */
-export const DEFAULT_BACKUP_USER = 'root';
 /** The backup type when none is given: the specification's value. */
 export const DEFAULT_BACKUP_TYPE = 'full';
 
@@ -163,12 +170,21 @@ export class BackupRestore extends Construct {
     requireText(this, 's3.region', s3.region, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a region such as "us-west-2"');
     requireText(this, 's3.bucket', s3.bucket, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a bucket name (letters, digits, \'-\', \'_\' and \'.\')');
     requireDnsSubdomain(this, 's3.secretName', s3.secretName);
+    const allowInsecureEndpoint = s3.allowInsecureEndpoint ?? false;
+    if (typeof allowInsecureEndpoint !== 'boolean') {
+      inputError(this, 's3.allowInsecureEndpoint', allowInsecureEndpoint, 'true or false');
+    }
     if (s3.endpoint !== undefined) {
       requireText(this, 's3.endpoint', s3.endpoint, /^https?:\/\/[^\s'"]+$/, 'the storage service\'s URL, such as "https://s3.example.com"');
+      if (s3.endpoint.startsWith('http://') && !allowInsecureEndpoint) {
+        inputError(this, 's3.endpoint', s3.endpoint,
+          'an https:// URL, since the backup and the storage access keys travel over it; set s3.allowInsecureEndpoint to true to accept http://');
+      }
     }
     requireDnsSubdomain(this, 'credentialsSecretName', props.credentialsSecretName);
-    const user = props.user ?? DEFAULT_BACKUP_USER;
-    requireText(this, 'user', user, /^[^\s'"`$\\]+$/, 'a database user name without spaces or quotes');
+    const user = props.user;
+    requireText(this, 'user', user,
+      /^[^\s'"`$\\]+$/, 'a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need');
     const sendCredToStore = props.sendCredToStore ?? true;
     if (typeof sendCredToStore !== 'boolean') {
       inputError(this, 'sendCredToStore', sendCredToStore, 'true or false');
@@ -212,10 +228,7 @@ export class BackupRestore extends Construct {
           },
         }),
       });
-      if (Chart.of(obj) === Chart.of(cluster)) {
-        // Across charts the files' apply order is the order; see DrainerRelease.
-        obj.node.addDependency(cluster.resource);
-      }
+      dependWithinChart(obj, cluster.resource);
       return { op, obj };
     });
     const backup = objects.find((o) => o.op.kind === 'Backup');

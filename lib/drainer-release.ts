@@ -8,9 +8,11 @@ import * as names from './names';
 import { OutputFile } from './output-file';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
 import { manifestFileName } from './synthesize';
-import { compact } from './_operator';
+import { compact, dependWithinChart } from './_operator';
 import { RunbookStep } from './_runbook';
-import { isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration } from './_validate';
+import {
+  isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireQuantity,
+} from './_validate';
 import { requireRelease } from './_versions';
 
 /** The GitOps engine that installs the drainer chart instead of a person running `helm install`. */
@@ -158,7 +160,6 @@ const FLUX_HELM_API = 'helm.toolkit.fluxcd.io/v2';
 const ARGO_CD_API = 'argoproj.io/v1alpha1';
 /** The Kubernetes cluster Argo CD runs in, as its `destination.server`. */
 const IN_CLUSTER = 'https://kubernetes.default.svc';
-const QUANTITY = /^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/;
 /** Chart values the construct writes itself; `extraValues` may not set them. */
 const OWN_VALUES = ['clusterName', 'drainerName', 'version', 'storage', 'storageClassName', 'tlsCluster', 'tlsDownstream', 'config'];
 
@@ -198,28 +199,22 @@ export class DrainerRelease extends Construct {
     super(scope, id);
     const { cluster } = props;
     const { clusterName, namespace } = cluster;
+    // The drainer's names (drainerName, or the name derived from the release name) are checked
+    // by the certificates when the drainer is added to them; Helm's own limit is checked here.
     checkReleaseName(this, props.releaseName);
-    const drainerName = names.drainerName(clusterName, props.releaseName, props.drainerName);
-    if (props.drainerName !== undefined) {
-      requireDnsLabel(this, 'drainerName', props.drainerName);
-    } else {
-      requireDerivedLabels(this, 'releaseName', props.releaseName, [drainerName]);
+    if (cluster.certificates.hasComponent('drainer')) {
+      inputError(this, 'releaseName', props.releaseName,
+        `no second drainer for cluster ${namespace}/${clusterName}: one is already declared`);
     }
+    const drainerName = names.drainerName(clusterName, props.releaseName, props.drainerName);
     const chart = resolveChart(this, props);
     const version = props.version ?? cluster.version;
     requireRelease(this, 'version', version);
-    const storage = props.storage ?? DEFAULT_DRAINER_STORAGE;
-    if (typeof storage !== 'string' || !QUANTITY.test(storage)) {
-      inputError(this, 'storage', props.storage, 'a storage quantity such as "10Gi"');
-    }
+    const storage = requireQuantity(this, 'storage', props.storage ?? DEFAULT_DRAINER_STORAGE);
     if (props.storageClassName !== undefined) {
       requireDnsSubdomain(this, 'storageClassName', props.storageClassName);
     }
-    (props.extraAllowedCommonNames ?? []).forEach((cn, i) => {
-      if (typeof cn !== 'string' || cn.length === 0 || cn.length > 64) {
-        inputError(this, `extraAllowedCommonNames[${i}]`, cn, 'a non-empty Common Name of at most 64 characters');
-      }
-    });
+    const extraAllowedCommonNames = requireExtraCommonNames(this, 'extraAllowedCommonNames', props.extraAllowedCommonNames, cluster.commonName);
     requirePlainObject(this, 'config', props.config);
     requirePlainObject(this, 'extraValues', props.extraValues);
     const clash = Object.keys(props.extraValues ?? {}).find((k) => OWN_VALUES.includes(k));
@@ -257,7 +252,7 @@ export class DrainerRelease extends Construct {
       version,
       storage,
       storageClassName: props.storageClassName,
-      [tlsKey]: { enabled: true, [allowedKey]: [cluster.commonName, ...(props.extraAllowedCommonNames ?? [])] },
+      [tlsKey]: { enabled: true, [allowedKey]: [cluster.commonName, ...extraAllowedCommonNames] },
       tlsDownstream: downstream && {
         enabled: true,
         clientSecretName: downstream.secretName,
@@ -281,8 +276,8 @@ export class DrainerRelease extends Construct {
     const interval = props.gitOpsInterval ?? '10m';
     requireDuration(this, 'gitOpsInterval', interval);
     const after = (obj: ApiObject) => {
-      dependOnInSameChart(obj, cluster.resource);
-      dependOnInSameChart(obj, cluster.certificates);
+      dependWithinChart(obj, cluster.resource);
+      dependWithinChart(obj, cluster.certificates);
     };
     if (gitOps === GitOpsEngine.FLUX) {
       this.helmRepository = new ApiObject(this, 'HelmRepository', {
@@ -311,10 +306,7 @@ export class DrainerRelease extends Construct {
       const project = props.argoCdProject ?? 'default';
       requireDnsSubdomain(this, 'argoCdProject', project);
       const applicationName = names.drainerApplicationName(namespace, props.releaseName);
-      if (!isDnsLabel(applicationName)) {
-        inputError(this, 'releaseName', props.releaseName,
-          `at most ${63 - (applicationName.length - props.releaseName.length)} characters, so that the Argo CD Application "${applicationName}" stays a DNS-1123 label of at most 63`);
-      }
+      requireDerivedLabels(this, 'releaseName', props.releaseName, [applicationName]);
       this.application = new ApiObject(this, 'Application', {
         apiVersion: ARGO_CD_API,
         kind: 'Application',
@@ -416,16 +408,5 @@ function resolveChart(scope: IConstruct, props: DrainerReleaseProps): ResolvedCh
 function requirePlainObject(scope: IConstruct, field: string, value: unknown): void {
   if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
     inputError(scope, field, value, 'an object of chart values');
-  }
-}
-
-/**
- * Orders `obj` after `target` when both are in the same chart. Across charts the order is the
- * order the manifest files are applied in: a dependency there would make cdk8s number every
- * manifest file (`0000-<chart>.k8s.yaml`), renaming the files the runbooks point to.
- */
-function dependOnInSameChart(obj: ApiObject, target: IConstruct): void {
-  if (Chart.of(obj) === Chart.of(target)) {
-    obj.node.addDependency(target);
   }
 }

@@ -1,6 +1,6 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ClusterKind, PORTS, clusterKind } from './catalog';
+import { ClusterKind, ComponentToken, Deployment, PORTS, clusterKind, component, componentsOf } from './catalog';
 import { ClusterCertificates } from './cluster-certificates';
 import { IDatabaseEndpoint } from './endpoints';
 import { inputError } from './errors';
@@ -14,7 +14,7 @@ import { manifestFileName } from './synthesize';
 import { compact, operatorObject } from './_operator';
 import { TlsClusterProps } from './tls-cluster';
 import { resolveCluster } from './_tls-cluster';
-import { requireDnsSubdomain } from './_validate';
+import { requireCount, requireDnsSubdomain, requireExtraCommonNames, requireQuantity } from './_validate';
 import { requireMinimum } from './_versions';
 
 /**
@@ -172,8 +172,34 @@ export interface TlsMigrationClusterProps extends TlsClusterProps {
 
 const ID = /^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/;
 const ID_RULE = 'letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit';
-const QUANTITY = /^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/;
 const NO_SPACE = /^\S+$/;
+
+/** The members the operator runs from the `MigrationCluster`: the master and the worker. */
+const MEMBERS = componentsOf(ClusterKind.MIGRATION, Deployment.OPERATOR);
+
+/**
+ * What an object or list prop holds, for an error message: its type, never its contents, which
+ * may carry a password. An empty list is shown as it is.
+ */
+function shapeOf(value: unknown): unknown {
+  if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) {
+    return value;
+  }
+  return Array.isArray(value) ? 'array' : typeof value;
+}
+
+/** Whether a prop is an object (not a list, not null). */
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The props of each member, by the member's spec key (`master`, `worker`). */
+type MemberPropsBySpecKey = { readonly [specKey: string]: MigrationWorkerProps | undefined };
+
+/** Nests `value` under `path`: `['config', 'x']` gives `{ config: { x: value } }`. */
+function atPath(path: readonly string[], value: unknown): Record<string, unknown> {
+  return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<string, unknown>;
+}
 
 /**
  * A `MigrationCluster` with TLS between its members, connected over TLS to external
@@ -221,33 +247,28 @@ export class TlsMigrationCluster extends Construct {
     if (typeof discovery !== 'object' || discovery === null || Array.isArray(discovery)) {
       inputError(this, 'discovery', discovery, 'an object');
     }
-    const master = this.member('master', props.master ?? {});
-    const worker = this.member('worker', props.worker ?? {});
-    const extraCns = props.worker?.extraAllowedCommonNames ?? [];
-    extraCns.forEach((cn, i) => {
-      if (typeof cn !== 'string' || cn.length === 0 || cn.length > 64) {
-        inputError(this, `worker.extraAllowedCommonNames[${i}]`, cn, 'a non-empty Common Name of at most 64 characters');
-      }
-    });
+    // The members' props are named after their spec keys.
+    const memberProps: MemberPropsBySpecKey = { master: props.master, worker: props.worker };
+    const members = MEMBERS.map((token) => this.member(token, memberProps, certificates.commonName));
     const sources = this.resolveSources(props.sources);
     const target = this.resolveTarget(props.target);
     const task = this.resolveTask(props.task);
 
     this.certificates = certificates;
-    for (const token of ['mig-master', 'mig-worker'] as const) {
-      if (!this.certificates.hasComponent(token)) {
-        this.certificates.addComponent(token);
+    for (const token of MEMBERS) {
+      // Certificates passed in may hold a member already, perhaps with extra names: it is kept as
+      // it is, since addComponent refuses the same component with other options.
+      if (!certificates.hasComponent(token)) {
+        certificates.addComponent(token);
       }
     }
 
     this.clusterName = props.clusterName;
     this.namespace = namespace;
     this.version = props.version;
-    this.commonName = this.certificates.commonName;
-    this.serverSecretNames = {
-      'mig-master': this.certificates.serverSecretName('mig-master'),
-      'mig-worker': this.certificates.serverSecretName('mig-worker'),
-    };
+    this.commonName = certificates.commonName;
+    this.serverSecretNames = Object.fromEntries(MEMBERS.map((token) => [token, certificates.serverSecretName(token)])) as
+      TlsMigrationCluster['serverSecretNames'];
     this.clientSecretName = this.certificates.clientSecretName(ClusterKind.MIGRATION);
     this.tlsClientSecretNames = [...new Set([...sources, target].map((d) => d.tlsSecretName))];
 
@@ -261,8 +282,7 @@ export class TlsMigrationCluster extends Construct {
         pvReclaimPolicy,
         discovery,
         tlsClientSecretNames: [...this.tlsClientSecretNames],
-        master: { ...master, config: { 'cert-allowed-cn': [this.commonName] } },
-        worker: { ...worker, config: { 'cert-allowed-cn': [...new Set([this.commonName, ...extraCns])] } },
+        ...Object.fromEntries(members),
       }),
     });
     this.resource.node.addDependency(this.certificates);
@@ -286,7 +306,7 @@ export class TlsMigrationCluster extends Construct {
         namespace,
         commonName: this.commonName,
         manifestFile: manifestFileName(Chart.of(this)),
-        certificateSecretNames: [this.serverSecretNames['mig-master'], this.serverSecretNames['mig-worker'], this.clientSecretName],
+        certificateSecretNames: [...MEMBERS.map((token) => certificates.serverSecretName(token)), this.clientSecretName],
         masterSecretName: this.serverSecretNames['mig-master'],
         sources,
         target,
@@ -295,35 +315,40 @@ export class TlsMigrationCluster extends Construct {
     });
   }
 
-  /** The spec of the master or the worker, without `config`. */
-  private member(which: 'master' | 'worker', member: MigrationMemberProps) {
+  /**
+   * A member's spec key and spec, from the props under that key. Its allowed Common Names go where
+   * the catalog says the member reads them; a member that accepts a single one gets no extras.
+   */
+  private member(token: ComponentToken, memberProps: MemberPropsBySpecKey, commonName: string): [string, Record<string, unknown>] {
+    const { specKey, commonNameCheck } = component(token);
+    const key = specKey!;
+    const member = memberProps[key] ?? {};
     const baseImage = member.baseImage ?? DEFAULT_MIGRATION_IMAGE;
     const lastSegment = typeof baseImage === 'string' ? baseImage.split('/').pop()! : '';
     if (typeof baseImage !== 'string' || !NO_SPACE.test(baseImage) || lastSegment.includes(':') || baseImage.includes('@')) {
-      inputError(this, `${which}.baseImage`, member.baseImage, 'an image name without a tag or digest, such as "registry.example.com/mig": the operator appends the version');
+      inputError(this, `${key}.baseImage`, member.baseImage, 'an image name without a tag or digest, such as "registry.example.com/mig": the operator appends the version');
     }
-    const maxFailoverCount = member.maxFailoverCount ?? 0;
-    if (!Number.isInteger(maxFailoverCount) || maxFailoverCount < 0) {
-      inputError(this, `${which}.maxFailoverCount`, member.maxFailoverCount, 'a whole number of at least 0');
+    const maxFailoverCount = requireCount(this, `${key}.maxFailoverCount`, member.maxFailoverCount ?? 0, 0);
+    const replicas = requireCount(this, `${key}.replicas`, member.replicas ?? 1, 1);
+    const storageSize = requireQuantity(this, `${key}.storageSize`, member.storageSize ?? '10Gi');
+    const extraField = `${key}.extraAllowedCommonNames`;
+    if (commonNameCheck!.singleValue && member.extraAllowedCommonNames !== undefined) {
+      inputError(this, extraField, member.extraAllowedCommonNames, `nothing: the ${key} accepts exactly one Common Name, the certificates'`);
     }
-    const replicas = member.replicas ?? 1;
-    if (!Number.isInteger(replicas) || replicas < 1) {
-      inputError(this, `${which}.replicas`, member.replicas, 'a whole number of at least 1');
-    }
-    const storageSize = member.storageSize ?? '10Gi';
-    if (typeof storageSize !== 'string' || !QUANTITY.test(storageSize)) {
-      inputError(this, `${which}.storageSize`, member.storageSize, 'a storage quantity such as "10Gi"');
-    }
-    return { baseImage, maxFailoverCount, replicas, storageSize };
+    const extra = requireExtraCommonNames(this, extraField, member.extraAllowedCommonNames, commonName);
+    return [key, { baseImage, maxFailoverCount, replicas, storageSize, ...atPath(commonNameCheck!.path, [commonName, ...extra]) }];
   }
 
   private resolveSources(sources: readonly MigrationSource[]): ResolvedSource[] {
     if (!Array.isArray(sources) || sources.length === 0) {
-      inputError(this, 'sources', sources, 'at least one upstream database');
+      inputError(this, 'sources', shapeOf(sources), 'a list of at least one upstream database');
     }
     const seen = new Map<string, number>();
     return sources.map((s, i) => {
       const field = `sources[${i}]`;
+      if (!isObject(s)) {
+        inputError(this, field, shapeOf(s), 'an upstream database: { sourceId, host, user, tlsSecretName }');
+      }
       if (typeof s.sourceId !== 'string' || !ID.test(s.sourceId)) {
         inputError(this, `${field}.sourceId`, s.sourceId, `a source id of ${ID_RULE}`);
       }
@@ -344,7 +369,13 @@ export class TlsMigrationCluster extends Construct {
   }
 
   private resolveTarget(target: MigrationTarget): ResolvedDatabase {
+    if (!isObject(target)) {
+      inputError(this, 'target', shapeOf(target), 'the downstream database: { host or database, user, tlsSecretName }');
+    }
     if (target.database !== undefined) {
+      if (!isObject(target.database)) {
+        inputError(this, 'target.database', shapeOf(target.database), 'a database cluster of this library, such as a TlsDatabaseCluster');
+      }
       if (target.host !== undefined) {
         inputError(this, 'target.host', target.host, `nothing when target.database is given: the host is the database's, ${target.database.sqlHost}`);
       }
@@ -380,6 +411,9 @@ export class TlsMigrationCluster extends Construct {
   }
 
   private resolveTask(task: MigrationTaskProps): ResolvedTask {
+    if (!isObject(task)) {
+      inputError(this, 'task', shapeOf(task), 'the migration task: { name }');
+    }
     if (typeof task.name !== 'string' || !ID.test(task.name)) {
       inputError(this, 'task.name', task.name, `a task name of ${ID_RULE}`);
     }

@@ -9,6 +9,8 @@ import { expectValidAgainstCrds } from './_crds';
 import { findObject, namesOf } from './_find';
 
 const S3 = { provider: 'aws', region: 'us-west-2', bucket: 'db-backups', secretName: 's3-keys' };
+/** What every BackupRestore needs besides the cluster and the operations. */
+const ACCESS = { s3: S3, credentialsSecretName: 'backup-password', user: 'backup' };
 
 /**
  * Synthesizes a cluster with a BackupRestore. The construct's scope is created before the
@@ -18,7 +20,7 @@ function synth(props: Partial<BackupRestoreProps> = {}) {
   const chart = Testing.chart();
   const early = new Construct(chart, 'early');
   const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5' });
-  const br = new BackupRestore(early, 'br', { cluster, s3: S3, credentialsSecretName: 'backup-password', ...props });
+  const br = new BackupRestore(early, 'br', { cluster, ...ACCESS, ...props });
   const objects = Testing.synth(chart);
   return { cluster, br, objects, runbook: cluster.runbook.render() };
 }
@@ -47,7 +49,7 @@ describe('Backup', () => {
     expect(backup.spec).toEqual({
       backupType: 'full',
       br: { cluster: 'basic', clusterNamespace: 'demo', sendCredToStore: true },
-      from: { host: 'basic-sqlserver.demo.svc', secretName: 'backup-password', port: 4000, user: 'root' },
+      from: { host: 'basic-sqlserver.demo.svc', secretName: 'backup-password', port: 4000, user: 'backup' },
       s3: { provider: 'aws', region: 'us-west-2', secretName: 's3-keys', bucket: 'db-backups', prefix: 'demo/basic' },
     });
   });
@@ -79,7 +81,7 @@ describe('Restore', () => {
     expect(restore.spec).toEqual({
       backupType: 'full',
       br: { cluster: 'basic', clusterNamespace: 'demo', sendCredToStore: true },
-      to: { host: 'basic-sqlserver.demo.svc', secretName: 'backup-password', port: 4000, user: 'root' },
+      to: { host: 'basic-sqlserver.demo.svc', secretName: 'backup-password', port: 4000, user: 'backup' },
       s3: { provider: 'aws', region: 'us-west-2', secretName: 's3-keys', bucket: 'db-backups', prefix: 'demo/basic' },
     });
     expect(br.restoreName).toBe('basic-restore');
@@ -145,12 +147,28 @@ describe('settings', () => {
     expectValidAgainstCrds(objects);
   });
 
+  test('an http:// endpoint is accepted only with allowInsecureEndpoint, which stays out of the spec', () => {
+    const { objects } = synth({ backup: {}, restore: {}, s3: { ...S3, provider: 'minio', endpoint: 'http://minio.storage.svc:9000', allowInsecureEndpoint: true } });
+    for (const [kind, name] of [['Backup', 'basic-backup'], ['Restore', 'basic-restore']]) {
+      expect(findObject(objects, kind, name).spec.s3).toEqual({
+        provider: 'minio', region: 'us-west-2', secretName: 's3-keys', bucket: 'db-backups', prefix: 'demo/basic', endpoint: 'http://minio.storage.svc:9000',
+      });
+    }
+    expectValidAgainstCrds(objects);
+  });
+
+  test('the user is the one given, in the runbook too', () => {
+    const { objects, runbook } = synth({ backup: {}, user: 'br_operator' });
+    expect(findObject(objects, 'Backup', 'basic-backup').spec.from.user).toBe('br_operator');
+    expect(runbook).toContain('connects to `basic-sqlserver.demo.svc:4000` as `br_operator`');
+  });
+
   test('the API group is a setting', () => {
     const app = new App();
     app.node.setContext(API_GROUP_CONTEXT, 'acme.io');
     const chart = new Chart(app, 'c', { namespace: 'demo' });
     const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5' });
-    const br = new BackupRestore(chart, 'br', { cluster, backup: {}, s3: S3, credentialsSecretName: 'pw' });
+    const br = new BackupRestore(chart, 'br', { cluster, backup: {}, ...ACCESS });
     expect(findObject(chart.toJson(), 'Backup', 'basic-backup').apiVersion).toBe('acme.io/v1alpha1');
     expect(cluster.runbook.render()).toContain('kubectl get backups.acme.io basic-backup -n demo');
     expect(br.namespace).toBe('demo');
@@ -166,7 +184,7 @@ describe('settings', () => {
 describe('runbook (section C step 5)', () => {
   test('in the cluster\'s chart: already applied with the cluster; how to check it', () => {
     const { runbook } = synth({ backup: {} });
-    expect(runbook).toContain('## 6. Back up cluster basic');
+    expect(runbook).toMatch(/^## \d+\. Back up cluster basic$/m);
     expect(runbook).toContain('The Backup is in `test.k8s.yaml` with the cluster: it started when that file was applied.');
     expect(runbook).toContain('kubectl get secret backup-password s3-keys -n demo\n'
       + 'kubectl get backups.db.operator.io basic-backup -n demo\n'
@@ -178,11 +196,11 @@ describe('runbook (section C step 5)', () => {
     const db = new Chart(app, 'db', { namespace: 'demo' });
     const cluster = new TlsDatabaseCluster(db, 'basic', { clusterName: 'basic', version: 'v4.0.5' });
     const restores = new Chart(app, 'restore', { namespace: 'demo' });
-    new BackupRestore(restores, 'restore', { cluster, restore: {}, s3: S3, credentialsSecretName: 'backup-password' });
+    new BackupRestore(restores, 'restore', { cluster, restore: {}, ...ACCESS });
     const rendered = renderApp(app);
     expect(rendered.files.map((f) => f.path)).toEqual(expect.arrayContaining(['db.k8s.yaml', 'restore.k8s.yaml']));
     const runbook = rendered.files.find((f) => f.path === 'demo/basic/database-runbook.md')!.content;
-    expect(runbook).toContain('## 6. Restore cluster basic from the backup');
+    expect(runbook).toMatch(/^## \d+\. Restore cluster basic from the backup$/m);
     expect(runbook).toContain('kubectl get secret backup-password s3-keys basic-importer-cluster-secret basic-lightning-cluster-secret -n demo\n'
       + 'kubectl apply -f restore.k8s.yaml\n'
       + 'kubectl get restores.db.operator.io basic-restore -n demo');
@@ -193,7 +211,7 @@ describe('runbook (section C step 5)', () => {
     const app = new App();
     const db = new Chart(app, 'db', { namespace: 'demo' });
     const cluster = new TlsDatabaseCluster(db, 'basic', { clusterName: 'basic', version: 'v4.0.5' });
-    new BackupRestore(new Chart(app, 'ops', { namespace: 'demo' }), 'br', { cluster, backup: {}, restore: {}, s3: S3, credentialsSecretName: 'pw' });
+    new BackupRestore(new Chart(app, 'ops', { namespace: 'demo' }), 'br', { cluster, backup: {}, restore: {}, ...ACCESS });
     const runbook = cluster.runbook.render();
     expect(runbook).toContain('The Backup and the Restore are both in `ops.k8s.yaml`: applying it starts both at once.');
     expect(runbook.match(/kubectl apply -f ops\.k8s\.yaml/g)).toHaveLength(1);
@@ -214,15 +232,30 @@ describe('input errors', () => {
     expect(() => synth({ backup: {}, s3: { ...S3, endpoint: 's3.example.com' } })).toThrow('test/early/br: s3.endpoint: received "s3.example.com"; expected the storage service\'s URL, such as "https://s3.example.com"');
   });
 
+  test('an http:// endpoint needs allowInsecureEndpoint', () => {
+    const message = 'test/early/br: s3.endpoint: received "http://minio.storage.svc:9000"; expected an https:// URL, since the backup and the storage access keys travel over it; '
+      + 'set s3.allowInsecureEndpoint to true to accept http://';
+    expect(() => synth({ backup: {}, s3: { ...S3, endpoint: 'http://minio.storage.svc:9000' } })).toThrow(message);
+    expect(() => synth({ backup: {}, s3: { ...S3, endpoint: 'http://minio.storage.svc:9000', allowInsecureEndpoint: false } })).toThrow(message);
+    expect(() => synth({ backup: {}, s3: { ...S3, endpoint: 'http://minio.storage.svc:9000', allowInsecureEndpoint: 'yes' as any } }))
+      .toThrow('test/early/br: s3.allowInsecureEndpoint: received "yes"; expected true or false');
+  });
+
   test('prefixes', () => {
     expect(() => synth({ backup: {}, s3: { ...S3, prefix: '/basic' } })).toThrow('test/early/br: s3.prefix: received "/basic"; expected a key prefix without spaces or quotes that does not start with \'/\'');
     expect(() => synth({ backup: {}, s3: { ...S3, prefix: 'basic/' } })).toThrow('test/early/br: s3.prefix: received "basic/"; expected a key prefix that does not end with \'/\'');
     expect(() => synth({ restore: { prefix: 'old backup' } })).toThrow('test/early/br: restore.prefix: received "old backup"; expected a key prefix');
   });
 
+  test('the user is required: there is no safe default', () => {
+    expect(() => synth({ backup: {}, user: undefined as any }))
+      .toThrow('test/early/br: user: received nothing; expected a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need');
+  });
+
   test('credentials Secret, user, backup type, sendCredToStore and options', () => {
     expect(() => synth({ backup: {}, credentialsSecretName: '' })).toThrow('test/early/br: credentialsSecretName: received ""; expected a DNS-1123 subdomain');
-    expect(() => synth({ backup: {}, user: 'back up' })).toThrow('test/early/br: user: received "back up"; expected a database user name without spaces or quotes');
+    expect(() => synth({ backup: {}, user: 'back up' }))
+      .toThrow('test/early/br: user: received "back up"; expected a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need');
     expect(() => synth({ backup: {}, backupType: 'Full' })).toThrow('test/early/br: backupType: received "Full"; expected a backup type such as "full"');
     expect(() => synth({ backup: { backupType: '' } })).toThrow('test/early/br: backup.backupType: received ""; expected a backup type such as "full"');
     expect(() => synth({ backup: {}, sendCredToStore: 'yes' as any })).toThrow('test/early/br: sendCredToStore: received "yes"; expected true or false');
@@ -232,7 +265,7 @@ describe('input errors', () => {
   test('a second Backup of the same cluster is one object too many', () => {
     const chart = Testing.chart();
     const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5' });
-    const props = { cluster, backup: {}, s3: S3, credentialsSecretName: 'pw' };
+    const props = { cluster, backup: {}, ...ACCESS };
     new BackupRestore(chart, 'one', props);
     new BackupRestore(chart, 'two', props);
     expect(() => renderApp(chart.node.root as App)).toThrow('Backup "basic-backup" in namespace "demo": received it twice');

@@ -79,6 +79,11 @@ describe('values file', () => {
     ]);
   });
 
+  test('extra allowed Common Names are listed once, after the certificates\' own', () => {
+    expect(synth({ extraAllowedCommonNames: ['basic', 'partner', 'partner'] }).values.tlsCluster)
+      .toEqual({ enabled: true, certAllowedCN: ['basic', 'partner'] });
+  });
+
   test('the checkpoint database uses the downstream Secret unless told otherwise', () => {
     expect(synth({ downstreamTls: { secretName: 'downstream-tls' } }).values.tlsDownstream)
       .toEqual({ enabled: true, clientSecretName: 'downstream-tls', checkpoint: { clientSecretName: 'downstream-tls' } });
@@ -127,7 +132,7 @@ describe('drainer server certificate', () => {
 describe('runbook (section C step 4)', () => {
   test('helm install with the release, namespace, chart version and values file', () => {
     const { runbook } = synth();
-    expect(runbook).toContain('## 6. Install the drainer (release binlog)');
+    expect(runbook).toMatch(/^## \d+\. Install the drainer \(release binlog\)$/m);
     expect(runbook).toContain('kubectl get secret basic-drainer-cluster-secret -n demo\n'
       + 'helm install binlog drainer --namespace=demo --version=1.1.0 -f demo/basic/drainer-binlog-values.yaml\n'
       + 'kubectl rollout status statefulset/basic-binlog-drainer -n demo');
@@ -269,15 +274,15 @@ describe('input errors', () => {
     expect(() => synth({ releaseName: 'a'.repeat(54), drainerName: 'ledger' })).toThrow(`test/early/drainer: releaseName: received "${'a'.repeat(54)}"; expected a Helm release name`);
   });
 
-  test('the default drainer name must stay a DNS label', () => {
+  test('the default drainer name must stay a DNS label (checked by the certificates the drainer is added to)', () => {
     const release = 'r'.repeat(50);
     expect(() => synth({ releaseName: release }))
-      .toThrow(`test/early/drainer: releaseName: received "${release}"; expected at most 49 characters, so that the derived name "basic-${release}-drainer" (64 characters) stays a DNS-1123 label of at most 63`);
+      .toThrow(`test/db/Certificates: releaseName: received "${release}"; expected at most 49 characters, so that the derived name "basic-${release}-drainer" (64 characters) stays a DNS-1123 label of at most 63`);
     expect(() => synth({ releaseName: release, drainerName: 'ledger' })).not.toThrow();
   });
 
-  test('drainerName is a DNS label', () => {
-    expect(() => synth({ drainerName: 'Ledger' })).toThrow('test/early/drainer: drainerName: received "Ledger"; expected a DNS-1123 label');
+  test('drainerName is a DNS label (checked by the certificates the drainer is added to)', () => {
+    expect(() => synth({ drainerName: 'Ledger' })).toThrow('test/db/Certificates: drainerName: received "Ledger"; expected a DNS-1123 label: lowercase letters, digits and \'-\', starting and ending with a letter or digit, at most 63 characters');
   });
 
   test('the chart and its exact version are required', () => {
@@ -304,11 +309,17 @@ describe('input errors', () => {
   test('version, storage and storage class', () => {
     expect(() => synth({ version: '4.0.5' })).toThrow('test/early/drainer: version: received "4.0.5"; expected a release version of the form v<major>.<minor>.<patch>');
     expect(() => synth({ storage: '10 GB' })).toThrow('test/early/drainer: storage: received "10 GB"; expected a storage quantity such as "10Gi"');
+    expect(() => synth({ storage: 10 as any })).toThrow('test/early/drainer: storage: received 10; expected a storage quantity such as "10Gi"');
     expect(() => synth({ storageClassName: 'Fast SSD' })).toThrow('test/early/drainer: storageClassName: received "Fast SSD"; expected a DNS-1123 subdomain');
   });
 
-  test('allowed Common Names are non-empty', () => {
-    expect(() => synth({ extraAllowedCommonNames: ['ok', ''] })).toThrow('test/early/drainer: extraAllowedCommonNames[1]: received ""; expected a non-empty Common Name of at most 64 characters');
+  test('allowed Common Names are a list of non-empty Common Names of at most 64 characters', () => {
+    expect(() => synth({ extraAllowedCommonNames: ['ok', ''] }))
+      .toThrow('test/early/drainer: extraAllowedCommonNames[1]: received ""; expected a non-empty Common Name of at most 64 characters (the X.509 limit)');
+    expect(() => synth({ extraAllowedCommonNames: ['c'.repeat(65)] }))
+      .toThrow(`test/early/drainer: extraAllowedCommonNames[0]: received "${'c'.repeat(65)}"; expected a non-empty Common Name of at most 64 characters (the X.509 limit)`);
+    expect(() => synth({ extraAllowedCommonNames: 'partner' as any }))
+      .toThrow('test/early/drainer: extraAllowedCommonNames: received "partner"; expected a list of Common Names');
   });
 
   test('config and extraValues are objects, and extraValues does not set what the construct sets', () => {
@@ -335,14 +346,17 @@ describe('input errors', () => {
     expect(() => synth({ ...ARGO, argoCdProject: 'My Project' })).toThrow('test/early/drainer: argoCdProject: received "My Project"; expected a DNS-1123 subdomain');
     const release = 'r'.repeat(53);
     expect(() => synth({ ...ARGO, releaseName: release, drainerName: 'ledger' }, { namespace: 'n'.repeat(10) }))
-      .toThrow(`test/early/drainer: releaseName: received "${release}"; expected at most 52 characters, so that the Argo CD Application "${'n'.repeat(10)}-${release}" stays a DNS-1123 label of at most 63`);
+      .toThrow(`test/early/drainer: releaseName: received "${release}"; expected at most 52 characters, so that the derived name "${'n'.repeat(10)}-${release}" (64 characters) stays a DNS-1123 label of at most 63`);
+    expect(() => synth({ ...ARGO, releaseName: release.slice(1), drainerName: 'ledger' }, { namespace: 'n'.repeat(10) })).not.toThrow();
   });
 
-  test('a cluster has one drainer: a second release is refused', () => {
+  test('a cluster has one drainer: a second release is refused at its own path, even with the same names', () => {
     const chart = Testing.chart();
     const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5' });
     new DrainerRelease(chart, 'one', { cluster, releaseName: 'one', chart: { version: '1.1.0' } });
     expect(() => new DrainerRelease(chart, 'two', { cluster, releaseName: 'two', chart: { version: '1.1.0' } }))
-      .toThrow('test/db/Certificates: drainer options: received {"releaseName":"two"}; expected the options it was first added with, {"releaseName":"one"}');
+      .toThrow('test/two: releaseName: received "two"; expected no second drainer for cluster demo/basic: one is already declared');
+    expect(() => new DrainerRelease(chart, 'again', { cluster, releaseName: 'one', chart: { version: '1.1.0' } }))
+      .toThrow('test/again: releaseName: received "one"; expected no second drainer for cluster demo/basic: one is already declared');
   });
 });

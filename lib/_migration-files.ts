@@ -117,6 +117,8 @@ export interface MigrationRunbookInput {
   readonly certificateSecretNames: readonly string[];
   /** The master's server Secret. */
   readonly masterSecretName: string;
+  /** The steps that issue the cluster's certificates with the chosen method. */
+  readonly issuance: readonly RunbookStep[];
   readonly sources: readonly ResolvedSource[];
   readonly target: ResolvedDatabase;
   /** Describes the target for people, e.g. `basic-sqlserver.demo.svc:4000`. */
@@ -147,15 +149,16 @@ export function migrationRunbook(input: MigrationRunbookInput): string {
       commands: [...secrets.keys()].map((secret) => `kubectl create secret generic ${secret} --namespace=${namespace} `
         + `--from-file=${SECRET_KEYS.certificate}=${secret}-client.pem --from-file=${SECRET_KEYS.privateKey}=${secret}-client-key.pem --from-file=${SECRET_KEYS.ca}=${secret}-ca.pem`),
     },
-    {
-      title: 'Deploy the migration cluster',
-      text: ['From the output folder. The manifest holds the certificates before the `MigrationCluster`; `spec.tlsCluster.enabled` is `true` and cannot be changed once the cluster exists.'],
-      commands: [`kubectl apply -f ${input.manifestFile}`],
-    },
+    ...input.issuance,
     {
       title: 'Check the certificate Secrets',
-      text: ['The master and the worker load their server Secrets and the shared client Secret when they start, by these names only. Issued by cert-manager, they appear shortly after the apply; issued another way, they must exist before it:'],
+      text: ['The master and the worker load their server Secrets and the shared client Secret when they start, by these names only; they must exist before the cluster is created:'],
       commands: [`kubectl get secret ${input.certificateSecretNames.join(' ')} -n ${namespace}`],
+    },
+    {
+      title: 'Deploy the migration cluster',
+      text: ['Run from the output folder. `spec.tlsCluster.enabled` is `true` and cannot be changed once the cluster exists: changing it makes the cluster fail to upgrade.'],
+      commands: [`kubectl apply -f ${input.manifestFile}`],
     },
   ];
 

@@ -4,7 +4,7 @@ import { inputError } from './errors';
 import * as names from './names';
 import { operatorApiVersion } from './settings';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
-import { manifestFileName } from './synthesize';
+import { manifestFileName } from './names';
 import { compact, dependWithinChart, operatorObject } from './_operator';
 import { RunbookStep } from './_runbook';
 import { requireDnsSubdomain } from './_validate';

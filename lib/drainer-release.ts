@@ -7,7 +7,7 @@ import { inputError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
-import { manifestFileName } from './synthesize';
+import { manifestFileName } from './names';
 import { compact, dependWithinChart } from './_operator';
 import { RunbookStep } from './_runbook';
 import {

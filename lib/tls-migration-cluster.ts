@@ -10,7 +10,7 @@ import {
   MIGRATION_FOLDER, MIGRATION_RUNBOOK_FILE, ResolvedDatabase, ResolvedSource,
   ResolvedTask, TASK_FILE, configYaml, migrationRunbook, sourceConfig, sourceFileName, taskConfig,
 } from './_migration-files';
-import { manifestFileName } from './synthesize';
+import { manifestFileName } from './names';
 import { compact, operatorObject } from './_operator';
 import { TlsClusterProps } from './tls-cluster';
 import { resolveCluster } from './_tls-cluster';
@@ -308,6 +308,7 @@ export class TlsMigrationCluster extends Construct {
         manifestFile: manifestFileName(Chart.of(this)),
         certificateSecretNames: [...MEMBERS.map((token) => certificates.serverSecretName(token)), this.clientSecretName],
         masterSecretName: this.serverSecretNames['mig-master'],
+        issuance: certificates.issuanceSteps(),
         sources,
         target,
         targetLabel,

@@ -1,7 +1,7 @@
 import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as YAML from 'yaml';
-import { ClusterCertificates } from '../lib/cluster-certificates';
+import { ClusterCertificates, IssuingMethod } from '../lib/cluster-certificates';
 import { IDatabaseEndpoint } from '../lib/endpoints';
 import { PvReclaimPolicy } from '../lib/tls-cluster';
 import { OutputFile } from '../lib/output-file';
@@ -349,6 +349,22 @@ describe('runbook', () => {
     ],
   });
   const runbook = file('demo/basic/migration-runbook.md');
+
+  test('issues the certificates, checks their Secrets, then deploys: the Secrets exist before the cluster', () => {
+    const order = ['Issue the certificates with cert-manager', 'kubectl wait --for=condition=Ready certificate -l cdk8s-cluster-tls/certificates=basic -n demo',
+      'Check the certificate Secrets', 'Deploy the migration cluster'].map((marker) => runbook.indexOf(marker));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  test('with cfssl certificates, the first step runs the issuing script', () => {
+    const withCfssl = synth({}, (chart) => ({
+      certificates: new ClusterCertificates(chart, 'certs', { clusterName: 'basic', method: IssuingMethod.CFSSL }),
+    }));
+    const text = withCfssl.file('demo/basic/migration-runbook.md');
+    expect(text).toContain('~/pki-demo-basic/issue-certificates.sh');
+    expect(text).not.toContain('cert-manager');
+  });
 
   test('is written to <namespace>/<cluster>/migration-runbook.md', () => {
     expect(cluster.runbook.path).toBe('demo/basic/migration-runbook.md');

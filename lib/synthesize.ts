@@ -4,11 +4,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ApiObject, App, Chart, DependencyGraph, Names, Yaml } from 'cdk8s';
+import { ApiObject, App, Chart, DependencyGraph, Yaml } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CLUSTER_KINDS } from './catalog';
 import { ClusterCertificates } from './cluster-certificates';
 import { ClusterTlsError } from './errors';
+import * as names from './names';
 import { OutputFile } from './output-file';
 import {
   DrainerRecord, RECREATE_ENV, checkCommonNames, checkFixedSettings, checkSecretClaims, isDrainerValuesFile, readHistory,
@@ -61,7 +62,7 @@ export function renderApp(app: App): RenderedApp {
   const files: RenderedFile[] = [];
   const objects: RenderedObject[] = [];
   charts.forEach((chart, i) => {
-    const name = `${indexed ? `${String(i).padStart(4, '0')}-` : ''}${manifestFileName(chart)}`;
+    const name = `${indexed ? `${String(i).padStart(4, '0')}-` : ''}${names.manifestFileName(chart)}`;
     const rendered = chartObjects(chart).map((o) => ({ file: name, source: o.node.path, manifest: o.toJson() }));
     files.push({ path: name, content: Yaml.stringify(...rendered.map((r) => r.manifest)), executable: false });
     objects.push(...rendered);
@@ -86,13 +87,8 @@ export function renderApp(app: App): RenderedApp {
   return { files, objects };
 }
 
-/**
- * The manifest file of a chart, `<chart>.k8s.yaml`, as `App.synth()` names it (when charts depend
- * on each other, the writer prefixes an index).
- */
-export function manifestFileName(chart: Chart): string {
-  return `${Names.toDnsLabel(chart)}${App.of(chart).outputFileExtension ?? '.k8s.yaml'}`;
-}
+/** The manifest file of a chart; see {@link manifestFileName} in `names.ts`. */
+export { manifestFileName } from './names';
 
 /** The API objects of one chart (not of nested charts), in dependency order. */
 function chartObjects(chart: Chart): ApiObject[] {

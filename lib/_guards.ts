@@ -93,8 +93,18 @@ export interface History {
   readonly drainers: readonly DrainerRecord[];
 }
 
-/** Reads the cluster resources and drainer values of an earlier output; empty when there is none. */
-export function readHistory(outdir: string): History {
+/** A manifest file about to be written: its content and the objects it holds, in order. */
+export interface RenderedManifestFile {
+  readonly content: string;
+  readonly manifests: readonly any[];
+}
+
+/**
+ * Reads the cluster resources and drainer values of an earlier output; empty when there is none.
+ * `rendered` holds the manifest files about to be written, by path: a committed manifest file
+ * with exactly the same content holds exactly those objects, so it is not parsed again.
+ */
+export function readHistory(outdir: string, rendered: ReadonlyMap<string, RenderedManifestFile> = new Map()): History {
   if (!fs.existsSync(outdir)) {
     return { clusters: [], drainers: [] };
   }
@@ -105,7 +115,9 @@ export function readHistory(outdir: string): History {
     const full = path.join(entry.parentPath, entry.name);
     const rel = path.relative(outdir, full).split(path.sep).join('/');
     if (rel.endsWith('.k8s.yaml')) {
-      for (const manifest of parseAll(full, rel)) {
+      const same = rendered.get(rel);
+      const manifests = same !== undefined && same.content === fs.readFileSync(full, 'utf8') ? same.manifests : parseAll(full, rel);
+      for (const manifest of manifests) {
         if (CLUSTER_RESOURCE_KINDS.has(manifest?.kind)) {
           clusters.push({ file: rel, source: `${outdir}/${rel}`, manifest });
         }

@@ -1,0 +1,195 @@
+/**
+ * `npm run bench`: synthesizes N complete deployments with the library and writes the same files
+ * directly with the `yaml` package (the floor), for several N, and prints time, throughput, peak
+ * memory, the ratio library/floor, how the cost per deployment scales, and the targets of issue 8.
+ *
+ * Every measurement runs in a fresh Node.js process, so that peak RSS is the peak of that run
+ * alone; the library and the floor alternate, so that a change in the machine's load affects both.
+ * The time measured is the work itself: from the first construct (or the first plain object) to
+ * the last file written, without starting Node.js and loading modules (shown apart, `startup`).
+ *
+ * After each run its output is removed and the file system flushed (`sync`), so that no run pays
+ * for writing back the files of the one before.
+ *
+ * Usage: npm run bench [-- --sizes 10,100,1000,3000] [--reps 5] [--reps-large 3] [--stock]
+ * `--reps-large` is the number of repetitions from N=3000 on. `--stock` adds stock cdk8s
+ * `App.synth()` for N <= 1000: construct building and the manifests only, no other files.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { RenderedFile } from '../lib/synthesize';
+import { LARGE, Mode, REFERENCE, Row, Run, fixed, machine, report, summarize, thousands } from './report';
+
+/** Options of the command line. */
+interface Options {
+  readonly sizes: number[];
+  readonly reps: number;
+  readonly repsLarge: number;
+  readonly stock: boolean;
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  const value = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const sizes = (value('--sizes') ?? '10,100,1000,3000').split(',').map(Number);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1)) {
+    throw new Error(`--sizes: expected positive whole numbers separated by commas, received ${value('--sizes')}`);
+  }
+  const count = (name: string, fallback: number) => {
+    const n = Number(value(name) ?? fallback);
+    if (!Number.isInteger(n) || n < 1) {
+      throw new Error(`${name}: expected a positive whole number, received ${value(name)}`);
+    }
+    return n;
+  };
+  return { sizes, reps: count('--reps', 5), repsLarge: count('--reps-large', 3), stock: argv.includes('--stock') };
+}
+
+// ---------------------------------------------------------------- child processes
+
+/** Digest of a set of files, independent of the order they were produced in. */
+function digest(files: readonly RenderedFile[]): string {
+  const hash = createHash('sha256');
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    hash.update(`${f.path}\0${f.executable ? 'x' : '-'}\0${f.content}\0`);
+  }
+  return hash.digest('hex');
+}
+
+async function child(mode: Mode, n: number, outdir: string, templateFile: string, withDigest: boolean): Promise<Run> {
+  let files: RenderedFile[];
+  let objects: number;
+  let start: number;
+  let part: number;
+  let end: number;
+  if (mode === 'floor') {
+    const { compileTemplate, writeFloor } = await import('./floor');
+    const template = JSON.parse(fs.readFileSync(templateFile, 'utf8'));
+    start = performance.now();
+    const tenant = compileTemplate(template);
+    files = [];
+    for (let i = 0; i < n; i++) {
+      files.push(...tenant(`tenant-${i}`));
+    }
+    part = performance.now();
+    writeFloor(outdir, files);
+    end = performance.now();
+    part = end - part;
+    objects = template.files.reduce((sum: number, f: { docs?: unknown[] }) => sum + (f.docs?.length ?? 0), 0) * n;
+  } else if (mode === 'library') {
+    const { buildDeployments } = await import('./deployment');
+    const { synthesize } = await import('../lib/synthesize');
+    start = performance.now();
+    const app = buildDeployments(n, outdir);
+    part = performance.now() - start;
+    const rendered = synthesize(app, { outdir, acknowledgeRecreation: [] });
+    end = performance.now();
+    files = rendered.files;
+    objects = rendered.objects.length;
+  } else {
+    const { buildDeployments } = await import('./deployment');
+    start = performance.now();
+    const app = buildDeployments(n, outdir);
+    part = performance.now() - start;
+    app.synth();
+    end = performance.now();
+    const { ApiObject } = await import('cdk8s');
+    files = [];
+    objects = app.node.findAll().filter((c) => c instanceof ApiObject).length;
+  }
+  return {
+    mode,
+    n,
+    ms: end - start,
+    partMs: part,
+    startupMs: start,
+    maxRssKb: process.resourceUsage().maxRSS,
+    objects,
+    files: files.length,
+    bytes: files.reduce((sum, f) => sum + Buffer.byteLength(f.content), 0),
+    digest: withDigest && mode !== 'stock' ? digest(files) : undefined,
+  };
+}
+
+/** Runs one measurement in a fresh process, then removes its output and flushes the file system. */
+function measure(mode: Mode, n: number, templateFile: string, withDigest: boolean): Run {
+  const outdir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-bench-')), 'dist');
+  try {
+    const result = spawnSync(process.execPath, [__filename, '--child', mode, String(n), outdir, templateFile, String(withDigest)], {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    if (result.status !== 0) {
+      throw new Error(`the ${mode} run of N=${n} failed (exit ${result.status}):\n${result.stderr}`);
+    }
+    return JSON.parse(result.stdout.trim().split('\n').pop()!);
+  } finally {
+    fs.rmSync(path.dirname(outdir), { recursive: true, force: true });
+    spawnSync('sync');
+  }
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(argv: readonly string[]): Promise<void> {
+  if (argv[0] === '--child') {
+    const [, mode, n, outdir, templateFile, withDigest] = argv;
+    const run = await child(mode as Mode, Number(n), outdir, templateFile, withDigest === 'true');
+    process.stdout.write(`${JSON.stringify(run)}\n`);
+    return;
+  }
+  const options = parseOptions(argv);
+  const { makeTemplate } = await import('./floor');
+  const { LONG_TENANT, buildTenant, tenantNamespace } = await import('./deployment');
+  const { renderApp } = await import('../lib/synthesize');
+  const sample = (i: number) => ({ rendered: renderApp(buildTenant(i)), namespace: tenantNamespace(i) });
+  const templateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-bench-template-'));
+  const templateFile = path.join(templateDir, 'template.json');
+  fs.writeFileSync(templateFile, JSON.stringify(makeTemplate([sample(0), sample(LONG_TENANT)])));
+
+  console.log(`Machine: ${machine()}`);
+  console.log(`Load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  console.log(`Sizes ${options.sizes.join(', ')}; ${options.reps} repetitions (${options.repsLarge} from N=${LARGE}), median of each.\n`);
+  const rows: Row[] = [];
+  try {
+    for (const n of options.sizes) {
+      const reps = n >= LARGE ? options.repsLarge : options.reps;
+      const runs: Run[] = [];
+      for (let rep = 0; rep < reps; rep++) {
+        const order: Mode[] = rep % 2 === 0 ? ['library', 'floor'] : ['floor', 'library'];
+        for (const mode of order) {
+          runs.push(measure(mode, n, templateFile, rep === 0));
+        }
+        if (options.stock && n <= REFERENCE) {
+          runs.push(measure('stock', n, templateFile, false));
+        }
+      }
+      const first = (mode: Mode) => runs.find((r) => r.mode === mode && r.digest !== undefined)!;
+      const row: Row = {
+        n,
+        objects: first('library').objects,
+        files: first('library').files,
+        library: summarize(runs, 'library'),
+        floor: summarize(runs, 'floor'),
+        stockMs: runs.some((r) => r.mode === 'stock') ? summarize(runs, 'stock').ms : undefined,
+        identical: first('library').digest === first('floor').digest && first('library').objects === first('floor').objects,
+      };
+      rows.push(row);
+      console.log(`N=${n}: library ${thousands(row.library.ms)} ms, floor ${thousands(row.floor.ms)} ms, ratio ${fixed(row.library.ms / row.floor.ms, 2)}`);
+    }
+  } finally {
+    fs.rmSync(templateDir, { recursive: true, force: true });
+  }
+  console.log(`\n${report(rows, options.stock)}`);
+  console.log(`\nLoad average at end: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+}
+
+main(process.argv.slice(2)).catch((e) => {
+  process.stderr.write(`${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.exitCode = 1;
+});

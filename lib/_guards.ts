@@ -191,3 +191,26 @@ export function checkFixedSettings(history: History, objects: readonly GuardedOb
 function clusterKey(manifest: any): string {
   return `${manifest.kind}/${manifest.metadata?.namespace ?? ''}/${manifest.metadata?.name}`;
 }
+
+/** Files that hold keys or certificates: the issuing script's, never the synth's. */
+const KEY_MATERIAL = /\.(pem|key|csr|crt|p12|pfx)$/;
+
+/**
+ * Refuses to replace an output folder that holds keys or certificates synth did not write (the
+ * cfssl script run in place, say): the swap would delete them, and with them a running cluster's
+ * CA. Lists them all in one line.
+ */
+export function checkNoKeyMaterial(outdir: string, written: ReadonlySet<string>): void {
+  if (!fs.existsSync(outdir)) {
+    return;
+  }
+  const found = fs.readdirSync(outdir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && KEY_MATERIAL.test(e.name))
+    .map((e) => path.relative(outdir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .filter((rel) => !written.has(rel))
+    .sort();
+  if (found.length > 0) {
+    throw new ClusterTlsError(`${outdir}: received keys or certificates that synth did not write (${found.join(', ')}); `
+      + 'expected an output folder of synthesized files only: move them out before synthesizing, or the swap would delete them');
+  }
+}

@@ -13,7 +13,7 @@ import { ClusterTlsError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
 import {
-  DrainerRecord, RECREATE_ENV, RenderedManifestFile, checkCommonNames, checkFixedSettings, checkSecretClaims, isDrainerValuesFile,
+  DrainerRecord, RECREATE_ENV, RenderedManifestFile, checkCommonNames, checkNoKeyMaterial, checkFixedSettings, checkSecretClaims, isDrainerValuesFile,
   readHistory,
 } from './_guards';
 
@@ -321,6 +321,7 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): RenderedA
   // Only a drainer the committed output records can have been renamed: read just those values files.
   const recorded = new Set(history.drainers.map((d) => d.file));
   checkFixedSettings(history, rendered.objects, drainerRecords(rendered.files.filter((f) => recorded.has(f.path))), acknowledged);
+  checkNoKeyMaterial(outdir, new Set(rendered.files.map((f) => f.path)));
   writeOutput(outdir, rendered.files);
   return rendered;
 }

@@ -80,6 +80,19 @@ describe('settings fixed at creation', () => {
   });
 });
 
+describe('keys in the output folder', () => {
+  test('a synth that would delete keys the cfssl script left in the output folder is refused, and they stay', () => {
+    const dir = outdir();
+    synthesize(app(dir));
+    fs.mkdirSync(path.join(dir, 'demo', 'basic', 'cfssl'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'demo', 'basic', 'cfssl', 'ca-key.pem'), 'KEY');
+    fs.writeFileSync(path.join(dir, 'demo', 'basic', 'cfssl', 'ca.pem'), 'CERT');
+    expect(() => synthesize(app(dir))).toThrow(`${dir}: received keys or certificates that synth did not write (demo/basic/cfssl/ca-key.pem, demo/basic/cfssl/ca.pem); `
+      + 'expected an output folder of synthesized files only: move them out before synthesizing, or the swap would delete them');
+    expect(fs.readFileSync(path.join(dir, 'demo', 'basic', 'cfssl', 'ca-key.pem'), 'utf8')).toBe('KEY');
+  });
+});
+
 describe('one Common Name', () => {
   test('a second allowed Common Name on the coordinator, through an escape hatch, is refused', () => {
     const dir = outdir();

@@ -9,6 +9,9 @@ import {
   BackupRestore, ClusterCertificates, DrainerRelease, IssuingMethod, TlsDatabaseCluster, TlsMigrationCluster, synthesizeOrExit,
 } from './lib';
 
+/** Where the operator's images come from; the operator appends each cluster's version as the tag. */
+const REGISTRY = 'registry.example.com/db';
+
 /**
  * One namespace holding the database cluster "basic" with its monitor, drainer, backup and
  * restore, and the migration cluster "basic" that copies an upstream MySQL database into it.
@@ -28,16 +31,16 @@ function addDeployment(app: App, namespace: string, method: IssuingMethod): void
     version: 'v4.0.5',
     operatorVersion: 'v1.2.0',
     certificates: certs,
-    coordinator: { storage: '10Gi' },
-    store: { storage: '100Gi' },
-    sqlserver: {},
-    pump: { storage: '20Gi' },
-    changefeed: {},
-    columnar: { storageClaims: [{ storage: '100Gi' }] },
+    coordinator: { baseImage: `${REGISTRY}/coordinator`, storage: '10Gi' },
+    store: { baseImage: `${REGISTRY}/store`, storage: '100Gi' },
+    sqlserver: { baseImage: `${REGISTRY}/sqlserver` },
+    pump: { baseImage: `${REGISTRY}/pump`, storage: '20Gi' },
+    changefeed: { baseImage: `${REGISTRY}/changefeed` },
+    columnar: { baseImage: `${REGISTRY}/columnar`, storageClaims: [{ storage: '100Gi' }] },
   });
   database.addMonitor({
-    initializer: { baseImage: 'registry.example.com/monitor-initializer', version: 'v4.0.5' },
-    reloader: { baseImage: 'registry.example.com/monitor-reloader', version: 'v1.0.1' },
+    initializer: { baseImage: `${REGISTRY}/monitor-initializer`, version: 'v4.0.5' },
+    reloader: { baseImage: `${REGISTRY}/monitor-reloader`, version: 'v1.0.1' },
   });
 
   // One upstream MySQL source; the database cluster above is the target. Each is reached with its
@@ -47,6 +50,8 @@ function addDeployment(app: App, namespace: string, method: IssuingMethod): void
     version: 'v1.2.0',
     operatorVersion: 'v1.2.0',
     certificates: certs,
+    master: { baseImage: `${REGISTRY}/migration` },
+    worker: { baseImage: `${REGISTRY}/migration` },
     sources: [
       { sourceId: 'source1', host: 'mysql.example.com', port: 3306, user: 'root', tlsSecretName: 'basic-source1-tls' },
     ],

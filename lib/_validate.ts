@@ -127,3 +127,15 @@ export function resolveNamespace(scope: IConstruct, namespace: string | undefine
   requireDnsLabel(scope, 'namespace', resolved);
   return resolved;
 }
+
+/**
+ * Throws unless `value` is a container image name without a tag or digest (the operator appends
+ * the cluster's version as the tag); a registry port such as `registry:5000/x` is allowed.
+ */
+export function requireImageName(scope: IConstruct, field: string, value: string): string {
+  const last = typeof value === 'string' ? value.split('/').pop()! : '';
+  if (typeof value !== 'string' || !/^\S+$/.test(value) || last.includes(':') || value.includes('@')) {
+    inputError(scope, field, value, 'an image name without a tag or digest, such as "registry.example.com/image": the operator appends the version');
+  }
+  return value;
+}

@@ -14,7 +14,7 @@ import { MOUNT_CLIENT_SECRET_PATCH, databaseRunbook, mountClientSecretPatch } fr
 import { RunbookStep } from './_runbook';
 import { TlsClusterProps } from './tls-cluster';
 import { resolveCluster } from './_tls-cluster';
-import { requireCount, requireExtraCommonNames, requireQuantity } from './_validate';
+import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from './_validate';
 import { requireMinimum } from './_versions';
 
 /** How the SQL server is exposed. */
@@ -293,7 +293,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
       inputError(this, `${token}.storageClaims`, part.storageClaims, 'at least one storage claim');
     }
     return {
-      baseImage: part.baseImage,
+      baseImage: part.baseImage === undefined ? undefined : requireImageName(this, `${token}.baseImage`, part.baseImage),
       maxFailoverCount: shape.failover ? requireCount(this, `${token}.maxFailoverCount`, part.maxFailoverCount ?? 0, 0) : undefined,
       replicas: requireCount(this, `${token}.replicas`, part.replicas ?? 1, 1),
       requests: shape.storage === 'requests'

@@ -14,21 +14,14 @@ import { manifestFileName } from './names';
 import { compact, operatorObject } from './_operator';
 import { TlsClusterProps } from './tls-cluster';
 import { resolveCluster } from './_tls-cluster';
-import { requireCount, requireDnsSubdomain, requireExtraCommonNames, requireQuantity } from './_validate';
+import { requireCount, requireDnsSubdomain, requireExtraCommonNames, requireImageName, requireQuantity } from './_validate';
 import { requireMinimum } from './_versions';
-
-/**
- * The image name of the master and the worker when none is given. The migration tool ships both
- * members in one image; the operator appends the cluster's version as the tag. Set your
- * registry's image name with `baseImage`.
- */
-export const DEFAULT_MIGRATION_IMAGE = 'mig';
 
 /** Settings of the master or the worker members. */
 export interface MigrationMemberProps {
   /**
    * Container image name, without a tag: the operator appends the cluster's `version`.
-   * @default DEFAULT_MIGRATION_IMAGE ('mig')
+   * @default - the operator's image
    */
   readonly baseImage?: string;
   /**
@@ -324,11 +317,7 @@ export class TlsMigrationCluster extends Construct {
     const { specKey, commonNameCheck } = component(token);
     const key = specKey!;
     const member = memberProps[key] ?? {};
-    const baseImage = member.baseImage ?? DEFAULT_MIGRATION_IMAGE;
-    const lastSegment = typeof baseImage === 'string' ? baseImage.split('/').pop()! : '';
-    if (typeof baseImage !== 'string' || !NO_SPACE.test(baseImage) || lastSegment.includes(':') || baseImage.includes('@')) {
-      inputError(this, `${key}.baseImage`, member.baseImage, 'an image name without a tag or digest, such as "registry.example.com/mig": the operator appends the version');
-    }
+    const baseImage = member.baseImage === undefined ? undefined : requireImageName(this, `${key}.baseImage`, member.baseImage);
     const maxFailoverCount = requireCount(this, `${key}.maxFailoverCount`, member.maxFailoverCount ?? 0, 0);
     const replicas = requireCount(this, `${key}.replicas`, member.replicas ?? 1, 1);
     const storageSize = requireQuantity(this, `${key}.storageSize`, member.storageSize ?? '10Gi');

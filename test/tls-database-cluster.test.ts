@@ -256,6 +256,12 @@ describe('input errors', () => {
       .toThrow('test/db: columnar.storageClaims[0].storage: received "lots"; expected a storage quantity such as "10Gi"');
   });
 
+  test('a base image is a name without tag: the operator appends the version', () => {
+    expect(() => synth({ store: { baseImage: 'registry/store:v4.0.5' } }))
+      .toThrow('test/db: store.baseImage: received "registry/store:v4.0.5"; expected an image name without a tag or digest');
+    expect(() => synth({ store: { baseImage: 'registry:5000/store' } })).not.toThrow();
+  });
+
   test('cluster name and namespace are DNS labels', () => {
     expect(() => synth({ clusterName: 'Basic' })).toThrow('test/db: clusterName: received "Basic"; expected a DNS-1123 label');
     expect(() => synth({ namespace: 'demo_ns' })).toThrow('test/db: namespace: received "demo_ns"; expected a DNS-1123 label');

@@ -55,8 +55,8 @@ describe('MigrationCluster', () => {
       pvReclaimPolicy: 'Retain',
       discovery: {},
       tlsClientSecretNames: ['source1-tls', 'target-tls'],
-      master: { baseImage: 'mig', maxFailoverCount: 0, replicas: 1, storageSize: '10Gi', config: { 'cert-allowed-cn': ['basic'] } },
-      worker: { baseImage: 'mig', maxFailoverCount: 0, replicas: 1, storageSize: '10Gi', config: { 'cert-allowed-cn': ['basic'] } },
+      master: { maxFailoverCount: 0, replicas: 1, storageSize: '10Gi', config: { 'cert-allowed-cn': ['basic'] } },
+      worker: { maxFailoverCount: 0, replicas: 1, storageSize: '10Gi', config: { 'cert-allowed-cn': ['basic'] } },
     });
   });
 

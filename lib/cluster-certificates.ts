@@ -616,7 +616,7 @@ function resolveValidity(scope: Construct, props: ClusterCertificatesProps) {
   }
   if (duration >= caDuration) {
     inputError(scope, 'duration', v.duration,
-      `a validity shorter than the CA's (${v.caDuration} = ${durationHours(caDuration)}h), so that no certificate outlives the CA that signs it`);
+      `a validity shorter than the CA's (${v.caDuration}${v.caDuration === `${durationHours(caDuration)}h` ? '' : ` = ${durationHours(caDuration)}h`}), so that no certificate outlives the CA that signs it`);
   }
   return v;
 }

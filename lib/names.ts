@@ -152,7 +152,7 @@ export function monitorName(clusterName: string): string {
 }
 
 /** The in-cluster host name of a component's service: `<service>.<namespace>.svc`. */
-export function serviceHost(clusterName: string, token: ComponentToken, namespace: string): string {
+export function serviceHost(clusterName: string, token: Exclude<ComponentToken, 'drainer'>, namespace: string): string {
   return `${serviceName(clusterName, token)}.${namespace}.svc`;
 }
 

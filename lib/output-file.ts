@@ -1,5 +1,5 @@
 import { Construct, IConstruct } from 'constructs';
-import { ClusterTlsError } from './errors';
+import { inputError } from './errors';
 
 const OUTPUT_FILE = Symbol.for('cdk8s-cluster-tls.OutputFile');
 
@@ -36,7 +36,7 @@ export class OutputFile extends Construct {
     super(scope, id);
     const parts = props.path.split('/');
     if (props.path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..')) {
-      throw new ClusterTlsError(`${this.node.path}: path: received ${JSON.stringify(props.path)}; expected a relative path inside the output folder`);
+      inputError(this, 'path', props.path, 'a relative path inside the output folder');
     }
     this.path = props.path;
     this.executable = props.executable ?? false;

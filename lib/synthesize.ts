@@ -234,16 +234,16 @@ function checkUniqueObjects(objects: readonly RenderedObject[]): void {
   // Cluster resources first, so that two clusters of one name are reported as such.
   const isCluster = (o: RenderedObject) => CLUSTER_RESOURCES.has(o.manifest.kind);
   const clustersFirst = [...objects.filter(isCluster), ...objects.filter((o) => !isCluster(o))];
-  for (const { file, manifest } of clustersFirst) {
+  for (const { file, source, manifest } of clustersFirst) {
     const apiVersion = String(manifest.apiVersion);
     const group = apiVersion.slice(0, Math.max(apiVersion.lastIndexOf('/'), 0));
     const key = `${group}/${manifest.kind}/${manifest.metadata?.namespace ?? ''}/${manifest.metadata?.name}`;
     const other = seen.get(key);
     if (other !== undefined) {
-      throw new ClusterTlsError(`${manifest.kind} "${manifest.metadata?.name}" in namespace "${manifest.metadata?.namespace ?? ''}": `
-        + `received it twice (in ${other} and ${file}); expected each object once: share one construct instead of declaring it twice`);
+      throw new ClusterTlsError(`${source}: ${manifest.kind} "${manifest.metadata?.name}" in namespace "${manifest.metadata?.namespace ?? ''}": `
+        + `received it twice (${other} declares it too); expected each object once: share one construct instead of declaring it twice`);
     }
-    seen.set(key, file);
+    seen.set(key, `${source} in ${file}`);
   }
 }
 

@@ -121,6 +121,6 @@ describe('duplicates', () => {
     const a = new App({ outdir: outdir() });
     new TlsDatabaseCluster(new Chart(a, 'one', { namespace: 'demo' }), 'db', { clusterName: 'basic', version: 'v4.0.5' });
     new TlsDatabaseCluster(new Chart(a, 'two', { namespace: 'demo' }), 'db', { clusterName: 'basic', version: 'v4.0.5' });
-    expect(() => synthesize(a)).toThrow('DatabaseCluster "basic" in namespace "demo": received it twice (in one.k8s.yaml and two.k8s.yaml); expected each object once: share one construct instead of declaring it twice');
+    expect(() => synthesize(a)).toThrow('two/db/Resource: DatabaseCluster "basic" in namespace "demo": received it twice (one/db/Resource in one.k8s.yaml declares it too); expected each object once: share one construct instead of declaring it twice');
   });
 });

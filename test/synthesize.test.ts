@@ -81,7 +81,7 @@ describe('synthesize', () => {
     const chart = new Chart(app, 'demo', { namespace: 'demo' });
     new ClusterCertificates(chart, 'a', { clusterName: 'basic', components: ['store'] });
     new ClusterCertificates(chart, 'b', { clusterName: 'basic', components: ['coordinator'] });
-    expect(() => renderApp(app)).toThrow('Issuer "basic-selfsigned-ca-issuer" in namespace "demo": received it twice (in demo.k8s.yaml and demo.k8s.yaml); expected each object once: share one construct instead of declaring it twice');
+    expect(() => renderApp(app)).toThrow('demo/b/SelfSignedIssuer: Issuer "basic-selfsigned-ca-issuer" in namespace "demo": received it twice (demo/a/SelfSignedIssuer in demo.k8s.yaml declares it too); expected each object once: share one construct instead of declaring it twice');
   });
 
   test('two constructs writing the same file are refused', () => {

@@ -9,7 +9,7 @@ import {
 } from '../imports/certificates-cert-manager.io';
 import { Issuer } from '../imports/issuers-cert-manager.io';
 import { ClusterKind, USAGES, clusterKind, component } from './catalog';
-import type { CertificateSettings, ServerCertificatePlan } from './cluster-certificates';
+import type { CertificateSettings, ServerCertificatePlan } from './certificate-options';
 import * as names from './names';
 import type { CertificateRenderer } from './_renderer';
 

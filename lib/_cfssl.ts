@@ -6,7 +6,7 @@
  */
 import { Construct } from 'constructs';
 import { ClusterKind, SECRET_KEYS, USAGES } from './catalog';
-import type { CertificateSettings, ServerCertificatePlan } from './cluster-certificates';
+import type { CertificateSettings, ServerCertificatePlan } from './certificate-options';
 import { inputError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';

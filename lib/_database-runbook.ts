@@ -20,10 +20,8 @@ export function mountClientSecretPatchObject(): { spec: Record<string, { mountCl
   return { spec: Object.fromEntries(CLIENT_SECRET_MOUNTING.map((t) => [t, { mountClusterClientSecret: true as const }])) };
 }
 
-/** The merge patch as a YAML file. */
-export function mountClientSecretPatch(): string {
-  return YAML.stringify(mountClientSecretPatchObject());
-}
+/** The merge patch as a YAML file; the same for every cluster, so rendered once. */
+export const MOUNT_CLIENT_SECRET_PATCH_YAML = YAML.stringify(mountClientSecretPatchObject());
 
 /** Renders the runbook of a database cluster, with the extra steps other constructs added. */
 export function databaseRunbook(cluster: TlsDatabaseCluster, chart: Chart, extraSteps: readonly RunbookStep[] = []): string {

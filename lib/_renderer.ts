@@ -3,7 +3,7 @@
  * certificate as the plan grows, and declares the objects or files that issue them.
  */
 import { ClusterKind } from './catalog';
-import type { ServerCertificatePlan } from './cluster-certificates';
+import type { ServerCertificatePlan } from './certificate-options';
 
 /** Adds what one issuing method needs for a cluster kind and for a server certificate. */
 export interface CertificateRenderer {

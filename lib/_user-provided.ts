@@ -5,7 +5,7 @@
  */
 import { Construct } from 'constructs';
 import { SECRET_KEYS } from './catalog';
-import type { CertificateSettings, TlsPlan, TlsPlanSecret } from './cluster-certificates';
+import type { CertificateSettings, TlsPlan, TlsPlanSecret } from './certificate-options';
 import * as names from './names';
 import { OutputFile } from './output-file';
 import type { CertificateRenderer } from './_renderer';

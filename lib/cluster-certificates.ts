@@ -1,151 +1,21 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
+import { ClusterKind, ComponentToken, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken } from './catalog';
 import {
-  ClusterKind, ComponentToken, DEFAULT_KEY, SERVER_IP_ADDRESSES, USAGES, VALIDITY, clusterKind, component, isComponentToken,
-} from './catalog';
-import { durationHours } from './duration';
-import { OutputFile } from './output-file';
+  CertificateSettings, CertificateSubject, IssuingMethod, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
+  ServerCertificatePlan, TLS_PLAN_FILE, TlsPlan,
+} from './certificate-options';
 import { inputError } from './errors';
 import * as names from './names';
+import { OutputFile } from './output-file';
 import { renderCertManager } from './_cert-manager';
+import { checkExtraNames, checkSecretNames, resolvePrivateKey, resolveValidity } from './_certificate-settings';
 import { ISSUE_SCRIPT, renderCfssl } from './_cfssl';
 import type { CertificateRenderer } from './_renderer';
 import type { RunbookStep } from './_runbook';
 import { REQUIRED_SECRETS_FILE, renderUserProvided } from './_user-provided';
-import {
-  requireCertificateDnsName, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration,
-  requireIpAddress, resolveNamespace,
-} from './_validate';
-
-/** How the certificates of a cluster are issued; the cluster constructs work the same with each. */
-export enum IssuingMethod {
-  /**
-   * cert-manager, installed in the cluster, issues them from the Issuer and Certificate objects
-   * the library synthesizes (specification, section B) and keeps renewing them.
-   */
-  CERT_MANAGER = 'cert-manager',
-  /**
-   * cfssl on your machine: the library writes the cfssl request files and a script that issues the
-   * certificates and creates the Secrets (specification, section A) to
-   * `<namespace>/<cluster>/cfssl/`; you run the script once, before the cluster is created.
-   */
-  CFSSL = 'cfssl',
-  /**
-   * You create the Secrets by other means (your own PKI, a secrets manager). The library only
-   * refers to their names and writes `<namespace>/<cluster>/required-secrets.md`, the list of
-   * Secrets with the keys and names each must hold.
-   */
-  USER_PROVIDED = 'user-provided',
-}
-
-/**
- * The names of the Secrets you created, with {@link IssuingMethod.USER_PROVIDED}. The operator
- * loads Secrets by fixed names only; stating yours here turns a misnamed Secret into an error at
- * synth instead of a failed deployment.
- */
-export interface ProvidedSecretNames {
-  /**
-   * Server Secrets, by component token.
-   * @default - none stated
-   */
-  readonly servers?: { readonly [token in ComponentToken]?: string };
-  /**
-   * Shared client Secrets, by cluster kind (`database`, `migration`).
-   * @default - none stated
-   */
-  readonly clients?: { readonly [kind in ClusterKind]?: string };
-}
-
-/** The algorithm of the private keys. */
-export enum KeyAlgorithm {
-  /** RSA; the specification's CA key is RSA 2048. */
-  RSA = 'RSA',
-  /** ECDSA on a NIST curve (256, 384 or 521 bits). */
-  ECDSA = 'ECDSA',
-  /** Ed25519 (cert-manager method only; cfssl cannot make Ed25519 keys). */
-  ED25519 = 'Ed25519',
-}
-
-/** Whether cert-manager makes a new private key when it renews a certificate. */
-export enum KeyRotationPolicy {
-  /** A new key at every renewal. */
-  ALWAYS = 'Always',
-  /** Keep the key across renewals. */
-  NEVER = 'Never',
-}
-
-/** The private keys of the CA and of every certificate. */
-export interface PrivateKeyOptions {
-  /**
-   * Key algorithm.
-   * @default KeyAlgorithm.RSA
-   */
-  readonly algorithm?: KeyAlgorithm;
-  /**
-   * Key size in bits: 2048 to 8192 for RSA, 256, 384 or 521 for ECDSA; not used for Ed25519.
-   * @default 2048 for RSA, 256 for ECDSA
-   */
-  readonly size?: number;
-  /**
-   * Key rotation at renewal (cert-manager method; the other methods do not renew).
-   * @default KeyRotationPolicy.ALWAYS
-   */
-  readonly rotationPolicy?: KeyRotationPolicy;
-}
-
-/** The subject of the CA and of every certificate. */
-export interface CertificateSubject {
-  /**
-   * Organization (`O`; cert-manager `subject.organizations`).
-   * @default - the cluster name
-   */
-  readonly organization?: string;
-  /**
-   * Organizational unit (`OU`).
-   * @default - none
-   */
-  readonly organizationalUnit?: string;
-  /**
-   * Country (`C`).
-   * @default - none
-   */
-  readonly country?: string;
-  /**
-   * State or province (`ST`).
-   * @default - none
-   */
-  readonly state?: string;
-  /**
-   * Locality (`L`).
-   * @default - none
-   */
-  readonly locality?: string;
-}
-
-/** Extra names on one component's server certificate, and the drainer's chart names. */
-export interface ServerCertificateOptions {
-  /**
-   * DNS names added after the names of the specification's host-name table.
-   * @default - none
-   */
-  readonly extraDnsNames?: string[];
-  /**
-   * IP addresses added after `127.0.0.1` and `::1`.
-   * @default - none
-   */
-  readonly extraIpAddresses?: string[];
-  /**
-   * The drainer chart's release name. Required for the drainer unless `drainerName` is set.
-   * @default - none
-   */
-  readonly releaseName?: string;
-  /**
-   * The drainer chart's `drainerName`.
-   * @default `${cluster_name}-${release_name}-drainer`
-   */
-  readonly drainerName?: string;
-}
+import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
 
 /** Props of {@link ClusterCertificates}. */
 export interface ClusterCertificatesProps {
@@ -221,70 +91,6 @@ export interface ClusterCertificatesProps {
   readonly renewBefore?: string;
 }
 
-/** A planned server certificate, as every issuing method needs it. */
-export interface ServerCertificatePlan {
-  /** The component. */
-  readonly token: ComponentToken;
-  /** The Secret (and cert-manager Certificate) name. */
-  readonly secretName: string;
-  /** DNS names, in order. */
-  readonly dnsNames: readonly string[];
-  /** IP addresses, in order. */
-  readonly ipAddresses: readonly string[];
-}
-
-/** The file name of the certificate plan in the cluster's output folder. */
-export const TLS_PLAN_FILE = 'tls-plan.json';
-
-/** One Secret of a {@link TlsPlan}. */
-export interface TlsPlanSecret {
-  /** The Secret name. */
-  readonly name: string;
-  /** A component's server certificate, or a cluster kind's shared client certificate. */
-  readonly role: 'server' | 'client';
-  /** The cluster kind. */
-  readonly cluster: ClusterKind;
-  /** The component, for server certificates. */
-  readonly component?: ComponentToken;
-  /** Extended key usages (cert-manager spelling). */
-  readonly usages: string[];
-  /** DNS names the certificate must cover (server certificates). */
-  readonly dnsNames?: string[];
-  /** IP addresses the certificate must cover (server certificates). */
-  readonly ipAddresses?: string[];
-}
-
-/** What the certificates of one cluster must be, whichever method issues them. */
-export interface TlsPlan {
-  readonly clusterName: string;
-  readonly namespace: string;
-  /** How the Secrets are made. */
-  readonly method: IssuingMethod;
-  readonly commonName: string;
-  readonly organization: string;
-  readonly privateKey: { readonly algorithm: string; readonly size?: number };
-  /**
-   * The CA. `secretName` is the Secret cert-manager keeps it in; with the other methods no such
-   * Secret exists and `ca.crt` of every Secret holds the CA.
-   */
-  readonly ca: { readonly secretName: string; readonly duration: string; readonly renewBefore: string };
-  readonly duration: string;
-  readonly renewBefore: string;
-  readonly secrets: TlsPlanSecret[];
-}
-
-/** Fully resolved settings shared by every certificate of the cluster. */
-export interface CertificateSettings {
-  readonly clusterName: string;
-  readonly namespace: string;
-  readonly commonName: string;
-  readonly subject: CertificateSubject & { readonly organization: string };
-  readonly privateKey: Required<Omit<PrivateKeyOptions, 'size'>> & { readonly size?: number };
-  readonly caDuration: string;
-  readonly caRenewBefore: string;
-  readonly duration: string;
-  readonly renewBefore: string;
-}
 
 /**
  * The certificates of one cluster name in one namespace: the CA, one server certificate per
@@ -530,93 +336,4 @@ export class ClusterCertificates extends Construct {
     this.kinds.add(kind);
     this.renderer.addKind(kind);
   }
-}
-
-/**
- * Secret names stated with the user-provided method must be the names the operator loads; they
- * make no sense with the methods that create the Secrets themselves.
- */
-function checkSecretNames(scope: Construct & { readonly clusterName: string }, method: IssuingMethod, secretNames?: ProvidedSecretNames): void {
-  if (secretNames === undefined) {
-    return;
-  }
-  if (method !== IssuingMethod.USER_PROVIDED) {
-    inputError(scope, 'secretNames', secretNames,
-      `no secretNames with method "${method}", which creates the Secrets under their required names; secretNames goes with method "${IssuingMethod.USER_PROVIDED}"`);
-  }
-  const expectName = (field: string, received: unknown, expected: string) => {
-    if (received !== expected) {
-      inputError(scope, field, received, `"${expected}" (the operator only loads Secrets with this name; the deployment fails without it)`);
-    }
-  };
-  for (const [token, name] of Object.entries(secretNames.servers ?? {})) {
-    if (!isComponentToken(token)) {
-      inputError(scope, 'secretNames.servers', token, 'a component token');
-    }
-    expectName(`secretNames.servers.${token}`, name, names.serverSecretName(scope.clusterName, token));
-  }
-  for (const [kind, name] of Object.entries(secretNames.clients ?? {})) {
-    if (!Object.values<string>(ClusterKind).includes(kind)) {
-      inputError(scope, 'secretNames.clients', kind, `a cluster kind: ${Object.values(ClusterKind).map((k) => `"${k}"`).join(' or ')}`);
-    }
-    expectName(`secretNames.clients.${kind}`, name, names.clientSecretName(scope.clusterName, kind as ClusterKind));
-  }
-}
-
-/** Checks the extra DNS names and IP addresses of one component. */
-function checkExtraNames(scope: Construct, field: string, extra: Pick<ServerCertificateOptions, 'extraDnsNames' | 'extraIpAddresses'>): void {
-  (extra.extraDnsNames ?? []).forEach((n, i) => requireCertificateDnsName(scope, `${field}.extraDnsNames[${i}]`, n));
-  (extra.extraIpAddresses ?? []).forEach((ip, i) => requireIpAddress(scope, `${field}.extraIpAddresses[${i}]`, ip));
-}
-
-function resolvePrivateKey(scope: Construct, key: PrivateKeyOptions = {}): CertificateSettings['privateKey'] {
-  const algorithm = key.algorithm ?? KeyAlgorithm.RSA;
-  const rotationPolicy = key.rotationPolicy ?? KeyRotationPolicy.ALWAYS;
-  switch (algorithm) {
-    case KeyAlgorithm.RSA: {
-      const size = key.size ?? DEFAULT_KEY.size;
-      if (!Number.isInteger(size) || size < 2048 || size > 8192) {
-        inputError(scope, 'privateKey.size', key.size, 'an RSA key size from 2048 to 8192 bits');
-      }
-      return { algorithm, size, rotationPolicy };
-    }
-    case KeyAlgorithm.ECDSA: {
-      const size = key.size ?? 256;
-      if (![256, 384, 521].includes(size)) {
-        inputError(scope, 'privateKey.size', key.size, 'an ECDSA key size of 256, 384 or 521 bits');
-      }
-      return { algorithm, size, rotationPolicy };
-    }
-    case KeyAlgorithm.ED25519:
-      if (key.size !== undefined) {
-        inputError(scope, 'privateKey.size', key.size, 'no size for Ed25519 keys');
-      }
-      return { algorithm, rotationPolicy };
-    default:
-      return inputError(scope, 'privateKey.algorithm', algorithm, `one of ${Object.values(KeyAlgorithm).join(', ')}`);
-  }
-}
-
-function resolveValidity(scope: Construct, props: ClusterCertificatesProps) {
-  const v = {
-    caDuration: props.caDuration ?? VALIDITY.caDuration,
-    caRenewBefore: props.caRenewBefore ?? VALIDITY.caRenewBefore,
-    duration: props.duration ?? VALIDITY.leafDuration,
-    renewBefore: props.renewBefore ?? VALIDITY.leafRenewBefore,
-  };
-  const caDuration = requireDuration(scope, 'caDuration', v.caDuration);
-  const caRenewBefore = requireDuration(scope, 'caRenewBefore', v.caRenewBefore);
-  const duration = requireDuration(scope, 'duration', v.duration);
-  const renewBefore = requireDuration(scope, 'renewBefore', v.renewBefore);
-  if (caRenewBefore >= caDuration) {
-    inputError(scope, 'caRenewBefore', v.caRenewBefore, `a window shorter than caDuration (${v.caDuration})`);
-  }
-  if (renewBefore >= duration) {
-    inputError(scope, 'renewBefore', v.renewBefore, `a window shorter than duration (${v.duration})`);
-  }
-  if (duration >= caDuration) {
-    inputError(scope, 'duration', v.duration,
-      `a validity shorter than the CA's (${v.caDuration}${v.caDuration === `${durationHours(caDuration)}h` ? '' : ` = ${durationHours(caDuration)}h`}), so that no certificate outlives the CA that signs it`);
-  }
-  return v;
 }

@@ -3,6 +3,7 @@ export * from './names';
 export * from './duration';
 export * from './errors';
 export * from './settings';
+export * from './certificate-options';
 export * from './cluster-certificates';
 export * from './output-file';
 export type { Runbook, RunbookStep } from './_runbook';

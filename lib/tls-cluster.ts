@@ -1,4 +1,5 @@
-import { CertificateSubject, ClusterCertificates } from './cluster-certificates';
+import { ClusterCertificates } from './cluster-certificates';
+import { CertificateSubject } from './certificate-options';
 
 /** What happens to a cluster's persistent volumes when their claims are deleted. */
 export enum PvReclaimPolicy {

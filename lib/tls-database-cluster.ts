@@ -10,7 +10,7 @@ import { inputError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
 import { compact, operatorObject } from './_operator';
-import { MOUNT_CLIENT_SECRET_PATCH, databaseRunbook, mountClientSecretPatch } from './_database-runbook';
+import { MOUNT_CLIENT_SECRET_PATCH, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from './_database-runbook';
 import { RunbookStep } from './_runbook';
 import { TlsClusterProps } from './tls-cluster';
 import { resolveCluster } from './_tls-cluster';
@@ -255,7 +255,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     });
     new OutputFile(this, 'MountClientSecretPatch', {
       path: `${names.clusterFolder(namespace, props.clusterName)}/${MOUNT_CLIENT_SECRET_PATCH}`,
-      content: mountClientSecretPatch(),
+      content: MOUNT_CLIENT_SECRET_PATCH_YAML,
     });
   }
 

@@ -4,9 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Testing } from 'cdk8s';
 import { ClusterKind } from '../lib/catalog';
-import {
-  ClusterCertificates, ClusterCertificatesProps, IssuingMethod, KeyAlgorithm, TlsPlan,
-} from '../lib/cluster-certificates';
+import { ClusterCertificates, ClusterCertificatesProps } from '../lib/cluster-certificates';
+import { IssuingMethod, KeyAlgorithm, TlsPlan } from '../lib/certificate-options';
 import { hostNames } from '../lib/names';
 import { OutputFile } from '../lib/output-file';
 import { expectValidAgainstCrds } from './_crds';

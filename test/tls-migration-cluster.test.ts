@@ -1,7 +1,8 @@
 import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as YAML from 'yaml';
-import { ClusterCertificates, IssuingMethod } from '../lib/cluster-certificates';
+import { ClusterCertificates } from '../lib/cluster-certificates';
+import { IssuingMethod } from '../lib/certificate-options';
 import { IDatabaseEndpoint } from '../lib/endpoints';
 import { PvReclaimPolicy } from '../lib/tls-cluster';
 import { OutputFile } from '../lib/output-file';

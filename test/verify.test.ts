@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart, Testing } from 'cdk8s';
 import { CliIo, main } from '../bin/cluster-tls';
-import { ClusterCertificates, ClusterCertificatesProps, IssuingMethod, TlsPlan } from '../lib/cluster-certificates';
+import { ClusterCertificates, ClusterCertificatesProps } from '../lib/cluster-certificates';
+import { IssuingMethod, TlsPlan } from '../lib/certificate-options';
 import { synthesize } from '../lib/synthesize';
 import {
   CHECKS, CheckResult, VerifyInputError, VerifyReport, formatReport, loadPlans, parseSecrets, verify, verifySecret,

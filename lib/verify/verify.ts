@@ -4,7 +4,7 @@
  */
 import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import { SECRET_KEYS } from '../catalog';
-import type { TlsPlan, TlsPlanSecret } from '../cluster-certificates';
+import type { TlsPlan, TlsPlanSecret } from '../certificate-options';
 import { parseDuration } from '../duration';
 import {
   atLeastAsStrong, commonName, describeCertificate, describeStrength, dnsNameCovered, extendedKeyUsages, keyStrength,

@@ -1,0 +1,108 @@
+/** Resolution and checks of the props of `ClusterCertificates`: keys, validity, Secret names. */
+import { Construct } from 'constructs';
+import {
+  CertificateSettings, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames,
+  ServerCertificateOptions,
+} from './certificate-options';
+import { ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } from './catalog';
+import { durationHours } from './duration';
+import { inputError } from './errors';
+import * as names from './names';
+import { requireCertificateDnsName, requireDuration, requireIpAddress } from './_validate';
+
+/** The validity props. */
+export interface ValidityProps {
+  readonly caDuration?: string;
+  readonly caRenewBefore?: string;
+  readonly duration?: string;
+  readonly renewBefore?: string;
+}
+
+/**
+ * Secret names stated with the user-provided method must be the names the operator loads; they
+ * make no sense with the methods that create the Secrets themselves.
+ */
+export function checkSecretNames(scope: Construct & { readonly clusterName: string }, method: IssuingMethod, secretNames?: ProvidedSecretNames): void {
+  if (secretNames === undefined) {
+    return;
+  }
+  if (method !== IssuingMethod.USER_PROVIDED) {
+    inputError(scope, 'secretNames', secretNames,
+      `no secretNames with method "${method}", which creates the Secrets under their required names; secretNames goes with method "${IssuingMethod.USER_PROVIDED}"`);
+  }
+  const expectName = (field: string, received: unknown, expected: string) => {
+    if (received !== expected) {
+      inputError(scope, field, received, `"${expected}" (the operator only loads Secrets with this name; the deployment fails without it)`);
+    }
+  };
+  for (const [token, name] of Object.entries(secretNames.servers ?? {})) {
+    if (!isComponentToken(token)) {
+      inputError(scope, 'secretNames.servers', token, 'a component token');
+    }
+    expectName(`secretNames.servers.${token}`, name, names.serverSecretName(scope.clusterName, token));
+  }
+  for (const [kind, name] of Object.entries(secretNames.clients ?? {})) {
+    if (!Object.values<string>(ClusterKind).includes(kind)) {
+      inputError(scope, 'secretNames.clients', kind, `a cluster kind: ${Object.values(ClusterKind).map((k) => `"${k}"`).join(' or ')}`);
+    }
+    expectName(`secretNames.clients.${kind}`, name, names.clientSecretName(scope.clusterName, kind as ClusterKind));
+  }
+}
+
+/** Checks the extra DNS names and IP addresses of one component. */
+export function checkExtraNames(scope: Construct, field: string, extra: Pick<ServerCertificateOptions, 'extraDnsNames' | 'extraIpAddresses'>): void {
+  (extra.extraDnsNames ?? []).forEach((n, i) => requireCertificateDnsName(scope, `${field}.extraDnsNames[${i}]`, n));
+  (extra.extraIpAddresses ?? []).forEach((ip, i) => requireIpAddress(scope, `${field}.extraIpAddresses[${i}]`, ip));
+}
+
+export function resolvePrivateKey(scope: Construct, key: PrivateKeyOptions = {}): CertificateSettings['privateKey'] {
+  const algorithm = key.algorithm ?? KeyAlgorithm.RSA;
+  const rotationPolicy = key.rotationPolicy ?? KeyRotationPolicy.ALWAYS;
+  switch (algorithm) {
+    case KeyAlgorithm.RSA: {
+      const size = key.size ?? DEFAULT_KEY.size;
+      if (!Number.isInteger(size) || size < 2048 || size > 8192) {
+        inputError(scope, 'privateKey.size', key.size, 'an RSA key size from 2048 to 8192 bits');
+      }
+      return { algorithm, size, rotationPolicy };
+    }
+    case KeyAlgorithm.ECDSA: {
+      const size = key.size ?? 256;
+      if (![256, 384, 521].includes(size)) {
+        inputError(scope, 'privateKey.size', key.size, 'an ECDSA key size of 256, 384 or 521 bits');
+      }
+      return { algorithm, size, rotationPolicy };
+    }
+    case KeyAlgorithm.ED25519:
+      if (key.size !== undefined) {
+        inputError(scope, 'privateKey.size', key.size, 'no size for Ed25519 keys');
+      }
+      return { algorithm, rotationPolicy };
+    default:
+      return inputError(scope, 'privateKey.algorithm', algorithm, `one of ${Object.values(KeyAlgorithm).join(', ')}`);
+  }
+}
+
+export function resolveValidity(scope: Construct, props: ValidityProps) {
+  const v = {
+    caDuration: props.caDuration ?? VALIDITY.caDuration,
+    caRenewBefore: props.caRenewBefore ?? VALIDITY.caRenewBefore,
+    duration: props.duration ?? VALIDITY.leafDuration,
+    renewBefore: props.renewBefore ?? VALIDITY.leafRenewBefore,
+  };
+  const caDuration = requireDuration(scope, 'caDuration', v.caDuration);
+  const caRenewBefore = requireDuration(scope, 'caRenewBefore', v.caRenewBefore);
+  const duration = requireDuration(scope, 'duration', v.duration);
+  const renewBefore = requireDuration(scope, 'renewBefore', v.renewBefore);
+  if (caRenewBefore >= caDuration) {
+    inputError(scope, 'caRenewBefore', v.caRenewBefore, `a window shorter than caDuration (${v.caDuration})`);
+  }
+  if (renewBefore >= duration) {
+    inputError(scope, 'renewBefore', v.renewBefore, `a window shorter than duration (${v.duration})`);
+  }
+  if (duration >= caDuration) {
+    inputError(scope, 'duration', v.duration,
+      `a validity shorter than the CA's (${v.caDuration}${v.caDuration === `${durationHours(caDuration)}h` ? '' : ` = ${durationHours(caDuration)}h`}), so that no certificate outlives the CA that signs it`);
+  }
+  return v;
+}

@@ -17,7 +17,7 @@ const REGISTRY = 'registry.example.com/db';
  * restore, and the migration cluster "basic" that copies an upstream MySQL database into it.
  * Both clusters share one CA.
  */
-function addDeployment(app: App, namespace: string, method: IssuingMethod): void {
+export function addDeployment(app: App, namespace: string, method: IssuingMethod): void {
   const chart = new Chart(app, namespace, { namespace });
 
   const certs = new ClusterCertificates(chart, 'basic-certificates', {

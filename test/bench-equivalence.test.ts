@@ -52,8 +52,8 @@ describe('many charts render as stock cdk8s synthesizes them', () => {
     const rendered = renderApp(buildDeployments(2));
     const manifests = rendered.objects.map((o) => o.manifest);
     expectValidAgainstCrds(manifests.filter((m) => m.apiVersion.startsWith('cert-manager.io') || m.apiVersion.startsWith('db.operator.io')));
-    expect(findObject(manifests.filter((m) => m.metadata.namespace === 'tenant-1'), 'DatabaseCluster', 'main').spec.tlsCluster.enabled).toBe(true);
-    expect(rendered.files.map((f) => f.path)).toContain('tenant-1/main/drainer-binlog-values.yaml');
+    expect(findObject(manifests.filter((m) => m.metadata.namespace === 'tenant-1'), 'DatabaseCluster', 'basic').spec.tlsCluster.enabled).toBe(true);
+    expect(rendered.files.map((f) => f.path)).toContain('tenant-1/basic/drainer-binlog-values.yaml');
   });
 
   test('objects come after what they depend on, even when declared first', () => {

@@ -1,7 +1,6 @@
 import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import { BackupRestore, BackupRestoreProps } from '../lib/backup-restore';
-import * as names from '../lib/names';
 import { API_GROUP_CONTEXT } from '../lib/settings';
 import { renderApp } from '../lib/synthesize';
 import { TlsDatabaseCluster } from '../lib/tls-database-cluster';
@@ -24,14 +23,6 @@ function synth(props: Partial<BackupRestoreProps> = {}) {
   const objects = Testing.synth(chart);
   return { cluster, br, objects, runbook: cluster.runbook.render() };
 }
-
-describe('naming functions', () => {
-  test('${cluster_name}-backup, ${cluster_name}-restore and the default prefix <namespace>/<cluster_name>', () => {
-    expect(names.backupName('basic')).toBe('basic-backup');
-    expect(names.restoreName('basic')).toBe('basic-restore');
-    expect(names.backupPrefix('demo', 'basic')).toBe('demo/basic');
-  });
-});
 
 describe('Backup', () => {
   const { objects, br } = synth({ backup: {} });

@@ -1,7 +1,6 @@
 import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as YAML from 'yaml';
-import * as names from '../lib/names';
 import { renderApp } from '../lib/synthesize';
 import { DrainerRelease, DrainerReleaseProps, GitOpsEngine } from '../lib/drainer-release';
 import { TlsDatabaseCluster, TlsDatabaseClusterProps } from '../lib/tls-database-cluster';
@@ -25,14 +24,6 @@ function synth(props: Partial<DrainerReleaseProps> = {}, clusterProps: Partial<T
 const REPO = 'https://charts.example.com/stable';
 const FLUX = { chart: { repository: REPO, version: '1.1.0' }, gitOps: GitOpsEngine.FLUX };
 const ARGO = { chart: { repository: REPO, version: '1.1.0' }, gitOps: GitOpsEngine.ARGO_CD };
-
-describe('naming functions', () => {
-  test('values file, chart repository and Argo CD application names', () => {
-    expect(names.drainerValuesFileName('binlog')).toBe('drainer-binlog-values.yaml');
-    expect(names.drainerChartRepositoryName('binlog')).toBe('binlog-charts');
-    expect(names.drainerApplicationName('demo', 'binlog')).toBe('demo-binlog');
-  });
-});
 
 describe('values file', () => {
   test('lives in the cluster folder, named after the release', () => {

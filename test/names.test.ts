@@ -1,3 +1,4 @@
+import * as names from '../lib/names';
 import {
   COMPONENTS, ClusterKind, caCertificateName, caIssuerName, cfsslFolder, caSecretName, clientSecretName,
   component, componentsOf, drainerName, externalTlsMountPath, hostNames, selfSignedIssuerName, serverSecretName,
@@ -86,6 +87,18 @@ describe('Secret and issuer names', () => {
   test('drainer name defaults to ${cluster_name}-${release_name}-drainer', () => {
     expect(drainerName('basic', 'binlog')).toBe('basic-binlog-drainer');
     expect(drainerName('basic', 'binlog', 'custom')).toBe('custom');
+  });
+
+  test('drainer: values file, chart repository and Argo CD application names', () => {
+    expect(names.drainerValuesFileName('binlog')).toBe('drainer-binlog-values.yaml');
+    expect(names.drainerChartRepositoryName('binlog')).toBe('binlog-charts');
+    expect(names.drainerApplicationName('demo', 'binlog')).toBe('demo-binlog');
+  });
+
+  test('${cluster_name}-backup, ${cluster_name}-restore and the default prefix <namespace>/<cluster_name>', () => {
+    expect(names.backupName('basic')).toBe('basic-backup');
+    expect(names.restoreName('basic')).toBe('basic-restore');
+    expect(names.backupPrefix('demo', 'basic')).toBe('demo/basic');
   });
 
   test('cfssl inputs live in the cluster folder', () => {

@@ -7,7 +7,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as YAML from 'yaml';
-import { CLUSTER_KINDS, COMPONENTS, clusterKind } from './catalog';
+import { CLUSTER_KINDS } from './catalog';
+import { allowedCommonNameLists } from './_allowed-common-names';
 import { ClusterTlsError, describeValue } from './errors';
 
 /** An object of the rendered output, with the construct that made it. */
@@ -69,15 +70,9 @@ export function checkCommonNames(objects: readonly GuardedObject[], commonNames:
     if (cn === undefined) {
       continue;
     }
-    for (const entry of COMPONENTS) {
-      const check = entry.commonNameCheck;
-      const part = entry.specKey ? manifest.spec?.[entry.specKey] : undefined;
-      if (!check || !part || clusterKind(entry.cluster).resourceKind !== manifest.kind) {
-        continue;
-      }
-      const list = check.path.reduce((node: any, key) => node?.[key], part);
-      const field = `spec.${entry.specKey}.${check.path.join('.')}`;
-      if (check.singleValue && !(Array.isArray(list) && list.length === 1 && list[0] === cn)) {
+    for (const { entry, path: at, value: list } of allowedCommonNameLists(manifest)) {
+      const field = at.join('.');
+      if (entry.commonNameCheck!.singleValue && !(Array.isArray(list) && list.length === 1 && list[0] === cn)) {
         throw new ClusterTlsError(`${source}: ${field}: received ${describeValue(list)}; expected exactly ["${cn}"], the certificates' Common Name (only one value is allowed)`);
       }
       if (!Array.isArray(list) || !list.includes(cn)) {

@@ -12,6 +12,7 @@ import { parseDuration } from '../duration';
 import { ClusterTlsError, inputErrorMessage } from '../errors';
 import * as names from '../names';
 import { oneLine } from './_text';
+import { allowedCommonNameLists } from '../_allowed-common-names';
 
 /**
  * Input that `cluster-tls verify` cannot read: a file that is not JSON, not Secrets, base64 that
@@ -275,14 +276,10 @@ function allowedFromManifests(plan: TlsPlan, docs: readonly YamlDocument[]): All
     if (!kind || doc.metadata?.name !== plan.clusterName || (doc.metadata?.namespace ?? plan.namespace) !== plan.namespace) {
       continue;
     }
-    for (const entry of COMPONENTS) {
-      if (entry.cluster !== kind.kind || !entry.specKey || !entry.commonNameCheck) {
-        continue;
-      }
-      const keys = ['spec', entry.specKey, ...entry.commonNameCheck.path];
-      const allowed = asNames(at(doc, keys));
+    for (const { entry, path: keys, value } of allowedCommonNameLists(doc)) {
+      const allowed = asNames(value);
       if (allowed) {
-        out.push({ component: entry.token, cluster: entry.cluster, key: entry.commonNameCheck.key, names: allowed, source: `${file} ${kind.resourceKind} ${keys.join('.')}` });
+        out.push({ component: entry.token, cluster: entry.cluster, key: entry.commonNameCheck!.key, names: allowed, source: `${file} ${kind.resourceKind} ${keys.join('.')}` });
       }
     }
   }

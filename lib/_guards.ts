@@ -10,6 +10,7 @@ import * as YAML from 'yaml';
 import { CLUSTER_KINDS } from './catalog';
 import { allowedCommonNameLists } from './_allowed-common-names';
 import { ClusterTlsError, describeValue } from './errors';
+import * as names from './names';
 
 /** An object of the rendered output, with the construct that made it. */
 export interface GuardedObject {
@@ -118,18 +119,35 @@ export function readHistory(outdir: string, rendered: ReadonlyMap<string, Render
         }
       }
     } else if (isDrainerValuesFile(rel)) {
-      const values = parseAll(full, rel)[0];
-      if (typeof values?.drainerName === 'string') {
-        drainers.push({ file: rel, drainerName: values.drainerName });
+      const record = drainerRecord(rel, parseAll(full, rel)[0]);
+      if (record) {
+        drainers.push(record);
       }
     }
   }
   return { clusters, drainers };
 }
 
+const DRAINER_VALUES = /^[^/]+\/[^/]+\/drainer-([^/]+)-values\.yaml$/;
+
 /** Whether an output path is a drainer values file (`<namespace>/<cluster>/drainer-<release>-values.yaml`). */
 export function isDrainerValuesFile(rel: string): boolean {
-  return /^[^/]+\/[^/]+\/drainer-[^/]+-values\.yaml$/.test(rel);
+  return DRAINER_VALUES.test(rel);
+}
+
+/**
+ * The effective drainer name a values file records: its `drainerName`, or the chart's default
+ * `${cluster_name}-${release_name}-drainer` from its `clusterName` and the release in its file name.
+ */
+export function drainerRecord(rel: string, values: any): DrainerRecord | undefined {
+  const release = DRAINER_VALUES.exec(rel)?.[1];
+  if (typeof values?.drainerName === 'string') {
+    return { file: rel, drainerName: values.drainerName };
+  }
+  if (release !== undefined && typeof values?.clusterName === 'string') {
+    return { file: rel, drainerName: names.drainerName(values.clusterName, release) };
+  }
+  return undefined;
 }
 
 function parseAll(file: string, rel: string): any[] {

@@ -13,7 +13,7 @@ import { ClusterTlsError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
 import {
-  DrainerRecord, RECREATE_ENV, RenderedManifestFile, checkCommonNames, checkNoKeyMaterial, checkFixedSettings, checkSecretClaims, isDrainerValuesFile,
+  DrainerRecord, RECREATE_ENV, RenderedManifestFile, checkCommonNames, checkNoKeyMaterial, checkFixedSettings, checkSecretClaims, drainerRecord, isDrainerValuesFile,
   readHistory,
 } from './_guards';
 
@@ -357,8 +357,8 @@ function manifestFiles(rendered: RenderedApp): Map<string, RenderedManifestFile>
 /** The drainer names recorded in the rendered values files. */
 function drainerRecords(files: readonly RenderedFile[]): DrainerRecord[] {
   return files.filter((f) => isDrainerValuesFile(f.path))
-    .map((f) => ({ file: f.path, drainerName: YAML.parse(f.content)?.drainerName }))
-    .filter((d): d is DrainerRecord => typeof d.drainerName === 'string');
+    .map((f) => drainerRecord(f.path, YAML.parse(f.content)))
+    .filter((d): d is DrainerRecord => d !== undefined);
 }
 
 /**

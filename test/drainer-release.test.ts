@@ -30,16 +30,15 @@ describe('values file', () => {
     expect(synth().drainer.valuesFile.path).toBe('demo/basic/drainer-binlog-values.yaml');
   });
 
-  test('defaults: cluster name, effective drainerName, cluster version, 10Gi, TLS on with the certificates\' Common Name', () => {
+  test('defaults: cluster name, no drainerName (the chart\'s default applies), cluster version, 10Gi, TLS on with the certificates\' Common Name', () => {
     const { values, text } = synth();
     expect(values).toEqual({
       clusterName: 'basic',
-      drainerName: 'basic-binlog-drainer',
       version: 'v4.0.5',
       storage: '10Gi',
       tlsCluster: { enabled: true, certAllowedCN: ['basic'] },
     });
-    expect(Object.keys(values)).toEqual(['clusterName', 'drainerName', 'version', 'storage', 'tlsCluster']);
+    expect(Object.keys(values)).toEqual(['clusterName', 'version', 'storage', 'tlsCluster']);
     expect(text).toMatch(/^# Values of the drainer chart, release binlog of database cluster demo\/basic\./);
   });
 

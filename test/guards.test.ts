@@ -71,6 +71,15 @@ describe('settings fixed at creation', () => {
     expect(() => synthesize(app(dir, values('renamed')), { acknowledgeRecreation: ['drainer/demo/basic/drainer-binlog-values.yaml'] })).not.toThrow();
   });
 
+  test('a drainer without drainerName is compared by the chart\'s default name', () => {
+    const dir = outdir();
+    const values = (content: string) => (db: TlsDatabaseCluster) => new OutputFile(db, 'values', { path: 'demo/basic/drainer-binlog-values.yaml', content });
+    synthesize(app(dir, values('clusterName: basic\n')));
+    expect(() => synthesize(app(dir, values('clusterName: basic\ndrainerName: basic-binlog-drainer\n')), { acknowledgeRecreation: [] })).not.toThrow();
+    expect(() => synthesize(app(dir, values('clusterName: basic\ndrainerName: other\n')), { acknowledgeRecreation: [] }))
+      .toThrow('demo/basic/drainer-binlog-values.yaml: drainerName: received "other"; expected "basic-binlog-drainer" as in the committed output');
+  });
+
   test('a committed output that is not YAML is reported, not overwritten', () => {
     const dir = outdir();
     synthesize(app(dir));

@@ -7,17 +7,30 @@
 export interface RunbookStep {
   /** The step's title. */
   readonly title: string;
-  /** Explanation before the commands, one paragraph per entry. */
+  /**
+   * Explanation before the commands, one paragraph per entry.
+   * @default - no text
+   */
   readonly text?: readonly string[];
-  /** Shell commands, one per entry, shown in one `sh` block. */
+  /**
+   * Shell commands, one per entry, shown in one `sh` block.
+   * @default - no commands
+   */
   readonly commands?: readonly string[];
-  /** A file's content shown in a block (for example a patch), with its language. */
+  /**
+   * A file's content shown in a block (for example a patch), with its language.
+   * @default - no file
+   */
   readonly file?: { readonly language: string; readonly content: string };
 }
 
 /** A runbook: a title, an introduction and its steps. */
 export interface Runbook {
   readonly title: string;
+  /**
+   * Paragraphs before the first step.
+   * @default - none
+   */
   readonly intro?: readonly string[];
   readonly steps: readonly RunbookStep[];
 }

@@ -51,9 +51,15 @@ export function drainerName(clusterName: string, releaseName: string, name?: str
 
 /** What a component's service name depends on besides the cluster name. */
 export interface ServiceNameOptions {
-  /** The drainer chart's release name; required for the drainer. */
+  /**
+   * The drainer chart's release name; required for the drainer unless `drainerName` is set.
+   * @default - none
+   */
   readonly releaseName?: string;
-  /** The drainer chart's `drainerName`, when set. */
+  /**
+   * The drainer chart's `drainerName`.
+   * @default `${cluster_name}-${release_name}-drainer`
+   */
   readonly drainerName?: string;
 }
 
@@ -90,6 +96,7 @@ export interface HostNameOptions extends ServiceNameOptions {
   /**
    * A cluster DNS domain. When set, the fully qualified form (`….svc.<domain>`) of every
    * `.svc` name is appended after the specification's names.
+   * @default - only the specification's names
    */
   readonly clusterDomain?: string;
 }

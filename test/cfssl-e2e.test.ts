@@ -16,17 +16,10 @@ import { ClusterCertificates } from '../lib/cluster-certificates';
 import { IssuingMethod } from '../lib/certificate-options';
 import * as names from '../lib/names';
 import { synthesize } from '../lib/synthesize';
+import { describeWithCfssl, missingCfssl, requireCfssl } from './_cfssl-available';
 import { FakeKubectl, createFakeKubectl } from './_fake-kubectl';
 
-const TOOLS = ['cfssl', 'cfssljson'];
-const missing = TOOLS.filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
-const inCi = process.env.CI === 'true';
-if (missing.length > 0 && !inCi) {
-  // eslint-disable-next-line no-console
-  console.log(`skipping the cfssl end-to-end test: ${missing.join(' and ')} not found on PATH `
-    + '(install the Debian package golang-cfssl; under CI=true the test runs and fails instead)');
-}
-const describeWithCfssl = missing.length === 0 || inCi ? describe : describe.skip;
+const describeCfssl = describeWithCfssl('the cfssl end-to-end test');
 
 const SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
@@ -66,7 +59,7 @@ function snapshot(dir: string): Record<string, { content: string; mtimeMs: numbe
   }));
 }
 
-describeWithCfssl('issue-certificates.sh with the real cfssl', () => {
+describeCfssl('issue-certificates.sh with the real cfssl', () => {
   let root: string;
   let folder: string;
   let kubectl: FakeKubectl;
@@ -82,9 +75,7 @@ describeWithCfssl('issue-certificates.sh with the real cfssl', () => {
   const keyOf = (bare: string) => createPrivateKey(fs.readFileSync(path.join(folder, `${bare}-key.pem`)));
 
   beforeAll(() => {
-    if (missing.length > 0) {
-      throw new Error(`CI=true but ${missing.join(' and ')} not found on PATH: install the Debian package golang-cfssl (.ci/run does)`);
-    }
+    requireCfssl();
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-cfssl-e2e-'));
     const outdir = path.join(root, 'dist');
     const app = new App({ outdir });
@@ -101,7 +92,7 @@ describeWithCfssl('issue-certificates.sh with the real cfssl', () => {
   }, 300_000);
 
   test('cfssl and cfssljson are installed', () => {
-    expect(missing).toEqual([]);
+    expect(missingCfssl).toEqual([]);
   });
 
   test('the first run succeeds and leaves its files only in its own folder', () => {

@@ -12,6 +12,7 @@ import {
   CHECKS, CheckResult, VerifyInputError, VerifyReport, formatReport, loadPlans, parseSecrets, verify, verifySecret,
 } from '../lib/verify';
 import { dnsNameCovered, normalizeIp, parseSubjectAltName } from '../lib/verify/_x509';
+import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { createFakeKubectl } from './_fake-kubectl';
 import { SecretListJson, SecretsOptions, TestPki, secretObject } from './_pki';
 
@@ -533,8 +534,9 @@ describe('the cluster-tls command', () => {
   });
 });
 
-describe('the Secrets the cfssl method issues', () => {
+describeWithCfssl('the cfssl verify test')('the Secrets the cfssl method issues', () => {
   test('pass, and a spoiled one is rejected by name', async () => {
+    requireCfssl();
     const outdir = path.join(tmpdir(), 'dist');
     const app = new App({ outdir });
     new ClusterCertificates(new Chart(app, 'demo', { namespace: 'demo' }), 'certs', {

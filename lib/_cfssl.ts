@@ -52,7 +52,7 @@ function json(value: unknown): string {
 }
 
 /** `ca-config.json`: the default expiry and the two signing profiles. */
-export function caConfig(settings: CertificateSettings): unknown {
+function caConfig(settings: CertificateSettings): unknown {
   const expiry = settings.duration;
   return {
     signing: {
@@ -66,12 +66,12 @@ export function caConfig(settings: CertificateSettings): unknown {
 }
 
 /** `ca-csr.json`: the CA's Common Name, validity, key and subject. */
-export function caCsr(settings: CertificateSettings): unknown {
+function caCsr(settings: CertificateSettings): unknown {
   return { CN: settings.commonName, CA: { expiry: settings.caDuration }, key: cfsslKey(settings), names: cfsslNames(settings) };
 }
 
 /** `<component>-server.json`: the IP addresses first (`127.0.0.1`, `::1`, then extra ones), then the DNS names. */
-export function serverCsr(settings: CertificateSettings, plan: ServerCertificatePlan): unknown {
+function serverCsr(settings: CertificateSettings, plan: ServerCertificatePlan): unknown {
   return {
     CN: settings.commonName,
     hosts: [...plan.ipAddresses, ...plan.dnsNames],
@@ -81,7 +81,7 @@ export function serverCsr(settings: CertificateSettings, plan: ServerCertificate
 }
 
 /** `client.json`: no hosts. */
-export function clientCsr(settings: CertificateSettings): unknown {
+function clientCsr(settings: CertificateSettings): unknown {
   return { CN: settings.commonName, hosts: [], key: cfsslKey(settings), names: cfsslNames(settings) };
 }
 
@@ -110,7 +110,7 @@ interface ScriptInput {
 }
 
 /** The issuing script: steps 3 to 7 of section A, safe to run again. */
-export function issueScript({ settings, servers, kinds }: ScriptInput): string {
+function issueScript({ settings, servers, kinds }: ScriptInput): string {
   const { clusterName, namespace } = settings;
   const leaves = [...servers.map(serverBare), ...(kinds.length > 0 ? [CLIENT_BARE] : [])];
   const lines = [

@@ -16,7 +16,7 @@ const CLIENT_TLS_FOLDER = MOUNT_PATHS.clusterClientTls;
 export const MOUNT_CLIENT_SECRET_PATCH = 'mount-client-secret.patch.yaml';
 
 /** The merge patch of section D: `mountClusterClientSecret: true` on the coordinator and the store. */
-export function mountClientSecretPatchObject(): { spec: Record<string, { mountClusterClientSecret: true }> } {
+function mountClientSecretPatchObject(): { spec: Record<string, { mountClusterClientSecret: true }> } {
   return { spec: Object.fromEntries(CLIENT_SECRET_MOUNTING.map((t) => [t, { mountClusterClientSecret: true as const }])) };
 }
 

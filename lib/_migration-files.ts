@@ -18,7 +18,7 @@ export const TASK_FILE = 'task.yaml';
 export const MIGRATION_RUNBOOK_FILE = 'migration-runbook.md';
 
 /** The key under `loaders` that every `mysql-instances[]` entry refers to. */
-export const LOADER_NAME = 'global';
+const LOADER_NAME = 'global';
 
 /** Joins labels for a sentence: `a`, `a and b`, `a, b and c`. */
 function listing(items: readonly string[]): string {
@@ -56,7 +56,7 @@ export interface ResolvedTask {
 }
 
 /** The `security` block of a database: the paths where the operator mounts its Secret. */
-export function securityPaths(tlsSecretName: string): { 'ssl-ca': string; 'ssl-cert': string; 'ssl-key': string } {
+function securityPaths(tlsSecretName: string): { 'ssl-ca': string; 'ssl-cert': string; 'ssl-key': string } {
   const paths = names.tlsFilePaths(names.externalTlsMountPath(tlsSecretName));
   return { 'ssl-ca': paths.ca, 'ssl-cert': paths.certificate, 'ssl-key': paths.privateKey };
 }

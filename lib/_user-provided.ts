@@ -31,7 +31,7 @@ function describeSecret(secret: TlsPlanSecret): string[] {
 }
 
 /** The Markdown list of the Secrets a cluster loads and what each must hold. */
-export function requiredSecrets(plan: TlsPlan, planFile: string): string {
+function requiredSecrets(plan: TlsPlan, planFile: string): string {
   const clients = plan.secrets.filter((s) => s.role === 'client');
   const servers = plan.secrets.filter((s) => s.role === 'server');
   const key = `${plan.privateKey.algorithm}${plan.privateKey.size ? ` ${plan.privateKey.size}` : ''}`;

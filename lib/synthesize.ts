@@ -13,7 +13,7 @@ import { ClusterTlsError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
 import {
-  DrainerRecord, RECREATE_ENV, RenderedManifestFile, checkCommonNames, checkNoKeyMaterial, checkFixedSettings, checkSecretClaims, drainerRecord, isDrainerValuesFile,
+  DrainerRecord, GuardedObject, RECREATE_ENV, RenderedManifestFile, checkCommonNames, checkNoKeyMaterial, checkFixedSettings, checkSecretClaims, drainerRecord, isDrainerValuesFile,
   readHistory,
 } from './_guards';
 
@@ -27,15 +27,8 @@ export interface RenderedFile {
   readonly executable: boolean;
 }
 
-/** A manifest of the synthesized output, as JSON, with the chart it belongs to. */
-export interface RenderedObject {
-  /** The manifest file that holds it. */
-  readonly file: string;
-  /** The construct path of the object. */
-  readonly source: string;
-  /** The object. */
-  readonly manifest: any;
-}
+/** A manifest of the synthesized output, as JSON, with its file and the construct that made it. */
+export type RenderedObject = GuardedObject;
 
 /** Everything an app synthesizes, before anything is written. */
 export interface RenderedApp {

@@ -6,7 +6,7 @@ import { KeyObject, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 
 /** The OIDs of the extended key usages the specification names, and a few others for messages. */
-export const EKU_OIDS: Readonly<Record<string, string>> = {
+const EKU_OIDS: Readonly<Record<string, string>> = {
   '1.3.6.1.5.5.7.3.1': 'server auth',
   '1.3.6.1.5.5.7.3.2': 'client auth',
   '1.3.6.1.5.5.7.3.3': 'code signing',

@@ -112,7 +112,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   const plans = loadPlans(values.dist);
   const secrets = parseSecrets(await readSecrets(values.secrets, io), values.secrets === '-' ? 'standard input' : values.secrets);
-  const report = verify(plans, secrets, { now, namespace: values.namespace, clusterName: values.cluster });
+  const report = await verify(plans, secrets, { now, namespace: values.namespace, clusterName: values.cluster });
   io.stdout(values.json ? `${JSON.stringify(report, undefined, 2)}\n` : formatReport(report));
   return report.ok ? EXIT.ok : EXIT.failed;
 }

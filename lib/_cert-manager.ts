@@ -9,8 +9,10 @@ import {
 } from '../imports/certificates-cert-manager.io';
 import { Issuer } from '../imports/issuers-cert-manager.io';
 import { ClusterKind, USAGES, clusterKind, component } from './catalog';
-import type { CertificateSettings, ServerCertificatePlan } from './certificate-options';
+import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
+import { IssuingMethod } from './certificate-options';
 import * as names from './names';
+import { DistinguishedName, caSubject, leafSubject } from './subjects';
 import type { CertificateRenderer } from './_renderer';
 
 /** The group of cert-manager's issuers, as `issuerRef.group` names it. */
@@ -22,8 +24,8 @@ const CERT_MANAGER_GROUP = 'cert-manager.io';
  */
 export function renderCertManager(scope: Construct, settings: CertificateSettings): CertificateRenderer {
   const { clusterName, namespace } = settings;
-  const privateKey = privateKeySpec(settings);
-  const subject = subjectSpec(settings);
+  const privateKey = privateKeySpec(settings.privateKey);
+  const leafName = subjectFields(leafSubject(settings, IssuingMethod.CERT_MANAGER));
   const labels = { [names.CERTIFICATES_LABEL]: clusterName };
 
   const selfSigned = new Issuer(scope, 'SelfSignedIssuer', {
@@ -34,12 +36,11 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
     metadata: { name: names.caCertificateName(clusterName), namespace, labels },
     spec: {
       secretName: names.caSecretName(clusterName),
-      commonName: settings.commonName,
-      subject,
+      ...subjectFields(caSubject(settings, IssuingMethod.CERT_MANAGER)),
       isCa: true,
       duration: settings.caDuration,
       renewBefore: settings.caRenewBefore,
-      privateKey,
+      privateKey: privateKeySpec(settings.caPrivateKey),
       issuerRef: { name: selfSigned.name, kind: Issuer.GVK.kind },
     },
   });
@@ -55,8 +56,7 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
         secretName,
         duration: settings.duration,
         renewBefore: settings.renewBefore,
-        subject,
-        commonName: settings.commonName,
+        ...leafName,
         usages: usages.map(toUsage),
         dnsNames: plan ? [...plan.dnsNames] : undefined,
         ipAddresses: plan ? [...plan.ipAddresses] : undefined,
@@ -93,23 +93,23 @@ function toUsage(usage: string): CertificateSpecUsages {
   return found;
 }
 
-/** The subject of every certificate: the organization always, the other fields when set. */
-function subjectSpec(settings: CertificateSettings): CertificateSpecSubject {
-  const { organization, organizationalUnit, country, state, locality } = settings.subject;
-  const list = (value?: string) => (value === undefined ? undefined : [value]);
-  return {
-    organizations: [organization],
-    organizationalUnits: list(organizationalUnit),
-    countries: list(country),
-    provinces: list(state),
-    localities: list(locality),
+/** A distinguished name as a Certificate's `subject` (left out when empty) and `commonName`. */
+function subjectFields(name: DistinguishedName): { subject?: CertificateSpecSubject; commonName?: string } {
+  const list = (type: string) => {
+    const values = name.filter((a) => a.type === type).map((a) => a.value);
+    return values.length > 0 ? values : undefined;
   };
+  const subject: CertificateSpecSubject = {
+    organizations: list('O'), organizationalUnits: list('OU'), countries: list('C'), provinces: list('ST'), localities: list('L'),
+  };
+  const set = Object.values(subject).some((v) => v !== undefined);
+  return { ...(set ? { subject } : {}), commonName: name.find((a) => a.type === 'CN')?.value };
 }
 
-function privateKeySpec(settings: CertificateSettings): CertificateSpecPrivateKey {
+function privateKeySpec(key: ResolvedPrivateKey): CertificateSpecPrivateKey {
   return {
-    algorithm: settings.privateKey.algorithm as string as CertificateSpecPrivateKeyAlgorithm,
-    size: settings.privateKey.size,
-    rotationPolicy: settings.privateKey.rotationPolicy as string as CertificateSpecPrivateKeyRotationPolicy,
+    algorithm: key.algorithm as string as CertificateSpecPrivateKeyAlgorithm,
+    size: key.size,
+    rotationPolicy: key.rotationPolicy as string as CertificateSpecPrivateKeyRotationPolicy,
   };
 }

@@ -1,14 +1,45 @@
 /** Resolution and checks of the props of `ClusterCertificates`: keys, validity, Secret names. */
 import { Construct } from 'constructs';
 import {
-  CertificateSettings, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames,
+  CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames,
   ServerCertificateOptions,
 } from './certificate-options';
-import { ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } from './catalog';
+import { CFSSL_CA_KEY, ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } from './catalog';
 import { durationHours } from './duration';
 import { inputError } from './errors';
 import * as names from './names';
-import { requireCertificateDnsName, requireDuration, requireIpAddress } from './_validate';
+import { requireCertificateDnsName, requireDuration, requireIpAddress, requireSubjectText } from './_validate';
+
+/** The upper bounds of the X.509 subject attributes (RFC 5280, appendix A). */
+const SUBJECT_LIMITS: Readonly<Record<keyof CertificateSubject, number>> = {
+  organization: 64, organizationalUnit: 64, locality: 128, state: 128, country: 2,
+};
+
+/** The subject props with the organization defaulted to the cluster name, each field checked. */
+export function resolveSubject(scope: Construct, subject: CertificateSubject | undefined, clusterName: string): CertificateSettings['subject'] {
+  if (subject !== undefined && (subject === null || typeof subject !== 'object' || Array.isArray(subject))) {
+    inputError(scope, 'subject', subject, 'an object with organization, organizationalUnit, country, state and locality, each optional');
+  }
+  for (const field of Object.keys(subject ?? {})) {
+    if (!(field in SUBJECT_LIMITS)) {
+      inputError(scope, 'subject', field, `one of the fields ${Object.keys(SUBJECT_LIMITS).join(', ')}`);
+    }
+  }
+  for (const [field, limit] of Object.entries(SUBJECT_LIMITS) as [keyof CertificateSubject, number][]) {
+    const value = subject?.[field];
+    if (value === undefined) {
+      continue;
+    }
+    if (field === 'country') {
+      if (typeof value !== 'string' || !/^[A-Z]{2}$/.test(value)) {
+        inputError(scope, 'subject.country', value, 'a two-letter ISO 3166 country code in capitals, such as "US" (X.509 allows two characters)');
+      }
+    } else {
+      requireSubjectText(scope, `subject.${field}`, value, limit);
+    }
+  }
+  return { ...subject, organization: subject?.organization ?? clusterName };
+}
 
 /** The validity props. */
 export interface ValidityProps {
@@ -55,7 +86,20 @@ export function checkExtraNames(scope: Construct, field: string, extra: Pick<Ser
   (extra.extraIpAddresses ?? []).forEach((ip, i) => requireIpAddress(scope, `${field}.extraIpAddresses[${i}]`, ip));
 }
 
-export function resolvePrivateKey(scope: Construct, key: PrivateKeyOptions = {}): CertificateSettings['privateKey'] {
+/** The keys of the certificates and of the CA, with their defaults. */
+export function resolveKeys(scope: Construct, method: IssuingMethod, key: PrivateKeyOptions | undefined, caRotation: KeyRotationPolicy | undefined): Pick<CertificateSettings, 'privateKey' | 'caPrivateKey'> {
+  const privateKey = resolvePrivateKey(scope, key);
+  const rotationPolicy = caRotation ?? KeyRotationPolicy.NEVER;
+  if (!Object.values(KeyRotationPolicy).includes(rotationPolicy)) {
+    inputError(scope, 'caKeyRotationPolicy', caRotation, `one of ${Object.values(KeyRotationPolicy).map((p) => `"${p}"`).join(', ')}`);
+  }
+  const caPrivateKey = method === IssuingMethod.CFSSL
+    ? { algorithm: KeyAlgorithm.RSA, size: CFSSL_CA_KEY.size, rotationPolicy }
+    : { ...privateKey, rotationPolicy };
+  return { privateKey, caPrivateKey };
+}
+
+function resolvePrivateKey(scope: Construct, key: PrivateKeyOptions = {}): CertificateSettings['privateKey'] {
   const algorithm = key.algorithm ?? KeyAlgorithm.RSA;
   const rotationPolicy = key.rotationPolicy ?? KeyRotationPolicy.ALWAYS;
   switch (algorithm) {

@@ -6,11 +6,13 @@
  */
 import { Construct } from 'constructs';
 import { ClusterKind, SECRET_KEYS, USAGES } from './catalog';
-import type { CertificateSettings, ServerCertificatePlan } from './certificate-options';
+import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
+import { IssuingMethod } from './certificate-options';
 import { inputError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
 import type { CertificateRenderer } from './_renderer';
+import { DistinguishedName, caSubject, leafSubject } from './subjects';
 
 /** The issuing script, in the cfssl folder. */
 export const ISSUE_SCRIPT = 'issue-certificates.sh';
@@ -65,36 +67,42 @@ function caConfig(settings: CertificateSettings): unknown {
   };
 }
 
-/** `ca-csr.json`: the CA's Common Name, validity, key and subject. */
+/** `ca-csr.json`: the CA's Common Name, validity, key (RSA 2048) and subject names. */
 function caCsr(settings: CertificateSettings): unknown {
-  return { CN: settings.commonName, CA: { expiry: settings.caDuration }, key: cfsslKey(settings), names: cfsslNames(settings) };
+  const { CN, names } = csrSubject(caSubject(settings, IssuingMethod.CFSSL));
+  return { CN, CA: { expiry: settings.caDuration }, key: cfsslKey(settings.caPrivateKey), names };
 }
 
-/** `<component>-server.json`: the IP addresses first (`127.0.0.1`, `::1`, then extra ones), then the DNS names. */
+/**
+ * `<component>-server.json`: the Common Name, the IP addresses first (`127.0.0.1`, `::1`, then extra
+ * ones), then the DNS names. No `names`: the subject of the CA is not repeated on what it signs.
+ */
 function serverCsr(settings: CertificateSettings, plan: ServerCertificatePlan): unknown {
   return {
-    CN: settings.commonName,
+    ...csrSubject(leafSubject(settings, IssuingMethod.CFSSL)),
     hosts: [...plan.ipAddresses, ...plan.dnsNames],
-    key: cfsslKey(settings),
-    names: cfsslNames(settings),
+    key: cfsslKey(settings.privateKey),
   };
 }
 
-/** `client.json`: no hosts. */
+/** `client.json`: the Common Name and no hosts. */
 function clientCsr(settings: CertificateSettings): unknown {
-  return { CN: settings.commonName, hosts: [], key: cfsslKey(settings), names: cfsslNames(settings) };
+  return { ...csrSubject(leafSubject(settings, IssuingMethod.CFSSL)), hosts: [], key: cfsslKey(settings.privateKey) };
 }
 
-function cfsslKey(settings: CertificateSettings): CfsslKey {
-  const { algorithm, size } = settings.privateKey;
+function cfsslKey(key: ResolvedPrivateKey): CfsslKey {
   // The constructor resolved the size of RSA and ECDSA keys and refused Ed25519 with cfssl.
-  return { algo: algorithm === 'ECDSA' ? 'ecdsa' : 'rsa', size: size! };
+  return { algo: key.algorithm === 'ECDSA' ? 'ecdsa' : 'rsa', size: key.size! };
 }
 
-function cfsslNames(settings: CertificateSettings): CfsslName[] {
-  const s = settings.subject;
-  const name: Record<string, string | undefined> = { C: s.country, L: s.locality, O: s.organization, ST: s.state, OU: s.organizationalUnit };
-  return [Object.fromEntries(Object.entries(name).filter(([, v]) => v !== undefined)) as CfsslName];
+/** The keys of a cfssl `names` entry, in the order of the specification's `ca-csr.json` table. */
+const NAME_KEYS: readonly (keyof CfsslName)[] = ['C', 'L', 'O', 'ST', 'OU'];
+
+/** A distinguished name as a cfssl request's `CN` and `names` (left out when only the CN is set). */
+function csrSubject(name: DistinguishedName): { CN: string; names?: CfsslName[] } {
+  const value = (type: string) => name.find((a) => a.type === type)?.value;
+  const entry = Object.fromEntries(NAME_KEYS.filter((k) => value(k) !== undefined).map((k) => [k, value(k)])) as CfsslName;
+  return Object.keys(entry).length === 0 ? { CN: value('CN')! } : { CN: value('CN')!, names: [entry] };
 }
 
 /** Quotes a word for bash. */

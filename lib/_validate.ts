@@ -81,13 +81,19 @@ export function requireCount(scope: IConstruct, field: string, value: number, mi
 /** Longest Common Name X.509 allows. */
 export const COMMON_NAME_MAX = 64;
 
-/** Throws unless `value` is a non-empty Common Name of at most 64 characters. */
+/** Throws unless `value` is a Common Name: one line of 1 to 64 printable characters (the X.509 limit). */
 export function requireCommonName(scope: IConstruct, field: string, value: string): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > COMMON_NAME_MAX) {
-    inputError(scope, field, value, `a non-empty Common Name of at most ${COMMON_NAME_MAX} characters (the X.509 limit)`);
+  return requireSubjectText(scope, field, value, COMMON_NAME_MAX);
+}
+
+/** Throws unless `value` is a single line of printable text of 1 to `limit` characters. */
+export function requireSubjectText(scope: IConstruct, field: string, value: unknown, limit: number): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > limit || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value) || value.trim() !== value) {
+    inputError(scope, field, value, `a single line of 1 to ${limit} printable characters, without leading or trailing spaces`);
   }
   return value;
 }
+
 
 /**
  * Checks a list of extra allowed Common Names and returns it without duplicates and without the

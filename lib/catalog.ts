@@ -266,8 +266,11 @@ export const VALIDITY = {
   leafRenewBefore: '360h',
 } as const;
 
-/** The CA key size of the command-line method (RSA), also the default size of every RSA key. */
+/** The default size of every RSA key. */
 export const DEFAULT_KEY = { size: 2048 } as const;
+
+/** The CA key of the command-line method (the specification's Limits table): RSA, 2048 bits. */
+export const CFSSL_CA_KEY = { algo: 'rsa', size: 2048 } as const;
 
 /** Extended key usages by certificate role. */
 export const USAGES = {

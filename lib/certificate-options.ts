@@ -74,7 +74,8 @@ export interface PrivateKeyOptions {
    */
   readonly size?: number;
   /**
-   * Key rotation at renewal (cert-manager method; the other methods do not renew).
+   * Key rotation when cert-manager renews a server or client certificate (the other methods do not
+   * renew). The CA's key has its own setting, `caKeyRotationPolicy` of `ClusterCertificates`.
    * @default KeyRotationPolicy.ALWAYS
    */
   readonly rotationPolicy?: KeyRotationPolicy;
@@ -166,6 +167,12 @@ export interface TlsPlanSecret {
   readonly ipAddresses?: string[];
 }
 
+/** The algorithm and size of a planned key. */
+export interface PlannedKey {
+  readonly algorithm: string;
+  readonly size?: number;
+}
+
 /** What the certificates of one cluster must be, whichever method issues them. */
 export interface TlsPlan {
   readonly clusterName: string;
@@ -174,16 +181,19 @@ export interface TlsPlan {
   readonly method: IssuingMethod;
   readonly commonName: string;
   readonly organization: string;
-  readonly privateKey: { readonly algorithm: string; readonly size?: number };
+  readonly privateKey: PlannedKey;
   /**
    * The CA. `secretName` is the Secret cert-manager keeps it in; with the other methods no such
    * Secret exists and `ca.crt` of every Secret holds the CA.
    */
-  readonly ca: { readonly secretName: string; readonly duration: string; readonly renewBefore: string };
+  readonly ca: { readonly secretName: string; readonly duration: string; readonly renewBefore: string; readonly privateKey?: PlannedKey };
   readonly duration: string;
   readonly renewBefore: string;
   readonly secrets: TlsPlanSecret[];
 }
+
+/** A private key's settings with every default applied. */
+export type ResolvedPrivateKey = Required<Omit<PrivateKeyOptions, 'size'>> & { readonly size?: number };
 
 /** Fully resolved settings shared by every certificate of the cluster. */
 export interface CertificateSettings {
@@ -191,7 +201,13 @@ export interface CertificateSettings {
   readonly namespace: string;
   readonly commonName: string;
   readonly subject: CertificateSubject & { readonly organization: string };
-  readonly privateKey: Required<Omit<PrivateKeyOptions, 'size'>> & { readonly size?: number };
+  /** The keys of the server and client certificates. */
+  readonly privateKey: ResolvedPrivateKey;
+  /**
+   * The CA's key: the same algorithm and size as the others with cert-manager, kept across renewals
+   * unless `caKeyRotationPolicy` says otherwise; RSA 2048 with cfssl (the specification's limit).
+   */
+  readonly caPrivateKey: ResolvedPrivateKey;
   readonly caDuration: string;
   readonly caRenewBefore: string;
   readonly duration: string;

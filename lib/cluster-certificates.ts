@@ -3,18 +3,19 @@ import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ClusterKind, ComponentToken, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken } from './catalog';
 import {
-  CertificateSettings, CertificateSubject, IssuingMethod, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
+  CertificateSettings, CertificateSubject, IssuingMethod, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
   ServerCertificatePlan, TLS_PLAN_FILE, TlsPlan,
 } from './certificate-options';
 import { inputError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
 import { renderCertManager } from './_cert-manager';
-import { checkExtraNames, checkSecretNames, resolvePrivateKey, resolveValidity } from './_certificate-settings';
+import { checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './_certificate-settings';
 import { ISSUE_SCRIPT, renderCfssl } from './_cfssl';
 import type { CertificateRenderer } from './_renderer';
 import type { RunbookStep } from './_runbook';
 import { REQUIRED_SECRETS_FILE, renderUserProvided } from './_user-provided';
+import { requireDistinctSubjects } from './subjects';
 import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
 
 /** Props of {@link ClusterCertificates}. */
@@ -32,7 +33,11 @@ export interface ClusterCertificatesProps {
    */
   readonly commonName?: string;
   /**
-   * The subject of the certificates.
+   * The subject fields of the certificates. With cert-manager they go on the server and client
+   * certificates, whose subject is these fields and the Common Name, while the CA's subject is its
+   * Common Name alone; with cfssl they go on the CA (`names` of `ca-csr.json`), while the server and
+   * client certificates carry the Common Name alone. Either way no certificate carries the subject
+   * of the CA that signs it, which OpenSSL would reject as self-signed.
    * @default - organization set to the cluster name
    */
   readonly subject?: CertificateSubject;
@@ -54,10 +59,22 @@ export interface ClusterCertificatesProps {
    */
   readonly clusterDomain?: string;
   /**
-   * Private key algorithm, size and rotation.
+   * Private key algorithm, size and rotation of the server and client certificates, and algorithm
+   * and size of the CA's key with cert-manager. With cfssl the CA key is always RSA 2048, the
+   * specification's limit.
    * @default - RSA 2048, rotated at every renewal
    */
   readonly privateKey?: PrivateKeyOptions;
+  /**
+   * Whether cert-manager makes a new CA key when it renews the CA (720h before it expires, by
+   * default). Keep it at `Never`: with a new key, the certificates issued before the renewal no
+   * longer chain to the `ca.crt` of certificates issued after it (cert-manager writes only the
+   * signing CA into `ca.crt` and does not re-issue the others), and components that restart in
+   * between reject their peers. With the same key and subject, old and new certificates verify
+   * against either CA certificate.
+   * @default KeyRotationPolicy.NEVER
+   */
+  readonly caKeyRotationPolicy?: KeyRotationPolicy;
   /**
    * How the certificates are issued.
    * @default IssuingMethod.CERT_MANAGER
@@ -144,16 +161,16 @@ export class ClusterCertificates extends Construct {
       }
       checkExtraNames(this, `extraNames.${token}`, extra);
     }
+    this.method = props.method ?? IssuingMethod.CERT_MANAGER;
     this.settings = {
       clusterName: this.clusterName,
       namespace,
       commonName,
-      subject: { ...props.subject, organization: props.subject?.organization ?? props.clusterName },
-      privateKey: resolvePrivateKey(this, props.privateKey),
+      subject: resolveSubject(this, props.subject, props.clusterName),
+      ...resolveKeys(this, this.method, props.privateKey, props.caKeyRotationPolicy),
       ...resolveValidity(this, props),
     };
-
-    this.method = props.method ?? IssuingMethod.CERT_MANAGER;
+    requireDistinctSubjects(this, this.settings, this.method);
     checkSecretNames(this, this.method, props.secretNames);
     this.renderer = this.createRenderer();
     new OutputFile(this, 'Plan', { path: `${names.clusterFolder(namespace, props.clusterName)}/${TLS_PLAN_FILE}`, content: () => `${JSON.stringify(this.plan(), undefined, 2)}\n` });
@@ -260,7 +277,10 @@ export class ClusterCertificates extends Construct {
       commonName: this.commonName,
       organization: settings.subject.organization,
       privateKey: { algorithm: settings.privateKey.algorithm, size: settings.privateKey.size },
-      ca: { secretName: this.caSecretName, duration: settings.caDuration, renewBefore: settings.caRenewBefore },
+      ca: {
+        secretName: this.caSecretName, duration: settings.caDuration, renewBefore: settings.caRenewBefore,
+        privateKey: { algorithm: settings.caPrivateKey.algorithm, size: settings.caPrivateKey.size },
+      },
       duration: settings.duration,
       renewBefore: settings.renewBefore,
       secrets: [

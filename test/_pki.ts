@@ -70,7 +70,7 @@ export interface CaOptions {
 /** Makes a self-signed CA certificate. */
 export async function makeCa(o: CaOptions): Promise<TestCa> {
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
-    name: `CN=${o.commonName}, O=${o.organization ?? 'test'}`,
+    name: o.organization === undefined ? `CN=${o.commonName}` : `O=${o.organization}, CN=${o.commonName}`,
     keys: o.key.pair,
     notBefore: o.notBefore,
     notAfter: o.notAfter,
@@ -89,6 +89,8 @@ const EKU: Record<string, string> = { 'server auth': x509.ExtendedKeyUsage.serve
 /** What a leaf certificate is made of. */
 export interface LeafOptions {
   readonly commonName: string;
+  /** The whole subject, replacing the organization and Common Name (`CN=basic`, as a CA of that name carries it). */
+  readonly subject?: string;
   readonly organization?: string;
   readonly dnsNames?: readonly string[];
   readonly ipAddresses?: readonly string[];
@@ -111,7 +113,7 @@ export async function issueLeaf(o: LeafOptions): Promise<string> {
     ...(o.ipAddresses ?? []).map((value) => ({ type: 'ip' as const, value })),
   ];
   const cert = await x509.X509CertificateGenerator.create({
-    subject: `CN=${o.commonName}, O=${o.organization ?? 'test'}`,
+    subject: o.subject ?? `O=${o.organization ?? 'test'}, CN=${o.commonName}`,
     issuer: o.signer.certificate.subject,
     notBefore: o.notBefore,
     notAfter: o.notAfter,
@@ -132,6 +134,8 @@ export async function issueLeaf(o: LeafOptions): Promise<string> {
 /** One way to spoil one Secret; unset fields keep what the plan asks for. */
 export interface SecretFault {
   readonly commonName?: string;
+  /** The whole subject of the certificate, such as the CA's. */
+  readonly subject?: string;
   readonly dnsNames?: readonly string[];
   readonly ipAddresses?: readonly string[];
   readonly usages?: readonly string[] | null;
@@ -192,8 +196,9 @@ export class TestPki {
       (['rsa2048', 'rsa2048', 'rsa2048', 'rsa2048', 'rsa1024', 'ec256'] as const).map(makeKey));
     const notBefore = new Date(now.getTime() - 48 * HOUR);
     const notAfter = new Date(notBefore.getTime() + 87600 * HOUR);
-    const ca = await makeCa({ commonName: 'basic', organization: 'demo', key: caKey, notBefore, notAfter });
-    const otherCa = await makeCa({ commonName: 'basic', organization: 'demo', key: otherCaKey, notBefore, notAfter });
+    // The CA carries its Common Name alone, as the cert-manager method's CA does; leaves add the organization.
+    const ca = await makeCa({ commonName: 'basic', key: caKey, notBefore, notAfter });
+    const otherCa = await makeCa({ commonName: 'basic', key: otherCaKey, notBefore, notAfter });
     return new TestPki(now, ca, otherCa, { leafKey, otherKey, weakKey, ecKey });
   }
 
@@ -215,7 +220,7 @@ export class TestPki {
   /** Makes another CA (for example an expired one, or one without the CA flag). */
   public async makeCa(o: Partial<CaOptions>): Promise<TestCa> {
     return makeCa({
-      commonName: 'basic', organization: 'demo', key: this.keys.otherKey,
+      commonName: 'basic', key: this.keys.otherKey,
       notBefore: this.ca.certificate.notBefore, notAfter: this.ca.certificate.notAfter, ...o,
     });
   }
@@ -237,6 +242,7 @@ export class TestPki {
       const notBefore = f.notBefore ?? this.leafNotBefore;
       const cert = await issueLeaf({
         commonName: f.commonName ?? plan.commonName,
+        subject: f.subject,
         organization: plan.organization,
         dnsNames: f.dnsNames ?? s.dnsNames,
         ipAddresses: f.ipAddresses ?? s.ipAddresses,

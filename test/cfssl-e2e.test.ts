@@ -119,7 +119,7 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
     expect(server.checkIssued(ca)).toBe(true);
     expect(server.verify(ca.publicKey)).toBe(true);
     expect(server.ca).toBe(false);
-    expect(server.subject.split('\n')).toContain('CN=basic');
+    expect(server.subject).toBe('CN=basic'); // the Common Name alone: the CA's names are not repeated
 
     const table = names.hostNames(token, { clusterName: 'basic', namespace: 'demo', releaseName: token === 'drainer' ? 'binlog' : undefined });
     const extra = token === 'sqlserver' ? [...EXTRA.extraDnsNames.map((n) => `DNS:${n}`), ...EXTRA.extraIpAddresses.map((ip) => `IP:${ip}`)] : [];

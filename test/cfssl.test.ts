@@ -69,12 +69,12 @@ describe('cfssl method: request files', () => {
     });
   });
 
-  test.each([...ALL])('%s-server.json: CN, then hosts 127.0.0.1, ::1 and the host names of the table', (token) => {
+  test.each([...ALL])('%s-server.json: CN, then hosts 127.0.0.1, ::1 and the host names of the table; no names, which belong to the CA', (token) => {
     const csr = json(`${FOLDER}/${token}-server.json`);
+    expect(Object.keys(csr)).toEqual(['CN', 'hosts', 'key']);
     expect(csr.CN).toBe('basic');
     expect(csr.hosts).toEqual(['127.0.0.1', '::1', ...hostNames(token, { clusterName: 'basic', namespace: 'demo' })]);
     expect(csr.key).toEqual({ algo: 'rsa', size: 2048 });
-    expect(csr.names).toEqual([{ C: 'DE', L: 'Berlin', O: 'acme', ST: 'Berlin', OU: 'db' }]);
   });
 
   test('the hosts of a server request are the table\'s, spelled out', () => {
@@ -87,12 +87,11 @@ describe('cfssl method: request files', () => {
     expect(json(`${FOLDER}/pump-server.json`).hosts).toEqual(['127.0.0.1', '::1', '*.basic-pump', '*.basic-pump.demo', '*.basic-pump.demo.svc']);
   });
 
-  test('client.json: the same CN and subject, empty hosts, one file for both cluster kinds', () => {
+  test('client.json: the same CN, empty hosts, no names, one file for both cluster kinds', () => {
     expect(json(`${FOLDER}/client.json`)).toEqual({
       CN: 'basic',
       hosts: [],
       key: { algo: 'rsa', size: 2048 },
-      names: [{ C: 'DE', L: 'Berlin', O: 'acme', ST: 'Berlin', OU: 'db' }],
     });
   });
 
@@ -127,7 +126,7 @@ describe('cfssl method: settings flow into the files', () => {
   test('only the subject fields that are set; organization defaults to the cluster name', () => {
     const { json } = synth({ components: ['store'] });
     expect(json(`${FOLDER}/ca-csr.json`).names).toEqual([{ O: 'basic' }]);
-    expect(json(`${FOLDER}/store-server.json`).names).toEqual([{ O: 'basic' }]);
+    expect(json(`${FOLDER}/store-server.json`).names).toBeUndefined();
   });
 
   test('durations and Common Name come from the construct\'s settings', () => {
@@ -141,9 +140,12 @@ describe('cfssl method: settings flow into the files', () => {
     expect(json(`${FOLDER}/client.json`).CN).toBe('tls-basic');
   });
 
-  test('ECDSA and larger RSA keys map to cfssl\'s key object', () => {
-    expect(synth({ components: ['store'], privateKey: { algorithm: KeyAlgorithm.ECDSA, size: 384 } }).json(`${FOLDER}/ca-csr.json`).key)
-      .toEqual({ algo: 'ecdsa', size: 384 });
+  test('ECDSA and larger RSA keys map to cfssl\'s key object for the certificates; the CA key stays RSA 2048, the spec\'s limit', () => {
+    const ecdsa = synth({ components: ['store'], privateKey: { algorithm: KeyAlgorithm.ECDSA, size: 384 } });
+    expect(ecdsa.json(`${FOLDER}/store-server.json`).key).toEqual({ algo: 'ecdsa', size: 384 });
+    expect(ecdsa.json(`${FOLDER}/client.json`).key).toEqual({ algo: 'ecdsa', size: 384 });
+    expect(ecdsa.json(`${FOLDER}/ca-csr.json`).key).toEqual({ algo: 'rsa', size: 2048 });
+    expect(ecdsa.json('demo/basic/tls-plan.json').ca.privateKey).toEqual({ algorithm: 'RSA', size: 2048 });
     expect(synth({ components: ['store'], privateKey: { size: 4096 } }).json(`${FOLDER}/store-server.json`).key)
       .toEqual({ algo: 'rsa', size: 4096 });
   });

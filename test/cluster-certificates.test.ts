@@ -35,6 +35,13 @@ describe('CA and issuers', () => {
     });
   });
 
+  test('the CA carries its Common Name alone, whatever the subject props: the certificates it signs carry the subject', () => {
+    const full = synth({ components: ['store'], subject: { organization: 'acme', organizationalUnit: 'db', country: 'DE', state: 'Berlin', locality: 'Berlin' } }).objects;
+    expect(findObject(full, 'Certificate', 'basic-ca').spec.subject).toBeUndefined();
+    expect(findObject(full, 'Certificate', 'basic-store-cluster-secret').spec.subject)
+      .toEqual({ organizations: ['acme'], organizationalUnits: ['db'], countries: ['DE'], provinces: ['Berlin'], localities: ['Berlin'] });
+  });
+
   test('one CA-type Issuer per cluster kind served, both on the CA Secret', () => {
     expect(findObject(objects, 'Issuer', 'basic-mig-issuer').spec).toEqual({ ca: { secretName: 'basic-ca-secret' } });
     expect(findObject(objects, 'Issuer', 'basic-db-issuer').spec).toEqual({ ca: { secretName: 'basic-ca-secret' } });
@@ -175,16 +182,20 @@ describe('beyond the spec', () => {
     expect(spec.ipAddresses).toEqual(['127.0.0.1', '::1', '10.0.0.5']);
   });
 
-  test('private key: RSA 2048 rotated by default, on the CA and every certificate', () => {
+  test('private key: RSA 2048 by default; rotated at renewal on every certificate, kept on the CA', () => {
     const { objects } = synth({ components: ['store'] });
-    for (const cert of objects.filter((o) => o.kind === 'Certificate')) {
+    for (const cert of objects.filter((o) => o.kind === 'Certificate' && !o.spec.isCA)) {
       expect(cert.spec.privateKey).toEqual({ algorithm: 'RSA', size: 2048, rotationPolicy: 'Always' });
     }
+    expect(findObject(objects, 'Certificate', 'basic-ca').spec.privateKey).toEqual({ algorithm: 'RSA', size: 2048, rotationPolicy: 'Never' });
   });
 
-  test('private key algorithm, size and rotation are settings', () => {
+  test('private key algorithm, size and rotation are settings; the CA takes the algorithm and size, and its own rotation', () => {
     const { objects } = synth({ components: ['store'], privateKey: { algorithm: KeyAlgorithm.ECDSA, size: 384, rotationPolicy: KeyRotationPolicy.NEVER } });
     expect(findObject(objects, 'Certificate', 'basic-ca').spec.privateKey).toEqual({ algorithm: 'ECDSA', size: 384, rotationPolicy: 'Never' });
+    expect(findObject(objects, 'Certificate', 'basic-store-cluster-secret').spec.privateKey).toEqual({ algorithm: 'ECDSA', size: 384, rotationPolicy: 'Never' });
+    const rotated = synth({ components: ['store'], caKeyRotationPolicy: KeyRotationPolicy.ALWAYS }).objects;
+    expect(findObject(rotated, 'Certificate', 'basic-ca').spec.privateKey.rotationPolicy).toBe('Always');
     expectValidAgainstCrds(objects);
   });
 });
@@ -226,6 +237,28 @@ describe('input errors', () => {
   test('key sizes', () => {
     expect(make({ privateKey: { size: 1024 } })).toThrow('test/certs: privateKey.size: received 1024; expected an RSA key size from 2048 to 8192 bits');
     expect(make({ privateKey: { algorithm: KeyAlgorithm.ECDSA, size: 2048 } })).toThrow('expected an ECDSA key size of 256, 384 or 521 bits');
+  });
+
+  test('subject fields: one printable line within the X.509 limits, country two capitals, organization not empty', () => {
+    expect(make({ subject: { country: 'United States' } }))
+      .toThrow('test/certs: subject.country: received "United States"; expected a two-letter ISO 3166 country code in capitals, such as "US" (X.509 allows two characters)');
+    expect(make({ subject: { organization: '' } }))
+      .toThrow('test/certs: subject.organization: received ""; expected a single line of 1 to 64 printable characters, without leading or trailing spaces');
+    expect(make({ subject: { organizationalUnit: 'a\nO=evil' } }))
+      .toThrow('test/certs: subject.organizationalUnit: received "a\\nO=evil"; expected a single line of 1 to 64 printable characters, without leading or trailing spaces');
+    expect(make({ subject: { locality: 'x'.repeat(129) } })).toThrow('expected a single line of 1 to 128 printable characters');
+    expect(make({ subject: 'O=demo' as any })).toThrow('test/certs: subject: received "O=demo"; expected an object with organization, organizationalUnit, country, state and locality, each optional');
+    expect(make({ subject: { org: 'demo' } as any })).toThrow('test/certs: subject: received "org"; expected one of the fields organization, organizationalUnit, locality, state, country');
+    expect(make({ subject: { country: 'DE', state: 'Baden-Württemberg' } })).not.toThrow();
+  });
+
+  test('a Common Name is one printable line of at most 64 characters', () => {
+    expect(make({ commonName: 'basic\nO=evil' })).toThrow('test/certs: commonName: received "basic\\nO=evil"; expected a single line of 1 to 64 printable characters, without leading or trailing spaces');
+    expect(make({ commonName: 'x'.repeat(65) })).toThrow('expected a single line of 1 to 64 printable characters');
+  });
+
+  test('the CA key rotation policy is one of the two', () => {
+    expect(make({ caKeyRotationPolicy: 'Sometimes' as any })).toThrow('test/certs: caKeyRotationPolicy: received "Sometimes"; expected one of "Always", "Never"');
   });
 
   test('the drainer needs its release name', () => {

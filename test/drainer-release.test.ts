@@ -305,9 +305,9 @@ describe('input errors', () => {
 
   test('allowed Common Names are a list of non-empty Common Names of at most 64 characters', () => {
     expect(() => synth({ extraAllowedCommonNames: ['ok', ''] }))
-      .toThrow('test/early/drainer: extraAllowedCommonNames[1]: received ""; expected a non-empty Common Name of at most 64 characters (the X.509 limit)');
+      .toThrow('test/early/drainer: extraAllowedCommonNames[1]: received ""; expected a single line of 1 to 64 printable characters, without leading or trailing spaces');
     expect(() => synth({ extraAllowedCommonNames: ['c'.repeat(65)] }))
-      .toThrow(`test/early/drainer: extraAllowedCommonNames[0]: received "${'c'.repeat(65)}"; expected a non-empty Common Name of at most 64 characters (the X.509 limit)`);
+      .toThrow(`test/early/drainer: extraAllowedCommonNames[0]: received "${'c'.repeat(65)}"; expected a single line of 1 to 64 printable characters, without leading or trailing spaces`);
     expect(() => synth({ extraAllowedCommonNames: 'partner' as any }))
       .toThrow('test/early/drainer: extraAllowedCommonNames: received "partner"; expected a list of Common Names');
   });

@@ -245,7 +245,7 @@ describe('input errors', () => {
 
   test('extra allowed common names are checked and listed once, after the certificates\'', () => {
     expect(() => synth({ store: { extraAllowedCommonNames: [''] } }))
-      .toThrow('test/db: store.extraAllowedCommonNames[0]: received ""; expected a non-empty Common Name of at most 64 characters (the X.509 limit)');
+      .toThrow('test/db: store.extraAllowedCommonNames[0]: received ""; expected a single line of 1 to 64 printable characters, without leading or trailing spaces');
     const { resource } = synth({ sqlserver: { extraAllowedCommonNames: ['app', 'basic', 'app'] } });
     expect(resource.spec.sqlserver.config.security['cluster-verify-cn']).toEqual(['basic', 'app']);
   });

@@ -411,7 +411,7 @@ describe('input errors', () => {
     ['storage size', { master: { storageSize: '10 GB' } }, 'demo/migration: master.storageSize: received "10 GB"; expected a storage quantity such as "10Gi"'],
     ['storage size of another type', { worker: { storageSize: 10 as any } }, 'demo/migration: worker.storageSize: received 10; expected a storage quantity such as "10Gi"'],
     ['extra Common Name', { worker: { extraAllowedCommonNames: [''] } },
-      'demo/migration: worker.extraAllowedCommonNames[0]: received ""; expected a non-empty Common Name of at most 64 characters (the X.509 limit)'],
+      'demo/migration: worker.extraAllowedCommonNames[0]: received ""; expected a single line of 1 to 64 printable characters, without leading or trailing spaces'],
     ['extra Common Names not a list', { worker: { extraAllowedCommonNames: 'partner' as any } },
       'demo/migration: worker.extraAllowedCommonNames: received "partner"; expected a list of Common Names'],
     ['extra Common Names on the master', { master: { extraAllowedCommonNames: ['partner'] } as any },

@@ -16,7 +16,13 @@ import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { createFakeKubectl } from './_fake-kubectl';
 import { SecretListJson, SecretsOptions, TestPki, secretObject } from './_pki';
 
-const NOW = new Date('2030-06-01T00:00:00Z');
+/**
+ * The time the certificates are checked at: this hour, since the chain and handshake checks are
+ * OpenSSL's and judge validity at the real time.
+ */
+const NOW = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+/** `NOW` moved by some hours, as the report prints times. */
+const at = (hours: number) => new Date(NOW.getTime() + hours * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const HOUR = 3_600_000;
 const COMPONENTS = ['coordinator', 'store', 'sqlserver', 'pump', 'mig-master', 'mig-worker'] as const;
 
@@ -121,12 +127,12 @@ describe('a good set of Secrets', () => {
     expect((await check(plan)).ok).toBe(true);
     const short = plan.secrets.find((s) => s.component === 'drainer')!.dnsNames!.filter((n) => !n.endsWith('.cluster.local'));
     const report = await check(plan, { faults: { 'basic-drainer-cluster-secret': { dnsNames: short } } });
-    expect(expectOnly(report, 'basic-drainer-cluster-secret', ['san']).san.expected).toBe('SANs covering *.basic-binlog-drainer.demo.svc.cluster.local');
+    expect(expectOnly(report, 'basic-drainer-cluster-secret', ['san', 'handshake']).san.expected).toBe('SANs covering *.basic-binlog-drainer.demo.svc.cluster.local');
   });
 
   test('a tls.crt that carries the chain (the certificate, then the CA) passes', async () => {
-    const report = await check(planOf(), { faults: { [STORE]: { edit: (d) => ({ ...d, 'tls.crt': `${d['tls.crt']}${pki.ca.pem}` }) } } });
-    expect(report.ok).toBe(true);
+    const report = await check(planOf(), { faults: { [STORE]: { edit: (d) => ({ ...d, 'tls.crt': `${d['tls.crt'].trimEnd()}\n${pki.ca.pem}` }) } } });
+    expect(report.secrets.flatMap((s) => s.checks.filter((c) => !c.ok).map((c) => `${s.name} ${c.check}: ${c.found}`))).toEqual([]);
   });
 
   test('the CA Secret, when listed, is the CA every Secret must carry', async () => {
@@ -163,28 +169,29 @@ describe('each fault is caught by name', () => {
 
   test.each([true, false])('a certificate signed by another CA of the same name (naming its key: %s)', async (authorityKeyId) => {
     const report = await check(planOf(), { faults: { [STORE]: { signer: pki.otherCa, authorityKeyId } } });
-    expect(expectOnly(report, STORE, ['chain']).chain.found)
-      .toBe('tls.crt names the issuer CN=basic, O=demo, but its signature does not verify with the key of ca.crt (a different CA of the same name)');
+    expect(expectOnly(report, STORE, ['chain', 'handshake']).chain.found).toBe(authorityKeyId
+      ? 'rejected as a server: UNABLE_TO_VERIFY_LEAF_SIGNATURE; as a client: UNABLE_TO_VERIFY_LEAF_SIGNATURE: tls.crt names the issuer CN=basic, but its signature does not verify with the key of ca.crt (a different CA of the same name)'
+      : 'rejected as a server: CERT_SIGNATURE_FAILURE; as a client: CERT_SIGNATURE_FAILURE: tls.crt names the issuer CN=basic, but its signature does not verify with the key of ca.crt (a different CA of the same name)');
   });
 
   test('a ca.crt that is not a CA certificate', async () => {
     const notCa = await pki.makeCa({ isCa: false });
     const report = await check(planOf(), { faults: { [STORE]: { signer: notCa, caCrt: notCa } } });
     const bad = failed(report, STORE);
-    expect(bad.map((c) => c.check)).toEqual(['chain', 'same-ca']);
-    expect(bad[0].found).toMatch(/^ca\.crt holds no CA certificate: CN=basic, O=demo \(SHA-256 [0-9A-F:]+…\) is not a CA$/);
+    expect(bad.map((c) => c.check)).toEqual(['chain', 'same-ca', 'handshake']);
+    expect(bad[0].found).toMatch(/^rejected as a server: INVALID_PURPOSE; as a client: INVALID_PURPOSE: ca\.crt holds no CA certificate, CN=basic \(SHA-256 [0-9A-F:]+…\) is not a CA$/);
   });
 
   test('a Secret that carries another CA than the rest of the cluster', async () => {
     const report = await check(planOf(), { faults: { [STORE]: { signer: pki.otherCa, caCrt: pki.otherCa } } });
-    const sameCa = expectOnly(report, STORE, ['same-ca'])['same-ca'];
-    expect(sameCa.expected).toMatch(/^ca\.crt is the cluster's CA CN=basic, O=demo \(SHA-256 .*\), as in 7 of the 8 Secrets of the cluster$/);
-    expect(sameCa.found).toBe(`ca.crt is CN=basic, O=demo (SHA-256 ${fingerprint(pki.otherCa.pem)}…)`);
+    const sameCa = expectOnly(report, STORE, ['same-ca', 'handshake'])['same-ca'];
+    expect(sameCa.expected).toMatch(/^ca\.crt is the cluster's CA CN=basic \(SHA-256 .*\), as in 7 of the 8 Secrets of the cluster$/);
+    expect(sameCa.found).toBe(`ca.crt is CN=basic (SHA-256 ${fingerprint(pki.otherCa.pem)}…)`);
   });
 
   test('a key that does not match the certificate', async () => {
     const report = await check(planOf(), { faults: { [STORE]: { tlsKey: pki.keys.otherKey } } });
-    expect(expectOnly(report, STORE, ['key-match'])['key-match'].found)
+    expect(expectOnly(report, STORE, ['chain', 'key-match', 'handshake'])['key-match'].found)
       .toBe('a key that does not belong to tls.crt (tls.key: RSA 2048 bits (112-bit security); tls.crt: RSA 2048 bits (112-bit security))');
   });
 
@@ -192,19 +199,37 @@ describe('each fault is caught by name', () => {
     const plan = planOf();
     const names = plan.secrets.find((s) => s.name === STORE)!.dnsNames!.filter((n) => n !== '*.basic-store-peer.demo.svc');
     const report = await check(plan, { faults: { [STORE]: { dnsNames: [...names, '*.demo.svc'] } } });
-    const san = expectOnly(report, STORE, ['san']).san;
+    const san = expectOnly(report, STORE, ['san', 'handshake']).san;
     expect(san.expected).toBe('SANs covering *.basic-store-peer.demo.svc');
     expect(san.found).toMatch(/^no SAN covers it; the certificate has basic-store, .*, \*\.demo\.svc, 127\.0\.0\.1, 0:0:0:0:0:0:0:1$/);
   });
 
   test('a missing IP address', async () => {
     const report = await check(planOf(), { faults: { [STORE]: { ipAddresses: ['127.0.0.1'] } } });
-    expect(expectOnly(report, STORE, ['san']).san.expected).toBe('SANs covering ::1');
+    expect(expectOnly(report, STORE, ['san', 'handshake']).san.expected).toBe('SANs covering ::1');
+  });
+
+  test('a certificate that carries its CA\'s subject, which OpenSSL takes for self-signed', async () => {
+    const report = await check(planOf(), { faults: { [STORE]: { subject: 'CN=basic' } } });
+    const bad = expectOnly(report, STORE, ['subject', 'chain', 'handshake']);
+    expect(bad.subject).toMatchObject({
+      expected: 'a subject other than its CA\'s (CN=basic)',
+      found: 'tls.crt carries its CA\'s subject CN=basic: OpenSSL takes it for self-signed and rejects every handshake; re-issue the certificates from the current synth output, whose certificates carry a subject other than the CA\'s',
+    });
+    expect(bad.chain.found).toBe('rejected as a server: DEPTH_ZERO_SELF_SIGNED_CERT; as a client: DEPTH_ZERO_SELF_SIGNED_CERT');
+    expect(bad.handshake.found).toBe('7 of 7 rejected: with basic-cluster-client-secret: the client rejected the server certificate (DEPTH_ZERO_SELF_SIGNED_CERT); '
+      + 'with basic-mig-client-secret: the client rejected the server certificate (DEPTH_ZERO_SELF_SIGNED_CERT); …');
+  });
+
+  test('a client certificate with its CA\'s subject fails its handshakes with the servers', async () => {
+    const report = await check(planOf(), { faults: { [CLIENT]: { subject: 'CN=basic' } } });
+    const bad = expectOnly(report, CLIENT, ['subject', 'chain', 'handshake']);
+    expect(bad.handshake.found).toMatch(/^6 of 6 rejected: with basic-coordinator-cluster-secret: the server rejected the client certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
   });
 
   test('a server certificate without client auth', async () => {
     const report = await check(planOf(), { faults: { [STORE]: { usages: ['server auth'] } } });
-    expect(expectOnly(report, STORE, ['usage']).usage).toMatchObject({
+    expect(expectOnly(report, STORE, ['chain', 'usage']).usage).toMatchObject({
       expected: 'extended key usages server auth, client auth (server certificate)', found: 'extended key usages server auth',
     });
   });
@@ -231,29 +256,29 @@ describe('each fault is caught by name', () => {
   test('an expired certificate', async () => {
     const notBefore = new Date(NOW.getTime() - 9000 * HOUR);
     const report = await check(planOf(), { faults: { [STORE]: { notBefore, notAfter: new Date(notBefore.getTime() + 8760 * HOUR) } } });
-    expect(expectOnly(report, STORE, ['validity']).validity).toMatchObject({
-      expected: 'tls.crt and ca.crt valid at 2030-06-01T00:00:00Z', found: 'tls.crt expired 2030-05-22T00:00:00Z',
+    expect(expectOnly(report, STORE, ['chain', 'validity', 'handshake']).validity).toMatchObject({
+      expected: `tls.crt and ca.crt valid at ${at(0)}`, found: `tls.crt expired ${at(-240)}`,
     });
   });
 
   test('a certificate not valid yet', async () => {
     const report = await check(planOf(), { faults: { [STORE]: { notBefore: new Date(NOW.getTime() + HOUR) } } });
-    expect(expectOnly(report, STORE, ['validity']).validity.found).toBe('tls.crt not valid before 2030-06-01T01:00:00Z');
+    expect(expectOnly(report, STORE, ['chain', 'validity', 'handshake']).validity.found).toBe(`tls.crt not valid before ${at(1)}`);
   });
 
   test('an expired CA', async () => {
     const old = await pki.makeCa({ notBefore: new Date(NOW.getTime() - 1000 * HOUR), notAfter: new Date(NOW.getTime() - HOUR) });
     const report = await check(planOf(), { faults: { [STORE]: { signer: old, caCrt: old, notAfter: new Date(NOW.getTime() - 2 * HOUR) } } });
     const bad = Object.fromEntries(failed(report, STORE).map((c) => [c.check, c]));
-    expect(Object.keys(bad)).toEqual(['same-ca', 'validity']);
-    expect(bad.validity.found).toBe('tls.crt expired 2030-05-31T22:00:00Z; ca.crt expired 2030-05-31T23:00:00Z');
+    expect(Object.keys(bad)).toEqual(['chain', 'same-ca', 'validity', 'handshake']);
+    expect(bad.validity.found).toBe(`tls.crt expired ${at(-2)}; ca.crt expired ${at(-1)}`);
   });
 
   test('a certificate inside its renewal window', async () => {
     const report = await check(planOf(), { faults: { [STORE]: { notAfter: new Date(NOW.getTime() + 100 * HOUR) } } });
     expect(expectOnly(report, STORE, ['renewal']).renewal).toMatchObject({
       expected: 'more than 360h left on tls.crt and more than 720h on ca.crt',
-      found: 'tls.crt expires 2030-06-05T04:00:00Z, 100h away, inside its 360h renewal window',
+      found: `tls.crt expires ${at(100)}, 100h away, inside its 360h renewal window`,
     });
   });
 
@@ -261,7 +286,7 @@ describe('each fault is caught by name', () => {
     const caEnd = pki.ca.certificate.notAfter;
     const report = await check(planOf(), { faults: { [STORE]: { notAfter: new Date(caEnd.getTime() + 24 * HOUR) } } });
     expect(expectOnly(report, STORE, ['ca-lifetime'])['ca-lifetime']).toMatchObject({
-      expected: 'tls.crt to expire no later than ca.crt (2040-05-27T00:00:00Z)', found: 'tls.crt expires 2040-05-28T00:00:00Z',
+      expected: `tls.crt to expire no later than ca.crt (${at(87600 - 48)})`, found: `tls.crt expires ${at(87600 - 24)}`,
     });
   });
 
@@ -404,16 +429,16 @@ describe('bad input gets a clear message', () => {
     const garbage = '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n';
     const list = await pki.secrets(plan, { faults: { [STORE]: { edit: (d) => ({ ...d, 'tls.crt': garbage }) } } });
     const run = () => verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify(list), 'in.json'), { now: NOW });
-    expect(run).toThrow(/^in\.json: Secret basic-store-cluster-secret tls\.crt: received "a PEM certificate \(block 1\) that does not parse"; expected a DER X\.509 certificate inside the PEM block; the parser said: /);
+    await expect(run()).rejects.toThrow(/^in\.json: Secret basic-store-cluster-secret tls\.crt: received "a PEM certificate \(block 1\) that does not parse"; expected a DER X\.509 certificate inside the PEM block; the parser said: /);
   });
 
   test('a key or certificate that is not PEM at all', async () => {
     const plan = planOf();
     const noKey = await pki.secrets(plan, { faults: { [STORE]: { edit: (d) => ({ ...d, 'tls.key': 'secret' }) } } });
-    expect(() => verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify(noKey), 'in.json'), { now: NOW }))
+    await expect(verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify(noKey), 'in.json'), { now: NOW })).rejects
       .toThrow('in.json: Secret basic-store-cluster-secret tls.key: received "0 PEM private keys"; expected exactly one "-----BEGIN … PRIVATE KEY-----" block');
     const noCa = await pki.secrets(plan, { faults: { [STORE]: { edit: (d) => ({ ...d, 'ca.crt': '' }) } } });
-    expect(() => verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify(noCa), 'in.json'), { now: NOW }))
+    await expect(verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify(noCa), 'in.json'), { now: NOW })).rejects
       .toThrow('in.json: Secret basic-store-cluster-secret ca.crt: received "no PEM certificate"; expected one or more "-----BEGIN CERTIFICATE-----" blocks');
   });
 
@@ -430,14 +455,14 @@ describe('bad input gets a clear message', () => {
     const plan = planOf();
     const list = await pki.secrets(plan);
     const moved = { ...list, items: list.items.map((i) => ({ ...i, metadata: { ...i.metadata, namespace: 'prod' } })) };
-    expect(() => verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify(moved)), { now: NOW }))
+    await expect(verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify(moved)), { now: NOW })).rejects
       .toThrow('--dist: plans: received ["demo/basic"]; expected a plan for the namespace of the Secrets (prod); choose one with --namespace and --cluster');
   });
 
-  test('verifySecret alone: a Secret without the keys runs no certificate check', () => {
+  test('verifySecret alone: a Secret without the keys runs no certificate check', async () => {
     const plan = planOf();
     const [secret] = parseSecrets(JSON.stringify(secretObject(STORE, 'demo', { 'tls.crt': 'x' })));
-    expect(verifySecret(plan.secrets.find((s) => s.name === STORE)!, plan, secret, { now: NOW }).map((c) => [c.check, c.ok]))
+    expect((await verifySecret(plan.secrets.find((s) => s.name === STORE)!, plan, secret, { now: NOW })).map((c) => [c.check, c.ok]))
       .toEqual([['present', true], ['keys', false]]);
   });
 });
@@ -457,7 +482,7 @@ describe('the cluster-tls command', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const lines = stdout.split('\n');
-    expect(lines[0]).toBe('plan demo/basic: demo/basic/tls-plan.json, issued with cert-manager, checked at 2030-06-01T00:00:00Z');
+    expect(lines[0]).toBe(`plan demo/basic: demo/basic/tls-plan.json, issued with cert-manager, checked at ${at(0)}`);
     expect(lines[1]).toBe('allowed Common Names: no list in the output; the Common Name must be the plan\'s');
     expect(lines).toContain('SECRET                            CLUSTER     CERTIFICATE          RESULT');
     expect(lines).toContain('basic-store-cluster-secret        demo/basic  server: store        PASS');
@@ -472,8 +497,10 @@ describe('the cluster-tls command', () => {
     const lines = stdout.split('\n');
     const row = lines.indexOf('basic-store-cluster-secret        demo/basic  server: store        FAIL');
     expect(row).toBeGreaterThan(0);
-    expect(lines[row + 1]).toBe('  - key-match: expected tls.key is the private key of tls.crt; found a key that does not belong to tls.crt (tls.key: RSA 2048 bits (112-bit security); tls.crt: RSA 2048 bits (112-bit security))');
-    expect(lines[row + 2]).toBe('  - usage: expected extended key usages server auth, client auth (server certificate); found extended key usages server auth');
+    expect(lines[row + 1]).toMatch(/^  - chain: expected tls.crt accepted by OpenSSL against ca.crt \(as a server and as a client\); found OpenSSL cannot load tls.crt with tls.key: .*key values mismatch$/);
+    expect(lines[row + 2]).toBe('  - key-match: expected tls.key is the private key of tls.crt; found a key that does not belong to tls.crt (tls.key: RSA 2048 bits (112-bit security); tls.crt: RSA 2048 bits (112-bit security))');
+    expect(lines[row + 3]).toBe('  - usage: expected extended key usages server auth, client auth (server certificate); found extended key usages server auth');
+    expect(lines[row + 4]).toMatch(/^  - handshake: expected mutual handshakes with the Secrets that dial it, .*; found 7 of 7 rejected: with basic-cluster-client-secret: the handshake failed: .*key values mismatch/);
     expect(stdout.endsWith('\n8 secrets checked: 7 passed, 1 failed\n')).toBe(true);
   });
 
@@ -482,7 +509,7 @@ describe('the cluster-tls command', () => {
     const { code, stdout } = await cli(['verify', '--json', '--dist', dist, '--secrets', writeJson(bad), '--now', NOW.toISOString()]);
     expect(code).toBe(1);
     const report = JSON.parse(stdout);
-    expect(report).toMatchObject({ ok: false, now: '2030-06-01T00:00:00Z', summary: { checked: 8, passed: 7, failed: 1 } });
+    expect(report).toMatchObject({ ok: false, now: at(0), summary: { checked: 8, passed: 7, failed: 1 } });
     expect(report.secrets.find((s: any) => s.name === CLIENT)).toEqual({
       name: CLIENT, namespace: 'demo', clusterName: 'basic', cluster: 'database', role: 'client', ok: false,
       checks: [{ check: 'present', ok: false, expected: 'Secret basic-cluster-client-secret in namespace demo', found: 'no Secret of that name in the input' }],
@@ -495,9 +522,9 @@ describe('the cluster-tls command', () => {
   });
 
   test('--now checks a future date: a year on, every certificate is inside its renewal window', async () => {
-    const { code, stdout } = await cli(['verify', '--dist', dist, '--secrets', writeJson(good), '--now', '2031-05-25']);
+    const { code, stdout } = await cli(['verify', '--dist', dist, '--secrets', writeJson(good), '--now', at(8592)]);
     expect(code).toBe(1);
-    expect(stdout).toContain('  - renewal: expected more than 360h left on tls.crt and more than 720h on ca.crt; found tls.crt expires 2031-05-31T00:00:00Z, 144h away, inside its 360h renewal window');
+    expect(stdout).toContain(`  - renewal: expected more than 360h left on tls.crt and more than 720h on ca.crt; found tls.crt expires ${at(8736)}, 144h away, inside its 360h renewal window`);
     expect(stdout.endsWith('\n8 secrets checked: 0 passed, 8 failed\n')).toBe(true);
   });
 
@@ -558,13 +585,13 @@ describeWithCfssl('the cfssl verify test')('the Secrets the cfssl method issues'
     const spoiled = { ...list, items: list.items.map((i) => (i === store ? { ...store, data: { ...store.data, 'tls.key': client.data['tls.key'] } } : i)) };
     const rejected = await cli(['verify', '--dist', outdir, '--secrets', writeJson(spoiled)]);
     expect(rejected.code).toBe(1);
-    expect(rejected.stdout).toMatch(/\nbasic-store-cluster-secret +demo\/basic +server: store +FAIL\n {2}- key-match: /);
+    expect(rejected.stdout).toMatch(/\nbasic-store-cluster-secret +demo\/basic +server: store +FAIL\n {2}- chain: .*key values mismatch\n {2}- key-match: /);
   }, 120_000);
 });
 
 test('the table lists failures under their row', () => {
   const report: VerifyReport = {
-    ok: false, now: '2030-06-01T00:00:00Z', summary: { checked: 1, passed: 0, failed: 1 },
+    ok: false, now: at(0), summary: { checked: 1, passed: 0, failed: 1 },
     plans: [{ file: 'demo/basic/tls-plan.json', namespace: 'demo', clusterName: 'basic', allowedCommonNames: [] }],
     secrets: [{
       name: 'x', namespace: 'demo', clusterName: 'basic', cluster: 'database', role: 'server', component: 'store', ok: false,
@@ -572,7 +599,7 @@ test('the table lists failures under their row', () => {
     }],
   };
   expect(formatReport(report)).toBe([
-    'plan demo/basic: demo/basic/tls-plan.json, checked at 2030-06-01T00:00:00Z',
+    `plan demo/basic: demo/basic/tls-plan.json, checked at ${at(0)}`,
     'allowed Common Names: no list in the output; the Common Name must be the plan\'s',
     '',
     'SECRET  CLUSTER     CERTIFICATE    RESULT',

@@ -235,6 +235,8 @@ function readPlan(root: string, file: string): TlsPlan {
   need(isString(plan.privateKey?.algorithm), 'privateKey.algorithm', plan.privateKey?.algorithm, 'a key algorithm such as "RSA"');
   need(plan.privateKey.size === undefined || Number.isInteger(plan.privateKey.size), 'privateKey.size', plan.privateKey.size, 'a key size in bits');
   need(isString(plan.ca?.secretName), 'ca.secretName', plan.ca?.secretName, 'the CA Secret\'s name');
+  need(plan.ca.privateKey === undefined || isString(plan.ca.privateKey?.algorithm), 'ca.privateKey.algorithm', plan.ca.privateKey?.algorithm, 'a key algorithm such as "RSA"');
+  need(plan.ca.privateKey?.size === undefined || Number.isInteger(plan.ca.privateKey.size), 'ca.privateKey.size', plan.ca.privateKey?.size, 'a key size in bits');
   for (const [field, value] of [['ca.duration', plan.ca.duration], ['ca.renewBefore', plan.ca.renewBefore],
     ['duration', plan.duration], ['renewBefore', plan.renewBefore]] as const) {
     need(isDuration(value), field, value, 'a positive duration such as "8760h"');

@@ -12,14 +12,19 @@ import {
 } from './_x509';
 import { AllowedCommonNames, LoadedPlan, SecretData, VerifyInputError } from './input';
 import { oneLine } from './_text';
+import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedName, mutualHandshake, nameVerifiable } from './handshake';
 
 /** The checks, in the order they are run and reported. Their names are stable (`--json`). */
 export const CHECKS = [
-  'present', 'keys', 'chain', 'same-ca', 'key-match', 'san', 'usage', 'common-name', 'validity', 'renewal', 'ca-lifetime', 'key-strength',
+  'present', 'keys', 'subject', 'chain', 'same-ca', 'key-match', 'san', 'usage', 'common-name', 'validity', 'renewal', 'ca-lifetime',
+  'key-strength', 'handshake',
 ] as const;
 
 /** The name of one check. */
 export type CheckName = (typeof CHECKS)[number];
+
+/** The checks a Secret must pass to serve as a peer in the handshakes of the others. */
+const PEER_CHECKS: readonly CheckName[] = ['chain', 'same-ca', 'key-match', 'usage'];
 
 /** The outcome of one check of one Secret. */
 export interface CheckResult {
@@ -49,6 +54,12 @@ export interface VerifyContext {
   readonly allowedCommonNames?: readonly AllowedCommonNames[];
   /** The cluster's CA; without it the `same-ca` check is not run. */
   readonly clusterCa?: ClusterCa;
+}
+
+/** A Secret of a plan that passed its own checks: the peers every other Secret shakes hands with. */
+export interface PeerSecret {
+  readonly required: TlsPlanSecret;
+  readonly secret: SecretData;
 }
 
 /** The certificates and key of a Secret, parsed. */
@@ -125,7 +136,7 @@ function quoted(values: readonly string[]): string {
  * `san` is run only when the plan lists names for the Secret.
  * @throws VerifyInputError when a certificate or key of the Secret does not parse
  */
-export function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secret: SecretData | undefined, context: VerifyContext): CheckResult[] {
+export async function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secret: SecretData | undefined, context: VerifyContext): Promise<CheckResult[]> {
   if (!secret) {
     return [result('present', false, `Secret ${required.name} in namespace ${plan.namespace}`, 'no Secret of that name in the input')];
   }
@@ -140,7 +151,8 @@ export function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secret: Sec
     return results;
   }
   const m = material(secret);
-  results.push(checkChain(m));
+  results.push(checkSubject(m));
+  results.push(await checkChain(secret, required, m));
   if (context.clusterCa) {
     results.push(checkSameCa(m, context.clusterCa));
   }
@@ -155,6 +167,50 @@ export function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secret: Sec
   return results;
 }
 
+function tlsMaterial(secret: SecretData): TlsMaterial {
+  const pem = (key: string) => secret.data[key].toString('utf8');
+  return { cert: pem(SECRET_KEYS.certificate), key: pem(SECRET_KEYS.privateKey), ca: pem(SECRET_KEYS.ca) };
+}
+
+/** The subject of a certificate on one line, as OpenSSL prints it: `C=US, O=demo, CN=basic`. */
+function subjectLine(cert: X509Certificate): string {
+  return cert.subject.split('\n').join(', ');
+}
+
+function checkSubject(m: Material): CheckResult {
+  const issuer = m.anchors.find((a) => a.ca) ?? m.anchors[0];
+  const same = m.leaf.subject === issuer.subject && m.leaf.fingerprint256 !== issuer.fingerprint256;
+  return result('subject', !same, `a subject other than its CA's (${subjectLine(issuer)})`, same
+    ? `tls.crt carries its CA's subject ${subjectLine(m.leaf)}: OpenSSL takes it for self-signed and rejects every handshake; re-issue the certificates from the current synth output, whose certificates carry a subject other than the CA's`
+    : `subject ${subjectLine(m.leaf)}`);
+}
+
+/**
+ * OpenSSL's verdict on tls.crt against the Secret's own ca.crt: the Secret serves and dials itself
+ * on loopback, so its certificate is verified for client authentication and, on server
+ * certificates, for server authentication.
+ */
+async function checkChain(secret: SecretData, required: TlsPlanSecret, m: Material): Promise<CheckResult> {
+  const expected = `tls.crt accepted by OpenSSL against ca.crt (${required.role === 'server' ? 'as a server and as a client' : 'as a client'})`;
+  let outcome: HandshakeOutcome;
+  try {
+    const own = tlsMaterial(secret);
+    outcome = await mutualHandshake(own, own, { verifyServer: required.role === 'server' });
+  } catch (e) {
+    return result('chain', false, expected, `OpenSSL cannot load tls.crt with tls.key: ${oneLine((e as Error).message)}`);
+  }
+  const reasons = [
+    outcome.failure,
+    required.role === 'server' && !outcome.client.ok ? `as a server: ${outcome.client.reason}` : undefined,
+    outcome.failure === undefined && !outcome.server.ok ? `as a client: ${outcome.server.reason}` : undefined,
+  ].filter((r): r is string => r !== undefined);
+  if (reasons.length === 0) {
+    return result('chain', true, expected, 'accepted');
+  }
+  const hint = chainHint(m);
+  return result('chain', false, expected, `rejected ${reasons.join('; ')}${hint ? `: ${hint}` : ''}`);
+}
+
 function signedBy(cert: X509Certificate, issuer: X509Certificate): boolean {
   try {
     return cert.checkIssued(issuer) && cert.verify(issuer.publicKey);
@@ -163,30 +219,50 @@ function signedBy(cert: X509Certificate, issuer: X509Certificate): boolean {
   }
 }
 
-function checkChain(m: Material): CheckResult {
-  const expected = 'tls.crt signed by the CA certificate in ca.crt';
+/** Why OpenSSL rejected a chain, in words, where the certificates show it. */
+function chainHint(m: Material): string | undefined {
   const cas = m.anchors.filter((a) => a.ca);
   if (cas.length === 0) {
-    return result('chain', false, expected, `ca.crt holds no CA certificate: ${describeCertificate(m.anchors[0])} is not a CA`);
+    return `ca.crt holds no CA certificate, ${describeCertificate(m.anchors[0])} is not a CA`;
   }
-  const pool = [...m.intermediates];
-  let current = m.leaf;
-  for (let depth = 0; depth <= m.intermediates.length; depth++) {
-    const anchor = cas.find((a) => signedBy(current, a));
-    if (anchor) {
-      return result('chain', true, expected, `signed by ${describeCertificate(anchor)}`);
-    }
-    const next = pool.findIndex((c) => signedBy(current, c));
-    if (next < 0) {
-      break;
-    }
-    current = pool.splice(next, 1)[0];
+  if (cas.some((a) => signedBy(m.leaf, a))) {
+    return undefined;
   }
-  const named = cas.find((a) => a.subject === current.issuer);
-  const issuer = current.issuer.split('\n').join(', ');
-  return result('chain', false, expected, named
+  const issuer = m.leaf.issuer.split('\n').join(', ');
+  return cas.some((a) => a.subject === m.leaf.issuer)
     ? `tls.crt names the issuer ${issuer}, but its signature does not verify with the key of ca.crt (a different CA of the same name)`
-    : `tls.crt issued by ${issuer}, which is not ca.crt (${describeCertificate(cas[0])})`);
+    : `tls.crt issued by ${issuer}, which is not ca.crt (${describeCertificate(cas[0])})`;
+}
+
+/**
+ * Real mutual handshakes of a Secret with the Secrets of its plan that passed their own checks,
+ * each side verifying the other: a server Secret serves and every good Secret dials it, checking
+ * every name of the plan (a wildcard as its first pod's name); a client Secret dials every good
+ * server Secret. A Secret that fails alone is not a peer, so a failure here is this Secret's.
+ */
+export async function checkHandshakes(required: TlsPlanSecret, secret: SecretData, good: readonly PeerSecret[]): Promise<CheckResult> {
+  const pairs = required.role === 'server'
+    ? good.filter((p) => p.required.name !== required.name).map((p) => ({ peer: p, server: secret, client: p.secret }))
+    : good.filter((p) => p.required.role === 'server').map((p) => ({ peer: p, server: p.secret, client: secret }));
+  const names = [...(required.dnsNames ?? []).filter(nameVerifiable).map(dialedName), ...(required.ipAddresses ?? [])];
+  const expected = required.role === 'server'
+    ? 'mutual handshakes with the Secrets that dial it, each side accepting the other, every name of the plan verified'
+    : 'mutual handshakes with every server Secret, each side accepting the other';
+  const failures: string[] = [];
+  for (const pair of pairs) {
+    let outcome: HandshakeOutcome;
+    try {
+      outcome = await mutualHandshake(tlsMaterial(pair.server), tlsMaterial(pair.client), { alsoNames: required.role === 'server' ? names : [] });
+    } catch (e) {
+      outcome = { ok: false, failure: oneLine((e as Error).message), server: { ok: false }, client: { ok: false } };
+    }
+    if (!outcome.ok) {
+      failures.push(`with ${pair.peer.required.name}: ${describeOutcome(outcome)}`);
+    }
+  }
+  return result('handshake', failures.length === 0, expected, pairs.length === 0 ? 'no Secret of the plan passed its own checks to shake hands with'
+    : failures.length === 0 ? `${pairs.length} handshakes, all accepted`
+    : `${failures.length} of ${pairs.length} rejected: ${failures.slice(0, 2).join('; ')}${failures.length > 2 ? '; …' : ''}`);
 }
 
 function checkSameCa(m: Material, ca: ClusterCa): CheckResult {
@@ -289,12 +365,17 @@ function checkValidity(m: Material, plan: TlsPlan, now: Date): CheckResult[] {
 
 function checkKeyStrength(m: Material, plan: TlsPlan): CheckResult {
   const want = strengthOf(plan.privateKey.algorithm, plan.privateKey.size);
+  const caKey = plan.ca.privateKey ?? plan.privateKey;
+  const wantCa = strengthOf(caKey.algorithm, caKey.size);
   const keys = [
-    { label: 'tls.crt', strength: keyStrength(m.leaf.publicKey) },
-    { label: 'ca.crt', strength: keyStrength(m.anchors[0].publicKey) },
+    { label: 'tls.crt', strength: keyStrength(m.leaf.publicKey), want },
+    { label: 'ca.crt', strength: keyStrength(m.anchors[0].publicKey), want: wantCa },
   ];
-  return result('key-strength', keys.every((k) => atLeastAsStrong(k.strength, want)),
-    `keys at least as strong as the plan's ${describeStrength(want)}`, keys.map((k) => `${k.label} ${describeStrength(k.strength)}`).join(', '));
+  const expected = caKey === plan.privateKey || describeStrength(want) === describeStrength(wantCa)
+    ? `keys at least as strong as the plan's ${describeStrength(want)}`
+    : `keys at least as strong as the plan's: ${describeStrength(want)} for tls.crt, ${describeStrength(wantCa)} for ca.crt`;
+  return result('key-strength', keys.every((k) => atLeastAsStrong(k.strength, k.want)), expected,
+    keys.map((k) => `${k.label} ${describeStrength(k.strength)}`).join(', '));
 }
 
 /** The checks of one Secret. */
@@ -367,7 +448,7 @@ export interface VerifyOptions {
  * the CA most of the cluster's Secrets carry).
  * @throws VerifyInputError when no plan matches, or a certificate or key does not parse
  */
-export function verify(plans: readonly LoadedPlan[], secrets: readonly SecretData[], options: VerifyOptions = {}): VerifyReport {
+export async function verify(plans: readonly LoadedPlan[], secrets: readonly SecretData[], options: VerifyOptions = {}): Promise<VerifyReport> {
   const now = options.now ?? new Date();
   const selected = selectPlans(plans, secrets, options);
   const planReports: PlanReport[] = [];
@@ -380,8 +461,17 @@ export function verify(plans: readonly LoadedPlan[], secrets: readonly SecretDat
       file: loaded.file, namespace: plan.namespace, clusterName: plan.clusterName, method: loaded.method,
       allowedCommonNames: loaded.allowedCommonNames, ca: clusterCa?.origin,
     });
+    const checked: { required: TlsPlanSecret; secret?: SecretData; checks: CheckResult[] }[] = [];
     for (const required of plan.secrets) {
-      const checks = verifySecret(required, plan, find(required.name), { now, allowedCommonNames: loaded.allowedCommonNames, clusterCa });
+      const secret = find(required.name);
+      checked.push({ required, secret, checks: await verifySecret(required, plan, secret, { now, allowedCommonNames: loaded.allowedCommonNames, clusterCa }) });
+    }
+    const good = checked.filter((c) => c.secret !== undefined && c.checks.some((r) => r.check === 'chain')
+      && c.checks.every((r) => r.ok || !PEER_CHECKS.includes(r.check))) as PeerSecret[];
+    for (const { required, secret, checks } of checked) {
+      if (secret !== undefined && checks.some((r) => r.check === 'chain')) {
+        checks.push(await checkHandshakes(required, secret, good));
+      }
       reports.push({
         name: required.name, namespace: plan.namespace, clusterName: plan.clusterName, cluster: required.cluster,
         role: required.role, component: required.component, ok: checks.every((c) => c.ok), checks,

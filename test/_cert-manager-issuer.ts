@@ -1,0 +1,316 @@
+/**
+ * A faithful in-test re-creation of what cert-manager v1 does with the synthesized Issuer and
+ * Certificate objects: the Secrets its self-signed and CA issuers write, built the way its
+ * `pki.GenerateCSR` + `CertificateTemplateFromCSR` + Go's `x509.CreateCertificate` build them.
+ *
+ * Facts reproduced (cert-manager `pkg/util/pki`, `pkg/controller/certificaterequests/ca`, Go's
+ * `crypto/x509`):
+ * - the subject is built from `commonName` and `subject` only, in Go's `pkix.Name` order
+ *   (C, ST, L, street, postal code, O, OU, CN), each value printable-string encoded when it can be;
+ * - key usages come from `usages` (default `digital signature`, `key encipherment`), plus
+ *   `cert sign` when `isCA`; no keyUsage extension when `usages` lists only extended usages;
+ * - basic constraints always present and critical, `CA:TRUE` only with `isCA`;
+ * - a Subject Key Identifier only on CA templates; an Authority Key Identifier (the parent's
+ *   Subject Key Identifier) only when the subject differs from the issuer's;
+ * - the signature algorithm follows the signer's key (RSA ≥4096 SHA-512, ≥3072 SHA-384, else
+ *   SHA-256; ECDSA by curve);
+ * - the self-signed issuer signs with the certificate's own key; the CA issuer signs with the key
+ *   of the Secret `spec.ca.secretName`, and writes exactly that CA into `ca.crt` (the self-signed
+ *   root is left out of `tls.crt`);
+ * - renewal keeps the private key only with `privateKey.rotationPolicy: Never`.
+ */
+import 'reflect-metadata';
+import { createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
+import type * as X509 from '@peculiar/x509';
+import { parseDuration } from '../lib/duration';
+
+const x509: typeof X509 = require('@peculiar/x509');
+x509.cryptoProvider.set(webcrypto as any);
+
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
+
+/** A Secret as cert-manager writes it: the three PEM values. */
+export interface IssuedSecret {
+  readonly 'tls.crt': string;
+  readonly 'tls.key': string;
+  readonly 'ca.crt': string;
+}
+
+interface KeySpec {
+  readonly algorithm: 'RSA' | 'ECDSA';
+  readonly size: number;
+}
+
+interface HeldKey {
+  readonly spec: KeySpec;
+  readonly pair: CryptoKeyPair;
+  /** The PEM cert-manager writes with the default `encoding: PKCS1` (PKCS#1 for RSA, SEC1 for ECDSA). */
+  readonly pem: string;
+}
+
+const CURVES: Record<number, string> = { 256: 'P-256', 384: 'P-384', 521: 'P-521' };
+const ECDSA_HASH: Record<number, string> = { 256: 'SHA-256', 384: 'SHA-384', 521: 'SHA-512' };
+
+/** Keys are slow to make; every test process shares a pool, and no two certificates of one issuer share a key. */
+const pool = new Map<string, HeldKey[]>();
+
+async function generate(spec: KeySpec): Promise<HeldKey> {
+  const algorithm = spec.algorithm === 'RSA'
+    ? { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: spec.size }
+    : { name: 'ECDSA', namedCurve: CURVES[spec.size] };
+  const pair = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']) as CryptoKeyPair;
+  const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', pair.privateKey));
+  const pem = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' })
+    .export({ format: 'pem', type: spec.algorithm === 'RSA' ? 'pkcs1' : 'sec1' }).toString();
+  return { spec, pair, pem };
+}
+
+/** Signing parameters for a signer's key, as cert-manager's `signatureAlgorithmFromPublicKey` picks them. */
+function signingAlgorithm(spec: KeySpec): webcrypto.Algorithm | webcrypto.EcdsaParams | webcrypto.RsaHashedImportParams {
+  if (spec.algorithm === 'ECDSA') {
+    return { name: 'ECDSA', hash: ECDSA_HASH[spec.size] } as webcrypto.EcdsaParams;
+  }
+  const hash = spec.size >= 4096 ? 'SHA-512' : spec.size >= 3072 ? 'SHA-384' : 'SHA-256';
+  return { name: 'RSASSA-PKCS1-v1_5', hash } as webcrypto.RsaHashedImportParams;
+}
+
+/** Go's `pkix.Name.ToRDNSequence` order. */
+const SUBJECT_ORDER: readonly [string, string][] = [
+  ['countries', 'C'], ['provinces', 'ST'], ['localities', 'L'], ['streetAddresses', 'street'], ['postalCodes', 'postalCode'],
+  ['organizations', 'O'], ['organizationalUnits', 'OU'],
+];
+const OIDS: Record<string, string> = {
+  C: '2.5.4.6', ST: '2.5.4.8', L: '2.5.4.7', street: '2.5.4.9', postalCode: '2.5.4.17', O: '2.5.4.10', OU: '2.5.4.11', CN: '2.5.4.3',
+};
+
+/** The subject of a Certificate, as GenerateCSR builds it. */
+function subjectOf(spec: any): X509.Name {
+  const rdns: X509.JsonName = [];
+  for (const [field, type] of SUBJECT_ORDER) {
+    const values: string[] = spec.subject?.[field] ?? [];
+    if (values.length > 0) {
+      rdns.push({ [OIDS[type]]: values });
+    }
+  }
+  if (spec.commonName) {
+    rdns.push({ [OIDS.CN]: [spec.commonName] });
+  }
+  return new x509.Name(rdns);
+}
+
+const KEY_USAGES: Record<string, number> = {
+  'signing': x509.KeyUsageFlags.digitalSignature,
+  'digital signature': x509.KeyUsageFlags.digitalSignature,
+  'content commitment': x509.KeyUsageFlags.nonRepudiation,
+  'key encipherment': x509.KeyUsageFlags.keyEncipherment,
+  'key agreement': x509.KeyUsageFlags.keyAgreement,
+  'data encipherment': x509.KeyUsageFlags.dataEncipherment,
+  'cert sign': x509.KeyUsageFlags.keyCertSign,
+  'crl sign': x509.KeyUsageFlags.cRLSign,
+};
+const EXTENDED_USAGES: Record<string, string> = {
+  'server auth': x509.ExtendedKeyUsage.serverAuth,
+  'client auth': x509.ExtendedKeyUsage.clientAuth,
+  'code signing': x509.ExtendedKeyUsage.codeSigning,
+};
+
+/** `KeyUsagesForCertificateOrCertificateRequest`. */
+function usagesOf(spec: any): { keyUsage: number; extended: string[] } {
+  let keyUsage = spec.isCA ? x509.KeyUsageFlags.keyCertSign : 0;
+  const extended: string[] = [];
+  const usages: string[] = spec.usages?.length ? spec.usages : ['digital signature', 'key encipherment'];
+  for (const usage of usages) {
+    if (KEY_USAGES[usage] !== undefined) {
+      keyUsage |= KEY_USAGES[usage];
+    } else if (EXTENDED_USAGES[usage] !== undefined) {
+      extended.push(EXTENDED_USAGES[usage]);
+    } else {
+      throw new Error(`cert-manager rejects unknown key usage "${usage}"`);
+    }
+  }
+  return { keyUsage, extended };
+}
+
+/** A positive serial number of up to 128 random bits, as Go makes one for a template without a serial. */
+function serialNumber(): string {
+  const bytes = randomBytes(16);
+  bytes[0] &= 0x7f;
+  return bytes.toString('hex');
+}
+
+/** Everything an issued certificate is: the Secret, and what the CA issuer needs of it. */
+interface Issued {
+  readonly certificate: X509.X509Certificate;
+  readonly key: HeldKey;
+  readonly secret: IssuedSecret;
+}
+
+/** Options of {@link CertManagerIssuer}. */
+export interface IssuerOptions {
+  /** The time certificates are issued at. @default - now */
+  readonly now?: Date;
+}
+
+/**
+ * The Issuers and Certificates of a set of synthesized objects, and the Secrets cert-manager
+ * would write for them. Certificates are issued in the order cert-manager can issue them: a
+ * Certificate whose CA Secret does not exist yet waits for the Certificate that writes it.
+ */
+export class CertManagerIssuer {
+  /** Issues every Certificate of `objects`. */
+  public static async issueAll(objects: readonly any[], options: IssuerOptions = {}): Promise<CertManagerIssuer> {
+    const issuer = new CertManagerIssuer(objects, options.now ?? new Date());
+    const pending = [...issuer.certificates.values()];
+    while (pending.length > 0) {
+      const ready = pending.findIndex((c) => issuer.canIssue(c));
+      if (ready < 0) {
+        throw new Error(`cert-manager could never issue ${pending.map((c) => c.metadata.name).join(', ')}: their CA Secrets are never written`);
+      }
+      const next = pending.splice(ready, 1)[0];
+      await issuer.issue(`${next.metadata.namespace}/${next.metadata.name}`);
+    }
+    return issuer;
+  }
+
+  private readonly issuers = new Map<string, any>();
+  private readonly certificates = new Map<string, any>();
+  private readonly issued = new Map<string, Issued>();
+  private readonly usedKeys = new Map<string, number>();
+
+  private constructor(objects: readonly any[], private now: Date) {
+    for (const o of objects) {
+      if (o.apiVersion !== 'cert-manager.io/v1') {
+        continue;
+      }
+      const key = `${o.metadata.namespace}/${o.metadata.name}`;
+      if (o.kind === 'Issuer') {
+        this.issuers.set(key, o);
+      } else if (o.kind === 'Certificate') {
+        this.certificates.set(key, o);
+      }
+    }
+  }
+
+  /** The Secrets written so far, by `namespace/name`. */
+  public get secrets(): ReadonlyMap<string, IssuedSecret> {
+    const out = new Map<string, IssuedSecret>();
+    for (const [name, issued] of this.issued) {
+      out.set(name, issued.secret);
+    }
+    return out;
+  }
+
+  /** One written Secret. */
+  public secret(namespace: string, name: string): IssuedSecret {
+    const found = this.issued.get(`${namespace}/${name}`);
+    if (!found) {
+      throw new Error(`cert-manager has written no Secret ${namespace}/${name}`);
+    }
+    return found.secret;
+  }
+
+  /** Moves the clock, for renewals. */
+  public advance(ms: number): void {
+    this.now = new Date(this.now.getTime() + ms);
+  }
+
+  /**
+   * Issues (or renews) the Certificate named `namespace/name` and rewrites its whole Secret, as
+   * cert-manager does. The key is kept only with `rotationPolicy: Never`.
+   */
+  public async issue(certificateKey: string): Promise<IssuedSecret> {
+    const cert = this.certificates.get(certificateKey);
+    if (!cert) {
+      throw new Error(`no Certificate ${certificateKey}`);
+    }
+    const { namespace } = cert.metadata;
+    const spec = cert.spec;
+    const secretKey = `${namespace}/${spec.secretName}`;
+    const previous = this.issued.get(secretKey);
+    const keySpec = this.keySpecOf(spec);
+    const key = previous && spec.privateKey?.rotationPolicy === 'Never' ? previous.key : await this.freshKey(keySpec, namespace);
+
+    const issuerRef = spec.issuerRef;
+    if ((issuerRef.kind ?? 'Issuer') !== 'Issuer' || (issuerRef.group ?? 'cert-manager.io') !== 'cert-manager.io') {
+      throw new Error(`Certificate ${certificateKey}: issuerRef ${JSON.stringify(issuerRef)} is not a cert-manager Issuer`);
+    }
+    const issuerObject = this.issuers.get(`${namespace}/${issuerRef.name}`);
+    if (!issuerObject) {
+      throw new Error(`Certificate ${certificateKey}: no Issuer ${namespace}/${issuerRef.name}`);
+    }
+    const subject = subjectOf(spec);
+    let signer: { name: X509.Name; key: HeldKey; subjectKeyId?: string; caPem: string } | undefined;
+    if (issuerObject.spec.ca) {
+      const ca = this.issued.get(`${namespace}/${issuerObject.spec.ca.secretName}`);
+      if (!ca) {
+        throw new Error(`Issuer ${issuerRef.name}: its CA Secret ${issuerObject.spec.ca.secretName} does not exist`);
+      }
+      const skid = ca.certificate.getExtension(x509.SubjectKeyIdentifierExtension);
+      signer = { name: new x509.Name(ca.certificate.subjectName.toArrayBuffer()), key: ca.key, subjectKeyId: skid?.keyId, caPem: ca.certificate.toString('pem') };
+    } else if (!issuerObject.spec.selfSigned) {
+      throw new Error(`Issuer ${issuerRef.name}: neither selfSigned nor ca`);
+    }
+
+    const isCa = spec.isCA === true;
+    const { keyUsage, extended } = usagesOf(spec);
+    const subjectKeyId = isCa ? await x509.SubjectKeyIdentifierExtension.create(key.pair.publicKey) : undefined;
+    const issuerName = signer?.name ?? subject;
+    const sameName = Buffer.from(issuerName.toArrayBuffer()).equals(Buffer.from(subject.toArrayBuffer()));
+    const parentKeyId = signer ? signer.subjectKeyId : subjectKeyId?.keyId;
+    const sans = [
+      ...(spec.dnsNames ?? []).map((value: string) => ({ type: 'dns' as const, value })),
+      ...(spec.ipAddresses ?? []).map((value: string) => ({ type: 'ip' as const, value })),
+    ];
+    const notBefore = this.now;
+    const notAfter = new Date(notBefore.getTime() + (parseDuration(spec.duration ?? '2160h') as number));
+    const certificate = await x509.X509CertificateGenerator.create({
+      serialNumber: serialNumber(),
+      subject,
+      issuer: issuerName,
+      notBefore,
+      notAfter,
+      publicKey: key.pair.publicKey,
+      signingKey: (signer?.key ?? key).pair.privateKey,
+      signingAlgorithm: signingAlgorithm((signer?.key ?? key).spec),
+      extensions: [
+        ...(keyUsage !== 0 ? [new x509.KeyUsagesExtension(keyUsage, true)] : []),
+        ...(extended.length > 0 ? [new x509.ExtendedKeyUsageExtension(extended)] : []),
+        new x509.BasicConstraintsExtension(isCa, undefined, true),
+        ...(subjectKeyId ? [subjectKeyId] : []),
+        ...(!sameName && parentKeyId ? [new x509.AuthorityKeyIdentifierExtension(parentKeyId)] : []),
+        ...(sans.length > 0 ? [new x509.SubjectAlternativeNameExtension(sans, subject.toArrayBuffer().byteLength <= 2)] : []),
+      ],
+    });
+    const pem = certificate.toString('pem');
+    const secret: IssuedSecret = { 'tls.crt': `${pem}\n`, 'tls.key': key.pem, 'ca.crt': `${signer ? signer.caPem : pem}\n` };
+    this.issued.set(secretKey, { certificate, key, secret });
+    return secret;
+  }
+
+  private canIssue(cert: any): boolean {
+    const issuerObject = this.issuers.get(`${cert.metadata.namespace}/${cert.spec.issuerRef.name}`);
+    return !issuerObject?.spec.ca || this.issued.has(`${cert.metadata.namespace}/${issuerObject.spec.ca.secretName}`);
+  }
+
+  private keySpecOf(spec: any): KeySpec {
+    const algorithm = spec.privateKey?.algorithm ?? 'RSA';
+    if (algorithm !== 'RSA' && algorithm !== 'ECDSA') {
+      throw new Error(`the in-test issuer makes RSA and ECDSA keys, not ${algorithm}`);
+    }
+    return { algorithm, size: spec.privateKey?.size ?? (algorithm === 'RSA' ? 2048 : 256) };
+  }
+
+  /** A key from the pool that no other certificate of this namespace holds. */
+  private async freshKey(spec: KeySpec, namespace: string): Promise<HeldKey> {
+    const kind = `${spec.algorithm}-${spec.size}`;
+    const counter = `${namespace}/${kind}`;
+    const index = this.usedKeys.get(counter) ?? 0;
+    this.usedKeys.set(counter, index + 1);
+    const keys = pool.get(kind) ?? [];
+    pool.set(kind, keys);
+    while (keys.length <= index) {
+      keys.push(await generate(spec));
+    }
+    return keys[index];
+  }
+}

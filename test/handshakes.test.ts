@@ -1,0 +1,219 @@
+/**
+ * The certificates proven the way the components judge them: real mutual-TLS handshakes on
+ * loopback (`node:tls` is OpenSSL), between every server Secret and every client Secret, for every
+ * name a component dials. The Secrets come from the real cfssl running the synthesized script, and
+ * from a faithful re-creation of cert-manager's issuers fed the synthesized Certificates.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App, Chart } from 'cdk8s';
+import * as fc from 'fast-check';
+import {
+  ClusterCertificates, IssuingMethod, KeyRotationPolicy, TlsDatabaseCluster, renderApp, synthesize,
+} from '../lib';
+import type { TlsPlan } from '../lib/certificate-options';
+import { buildApp } from '../main';
+import { describeWithCfssl, requireCfssl } from './_cfssl-available';
+import { CertManagerIssuer } from './_cert-manager-issuer';
+import { createFakeKubectl } from './_fake-kubectl';
+import { MatrixResult, SecretPem, formatRejections, handshakeMatrix, nameVerifiable } from './_handshakes';
+import { HandshakeServer } from '../lib/verify/handshake';
+
+/** The rendered objects and plan of one namespace of an app. */
+function namespaceOf(app: App, namespace: string, clusterName = 'basic'): { objects: any[]; plan: TlsPlan } {
+  const rendered = renderApp(app);
+  const planFile = rendered.files.find((f) => f.path === `${namespace}/${clusterName}/tls-plan.json`);
+  if (!planFile) {
+    throw new Error(`no plan for ${namespace}/${clusterName}`);
+  }
+  return {
+    objects: rendered.objects.map((o) => o.manifest).filter((o) => o.metadata?.namespace === namespace),
+    plan: JSON.parse(planFile.content),
+  };
+}
+
+/** The Secrets cert-manager writes for the objects, by Secret name. */
+async function issueWithCertManager(objects: readonly any[]): Promise<Map<string, SecretPem>> {
+  const issuer = await CertManagerIssuer.issueAll(objects);
+  return new Map([...issuer.secrets].map(([key, secret]) => [key.split('/')[1], secret]));
+}
+
+/** Synthesizes the app, runs the cfssl folder's script with the real cfssl, and returns the Secrets it created. */
+function issueWithCfssl(app: App, namespace: string, clusterName = 'basic'): Map<string, SecretPem> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-handshake-cfssl-'));
+  try {
+    synthesize(app, { outdir: path.join(root, 'dist') });
+    const pki = path.join(root, 'pki');
+    fs.cpSync(path.join(root, 'dist', namespace, clusterName, 'cfssl'), pki, { recursive: true });
+    const kubectl = createFakeKubectl(path.join(root, 'kubectl'));
+    const run = spawnSync(path.join(pki, 'issue-certificates.sh'), [], { encoding: 'utf8', env: { ...process.env, KUBECTL: kubectl.command } });
+    if (run.status !== 0) {
+      throw new Error(`issue-certificates.sh failed (${run.status}): ${run.stderr}`);
+    }
+    return new Map(kubectl.secrets().filter((s) => s.namespace === namespace).map((s) => [s.name, Object.fromEntries(
+      Object.entries(s.data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+    ) as SecretPem]));
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function expectNoRejection(result: MatrixResult, plan: TlsPlan): void {
+  expect(formatRejections(result.rejections)).toBe('');
+  const servers = plan.secrets.filter((s) => s.role === 'server');
+  // every server was dialed by every name it carries, by every Secret of the plan
+  const dialed = servers.reduce((n, s) => n + (s.dnsNames ?? []).filter(nameVerifiable).length + (s.ipAddresses ?? []).length
+    + ((s.dnsNames ?? []).some((d) => !nameVerifiable(d)) ? 1 : 0), 0);
+  expect(result.handshakes).toBe(dialed * plan.secrets.length);
+}
+
+/** The wildcards over one label in a plan: the names no OpenSSL client can match. */
+function singleLabelWildcards(plan: TlsPlan): string[] {
+  return plan.secrets.flatMap((s) => s.dnsNames ?? []).filter((n) => n.startsWith('*.') && n.split('.').length === 2);
+}
+
+describe('the reference app, cert-manager (namespace demo)', () => {
+  const { objects, plan } = namespaceOf(buildApp(), 'demo');
+  let secrets: Map<string, SecretPem>;
+
+  beforeAll(async () => {
+    secrets = await issueWithCertManager(objects);
+  }, 120_000);
+
+  test('every client and server Secret completes a mutual handshake with every server Secret, for every name', async () => {
+    expect(plan.secrets.length).toBe(13); // 11 server Secrets and the 2 client Secrets
+    const result = await handshakeMatrix(plan, secrets);
+    expectNoRejection(result, plan);
+    expect(result.chainOnly.sort()).toEqual(singleLabelWildcards(plan).sort());
+  }, 120_000);
+});
+
+describe('CA renewal with cert-manager', () => {
+  const caCertificate = (objects: readonly any[]) => objects.find((o) => o.kind === 'Certificate' && o.spec.isCA);
+
+  test('the CA keeps its key at renewal by default; leaves get a new one', () => {
+    const { objects } = namespaceOf(buildApp(), 'demo');
+    expect(caCertificate(objects).spec.privateKey.rotationPolicy).toBe('Never');
+    const leaves = objects.filter((o) => o.kind === 'Certificate' && !o.spec.isCA);
+    expect(new Set(leaves.map((o) => o.spec.privateKey.rotationPolicy))).toEqual(new Set(['Always']));
+  });
+
+  /**
+   * Issues everything, renews the CA (a new certificate with a new serial and validity, as
+   * cert-manager makes one 720h before the CA expires), then renews the store and client
+   * certificates as cert-manager later would: the sqlserver keeps the Secret issued before the CA
+   * renewal, the store and the client hold Secrets issued after it. The clock is not moved, since
+   * OpenSSL checks validity against the real time.
+   */
+  async function acrossRenewal(rotation: KeyRotationPolicy): Promise<string[]> {
+    const app = new App();
+    const chart = new Chart(app, 'demo', { namespace: 'demo' });
+    new TlsDatabaseCluster(chart, 'db', {
+      clusterName: 'basic', version: 'v4.0.5',
+      certificates: new ClusterCertificates(chart, 'certs', { clusterName: 'basic', caKeyRotationPolicy: rotation }),
+    });
+    const { objects } = namespaceOf(app, 'demo');
+    const issuer = await CertManagerIssuer.issueAll(objects);
+    const before = issuer.secret('demo', 'basic-sqlserver-cluster-secret');
+    const renewedCa = await issuer.issue('demo/basic-ca');
+    const store = await issuer.issue('demo/basic-store-cluster-secret');
+    const client = await issuer.issue('demo/basic-cluster-client-secret');
+    expect(store['ca.crt']).toBe(renewedCa['tls.crt']);
+    expect(before['ca.crt']).not.toBe(renewedCa['tls.crt']);
+
+    const material = (s: SecretPem) => ({ cert: s['tls.crt'], key: s['tls.key'], ca: s['ca.crt'] });
+    const failures: string[] = [];
+    for (const [serverName, server, clientName, peer] of [
+      ['sqlserver (before)', before, 'store (after)', store],
+      ['store (after)', store, 'sqlserver (before)', before],
+      ['sqlserver (before)', before, 'client (after)', client],
+    ] as const) {
+      const listening = await HandshakeServer.start(material(server));
+      try {
+        const outcome = await listening.handshake(material(peer), { name: '127.0.0.1' });
+        if (!outcome.ok) {
+          failures.push(`${clientName} → ${serverName}: server ${outcome.server.reason ?? 'ok'}, client ${outcome.client.reason ?? 'ok'}`);
+        }
+      } finally {
+        await listening.close();
+      }
+    }
+    return failures;
+  }
+
+  test('with the default, certificates issued before and after the CA renewal accept each other both ways', async () => {
+    expect(await acrossRenewal(KeyRotationPolicy.NEVER)).toEqual([]);
+  }, 60_000);
+
+  test('with a new CA key at renewal, they reject each other: the outage the default avoids', async () => {
+    const failures = await acrossRenewal(KeyRotationPolicy.ALWAYS);
+    expect(failures).toHaveLength(3);
+    expect(failures.join('\n')).toMatch(/SELF_SIGNED_CERT_IN_CHAIN|CERT_SIGNATURE_FAILURE|UNABLE_TO_GET_ISSUER_CERT/);
+  }, 60_000);
+});
+
+const describeCfssl = describeWithCfssl('the cfssl handshake tests');
+
+describeCfssl('the reference app, cfssl (namespace demo-cfssl)', () => {
+  test('the Secrets the real cfssl issues complete every mutual handshake, for every name', async () => {
+    requireCfssl();
+    const { plan } = namespaceOf(buildApp(), 'demo-cfssl');
+    const secrets = issueWithCfssl(buildApp(), 'demo-cfssl');
+    const result = await handshakeMatrix(plan, secrets);
+    expectNoRejection(result, plan);
+    expect(result.chainOnly.sort()).toEqual(singleLabelWildcards(plan).sort());
+  }, 180_000);
+});
+
+/** Random but valid inputs: names, namespaces, subjects, common names, optional components. */
+const label = (min: number, max: number) => fc.stringMatching(new RegExp(`^[a-z]([a-z0-9-]{${min - 2},${max - 2}})[a-z0-9]$`));
+const text = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 .,'-]{0,20}[A-Za-z0-9.]$/);
+const inputs = fc.record({
+  clusterName: label(2, 20),
+  namespace: label(2, 30),
+  commonName: fc.option(text, { nil: undefined }),
+  subject: fc.record({
+    organization: fc.option(text, { nil: undefined }),
+    organizationalUnit: fc.option(text, { nil: undefined }),
+    country: fc.option(fc.stringMatching(/^[A-Z]{2}$/), { nil: undefined }),
+    state: fc.option(text, { nil: undefined }),
+    locality: fc.option(text, { nil: undefined }),
+  }, { requiredKeys: [] }),
+  changefeed: fc.boolean(),
+});
+
+function buildRandom(method: IssuingMethod, i: typeof inputs extends fc.Arbitrary<infer T> ? T : never): App {
+  const app = new App();
+  const chart = new Chart(app, 'c', { namespace: i.namespace });
+  const subject = Object.fromEntries(Object.entries(i.subject).filter(([, v]) => v !== undefined));
+  const certificates = new ClusterCertificates(chart, 'certs', { clusterName: i.clusterName, method, commonName: i.commonName, subject });
+  new TlsDatabaseCluster(chart, 'db', {
+    clusterName: i.clusterName, version: 'v4.0.5', certificates, changefeed: i.changefeed ? {} : undefined,
+  });
+  certificates.addComponent('mig-master');
+  certificates.addComponent('mig-worker');
+  return app;
+}
+
+describe('random valid inputs', () => {
+  test('cert-manager: every Secret completes mutual handshakes with every server', async () => {
+    await fc.assert(fc.asyncProperty(inputs, async (i) => {
+      const { objects, plan } = namespaceOf(buildRandom(IssuingMethod.CERT_MANAGER, i), i.namespace, i.clusterName);
+      const result = await handshakeMatrix(plan, await issueWithCertManager(objects), { namesPerServer: 3 });
+      expect(formatRejections(result.rejections)).toBe('');
+    }), { numRuns: 6 });
+  }, 180_000);
+
+  describeCfssl('cfssl', () => {
+    test('the Secrets of the real cfssl complete mutual handshakes with every server', async () => {
+      requireCfssl();
+      await fc.assert(fc.asyncProperty(inputs, async (i) => {
+        const { plan } = namespaceOf(buildRandom(IssuingMethod.CFSSL, i), i.namespace, i.clusterName);
+        const result = await handshakeMatrix(plan, issueWithCfssl(buildRandom(IssuingMethod.CFSSL, i), i.namespace, i.clusterName), { namesPerServer: 3 });
+        expect(formatRejections(result.rejections)).toBe('');
+      }), { numRuns: 3 });
+    }, 240_000);
+  });
+});

@@ -35,7 +35,8 @@ export function addDeployment(app: App, namespace: string, method: IssuingMethod
     store: { baseImage: `${REGISTRY}/store`, storage: '100Gi' },
     sqlserver: { baseImage: `${REGISTRY}/sqlserver` },
     pump: { baseImage: `${REGISTRY}/pump`, storage: '20Gi' },
-    changefeed: { baseImage: `${REGISTRY}/changefeed` },
+    // The changefeed writes to a downstream database over TLS with that database's client certificate.
+    changefeed: { baseImage: `${REGISTRY}/changefeed`, sinkTlsSecretNames: ['basic-sink-tls'] },
     columnar: { baseImage: `${REGISTRY}/columnar`, storageClaims: [{ storage: '100Gi' }] },
   });
   database.addMonitor({

@@ -8,8 +8,12 @@ import { COMPONENTS, ComponentEntry, clusterKind } from './catalog';
 export interface AllowedCommonNameList {
   /** The component's catalog row. */
   readonly entry: ComponentEntry;
+  /** The configuration key, as the component spells it. */
+  readonly key: string;
   /** The list's path in the resource, `spec.<component>.<config path>`. */
   readonly path: readonly string[];
+  /** Whether the list may be left out (a mirror the operator fills from the main list). */
+  readonly optional: boolean;
   /** What the resource holds there (not necessarily a list). */
   readonly value: unknown;
 }
@@ -29,8 +33,11 @@ export function allowedCommonNameLists(manifest: any): AllowedCommonNameList[] {
     if (part === undefined || part === null) {
       continue;
     }
-    const value = check.path.reduce((node: any, key) => (node !== null && typeof node === 'object' ? node[key] : undefined), part);
-    out.push({ entry, path: ['spec', entry.specKey, ...check.path], value });
+    const at = (path: readonly string[]) => path.reduce((node: any, key) => (node !== null && typeof node === 'object' ? node[key] : undefined), part);
+    out.push({ entry, key: check.key, path: ['spec', entry.specKey, ...check.path], value: at(check.path), optional: false });
+    for (const mirror of check.mirrors ?? []) {
+      out.push({ entry, key: mirror.key, path: ['spec', entry.specKey, ...mirror.path], value: at(mirror.path), optional: true });
+    }
   }
   return out;
 }

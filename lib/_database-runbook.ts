@@ -3,7 +3,7 @@
  */
 import { Chart } from 'cdk8s';
 import * as YAML from 'yaml';
-import { CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, clusterKind } from './catalog';
+import { CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind } from './catalog';
 import * as names from './names';
 import { manifestFileName } from './names';
 import { RunbookStep, renderRunbook } from './_runbook';
@@ -45,6 +45,13 @@ export function databaseRunbook(cluster: TlsDatabaseCluster, chart: Chart, extra
       text: ['Every component loads its Secret when it starts, by these names only (each holds `tls.crt`, `tls.key` and `ca.crt`); they must exist before the cluster is created:'],
       commands: [`kubectl get secret ${secrets.join(' ')} -n ${namespace}`],
     },
+    ...(cluster.sinkTlsSecretNames.length === 0 ? [] : [{
+      title: 'Check the changefeed\'s sink Secrets',
+      text: [
+        `The changefeed reaches the databases it writes to with their own client certificates, which you create (keys \`${SECRET_KEYS.certificate}\`, \`${SECRET_KEYS.privateKey}\`, \`${SECRET_KEYS.ca}\`). The operator mounts each at \`${MOUNT_PATHS.sinkTls}/<secret>\` in the changefeed pods; point a sink's \`ssl-ca\`, \`ssl-cert\` and \`ssl-key\` there, for example \`${names.mountedTlsFiles(MOUNT_PATHS.sinkTls, cluster.sinkTlsSecretNames[0]).ca}\`.`,
+      ],
+      commands: [`kubectl get secret ${cluster.sinkTlsSecretNames.join(' ')} -n ${namespace}`],
+    }]),
     {
       title: 'Deploy the cluster',
       text: [

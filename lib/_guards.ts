@@ -71,8 +71,11 @@ export function checkCommonNames(objects: readonly GuardedObject[], commonNames:
     if (cn === undefined) {
       continue;
     }
-    for (const { entry, path: at, value: list } of allowedCommonNameLists(manifest)) {
+    for (const { entry, path: at, value: list, optional } of allowedCommonNameLists(manifest)) {
       const field = at.join('.');
+      if (optional && list === undefined) {
+        continue;
+      }
       if (entry.commonNameCheck!.singleValue && !(Array.isArray(list) && list.length === 1 && list[0] === cn)) {
         throw new ClusterTlsError(`${source}: ${field}: received ${describeValue(list)}; expected exactly ["${cn}"], the certificates' Common Name (only one value is allowed)`);
       }

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { ClusterCertificates } from './cluster-certificates';
 import { inputError } from './errors';
 import { PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { requireDnsLabel, resolveNamespace } from './_validate';
+import { requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
 import { requireRelease } from './_versions';
 
 /** The resolved basics of a cluster construct. */
@@ -37,4 +37,30 @@ export function resolveCluster(scope: Construct, props: TlsClusterProps): Resolv
       `the certificates of cluster ${namespace}/${props.clusterName}: Secret names are derived from the cluster name`);
   }
   return { namespace, certificates, pvReclaimPolicy };
+}
+
+/**
+ * Checks the names of Secrets that hold certificates for databases outside the cluster (the
+ * migration cluster's sources and target, the changefeed's sinks): Secret names, none of them a
+ * Secret the cluster's own certificates use, which would hand a CA key or a component's identity
+ * to the pods that mount it. Returns them without duplicates.
+ */
+export function externalSecretNames(scope: Construct, field: string, secretNames: readonly string[] | undefined, certificates: ClusterCertificates): string[] {
+  if (secretNames === undefined) {
+    return [];
+  }
+  if (!Array.isArray(secretNames)) {
+    inputError(scope, field, secretNames, 'a list of Secret names');
+  }
+  secretNames.forEach((name, i) => requireExternalSecretName(scope, `${field}[${i}]`, name, certificates));
+  return [...new Set(secretNames)];
+}
+
+/** Throws unless `name` is a Secret name that none of the cluster's own certificates use. */
+export function requireExternalSecretName(scope: Construct, field: string, name: string, certificates: ClusterCertificates): void {
+  requireDnsSubdomain(scope, field, name);
+  if (certificates.ownsSecretName(name)) {
+    inputError(scope, field, name,
+      `a Secret of the external database's own client certificate: ${name} holds ${name === certificates.caSecretName ? 'the CA and its private key' : 'a certificate of the cluster itself'}`);
+  }
 }

@@ -53,7 +53,7 @@ export interface HostForm {
 /** Where a component reads the list of Common Names it accepts from peers. */
 export interface CommonNameCheck {
   /** The configuration key, as the component spells it. */
-  readonly key: 'cert-allowed-cn' | 'cluster-verify-cn' | 'certAllowedCN';
+  readonly key: 'cert-allowed-cn' | 'cluster-verify-cn' | 'certAllowedCN' | 'cert_allowed_cn';
   /**
    * The path of the key below the component's object in the cluster resource
    * (or below the chart values, for the drainer).
@@ -61,6 +61,11 @@ export interface CommonNameCheck {
   readonly path: readonly string[];
   /** Whether the key accepts exactly one value (the specification's Limits table). */
   readonly singleValue: boolean;
+  /**
+   * Further lists of the same component that the construct sets to the same names: the operator
+   * copies the main list into each of them when it is unset.
+   */
+  readonly mirrors?: readonly { readonly key: CommonNameCheck['key']; readonly path: readonly string[] }[];
 }
 
 /** One row of the component catalog. */
@@ -184,7 +189,14 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     deployment: Deployment.OPERATOR,
     peerService: true,
     hostForms: WITH_PEER,
-    commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
+    // Two TOML documents (real operator, release 1.6): the engine's configuration, spelled with
+    // underscores, and its storage proxy's, whose list the operator fills from the engine's.
+    commonNameCheck: {
+      key: 'cert_allowed_cn',
+      path: ['config', 'config', 'security', 'cert_allowed_cn'],
+      singleValue: false,
+      mirrors: [{ key: 'cert-allowed-cn', path: ['config', 'proxy', 'security', 'cert-allowed-cn'] }],
+    },
     minOperatorVersion: '1.1.4',
     minComponentVersion: '4.0.5',
   },
@@ -303,6 +315,8 @@ export const MOUNT_PATHS = {
   clusterClientTls: '/var/lib/cluster-client-tls',
   /** Parent folder of each external database's Secret on the migration pods. */
   externalTls: '/var/lib/source-tls',
+  /** Parent folder of each sink database's Secret on the changefeed pods (real operator, release 1.6). */
+  sinkTls: '/var/lib/sink-tls',
 } as const;
 
 /** Finds a component's catalog row. */

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ClusterKind, ComponentToken, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken } from './catalog';
+import { COMPONENTS, ClusterKind, ComponentToken, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken } from './catalog';
 import {
   CertificateSettings, CertificateSubject, IssuingMethod, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
   ServerCertificatePlan, TLS_PLAN_FILE, TlsPlan,
@@ -54,7 +54,10 @@ export interface ClusterCertificatesProps {
   readonly extraNames?: { readonly [token: string]: Pick<ServerCertificateOptions, 'extraDnsNames' | 'extraIpAddresses'> };
   /**
    * A cluster DNS domain such as `cluster.local`. When set, every `.svc` host name is also issued
-   * in its fully qualified form (`….svc.<domain>`).
+   * in its fully qualified form (`….svc.<domain>`), and the `DatabaseCluster` of these certificates
+   * carries the same `spec.clusterDomain`, so that the names the operator gives its components are
+   * the names on their certificates. The operator's `MigrationCluster` has no such field (release
+   * 1.6): its members keep dialing the `.svc` names.
    * @default - only the names of the specification's table
    */
   readonly clusterDomain?: string;
@@ -133,11 +136,12 @@ export class ClusterCertificates extends Construct {
   public readonly method: IssuingMethod;
   /** Resolved settings of every certificate. */
   public readonly settings: CertificateSettings;
+  /** The cluster DNS domain whose fully qualified names the server certificates carry too, when set. */
+  public readonly clusterDomain?: string;
 
   private readonly servers = new Map<ComponentToken, ServerCertificatePlan & { readonly options: ServerCertificateOptions }>();
   private readonly kinds = new Set<ClusterKind>();
   private readonly extraNames: NonNullable<ClusterCertificatesProps['extraNames']>;
-  private readonly clusterDomain?: string;
   private readonly renderer: CertificateRenderer;
 
   constructor(scope: Construct, id: string, props: ClusterCertificatesProps) {
@@ -257,6 +261,16 @@ export class ClusterCertificates extends Construct {
       inputError(this, 'cluster kind', kind, `a kind with certificates: ${[...this.kinds].join(', ') || 'none yet'}`);
     }
     return names.clientSecretName(this.clusterName, kind);
+  }
+
+  /**
+   * Whether a Secret of this name belongs to the cluster's certificates: the CA Secret, any
+   * component's server Secret or either kind's client Secret, whether or not it is planned yet.
+   */
+  public ownsSecretName(name: string): boolean {
+    return name === this.caSecretName
+      || COMPONENTS.some((c) => names.serverSecretName(this.clusterName, c.token) === name)
+      || Object.values(ClusterKind).some((k) => names.clientSecretName(this.clusterName, k) === name);
   }
 
   /** The name of the CA-type Issuer of a cluster kind (cert-manager method). */

@@ -42,15 +42,12 @@ export interface DatabaseMonitorOptions {
    */
   readonly grafana?: MonitorImage;
   /**
-   * The image that loads dashboards and rules for the cluster version.
-   * @default - the operator's default
+   * The image that loads dashboards and rules for the cluster version. The operator's
+   * `DatabaseMonitor` requires it, and no version fits every cluster, so there is no default.
    */
-  readonly initializer?: MonitorImage;
-  /**
-   * The image that reloads the configuration.
-   * @default - the operator's default
-   */
-  readonly reloader?: MonitorImage;
+  readonly initializer: MonitorImage;
+  /** The image that reloads the Prometheus configuration; the operator requires it. */
+  readonly reloader: MonitorImage;
   /**
    * Image pull policy.
    * @default ImagePullPolicy.IF_NOT_PRESENT
@@ -87,8 +84,13 @@ export class DatabaseMonitor extends Construct {
     this.name = props.name ?? names.monitorName(first.clusterName);
     requireDnsLabel(this, 'name', this.name);
     this.namespace = first.namespace;
+    for (const field of ['initializer', 'reloader'] as const) {
+      if (props[field] === undefined) {
+        inputError(this, field, undefined, `the ${field} image as { baseImage, version }: the operator's DatabaseMonitor requires it`);
+      }
+    }
     for (const [field, image] of Object.entries({ prometheus: props.prometheus, grafana: props.grafana, initializer: props.initializer, reloader: props.reloader })) {
-      if (image && (!image.baseImage || !image.version || image.version === 'latest')) {
+      if (image && (typeof image !== 'object' || !image.baseImage || !image.version || image.version === 'latest')) {
         inputError(this, field, image, 'a baseImage and a pinned version other than "latest"');
       }
     }

@@ -10,6 +10,7 @@ import type { TlsDatabaseCluster } from './tls-database-cluster';
 import { manifestFileName } from './names';
 import { compact, dependWithinChart } from './_operator';
 import { RunbookStep } from './_runbook';
+import { requireExternalSecretName } from './_tls-cluster';
 import {
   isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireQuantity,
 } from './_validate';
@@ -46,26 +47,32 @@ export interface DrainerChart {
 }
 
 /**
- * TLS between the drainer and the databases it writes to. The values file gets a `tlsDownstream`
- * section, this library's chart-value design:
+ * TLS between the drainer and the databases it writes to: the chart's `tlsSyncer` values.
  *
  * ```yaml
- * tlsDownstream:
- *   enabled: true
- *   clientSecretName: <secretName>
+ * tlsSyncer:
+ *   tlsClientSecretName: <secretName>
+ *   certAllowedCN: [<allowedCommonNames>]            # when set
  *   checkpoint:
- *     clientSecretName: <checkpointSecretName>
+ *     tlsClientSecretName: <checkpointSecretName>    # when set
  * ```
  */
 export interface DrainerDownstreamTls {
   /**
    * The Secret with the client certificate set (`tls.crt`, `tls.key`, `ca.crt`) for the downstream
-   * database the drainer writes to. You create it; the library only refers to it.
+   * database the drainer writes to (`tlsSyncer.tlsClientSecretName`). You create it; the library
+   * only refers to it. It cannot be one of the cluster's own certificate Secrets.
    */
   readonly secretName: string;
   /**
-   * The Secret with the client certificate set for the database that holds the drainer's checkpoint.
-   * @default - `secretName`: the checkpoint is kept in the downstream database
+   * Common Names the drainer accepts from the downstream database (`tlsSyncer.certAllowedCN`).
+   * @default - the chart's default: no Common Name check
+   */
+  readonly allowedCommonNames?: string[];
+  /**
+   * The Secret with the client certificate set for the checkpoint database, when the drainer keeps
+   * its checkpoint in another database than the downstream one (`tlsSyncer.checkpoint.tlsClientSecretName`).
+   * @default - none: the checkpoint is kept in the downstream database
    */
   readonly checkpointSecretName?: string;
 }
@@ -89,7 +96,7 @@ export interface DrainerReleaseProps {
   /** The chart and its exact version. */
   readonly chart: DrainerChart;
   /**
-   * The drainer's version (chart value `version`), `v<major>.<minor>.<patch>`.
+   * The drainer's version (chart value `clusterVersion`), `v<major>.<minor>.<patch>`.
    * @default - the cluster's version
    */
   readonly version?: string;
@@ -104,10 +111,11 @@ export interface DrainerReleaseProps {
    */
   readonly storageClassName?: string;
   /**
-   * The drainer's own configuration, passed through as the chart value `config`.
-   * @default - none
+   * The drainer's own configuration, a TOML document passed through as the chart value `config`
+   * (the chart reads a string, not a map). It may hold credentials: errors never repeat it.
+   * @default - the chart's default configuration
    */
-  readonly config?: { readonly [key: string]: any };
+  readonly config?: string;
   /**
    * Common Names the drainer accepts from peers besides the certificates' (`tlsCluster.certAllowedCN`).
    * @default - only the certificates' Common Name
@@ -161,7 +169,7 @@ const ARGO_CD_API = 'argoproj.io/v1alpha1';
 /** The Kubernetes cluster Argo CD runs in, as its `destination.server`. */
 const IN_CLUSTER = 'https://kubernetes.default.svc';
 /** Chart values the construct writes itself; `extraValues` may not set them. */
-const OWN_VALUES = ['clusterName', 'drainerName', 'version', 'storage', 'storageClassName', 'tlsCluster', 'tlsDownstream', 'config'];
+const OWN_VALUES = ['clusterName', 'drainerName', 'clusterVersion', 'storage', 'storageClassName', 'tlsCluster', 'tlsSyncer', 'config'];
 
 /**
  * The drainer of a TLS database cluster, installed with its package-manager chart (specification,
@@ -216,20 +224,24 @@ export class DrainerRelease extends Construct {
       requireDnsSubdomain(this, 'storageClassName', props.storageClassName);
     }
     const extraAllowedCommonNames = requireExtraCommonNames(this, 'extraAllowedCommonNames', props.extraAllowedCommonNames, cluster.commonName);
-    requirePlainObject(this, 'config', props.config);
+    if (props.config !== undefined && typeof props.config !== 'string') {
+      inputError(this, 'config', `a value of type ${Array.isArray(props.config) ? 'array' : typeof props.config}`, 'a TOML document as a string (the chart value config is text)');
+    }
     requirePlainObject(this, 'extraValues', props.extraValues);
     const clash = Object.keys(props.extraValues ?? {}).find((k) => OWN_VALUES.includes(k));
     if (clash !== undefined) {
-      inputError(this, `extraValues.${clash}`, props.extraValues![clash],
+      inputError(this, `extraValues.${clash}`, 'a value (not shown: chart values may hold credentials)',
         `nothing: the construct sets "${clash}"; use the prop of that name (chart values it sets: ${OWN_VALUES.join(', ')})`);
     }
     const downstream = props.downstreamTls;
     if (downstream !== undefined) {
-      requireDnsSubdomain(this, 'downstreamTls.secretName', downstream.secretName);
+      requireExternalSecretName(this, 'downstreamTls.secretName', downstream.secretName, cluster.certificates);
       if (downstream.checkpointSecretName !== undefined) {
-        requireDnsSubdomain(this, 'downstreamTls.checkpointSecretName', downstream.checkpointSecretName);
+        requireExternalSecretName(this, 'downstreamTls.checkpointSecretName', downstream.checkpointSecretName, cluster.certificates);
       }
     }
+    const syncerAllowed = downstream?.allowedCommonNames === undefined ? undefined
+      : requireExtraCommonNames(this, 'downstreamTls.allowedCommonNames', downstream.allowedCommonNames, '');
     const gitOps = props.gitOps;
     if (gitOps !== undefined && !Object.values(GitOpsEngine).includes(gitOps)) {
       inputError(this, 'gitOps', gitOps, `one of ${Object.values(GitOpsEngine).map((e) => `"${e}"`).join(', ')}`);
@@ -250,16 +262,16 @@ export class DrainerRelease extends Construct {
     this.chartValues = compact({
       clusterName,
       drainerName: props.drainerName,
-      version,
+      clusterVersion: version,
       storage,
       storageClassName: props.storageClassName,
       [tlsKey]: { enabled: true, [allowedKey]: [cluster.commonName, ...extraAllowedCommonNames] },
-      tlsDownstream: downstream && {
-        enabled: true,
-        clientSecretName: downstream.secretName,
-        checkpoint: { clientSecretName: downstream.checkpointSecretName ?? downstream.secretName },
+      tlsSyncer: downstream && {
+        tlsClientSecretName: downstream.secretName,
+        certAllowedCN: syncerAllowed,
+        checkpoint: downstream.checkpointSecretName === undefined ? undefined : { tlsClientSecretName: downstream.checkpointSecretName },
       },
-      config: props.config && structuredClone(props.config),
+      config: props.config,
       ...structuredClone(props.extraValues ?? {}),
     });
 
@@ -339,9 +351,9 @@ export class DrainerRelease extends Construct {
   private runbookStep(cluster: TlsDatabaseCluster, chart: ResolvedChart, valuesPath: string, gitOps?: GitOpsEngine): RunbookStep {
     const { namespace } = this;
     const secrets = [this.serverSecretName];
-    const downstream = this.chartValues.tlsDownstream as { clientSecretName: string; checkpoint: { clientSecretName: string } } | undefined;
+    const downstream = this.chartValues.tlsSyncer as { tlsClientSecretName: string; checkpoint?: { tlsClientSecretName: string } } | undefined;
     if (downstream) {
-      secrets.push(...new Set([downstream.clientSecretName, downstream.checkpoint.clientSecretName]));
+      secrets.push(...new Set([downstream.tlsClientSecretName, downstream.checkpoint?.tlsClientSecretName ?? downstream.tlsClientSecretName]));
     }
     const text = [
       `The drainer is installed from its chart, not by the operator. Its server certificate Secret \`${this.serverSecretName}\` `
@@ -406,8 +418,9 @@ function resolveChart(scope: IConstruct, props: DrainerReleaseProps): ResolvedCh
   return { name, repository, version };
 }
 
+/** Throws unless `value` is a map; the message names its type only, since chart values may hold credentials. */
 function requirePlainObject(scope: IConstruct, field: string, value: unknown): void {
   if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
-    inputError(scope, field, value, 'an object of chart values');
+    inputError(scope, field, `a value of type ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}`, 'an object of chart values');
   }
 }

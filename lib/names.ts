@@ -136,6 +136,11 @@ export interface TlsFilePaths {
   readonly privateKey: string;
 }
 
+/** The file paths of a certificate Secret the operator mounts at `<parent>/<secret name>`. */
+export function mountedTlsFiles(parent: string, secretName: string): TlsFilePaths {
+  return tlsFilePaths(`${parent}/${secretName}`);
+}
+
 /** The paths of `ca.crt`, `tls.crt` and `tls.key` below a folder. */
 export function tlsFilePaths(folder: string): TlsFilePaths {
   return {

@@ -1,19 +1,20 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
-  CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, ComponentToken, PORTS, clusterKind, component,
+  CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, clusterKind, component,
 } from './catalog';
 import { ClusterCertificates } from './cluster-certificates';
 import { DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
 import { IDatabaseEndpoint } from './endpoints';
 import { inputError } from './errors';
 import * as names from './names';
+import type { TlsFilePaths } from './names';
 import { OutputFile } from './output-file';
 import { compact, operatorObject } from './_operator';
 import { MOUNT_CLIENT_SECRET_PATCH, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from './_database-runbook';
 import { RunbookStep } from './_runbook';
 import { TlsClusterProps } from './tls-cluster';
-import { resolveCluster } from './_tls-cluster';
+import { externalSecretNames, resolveCluster } from './_tls-cluster';
 import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from './_validate';
 import { requireMinimum } from './_versions';
 
@@ -93,7 +94,16 @@ export interface SqlServerProps extends FailoverComponentProps, AllowedCommonNam
 export interface PumpProps extends DatabaseComponentProps, StorageComponentProps, AllowedCommonNamesProps {}
 
 /** The changefeed component (TLS from component version 4.0.3). */
-export interface ChangefeedProps extends FailoverComponentProps, AllowedCommonNamesProps {}
+export interface ChangefeedProps extends DatabaseComponentProps, AllowedCommonNamesProps {
+  /**
+   * Secrets (keys `tls.crt`, `tls.key`, `ca.crt`) for TLS towards the databases the changefeed
+   * writes to, listed in `spec.changefeed.tlsClientSecretNames`. The operator mounts each at
+   * `/var/lib/sink-tls/<secret name>` in the changefeed pods; {@link TlsDatabaseCluster.sinkTlsFiles}
+   * gives the paths to put in a sink's URI. They are not the cluster's own certificates.
+   * @default - none
+   */
+  readonly sinkTlsSecretNames?: string[];
+}
 
 /** One storage claim of the columnar component. */
 export interface StorageClaim {
@@ -106,7 +116,11 @@ export interface StorageClaim {
   readonly storageClassName?: string;
 }
 
-/** The columnar component (TLS from component version 4.0.5). */
+/**
+ * The columnar component (TLS from component version 4.0.5). Its `config` holds two documents,
+ * `config` (the engine's configuration) and `proxy` (its storage proxy's); the construct sets the
+ * allowed Common Names in both.
+ */
 export interface ColumnarProps extends FailoverComponentProps, AllowedCommonNamesProps {
   /**
    * The volumes the component keeps its data on.
@@ -165,7 +179,7 @@ const SHAPES: Record<OperatorComponent, {
   store: { failover: true, storage: 'requests', defaultStorage: '100Gi' },
   sqlserver: { failover: true },
   pump: { failover: false, storage: 'requests', defaultStorage: '20Gi' },
-  changefeed: { failover: true },
+  changefeed: { failover: false },
   columnar: { failover: true, storage: 'claims', defaultStorage: '100Gi' },
 };
 
@@ -200,6 +214,8 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
   public readonly resource: ApiObject;
   /** The runbook file. */
   public readonly runbook: OutputFile;
+  /** The Secrets the changefeed reaches its sinks with (`spec.changefeed.tlsClientSecretNames`). */
+  public readonly sinkTlsSecretNames: string[];
   private monitor?: DatabaseMonitor;
   private readonly runbookSteps: RunbookStep[] = [];
 
@@ -235,11 +251,14 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     this.clientSecretName = this.certificates.clientSecretName(ClusterKind.DATABASE);
     this.sqlHost = names.serviceHost(props.clusterName, 'sqlserver', namespace);
 
+    this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', props.changefeed?.sinkTlsSecretNames, this.certificates);
     const spec: Record<string, unknown> = {
       tlsCluster: { enabled: true },
       version: props.version,
       timezone: props.timezone ?? 'UTC',
       pvReclaimPolicy,
+      // The names the operator gives the components must be the names on their certificates.
+      clusterDomain: this.certificates.clusterDomain,
     };
     for (const token of running) {
       spec[token] = this.componentSpec(token, parts[token]!);
@@ -259,6 +278,17 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     });
   }
 
+  /**
+   * Where the changefeed pods find the files of one of its sink Secrets, for the sink's URI
+   * (`ssl-ca`, `ssl-cert`, `ssl-key`).
+   */
+  public sinkTlsFiles(secretName: string): TlsFilePaths {
+    if (!this.sinkTlsSecretNames.includes(secretName)) {
+      inputError(this, 'sink Secret', secretName, `one of changefeed.sinkTlsSecretNames: ${this.sinkTlsSecretNames.join(', ') || 'none'}`);
+    }
+    return names.mountedTlsFiles(MOUNT_PATHS.sinkTls, secretName);
+  }
+
   /** The server Secret of one of the cluster's components. */
   public serverSecretName(token: ComponentToken): string {
     return this.certificates.serverSecretName(token);
@@ -268,7 +298,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
    * Adds the `DatabaseMonitor` of this cluster, in its namespace, as the child `Monitor`.
    * Calling it again returns the same monitor.
    */
-  public addMonitor(options: DatabaseMonitorOptions = {}): DatabaseMonitor {
+  public addMonitor(options: DatabaseMonitorOptions): DatabaseMonitor {
     if (!this.monitor) {
       this.monitor = new DatabaseMonitor(this, 'Monitor', { ...options, clusters: [this] });
       this.monitor.node.addDependency(this.resource);
@@ -306,9 +336,26 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
         }))
         : undefined,
       service: token === 'sqlserver' ? { type: part.serviceType ?? ServiceType.CLUSTER_IP } : undefined,
-      config: withAllowedCommonNames(this, `${token}.config`, part.config, check.path.slice(1), [this.commonName, ...extra]),
+      config: this.configOf(token, part.config, [this.commonName, ...extra]),
       mountClusterClientSecret: CLIENT_SECRET_MOUNTING.includes(token) ? this.mountClusterClientSecret : undefined,
+      tlsClientSecretNames: token === 'changefeed' && this.sinkTlsSecretNames.length > 0 ? this.sinkTlsSecretNames : undefined,
     };
+  }
+
+  /** The component's config with its allowed Common Name lists set, at the catalog's paths. */
+  private configOf(token: OperatorComponent, config: Record<string, any> | undefined, allowed: string[]): Record<string, any> {
+    const check = component(token).commonNameCheck!;
+    if (token === 'columnar' && config !== undefined && config !== null && typeof config === 'object') {
+      const unknown = Object.keys(config).filter((k) => k !== 'config' && k !== 'proxy');
+      if (unknown.length > 0) {
+        inputError(this, 'columnar.config', unknown, 'only the keys "config" (the engine\'s configuration) and "proxy" (its storage proxy\'s)');
+      }
+    }
+    let out = withAllowedCommonNames(this, `${token}.config`, config, check.path.slice(1), allowed);
+    for (const mirror of check.mirrors ?? []) {
+      out = withAllowedCommonNames(this, `${token}.config`, out, mirror.path.slice(1), allowed);
+    }
+    return out;
   }
 
   private checkVersions(props: TlsDatabaseClusterProps, running: readonly OperatorComponent[]): void {
@@ -339,6 +386,9 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
  */
 function withAllowedCommonNames(scope: Construct, field: string, config: Record<string, any> | undefined,
   path: readonly string[], allowed: string[]): Record<string, any> {
+  if (config !== undefined && (config === null || typeof config !== 'object' || Array.isArray(config))) {
+    inputError(scope, field, config, 'an object: the component\'s configuration');
+  }
   const out: Record<string, any> = structuredClone(config ?? {});
   let node = out;
   path.slice(0, -1).forEach((key, i) => {

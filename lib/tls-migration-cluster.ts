@@ -13,8 +13,8 @@ import {
 import { manifestFileName } from './names';
 import { compact, operatorObject } from './_operator';
 import { TlsClusterProps } from './tls-cluster';
-import { resolveCluster } from './_tls-cluster';
-import { requireCount, requireDnsSubdomain, requireExtraCommonNames, requireImageName, requireQuantity } from './_validate';
+import { requireExternalSecretName, resolveCluster } from './_tls-cluster';
+import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from './_validate';
 import { requireMinimum } from './_versions';
 
 /** Settings of the master or the worker members. */
@@ -243,11 +243,11 @@ export class TlsMigrationCluster extends Construct {
     // The members' props are named after their spec keys.
     const memberProps: MemberPropsBySpecKey = { master: props.master, worker: props.worker };
     const members = MEMBERS.map((token) => this.member(token, memberProps, certificates.commonName));
+    this.certificates = certificates;
     const sources = this.resolveSources(props.sources);
     const target = this.resolveTarget(props.target);
     const task = this.resolveTask(props.task);
 
-    this.certificates = certificates;
     for (const token of MEMBERS) {
       // Certificates passed in may hold a member already, perhaps with extra names: it is kept as
       // it is, since addComponent refuses the same component with other options.
@@ -394,7 +394,7 @@ export class TlsMigrationCluster extends Construct {
     if (db.password !== undefined && typeof db.password !== 'string') {
       inputError(this, `${field}.password`, typeof db.password, 'a string, or nothing to supply it at deploy time');
     }
-    requireDnsSubdomain(this, `${field}.tlsSecretName`, db.tlsSecretName);
+    requireExternalSecretName(this, `${field}.tlsSecretName`, db.tlsSecretName, this.certificates);
     return {
       host, port, user: db.user, password: db.password ?? '', passwordGiven: db.password !== undefined, tlsSecretName: db.tlsSecretName,
     };

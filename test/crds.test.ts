@@ -24,13 +24,17 @@ describe('the CRD validator used by every test', () => {
   test('keeps open config maps open', () => {
     const cluster = {
       apiVersion: 'db.operator.io/v1alpha1', kind: 'DatabaseCluster', metadata: { name: 'x' },
-      spec: { version: 'v4.0.5', coordinator: { config: { anything: 1, security: { more: true } } }, store: {}, sqlserver: {} },
+      spec: { version: 'v4.0.5', coordinator: { replicas: 1, config: { anything: 1, security: { more: true } } }, store: { replicas: 1 }, sqlserver: { replicas: 1 } },
     };
     expect(crdErrors(cluster)).toEqual([]);
   });
 
   test('maps a custom API group back to the CRD files', () => {
-    const monitor = { apiVersion: 'acme.io/v1alpha1', kind: 'DatabaseMonitor', metadata: { name: 'm' }, spec: { clusters: [{ name: 'basic' }] } };
+    const image = { baseImage: 'img', version: 'v1' };
+    const monitor = {
+      apiVersion: 'acme.io/v1alpha1', kind: 'DatabaseMonitor', metadata: { name: 'm' },
+      spec: { clusters: [{ name: 'basic' }], prometheus: image, initializer: image, reloader: image },
+    };
     expect(() => crdErrors(monitor)).toThrow('no CRD in crds/ for acme.io/v1alpha1/DatabaseMonitor');
     expect(crdErrors(monitor, { 'acme.io': 'db.operator.io' })).toEqual([]);
   });

@@ -34,11 +34,12 @@ describe('values file', () => {
     const { values, text } = synth();
     expect(values).toEqual({
       clusterName: 'basic',
-      version: 'v4.0.5',
+      clusterVersion: 'v4.0.5',
       storage: '10Gi',
       tlsCluster: { enabled: true, certAllowedCN: ['basic'] },
     });
-    expect(Object.keys(values)).toEqual(['clusterName', 'version', 'storage', 'tlsCluster']);
+    expect(Object.keys(values)).toEqual(['clusterName', 'clusterVersion', 'storage', 'tlsCluster']);
+    expect(values.version).toBeUndefined(); // the chart reads clusterVersion and ignores version
     expect(text).toMatch(/^# Values of the drainer chart, release binlog of database cluster demo\/basic\./);
   });
 
@@ -49,23 +50,23 @@ describe('values file', () => {
       storage: '50Gi',
       storageClassName: 'fast-ssd',
       extraAllowedCommonNames: ['replica-reader'],
-      downstreamTls: { secretName: 'downstream-tls', checkpointSecretName: 'checkpoint-tls' },
-      config: { 'worker-count': 16, syncer: { 'db-type': 'mysql' } },
+      downstreamTls: { secretName: 'downstream-tls', allowedCommonNames: ['downstream-db'], checkpointSecretName: 'checkpoint-tls' },
+      config: 'worker-count = 16\n[syncer]\ndb-type = "mysql"\n',
       extraValues: { resources: { requests: { cpu: '1' } } },
     }, { commonName: 'basic-cn' });
     expect(values).toEqual({
       clusterName: 'basic',
       drainerName: 'ledger',
-      version: 'v4.0.6',
+      clusterVersion: 'v4.0.6',
       storage: '50Gi',
       storageClassName: 'fast-ssd',
       tlsCluster: { enabled: true, certAllowedCN: ['basic-cn', 'replica-reader'] },
-      tlsDownstream: { enabled: true, clientSecretName: 'downstream-tls', checkpoint: { clientSecretName: 'checkpoint-tls' } },
-      config: { 'worker-count': 16, syncer: { 'db-type': 'mysql' } },
+      tlsSyncer: { tlsClientSecretName: 'downstream-tls', certAllowedCN: ['downstream-db'], checkpoint: { tlsClientSecretName: 'checkpoint-tls' } },
+      config: 'worker-count = 16\n[syncer]\ndb-type = "mysql"\n',
       resources: { requests: { cpu: '1' } },
     });
     expect(Object.keys(values)).toEqual([
-      'clusterName', 'drainerName', 'version', 'storage', 'storageClassName', 'tlsCluster', 'tlsDownstream', 'config', 'resources',
+      'clusterName', 'drainerName', 'clusterVersion', 'storage', 'storageClassName', 'tlsCluster', 'tlsSyncer', 'config', 'resources',
     ]);
   });
 
@@ -74,9 +75,16 @@ describe('values file', () => {
       .toEqual({ enabled: true, certAllowedCN: ['basic', 'partner'] });
   });
 
-  test('the checkpoint database uses the downstream Secret unless told otherwise', () => {
-    expect(synth({ downstreamTls: { secretName: 'downstream-tls' } }).values.tlsDownstream)
-      .toEqual({ enabled: true, clientSecretName: 'downstream-tls', checkpoint: { clientSecretName: 'downstream-tls' } });
+  test('downstream TLS is the chart\'s tlsSyncer, key by key; no checkpoint Secret unless the checkpoint is another database', () => {
+    const { values } = synth({ downstreamTls: { secretName: 'downstream-tls' } });
+    expect(values.tlsSyncer).toEqual({ tlsClientSecretName: 'downstream-tls' });
+    expect(values.tlsDownstream).toBeUndefined();
+  });
+
+  test('config is the TOML text the chart reads, written as a string', () => {
+    const { text, values } = synth({ config: '[syncer]\ndb-type = "mysql"\n' });
+    expect(values.config).toBe('[syncer]\ndb-type = "mysql"\n');
+    expect(text).toContain('config: |\n  [syncer]\n  db-type = "mysql"\n');
   });
 
   test('holds no private key and no Secret', () => {
@@ -312,12 +320,20 @@ describe('input errors', () => {
       .toThrow('test/early/drainer: extraAllowedCommonNames: received "partner"; expected a list of Common Names');
   });
 
-  test('config and extraValues are objects, and extraValues does not set what the construct sets', () => {
-    expect(() => synth({ config: 'worker-count = 16' as any })).toThrow('test/early/drainer: config: received "worker-count = 16"; expected an object of chart values');
-    expect(() => synth({ extraValues: [] as any })).toThrow('test/early/drainer: extraValues: received []; expected an object of chart values');
+  test('config is TOML text and extraValues an object, neither repeated in a message; extraValues does not set what the construct sets', () => {
+    expect(() => synth({ config: { syncer: { password: 'hunter2' } } as any }))
+      .toThrow('test/early/drainer: config: received "a value of type object"; expected a TOML document as a string (the chart value config is text)');
+    expect(() => synth({ extraValues: ['hunter2'] as any })).toThrow('test/early/drainer: extraValues: received "a value of type array"; expected an object of chart values');
     expect(() => synth({ extraValues: { tlsCluster: { enabled: false } } }))
-      .toThrow('test/early/drainer: extraValues.tlsCluster: received {"enabled":false}; expected nothing: the construct sets "tlsCluster"; use the prop of that name');
-    expect(() => synth({ extraValues: { drainerName: 'x' } })).toThrow('test/early/drainer: extraValues.drainerName: received "x"; expected nothing');
+      .toThrow('test/early/drainer: extraValues.tlsCluster: received "a value (not shown: chart values may hold credentials)"; expected nothing: the construct sets "tlsCluster"; use the prop of that name');
+    expect(() => synth({ extraValues: { drainerName: 'x' } })).toThrow('test/early/drainer: extraValues.drainerName: received "a value (not shown: chart values may hold credentials)"; expected nothing');
+  });
+
+  test('downstream Secrets are not the cluster\'s own certificate Secrets', () => {
+    expect(() => synth({ downstreamTls: { secretName: 'basic-ca-secret' } }))
+      .toThrow('test/early/drainer: downstreamTls.secretName: received "basic-ca-secret"; expected a Secret of the external database\'s own client certificate: basic-ca-secret holds the CA and its private key');
+    expect(() => synth({ downstreamTls: { secretName: 'ok', checkpointSecretName: 'basic-cluster-client-secret' } }))
+      .toThrow('test/early/drainer: downstreamTls.checkpointSecretName: received "basic-cluster-client-secret"; expected a Secret of the external database\'s own client certificate: basic-cluster-client-secret holds a certificate of the cluster itself');
   });
 
   test('downstream Secrets are Secret names', () => {

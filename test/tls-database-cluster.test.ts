@@ -21,6 +21,12 @@ function file(cluster: TlsDatabaseCluster, suffix: string): string {
   return found.render();
 }
 
+/** The monitor images the operator requires. */
+const MONITOR = {
+  initializer: { baseImage: 'registry.example.com/monitor-initializer', version: 'v4.0.5' },
+  reloader: { baseImage: 'registry.example.com/monitor-reloader', version: 'v1.0.1' },
+};
+
 describe('DatabaseCluster', () => {
   const all = synth({ changefeed: {}, columnar: {} });
 
@@ -51,10 +57,73 @@ describe('DatabaseCluster', () => {
 
   test('store, pump, changefeed and columnar set cert-allowed-cn; sqlserver sets cluster-verify-cn', () => {
     const { spec } = all.resource;
-    for (const token of ['store', 'pump', 'changefeed', 'columnar']) {
+    for (const token of ['store', 'pump', 'changefeed']) {
       expect(spec[token].config.security).toEqual({ 'cert-allowed-cn': ['basic'] });
     }
     expect(spec.sqlserver.config.security).toEqual({ 'cluster-verify-cn': ['basic'] });
+  });
+
+  test('columnar: two documents, the engine\'s list spelled with underscores and the storage proxy\'s with dashes, nothing else at the top', () => {
+    const { config } = all.resource.spec.columnar;
+    expect(config).toEqual({
+      config: { security: { cert_allowed_cn: ['basic'] } },
+      proxy: { security: { 'cert-allowed-cn': ['basic'] } },
+    });
+    expect(config.security).toBeUndefined();
+  });
+
+  test('columnar: the user\'s engine and proxy settings are kept, the lists added to both', () => {
+    const { resource } = synth({ columnar: {
+      extraAllowedCommonNames: ['analyst'],
+      config: { config: { logger: { level: 'debug' } }, proxy: { server: { 'status-addr': '0.0.0.0:20292' } } },
+    } });
+    expect(resource.spec.columnar.config).toEqual({
+      config: { logger: { level: 'debug' }, security: { cert_allowed_cn: ['basic', 'analyst'] } },
+      proxy: { server: { 'status-addr': '0.0.0.0:20292' }, security: { 'cert-allowed-cn': ['basic', 'analyst'] } },
+    });
+  });
+
+  test('columnar: a key beside config and proxy, or a list set by hand, is refused', () => {
+    expect(() => synth({ columnar: { config: { security: {} } as any } }))
+      .toThrow('test/db: columnar.config: received ["security"]; expected only the keys "config" (the engine\'s configuration) and "proxy" (its storage proxy\'s)');
+    expect(() => synth({ columnar: { config: { proxy: { security: { 'cert-allowed-cn': ['x'] } } } } }))
+      .toThrow('test/db: columnar.config.proxy.security.cert-allowed-cn: received ["x"]; expected nothing: the construct sets it');
+  });
+
+  test('changefeed: no maxFailoverCount (the operator has none for it); sink Secrets listed in tlsClientSecretNames', () => {
+    const { resource, cluster: db } = synth({ changefeed: { sinkTlsSecretNames: ['kafka-tls', 'mysql-tls', 'kafka-tls'] } });
+    const { changefeed } = resource.spec;
+    expect(changefeed.maxFailoverCount).toBeUndefined();
+    expect(changefeed.tlsClientSecretNames).toEqual(['kafka-tls', 'mysql-tls']);
+    expect(db.sinkTlsFiles('kafka-tls')).toEqual({
+      ca: '/var/lib/sink-tls/kafka-tls/ca.crt', certificate: '/var/lib/sink-tls/kafka-tls/tls.crt', privateKey: '/var/lib/sink-tls/kafka-tls/tls.key',
+    });
+    expect(() => db.sinkTlsFiles('other')).toThrow('test/db: sink Secret: received "other"; expected one of changefeed.sinkTlsSecretNames: kafka-tls, mysql-tls');
+    expect(synth({ changefeed: {} }).resource.spec.changefeed.tlsClientSecretNames).toBeUndefined();
+  });
+
+  test('changefeed: a sink Secret is never one of the cluster\'s own', () => {
+    expect(() => synth({ changefeed: { sinkTlsSecretNames: ['basic-ca-secret'] } }))
+      .toThrow('test/db: changefeed.sinkTlsSecretNames[0]: received "basic-ca-secret"; expected a Secret of the external database\'s own client certificate: basic-ca-secret holds the CA and its private key');
+    expect(() => synth({ changefeed: { sinkTlsSecretNames: ['Kafka TLS'] } }))
+      .toThrow('test/db: changefeed.sinkTlsSecretNames[0]: received "Kafka TLS"; expected a DNS-1123 subdomain');
+  });
+
+  test('every component object has replicas', () => {
+    for (const token of ['coordinator', 'store', 'sqlserver', 'pump', 'changefeed', 'columnar']) {
+      expect(all.resource.spec[token].replicas).toBe(1);
+    }
+  });
+
+  test('clusterDomain: the cluster resource carries the domain of its certificates, and none without it', () => {
+    const chart = Testing.chart();
+    const certificates = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', namespace: 'demo', clusterDomain: 'cluster.local' });
+    new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates });
+    const objects = Testing.synth(chart);
+    expect(findObject(objects, 'DatabaseCluster', 'basic').spec.clusterDomain).toBe('cluster.local');
+    expect(findObject(objects, 'Certificate', 'basic-store-cluster-secret').spec.dnsNames).toContain('basic-store.demo.svc.cluster.local');
+    expectValidAgainstCrds(objects);
+    expect(all.resource.spec.clusterDomain).toBeUndefined();
   });
 
   test('mountClusterClientSecret on coordinator and store by default, and can be turned off', () => {
@@ -164,13 +233,13 @@ describe('DatabaseMonitor', () => {
 
   test('addMonitor twice is one monitor', () => {
     const { objects } = synth({}, (c) => {
-      expect(c.addMonitor()).toBe(c.addMonitor());
+      expect(c.addMonitor(MONITOR)).toBe(c.addMonitor(MONITOR));
     });
     expect(namesOf(objects, 'DatabaseMonitor')).toEqual(['basic-monitor']);
   });
 
   test('an image pinned to latest is refused', () => {
-    expect(() => synth({}, (c) => c.addMonitor({ grafana: { baseImage: 'grafana/grafana', version: 'latest' } })))
+    expect(() => synth({}, (c) => c.addMonitor({ ...MONITOR, grafana: { baseImage: 'grafana/grafana', version: 'latest' } })))
       .toThrow('test/db/Monitor: grafana: received {"baseImage":"grafana/grafana","version":"latest"}; expected a baseImage and a pinned version other than "latest"');
   });
 });

@@ -278,10 +278,10 @@ function allowedFromManifests(plan: TlsPlan, docs: readonly YamlDocument[]): All
     if (!kind || doc.metadata?.name !== plan.clusterName || (doc.metadata?.namespace ?? plan.namespace) !== plan.namespace) {
       continue;
     }
-    for (const { entry, path: keys, value } of allowedCommonNameLists(doc)) {
+    for (const { entry, key, path: keys, value } of allowedCommonNameLists(doc)) {
       const allowed = asNames(value);
       if (allowed) {
-        out.push({ component: entry.token, cluster: entry.cluster, key: entry.commonNameCheck!.key, names: allowed, source: `${file} ${kind.resourceKind} ${keys.join('.')}` });
+        out.push({ component: entry.token, cluster: entry.cluster, key, names: allowed, source: `${file} ${kind.resourceKind} ${keys.join('.')}` });
       }
     }
   }

@@ -166,6 +166,13 @@ export interface DatabaseClusterSpec {
    * @schema DatabaseClusterSpec#columnar
    */
   readonly columnar?: DatabaseClusterSpecColumnar;
+
+  /**
+   * Kubernetes cluster domain, such as cluster.local; when set, the operator addresses components as <name>.<namespace>.svc.<clusterDomain>.
+   *
+   * @schema DatabaseClusterSpec#clusterDomain
+   */
+  readonly clusterDomain?: string;
 }
 
 /**
@@ -185,6 +192,7 @@ export function toJson_DatabaseClusterSpec(obj: DatabaseClusterSpec | undefined)
     'pump': toJson_DatabaseClusterSpecPump(obj.pump),
     'changefeed': toJson_DatabaseClusterSpecChangefeed(obj.changefeed),
     'columnar': toJson_DatabaseClusterSpecColumnar(obj.columnar),
+    'clusterDomain': obj.clusterDomain,
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
@@ -263,7 +271,7 @@ export interface DatabaseClusterSpecCoordinator {
    *
    * @schema DatabaseClusterSpecCoordinator#replicas
    */
-  readonly replicas?: number;
+  readonly replicas: number;
 
   /**
    * Resources reserved for each member.
@@ -285,6 +293,13 @@ export interface DatabaseClusterSpecCoordinator {
    * @schema DatabaseClusterSpecCoordinator#config
    */
   readonly config?: DatabaseClusterSpecCoordinatorConfig;
+
+  /**
+   * Annotations of the component's pods. The operator restarts the component's pods one at a time, gracefully, when the value of its restart annotation (<group>/restartedAt) changes.
+   *
+   * @schema DatabaseClusterSpecCoordinator#annotations
+   */
+  readonly annotations?: { [key: string]: string };
 }
 
 /**
@@ -301,6 +316,7 @@ export function toJson_DatabaseClusterSpecCoordinator(obj: DatabaseClusterSpecCo
     'requests': toJson_DatabaseClusterSpecCoordinatorRequests(obj.requests),
     'mountClusterClientSecret': obj.mountClusterClientSecret,
     'config': toJson_DatabaseClusterSpecCoordinatorConfig(obj.config),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
@@ -339,7 +355,7 @@ export interface DatabaseClusterSpecStore {
    *
    * @schema DatabaseClusterSpecStore#replicas
    */
-  readonly replicas?: number;
+  readonly replicas: number;
 
   /**
    * Resources reserved for each member.
@@ -361,6 +377,13 @@ export interface DatabaseClusterSpecStore {
    * @schema DatabaseClusterSpecStore#config
    */
   readonly config?: DatabaseClusterSpecStoreConfig;
+
+  /**
+   * Annotations of the component's pods. The operator restarts the component's pods one at a time, gracefully, when the value of its restart annotation (<group>/restartedAt) changes.
+   *
+   * @schema DatabaseClusterSpecStore#annotations
+   */
+  readonly annotations?: { [key: string]: string };
 }
 
 /**
@@ -377,6 +400,7 @@ export function toJson_DatabaseClusterSpecStore(obj: DatabaseClusterSpecStore | 
     'requests': toJson_DatabaseClusterSpecStoreRequests(obj.requests),
     'mountClusterClientSecret': obj.mountClusterClientSecret,
     'config': toJson_DatabaseClusterSpecStoreConfig(obj.config),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
@@ -415,7 +439,7 @@ export interface DatabaseClusterSpecSqlserver {
    *
    * @schema DatabaseClusterSpecSqlserver#replicas
    */
-  readonly replicas?: number;
+  readonly replicas: number;
 
   /**
    * Resources reserved for each member.
@@ -437,6 +461,13 @@ export interface DatabaseClusterSpecSqlserver {
    * @schema DatabaseClusterSpecSqlserver#config
    */
   readonly config?: DatabaseClusterSpecSqlserverConfig;
+
+  /**
+   * Annotations of the component's pods. The operator restarts the component's pods one at a time, gracefully, when the value of its restart annotation (<group>/restartedAt) changes.
+   *
+   * @schema DatabaseClusterSpecSqlserver#annotations
+   */
+  readonly annotations?: { [key: string]: string };
 }
 
 /**
@@ -453,6 +484,7 @@ export function toJson_DatabaseClusterSpecSqlserver(obj: DatabaseClusterSpecSqls
     'requests': toJson_DatabaseClusterSpecSqlserverRequests(obj.requests),
     'service': toJson_DatabaseClusterSpecSqlserverService(obj.service),
     'config': toJson_DatabaseClusterSpecSqlserverConfig(obj.config),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
@@ -484,7 +516,7 @@ export interface DatabaseClusterSpecPump {
    *
    * @schema DatabaseClusterSpecPump#replicas
    */
-  readonly replicas?: number;
+  readonly replicas: number;
 
   /**
    * Resources reserved for each member.
@@ -499,6 +531,13 @@ export interface DatabaseClusterSpecPump {
    * @schema DatabaseClusterSpecPump#config
    */
   readonly config?: DatabaseClusterSpecPumpConfig;
+
+  /**
+   * Annotations of the component's pods. The operator restarts the component's pods one at a time, gracefully, when the value of its restart annotation (<group>/restartedAt) changes.
+   *
+   * @schema DatabaseClusterSpecPump#annotations
+   */
+  readonly annotations?: { [key: string]: string };
 }
 
 /**
@@ -513,6 +552,7 @@ export function toJson_DatabaseClusterSpecPump(obj: DatabaseClusterSpecPump | un
     'replicas': obj.replicas,
     'requests': toJson_DatabaseClusterSpecPumpRequests(obj.requests),
     'config': toJson_DatabaseClusterSpecPumpConfig(obj.config),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
@@ -540,18 +580,11 @@ export interface DatabaseClusterSpecChangefeed {
   readonly version?: string;
 
   /**
-   * Upper bound on the extra members created to replace failed ones.
-   *
-   * @schema DatabaseClusterSpecChangefeed#maxFailoverCount
-   */
-  readonly maxFailoverCount?: number;
-
-  /**
    * Number of changefeed members.
    *
    * @schema DatabaseClusterSpecChangefeed#replicas
    */
-  readonly replicas?: number;
+  readonly replicas: number;
 
   /**
    * Component configuration; keys beyond those listed are kept as given.
@@ -559,6 +592,20 @@ export interface DatabaseClusterSpecChangefeed {
    * @schema DatabaseClusterSpecChangefeed#config
    */
   readonly config?: DatabaseClusterSpecChangefeedConfig;
+
+  /**
+   * Annotations of the component's pods. The operator restarts the component's pods one at a time, gracefully, when the value of its restart annotation (<group>/restartedAt) changes.
+   *
+   * @schema DatabaseClusterSpecChangefeed#annotations
+   */
+  readonly annotations?: { [key: string]: string };
+
+  /**
+   * Secrets with tls.crt, tls.key and ca.crt for the databases the changefeed writes to; each is mounted at /var/lib/sink-tls/<secret name> in the changefeed pods.
+   *
+   * @schema DatabaseClusterSpecChangefeed#tlsClientSecretNames
+   */
+  readonly tlsClientSecretNames?: string[];
 }
 
 /**
@@ -570,9 +617,10 @@ export function toJson_DatabaseClusterSpecChangefeed(obj: DatabaseClusterSpecCha
   const result = {
     'baseImage': obj.baseImage,
     'version': obj.version,
-    'maxFailoverCount': obj.maxFailoverCount,
     'replicas': obj.replicas,
     'config': toJson_DatabaseClusterSpecChangefeedConfig(obj.config),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'tlsClientSecretNames': obj.tlsClientSecretNames?.map(y => y),
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
@@ -611,21 +659,28 @@ export interface DatabaseClusterSpecColumnar {
    *
    * @schema DatabaseClusterSpecColumnar#replicas
    */
-  readonly replicas?: number;
+  readonly replicas: number;
 
   /**
    * Volumes claimed by each member; at least one is needed.
    *
    * @schema DatabaseClusterSpecColumnar#storageClaims
    */
-  readonly storageClaims?: DatabaseClusterSpecColumnarStorageClaims[];
+  readonly storageClaims: DatabaseClusterSpecColumnarStorageClaims[];
 
   /**
-   * Component configuration; keys beyond those listed are kept as given.
+   * The columnar component's configuration: two TOML documents, the engine's and its storage proxy's.
    *
    * @schema DatabaseClusterSpecColumnar#config
    */
   readonly config?: DatabaseClusterSpecColumnarConfig;
+
+  /**
+   * Annotations of the component's pods. The operator restarts the component's pods one at a time, gracefully, when the value of its restart annotation (<group>/restartedAt) changes.
+   *
+   * @schema DatabaseClusterSpecColumnar#annotations
+   */
+  readonly annotations?: { [key: string]: string };
 }
 
 /**
@@ -641,6 +696,7 @@ export function toJson_DatabaseClusterSpecColumnar(obj: DatabaseClusterSpecColum
     'replicas': obj.replicas,
     'storageClaims': obj.storageClaims?.map(y => toJson_DatabaseClusterSpecColumnarStorageClaims(y)),
     'config': toJson_DatabaseClusterSpecColumnarConfig(obj.config),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
@@ -1020,17 +1076,24 @@ export function toJson_DatabaseClusterSpecColumnarStorageClaims(obj: DatabaseClu
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
 /**
- * Component configuration; keys beyond those listed are kept as given.
+ * The columnar component's configuration: two TOML documents, the engine's and its storage proxy's.
  *
  * @schema DatabaseClusterSpecColumnarConfig
  */
 export interface DatabaseClusterSpecColumnarConfig {
   /**
-   * Security section of the configuration.
+   * Configuration of the columnar engine (underscore spelling); keys beyond those listed are kept as given.
    *
-   * @schema DatabaseClusterSpecColumnarConfig#security
+   * @schema DatabaseClusterSpecColumnarConfig#config
    */
-  readonly security?: DatabaseClusterSpecColumnarConfigSecurity;
+  readonly config?: DatabaseClusterSpecColumnarConfigConfig;
+
+  /**
+   * Configuration of the storage proxy; keys beyond those listed are kept as given. The operator copies the engine's allowed common names here when the proxy's list is unset.
+   *
+   * @schema DatabaseClusterSpecColumnarConfig#proxy
+   */
+  readonly proxy?: DatabaseClusterSpecColumnarConfigProxy;
 }
 
 /**
@@ -1040,7 +1103,8 @@ export interface DatabaseClusterSpecColumnarConfig {
 export function toJson_DatabaseClusterSpecColumnarConfig(obj: DatabaseClusterSpecColumnarConfig | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'security': toJson_DatabaseClusterSpecColumnarConfigSecurity(obj.security),
+    'config': toJson_DatabaseClusterSpecColumnarConfigConfig(obj.config),
+    'proxy': toJson_DatabaseClusterSpecColumnarConfigProxy(obj.proxy),
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
@@ -1230,27 +1294,55 @@ export function toJson_DatabaseClusterSpecColumnarStorageClaimsResources(obj: Da
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
 /**
- * Security section of the configuration.
+ * Configuration of the columnar engine (underscore spelling); keys beyond those listed are kept as given.
  *
- * @schema DatabaseClusterSpecColumnarConfigSecurity
+ * @schema DatabaseClusterSpecColumnarConfigConfig
  */
-export interface DatabaseClusterSpecColumnarConfigSecurity {
+export interface DatabaseClusterSpecColumnarConfigConfig {
   /**
-   * Certificate common names allowed to connect.
+   * Security section of the engine configuration.
    *
-   * @schema DatabaseClusterSpecColumnarConfigSecurity#cert-allowed-cn
+   * @schema DatabaseClusterSpecColumnarConfigConfig#security
    */
-  readonly certAllowedCn?: string[];
+  readonly security?: DatabaseClusterSpecColumnarConfigConfigSecurity;
 }
 
 /**
- * Converts an object of type 'DatabaseClusterSpecColumnarConfigSecurity' to JSON representation.
+ * Converts an object of type 'DatabaseClusterSpecColumnarConfigConfig' to JSON representation.
  */
 /* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
-export function toJson_DatabaseClusterSpecColumnarConfigSecurity(obj: DatabaseClusterSpecColumnarConfigSecurity | undefined): Record<string, any> | undefined {
+export function toJson_DatabaseClusterSpecColumnarConfigConfig(obj: DatabaseClusterSpecColumnarConfigConfig | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
-    'cert-allowed-cn': obj.certAllowedCn?.map(y => y),
+    'security': toJson_DatabaseClusterSpecColumnarConfigConfigSecurity(obj.security),
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
+ * Configuration of the storage proxy; keys beyond those listed are kept as given. The operator copies the engine's allowed common names here when the proxy's list is unset.
+ *
+ * @schema DatabaseClusterSpecColumnarConfigProxy
+ */
+export interface DatabaseClusterSpecColumnarConfigProxy {
+  /**
+   * Security section of the proxy configuration.
+   *
+   * @schema DatabaseClusterSpecColumnarConfigProxy#security
+   */
+  readonly security?: DatabaseClusterSpecColumnarConfigProxySecurity;
+}
+
+/**
+ * Converts an object of type 'DatabaseClusterSpecColumnarConfigProxy' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_DatabaseClusterSpecColumnarConfigProxy(obj: DatabaseClusterSpecColumnarConfigProxy | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'security': toJson_DatabaseClusterSpecColumnarConfigProxySecurity(obj.security),
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
@@ -1279,6 +1371,62 @@ export function toJson_DatabaseClusterSpecColumnarStorageClaimsResourcesRequests
   if (obj === undefined) { return undefined; }
   const result = {
     'storage': obj.storage,
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
+ * Security section of the engine configuration.
+ *
+ * @schema DatabaseClusterSpecColumnarConfigConfigSecurity
+ */
+export interface DatabaseClusterSpecColumnarConfigConfigSecurity {
+  /**
+   * Certificate common names allowed to connect.
+   *
+   * @schema DatabaseClusterSpecColumnarConfigConfigSecurity#cert_allowed_cn
+   */
+  readonly certAllowedCn?: string[];
+}
+
+/**
+ * Converts an object of type 'DatabaseClusterSpecColumnarConfigConfigSecurity' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_DatabaseClusterSpecColumnarConfigConfigSecurity(obj: DatabaseClusterSpecColumnarConfigConfigSecurity | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'cert_allowed_cn': obj.certAllowedCn?.map(y => y),
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
+ * Security section of the proxy configuration.
+ *
+ * @schema DatabaseClusterSpecColumnarConfigProxySecurity
+ */
+export interface DatabaseClusterSpecColumnarConfigProxySecurity {
+  /**
+   * Certificate common names allowed to connect.
+   *
+   * @schema DatabaseClusterSpecColumnarConfigProxySecurity#cert-allowed-cn
+   */
+  readonly certAllowedCn?: string[];
+}
+
+/**
+ * Converts an object of type 'DatabaseClusterSpecColumnarConfigProxySecurity' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_DatabaseClusterSpecColumnarConfigProxySecurity(obj: DatabaseClusterSpecColumnarConfigProxySecurity | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'cert-allowed-cn': obj.certAllowedCn?.map(y => y),
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});

@@ -109,7 +109,7 @@ export interface DatabaseMonitorSpec {
    *
    * @schema DatabaseMonitorSpec#prometheus
    */
-  readonly prometheus?: DatabaseMonitorSpecPrometheus;
+  readonly prometheus: DatabaseMonitorSpecPrometheus;
 
   /**
    * Grafana server that shows the dashboards.
@@ -123,14 +123,14 @@ export interface DatabaseMonitorSpec {
    *
    * @schema DatabaseMonitorSpec#initializer
    */
-  readonly initializer?: DatabaseMonitorSpecInitializer;
+  readonly initializer: DatabaseMonitorSpecInitializer;
 
   /**
    * Sidecar that reloads Prometheus when its rules change.
    *
    * @schema DatabaseMonitorSpec#reloader
    */
-  readonly reloader?: DatabaseMonitorSpecReloader;
+  readonly reloader: DatabaseMonitorSpecReloader;
 
   /**
    * When the kubelet pulls the images.
@@ -206,14 +206,14 @@ export interface DatabaseMonitorSpecPrometheus {
    *
    * @schema DatabaseMonitorSpecPrometheus#baseImage
    */
-  readonly baseImage?: string;
+  readonly baseImage: string;
 
   /**
    * Image tag.
    *
    * @schema DatabaseMonitorSpecPrometheus#version
    */
-  readonly version?: string;
+  readonly version: string;
 }
 
 /**
@@ -278,14 +278,14 @@ export interface DatabaseMonitorSpecInitializer {
    *
    * @schema DatabaseMonitorSpecInitializer#baseImage
    */
-  readonly baseImage?: string;
+  readonly baseImage: string;
 
   /**
    * Image tag.
    *
    * @schema DatabaseMonitorSpecInitializer#version
    */
-  readonly version?: string;
+  readonly version: string;
 }
 
 /**
@@ -314,14 +314,14 @@ export interface DatabaseMonitorSpecReloader {
    *
    * @schema DatabaseMonitorSpecReloader#baseImage
    */
-  readonly baseImage?: string;
+  readonly baseImage: string;
 
   /**
    * Image tag.
    *
    * @schema DatabaseMonitorSpecReloader#version
    */
-  readonly version?: string;
+  readonly version: string;
 }
 
 /**

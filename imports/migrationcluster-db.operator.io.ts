@@ -239,7 +239,7 @@ export interface MigrationClusterSpecMaster {
    *
    * @schema MigrationClusterSpecMaster#replicas
    */
-  readonly replicas?: number;
+  readonly replicas: number;
 
   /**
    * Size of each member's data volume, as a quantity.
@@ -254,6 +254,13 @@ export interface MigrationClusterSpecMaster {
    * @schema MigrationClusterSpecMaster#config
    */
   readonly config?: MigrationClusterSpecMasterConfig;
+
+  /**
+   * Annotations of the component's pods. The operator restarts the component's pods one at a time, gracefully, when the value of its restart annotation (<group>/restartedAt) changes.
+   *
+   * @schema MigrationClusterSpecMaster#annotations
+   */
+  readonly annotations?: { [key: string]: string };
 }
 
 /**
@@ -269,6 +276,7 @@ export function toJson_MigrationClusterSpecMaster(obj: MigrationClusterSpecMaste
     'replicas': obj.replicas,
     'storageSize': obj.storageSize,
     'config': toJson_MigrationClusterSpecMasterConfig(obj.config),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
@@ -307,7 +315,7 @@ export interface MigrationClusterSpecWorker {
    *
    * @schema MigrationClusterSpecWorker#replicas
    */
-  readonly replicas?: number;
+  readonly replicas: number;
 
   /**
    * Size of each member's data volume, as a quantity.
@@ -322,6 +330,13 @@ export interface MigrationClusterSpecWorker {
    * @schema MigrationClusterSpecWorker#config
    */
   readonly config?: MigrationClusterSpecWorkerConfig;
+
+  /**
+   * Annotations of the component's pods. The operator restarts the component's pods one at a time, gracefully, when the value of its restart annotation (<group>/restartedAt) changes.
+   *
+   * @schema MigrationClusterSpecWorker#annotations
+   */
+  readonly annotations?: { [key: string]: string };
 }
 
 /**
@@ -337,6 +352,7 @@ export function toJson_MigrationClusterSpecWorker(obj: MigrationClusterSpecWorke
     'replicas': obj.replicas,
     'storageSize': obj.storageSize,
     'config': toJson_MigrationClusterSpecWorkerConfig(obj.config),
+    'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});

@@ -17,6 +17,17 @@ describe('allowed Common Name lists of a cluster resource, through the catalog',
     ]);
   });
 
+  test('columnar: the engine\'s list and its storage proxy\'s, the latter optional', () => {
+    const lists = allowedCommonNameLists({
+      kind: 'DatabaseCluster',
+      spec: { columnar: { config: { config: { security: { cert_allowed_cn: ['a'] } }, proxy: { security: { 'cert-allowed-cn': ['b'] } } } } },
+    });
+    expect(lists.map((l) => [l.entry.token, l.key, l.path.join('.'), l.value, l.optional])).toEqual([
+      ['columnar', 'cert_allowed_cn', 'spec.columnar.config.config.security.cert_allowed_cn', ['a'], false],
+      ['columnar', 'cert-allowed-cn', 'spec.columnar.config.proxy.security.cert-allowed-cn', ['b'], true],
+    ]);
+  });
+
   test('migration cluster: master and worker under their spec keys', () => {
     const lists = allowedCommonNameLists({ kind: 'MigrationCluster', spec: { master: { config: { 'cert-allowed-cn': ['a'] } }, worker: {} } });
     expect(lists.map((l) => l.path.join('.'))).toEqual(['spec.master.config.cert-allowed-cn', 'spec.worker.config.cert-allowed-cn']);

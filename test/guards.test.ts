@@ -111,6 +111,20 @@ describe('one Common Name', () => {
     expect(fs.existsSync(dir)).toBe(false);
   });
 
+  test('columnar\'s lists are checked where the operator reads them; the proxy\'s may be left to the operator', () => {
+    const withColumnar = (edit: (db: TlsDatabaseCluster) => void) => {
+      const a = new App({ outdir: outdir() });
+      const db = new TlsDatabaseCluster(new Chart(a, 'demo', { namespace: 'demo' }), 'db', { clusterName: 'basic', version: 'v4.0.5', columnar: {} });
+      edit(db);
+      return a;
+    };
+    expect(() => synthesize(withColumnar((db) => db.resource.addJsonPatch(JsonPatch.replace('/spec/columnar/config/config/security/cert_allowed_cn', ['other'])))))
+      .toThrow('demo/db/Resource: spec.columnar.config.config.security.cert_allowed_cn: received ["other"]; expected a list that holds "basic", the certificates\' Common Name');
+    expect(() => synthesize(withColumnar((db) => db.resource.addJsonPatch(JsonPatch.replace('/spec/columnar/config/proxy/security/cert-allowed-cn', ['other'])))))
+      .toThrow('demo/db/Resource: spec.columnar.config.proxy.security.cert-allowed-cn: received ["other"]; expected a list that holds "basic"');
+    expect(() => synthesize(withColumnar((db) => db.resource.addJsonPatch(JsonPatch.remove('/spec/columnar/config/proxy'))))).not.toThrow();
+  });
+
   test('a list without the certificates\' Common Name is refused', () => {
     const a = app(outdir(), (db) => db.resource.addJsonPatch(JsonPatch.replace('/spec/store/config/security/cert-allowed-cn', ['other'])));
     expect(() => synthesize(a)).toThrow('demo/db/Resource: spec.store.config.security.cert-allowed-cn: received ["other"]; expected a list that holds "basic", the certificates\' Common Name');

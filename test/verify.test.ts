@@ -332,6 +332,21 @@ describe('allowed Common Names from the cluster manifests', () => {
     expect((await check(planOf(), {}, files)).ok).toBe(true);
   });
 
+  test('columnar\'s two lists are read from their documents', async () => {
+    const cluster = databaseCluster({ coordinator: ['basic'], store: ['basic'], sqlserver: ['basic'] });
+    const withColumnar = { ...cluster, spec: { ...cluster.spec, columnar: { config: {
+      config: { security: { cert_allowed_cn: ['basic'] } }, proxy: { security: { 'cert-allowed-cn': ['proxy-only'] } },
+    } } } };
+    const plan = planOf({}, (c) => c.addComponent('columnar'));
+    const files = { 'demo.k8s.yaml': yaml(withColumnar) };
+    expect(loadPlans(distOf(plan, files))[0].allowedCommonNames.filter((a) => a.component === 'columnar').map((a) => [a.key, a.names, a.source])).toEqual([
+      ['cert_allowed_cn', ['basic'], 'demo.k8s.yaml DatabaseCluster spec.columnar.config.config.security.cert_allowed_cn'],
+      ['cert-allowed-cn', ['proxy-only'], 'demo.k8s.yaml DatabaseCluster spec.columnar.config.proxy.security.cert-allowed-cn'],
+    ]);
+    const cn = failed(await check(plan, {}, files), STORE).find((c) => c.check === 'common-name')!;
+    expect(cn.found).toBe('CN "basic": not in columnar cert-allowed-cn ["proxy-only"] (demo.k8s.yaml DatabaseCluster spec.columnar.config.proxy.security.cert-allowed-cn)');
+  });
+
   test('a Common Name outside a component\'s list fails, naming the list', async () => {
     const files = { 'demo.k8s.yaml': yaml(databaseCluster({ coordinator: ['basic'], store: ['basic', 'extra'], sqlserver: ['basic'] })) };
     const plan = planOf({ commonName: 'extra' });

@@ -12,7 +12,7 @@ import { ClusterKind, USAGES, clusterKind, component } from './catalog';
 import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
 import { IssuingMethod } from './certificate-options';
 import * as names from './names';
-import { DistinguishedName, caSubject, leafSubject } from './subjects';
+import { DistinguishedName, caSubject, leafSubject } from './_subjects';
 import type { CertificateRenderer } from './_renderer';
 
 /** The group of cert-manager's issuers, as `issuerRef.group` names it. */

@@ -12,7 +12,7 @@ import { inputError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
 import type { CertificateRenderer } from './_renderer';
-import { DistinguishedName, caSubject, leafSubject } from './subjects';
+import { DistinguishedName, caSubject, leafSubject } from './_subjects';
 
 /** The issuing script, in the cfssl folder. */
 export const ISSUE_SCRIPT = 'issue-certificates.sh';

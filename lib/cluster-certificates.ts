@@ -15,7 +15,7 @@ import { ISSUE_SCRIPT, renderCfssl } from './_cfssl';
 import type { CertificateRenderer } from './_renderer';
 import type { RunbookStep } from './_runbook';
 import { REQUIRED_SECRETS_FILE, renderUserProvided } from './_user-provided';
-import { requireDistinctSubjects } from './subjects';
+import { requireDistinctSubjects } from './_subjects';
 import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
 
 /** Props of {@link ClusterCertificates}. */

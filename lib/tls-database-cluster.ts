@@ -345,10 +345,12 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
   /** The component's config with its allowed Common Name lists set, at the catalog's paths. */
   private configOf(token: OperatorComponent, config: Record<string, any> | undefined, allowed: string[]): Record<string, any> {
     const check = component(token).commonNameCheck!;
-    if (token === 'columnar' && config !== undefined && config !== null && typeof config === 'object') {
-      const unknown = Object.keys(config).filter((k) => k !== 'config' && k !== 'proxy');
+    if (check.mirrors !== undefined && config !== undefined && config !== null && typeof config === 'object') {
+      // A component with several configuration documents (columnar) has nothing else at the top.
+      const documents = [check.path, ...check.mirrors.map((m) => m.path)].map((p) => p[1]);
+      const unknown = Object.keys(config).filter((k) => !documents.includes(k));
       if (unknown.length > 0) {
-        inputError(this, 'columnar.config', unknown, 'only the keys "config" (the engine\'s configuration) and "proxy" (its storage proxy\'s)');
+        inputError(this, `${token}.config`, unknown, `only the keys ${documents.map((d) => `"${d}"`).join(' and ')}, one per configuration document`);
       }
     }
     let out = withAllowedCommonNames(this, `${token}.config`, config, check.path.slice(1), allowed);
@@ -387,7 +389,8 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
 function withAllowedCommonNames(scope: Construct, field: string, config: Record<string, any> | undefined,
   path: readonly string[], allowed: string[]): Record<string, any> {
   if (config !== undefined && (config === null || typeof config !== 'object' || Array.isArray(config))) {
-    inputError(scope, field, config, 'an object: the component\'s configuration');
+    // The type only: a configuration may hold credentials.
+    inputError(scope, field, `a value of type ${config === null ? 'null' : Array.isArray(config) ? 'array' : typeof config}`, 'an object: the component\'s configuration');
   }
   const out: Record<string, any> = structuredClone(config ?? {});
   let node = out;

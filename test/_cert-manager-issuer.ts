@@ -12,8 +12,10 @@
  * - basic constraints always present and critical, `CA:TRUE` only with `isCA`;
  * - a Subject Key Identifier only on CA templates; an Authority Key Identifier (the parent's
  *   Subject Key Identifier) only when the subject differs from the issuer's;
- * - the signature algorithm follows the signer's key (RSA ≥4096 SHA-512, ≥3072 SHA-384, else
- *   SHA-256; ECDSA by curve);
+ * - the signature algorithm follows the signer's key (cert-manager's `SignCertificate`: RSA ≥4096
+ *   SHA-512, ≥3072 SHA-384, else SHA-256; ECDSA by curve). Web Crypto binds an RSA key to the hash
+ *   it was made with, so here RSA keys sign with SHA-256 whatever their size: exact for the 2048-bit
+ *   keys the tests use;
  * - the self-signed issuer signs with the certificate's own key; the CA issuer signs with the key
  *   of the Secret `spec.ca.secretName`, and writes exactly that CA into `ca.crt` (the self-signed
  *   root is left out of `tls.crt`);
@@ -51,7 +53,11 @@ interface HeldKey {
 const CURVES: Record<number, string> = { 256: 'P-256', 384: 'P-384', 521: 'P-521' };
 const ECDSA_HASH: Record<number, string> = { 256: 'SHA-256', 384: 'SHA-384', 521: 'SHA-512' };
 
-/** Keys are slow to make; every test process shares a pool, and no two certificates of one issuer share a key. */
+/**
+ * Keys are slow to make; every test process shares a pool. No two certificates of one issuer share
+ * a key, but two issuers in one process draw the same keys: a test that needs two unrelated CAs
+ * issues both from one issuer.
+ */
 const pool = new Map<string, HeldKey[]>();
 
 async function generate(spec: KeySpec): Promise<HeldKey> {

@@ -10,7 +10,7 @@
  * matrix lists those names apart so that a test can hold them to exactly that set.
  */
 import type { TlsPlan } from '../lib/certificate-options';
-import { HandshakeServer, TlsMaterial, describeOutcome, dialedName, nameVerifiable } from '../lib/verify/handshake';
+import { HandshakeServer, TlsMaterial, describeOutcome, dialedName, nameVerifiable } from '../lib/verify/_handshake';
 
 export { nameVerifiable };
 

@@ -19,7 +19,7 @@ import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { createFakeKubectl } from './_fake-kubectl';
 import { MatrixResult, SecretPem, formatRejections, handshakeMatrix, nameVerifiable } from './_handshakes';
-import { HandshakeServer } from '../lib/verify/handshake';
+import { HandshakeServer } from '../lib/verify/_handshake';
 
 /** The rendered objects and plan of one namespace of an app. */
 function namespaceOf(app: App, namespace: string, clusterName = 'basic'): { objects: any[]; plan: TlsPlan } {

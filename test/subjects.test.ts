@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
 import { CertificateSettings, IssuingMethod, KeyAlgorithm, KeyRotationPolicy } from '../lib/certificate-options';
-import { caSubject, formatDistinguishedName, leafSubject, requireDistinctSubjects, sameDistinguishedName } from '../lib/subjects';
+import { caSubject, formatDistinguishedName, leafSubject, requireDistinctSubjects, sameDistinguishedName } from '../lib/_subjects';
 
 const KEY = { algorithm: KeyAlgorithm.RSA, size: 2048, rotationPolicy: KeyRotationPolicy.ALWAYS };
 
@@ -36,6 +36,8 @@ describe('names are compared as OpenSSL compares them', () => {
   test('case and runs of spaces do not make two names different', () => {
     expect(sameDistinguishedName([{ type: 'O', value: 'Demo  Inc' }], [{ type: 'O', value: 'demo inc' }])).toBe(true);
     expect(sameDistinguishedName([{ type: 'O', value: 'demo' }], [{ type: 'OU', value: 'demo' }])).toBe(false);
+    // OpenSSL folds ASCII case only
+    expect(sameDistinguishedName([{ type: 'O', value: 'ÄRZTE' }], [{ type: 'O', value: 'ärzte' }])).toBe(false);
     expect(sameDistinguishedName([{ type: 'CN', value: 'basic' }], [{ type: 'O', value: 'x' }, { type: 'CN', value: 'basic' }])).toBe(false);
   });
 });

@@ -83,9 +83,14 @@ describe('DatabaseCluster', () => {
     });
   });
 
+  test('a config that is not a map is refused by its type, never its content', () => {
+    expect(() => synth({ store: { config: 'password = "hunter2"' as any } }))
+      .toThrow('test/db: store.config: received "a value of type string"; expected an object: the component\'s configuration');
+  });
+
   test('columnar: a key beside config and proxy, or a list set by hand, is refused', () => {
     expect(() => synth({ columnar: { config: { security: {} } as any } }))
-      .toThrow('test/db: columnar.config: received ["security"]; expected only the keys "config" (the engine\'s configuration) and "proxy" (its storage proxy\'s)');
+      .toThrow('test/db: columnar.config: received ["security"]; expected only the keys "config" and "proxy", one per configuration document');
     expect(() => synth({ columnar: { config: { proxy: { security: { 'cert-allowed-cn': ['x'] } } } } }))
       .toThrow('test/db: columnar.config.proxy.security.cert-allowed-cn: received ["x"]; expected nothing: the construct sets it');
   });

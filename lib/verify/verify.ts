@@ -12,7 +12,7 @@ import {
 } from './_x509';
 import { AllowedCommonNames, LoadedPlan, SecretData, VerifyInputError } from './input';
 import { oneLine } from './_text';
-import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedName, mutualHandshake, nameVerifiable } from './handshake';
+import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedName, mutualHandshake, nameVerifiable } from './_handshake';
 
 /** The checks, in the order they are run and reported. Their names are stable (`--json`). */
 export const CHECKS = [
@@ -57,7 +57,7 @@ export interface VerifyContext {
 }
 
 /** A Secret of a plan that passed its own checks: the peers every other Secret shakes hands with. */
-export interface PeerSecret {
+interface PeerSecret {
   readonly required: TlsPlanSecret;
   readonly secret: SecretData;
 }
@@ -178,8 +178,10 @@ function subjectLine(cert: X509Certificate): string {
 }
 
 function checkSubject(m: Material): CheckResult {
-  const issuer = m.anchors.find((a) => a.ca) ?? m.anchors[0];
-  const same = m.leaf.subject === issuer.subject && m.leaf.fingerprint256 !== issuer.fingerprint256;
+  // A certificate whose subject is its issuer's name is self-issued to OpenSSL, which then looks
+  // no further than the trusted certificates for it.
+  const issuer = m.anchors.find((a) => a.subject === m.leaf.issuer) ?? m.anchors.find((a) => a.ca) ?? m.anchors[0];
+  const same = m.leaf.subject === m.leaf.issuer && !m.anchors.some((a) => a.fingerprint256 === m.leaf.fingerprint256);
   return result('subject', !same, `a subject other than its CA's (${subjectLine(issuer)})`, same
     ? `tls.crt carries its CA's subject ${subjectLine(m.leaf)}: OpenSSL takes it for self-signed and rejects every handshake; re-issue the certificates from the current synth output, whose certificates carry a subject other than the CA's`
     : `subject ${subjectLine(m.leaf)}`);
@@ -201,7 +203,7 @@ async function checkChain(secret: SecretData, required: TlsPlanSecret, m: Materi
   }
   const reasons = [
     outcome.failure,
-    required.role === 'server' && !outcome.client.ok ? `as a server: ${outcome.client.reason}` : undefined,
+    outcome.failure === undefined && required.role === 'server' && !outcome.client.ok ? `as a server: ${outcome.client.reason}` : undefined,
     outcome.failure === undefined && !outcome.server.ok ? `as a client: ${outcome.server.reason}` : undefined,
   ].filter((r): r is string => r !== undefined);
   if (reasons.length === 0) {
@@ -240,7 +242,7 @@ function chainHint(m: Material): string | undefined {
  * every name of the plan (a wildcard as its first pod's name); a client Secret dials every good
  * server Secret. A Secret that fails alone is not a peer, so a failure here is this Secret's.
  */
-export async function checkHandshakes(required: TlsPlanSecret, secret: SecretData, good: readonly PeerSecret[]): Promise<CheckResult> {
+async function checkHandshakes(required: TlsPlanSecret, secret: SecretData, good: readonly PeerSecret[]): Promise<CheckResult> {
   const pairs = required.role === 'server'
     ? good.filter((p) => p.required.name !== required.name).map((p) => ({ peer: p, server: secret, client: p.secret }))
     : good.filter((p) => p.required.role === 'server').map((p) => ({ peer: p, server: p.secret, client: secret }));

@@ -58,9 +58,12 @@ export function formatDistinguishedName(name: DistinguishedName): string {
   return name.map((a) => `${a.type}=${a.value}`).join(', ');
 }
 
-/** A value as OpenSSL compares names: case-folded, spaces trimmed and runs of spaces collapsed. */
+/**
+ * A value as OpenSSL's canonical name encoding compares it: ASCII letters folded to lower case,
+ * leading and trailing spaces dropped, runs of spaces collapsed; other characters as they are.
+ */
 function canonical(value: string): string {
-  return value.trim().replace(/\s+/g, ' ').toLowerCase();
+  return value.trim().replace(/\s+/g, ' ').replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 /** Whether two names are the same name to OpenSSL's name comparison. */

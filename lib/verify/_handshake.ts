@@ -114,7 +114,11 @@ export class HandshakeServer {
   public static async start(material: TlsMaterial): Promise<HandshakeServer> {
     const server = tls.createServer({
       cert: material.cert, key: material.key, ca: material.ca, requestCert: true, rejectUnauthorized: false,
-    }, (socket) => socket.end(encodeVerdict(socket)));
+    }, (socket) => {
+      // A client that hangs up early is reported on the client's side.
+      socket.on('error', () => undefined);
+      socket.end(encodeVerdict(socket));
+    });
     // A client that gives up mid-handshake is reported on the client's side.
     server.on('tlsClientError', () => undefined);
     await new Promise<void>((resolve, reject) => {
@@ -173,7 +177,13 @@ export class HandshakeServer {
         received += chunk;
         const end = received.indexOf('\n');
         if (end >= 0) {
-          const server = JSON.parse(received.slice(0, end)) as Verdict;
+          let server: Verdict;
+          try {
+            server = JSON.parse(received.slice(0, end)) as Verdict;
+          } catch {
+            failed('the server answered something other than its verdict');
+            return;
+          }
           finish({ ok: server.ok && clientVerdict.ok, server, client: clientVerdict });
         }
       });

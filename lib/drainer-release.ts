@@ -3,7 +3,7 @@ import { Construct, IConstruct } from 'constructs';
 import * as semver from 'semver';
 import * as YAML from 'yaml';
 import { component } from './catalog';
-import { inputError } from './errors';
+import { describeType, inputError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
@@ -225,7 +225,7 @@ export class DrainerRelease extends Construct {
     }
     const extraAllowedCommonNames = requireExtraCommonNames(this, 'extraAllowedCommonNames', props.extraAllowedCommonNames, cluster.commonName);
     if (props.config !== undefined && typeof props.config !== 'string') {
-      inputError(this, 'config', `a value of type ${Array.isArray(props.config) ? 'array' : typeof props.config}`, 'a TOML document as a string (the chart value config is text)');
+      inputError(this, 'config', describeType(props.config), 'a TOML document as a string (the chart value config is text)');
     }
     requirePlainObject(this, 'extraValues', props.extraValues);
     const clash = Object.keys(props.extraValues ?? {}).find((k) => OWN_VALUES.includes(k));
@@ -241,6 +241,7 @@ export class DrainerRelease extends Construct {
       }
     }
     const syncerAllowed = downstream?.allowedCommonNames === undefined ? undefined
+      // A list of its own: no certificate Common Name of this cluster is implied (hence the empty one).
       : requireExtraCommonNames(this, 'downstreamTls.allowedCommonNames', downstream.allowedCommonNames, '');
     const gitOps = props.gitOps;
     if (gitOps !== undefined && !Object.values(GitOpsEngine).includes(gitOps)) {
@@ -421,6 +422,6 @@ function resolveChart(scope: IConstruct, props: DrainerReleaseProps): ResolvedCh
 /** Throws unless `value` is a map; the message names its type only, since chart values may hold credentials. */
 function requirePlainObject(scope: IConstruct, field: string, value: unknown): void {
   if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
-    inputError(scope, field, `a value of type ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}`, 'an object of chart values');
+    inputError(scope, field, describeType(value), 'an object of chart values');
   }
 }

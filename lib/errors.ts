@@ -27,6 +27,14 @@ export function describeValue(value: unknown): string {
 }
 
 /**
+ * What a value is, without what it holds (`a value of type object`): for messages about fields that
+ * can hold credentials, such as configurations and chart values.
+ */
+export function describeType(value: unknown): string {
+  return `a value of type ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}`;
+}
+
+/**
  * Builds the one-line message of a user mistake:
  * `<construct path>: <field>: received <value>; expected <what>`.
  */

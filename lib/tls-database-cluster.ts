@@ -6,7 +6,7 @@ import {
 import { ClusterCertificates } from './cluster-certificates';
 import { DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
 import { IDatabaseEndpoint } from './endpoints';
-import { inputError } from './errors';
+import { describeType, inputError } from './errors';
 import * as names from './names';
 import type { TlsFilePaths } from './names';
 import { OutputFile } from './output-file';
@@ -390,7 +390,7 @@ function withAllowedCommonNames(scope: Construct, field: string, config: Record<
   path: readonly string[], allowed: string[]): Record<string, any> {
   if (config !== undefined && (config === null || typeof config !== 'object' || Array.isArray(config))) {
     // The type only: a configuration may hold credentials.
-    inputError(scope, field, `a value of type ${config === null ? 'null' : Array.isArray(config) ? 'array' : typeof config}`, 'an object: the component\'s configuration');
+    inputError(scope, field, describeType(config), 'an object: the component\'s configuration');
   }
   const out: Record<string, any> = structuredClone(config ?? {});
   let node = out;

@@ -10,7 +10,7 @@
  * matrix lists those names apart so that a test can hold them to exactly that set.
  */
 import type { TlsPlan } from '../lib/certificate-options';
-import { HandshakeServer, TlsMaterial, describeOutcome, dialedName, nameVerifiable } from '../lib/verify/_handshake';
+import { HandshakeServer, TlsMaterial, describeOutcome, dialedNames, nameVerifiable } from '../lib/verify/_handshake';
 
 export { nameVerifiable };
 
@@ -59,7 +59,7 @@ export async function handshakeMatrix(plan: TlsPlan, secrets: ReadonlyMap<string
     const listening = await HandshakeServer.start(material(get(server.name)));
     try {
       (server.dnsNames ?? []).filter((n) => !nameVerifiable(n)).forEach((n) => chainOnly.add(n));
-      let dialed = [...(server.dnsNames ?? []).filter(nameVerifiable).map(dialedName), ...(server.ipAddresses ?? [])];
+      let dialed = dialedNames(server);
       if (dialed.length < (server.dnsNames ?? []).length + (server.ipAddresses ?? []).length) {
         dialed.push(''); // the chain-only handshake
       }

@@ -1,11 +1,18 @@
 import { Testing } from 'cdk8s';
-import { ClusterTlsError, describeValue, inputError, inputErrorMessage } from '../lib';
+import { ClusterTlsError, describeType, describeValue, inputError, inputErrorMessage } from '../lib';
 
 describe('input errors', () => {
   test('one line: construct path, field, value received, what is expected', () => {
     const chart = Testing.chart();
     expect(inputErrorMessage(chart, 'replicas', 0, 'a whole number of at least 1')).toBe('test: replicas: received 0; expected a whole number of at least 1');
     expect(() => inputError(chart, 'x', 'y', 'z')).toThrow(ClusterTlsError);
+  });
+
+  test('a field that can hold credentials is described by its type alone', () => {
+    expect(describeType({ password: 'hunter2' })).toBe('a value of type object');
+    expect(describeType(['hunter2'])).toBe('a value of type array');
+    expect(describeType(null)).toBe('a value of type null');
+    expect(describeType('password = "hunter2"')).toBe('a value of type string');
   });
 
   test('nothing received reads as "nothing"', () => {

@@ -95,6 +95,14 @@ export function dialedName(hostName: string): string {
   return `${base.split('.')[0].replace(/-peer$/, '')}-0.${base}`;
 }
 
+/**
+ * The names a client can dial a server certificate by and verify: its DNS names (wildcards as
+ * their first pod's name, those over a single label left out) and its IP addresses.
+ */
+export function dialedNames(certificate: { readonly dnsNames?: readonly string[]; readonly ipAddresses?: readonly string[] }): string[] {
+  return [...(certificate.dnsNames ?? []).filter(nameVerifiable).map(dialedName), ...(certificate.ipAddresses ?? [])];
+}
+
 /** How long one handshake may take before it counts as failed. */
 const TIMEOUT_MS = 10_000;
 

@@ -12,7 +12,7 @@ import {
 } from './_x509';
 import { AllowedCommonNames, LoadedPlan, SecretData, VerifyInputError } from './input';
 import { oneLine } from './_text';
-import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedName, mutualHandshake, nameVerifiable } from './_handshake';
+import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHandshake } from './_handshake';
 
 /** The checks, in the order they are run and reported. Their names are stable (`--json`). */
 export const CHECKS = [
@@ -246,7 +246,7 @@ async function checkHandshakes(required: TlsPlanSecret, secret: SecretData, good
   const pairs = required.role === 'server'
     ? good.filter((p) => p.required.name !== required.name).map((p) => ({ peer: p, server: secret, client: p.secret }))
     : good.filter((p) => p.required.role === 'server').map((p) => ({ peer: p, server: p.secret, client: secret }));
-  const names = [...(required.dnsNames ?? []).filter(nameVerifiable).map(dialedName), ...(required.ipAddresses ?? [])];
+  const names = dialedNames(required);
   const expected = required.role === 'server'
     ? 'mutual handshakes with the Secrets that dial it, each side accepting the other, every name of the plan verified'
     : 'mutual handshakes with every server Secret, each side accepting the other';

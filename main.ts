@@ -93,5 +93,7 @@ export function buildApp(outdir?: string): App {
 }
 
 if (require.main === module) {
-  synthesizeOrExit(() => buildApp());
+  // Always dist/, whoever runs it: the cdk8s CLI deletes its own output folder (cdk8s.yaml's
+  // `output`) before it runs the app, so it gets a copy of the manifests instead.
+  synthesizeOrExit(() => buildApp(), { outdir: 'dist' });
 }

@@ -2,8 +2,9 @@
  * One complete deployment of the library, as a platform with one chart per tenant declares it:
  * the benchmark synthesizes N of them, and the equivalence test checks them against stock cdk8s.
  */
-import { App } from 'cdk8s';
+import { App, AppProps } from 'cdk8s';
 import { IssuingMethod } from '../lib/certificate-options';
+import { MANIFESTS_ONLY_CONTEXT } from '../lib/synthesize';
 import { addDeployment } from '../main';
 
 /** The namespace (and chart id) of tenant `i`. */
@@ -21,9 +22,15 @@ export function addTenant(app: App, i: number): void {
   addDeployment(app, tenantNamespace(i), IssuingMethod.CERT_MANAGER);
 }
 
-/** An app of `n` tenants, tenant 0 first. */
-export function buildDeployments(n: number, outdir?: string): App {
-  const app = new App({ outdir });
+/**
+ * An app of `n` tenants, tenant 0 first. `props` are the app's; `manifestsOnly` lets stock
+ * `app.synth()` write its manifests (the library refuses it otherwise).
+ */
+export function buildDeployments(n: number, outdir?: string, props: AppProps = {}, manifestsOnly = false): App {
+  const app = new App({ ...props, outdir });
+  if (manifestsOnly) {
+    app.node.setContext(MANIFESTS_ONLY_CONTEXT, true);
+  }
   for (let i = 0; i < n; i++) {
     addTenant(app, i);
   }

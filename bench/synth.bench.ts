@@ -94,7 +94,7 @@ async function child(mode: Mode, n: number, outdir: string, templateFile: string
   } else {
     const { buildDeployments } = await import('./deployment');
     start = performance.now();
-    const app = buildDeployments(n, outdir);
+    const app = buildDeployments(n, outdir, {}, true);
     part = performance.now() - start;
     app.synth();
     end = performance.now();

@@ -1,211 +1,169 @@
 /**
- * Rules of the specification checked over the whole rendered app, before anything is written:
- * what no single construct can see (two constructs claiming one Secret, an allow-list changed
- * through an escape hatch) and what the committed output already fixed (settings that cannot
- * change once a cluster exists).
+ * What the writer checks before it replaces an output folder: the settings fixed at creation,
+ * compared with the record of the last synth, and keys left in the folder it would delete.
+ *
+ * The record (`cluster-tls.lock.json`) sits beside the output folder, never in it: the cdk8s CLI
+ * deletes its output folder before it runs the app, and a record kept there would be gone when
+ * the guard reads it. It is a pure function of the app, so it is committed and reviewed with the
+ * output: a diff in it is a setting fixed at creation that changed.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as YAML from 'yaml';
 import { CLUSTER_KINDS } from './catalog';
-import { allowedCommonNameLists } from './_allowed-common-names';
+import type { DrainerFacts } from './_app-rules';
 import { ClusterTlsError, describeValue } from './errors';
-import * as names from './names';
-
-/** An object of the rendered output, with the construct that made it. */
-export interface GuardedObject {
-  /** The manifest file that holds it. */
-  readonly file: string;
-  /** The construct path of the object, or the file it was read from. */
-  readonly source: string;
-  /** The object, as JSON. */
-  readonly manifest: any;
-}
-
-/** A Secret that a construct issues or requires. */
-export interface SecretClaim {
-  readonly namespace: string;
-  readonly name: string;
-  /** The construct path of the claimant. */
-  readonly owner: string;
-}
-
-/** A drainer release and its effective name, as its values file records them. */
-export interface DrainerRecord {
-  /** The values file, relative to the output folder. */
-  readonly file: string;
-  /** The effective `drainerName`. */
-  readonly drainerName: string;
-}
 
 /** Environment variable that acknowledges deliberate re-creations for `npm run synth`. */
 export const RECREATE_ENV = 'CLUSTER_TLS_RECREATE';
 
+/** The file name of the record of settings fixed at creation. */
+export const RECORD_FILE = 'cluster-tls.lock.json';
+
+/** The version of the record's format. */
+const RECORD_VERSION = 1;
+
+/** A cluster resource's setting fixed at creation. */
+export interface RecordedCluster {
+  /** `spec.tlsCluster.enabled`, or null when the resource leaves it out. */
+  readonly tlsClusterEnabled: boolean | null;
+}
+
+/** A drainer release's names fixed at creation. */
+export interface RecordedDrainer {
+  readonly namespace: string;
+  readonly releaseName: string;
+  /** The effective `drainerName`, which names the drainer's StatefulSet, pods and service. */
+  readonly drainerName: string;
+}
+
+/** The settings fixed at creation of every cluster and drainer of an app. */
+export interface FixedSettings {
+  /** By `<Kind>/<namespace>/<name>`. */
+  readonly clusters: Readonly<Record<string, RecordedCluster>>;
+  /** By the `DrainerRelease`'s construct path. */
+  readonly drainers: Readonly<Record<string, RecordedDrainer>>;
+}
+
 const CLUSTER_RESOURCE_KINDS = new Set<string>(CLUSTER_KINDS.map((k) => k.resourceKind));
 
-/** Refuses two constructs that claim the same Secret in one namespace. */
-export function checkSecretClaims(claims: readonly SecretClaim[]): void {
-  const seen = new Map<string, string>();
-  for (const claim of claims) {
-    const key = `${claim.namespace}/${claim.name}`;
-    const first = seen.get(key);
-    if (first !== undefined && first !== claim.owner) {
-      throw new ClusterTlsError(`${claim.owner}: Secret "${claim.name}" in namespace "${claim.namespace}": received a second claim (${first} claims it too); `
-        + 'expected each Secret issued by one construct: pass the same ClusterCertificates to every cluster of that name');
-    }
-    seen.set(key, claim.owner);
-  }
-}
-
-/**
- * Checks the allowed Common Name lists of every cluster resource against the Common Name of its
- * certificates: each list holds it, and the single-value lists (coordinator, migration master)
- * hold exactly it.
- */
-export function checkCommonNames(objects: readonly GuardedObject[], commonNames: ReadonlyMap<string, string>): void {
-  for (const { source, manifest } of objects) {
-    if (!CLUSTER_RESOURCE_KINDS.has(manifest.kind)) {
-      continue;
-    }
-    const cn = commonNames.get(`${manifest.metadata?.namespace}/${manifest.metadata?.name}`);
-    if (cn === undefined) {
-      continue;
-    }
-    for (const { entry, path: at, value: list, optional } of allowedCommonNameLists(manifest)) {
-      const field = at.join('.');
-      if (optional && list === undefined) {
-        continue;
-      }
-      if (entry.commonNameCheck!.singleValue && !(Array.isArray(list) && list.length === 1 && list[0] === cn)) {
-        throw new ClusterTlsError(`${source}: ${field}: received ${describeValue(list)}; expected exactly ["${cn}"], the certificates' Common Name (only one value is allowed)`);
-      }
-      if (!Array.isArray(list) || !list.includes(cn)) {
-        throw new ClusterTlsError(`${source}: ${field}: received ${describeValue(list)}; expected a list that holds "${cn}", the certificates' Common Name`);
-      }
+/** The fixed settings of rendered cluster manifests and drainers, keys sorted. */
+export function fixedSettings(manifests: readonly any[], drainers: readonly DrainerFacts[]): FixedSettings {
+  const clusters: Record<string, RecordedCluster> = {};
+  for (const m of manifests) {
+    if (CLUSTER_RESOURCE_KINDS.has(m?.kind)) {
+      const enabled = m.spec?.tlsCluster?.enabled;
+      clusters[clusterKey(m)] = { tlsClusterEnabled: typeof enabled === 'boolean' ? enabled : null };
     }
   }
-}
-
-/** What the committed output says about settings that are fixed at creation. */
-export interface History {
-  readonly clusters: readonly GuardedObject[];
-  readonly drainers: readonly DrainerRecord[];
-}
-
-/** A manifest file about to be written: its content and the objects it holds, in order. */
-export interface RenderedManifestFile {
-  readonly content: string;
-  readonly manifests: readonly any[];
-}
-
-/**
- * Reads the cluster resources and drainer values of an earlier output; empty when there is none.
- * `rendered` holds the manifest files about to be written, by path: a committed manifest file
- * with exactly the same content holds exactly those objects, so it is not parsed again.
- */
-export function readHistory(outdir: string, rendered: ReadonlyMap<string, RenderedManifestFile> = new Map()): History {
-  if (!fs.existsSync(outdir)) {
-    return { clusters: [], drainers: [] };
+  const byPath: Record<string, RecordedDrainer> = {};
+  for (const d of drainers) {
+    byPath[d.node.path] = { namespace: d.namespace, releaseName: d.releaseName, drainerName: d.drainerName };
   }
-  const clusters: GuardedObject[] = [];
-  const drainers: DrainerRecord[] = [];
-  const files = fs.readdirSync(outdir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
-  for (const entry of files) {
-    const full = path.join(entry.parentPath, entry.name);
-    const rel = path.relative(outdir, full).split(path.sep).join('/');
-    if (rel.endsWith('.k8s.yaml')) {
-      const same = rendered.get(rel);
-      const manifests = same !== undefined && same.content === fs.readFileSync(full, 'utf8') ? same.manifests : parseAll(full, rel);
-      for (const manifest of manifests) {
-        if (CLUSTER_RESOURCE_KINDS.has(manifest?.kind)) {
-          clusters.push({ file: rel, source: `${outdir}/${rel}`, manifest });
-        }
-      }
-    } else if (isDrainerValuesFile(rel)) {
-      const record = drainerRecord(rel, parseAll(full, rel)[0]);
-      if (record) {
-        drainers.push(record);
-      }
-    }
-  }
-  return { clusters, drainers };
+  return { clusters: sortedKeys(clusters), drainers: sortedKeys(byPath) };
 }
 
-const DRAINER_VALUES = /^[^/]+\/[^/]+\/drainer-([^/]+)-values\.yaml$/;
-
-/** Whether an output path is a drainer values file (`<namespace>/<cluster>/drainer-<release>-values.yaml`). */
-export function isDrainerValuesFile(rel: string): boolean {
-  return DRAINER_VALUES.test(rel);
+function sortedKeys<T>(o: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/**
- * The effective drainer name a values file records: its `drainerName`, or the chart's default
- * `${cluster_name}-${release_name}-drainer` from its `clusterName` and the release in its file name.
- */
-export function drainerRecord(rel: string, values: any): DrainerRecord | undefined {
-  const release = DRAINER_VALUES.exec(rel)?.[1];
-  if (typeof values?.drainerName === 'string') {
-    return { file: rel, drainerName: values.drainerName };
-  }
-  if (release !== undefined && typeof values?.clusterName === 'string') {
-    return { file: rel, drainerName: names.drainerName(values.clusterName, release) };
-  }
-  return undefined;
-}
-
-function parseAll(file: string, rel: string): any[] {
-  try {
-    return YAML.parseAllDocuments(fs.readFileSync(file, 'utf8')).map((d) => {
-      if (d.errors.length > 0) {
-        throw d.errors[0];
-      }
-      return d.toJSON();
-    });
-  } catch (e) {
-    throw new ClusterTlsError(`${rel}: the committed output: received a file that is not valid YAML (${(e as Error).message.split('\n')[0]}); `
-      + 'expected the output of an earlier synth: restore it from version control');
-  }
-}
-
-/**
- * Refuses to change a setting fixed at creation relative to the committed output:
- * `spec.tlsCluster.enabled` of either cluster kind and a drainer's name. `acknowledged` lists the
- * deliberate re-creations (`<Kind>/<namespace>/<name>`, or `drainer/<values file>`).
- */
-export function checkFixedSettings(history: History, objects: readonly GuardedObject[], drainers: readonly DrainerRecord[],
-  acknowledged: readonly string[]): void {
-  const ack = new Set(acknowledged);
-  const before = new Map(history.clusters.map((c) => [clusterKey(c.manifest), c]));
-  for (const now of objects) {
-    if (!CLUSTER_RESOURCE_KINDS.has(now.manifest.kind)) {
-      continue;
-    }
-    const key = clusterKey(now.manifest);
-    const old = before.get(key);
-    if (!old || ack.has(key)) {
-      continue;
-    }
-    const was = old.manifest.spec?.tlsCluster?.enabled;
-    const is = now.manifest.spec?.tlsCluster?.enabled;
-    if (was !== is) {
-      throw new ClusterTlsError(`${now.source}: ${now.manifest.kind} "${now.manifest.metadata.name}" tlsCluster.enabled: received ${describeValue(is)}; `
-        + `expected ${describeValue(was)} as in the committed ${old.file}: the setting is fixed at creation and changing it makes the cluster fail to upgrade; `
-        + `to re-create the cluster deliberately, set ${RECREATE_ENV}=${key}`);
-    }
-  }
-  const drainersBefore = new Map(history.drainers.map((d) => [d.file, d]));
-  for (const now of drainers) {
-    const old = drainersBefore.get(now.file);
-    const key = `drainer/${now.file}`;
-    if (old && old.drainerName !== now.drainerName && !ack.has(key)) {
-      throw new ClusterTlsError(`${now.file}: drainerName: received ${describeValue(now.drainerName)}; expected ${describeValue(old.drainerName)} as in the committed output: `
-        + `renaming a running drainer is unsupported; to re-create the drainer deliberately, set ${RECREATE_ENV}=${key}`);
-    }
-  }
-}
-
-function clusterKey(manifest: any): string {
+/** The key of a cluster resource in the record: `<Kind>/<namespace>/<name>`. */
+export function clusterKey(manifest: any): string {
   return `${manifest.kind}/${manifest.metadata?.namespace ?? ''}/${manifest.metadata?.name}`;
+}
+
+/** The record file of an output folder: {@link RECORD_FILE} in the folder that holds it. */
+export function defaultRecordFile(outdir: string): string {
+  return path.join(path.dirname(path.resolve(outdir)), RECORD_FILE);
+}
+
+/** The record's text: stable, so that an unchanged app leaves it byte-identical. */
+export function recordText(settings: FixedSettings): string {
+  return `${JSON.stringify({
+    version: RECORD_VERSION,
+    about: 'Settings fixed at creation, recorded by cdk8s-cluster-tls at every synth and compared at the next. Commit it with the output.',
+    ...settings,
+  }, undefined, 2)}\n`;
+}
+
+/** Reads a record; undefined when there is none yet (a first synth). */
+export function readRecord(file: string): FixedSettings | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      return undefined;
+    }
+    throw e;
+  }
+  let parsed: any;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed?.version !== RECORD_VERSION || !isObject(parsed.clusters) || !isObject(parsed.drainers)) {
+    throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received a file that is not a version ${RECORD_VERSION} record; `
+      + 'expected the file an earlier synth wrote: restore it from version control');
+  }
+  return { clusters: parsed.clusters, drainers: parsed.drainers };
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Writes a record in place of the old one, whole or not at all. */
+export function writeRecord(file: string, settings: FixedSettings): void {
+  const text = recordText(settings);
+  if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) {
+    return;
+  }
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, text);
+  fs.renameSync(temporary, file);
+}
+
+/** A path as a message shows it: relative to the working folder when inside it. */
+function displayPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+}
+
+/**
+ * Refuses to change a setting fixed at creation relative to the record: `spec.tlsCluster.enabled`
+ * of either cluster kind, and a drainer's effective name (changed by `drainerName` or by the
+ * `releaseName` it derives from). `sources` gives the construct path of each cluster key, for the
+ * message; `acknowledged` lists the deliberate re-creations (`<Kind>/<namespace>/<name>`, or
+ * `drainer/<construct path>`).
+ */
+export function checkFixedSettings(record: FixedSettings | undefined, now: FixedSettings, recordFile: string,
+  sources: ReadonlyMap<string, string>, acknowledged: readonly string[]): void {
+  if (record === undefined) {
+    return;
+  }
+  const ack = new Set(acknowledged);
+  const where = `as recorded in ${displayPath(recordFile)}`;
+  for (const [key, cluster] of Object.entries(now.clusters)) {
+    const old = record.clusters[key];
+    if (old === undefined || ack.has(key) || old.tlsClusterEnabled === cluster.tlsClusterEnabled) {
+      continue;
+    }
+    const [kind, , name] = key.split('/');
+    throw new ClusterTlsError(`${sources.get(key) ?? key}: ${kind} "${name}" tlsCluster.enabled: received ${describeValue(cluster.tlsClusterEnabled ?? undefined)}; `
+      + `expected ${describeValue(old.tlsClusterEnabled ?? undefined)} ${where}: the setting is fixed at creation and changing it makes the cluster fail to upgrade; `
+      + `to re-create the cluster deliberately, set ${RECREATE_ENV}=${key}`);
+  }
+  for (const [at, drainer] of Object.entries(now.drainers)) {
+    const old = record.drainers[at];
+    const key = `drainer/${at}`;
+    if (old === undefined || ack.has(key) || old.drainerName === drainer.drainerName) {
+      continue;
+    }
+    const cause = old.releaseName === drainer.releaseName ? 'drainerName' : `releaseName ${describeValue(drainer.releaseName)} (was ${describeValue(old.releaseName)})`;
+    throw new ClusterTlsError(`${at}: drainerName: received ${describeValue(drainer.drainerName)} from ${cause}; expected ${describeValue(old.drainerName)} ${where}: `
+      + `renaming a running drainer is unsupported; to re-create the drainer deliberately, set ${RECREATE_ENV}=${key}`);
+  }
 }
 
 /** Files that hold keys or certificates: the issuing script's, never the synth's. */
@@ -213,8 +171,8 @@ const KEY_MATERIAL = /\.(pem|key|csr|crt|p12|pfx)$/;
 
 /**
  * Refuses to replace an output folder that holds keys or certificates synth did not write (the
- * cfssl script run in place, say): the swap would delete them, and with them a running cluster's
- * CA. Lists them all in one line.
+ * cfssl script copied back in, say): the swap would delete them, and with them a running
+ * cluster's CA. Lists them all in one line.
  */
 export function checkNoKeyMaterial(outdir: string, written: ReadonlySet<string>): void {
   if (!fs.existsSync(outdir)) {

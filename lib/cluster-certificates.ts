@@ -15,6 +15,7 @@ import { ISSUE_SCRIPT, renderCfssl } from './_cfssl';
 import type { CertificateRenderer } from './_renderer';
 import type { RunbookStep } from './_runbook';
 import { REQUIRED_SECRETS_FILE, renderUserProvided } from './_user-provided';
+import { registerCertificates } from './_app-rules';
 import { requireDistinctSubjects } from './_subjects';
 import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
 
@@ -181,6 +182,7 @@ export class ClusterCertificates extends Construct {
     for (const token of props.components ?? []) {
       this.addComponent(token);
     }
+    registerCertificates(this);
   }
 
   /**
@@ -271,6 +273,11 @@ export class ClusterCertificates extends Construct {
     return name === this.caSecretName
       || COMPONENTS.some((c) => names.serverSecretName(this.clusterName, c.token) === name)
       || Object.values(ClusterKind).some((k) => names.clientSecretName(this.clusterName, k) === name);
+  }
+
+  /** Every Secret the certificates issue or require: the CA Secret (cert-manager) and those of the plan. */
+  public secretNames(): string[] {
+    return [this.caSecretName, ...this.plan().secrets.map((s) => s.name)];
   }
 
   /** The name of the CA-type Issuer of a cluster kind (cert-manager method). */

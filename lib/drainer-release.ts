@@ -8,6 +8,7 @@ import * as names from './names';
 import { OutputFile } from './output-file';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
 import { manifestFileName } from './names';
+import { registerDrainer } from './_app-rules';
 import { compact, dependWithinChart } from './_operator';
 import { RunbookStep } from './_runbook';
 import { requireExternalSecretName } from './_tls-cluster';
@@ -254,6 +255,7 @@ export class DrainerRelease extends Construct {
     this.releaseName = props.releaseName;
     this.drainerName = drainerName;
     this.namespace = namespace;
+    registerDrainer(this);
     const plan = cluster.certificates.addComponent('drainer', { releaseName: props.releaseName, drainerName: props.drainerName });
     this.serverSecretName = plan.secretName;
     this.hostNames = [...plan.dnsNames];

@@ -231,3 +231,17 @@ export function certificatesSelector(clusterName: string): string {
 export function manifestFileName(chart: Chart): string {
   return `${Names.toDnsLabel(chart)}${App.of(chart).outputFileExtension ?? '.k8s.yaml'}`;
 }
+
+/**
+ * The marker file every synth writes at the root of its output folder. Its presence says the folder
+ * is replaced whole at the next synth: the issuing script refuses to run below it.
+ */
+export const OUTPUT_MARKER_FILE = '.cluster-tls-output.json';
+
+/** The content of {@link OUTPUT_MARKER_FILE}. */
+export interface OutputMarker {
+  readonly writtenBy: 'cdk8s-cluster-tls';
+  readonly about: string;
+  /** The file extension of the manifests (the app's `outputFileExtension`). */
+  readonly outputFileExtension: string;
+}

@@ -4,17 +4,14 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ApiObject, App, Chart, DependencyGraph, Yaml } from 'cdk8s';
+import { ApiObject, App, Chart, DependencyGraph, Names, Yaml, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import * as YAML from 'yaml';
-import { CLUSTER_KINDS } from './catalog';
-import { ClusterCertificates } from './cluster-certificates';
-import { ClusterTlsError } from './errors';
+import { ClusterTlsError, inputErrorMessage } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
+import { registeredDrainers } from './_app-rules';
 import {
-  DrainerRecord, GuardedObject, RECREATE_ENV, RenderedManifestFile, checkCommonNames, checkNoKeyMaterial, checkFixedSettings, checkSecretClaims, drainerRecord, isDrainerValuesFile,
-  readHistory,
+  RECREATE_ENV, checkFixedSettings, checkNoKeyMaterial, clusterKey, defaultRecordFile, fixedSettings, readRecord, writeRecord,
 } from './_guards';
 
 /** A file of the synthesized output. */
@@ -28,19 +25,36 @@ export interface RenderedFile {
 }
 
 /** A manifest of the synthesized output, as JSON, with its file and the construct that made it. */
-export type RenderedObject = GuardedObject;
+export interface RenderedObject {
+  /** The manifest file that holds it. */
+  readonly file: string;
+  /** The construct path of the object. */
+  readonly source: string;
+  /** The object, as JSON. */
+  readonly manifest: any;
+}
 
 /** Everything an app synthesizes, before anything is written. */
 export interface RenderedApp {
-  /** Every file, manifests first, sorted by path within each group. */
+  /**
+   * Every file: first the ones stock cdk8s writes too (the manifests, in the app's
+   * `yamlOutputType` and `outputFileExtension`, and `construct-metadata.json` when the app records
+   * construct metadata), then the library's, sorted by path.
+   */
   readonly files: RenderedFile[];
+  /** How many of the first {@link files} stock cdk8s writes too. */
+  readonly manifestFiles: number;
   /** Every Kubernetes object of the manifests, in file order. */
   readonly objects: RenderedObject[];
 }
 
+/** The characters stock cdk8s leaves out of the file name of one resource (`<kind>.<name>`). */
+const FILE_PER_RESOURCE_NAME = /[^0-9a-zA-Z-_.]/g;
+
 /**
- * Renders an app without writing anything: one `<chart>.k8s.yaml` per chart, named and ordered
- * as `App.synth()` names and orders them, plus every {@link OutputFile}.
+ * Renders an app without writing anything: the manifests, named, laid out and ordered as
+ * `App.synth()` writes them for the app's `yamlOutputType`, `outputFileExtension` and
+ * `recordConstructMetadata`, plus every {@link OutputFile}.
  *
  * Unlike `App.synth()`, dependency resolution and validation run once for the whole app rather
  * than once per chart, and each chart's objects are ordered by a graph of that chart alone, so
@@ -59,38 +73,23 @@ export function renderApp(app: App): RenderedApp {
   const charts = order ?? app.charts;
   const indexed = order === undefined
     && charts.some((c) => c.node.dependencies.some((d) => d instanceof Chart) || c.node.children.some((d) => d instanceof Chart));
-  const files: RenderedFile[] = [];
-  const objects: RenderedObject[] = [];
   const subtrees = subtreesOf(constructs);
-  charts.forEach((chart, i) => {
-    const name = `${indexed ? `${String(i).padStart(4, '0')}-` : ''}${names.manifestFileName(chart)}`;
-    const rendered = chartObjects(chart, subtrees.get(chart)).map((o) => ({ file: name, source: o.node.path, manifest: o.toJson() }));
-    files.push({ path: name, content: Yaml.stringify(...rendered.map((r) => r.manifest)), executable: false });
-    for (const r of rendered) {
-      objects.push(r);
-    }
-  });
-  checkUniqueObjects(objects);
-  const certificates: ClusterCertificates[] = [];
-  const outputFiles: OutputFile[] = [];
-  for (const c of constructs) {
-    if (c instanceof ClusterCertificates) {
-      certificates.push(c);
-    }
-    if (OutputFile.isOutputFile(c)) {
-      outputFiles.push(c);
-    }
+  const rendered = charts.map((chart) => ({ chart, objects: chartObjects(chart, subtrees.get(chart)) }));
+  const { files, objects } = layOut(app, rendered, indexed);
+  // A private field of App (its prop, else CDK8S_RECORD_CONSTRUCT_METADATA): cdk8s is pinned to the
+  // minor version whose output the equivalence test proves.
+  if ((app as unknown as { recordConstructMetadata?: boolean }).recordConstructMetadata === true) {
+    files.push(constructMetadata(rendered.flatMap((c) => c.objects)));
   }
-  checkSecretClaims(certificates.flatMap((c) => [c.caSecretName, ...c.plan().secrets.map((s) => s.name)]
-    .map((name) => ({ namespace: c.namespace, name, owner: c.node.path }))));
-  checkCommonNames(objects, new Map(certificates.map((c) => [`${c.namespace}/${c.clusterName}`, c.commonName])));
+  const manifestFiles = files.length;
 
-  const extra = outputFiles.map((f) => ({ path: f.path, content: f.render(), executable: f.executable, owner: f.node.path }));
-  const seen = new Map<string, string>(files.map((f) => [f.path, 'a chart']));
-  for (const f of extra) {
+  const extra = app.node.findAll().filter(OutputFile.isOutputFile)
+    .map((f) => ({ path: f.path, content: f.render(), executable: f.executable, owner: f.node.path }));
+  const seen = new Map<string, string>();
+  for (const f of [...files.map((m) => ({ ...m, owner: 'stock cdk8s\'s layout of the manifests' })), ...extra]) {
     const owner = seen.get(f.path);
     if (owner !== undefined) {
-      throw new ClusterTlsError(`${f.owner}: path: received ${JSON.stringify(f.path)}; expected a file no other construct writes (${owner} writes it too)`);
+      throw new ClusterTlsError(`${f.owner}: path: received ${JSON.stringify(f.path)}; expected a file nothing else writes (${owner} writes it too)`);
     }
     seen.set(f.path, f.owner);
   }
@@ -98,8 +97,77 @@ export function renderApp(app: App): RenderedApp {
   for (const { owner: _owner, ...f } of extra) {
     files.push(f);
   }
-  return { files, objects };
+  return { files, manifestFiles, objects };
 }
+
+/** One chart's API objects, in the order stock cdk8s writes them. */
+interface ChartObjects {
+  readonly chart: Chart;
+  readonly objects: ApiObject[];
+}
+
+/**
+ * The manifest files of an app, as `App.synth()` lays them out for the app's `yamlOutputType`.
+ * Where stock cdk8s would write two files at one path, the second silently replacing the first,
+ * this refuses with one line instead.
+ */
+function layOut(app: App, charts: readonly ChartObjects[], indexed: boolean): { files: RenderedFile[]; objects: RenderedObject[] } {
+  const ext = app.outputFileExtension;
+  const groups: { path: string; owner: string; items: { source: string; manifest: any }[] }[] = [];
+  const json = (objects: readonly ApiObject[]) => objects.map((o) => ({ source: o.node.path, manifest: o.toJson() }));
+  const prefix = (i: number) => (indexed ? `${String(i).padStart(4, '0')}-` : '');
+  const resourceFile = (kind: string, name: string) => `${kind}.${name}`.replace(FILE_PER_RESOURCE_NAME, '') + ext;
+  switch (app.yamlOutputType) {
+    case YamlOutputType.FILE_PER_APP:
+      if (charts.length > 0) {
+        groups.push({ path: `app${ext}`, owner: 'the app', items: charts.flatMap((c) => json(c.objects)) });
+      }
+      break;
+    case YamlOutputType.FILE_PER_CHART:
+      charts.forEach(({ chart, objects }, i) => groups.push({ path: `${prefix(i)}${names.manifestFileName(chart)}`, owner: chart.node.path, items: json(objects) }));
+      break;
+    case YamlOutputType.FILE_PER_RESOURCE:
+      for (const item of charts.flatMap((c) => json(c.objects))) {
+        groups.push({ path: resourceFile(item.manifest.kind, item.manifest.metadata.name), owner: item.source, items: [item] });
+      }
+      break;
+    case YamlOutputType.FOLDER_PER_CHART_FILE_PER_RESOURCE:
+      charts.forEach(({ chart, objects }, i) => {
+        const folder = `${prefix(i)}${Names.toDnsLabel(chart)}`;
+        for (const o of objects) {
+          groups.push({ path: `${folder}/${resourceFile(o.kind, o.metadata.name!)}`, owner: o.node.path, items: json([o]) });
+        }
+      });
+      break;
+    default:
+      throw new ClusterTlsError(inputErrorMessage('app', 'yamlOutputType', app.yamlOutputType, `one of cdk8s's YamlOutputType values (${Object.keys(YamlOutputType).filter((k) => Number.isNaN(Number(k))).join(', ')})`));
+  }
+  const seen = new Map<string, string>();
+  for (const g of groups) {
+    const other = seen.get(g.path);
+    if (other !== undefined) {
+      throw new ClusterTlsError(`${g.owner}: manifest file: received ${JSON.stringify(g.path)} a second time (${other} is written there too, and stock cdk8s would `
+        + 'keep only the last); expected one file per path: give the charts or objects distinct names, or choose another yamlOutputType');
+    }
+    seen.set(g.path, g.owner);
+  }
+  return {
+    files: groups.map((g) => ({ path: g.path, content: Yaml.stringify(...g.items.map((i) => i.manifest)), executable: false })),
+    objects: groups.flatMap((g) => g.items.map((i) => ({ file: g.path, ...i }))),
+  };
+}
+
+/** `construct-metadata.json`, as `App.synth()` writes it when the app records construct metadata. */
+function constructMetadata(objects: readonly ApiObject[]): RenderedFile {
+  const resources: Record<string, { path: string }> = {};
+  for (const o of objects) {
+    resources[o.name] = { path: o.node.path };
+  }
+  return { path: CONSTRUCT_METADATA_FILE, content: JSON.stringify({ version: '1.0.0', resources }), executable: false };
+}
+
+/** The file in which stock cdk8s records which construct made each object. */
+const CONSTRUCT_METADATA_FILE = 'construct-metadata.json';
 
 /** The manifest file of a chart; see {@link manifestFileName} in `names.ts`. */
 export { manifestFileName } from './names';
@@ -219,27 +287,6 @@ function validateApp(constructs: readonly IConstruct[]): void {
   }
 }
 
-const CLUSTER_RESOURCES = new Set<string>(CLUSTER_KINDS.map((k) => k.resourceKind));
-
-/** Two objects of the same kind, namespace and name would overwrite each other in the cluster. */
-function checkUniqueObjects(objects: readonly RenderedObject[]): void {
-  const seen = new Map<string, string>();
-  // Cluster resources first, so that two clusters of one name are reported as such.
-  const isCluster = (o: RenderedObject) => CLUSTER_RESOURCES.has(o.manifest.kind);
-  const clustersFirst = [...objects.filter(isCluster), ...objects.filter((o) => !isCluster(o))];
-  for (const { file, source, manifest } of clustersFirst) {
-    const apiVersion = String(manifest.apiVersion);
-    const group = apiVersion.slice(0, Math.max(apiVersion.lastIndexOf('/'), 0));
-    const key = `${group}/${manifest.kind}/${manifest.metadata?.namespace ?? ''}/${manifest.metadata?.name}`;
-    const other = seen.get(key);
-    if (other !== undefined) {
-      throw new ClusterTlsError(`${source}: ${manifest.kind} "${manifest.metadata?.name}" in namespace "${manifest.metadata?.namespace ?? ''}": `
-        + `received it twice (${other} declares it too); expected each object once: share one construct instead of declaring it twice`);
-    }
-    seen.set(key, `${source} in ${file}`);
-  }
-}
-
 /**
  * Writes rendered files to `outdir`, replacing its previous content only when every file was
  * written: the files go to a staging folder beside it, which then takes its place. On failure the
@@ -287,14 +334,21 @@ export function writeOutput(outdir: string, files: readonly RenderedFile[]): voi
 /** Options of {@link synthesize}. */
 export interface SynthesizeOptions {
   /**
-   * The output folder.
+   * The output folder, replaced whole at every synth.
    * @default - the app's `outdir` (`CDK8S_OUTDIR`, else `dist`)
    */
   readonly outdir?: string;
   /**
+   * The record of settings fixed at creation, read before and written after every synth. Keep it
+   * out of the output folder (the cdk8s CLI deletes that folder before it runs the app) and
+   * commit it with the output.
+   * @default - `cluster-tls.lock.json` in the folder that holds the output folder
+   */
+  readonly recordFile?: string;
+  /**
    * Deliberate re-creations that may change a setting fixed at creation: `<Kind>/<namespace>/<name>`
-   * for a cluster's `tlsCluster.enabled`, `drainer/<values file>` for a drainer's name. The error
-   * that refuses such a change names the entry to add.
+   * for a cluster's `tlsCluster.enabled`, `drainer/<construct path>` for a drainer's name. The
+   * error that refuses such a change names the entry to add.
    * @default - the comma-separated entries of the `CLUSTER_TLS_RECREATE` environment variable
    */
   readonly acknowledgeRecreation?: string[];
@@ -302,56 +356,54 @@ export interface SynthesizeOptions {
 
 /**
  * Renders the app and writes it to the output folder. Use it instead of `app.synth()`: it also
- * writes the runbooks, chart values and configuration files of the library's constructs, and
- * leaves the output folder untouched when anything fails.
+ * writes the runbooks, chart values and configuration files of the library's constructs, checks
+ * the settings fixed at creation against the record of the last synth, and leaves the output
+ * folder untouched when anything fails.
+ *
+ * Run by the cdk8s CLI (which sets `CDK8S_OUTDIR`) with an output folder other than the CLI's,
+ * it also copies the files stock cdk8s would have written into the CLI's folder, for the CLI to
+ * list, print (`--stdout`) and hand to its validation plugins.
  */
 export function synthesize(app: App, options: SynthesizeOptions = {}): RenderedApp {
   const outdir = options.outdir ?? app.outdir;
   const rendered = renderApp(app);
   const acknowledged = options.acknowledgeRecreation
     ?? (process.env[RECREATE_ENV] ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-  const history = readHistory(outdir, manifestFiles(rendered));
-  // Only a drainer the committed output records can have been renamed: read just those values files.
-  const recorded = new Set(history.drainers.map((d) => d.file));
-  checkFixedSettings(history, rendered.objects, drainerRecords(rendered.files.filter((f) => recorded.has(f.path))), acknowledged);
+  const recordFile = path.resolve(options.recordFile ?? defaultRecordFile(outdir));
+  const manifests = rendered.objects.map((o) => o.manifest);
+  const now = fixedSettings(manifests, registeredDrainers(app));
+  const sources = new Map(rendered.objects.map((o) => [clusterKey(o.manifest), o.source]));
+  checkFixedSettings(readRecord(recordFile), now, recordFile, sources, acknowledged);
   checkNoKeyMaterial(outdir, new Set(rendered.files.map((f) => f.path)));
-  writeOutput(outdir, rendered.files);
+  writeOutput(outdir, [...rendered.files, outputMarker(app)]);
+  writeRecord(recordFile, now);
+  const cli = process.env.CDK8S_OUTDIR;
+  if (cli && path.resolve(cli) !== path.resolve(outdir)) {
+    copyFiles(cli, rendered.files.slice(0, rendered.manifestFiles));
+  }
   return rendered;
 }
 
 /**
- * The rendered manifest files with the objects each holds, for {@link readHistory}. A path written
- * twice (two charts of one file name) is left out, so that its committed version is read as it is.
+ * The marker of a synthesized output folder: the issuing script refuses to run below it, and
+ * `cluster-tls verify` reads the manifests' file extension from it.
  */
-function manifestFiles(rendered: RenderedApp): Map<string, RenderedManifestFile> {
-  const contents = new Map<string, string>();
-  const twice = new Set<string>();
-  for (const f of rendered.files) {
-    if (contents.has(f.path)) {
-      twice.add(f.path);
-    }
-    contents.set(f.path, f.content);
-  }
-  const result = new Map<string, { content: string; manifests: any[] }>();
-  for (const o of rendered.objects) {
-    if (twice.has(o.file)) {
-      continue;
-    }
-    let entry = result.get(o.file);
-    if (entry === undefined) {
-      entry = { content: contents.get(o.file)!, manifests: [] };
-      result.set(o.file, entry);
-    }
-    entry.manifests.push(o.manifest);
-  }
-  return result;
+function outputMarker(app: App): RenderedFile {
+  const marker: names.OutputMarker = {
+    writtenBy: 'cdk8s-cluster-tls',
+    about: 'Every synth replaces this folder whole. Keep no keys here: copy a cfssl folder out before running its issuing script.',
+    outputFileExtension: app.outputFileExtension,
+  };
+  return { path: names.OUTPUT_MARKER_FILE, content: `${JSON.stringify(marker, undefined, 2)}\n`, executable: false };
 }
 
-/** The drainer names recorded in the rendered values files. */
-function drainerRecords(files: readonly RenderedFile[]): DrainerRecord[] {
-  return files.filter((f) => isDrainerValuesFile(f.path))
-    .map((f) => drainerRecord(f.path, YAML.parse(f.content)))
-    .filter((d): d is DrainerRecord => d !== undefined);
+/** Writes files into a folder, keeping what else it holds (as `App.synth()` writes its manifests). */
+function copyFiles(dir: string, files: readonly RenderedFile[]): void {
+  for (const file of files) {
+    const dest = path.join(dir, ...file.path.split('/'));
+    fs.mkdirSync(path.dirname(dest), { recursive: true });
+    fs.writeFileSync(dest, file.content);
+  }
 }
 
 /**
@@ -370,3 +422,4 @@ export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = 
     throw e;
   }
 }
+export { MANIFESTS_ONLY_CONTEXT } from './_app-rules';

@@ -1,38 +1,41 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ApiObject, App, Chart, JsonPatch } from 'cdk8s';
+import * as semver from 'semver';
+import { ApiObject, App, AppProps, Chart, YamlOutputType } from 'cdk8s';
 import { Construct } from 'constructs';
-import * as YAML from 'yaml';
 import { LONG_TENANT, buildDeployments, buildTenant, tenantNamespace } from '../bench/deployment';
 import { compileTemplate, makeTemplate } from '../bench/floor';
-import { manifestFileName, renderApp, synthesize } from '../lib/synthesize';
-import { TlsDatabaseCluster } from '../lib/tls-database-cluster';
+import { MANIFESTS_ONLY_CONTEXT, manifestFileName, renderApp } from '../lib/synthesize';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject } from './_find';
 
-// The library's yaml, with parseAllDocuments observable (cdk8s serializes with a copy of its own).
-jest.mock('yaml', () => {
-  const actual = jest.requireActual('yaml');
-  return { ...actual, parseAllDocuments: jest.fn(actual.parseAllDocuments) };
-});
-
-/** The manifest files stock cdk8s writes for an app, by file name. */
-function stockManifests(build: (outdir: string) => App): Record<string, string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-stock-'));
-  build(dir).synth();
-  return Object.fromEntries(fs.readdirSync(dir).sort().map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+/** An app that stock `app.synth()` may write (the library refuses it otherwise). */
+function manifestsOnlyApp(props: AppProps = {}): App {
+  const app = new App(props);
+  app.node.setContext(MANIFESTS_ONLY_CONTEXT, true);
+  return app;
 }
 
-/** The manifest files renderApp renders for an app, by file name. */
+/** Every file stock cdk8s writes for an app, by path below its output folder. */
+function stockFiles(build: (outdir: string) => App): Record<string, string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-stock-'));
+  build(dir).synth();
+  const files = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/')).sort();
+  return Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+}
+
+/** The files renderApp renders for an app that stock cdk8s writes too, by path. */
 function renderedManifests(app: App): Record<string, string> {
-  return Object.fromEntries(renderApp(app).files.filter((f) => f.path.endsWith('.k8s.yaml')).map((f) => [f.path, f.content]));
+  const { files, manifestFiles } = renderApp(app);
+  return Object.fromEntries(files.slice(0, manifestFiles).map((f) => [f.path, f.content]));
 }
 
 /** Builds the same app twice, renders one and synthesizes the other with stock cdk8s, and compares. */
 function expectSameAsStock(build: (outdir?: string) => App): Record<string, string> {
   const ours = renderedManifests(build());
-  const stock = stockManifests(build);
+  const stock = stockFiles(build);
   expect(Object.keys(ours).sort()).toEqual(Object.keys(stock));
   for (const [file, content] of Object.entries(stock)) {
     expect(`${file}:\n${ours[file]}`).toBe(`${file}:\n${content}`);
@@ -44,7 +47,7 @@ const object = (scope: Construct, id: string) => new ApiObject(scope, id, { apiV
 
 describe('many charts render as stock cdk8s synthesizes them', () => {
   test('three complete tenant deployments: same files, same bytes, same order', () => {
-    const manifests = expectSameAsStock((outdir) => buildDeployments(3, outdir));
+    const manifests = expectSameAsStock((outdir) => buildDeployments(3, outdir, {}, true));
     expect(Object.keys(manifests)).toEqual(['0', '1', '2'].flatMap((i) => [`tenant-${i}.k8s.yaml`, `tenant-${i}-backup.k8s.yaml`, `tenant-${i}-restore.k8s.yaml`]));
   });
 
@@ -58,7 +61,7 @@ describe('many charts render as stock cdk8s synthesizes them', () => {
 
   test('objects come after what they depend on, even when declared first', () => {
     expectSameAsStock((outdir) => {
-      const app = new App({ outdir });
+      const app = manifestsOnlyApp({ outdir });
       const chart = new Chart(app, 'demo');
       const late = object(chart, 'late');
       const middle = object(chart, 'middle');
@@ -75,7 +78,7 @@ describe('many charts render as stock cdk8s synthesizes them', () => {
 
   test('charts that depend on each other get indexed file names in dependency order', () => {
     const manifests = expectSameAsStock((outdir) => {
-      const app = new App({ outdir });
+      const app = manifestsOnlyApp({ outdir });
       const second = new Chart(app, 'second');
       const first = new Chart(app, 'first');
       object(second, 'user').node.addDependency(object(first, 'base'));
@@ -87,14 +90,14 @@ describe('many charts render as stock cdk8s synthesizes them', () => {
 
   test('nested charts and charts with numeric ids keep the stock order', () => {
     expectSameAsStock((outdir) => {
-      const app = new App({ outdir });
+      const app = manifestsOnlyApp({ outdir });
       const outer = new Chart(app, 'outer');
       object(new Chart(outer, 'inner'), 'x');
       object(outer, 'y');
       return app;
     });
     const numeric = (outdir?: string) => {
-      const app = new App({ outdir });
+      const app = manifestsOnlyApp({ outdir });
       for (const id of ['b', '10', 'a', '2']) {
         object(new Chart(app, id), `obj${id}`);
       }
@@ -117,6 +120,86 @@ describe('many charts render as stock cdk8s synthesizes them', () => {
     c.node.addDependency(c);
     expect(() => renderApp(app)).toThrow('Dependency cycle detected: demo/a => demo/b => demo/a');
   });
+
+  test('a cycle reached from an object outside it is reported as stock cdk8s reports it', () => {
+    const build = () => {
+      const app = manifestsOnlyApp();
+      const chart = new Chart(app, 'demo');
+      const a = object(chart, 'a');
+      const b = object(chart, 'b');
+      object(chart, 'root').node.addDependency(a);
+      a.node.addDependency(b);
+      b.node.addDependency(a);
+      return app;
+    };
+    let stock: unknown;
+    try {
+      build().synth();
+    } catch (e) {
+      stock = e;
+    }
+    expect(stock).toBeInstanceOf(Error);
+    expect(() => renderApp(build())).toThrow((stock as Error).message);
+  });
+});
+
+describe('the cdk8s this equivalence proves', () => {
+  test('is pinned to one minor version, and the installed one is in it', () => {
+    // The renderer re-creates App.synth()'s layout, order and a private field: a new cdk8s minor
+    // version must be proven by these tests, then pinned here and in package.json.
+    const range: string = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).dependencies.cdk8s;
+    const installed: string = JSON.parse(fs.readFileSync(require.resolve('cdk8s/package.json'), 'utf8')).version;
+    expect({ range, pinsOneMinor: semver.validRange(range) === semver.validRange(`~${semver.minVersion(range)}`) }).toEqual({ range: '~2.70.106', pinsOneMinor: true });
+    expect({ installed, inRange: semver.satisfies(installed, range) }).toEqual({ installed, inRange: true });
+  });
+});
+
+describe('every App option a user can set renders as stock cdk8s writes it, byte for byte', () => {
+  const TYPES = [YamlOutputType.FILE_PER_CHART, YamlOutputType.FILE_PER_APP, YamlOutputType.FILE_PER_RESOURCE, YamlOutputType.FOLDER_PER_CHART_FILE_PER_RESOURCE];
+  /** A tenant, and optionally two charts that depend on each other, which makes stock cdk8s index chart files and folders. */
+  const tenant = (props: AppProps, dependent: boolean) => (outdir?: string) => {
+    const app = buildDeployments(1, outdir, props, true);
+    if (dependent) {
+      const second = new Chart(app, 'second');
+      const first = new Chart(app, 'first');
+      object(second, 'user').node.addDependency(object(first, 'base'));
+    }
+    return app;
+  };
+  for (const yamlOutputType of TYPES) {
+    for (const outputFileExtension of ['.k8s.yaml', '.yaml']) {
+      for (const recordConstructMetadata of [false, true]) {
+        for (const dependent of [false, true]) {
+          const name = `${YamlOutputType[yamlOutputType]}, ${outputFileExtension}, ${recordConstructMetadata ? 'with' : 'without'} construct metadata`
+            + `${dependent ? ', charts that depend on each other' : ''}`;
+          test(name, () => {
+            const files = expectSameAsStock(tenant({ yamlOutputType, outputFileExtension, recordConstructMetadata }, dependent));
+            expect(Object.keys(files).length).toBeGreaterThan(recordConstructMetadata ? 1 : 0);
+          });
+        }
+      }
+    }
+  }
+
+  test('the construct metadata follows CDK8S_RECORD_CONSTRUCT_METADATA, which the cdk8s CLI sets', () => {
+    process.env.CDK8S_RECORD_CONSTRUCT_METADATA = 'true';
+    try {
+      expect(Object.keys(expectSameAsStock(tenant({}, false)))).toContain('construct-metadata.json');
+    } finally {
+      delete process.env.CDK8S_RECORD_CONSTRUCT_METADATA;
+    }
+  });
+
+  test('two objects that stock cdk8s would write to one file, the second silently replacing the first, are refused', () => {
+    const app = buildDeployments(2, undefined, { yamlOutputType: YamlOutputType.FILE_PER_RESOURCE });
+    expect(() => renderApp(app)).toThrow(/^tenant-1\/basic-certificates\/\S+: manifest file: received "[^"]+\.k8s\.yaml" a second time \(tenant-0\/basic-certificates\/\S+ is written there too, and stock cdk8s would keep only the last\); expected one file per path: give the charts or objects distinct names, or choose another yamlOutputType$/);
+  });
+
+  test('an output type cdk8s does not have is refused with one line', () => {
+    const app = new App({ yamlOutputType: 7 as YamlOutputType });
+    object(new Chart(app, 'demo'), 'x');
+    expect(() => renderApp(app)).toThrow('app: yamlOutputType: received 7; expected one of cdk8s\'s YamlOutputType values (FILE_PER_APP, FILE_PER_CHART, FILE_PER_RESOURCE, FOLDER_PER_CHART_FILE_PER_RESOURCE)');
+  });
 });
 
 describe('the benchmark floor', () => {
@@ -129,36 +212,5 @@ describe('the benchmark floor', () => {
     const byPath = (files: typeof library) => Object.fromEntries(files.map((f) => [f.path, f]));
     expect(byPath(floor)).toEqual(byPath(library));
     expect(template.files.map((f) => f.kind)).toContain('yaml');
-  });
-});
-
-describe('re-synthesizing over the committed output', () => {
-  const outdir = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-resynth-')), 'dist');
-
-  test('manifests that did not change are not parsed again', () => {
-    const dir = outdir();
-    synthesize(buildDeployments(2, dir));
-    const parse = jest.mocked(YAML.parseAllDocuments);
-    parse.mockClear();
-    synthesize(buildDeployments(2, dir));
-    // Only the two drainer values files, whose drainerName is compared.
-    expect(parse.mock.calls.map(([text]) => String(text).split('\n')[0])).toEqual([
-      expect.stringMatching(/^# Values of the drainer chart/),
-      expect.stringMatching(/^# Values of the drainer chart/),
-    ]);
-  });
-
-  test('a manifest that changed is still read and checked', () => {
-    const dir = outdir();
-    const app = (enabled: boolean) => {
-      const a = new App({ outdir: dir });
-      const db = new TlsDatabaseCluster(new Chart(a, 'demo', { namespace: 'demo' }), 'db', { clusterName: 'basic', version: 'v4.0.5' });
-      if (!enabled) {
-        db.resource.addJsonPatch(JsonPatch.replace('/spec/tlsCluster/enabled', false));
-      }
-      return a;
-    };
-    synthesize(app(true));
-    expect(() => synthesize(app(false), { acknowledgeRecreation: [] })).toThrow(/tlsCluster\.enabled: received false; expected true as in the committed demo\.k8s\.yaml/);
   });
 });

@@ -65,6 +65,8 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
   let kubectl: FakeKubectl;
   let certs: ClusterCertificates;
   let first: SpawnSyncReturns<string>;
+  let refused: SpawnSyncReturns<string>;
+  let refusedLeft: string[];
 
   const run = () => spawnSync(path.join(folder, 'issue-certificates.sh'), [], {
     cwd: root, // not the script's folder: it must find its own
@@ -86,10 +88,26 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
     });
     certs.addComponent('drainer', { releaseName: 'binlog' });
     synthesize(app, { outdir });
-    folder = path.join(outdir, 'demo', 'basic', 'cfssl');
     kubectl = createFakeKubectl(path.join(root, 'kubectl'));
+    // Inside the synth output the script refuses to run, and makes nothing there.
+    const synthesized = path.join(outdir, 'demo', 'basic', 'cfssl');
+    refused = spawnSync(path.join(synthesized, 'issue-certificates.sh'), [], { cwd: root, encoding: 'utf8', env: { ...process.env, KUBECTL: kubectl.command } });
+    refusedLeft = fs.readdirSync(synthesized).sort();
+    // As the runbook says: a copy of the folder, out of the synth output.
+    folder = path.join(root, 'pki');
+    fs.cpSync(synthesized, folder, { recursive: true });
     first = run();
   }, 300_000);
+
+  test('inside the synth output, the script refuses to run and makes no key there', () => {
+    const real = fs.realpathSync(path.join(root, 'dist'));
+    expect({ status: refused.status, stderr: refused.stderr }).toEqual({
+      status: 1,
+      stderr: `issue-certificates.sh: ${real}/demo/basic/cfssl is inside the synth output ${real}, which the next synth replaces whole, keys included; `
+        + `copy this folder out and run the copy, for example: cp -r '${real}/demo/basic/cfssl' ~/pki-demo-basic && ~/pki-demo-basic/issue-certificates.sh\n`,
+    });
+    expect(refusedLeft.filter((f) => !f.endsWith('.json') && f !== 'issue-certificates.sh' && f !== '.gitignore')).toEqual([]);
+  });
 
   test('cfssl and cfssljson are installed', () => {
     expect(missingCfssl).toEqual([]);
@@ -97,7 +115,7 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
 
   test('the first run succeeds and leaves its files only in its own folder', () => {
     expect({ status: first.status, stderr: first.status === 0 ? '' : first.stderr }).toEqual({ status: 0, stderr: '' });
-    expect(fs.readdirSync(root).sort()).toEqual(['dist', 'kubectl']);
+    expect(fs.readdirSync(root).sort()).toEqual(['cluster-tls.lock.json', 'dist', 'kubectl', 'pki']);
     expect(fs.readdirSync(folder).filter((f) => f.startsWith('.issuing'))).toEqual([]);
   });
 

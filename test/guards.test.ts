@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart, JsonPatch } from 'cdk8s';
-import { ClusterTlsError, OutputFile, TlsDatabaseCluster, synthesize } from '../lib';
-import { checkSecretClaims } from '../lib/_guards';
+import { ClusterTlsError, DrainerRelease, TlsDatabaseCluster, synthesize } from '../lib';
+import { secretClaims } from '../lib/_app-rules';
 
 function outdir(): string {
   return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-guards-')), 'dist');
@@ -26,21 +26,34 @@ function app(dir: string, edit?: (db: TlsDatabaseCluster, chart: Chart) => void)
 
 const disableTls = (db: TlsDatabaseCluster) => db.resource.addJsonPatch(JsonPatch.replace('/spec/tlsCluster/enabled', false));
 
-describe('settings fixed at creation', () => {
-  test('a first synth, with no earlier output, is not an error', () => {
+const recordOf = (dir: string) => path.join(path.dirname(dir), 'cluster-tls.lock.json');
+
+describe('settings fixed at creation, compared with the record beside the output folder', () => {
+  test('a first synth, with no record, is not an error and writes the record', () => {
     const dir = outdir();
     expect(() => synthesize(app(dir, disableTls))).not.toThrow();
+    expect(JSON.parse(fs.readFileSync(recordOf(dir), 'utf8')).clusters).toEqual({ 'DatabaseCluster/demo/basic': { tlsClusterEnabled: false } });
   });
 
-  test('flipping tlsCluster.enabled against the committed output fails and leaves it untouched', () => {
+  test('flipping tlsCluster.enabled against the record fails and leaves the output and the record untouched', () => {
     const dir = outdir();
     synthesize(app(dir));
     const before = snapshot(dir);
+    const record = fs.readFileSync(recordOf(dir), 'utf8');
     expect(() => synthesize(app(dir, disableTls), { acknowledgeRecreation: [] })).toThrow(
-      'demo/db/Resource: DatabaseCluster "basic" tlsCluster.enabled: received false; expected true as in the committed demo.k8s.yaml: '
+      `demo/db/Resource: DatabaseCluster "basic" tlsCluster.enabled: received false; expected true as recorded in ${recordOf(dir)}: `
       + 'the setting is fixed at creation and changing it makes the cluster fail to upgrade; '
       + 'to re-create the cluster deliberately, set CLUSTER_TLS_RECREATE=DatabaseCluster/demo/basic');
     expect(snapshot(dir)).toEqual(before);
+    expect(fs.readFileSync(recordOf(dir), 'utf8')).toBe(record);
+  });
+
+  test('the guard holds when the output folder is gone, as after the cdk8s CLI deleted it', () => {
+    const dir = outdir();
+    synthesize(app(dir));
+    fs.rmSync(dir, { recursive: true });
+    expect(() => synthesize(app(dir, disableTls), { acknowledgeRecreation: [] })).toThrow(/tlsCluster\.enabled: received false; expected true as recorded in /);
+    expect(fs.existsSync(dir)).toBe(false);
   });
 
   test('turning TLS on for a cluster created without it is refused too', () => {
@@ -49,10 +62,11 @@ describe('settings fixed at creation', () => {
     expect(() => synthesize(app(dir), { acknowledgeRecreation: [] })).toThrow(/tlsCluster\.enabled: received true; expected false/);
   });
 
-  test('a deliberate re-creation can be acknowledged, by option or environment', () => {
+  test('a deliberate re-creation can be acknowledged, by option or environment, and is then recorded', () => {
     const dir = outdir();
     synthesize(app(dir));
     expect(() => synthesize(app(dir, disableTls), { acknowledgeRecreation: ['DatabaseCluster/demo/basic'] })).not.toThrow();
+    expect(JSON.parse(fs.readFileSync(recordOf(dir), 'utf8')).clusters['DatabaseCluster/demo/basic']).toEqual({ tlsClusterEnabled: false });
     process.env.CLUSTER_TLS_RECREATE = 'other, DatabaseCluster/demo/basic';
     try {
       expect(() => synthesize(app(dir))).not.toThrow();
@@ -61,31 +75,55 @@ describe('settings fixed at creation', () => {
     }
   });
 
-  test('renaming a drainer against the committed output is refused', () => {
+  test('a record given elsewhere is the one compared and written', () => {
     const dir = outdir();
-    const values = (name: string) => (db: TlsDatabaseCluster) => new OutputFile(db, 'values', { path: 'demo/basic/drainer-binlog-values.yaml', content: `drainerName: ${name}\n` });
-    synthesize(app(dir, values('basic-binlog-drainer')));
-    expect(() => synthesize(app(dir, values('renamed')), { acknowledgeRecreation: [] })).toThrow(
-      'demo/basic/drainer-binlog-values.yaml: drainerName: received "renamed"; expected "basic-binlog-drainer" as in the committed output: '
-      + 'renaming a running drainer is unsupported; to re-create the drainer deliberately, set CLUSTER_TLS_RECREATE=drainer/demo/basic/drainer-binlog-values.yaml');
-    expect(() => synthesize(app(dir, values('renamed')), { acknowledgeRecreation: ['drainer/demo/basic/drainer-binlog-values.yaml'] })).not.toThrow();
+    const recordFile = path.join(path.dirname(dir), 'records', 'prod.json');
+    fs.mkdirSync(path.dirname(recordFile));
+    synthesize(app(dir), { recordFile });
+    expect(fs.existsSync(recordOf(dir))).toBe(false);
+    expect(() => synthesize(app(dir, disableTls), { recordFile, acknowledgeRecreation: [] })).toThrow(`expected true as recorded in ${recordFile}:`);
   });
 
-  test('a drainer without drainerName is compared by the chart\'s default name', () => {
-    const dir = outdir();
-    const values = (content: string) => (db: TlsDatabaseCluster) => new OutputFile(db, 'values', { path: 'demo/basic/drainer-binlog-values.yaml', content });
-    synthesize(app(dir, values('clusterName: basic\n')));
-    expect(() => synthesize(app(dir, values('clusterName: basic\ndrainerName: basic-binlog-drainer\n')), { acknowledgeRecreation: [] })).not.toThrow();
-    expect(() => synthesize(app(dir, values('clusterName: basic\ndrainerName: other\n')), { acknowledgeRecreation: [] }))
-      .toThrow('demo/basic/drainer-binlog-values.yaml: drainerName: received "other"; expected "basic-binlog-drainer" as in the committed output');
-  });
-
-  test('a committed output that is not YAML is reported, not overwritten', () => {
+  test('a record that is not one is reported, not overwritten', () => {
     const dir = outdir();
     synthesize(app(dir));
-    fs.writeFileSync(path.join(dir, 'demo.k8s.yaml'), 'a: [unclosed');
-    expect(() => synthesize(app(dir))).toThrow(/^demo\.k8s\.yaml: the committed output: received a file that is not valid YAML .*; expected the output of an earlier synth: restore it from version control$/);
-    expect(fs.readFileSync(path.join(dir, 'demo.k8s.yaml'), 'utf8')).toBe('a: [unclosed');
+    fs.writeFileSync(recordOf(dir), '{"clusters": [');
+    expect(() => synthesize(app(dir))).toThrow(`${recordOf(dir)}: the record of settings fixed at creation: received a file that is not a version 1 record; `
+      + 'expected the file an earlier synth wrote: restore it from version control');
+    expect(fs.readFileSync(recordOf(dir), 'utf8')).toBe('{"clusters": [');
+  });
+});
+
+describe('a drainer\'s name, fixed at creation', () => {
+  const withDrainer = (dir: string, props: { releaseName: string; drainerName?: string }) => {
+    const a = new App({ outdir: dir });
+    const chart = new Chart(a, 'demo', { namespace: 'demo' });
+    const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5' });
+    new DrainerRelease(chart, 'drainer', { cluster, chart: { version: '1.1.0' }, ...props });
+    return a;
+  };
+
+  test('renaming it with drainerName is refused', () => {
+    const dir = outdir();
+    synthesize(withDrainer(dir, { releaseName: 'binlog' }));
+    expect(() => synthesize(withDrainer(dir, { releaseName: 'binlog', drainerName: 'renamed' }), { acknowledgeRecreation: [] })).toThrow(
+      `demo/drainer: drainerName: received "renamed" from drainerName; expected "basic-binlog-drainer" as recorded in ${recordOf(dir)}: `
+      + 'renaming a running drainer is unsupported; to re-create the drainer deliberately, set CLUSTER_TLS_RECREATE=drainer/demo/drainer');
+  });
+
+  test('renaming it through the release name it derives from is refused alike, and the values file stays', () => {
+    const dir = outdir();
+    synthesize(withDrainer(dir, { releaseName: 'binlog' }));
+    expect(() => synthesize(withDrainer(dir, { releaseName: 'other' }), { acknowledgeRecreation: [] })).toThrow(
+      'demo/drainer: drainerName: received "basic-other-drainer" from releaseName "other" (was "binlog"); expected "basic-binlog-drainer" as recorded in ');
+    expect(fs.existsSync(path.join(dir, 'demo/basic/drainer-binlog-values.yaml'))).toBe(true);
+    expect(() => synthesize(withDrainer(dir, { releaseName: 'other' }), { acknowledgeRecreation: ['drainer/demo/drainer'] })).not.toThrow();
+  });
+
+  test('a new release name that keeps the drainer\'s name is not a rename', () => {
+    const dir = outdir();
+    synthesize(withDrainer(dir, { releaseName: 'binlog', drainerName: 'basic-drainer' }));
+    expect(() => synthesize(withDrainer(dir, { releaseName: 'other', drainerName: 'basic-drainer' }), { acknowledgeRecreation: [] })).not.toThrow();
   });
 });
 
@@ -133,17 +171,37 @@ describe('one Common Name', () => {
 
 describe('duplicates', () => {
   test('two constructs claiming one Secret', () => {
-    expect(() => checkSecretClaims([
-      { namespace: 'demo', name: 'basic-store-cluster-secret', owner: 'demo/a' },
-      { namespace: 'other', name: 'basic-store-cluster-secret', owner: 'other/a' },
-      { namespace: 'demo', name: 'basic-store-cluster-secret', owner: 'demo/b' },
-    ])).toThrow('demo/b: Secret "basic-store-cluster-secret" in namespace "demo": received a second claim (demo/a claims it too); expected each Secret issued by one construct: pass the same ClusterCertificates to every cluster of that name');
+    const facts = (at: string, namespace: string) => ({ node: { path: at } as any, namespace, clusterName: 'basic', commonName: 'basic', secretNames: () => ['basic-store-cluster-secret'] });
+    expect(secretClaims([facts('demo/a', 'demo'), facts('other/a', 'other')])).toBeUndefined();
+    expect(secretClaims([facts('demo/a', 'demo'), facts('other/a', 'other'), facts('demo/b', 'demo')])).toBe('demo/b: Secret "basic-store-cluster-secret" in namespace "demo": '
+      + 'received a second claim (demo/a claims it too); expected each Secret issued by one construct: pass the same ClusterCertificates to every cluster of that name');
   });
 
   test('two database clusters of the same name in one namespace', () => {
     const a = new App({ outdir: outdir() });
     new TlsDatabaseCluster(new Chart(a, 'one', { namespace: 'demo' }), 'db', { clusterName: 'basic', version: 'v4.0.5' });
     new TlsDatabaseCluster(new Chart(a, 'two', { namespace: 'demo' }), 'db', { clusterName: 'basic', version: 'v4.0.5' });
-    expect(() => synthesize(a)).toThrow('two/db/Resource: DatabaseCluster "basic" in namespace "demo": received it twice (one/db/Resource in one.k8s.yaml declares it too); expected each object once: share one construct instead of declaring it twice');
+    expect(() => synthesize(a)).toThrow('two/db/Resource: DatabaseCluster "basic" in namespace "demo": received it twice (one/db/Resource declares it too); expected each object once: share one construct instead of declaring it twice');
+  });
+
+  test('two drainer releases of one name in a namespace, for two clusters', () => {
+    const a = new App({ outdir: outdir() });
+    const chart = new Chart(a, 'demo', { namespace: 'demo' });
+    const one = new TlsDatabaseCluster(chart, 'one', { clusterName: 'one', version: 'v4.0.5' });
+    const two = new TlsDatabaseCluster(chart, 'two', { clusterName: 'two', version: 'v4.0.5' });
+    new DrainerRelease(chart, 'd1', { cluster: one, releaseName: 'binlog', chart: { version: '1.1.0' } });
+    new DrainerRelease(chart, 'd2', { cluster: two, releaseName: 'binlog', chart: { version: '1.1.0' } });
+    expect(() => synthesize(a)).toThrow(new ClusterTlsError('demo/d2: releaseName: received "binlog"; expected a release name no other drainer of namespace "demo" uses '
+      + '(demo/d1 installs a release of that name, and helm install refuses a second one)'));
+  });
+
+  test('two drainers of one name in a namespace, for two clusters', () => {
+    const a = new App({ outdir: outdir() });
+    const chart = new Chart(a, 'demo', { namespace: 'demo' });
+    const one = new TlsDatabaseCluster(chart, 'one', { clusterName: 'one', version: 'v4.0.5' });
+    const two = new TlsDatabaseCluster(chart, 'two', { clusterName: 'two', version: 'v4.0.5' });
+    new DrainerRelease(chart, 'd1', { cluster: one, releaseName: 'a', drainerName: 'shared', chart: { version: '1.1.0' } });
+    new DrainerRelease(chart, 'd2', { cluster: two, releaseName: 'b', drainerName: 'shared', chart: { version: '1.1.0' } });
+    expect(() => synthesize(a)).toThrow(new ClusterTlsError('demo/d2: drainerName: received "shared"; expected a drainer name no other drainer of namespace "demo" uses (demo/d1 names its drainer so)'));
   });
 });

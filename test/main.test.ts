@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { renderApp } from '../lib';
+import { renderApp, synthesize } from '../lib';
 import { buildApp } from '../main';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject, namesOf } from './_find';
@@ -78,10 +79,15 @@ describe('reference app', () => {
     }
   });
 
-  test('the committed dist/ is exactly what main.ts synthesizes', () => {
-    expect(committedFiles(DIST)).toEqual(rendered.files.map((f) => f.path).sort());
-    for (const file of rendered.files) {
-      expect({ path: file.path, content: fs.readFileSync(path.join(DIST, file.path), 'utf8') }).toEqual({ path: file.path, content: file.content });
+  test('the committed dist/ and its record are exactly what main.ts synthesizes', () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-main-'));
+    synthesize(buildApp(), { outdir: path.join(parent, 'dist'), acknowledgeRecreation: [] });
+    const synthesized = committedFiles(path.join(parent, 'dist'));
+    expect(committedFiles(DIST)).toEqual(synthesized);
+    for (const file of synthesized) {
+      expect({ path: file, content: fs.readFileSync(path.join(DIST, file), 'utf8') })
+        .toEqual({ path: file, content: fs.readFileSync(path.join(parent, 'dist', file), 'utf8') });
     }
+    expect(fs.readFileSync(path.join(DIST, '..', 'cluster-tls.lock.json'), 'utf8')).toBe(fs.readFileSync(path.join(parent, 'cluster-tls.lock.json'), 'utf8'));
   });
 });

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
-import { ClusterCertificates, ClusterTlsError, OutputFile, renderApp, synthesize, synthesizeOrExit, writeOutput } from '../lib';
+import { ClusterCertificates, ClusterTlsError, MANIFESTS_ONLY_CONTEXT, OutputFile, renderApp, synthesize, synthesizeOrExit, writeOutput } from '../lib';
 
 function tmpdir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-synth-'));
@@ -15,8 +15,11 @@ function listFiles(dir: string): string[] {
     .sort();
 }
 
-function demoApp(outdir: string): App {
+function demoApp(outdir: string, manifestsOnly = false): App {
   const app = new App({ outdir });
+  if (manifestsOnly) {
+    app.node.setContext(MANIFESTS_ONLY_CONTEXT, true);
+  }
   const chart = new Chart(app, 'demo', { namespace: 'demo' });
   new ClusterCertificates(chart, 'certs', { clusterName: 'basic', components: ['store'] });
   new OutputFile(chart, 'notes', { path: 'demo/notes.md', content: () => '# notes\n' });
@@ -28,9 +31,9 @@ describe('synthesize', () => {
   test('writes one manifest per chart, as App.synth() does, and the output files', () => {
     const dir = path.join(tmpdir(), 'dist');
     synthesize(demoApp(dir));
-    expect(listFiles(dir)).toEqual(['demo.k8s.yaml', 'demo/basic/tls-plan.json', 'demo/notes.md', 'demo/run.sh']);
+    expect(listFiles(dir)).toEqual(['.cluster-tls-output.json', 'demo.k8s.yaml', 'demo/basic/tls-plan.json', 'demo/notes.md', 'demo/run.sh']);
     const stock = tmpdir();
-    demoApp(stock).synth();
+    demoApp(stock, true).synth();
     expect(fs.readFileSync(path.join(dir, 'demo.k8s.yaml'), 'utf8')).toBe(fs.readFileSync(path.join(stock, 'demo.k8s.yaml'), 'utf8'));
     expect(fs.statSync(path.join(dir, 'demo/run.sh')).mode & 0o777).toBe(0o755);
     expect(fs.statSync(path.join(dir, 'demo/notes.md')).mode & 0o777).toBe(0o644);
@@ -49,7 +52,7 @@ describe('synthesize', () => {
     fs.writeFileSync(path.join(dir, 'stale.k8s.yaml'), 'old');
     synthesize(demoApp(dir));
     expect(listFiles(dir)).not.toContain('stale.k8s.yaml');
-    expect(fs.readdirSync(parent)).toEqual(['dist']);
+    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist']);
   });
 
   test('a failed synth leaves the previous output exactly as it was', () => {
@@ -61,7 +64,7 @@ describe('synthesize', () => {
     new OutputFile(Chart.of(app.node.findChild('demo')), 'broken', { path: 'demo/broken.txt', content: () => { throw new ClusterTlsError('boom'); } });
     expect(() => synthesize(app)).toThrow('boom');
     expect(listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')])).toEqual(before);
-    expect(fs.readdirSync(parent)).toEqual(['dist']);
+    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist']);
   });
 
   test('a write that fails half-way leaves the previous output exactly as it was', () => {
@@ -73,7 +76,7 @@ describe('synthesize', () => {
     const files = [{ path: 'a', content: '1', executable: false }, { path: 'a/b', content: '2', executable: false }];
     expect(() => writeOutput(dir, files)).toThrow();
     expect(listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')])).toEqual(before);
-    expect(fs.readdirSync(parent)).toEqual(['dist']);
+    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist']);
   });
 
   test('two objects of the same kind and name in a namespace are refused', () => {
@@ -81,7 +84,7 @@ describe('synthesize', () => {
     const chart = new Chart(app, 'demo', { namespace: 'demo' });
     new ClusterCertificates(chart, 'a', { clusterName: 'basic', components: ['store'] });
     new ClusterCertificates(chart, 'b', { clusterName: 'basic', components: ['coordinator'] });
-    expect(() => renderApp(app)).toThrow('demo/b/SelfSignedIssuer: Issuer "basic-selfsigned-ca-issuer" in namespace "demo": received it twice (demo/a/SelfSignedIssuer in demo.k8s.yaml declares it too); expected each object once: share one construct instead of declaring it twice');
+    expect(() => renderApp(app)).toThrow('demo/b/SelfSignedIssuer: Issuer "basic-selfsigned-ca-issuer" in namespace "demo": received it twice (demo/a/SelfSignedIssuer declares it too); expected each object once: share one construct instead of declaring it twice');
   });
 
   test('two constructs writing the same file are refused', () => {
@@ -89,7 +92,7 @@ describe('synthesize', () => {
     const chart = new Chart(app, 'demo');
     new OutputFile(chart, 'a', { path: 'x.md', content: '' });
     new OutputFile(chart, 'b', { path: 'x.md', content: '' });
-    expect(() => renderApp(app)).toThrow('demo/b: path: received "x.md"; expected a file no other construct writes (demo/a writes it too)');
+    expect(() => renderApp(app)).toThrow('demo/b: path: received "x.md"; expected a file nothing else writes (demo/a writes it too)');
   });
 
   test('output files must stay inside the output folder', () => {

@@ -333,6 +333,14 @@ describe('allowed Common Names from the cluster manifests', () => {
     expect((await check(planOf(), {}, files)).ok).toBe(true);
   });
 
+  test('are read from manifests of the file extension the output\'s marker records', () => {
+    const cluster = yaml(databaseCluster({ coordinator: ['basic'], store: ['basic'], sqlserver: ['basic'] }));
+    const marker = JSON.stringify({ writtenBy: 'cdk8s-cluster-tls', about: '', outputFileExtension: '.yaml' });
+    const components = (files: Record<string, string>) => loadPlans(distOf(planOf(), files))[0].allowedCommonNames.map((a) => a.component);
+    expect(components({ '.cluster-tls-output.json': marker, 'demo.yaml': cluster })).toEqual(['coordinator', 'store', 'sqlserver']);
+    expect(components({ 'demo.yaml': cluster })).toEqual([]);
+  });
+
   test('columnar\'s two lists are read from their documents', async () => {
     const cluster = databaseCluster({ coordinator: ['basic'], store: ['basic'], sqlserver: ['basic'] });
     const withColumnar = { ...cluster, spec: { ...cluster.spec, columnar: { config: {
@@ -587,7 +595,10 @@ describeWithCfssl('the cfssl verify test')('the Secrets the cfssl method issues'
     });
     synthesize(app);
     const kubectl = createFakeKubectl(path.join(tmpdir(), 'kubectl'));
-    execFileSync('bash', [path.join(outdir, 'demo/basic/cfssl/issue-certificates.sh')], { env: { ...process.env, KUBECTL: kubectl.command }, stdio: 'pipe' });
+    // Run from a copy, as the runbook says: the script refuses to make keys inside the synth output.
+    const pki = path.join(tmpdir(), 'pki');
+    fs.cpSync(path.join(outdir, 'demo/basic/cfssl'), pki, { recursive: true });
+    execFileSync('bash', [path.join(pki, 'issue-certificates.sh')], { env: { ...process.env, KUBECTL: kubectl.command }, stdio: 'pipe' });
     const secrets = writeJson(kubectl.secretList('demo'));
 
     const { code, stdout } = await cli(['verify', '--dist', outdir, '--secrets', secrets]);

@@ -153,7 +153,7 @@ export interface LoadedPlan {
 /**
  * Reads every certificate plan (`<namespace>/<cluster>/tls-plan.json`) of a synthesized output
  * folder, whichever issuing method wrote it, with the allowed Common Names that the cluster
- * manifests (`*.k8s.yaml`) and the drainer chart values (`values.yaml`) of the folder configure.
+ * manifests (`*.k8s.yaml`, or the extension the output's marker records) and the drainer chart values (`values.yaml`) of the folder configure.
  * @throws VerifyInputError when the folder holds no plan or a plan is malformed
  */
 export function loadPlans(distDir: string): LoadedPlan[] {
@@ -165,7 +165,8 @@ export function loadPlans(distDir: string): LoadedPlan[] {
   if (planFiles.length === 0) {
     throw new VerifyInputError('--dist', 'folder', distDir, `a synthesized output folder with at least one <namespace>/<cluster>/${TLS_PLAN_FILE}`);
   }
-  const manifests = files.filter((f) => f.endsWith('.k8s.yaml')).flatMap((f) => readYamlDocuments(distDir, f));
+  const extension = manifestExtension(distDir);
+  const manifests = files.filter((f) => f.endsWith(extension)).flatMap((f) => readYamlDocuments(distDir, f));
   return planFiles.map((file) => {
     const plan = readPlan(distDir, file);
     const folder = names.clusterFolder(plan.namespace, plan.clusterName);
@@ -180,6 +181,24 @@ export function loadPlans(distDir: string): LoadedPlan[] {
     };
   });
 }
+
+/**
+ * The file extension of the manifests of an output folder, as the synth that wrote it recorded in
+ * its marker; `.k8s.yaml`, cdk8s's default, for a folder without one.
+ */
+function manifestExtension(distDir: string): string {
+  let marker: unknown;
+  try {
+    marker = JSON.parse(fs.readFileSync(path.join(distDir, names.OUTPUT_MARKER_FILE), 'utf8'));
+  } catch {
+    return DEFAULT_MANIFEST_EXTENSION;
+  }
+  const extension = (marker as Partial<names.OutputMarker> | null)?.outputFileExtension;
+  return typeof extension === 'string' && extension.length > 0 ? extension : DEFAULT_MANIFEST_EXTENSION;
+}
+
+/** cdk8s's default file extension of manifests. */
+const DEFAULT_MANIFEST_EXTENSION = '.k8s.yaml';
 
 /** Every file below a folder, relative, with '/' separators, sorted; hidden entries skipped. */
 function listFiles(root: string, rel = ''): string[] {

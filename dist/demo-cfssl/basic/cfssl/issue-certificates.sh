@@ -6,7 +6,7 @@
 # Run it with no arguments. It works in the folder that holds it, next to the cfssl request
 # files, and leaves the CA, the certificates and their private keys there, readable by you
 # alone. Copy the folder out of the synth output before running it: the next synth replaces
-# that output, and the keys and the CA with it.
+# that output, and the keys and the CA with it, so the script refuses to run inside it.
 #
 # Running it again changes nothing that exists: a CA, a certificate or a Secret already there is
 # kept, so a running cluster keeps the certificates it loaded. Replacing certificates is the
@@ -27,6 +27,16 @@ fail() {
   echo "issue-certificates.sh: $*" >&2
   exit 1
 }
+
+# Every synth writes a marker at the root of its output folder and replaces that folder whole,
+# keys included: refuse to make keys anywhere below such a marker.
+here="$(pwd -P)"
+dir="$here"
+while :; do
+  [ ! -e "$dir/.cluster-tls-output.json" ] || fail "$here is inside the synth output $dir, which the next synth replaces whole, keys included; copy this folder out and run the copy, for example: cp -r '$here' ~/pki-demo-cfssl-basic && ~/pki-demo-cfssl-basic/issue-certificates.sh"
+  [ "$dir" != / ] || break
+  dir="$(dirname "$dir")"
+done
 
 # need TOOL HINT: stops with HINT unless TOOL is on the search path.
 need() {

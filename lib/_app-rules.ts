@@ -1,0 +1,204 @@
+/**
+ * The rules that span constructs, checked as one validation of the app (`node.addValidation` on
+ * its root), so that every way of rendering it runs them: the library's `synthesize` and
+ * `renderApp`, and stock cdk8s (`app.synth()`, `Chart.toJson()`, `Testing.synth()`).
+ *
+ * Stock `app.synth()` of an app that holds the library's constructs would write the manifests
+ * alone, the plans, runbooks, chart values and migration files silently missing: it is refused
+ * with one line that names `synthesize`, unless the app asks for its manifests alone.
+ */
+import { ApiObject, App } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { CLUSTER_KINDS } from './catalog';
+import { allowedCommonNameLists } from './_allowed-common-names';
+import { ClusterTlsError, describeValue } from './errors';
+
+/**
+ * Context key that lets stock cdk8s synthesize an app holding the library's constructs. Set it to
+ * `true` on the app (`app.node.setContext(MANIFESTS_ONLY_CONTEXT, true)`, before adding charts) to
+ * write the manifests alone, without the library's plans, runbooks, chart values and files.
+ */
+export const MANIFESTS_ONLY_CONTEXT = 'cdk8s-cluster-tls/manifests-only';
+
+/** What the rules need to know about a `ClusterCertificates`. */
+export interface CertificatesFacts {
+  readonly node: IConstruct['node'];
+  readonly namespace: string;
+  readonly clusterName: string;
+  readonly commonName: string;
+  /** Every Secret the certificates issue or require. */
+  secretNames(): string[];
+}
+
+/** What the rules need to know about a `DrainerRelease`. */
+export interface DrainerFacts {
+  readonly node: IConstruct['node'];
+  readonly namespace: string;
+  readonly releaseName: string;
+  readonly drainerName: string;
+}
+
+/** The library's constructs of one app, as they were added. */
+interface AppState {
+  readonly certificates: CertificatesFacts[];
+  readonly drainers: DrainerFacts[];
+}
+
+const STATE = Symbol.for('cdk8s-cluster-tls.app-rules');
+
+/** The state of an app that holds any of the library's constructs. */
+function existingState(app: IConstruct): AppState | undefined {
+  return (app.node.root as IConstruct & { [STATE]?: AppState })[STATE];
+}
+
+/** The state of the app that holds `scope`, created (with the app's validation) on first use. */
+function stateOf(scope: IConstruct): AppState {
+  const root = scope.node.root;
+  let state = existingState(root);
+  if (state === undefined) {
+    const created: AppState = { certificates: [], drainers: [] };
+    Object.defineProperty(root, STATE, { value: created });
+    root.node.addValidation({ validate: () => validateApp(root, created) });
+    if (root instanceof App) {
+      refuseStockSynth(root, scope.node.path);
+    }
+    state = created;
+  }
+  return state;
+}
+
+/** Records a `ClusterCertificates` for the rules of its app. */
+export function registerCertificates(certificates: CertificatesFacts & IConstruct): void {
+  stateOf(certificates).certificates.push(certificates);
+}
+
+/** Records a `DrainerRelease` for the rules of its app. */
+export function registerDrainer(drainer: DrainerFacts & IConstruct): void {
+  stateOf(drainer).drainers.push(drainer);
+}
+
+/** The drainer releases of an app, in the order they were added. */
+export function registeredDrainers(app: App): readonly DrainerFacts[] {
+  return existingState(app)?.drainers ?? [];
+}
+
+/**
+ * Makes `app.synth()` of this app throw one line naming the library's `synthesize`, before it
+ * writes anything, unless the app sets {@link MANIFESTS_ONLY_CONTEXT}. Only this app object
+ * changes; `Chart.toJson()` and `Testing.synth()`, which write nothing, work as they do.
+ */
+function refuseStockSynth(app: App, firstConstruct: string): void {
+  const stock = app.synth;
+  Object.defineProperty(app, 'synth', {
+    configurable: true,
+    writable: true,
+    value: function synth(this: App): void {
+      if (this.node.tryGetContext(MANIFESTS_ONLY_CONTEXT) !== true) {
+        throw new ClusterTlsError(`${firstConstruct}: synthesis: received app.synth(), which writes the manifests alone and leaves out the certificate plans, `
+          + 'runbooks, chart values and migration files of cdk8s-cluster-tls; expected synthesize(app) or synthesizeOrExit(() => app) from cdk8s-cluster-tls, '
+          + `or the context "${MANIFESTS_ONLY_CONTEXT}" set to true on the app to write the manifests alone`);
+      }
+      stock.call(this);
+    },
+  });
+}
+
+/** The app's validation: the first failure of the rules, as one line; one mistake is one line. */
+function validateApp(root: IConstruct, state: AppState): string[] {
+  const objects = root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
+  const failure = uniqueObjects(objects) ?? secretClaims(state.certificates) ?? drainerReleases(state.drainers) ?? commonNames(objects, state.certificates);
+  return failure === undefined ? [] : [failure];
+}
+
+const CLUSTER_RESOURCES = new Set<string>(CLUSTER_KINDS.map((k) => k.resourceKind));
+
+/** Two objects of the same kind, namespace and name would overwrite each other in the cluster. */
+export function uniqueObjects(objects: readonly ApiObject[]): string | undefined {
+  const seen = new Map<string, string>();
+  // Cluster resources first, so that two clusters of one name are reported as such.
+  const isCluster = (o: ApiObject) => CLUSTER_RESOURCES.has(o.kind);
+  for (const o of [...objects.filter(isCluster), ...objects.filter((x) => !isCluster(x))]) {
+    const group = o.apiVersion.slice(0, Math.max(o.apiVersion.lastIndexOf('/'), 0));
+    const namespace = o.metadata.namespace ?? '';
+    const key = `${group}/${o.kind}/${namespace}/${o.name}`;
+    const other = seen.get(key);
+    if (other !== undefined) {
+      return `${o.node.path}: ${o.kind} "${o.name}" in namespace "${namespace}": received it twice (${other} declares it too); `
+        + 'expected each object once: share one construct instead of declaring it twice';
+    }
+    seen.set(key, o.node.path);
+  }
+  return undefined;
+}
+
+/** Two constructs that issue or require the same Secret in one namespace. */
+export function secretClaims(certificates: readonly CertificatesFacts[]): string | undefined {
+  const seen = new Map<string, string>();
+  for (const c of certificates) {
+    for (const name of new Set(c.secretNames())) {
+      const key = `${c.namespace}/${name}`;
+      const first = seen.get(key);
+      if (first !== undefined) {
+        return `${c.node.path}: Secret "${name}" in namespace "${c.namespace}": received a second claim (${first} claims it too); `
+          + 'expected each Secret issued by one construct: pass the same ClusterCertificates to every cluster of that name';
+      }
+      seen.set(key, c.node.path);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Drainer releases of one namespace: Helm refuses a second release of the same name, and two
+ * drainers of one name would share a StatefulSet and a service.
+ */
+export function drainerReleases(drainers: readonly DrainerFacts[]): string | undefined {
+  const releases = new Map<string, string>();
+  const names = new Map<string, string>();
+  for (const d of drainers) {
+    const release = releases.get(`${d.namespace}/${d.releaseName}`);
+    const name = names.get(`${d.namespace}/${d.drainerName}`);
+    if (release !== undefined) {
+      return `${d.node.path}: releaseName: received ${describeValue(d.releaseName)}; expected a release name no other drainer of namespace `
+        + `"${d.namespace}" uses (${release} installs a release of that name, and helm install refuses a second one)`;
+    }
+    if (name !== undefined) {
+      return `${d.node.path}: drainerName: received ${describeValue(d.drainerName)}; expected a drainer name no other drainer of namespace `
+        + `"${d.namespace}" uses (${name} names its drainer so)`;
+    }
+    releases.set(`${d.namespace}/${d.releaseName}`, d.node.path);
+    names.set(`${d.namespace}/${d.drainerName}`, d.node.path);
+  }
+  return undefined;
+}
+
+/**
+ * The allowed Common Name lists of every cluster resource, as rendered (escape hatches applied),
+ * against the Common Name of its cluster's certificates: each list holds it, and the
+ * single-value lists (coordinator, migration master) hold exactly it.
+ */
+export function commonNames(objects: readonly ApiObject[], certificates: readonly CertificatesFacts[]): string | undefined {
+  const byCluster = new Map(certificates.map((c) => [`${c.namespace}/${c.clusterName}`, c.commonName]));
+  for (const o of objects) {
+    if (!CLUSTER_RESOURCES.has(o.kind)) {
+      continue;
+    }
+    const cn = byCluster.get(`${o.metadata.namespace}/${o.name}`);
+    if (cn === undefined) {
+      continue;
+    }
+    for (const { entry, path, value: list, optional } of allowedCommonNameLists(o.toJson())) {
+      const field = path.join('.');
+      if (optional && list === undefined) {
+        continue;
+      }
+      if (entry.commonNameCheck!.singleValue && !(Array.isArray(list) && list.length === 1 && list[0] === cn)) {
+        return `${o.node.path}: ${field}: received ${describeValue(list)}; expected exactly ["${cn}"], the certificates' Common Name (only one value is allowed)`;
+      }
+      if (!Array.isArray(list) || !list.includes(cn)) {
+        return `${o.node.path}: ${field}: received ${describeValue(list)}; expected a list that holds "${cn}", the certificates' Common Name`;
+      }
+    }
+  }
+  return undefined;
+}

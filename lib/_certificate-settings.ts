@@ -8,6 +8,7 @@ import { CFSSL_CA_KEY, ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } fr
 import { durationHours } from './duration';
 import { inputError } from './errors';
 import * as names from './names';
+import { PropShape, checkProps } from './_props';
 import { requireCertificateDnsName, requireDuration, requireIpAddress, requireSubjectText } from './_validate';
 
 /** The upper bounds of the X.509 subject attributes (RFC 5280, appendix A). */
@@ -81,10 +82,18 @@ export function checkSecretNames(scope: Construct & { readonly clusterName: stri
 }
 
 /** Checks the extra DNS names and IP addresses of one component. */
-export function checkExtraNames(scope: Construct, field: string, extra: Pick<ServerCertificateOptions, 'extraDnsNames' | 'extraIpAddresses'>): void {
+export function checkExtraNames(scope: Construct, field: string, extra: Pick<ServerCertificateOptions, 'extraDnsNames' | 'extraIpAddresses'>,
+  shape: PropShape = EXTRA_NAMES_SHAPE): void {
+  checkProps(scope, extra, shape, `${field}.`);
   (extra.extraDnsNames ?? []).forEach((n, i) => requireCertificateDnsName(scope, `${field}.extraDnsNames[${i}]`, n));
   (extra.extraIpAddresses ?? []).forEach((ip, i) => requireIpAddress(scope, `${field}.extraIpAddresses[${i}]`, ip));
 }
+
+/** The props of the extra names of one server certificate. */
+const EXTRA_NAMES_SHAPE: PropShape = { extraDnsNames: 'strings?', extraIpAddresses: 'strings?' };
+
+/** The options of one server certificate. */
+export const SERVER_OPTIONS_SHAPE: PropShape = { ...EXTRA_NAMES_SHAPE, releaseName: 'string?', drainerName: 'string?' };
 
 /** The keys of the certificates and of the CA, with their defaults. */
 export function resolveKeys(scope: Construct, method: IssuingMethod, key: PrivateKeyOptions | undefined, caRotation: KeyRotationPolicy | undefined): Pick<CertificateSettings, 'privateKey' | 'caPrivateKey'> {

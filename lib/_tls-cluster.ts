@@ -1,10 +1,38 @@
 /** Resolution shared by the two cluster constructs: namespace, version and certificates. */
 import { Construct } from 'constructs';
-import { ClusterCertificates } from './cluster-certificates';
+import { ClusterCertificates, SUBJECT_SHAPE } from './cluster-certificates';
 import { inputError } from './errors';
 import { PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
+import { PropShape, constructOf, isConstruct, objectOf, oneOf } from './_props';
 import { requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
 import { requireRelease } from './_versions';
+
+/** The props both cluster constructs have. */
+export const TLS_CLUSTER_SHAPE: PropShape = {
+  clusterName: 'string',
+  namespace: 'string?',
+  version: 'string',
+  operatorVersion: 'string?',
+  certificates: constructOf((v) => v instanceof ClusterCertificates, 'a ClusterCertificates', true),
+  commonName: 'string?',
+  subject: objectOf(SUBJECT_SHAPE, true, 'an object with organization, organizationalUnit, country, state and locality, each optional'),
+  pvReclaimPolicy: oneOf(Object.values(PvReclaimPolicy)),
+};
+
+const DATABASE_CLUSTER = Symbol.for('cdk8s-cluster-tls.TlsDatabaseCluster');
+
+/** Marks a construct as a `TlsDatabaseCluster`, for {@link isTlsDatabaseCluster}. */
+export function markDatabaseCluster(cluster: Construct): void {
+  Object.defineProperty(cluster, DATABASE_CLUSTER, { value: true });
+}
+
+/** Whether a value is a `TlsDatabaseCluster` (the modules that take one import its type alone). */
+export function isTlsDatabaseCluster(value: unknown): boolean {
+  return isConstruct(value) && DATABASE_CLUSTER in value;
+}
+
+/** The prop that names the database cluster a construct serves. */
+export const DATABASE_CLUSTER_PROP = constructOf(isTlsDatabaseCluster, 'a TlsDatabaseCluster of this app');
 
 /** The resolved basics of a cluster construct. */
 export interface ResolvedCluster {

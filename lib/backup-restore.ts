@@ -8,6 +8,8 @@ import { manifestFileName } from './names';
 import { compact, dependWithinChart, operatorObject } from './_operator';
 import { RunbookStep } from './_runbook';
 import { requireDnsSubdomain } from './_validate';
+import { DATABASE_CLUSTER_PROP } from './_tls-cluster';
+import { PropShape, checkProps, objectOf, text } from './_props';
 
 /** The S3-compatible bucket a backup is written to and a restore reads from (`spec.s3`). */
 export interface S3Storage {
@@ -131,6 +133,20 @@ interface Operation {
   readonly prefix: string;
 }
 
+/** The props of a backup and restore, as JavaScript types. */
+const BACKUP_RESTORE_SHAPE: PropShape = {
+  cluster: DATABASE_CLUSTER_PROP,
+  backup: objectOf({ backupType: 'string?', prefix: 'string?' }, true, 'an object of options, {} for the defaults'),
+  restore: objectOf({ backupType: 'string?', prefix: 'string?', useLightning: 'boolean?' }, true, 'an object of options, {} for the defaults'),
+  s3: objectOf({
+    provider: 'string', region: 'string', bucket: 'string', prefix: 'string?', secretName: 'string', endpoint: 'string?', allowInsecureEndpoint: 'boolean?',
+  }, false, 'the bucket: { provider, region, bucket, secretName }'),
+  credentialsSecretName: 'string',
+  user: text('a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need', false),
+  backupType: 'string?',
+  sendCredToStore: 'boolean?',
+};
+
 /**
  * A `Backup` and/or a `Restore` of a TLS database cluster to or from an S3-compatible bucket
  * (specification, section C step 5). The cluster gives the names, the namespace, the SQL host and
@@ -158,14 +174,12 @@ export class BackupRestore extends Construct {
 
   constructor(scope: Construct, id: string, props: BackupRestoreProps) {
     super(scope, id);
+    checkProps(this, props, BACKUP_RESTORE_SHAPE);
     const { cluster } = props;
     if (props.backup === undefined && props.restore === undefined) {
       inputError(this, 'backup, restore', undefined, 'a backup, a restore or both (for example backup: {})');
     }
     const s3 = props.s3;
-    if (s3 === undefined || s3 === null || typeof s3 !== 'object') {
-      inputError(this, 's3', s3, 'the bucket: { provider, region, bucket, secretName }');
-    }
     requireText(this, 's3.provider', s3.provider, /^[a-z0-9][a-z0-9-]*$/, 'a storage provider name such as "aws" or "ceph"');
     requireText(this, 's3.region', s3.region, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a region such as "us-west-2"');
     requireText(this, 's3.bucket', s3.bucket, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a bucket name (letters, digits, \'-\', \'_\' and \'.\')');

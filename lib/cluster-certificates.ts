@@ -3,19 +3,20 @@ import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { COMPONENTS, ClusterKind, ComponentToken, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken } from './catalog';
 import {
-  CertificateSettings, CertificateSubject, IssuingMethod, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
+  CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
   ServerCertificatePlan, TLS_PLAN_FILE, TlsPlan,
 } from './certificate-options';
 import { inputError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
 import { renderCertManager } from './_cert-manager';
-import { checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './_certificate-settings';
+import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './_certificate-settings';
 import { ISSUE_SCRIPT, renderCfssl } from './_cfssl';
 import type { CertificateRenderer } from './_renderer';
 import type { RunbookStep } from './_runbook';
 import { REQUIRED_SECRETS_FILE, renderUserProvided } from './_user-provided';
 import { registerCertificates } from './_app-rules';
+import { PropShape, checkProps, objectOf, oneOf } from './_props';
 import { requireDistinctSubjects } from './_subjects';
 import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
 
@@ -113,6 +114,27 @@ export interface ClusterCertificatesProps {
 }
 
 
+/** The props of a certificate subject. */
+export const SUBJECT_SHAPE: PropShape = { organization: 'string?', organizationalUnit: 'string?', country: 'string?', state: 'string?', locality: 'string?' };
+
+const CLUSTER_CERTIFICATES_SHAPE: PropShape = {
+  clusterName: 'string',
+  namespace: 'string?',
+  commonName: 'string?',
+  subject: objectOf(SUBJECT_SHAPE, true, 'an object with organization, organizationalUnit, country, state and locality, each optional'),
+  components: 'strings?',
+  extraNames: 'object?',
+  clusterDomain: 'string?',
+  privateKey: objectOf({ algorithm: oneOf(Object.values(KeyAlgorithm)), size: 'number?', rotationPolicy: oneOf(Object.values(KeyRotationPolicy)) }),
+  caKeyRotationPolicy: oneOf(Object.values(KeyRotationPolicy)),
+  method: oneOf(Object.values(IssuingMethod)),
+  secretNames: objectOf({ servers: 'object?', clients: 'object?' }),
+  caDuration: 'string?',
+  caRenewBefore: 'string?',
+  duration: 'string?',
+  renewBefore: 'string?',
+};
+
 /**
  * The certificates of one cluster name in one namespace: the CA, one server certificate per
  * component, and the shared client certificate of each cluster kind served, issued by the chosen
@@ -147,6 +169,7 @@ export class ClusterCertificates extends Construct {
 
   constructor(scope: Construct, id: string, props: ClusterCertificatesProps) {
     super(scope, id);
+    checkProps(this, props, CLUSTER_CERTIFICATES_SHAPE);
     requireDnsLabel(this, 'clusterName', props.clusterName);
     const namespace = resolveNamespace(this, props.namespace);
     if (props.clusterDomain !== undefined) {
@@ -206,7 +229,7 @@ export class ClusterCertificates extends Construct {
       inputError(this, 'drainer releaseName', undefined, 'the drainer chart\'s release name (or its drainerName)');
     }
     const extra = this.extraNames[token] ?? {};
-    checkExtraNames(this, token, options);
+    checkExtraNames(this, token, options, SERVER_OPTIONS_SHAPE);
     const derived = names.hostNames(token, { clusterName: this.clusterName, namespace: this.namespace, ...options });
     const serviceLabels = derived.map((h) => h.replace(/^\*\./, '').split('.')[0]);
     if (token === 'drainer' && options.drainerName !== undefined) {

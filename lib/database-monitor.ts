@@ -1,10 +1,11 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { IDatabaseEndpoint } from './endpoints';
-import { inputError } from './errors';
+import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
+import { describeType, inputError } from './errors';
 import * as names from './names';
 import { compact, operatorObject } from './_operator';
 import { requireDnsLabel } from './_validate';
+import { PropShape, checkProps, constructOf, objectOf, oneOf } from './_props';
 
 /** When the monitor's images are pulled. */
 export enum ImagePullPolicy {
@@ -66,6 +67,19 @@ export const DEFAULT_PROMETHEUS: MonitorImage = { baseImage: 'prom/prometheus', 
 /** Default Grafana image, pinned. */
 export const DEFAULT_GRAFANA: MonitorImage = { baseImage: 'grafana/grafana', version: '10.4.5' };
 
+const IMAGE: PropShape = { baseImage: 'string', version: 'string' };
+
+/** The props of a monitor, as JavaScript types. */
+const DATABASE_MONITOR_SHAPE: PropShape = {
+  name: 'string?',
+  prometheus: objectOf(IMAGE),
+  grafana: objectOf(IMAGE),
+  initializer: objectOf(IMAGE, false, 'the initializer image as { baseImage, version }: the operator\'s DatabaseMonitor requires it'),
+  reloader: objectOf(IMAGE, false, 'the reloader image as { baseImage, version }: the operator\'s DatabaseMonitor requires it'),
+  imagePullPolicy: oneOf(Object.values(ImagePullPolicy)),
+  clusters: constructOf(Array.isArray, 'a list of database clusters'),
+};
+
 /** A `DatabaseMonitor` for one or more database clusters (specification section C, step 3). */
 export class DatabaseMonitor extends Construct {
   /** The monitor's name. */
@@ -77,6 +91,12 @@ export class DatabaseMonitor extends Construct {
 
   constructor(scope: Construct, id: string, props: DatabaseMonitorProps) {
     super(scope, id);
+    checkProps(this, props, DATABASE_MONITOR_SHAPE);
+    props.clusters.forEach((c, i) => {
+      if (!isDatabaseEndpoint(c)) {
+        inputError(this, `clusters[${i}]`, describeType(c), 'a database endpoint, such as a TlsDatabaseCluster');
+      }
+    });
     const first = props.clusters[0];
     if (!first) {
       inputError(this, 'clusters', props.clusters, 'at least one database cluster');

@@ -11,7 +11,8 @@ import { manifestFileName } from './names';
 import { registerDrainer } from './_app-rules';
 import { compact, dependWithinChart } from './_operator';
 import { RunbookStep } from './_runbook';
-import { requireExternalSecretName } from './_tls-cluster';
+import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './_tls-cluster';
+import { PropShape, checkProps, objectOf, oneOf, strings, text } from './_props';
 import {
   isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireQuantity,
 } from './_validate';
@@ -170,6 +171,25 @@ const ARGO_CD_API = 'argoproj.io/v1alpha1';
 /** The Kubernetes cluster Argo CD runs in, as its `destination.server`. */
 const IN_CLUSTER = 'https://kubernetes.default.svc';
 /** Chart values the construct writes itself; `extraValues` may not set them. */
+/** The props of a drainer release, as JavaScript types. */
+const DRAINER_RELEASE_SHAPE: PropShape = {
+  cluster: DATABASE_CLUSTER_PROP,
+  releaseName: 'string',
+  drainerName: 'string?',
+  chart: objectOf({ name: 'string?', repository: 'string?', version: 'string' }, false, 'the drainer chart, with at least its exact version: { version: "1.1.0" }'),
+  version: 'string?',
+  storage: text('a storage quantity such as "10Gi"'),
+  storageClassName: 'string?',
+  config: text('a TOML document as a string (the chart value config is text)'),
+  extraAllowedCommonNames: strings('a list of Common Names'),
+  downstreamTls: objectOf({ secretName: 'string', allowedCommonNames: strings('a list of Common Names'), checkpointSecretName: 'string?' }),
+  extraValues: { type: 'object', optional: true, expected: 'an object of chart values' },
+  gitOps: oneOf(Object.values(GitOpsEngine)),
+  gitOpsInterval: 'string?',
+  argoCdNamespace: 'string?',
+  argoCdProject: 'string?',
+};
+
 const OWN_VALUES = ['clusterName', 'drainerName', 'clusterVersion', 'storage', 'storageClassName', 'tlsCluster', 'tlsSyncer', 'config'];
 
 /**
@@ -207,6 +227,7 @@ export class DrainerRelease extends Construct {
 
   constructor(scope: Construct, id: string, props: DrainerReleaseProps) {
     super(scope, id);
+    checkProps(this, props, DRAINER_RELEASE_SHAPE);
     const { cluster } = props;
     const { clusterName, namespace } = cluster;
     // The drainer's names (drainerName, or the name derived from the release name) are checked

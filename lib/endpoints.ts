@@ -9,3 +9,10 @@ export interface IDatabaseEndpoint {
   /** The SQL server's port. */
   readonly sqlPort: number;
 }
+
+/** Whether a value has what {@link IDatabaseEndpoint} promises. */
+export function isDatabaseEndpoint(value: unknown): value is IDatabaseEndpoint {
+  const v = value as Partial<IDatabaseEndpoint> | null;
+  return typeof v === 'object' && v !== null && typeof v.clusterName === 'string' && typeof v.namespace === 'string'
+    && typeof v.sqlHost === 'string' && typeof v.sqlPort === 'number';
+}

@@ -14,7 +14,8 @@ import { compact, operatorObject } from './_operator';
 import { MOUNT_CLIENT_SECRET_PATCH, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from './_database-runbook';
 import { RunbookStep } from './_runbook';
 import { TlsClusterProps } from './tls-cluster';
-import { externalSecretNames, resolveCluster } from './_tls-cluster';
+import { TLS_CLUSTER_SHAPE, externalSecretNames, markDatabaseCluster, resolveCluster } from './_tls-cluster';
+import { PropShape, checkProps, listOf, objectOf, oneOf, strings, text } from './_props';
 import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from './_validate';
 import { requireMinimum } from './_versions';
 
@@ -183,6 +184,25 @@ const SHAPES: Record<OperatorComponent, {
   columnar: { failover: true, storage: 'claims', defaultStorage: '100Gi' },
 };
 
+const COMPONENT: PropShape = { baseImage: 'string?', replicas: 'number?', config: { type: 'object', optional: true, expected: 'an object: the component\'s configuration' } };
+const FAILOVER: PropShape = { maxFailoverCount: 'number?' };
+const STORAGE: PropShape = { storage: text('a storage quantity such as "10Gi"') };
+const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };
+
+/** The props of a database cluster, as JavaScript types. */
+const DATABASE_CLUSTER_SHAPE: PropShape = {
+  ...TLS_CLUSTER_SHAPE,
+  timezone: 'string?',
+  mountClusterClientSecret: 'boolean?',
+  // The coordinator has no extra names; asking for them gets its own message.
+  coordinator: objectOf({ ...COMPONENT, ...FAILOVER, ...STORAGE, ...EXTRA }),
+  store: objectOf({ ...COMPONENT, ...FAILOVER, ...STORAGE, ...EXTRA }),
+  sqlserver: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, serviceType: oneOf(Object.values(ServiceType)) }),
+  pump: objectOf({ ...COMPONENT, ...STORAGE, ...EXTRA }),
+  changefeed: objectOf({ ...COMPONENT, ...EXTRA, sinkTlsSecretNames: 'strings?' }),
+  columnar: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, storageClaims: listOf({ storage: text('a storage quantity such as "10Gi"', false), storageClassName: 'string?' }) }),
+};
+
 /**
  * A `DatabaseCluster` with TLS between its components: the cluster resource with
  * `spec.tlsCluster.enabled: true`, every component's allowed Common Names set to the
@@ -221,6 +241,8 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
 
   constructor(scope: Construct, id: string, props: TlsDatabaseClusterProps) {
     super(scope, id);
+    checkProps(this, props, DATABASE_CLUSTER_SHAPE);
+    markDatabaseCluster(this);
     const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props);
     if (props.coordinator && 'extraAllowedCommonNames' in props.coordinator) {
       inputError(this, 'coordinator.extraAllowedCommonNames', props.coordinator.extraAllowedCommonNames,

@@ -2,7 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ClusterKind, ComponentToken, Deployment, PORTS, clusterKind, component, componentsOf } from './catalog';
 import { ClusterCertificates } from './cluster-certificates';
-import { IDatabaseEndpoint } from './endpoints';
+import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
 import { inputError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
@@ -13,7 +13,8 @@ import {
 import { manifestFileName } from './names';
 import { compact, operatorObject } from './_operator';
 import { TlsClusterProps } from './tls-cluster';
-import { requireExternalSecretName, resolveCluster } from './_tls-cluster';
+import { TLS_CLUSTER_SHAPE, requireExternalSecretName, resolveCluster } from './_tls-cluster';
+import { PropShape, checkProps, constructOf, listOf, objectOf, strings, text } from './_props';
 import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from './_validate';
 import { requireMinimum } from './_versions';
 
@@ -194,6 +195,33 @@ function atPath(path: readonly string[], value: unknown): Record<string, unknown
   return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<string, unknown>;
 }
 
+const MEMBER: PropShape = { baseImage: 'string?', maxFailoverCount: 'number?', replicas: 'number?', storageSize: text('a storage quantity such as "10Gi"') };
+const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };
+
+const USER = text('a user name (a string; the specification allows an empty one)', false);
+const PASSWORD = text('a string, or nothing to supply it at deploy time');
+
+/** The props of a migration cluster, as JavaScript types. */
+const MIGRATION_CLUSTER_SHAPE: PropShape = {
+  ...TLS_CLUSTER_SHAPE,
+  discovery: 'object?',
+  // The master has no extra names; asking for them gets its own message.
+  master: objectOf({ ...MEMBER, ...EXTRA }),
+  worker: objectOf({ ...MEMBER, ...EXTRA }),
+  sources: listOf({
+    sourceId: 'string', host: 'string', port: 'number?', user: USER, password: PASSWORD, tlsSecretName: 'string', relayDir: 'string?',
+  }, false, 'a list of at least one upstream database', 'an upstream database: { sourceId, host, user, tlsSecretName }'),
+  target: objectOf({
+    host: 'string?',
+    port: 'number?',
+    database: constructOf(isDatabaseEndpoint, 'a database cluster of this library, such as a TlsDatabaseCluster', true),
+    user: USER,
+    password: PASSWORD,
+    tlsSecretName: 'string',
+  }, false, 'the downstream database: { host or database, user, tlsSecretName }'),
+  task: objectOf({ name: 'string', taskMode: 'string?', isSharding: 'boolean?', loaderDir: 'string?' }, false, 'the migration task: { name }'),
+};
+
 /**
  * A `MigrationCluster` with TLS between its members, connected over TLS to external
  * MySQL-protocol databases (specification, sections C, D and E).
@@ -231,6 +259,7 @@ export class TlsMigrationCluster extends Construct {
 
   constructor(scope: Construct, id: string, props: TlsMigrationClusterProps) {
     super(scope, id);
+    checkProps(this, props, MIGRATION_CLUSTER_SHAPE);
     const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props);
     if (props.operatorVersion !== undefined) {
       requireMinimum(this, 'operatorVersion', props.operatorVersion, clusterKind(ClusterKind.MIGRATION).minOperatorVersion,

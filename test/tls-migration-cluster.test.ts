@@ -412,8 +412,8 @@ describe('input errors', () => {
     ['namespace', { namespace: 'Demo' }, 'demo/migration: namespace: received "Demo"; expected a DNS-1123 label'],
     ['version', { version: '8.1.0' }, 'demo/migration: version: received "8.1.0"; expected a release version of the form v<major>.<minor>.<patch>'],
     ['operator version', { operatorVersion: 'v1.1.9' }, 'demo/migration: operatorVersion: received "v1.1.9"; expected v1.2.0 or later: tls between migration cluster components needs it'],
-    ['reclaim policy', { pvReclaimPolicy: 'Recycle' as any }, 'demo/migration: pvReclaimPolicy: received "Recycle"; expected one of Retain, Delete'],
-    ['discovery', { discovery: [] as any }, 'demo/migration: discovery: received []; expected an object'],
+    ['reclaim policy', { pvReclaimPolicy: 'Recycle' as any }, 'demo/migration: pvReclaimPolicy: received "Recycle"; expected one of "Retain", "Delete"'],
+    ['discovery', { discovery: [] as any }, 'demo/migration: discovery: received "a value of type array"; expected an object'],
     ['image with a tag', { master: { baseImage: 'mig:latest' } }, 'demo/migration: master.baseImage: received "mig:latest"; expected an image name without a tag or digest'],
     ['image with a digest', { worker: { baseImage: 'mig@sha256:00' } }, 'demo/migration: worker.baseImage: received "mig@sha256:00"; expected an image name without a tag or digest'],
     ['failover count', { master: { maxFailoverCount: -1 } }, 'demo/migration: master.maxFailoverCount: received -1; expected a whole number of at least 0'],
@@ -432,7 +432,7 @@ describe('input errors', () => {
     ['a null source', { sources: [BASE.sources[0], null as any] },
       'demo/migration: sources[1]: received null; expected an upstream database: { sourceId, host, user, tlsSecretName }'],
     ['a source that is not an object', { sources: ['mysql.example.com' as any] },
-      'demo/migration: sources[0]: received "string"; expected an upstream database: { sourceId, host, user, tlsSecretName }'],
+      'demo/migration: sources[0]: received "mysql.example.com"; expected an upstream database: { sourceId, host, user, tlsSecretName }'],
     ['source id', { sources: [{ sourceId: 'a/b', host: 'h', user: 'u', tlsSecretName: 's' }] },
       'demo/migration: sources[0].sourceId: received "a/b"; expected a source id of letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit'],
     ['source id of the task file', { sources: [{ sourceId: 'task', host: 'h', user: 'u', tlsSecretName: 's' }] },
@@ -453,7 +453,7 @@ describe('input errors', () => {
     ['user', { sources: [{ sourceId: 'a', host: 'h', user: undefined as any, tlsSecretName: 's' }] },
       'demo/migration: sources[0].user: received nothing; expected a user name (a string; the specification allows an empty one)'],
     ['password of another type, not echoed', { sources: [{ sourceId: 'a', host: 'h', user: 'u', password: 1234 as any, tlsSecretName: 's' }] },
-      'demo/migration: sources[0].password: received "number"; expected a string, or nothing to supply it at deploy time'],
+      'demo/migration: sources[0].password: received "a value of type number"; expected a string, or nothing to supply it at deploy time'],
     ['source Secret name', { sources: [{ sourceId: 'a', host: 'h', user: 'u', tlsSecretName: 'My_Secret' }] },
       'demo/migration: sources[0].tlsSecretName: received "My_Secret"; expected a DNS-1123 subdomain'],
     ['target Secret name', { target: { host: 'h', user: 'u', tlsSecretName: '' } },
@@ -469,7 +469,7 @@ describe('input errors', () => {
       'demo/migration: target.database: received null; expected a database cluster of this library, such as a TlsDatabaseCluster'],
     ['target port', { target: { host: 'h', port: 0, user: 'u', tlsSecretName: 't' } }, 'demo/migration: target.port: received 0; expected a port from 1 to 65535'],
     ['task left out', { task: undefined as any }, 'demo/migration: task: received nothing; expected the migration task: { name }'],
-    ['task not an object', { task: 'nightly' as any }, 'demo/migration: task: received "string"; expected the migration task: { name }'],
+    ['task not an object', { task: 'nightly' as any }, 'demo/migration: task: received "nightly"; expected the migration task: { name }'],
     ['task name', { task: { name: '' } }, 'demo/migration: task.name: received ""; expected a task name of letters, digits'],
     ['task mode', { task: { name: 't', taskMode: '' } }, 'demo/migration: task.taskMode: received ""; expected a task mode such as "all"'],
     ['sharding flag', { task: { name: 't', isSharding: 'yes' as any } }, 'demo/migration: task.isSharding: received "yes"; expected true or false'],
@@ -500,8 +500,8 @@ describe('input errors', () => {
     const source = { sourceId: 'a', host: 'h', user: 'u', password: 'hunter2', tlsSecretName: 's' };
     const target = { host: 'h', user: 'u', password: 'hunter2', tlsSecretName: 't' };
     const cases: [Partial<TlsMigrationClusterProps>, string][] = [
-      [{ sources: source as any }, 'demo/migration: sources: received "object"; expected a list of at least one upstream database'],
-      [{ target: [target] as any }, 'demo/migration: target: received "array"; expected the downstream database: { host or database, user, tlsSecretName }'],
+      [{ sources: source as any }, 'demo/migration: sources: received "a value of type object"; expected a list of at least one upstream database'],
+      [{ target: [target] as any }, 'demo/migration: target: received "a value of type array"; expected the downstream database: { host or database, user, tlsSecretName }'],
     ];
     for (const [props, message] of cases) {
       const error = (() => {

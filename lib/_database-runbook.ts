@@ -3,11 +3,15 @@
  */
 import { Chart } from 'cdk8s';
 import * as YAML from 'yaml';
-import { CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind } from './catalog';
+import { CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind } from './catalog';
 import * as names from './names';
 import { manifestFileName } from './names';
 import { RunbookStep, renderRunbook } from './_runbook';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
+import { isOlderThan } from './_versions';
+
+/** The first operator version that mounts the client certificate set. */
+const MOUNT_MINIMUM = CAPABILITIES.mountClusterClientSecret.minOperatorVersion;
 
 /** Where the database cluster's client tools find the client certificate set. */
 const CLIENT_TLS_FOLDER = MOUNT_PATHS.clusterClientTls;
@@ -65,6 +69,9 @@ export function databaseRunbook(cluster: TlsDatabaseCluster, chart: Chart, extra
         cluster.mountClusterClientSecret
           ? `The cluster is created with \`mountClusterClientSecret: true\` on the coordinator and the store. For a cluster created without it, apply this merge patch; it triggers a rolling update of the coordinator and the store.`
           : `The cluster is created without \`mountClusterClientSecret\`. The client tools below need it: apply this merge patch; it triggers a rolling update of the coordinator and the store.`,
+        ...(cluster.operatorVersion !== undefined && isOlderThan(cluster.operatorVersion, MOUNT_MINIMUM)
+          ? [`The patch needs operator v${MOUNT_MINIMUM} or later and this cluster is declared for ${cluster.operatorVersion}: upgrade the operator (and set \`operatorVersion\`) before applying it; until then the client tools below cannot run.`]
+          : []),
       ],
       commands: [
         `kubectl patch ${resource} ${clusterName} -n ${namespace} --type merge --patch-file ${folder}/${MOUNT_CLIENT_SECRET_PATCH}`,

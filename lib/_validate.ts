@@ -62,10 +62,21 @@ export function requireDuration(scope: IConstruct, field: string, value: string)
 
 const QUANTITY = /^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/;
 
-/** Throws unless `value` is a Kubernetes storage quantity such as `10Gi`. */
+/** Throws unless `value` is a Kubernetes storage quantity greater than zero, such as `10Gi`. */
 export function requireQuantity(scope: IConstruct, field: string, value: string): string {
-  if (typeof value !== 'string' || !QUANTITY.test(value)) {
-    inputError(scope, field, value, 'a storage quantity such as "10Gi"');
+  if (typeof value !== 'string' || !QUANTITY.test(value) || !/[1-9]/.test(value.replace(/[A-Za-z]+$/, ''))) {
+    inputError(scope, field, value, 'a storage quantity greater than zero, such as "10Gi"');
+  }
+  return value;
+}
+
+/** The time zone names the operator's components accept: IANA's, as `Intl` lists them, and UTC. */
+const TIME_ZONES = new Set(['UTC', 'Etc/UTC', ...Intl.supportedValuesOf('timeZone')]);
+
+/** Throws unless `value` is an IANA time zone name such as `UTC` or `Asia/Shanghai`, spelled exactly. */
+export function requireTimeZone(scope: IConstruct, field: string, value: string): string {
+  if (!TIME_ZONES.has(value)) {
+    inputError(scope, field, value, 'an IANA time zone name, spelled exactly, such as "UTC" or "Asia/Shanghai"');
   }
   return value;
 }
@@ -134,14 +145,27 @@ export function resolveNamespace(scope: IConstruct, namespace: string | undefine
   return resolved;
 }
 
+/** A registry host of an image reference: DNS-like components, an optional port. */
+const IMAGE_DOMAIN = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:\\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))*(?::[0-9]+)?';
+/** One path component of an image repository: lowercase letters and digits, joined by `.`, `_`, `__` or dashes. */
+const IMAGE_PATH = '[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*';
 /**
- * Throws unless `value` is a container image name without a tag or digest (the operator appends
- * the cluster's version as the tag); a registry port such as `registry:5000/x` is allowed.
+ * An image repository without tag or digest, by the grammar of container image references: the
+ * first component is a registry when it holds a `.` or a `:`, or is `localhost`.
+ */
+const IMAGE_NAME = new RegExp(`^(?:(?:${IMAGE_DOMAIN})/)?${IMAGE_PATH}(?:/${IMAGE_PATH})*$`);
+
+/**
+ * Throws unless `value` is a container image repository without a tag or digest, such as
+ * `registry.example.com:5000/db/store`: the operator appends the version as the tag, for the
+ * cluster components and the monitor's images alike.
  */
 export function requireImageName(scope: IConstruct, field: string, value: string): string {
-  const last = typeof value === 'string' ? value.split('/').pop()! : '';
-  if (typeof value !== 'string' || !/^\S+$/.test(value) || last.includes(':') || value.includes('@')) {
-    inputError(scope, field, value, 'an image name without a tag or digest, such as "registry.example.com/image": the operator appends the version');
+  const [first, ...rest] = typeof value === 'string' ? value.split('/') : [];
+  const registry = rest.length > 0 && (first.includes('.') || first.includes(':') || first === 'localhost');
+  if (typeof value !== 'string' || value.length > 255 || !IMAGE_NAME.test(value) || (!registry && first !== first.toLowerCase())) {
+    inputError(scope, field, value, 'an image repository without a tag or digest, in lowercase after the registry, '
+      + 'such as "registry.example.com/db/store": the operator appends the version as the tag');
   }
   return value;
 }

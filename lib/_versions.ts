@@ -24,6 +24,12 @@ export function requireRelease(scope: IConstruct, field: string, version: string
   return parsed;
 }
 
+/** Whether a well-formed release version is older than `minimum` (`<major>.<minor>.<patch>`). */
+export function isOlderThan(version: string, minimum: string): boolean {
+  const parsed = parseRelease(version);
+  return parsed !== undefined && semver.lt(parsed, minimum);
+}
+
 /**
  * Throws unless `version` (a `v<major>.<minor>.<patch>` prop) is at least `minimum`
  * (`<major>.<minor>.<patch>`). `what` names the capability, for example "tls for columnar".

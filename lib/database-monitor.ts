@@ -4,7 +4,7 @@ import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
 import { describeType, inputError } from './errors';
 import * as names from './names';
 import { compact, operatorObject } from './_operator';
-import { requireDnsLabel } from './_validate';
+import { requireDnsLabel, requireImageName } from './_validate';
 import { PropShape, checkProps, constructOf, objectOf, oneOf } from './_props';
 
 /** When the monitor's images are pulled. */
@@ -112,6 +112,9 @@ export class DatabaseMonitor extends Construct {
     for (const [field, image] of Object.entries({ prometheus: props.prometheus, grafana: props.grafana, initializer: props.initializer, reloader: props.reloader })) {
       if (image && (typeof image !== 'object' || !image.baseImage || !image.version || image.version === 'latest')) {
         inputError(this, field, image, 'a baseImage and a pinned version other than "latest"');
+      }
+      if (image) {
+        requireImageName(this, `${field}.baseImage`, image.baseImage);
       }
     }
     this.resource = operatorObject(this, {

@@ -2,8 +2,8 @@ import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import * as semver from 'semver';
 import * as YAML from 'yaml';
-import { component } from './catalog';
-import { describeType, inputError } from './errors';
+import { COMPONENTS, component } from './catalog';
+import { describeType, describeValue, inputError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
@@ -178,7 +178,7 @@ const DRAINER_RELEASE_SHAPE: PropShape = {
   drainerName: 'string?',
   chart: objectOf({ name: 'string?', repository: 'string?', version: 'string' }, false, 'the drainer chart, with at least its exact version: { version: "1.1.0" }'),
   version: 'string?',
-  storage: text('a storage quantity such as "10Gi"'),
+  storage: text('a storage quantity greater than zero, such as "10Gi"'),
   storageClassName: 'string?',
   config: text('a TOML document as a string (the chart value config is text)'),
   extraAllowedCommonNames: strings('a list of Common Names'),
@@ -230,14 +230,12 @@ export class DrainerRelease extends Construct {
     checkProps(this, props, DRAINER_RELEASE_SHAPE);
     const { cluster } = props;
     const { clusterName, namespace } = cluster;
-    // The drainer's names (drainerName, or the name derived from the release name) are checked
-    // by the certificates when the drainer is added to them; Helm's own limit is checked here.
     checkReleaseName(this, props.releaseName);
     if (cluster.certificates.hasComponent('drainer')) {
       inputError(this, 'releaseName', props.releaseName,
         `no second drainer for cluster ${namespace}/${clusterName}: one is already declared`);
     }
-    const drainerName = names.drainerName(clusterName, props.releaseName, props.drainerName);
+    const drainerName = checkDrainerName(this, clusterName, props.releaseName, props.drainerName);
     const chart = resolveChart(this, props);
     const version = props.version ?? cluster.version;
     requireRelease(this, 'version', version);
@@ -447,4 +445,29 @@ function requirePlainObject(scope: IConstruct, field: string, value: unknown): v
   if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
     inputError(scope, field, describeType(value), 'an object of chart values');
   }
+}
+
+/**
+ * The drainer's effective name (its `drainerName`, else the chart's `${cluster_name}-${release_name}-drainer`),
+ * checked here rather than by the certificates, so that a mistake is reported at the drainer: a
+ * DNS-1123 label, and not the service of another component of the cluster, which it would shadow.
+ */
+function checkDrainerName(scope: IConstruct, clusterName: string, releaseName: string, given: string | undefined): string {
+  const name = names.drainerName(clusterName, releaseName, given);
+  if (given !== undefined) {
+    requireDnsLabel(scope, 'drainerName', given);
+  } else {
+    requireDerivedLabels(scope, 'releaseName', releaseName, [name]);
+  }
+  for (const c of COMPONENTS) {
+    if (c.token === 'drainer') {
+      continue;
+    }
+    const taken = [names.serviceName(clusterName, c.token), ...(c.peerService ? [names.peerServiceName(clusterName, c.token)] : [])];
+    if (taken.includes(name)) {
+      inputError(scope, given !== undefined ? 'drainerName' : 'releaseName', given ?? releaseName,
+        `a drainer name other than ${describeValue(name)}, the service of the cluster's ${c.token}, which the drainer's service would clash with`);
+    }
+  }
+  return name;
 }

@@ -1,4 +1,6 @@
 import { IConstruct } from 'constructs';
+import { inputError } from './errors';
+import { isDnsSubdomain } from './_validate';
 
 /**
  * The API group of the operator's custom resources (the specification's `{api_group}`) when
@@ -17,7 +19,11 @@ export const API_GROUP_CONTEXT = 'cdk8s-cluster-tls:apiGroup';
 
 /** The API group of the operator's resources under `scope`. */
 export function operatorApiGroup(scope: IConstruct, apiGroup?: string): string {
-  return apiGroup ?? (scope.node.tryGetContext(API_GROUP_CONTEXT) as string | undefined) ?? DEFAULT_API_GROUP;
+  const group: unknown = apiGroup ?? scope.node.tryGetContext(API_GROUP_CONTEXT) ?? DEFAULT_API_GROUP;
+  if (typeof group !== 'string' || !isDnsSubdomain(group) || !group.includes('.')) {
+    inputError(scope, `context ${API_GROUP_CONTEXT}`, group, 'an API group: a DNS subdomain with at least one dot, such as "example.org"');
+  }
+  return group;
 }
 
 /** The `apiVersion` of the operator's resources under `scope`: `<group>/v1alpha1`. */
@@ -39,5 +45,11 @@ export const RESTART_ANNOTATION_NAME = 'restartedAt';
  * `<api group>/restartedAt`, the real operator's key (`db.operator.io/restartedAt` by default).
  */
 export function restartAnnotationKey(scope: IConstruct): string {
-  return (scope.node.tryGetContext(RESTART_ANNOTATION_CONTEXT) as string | undefined) ?? `${operatorApiGroup(scope)}/${RESTART_ANNOTATION_NAME}`;
+  const key: unknown = scope.node.tryGetContext(RESTART_ANNOTATION_CONTEXT) ?? `${operatorApiGroup(scope)}/${RESTART_ANNOTATION_NAME}`;
+  const [prefix, name, more] = typeof key === 'string' ? key.split('/') : [];
+  const qualifiedName = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+  if (typeof key !== 'string' || more !== undefined || !(name === undefined ? qualifiedName.test(prefix) : isDnsSubdomain(prefix) && qualifiedName.test(name))) {
+    inputError(scope, `context ${RESTART_ANNOTATION_CONTEXT}`, key, 'an annotation key such as "example.org/restartedAt"');
+  }
+  return key;
 }

@@ -16,7 +16,7 @@ import { RunbookStep } from './_runbook';
 import { TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, externalSecretNames, markDatabaseCluster, resolveCluster } from './_tls-cluster';
 import { PropShape, checkProps, listOf, objectOf, oneOf, strings, text } from './_props';
-import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from './_validate';
+import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from './_validate';
 import { requireMinimum } from './_versions';
 
 /** How the SQL server is exposed. */
@@ -186,7 +186,7 @@ const SHAPES: Record<OperatorComponent, {
 
 const COMPONENT: PropShape = { baseImage: 'string?', replicas: 'number?', config: { type: 'object', optional: true, expected: 'an object: the component\'s configuration' } };
 const FAILOVER: PropShape = { maxFailoverCount: 'number?' };
-const STORAGE: PropShape = { storage: text('a storage quantity such as "10Gi"') };
+const STORAGE: PropShape = { storage: text('a storage quantity greater than zero, such as "10Gi"') };
 const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };
 
 /** The props of a database cluster, as JavaScript types. */
@@ -200,7 +200,7 @@ const DATABASE_CLUSTER_SHAPE: PropShape = {
   sqlserver: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, serviceType: oneOf(Object.values(ServiceType)) }),
   pump: objectOf({ ...COMPONENT, ...STORAGE, ...EXTRA }),
   changefeed: objectOf({ ...COMPONENT, ...EXTRA, sinkTlsSecretNames: 'strings?' }),
-  columnar: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, storageClaims: listOf({ storage: text('a storage quantity such as "10Gi"', false), storageClassName: 'string?' }) }),
+  columnar: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, storageClaims: listOf({ storage: text('a storage quantity greater than zero, such as "10Gi"', false), storageClassName: 'string?' }) }),
 };
 
 /**
@@ -230,6 +230,8 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
   public readonly sqlPort: number = PORTS.sql;
   /** Whether the client certificate set is mounted in the coordinator and store pods. */
   public readonly mountClusterClientSecret: boolean;
+  /** The operator version the cluster is declared for, when given. */
+  public readonly operatorVersion?: string;
   /** The `DatabaseCluster` object. */
   public readonly resource: ApiObject;
   /** The runbook file. */
@@ -253,6 +255,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     this.namespace = namespace;
     this.version = props.version;
     this.mountClusterClientSecret = props.mountClusterClientSecret ?? true;
+    this.operatorVersion = props.operatorVersion;
     const parts: Partial<Record<OperatorComponent, ComponentPropsUnion>> = {
       coordinator: props.coordinator ?? {},
       store: props.store ?? {},
@@ -277,7 +280,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     const spec: Record<string, unknown> = {
       tlsCluster: { enabled: true },
       version: props.version,
-      timezone: props.timezone ?? 'UTC',
+      timezone: requireTimeZone(this, 'timezone', props.timezone ?? 'UTC'),
       pvReclaimPolicy,
       // The names the operator gives the components must be the names on their certificates.
       clusterDomain: this.certificates.clusterDomain,

@@ -195,7 +195,7 @@ function atPath(path: readonly string[], value: unknown): Record<string, unknown
   return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<string, unknown>;
 }
 
-const MEMBER: PropShape = { baseImage: 'string?', maxFailoverCount: 'number?', replicas: 'number?', storageSize: text('a storage quantity such as "10Gi"') };
+const MEMBER: PropShape = { baseImage: 'string?', maxFailoverCount: 'number?', replicas: 'number?', storageSize: text('a storage quantity greater than zero, such as "10Gi"') };
 const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };
 
 const USER = text('a user name (a string; the specification allows an empty one)', false);

@@ -272,15 +272,15 @@ describe('input errors', () => {
     expect(() => synth({ releaseName: 'a'.repeat(54), drainerName: 'ledger' })).toThrow(`test/early/drainer: releaseName: received "${'a'.repeat(54)}"; expected a Helm release name`);
   });
 
-  test('the default drainer name must stay a DNS label (checked by the certificates the drainer is added to)', () => {
+  test('the default drainer name must stay a DNS label (checked at the drainer, not the certificates it is added to)', () => {
     const release = 'r'.repeat(50);
     expect(() => synth({ releaseName: release }))
-      .toThrow(`test/db/Certificates: releaseName: received "${release}"; expected at most 49 characters, so that the derived name "basic-${release}-drainer" (64 characters) stays a DNS-1123 label of at most 63`);
+      .toThrow(`test/early/drainer: releaseName: received "${release}"; expected at most 49 characters, so that the derived name "basic-${release}-drainer" (64 characters) stays a DNS-1123 label of at most 63`);
     expect(() => synth({ releaseName: release, drainerName: 'ledger' })).not.toThrow();
   });
 
-  test('drainerName is a DNS label (checked by the certificates the drainer is added to)', () => {
-    expect(() => synth({ drainerName: 'Ledger' })).toThrow('test/db/Certificates: drainerName: received "Ledger"; expected a DNS-1123 label: lowercase letters, digits and \'-\', starting and ending with a letter or digit, at most 63 characters');
+  test('drainerName is a DNS label (checked at the drainer, not the certificates it is added to)', () => {
+    expect(() => synth({ drainerName: 'Ledger' })).toThrow('test/early/drainer: drainerName: received "Ledger"; expected a DNS-1123 label: lowercase letters, digits and \'-\', starting and ending with a letter or digit, at most 63 characters');
   });
 
   test('the chart and its exact version are required', () => {
@@ -306,8 +306,8 @@ describe('input errors', () => {
 
   test('version, storage and storage class', () => {
     expect(() => synth({ version: '4.0.5' })).toThrow('test/early/drainer: version: received "4.0.5"; expected a release version of the form v<major>.<minor>.<patch>');
-    expect(() => synth({ storage: '10 GB' })).toThrow('test/early/drainer: storage: received "10 GB"; expected a storage quantity such as "10Gi"');
-    expect(() => synth({ storage: 10 as any })).toThrow('test/early/drainer: storage: received 10; expected a storage quantity such as "10Gi"');
+    expect(() => synth({ storage: '10 GB' })).toThrow('test/early/drainer: storage: received "10 GB"; expected a storage quantity greater than zero, such as "10Gi"');
+    expect(() => synth({ storage: 10 as any })).toThrow('test/early/drainer: storage: received 10; expected a storage quantity greater than zero, such as "10Gi"');
     expect(() => synth({ storageClassName: 'Fast SSD' })).toThrow('test/early/drainer: storageClassName: received "Fast SSD"; expected a DNS-1123 subdomain');
   });
 

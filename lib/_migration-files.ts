@@ -99,9 +99,13 @@ export function taskConfig(task: ResolvedTask, target: ResolvedDatabase, sources
   };
 }
 
-/** Renders a configuration as YAML, with a comment line on top; long strings are never folded. */
+/**
+ * Renders a configuration as YAML, with a comment line on top; long strings are never folded.
+ * Written for YAML 1.1 readers, as the migration tool is: a string such as `yes`, `on` or `0777`
+ * is quoted, so that it reads back as the same string.
+ */
 export function configYaml(config: Record<string, unknown>, comment: string): string {
-  const doc = new YAML.Document(config);
+  const doc = new YAML.Document(config, { version: '1.1' });
   doc.commentBefore = ` ${comment}`;
   return doc.toString({ lineWidth: 0 });
 }

@@ -4,7 +4,9 @@ import { ClusterCertificates, SUBJECT_SHAPE } from './cluster-certificates';
 import { inputError } from './errors';
 import { PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { PropShape, constructOf, isConstruct, objectOf, oneOf } from './_props';
-import { requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
+import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
+import { COMPONENTS, ClusterKind, Deployment } from './catalog';
+import * as names from './names';
 import { requireRelease } from './_versions';
 
 /** The props both cluster constructs have. */
@@ -45,8 +47,12 @@ export interface ResolvedCluster {
  * Validates the shared props and returns the namespace and the certificates: the ones passed,
  * checked to belong to this cluster, or new ones created as the child `Certificates`.
  */
-export function resolveCluster(scope: Construct, props: TlsClusterProps): ResolvedCluster {
+export function resolveCluster(scope: Construct, props: TlsClusterProps, kind: ClusterKind): ResolvedCluster {
   requireDnsLabel(scope, 'clusterName', props.clusterName);
+  // The certificates check the names of the components they are given; checked here first, a
+  // cluster name too long for its components' services is reported at the cluster.
+  requireDerivedLabels(scope, 'clusterName', props.clusterName, COMPONENTS.filter((c) => c.cluster === kind && c.deployment === Deployment.OPERATOR)
+    .flatMap((c) => [names.serviceName(props.clusterName, c.token), ...(c.peerService ? [names.peerServiceName(props.clusterName, c.token)] : [])]));
   const namespace = resolveNamespace(scope, props.namespace ?? props.certificates?.namespace);
   requireRelease(scope, 'version', props.version);
   const pvReclaimPolicy = props.pvReclaimPolicy ?? PvReclaimPolicy.RETAIN;

@@ -245,7 +245,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     super(scope, id);
     checkProps(this, props, DATABASE_CLUSTER_SHAPE);
     markDatabaseCluster(this);
-    const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props);
+    const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props, ClusterKind.DATABASE);
     if (props.coordinator && 'extraAllowedCommonNames' in props.coordinator) {
       inputError(this, 'coordinator.extraAllowedCommonNames', props.coordinator.extraAllowedCommonNames,
         'nothing: the coordinator accepts exactly one Common Name, the certificates\'');

@@ -260,7 +260,7 @@ export class TlsMigrationCluster extends Construct {
   constructor(scope: Construct, id: string, props: TlsMigrationClusterProps) {
     super(scope, id);
     checkProps(this, props, MIGRATION_CLUSTER_SHAPE);
-    const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props);
+    const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props, ClusterKind.MIGRATION);
     if (props.operatorVersion !== undefined) {
       requireMinimum(this, 'operatorVersion', props.operatorVersion, clusterKind(ClusterKind.MIGRATION).minOperatorVersion,
         'tls between migration cluster components');

@@ -7,8 +7,8 @@ import { ClusterTlsError, TlsDatabaseCluster, hostNames, renderApp, synthesize }
 import { crdErrors } from './_crds';
 
 const label = (min: number, max: number) => fc.stringMatching(new RegExp(`^[a-z]([a-z0-9-]{${min - 2},${max - 2}})[a-z0-9]$`));
-/** Cluster names short enough for every derived name ("-changefeed-peer" adds 16 characters). */
-const clusterName = label(2, 47);
+/** Cluster names short enough for every derived name ("-coordinator-peer" adds 17 characters). */
+const clusterName = label(2, 46);
 const namespace = label(2, 63);
 const optional = fc.record({ changefeed: fc.boolean(), columnar: fc.boolean() });
 const version = fc.tuple(fc.integer({ min: 4, max: 9 }), fc.nat(20), fc.integer({ min: 5, max: 30 })).map(([a, b, c]) => `v${a}.${b}.${c}`);
@@ -45,8 +45,8 @@ describe('every invalid input', () => {
     fc.stringMatching(/^[a-z]{1,10}_[a-z]{1,10}$/),
     fc.stringMatching(/^-[a-z]{1,10}$/),
   ];
-  /** Too long once "-changefeed-peer" (16 characters) is appended. */
-  const badName = fc.oneof(...malformed, fc.stringMatching(/^[a-z]{48,70}$/));
+  /** Too long once "-coordinator-peer" (17 characters) is appended. */
+  const badName = fc.oneof(...malformed, fc.stringMatching(/^[a-z]{47,70}$/));
   const badNamespace = fc.oneof(...malformed, fc.stringMatching(/^[a-z]{64,80}$/));
   const badVersion = fc.oneof(
     fc.stringMatching(/^[0-9]\.[0-9]\.[0-9]$/),

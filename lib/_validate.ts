@@ -70,12 +70,23 @@ export function requireQuantity(scope: IConstruct, field: string, value: string)
   return value;
 }
 
-/** The time zone names the operator's components accept: IANA's, as `Intl` lists them, and UTC. */
-const TIME_ZONES = new Set(['UTC', 'Etc/UTC', ...Intl.supportedValuesOf('timeZone')]);
+/** The form of an IANA time zone name: segments that start with a capital (`UTC`, `Asia/Kolkata`, `Etc/GMT+5`). */
+const TIME_ZONE_FORM = /^[A-Z][A-Za-z0-9_+-]*(\/[A-Z][A-Za-z0-9_+-]*)*$/;
 
-/** Throws unless `value` is an IANA time zone name such as `UTC` or `Asia/Shanghai`, spelled exactly. */
+/**
+ * Throws unless `value` is an IANA time zone name such as `UTC` or `Asia/Shanghai`: a name the
+ * time zone database behind `Intl` knows, new names and links included (`Intl.supportedValuesOf`
+ * lists only one name per zone, and not always the newest), spelled in IANA's capitals, as the
+ * components' file lookup needs it.
+ */
 export function requireTimeZone(scope: IConstruct, field: string, value: string): string {
-  if (!TIME_ZONES.has(value)) {
+  let known = false;
+  try {
+    known = TIME_ZONE_FORM.test(value) && new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone !== undefined;
+  } catch {
+    known = false;
+  }
+  if (!known) {
     inputError(scope, field, value, 'an IANA time zone name, spelled exactly, such as "UTC" or "Asia/Shanghai"');
   }
   return value;

@@ -104,11 +104,6 @@ export class DatabaseMonitor extends Construct {
     this.name = props.name ?? names.monitorName(first.clusterName);
     requireDnsLabel(this, 'name', this.name);
     this.namespace = first.namespace;
-    for (const field of ['initializer', 'reloader'] as const) {
-      if (props[field] === undefined) {
-        inputError(this, field, undefined, `the ${field} image as { baseImage, version }: the operator's DatabaseMonitor requires it`);
-      }
-    }
     for (const [field, image] of Object.entries({ prometheus: props.prometheus, grafana: props.grafana, initializer: props.initializer, reloader: props.reloader })) {
       if (image && (typeof image !== 'object' || !image.baseImage || !image.version || image.version === 'latest')) {
         inputError(this, field, image, 'a baseImage and a pinned version other than "latest"');

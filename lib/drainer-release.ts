@@ -3,7 +3,7 @@ import { Construct, IConstruct } from 'constructs';
 import * as semver from 'semver';
 import * as YAML from 'yaml';
 import { COMPONENTS, component } from './catalog';
-import { describeType, describeValue, inputError } from './errors';
+import { Description, describeType, describeValue, inputError } from './errors';
 import * as names from './names';
 import { OutputFile } from './output-file';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
@@ -170,7 +170,6 @@ const FLUX_HELM_API = 'helm.toolkit.fluxcd.io/v2';
 const ARGO_CD_API = 'argoproj.io/v1alpha1';
 /** The Kubernetes cluster Argo CD runs in, as its `destination.server`. */
 const IN_CLUSTER = 'https://kubernetes.default.svc';
-/** Chart values the construct writes itself; `extraValues` may not set them. */
 /** The props of a drainer release, as JavaScript types. */
 const DRAINER_RELEASE_SHAPE: PropShape = {
   cluster: DATABASE_CLUSTER_PROP,
@@ -190,6 +189,7 @@ const DRAINER_RELEASE_SHAPE: PropShape = {
   argoCdProject: 'string?',
 };
 
+/** Chart values the construct writes itself; `extraValues` may not set them. */
 const OWN_VALUES = ['clusterName', 'drainerName', 'clusterVersion', 'storage', 'storageClassName', 'tlsCluster', 'tlsSyncer', 'config'];
 
 /**
@@ -247,10 +247,9 @@ export class DrainerRelease extends Construct {
     if (props.config !== undefined && typeof props.config !== 'string') {
       inputError(this, 'config', describeType(props.config), 'a TOML document as a string (the chart value config is text)');
     }
-    requirePlainObject(this, 'extraValues', props.extraValues);
     const clash = Object.keys(props.extraValues ?? {}).find((k) => OWN_VALUES.includes(k));
     if (clash !== undefined) {
-      inputError(this, `extraValues.${clash}`, 'a value (not shown: chart values may hold credentials)',
+      inputError(this, `extraValues.${clash}`, new Description('a value, not shown since chart values may hold credentials'),
         `nothing: the construct sets "${clash}"; use the prop of that name (chart values it sets: ${OWN_VALUES.join(', ')})`);
     }
     const downstream = props.downstreamTls;
@@ -439,13 +438,6 @@ function resolveChart(scope: IConstruct, props: DrainerReleaseProps): ResolvedCh
       'an exact chart version such as "1.1.0" (SemVer, optionally prefixed with v): a range or "latest" makes the install unrepeatable');
   }
   return { name, repository, version };
-}
-
-/** Throws unless `value` is a map; the message names its type only, since chart values may hold credentials. */
-function requirePlainObject(scope: IConstruct, field: string, value: unknown): void {
-  if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
-    inputError(scope, field, describeType(value), 'an object of chart values');
-  }
 }
 
 /**

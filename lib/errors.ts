@@ -15,6 +15,15 @@ export class ClusterTlsError extends Error {
 /** Keys whose values never appear in an error message. */
 const SECRET_KEY = /password|secret|token|private|key$/i;
 
+/** What a message says it received in place of a value it must not show: printed as it is, unquoted. */
+export class Description {
+  constructor(public readonly text: string) {}
+
+  public toString(): string {
+    return this.text;
+  }
+}
+
 /**
  * Formats a received value for an error message. Values under keys that look like credentials
  * (`password`, `privateKey`, …) are masked, so a message never repeats a secret.
@@ -23,6 +32,9 @@ export function describeValue(value: unknown): string {
   if (value === undefined) {
     return 'nothing';
   }
+  if (value instanceof Description) {
+    return value.text;
+  }
   return JSON.stringify(value, (key, v) => (key !== '' && SECRET_KEY.test(key) && typeof v === 'string' && !key.endsWith('Name') ? '***' : v));
 }
 
@@ -30,8 +42,8 @@ export function describeValue(value: unknown): string {
  * What a value is, without what it holds (`a value of type object`): for messages about fields that
  * can hold credentials, such as configurations and chart values.
  */
-export function describeType(value: unknown): string {
-  return `a value of type ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}`;
+export function describeType(value: unknown): Description {
+  return new Description(`a value of type ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}`);
 }
 
 /**

@@ -2,6 +2,7 @@
  * The one place that writes files: renders an app's charts and {@link OutputFile}s, checks them,
  * and swaps them into the output folder only when everything succeeded.
  */
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApiObject, App, Chart, DependencyGraph, Names, Yaml, YamlOutputType } from 'cdk8s';
@@ -113,6 +114,9 @@ interface ChartObjects {
  */
 function layOut(app: App, charts: readonly ChartObjects[], indexed: boolean): { files: RenderedFile[]; objects: RenderedObject[] } {
   const ext = app.outputFileExtension;
+  if (typeof ext !== 'string' || !/^\.[A-Za-z0-9][A-Za-z0-9._-]*$/.test(ext)) {
+    throw new ClusterTlsError(inputErrorMessage('app', 'outputFileExtension', ext, 'a file extension that starts with a dot, such as ".k8s.yaml" or ".yaml", without \'/\''));
+  }
   const groups: { path: string; owner: string; items: { source: string; manifest: any }[] }[] = [];
   const json = (objects: readonly ApiObject[]) => objects.map((o) => ({ source: o.node.path, manifest: o.toJson() }));
   const prefix = (i: number) => (indexed ? `${String(i).padStart(4, '0')}-` : '');
@@ -296,7 +300,9 @@ export function writeOutput(outdir: string, files: readonly RenderedFile[]): voi
   const target = path.resolve(outdir);
   const parent = path.dirname(target);
   fs.mkdirSync(parent, { recursive: true });
-  const staging = fs.mkdtempSync(path.join(parent, `.${path.basename(target)}.staging-`));
+  // Made with the mode a new folder gets (0777 less the umask), as stock cdk8s makes the output folder.
+  const staging = path.join(parent, `.${path.basename(target)}.staging-${process.pid}-${randomBytes(6).toString('hex')}`);
+  fs.mkdirSync(staging);
   const folders = new Set<string>([staging]);
   try {
     for (const file of files) {

@@ -266,9 +266,6 @@ export class TlsMigrationCluster extends Construct {
         'tls between migration cluster components');
     }
     const discovery = props.discovery ?? {};
-    if (typeof discovery !== 'object' || discovery === null || Array.isArray(discovery)) {
-      inputError(this, 'discovery', discovery, 'an object');
-    }
     // The members' props are named after their spec keys.
     const memberProps: MemberPropsBySpecKey = { master: props.master, worker: props.worker };
     const members = MEMBERS.map((token) => this.member(token, memberProps, certificates.commonName));

@@ -322,11 +322,11 @@ describe('input errors', () => {
 
   test('config is TOML text and extraValues an object, neither repeated in a message; extraValues does not set what the construct sets', () => {
     expect(() => synth({ config: { syncer: { password: 'hunter2' } } as any }))
-      .toThrow('test/early/drainer: config: received "a value of type object"; expected a TOML document as a string (the chart value config is text)');
-    expect(() => synth({ extraValues: ['hunter2'] as any })).toThrow('test/early/drainer: extraValues: received "a value of type array"; expected an object of chart values');
+      .toThrow('test/early/drainer: config: received a value of type object; expected a TOML document as a string (the chart value config is text)');
+    expect(() => synth({ extraValues: ['hunter2'] as any })).toThrow('test/early/drainer: extraValues: received a value of type array; expected an object of chart values');
     expect(() => synth({ extraValues: { tlsCluster: { enabled: false } } }))
-      .toThrow('test/early/drainer: extraValues.tlsCluster: received "a value (not shown: chart values may hold credentials)"; expected nothing: the construct sets "tlsCluster"; use the prop of that name');
-    expect(() => synth({ extraValues: { drainerName: 'x' } })).toThrow('test/early/drainer: extraValues.drainerName: received "a value (not shown: chart values may hold credentials)"; expected nothing');
+      .toThrow('test/early/drainer: extraValues.tlsCluster: received a value, not shown since chart values may hold credentials; expected nothing: the construct sets "tlsCluster"; use the prop of that name');
+    expect(() => synth({ extraValues: { drainerName: 'x' } })).toThrow('test/early/drainer: extraValues.drainerName: received a value, not shown since chart values may hold credentials; expected nothing');
   });
 
   test('downstream Secrets are not the cluster\'s own certificate Secrets', () => {

@@ -9,10 +9,12 @@ describe('input errors', () => {
   });
 
   test('a field that can hold credentials is described by its type alone', () => {
-    expect(describeType({ password: 'hunter2' })).toBe('a value of type object');
-    expect(describeType(['hunter2'])).toBe('a value of type array');
-    expect(describeType(null)).toBe('a value of type null');
-    expect(describeType('password = "hunter2"')).toBe('a value of type string');
+    expect(String(describeType({ password: 'hunter2' }))).toBe('a value of type object');
+    expect(String(describeType(['hunter2']))).toBe('a value of type array');
+    expect(String(describeType(null))).toBe('a value of type null');
+    expect(String(describeType('password = "hunter2"'))).toBe('a value of type string');
+    // In a message it is printed as it is, not quoted as if the user had typed it.
+    expect(describeValue(describeType({ password: 'hunter2' }))).toBe('a value of type object');
   });
 
   test('nothing received reads as "nothing"', () => {

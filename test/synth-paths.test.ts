@@ -174,12 +174,32 @@ describe.each(['npm run synth', 'cdk8s synth', 'app.synth()'] as Way[])('%s', (w
 });
 
 describe('the project\'s own configuration', () => {
-  test('cdk8s.yaml runs the app the way these tests do, with an output folder other than dist/', () => {
-    const config = fs.readFileSync(path.join(ROOT, 'cdk8s.yaml'), 'utf8');
-    expect(config).toMatch(/^app: node scripts\/synth\.js$/m);
-    expect(config).toMatch(/^output: build\/cdk8s-cli$/m);
-    expect(fs.readFileSync(path.join(ROOT, 'main.ts'), 'utf8')).toContain("synthesizeOrExit(() => buildApp(), { outdir: 'dist' });");
-  });
+  test('cdk8s synth with the project\'s cdk8s.yaml reproduces dist/ and its record, refuses a renamed drainer, and never deletes dist/', () => {
+    // A copy of the project: its sources, configuration and committed output, with its packages.
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-project-'));
+    for (const entry of ['lib', 'imports', 'bench', 'bin', 'crds', 'scripts', 'main.ts', 'tsconfig.json', 'package.json', 'package-lock.json', 'cdk8s.yaml', 'dist', 'cluster-tls.lock.json']) {
+      fs.cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
+    }
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+    const env = { ...process.env };
+    delete env.CDK8S_OUTDIR;
+    const cli = () => spawnSync(process.execPath, [CDK8S_CLI, 'synth', '--no-check-upgrade'], { cwd: copy, encoding: 'utf8', env });
+    const committedState = state(copy);
+
+    const first = cli();
+    expect({ status: first.status, stderr: first.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(state(copy)).toEqual(committedState);
+    expect(fs.readdirSync(path.join(copy, 'build', 'cdk8s-cli'))).toContain('demo.k8s.yaml');
+
+    const main = path.join(copy, 'main.ts');
+    fs.writeFileSync(main, fs.readFileSync(main, 'utf8').replace("releaseName: 'binlog'", "releaseName: 'other'"));
+    const refused = cli();
+    expect(refused.status).not.toBe(0);
+    expect(errorLines(refused)).toEqual([expect.stringMatching(
+      /^error: demo(-cfssl)?\/basic-drainer: drainerName: received "basic-other-drainer" from releaseName "other" \(was "binlog"\); expected "basic-binlog-drainer" as recorded in cluster-tls\.lock\.json: /,
+    )]);
+    expect(state(copy)).toEqual(committedState);
+  }, 300_000);
 });
 
 describe('what each way writes when nothing is wrong', () => {

@@ -39,6 +39,24 @@ describe('synthesize', () => {
     expect(fs.statSync(path.join(dir, 'demo/notes.md')).mode & 0o777).toBe(0o644);
   });
 
+  test('the output folder gets the mode of a new folder, as stock cdk8s leaves it, readable by a GitOps agent', () => {
+    const dir = path.join(tmpdir(), 'dist');
+    const umask = process.umask(0o022);
+    try {
+      synthesize(demoApp(dir));
+    } finally {
+      process.umask(umask);
+    }
+    expect((fs.statSync(dir).mode & 0o777).toString(8)).toBe('755');
+  });
+
+  test('a manifest file extension that would leave the output folder is refused', () => {
+    const app = new App({ outdir: path.join(tmpdir(), 'dist'), outputFileExtension: '/../../escape.yaml' });
+    new ClusterCertificates(new Chart(app, 'demo', { namespace: 'demo' }), 'certs', { clusterName: 'basic' });
+    expect(() => renderApp(app)).toThrow(new ClusterTlsError('app: outputFileExtension: received "/../../escape.yaml"; '
+      + 'expected a file extension that starts with a dot, such as ".k8s.yaml" or ".yaml", without \'/\''));
+  });
+
   test('the same app gives the same bytes every time', () => {
     const a = renderApp(demoApp('x')).files;
     const b = renderApp(demoApp('x')).files;

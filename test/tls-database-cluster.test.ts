@@ -85,7 +85,7 @@ describe('DatabaseCluster', () => {
 
   test('a config that is not a map is refused by its type, never its content', () => {
     expect(() => synth({ store: { config: 'password = "hunter2"' as any } }))
-      .toThrow('test/db: store.config: received "a value of type string"; expected an object: the component\'s configuration');
+      .toThrow('test/db: store.config: received a value of type string; expected an object: the component\'s configuration');
   });
 
   test('columnar: a key beside config and proxy, or a list set by hand, is refused', () => {

@@ -413,7 +413,7 @@ describe('input errors', () => {
     ['version', { version: '8.1.0' }, 'demo/migration: version: received "8.1.0"; expected a release version of the form v<major>.<minor>.<patch>'],
     ['operator version', { operatorVersion: 'v1.1.9' }, 'demo/migration: operatorVersion: received "v1.1.9"; expected v1.2.0 or later: tls between migration cluster components needs it'],
     ['reclaim policy', { pvReclaimPolicy: 'Recycle' as any }, 'demo/migration: pvReclaimPolicy: received "Recycle"; expected one of "Retain", "Delete"'],
-    ['discovery', { discovery: [] as any }, 'demo/migration: discovery: received "a value of type array"; expected an object'],
+    ['discovery', { discovery: [] as any }, 'demo/migration: discovery: received a value of type array; expected an object'],
     ['image with a tag', { master: { baseImage: 'mig:latest' } }, 'demo/migration: master.baseImage: received "mig:latest"; expected an image repository without a tag or digest'],
     ['image with a digest', { worker: { baseImage: 'mig@sha256:00' } }, 'demo/migration: worker.baseImage: received "mig@sha256:00"; expected an image repository without a tag or digest'],
     ['failover count', { master: { maxFailoverCount: -1 } }, 'demo/migration: master.maxFailoverCount: received -1; expected a whole number of at least 0'],
@@ -453,7 +453,7 @@ describe('input errors', () => {
     ['user', { sources: [{ sourceId: 'a', host: 'h', user: undefined as any, tlsSecretName: 's' }] },
       'demo/migration: sources[0].user: received nothing; expected a user name (a string; the specification allows an empty one)'],
     ['password of another type, not echoed', { sources: [{ sourceId: 'a', host: 'h', user: 'u', password: 1234 as any, tlsSecretName: 's' }] },
-      'demo/migration: sources[0].password: received "a value of type number"; expected a string, or nothing to supply it at deploy time'],
+      'demo/migration: sources[0].password: received a value of type number; expected a string, or nothing to supply it at deploy time'],
     ['source Secret name', { sources: [{ sourceId: 'a', host: 'h', user: 'u', tlsSecretName: 'My_Secret' }] },
       'demo/migration: sources[0].tlsSecretName: received "My_Secret"; expected a DNS-1123 subdomain'],
     ['target Secret name', { target: { host: 'h', user: 'u', tlsSecretName: '' } },
@@ -500,8 +500,8 @@ describe('input errors', () => {
     const source = { sourceId: 'a', host: 'h', user: 'u', password: 'hunter2', tlsSecretName: 's' };
     const target = { host: 'h', user: 'u', password: 'hunter2', tlsSecretName: 't' };
     const cases: [Partial<TlsMigrationClusterProps>, string][] = [
-      [{ sources: source as any }, 'demo/migration: sources: received "a value of type object"; expected a list of at least one upstream database'],
-      [{ target: [target] as any }, 'demo/migration: target: received "a value of type array"; expected the downstream database: { host or database, user, tlsSecretName }'],
+      [{ sources: source as any }, 'demo/migration: sources: received a value of type object; expected a list of at least one upstream database'],
+      [{ target: [target] as any }, 'demo/migration: target: received a value of type array; expected the downstream database: { host or database, user, tlsSecretName }'],
     ];
     for (const [props, message] of cases) {
       const error = (() => {

@@ -31,6 +31,12 @@ export type PropSpec =
 /** The props of a construct or of one of its objects, by name. */
 export type PropShape = { readonly [prop: string]: PropSpec };
 
+/**
+ * The shape of a props interface: exactly its props, each with a spec. Declared with `satisfies`,
+ * a shape that misses a prop of the interface, or has one the interface lacks, does not compile.
+ */
+export type ShapeOf<T> = { readonly [K in keyof Required<T>]: PropSpec };
+
 /** Fields whose values can hold credentials: never shown in a message. */
 const CREDENTIAL = /^(password|config|extraValues|discovery)$/;
 

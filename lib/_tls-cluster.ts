@@ -3,14 +3,14 @@ import { Construct } from 'constructs';
 import { ClusterCertificates, SUBJECT_SHAPE } from './cluster-certificates';
 import { inputError } from './errors';
 import { PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { PropShape, constructOf, isConstruct, objectOf, oneOf } from './_props';
+import { ShapeOf, constructOf, isConstruct, objectOf, oneOf } from './_props';
 import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
 import { COMPONENTS, ClusterKind, Deployment } from './catalog';
 import * as names from './names';
 import { requireRelease } from './_versions';
 
 /** The props both cluster constructs have. */
-export const TLS_CLUSTER_SHAPE: PropShape = {
+export const TLS_CLUSTER_SHAPE = {
   clusterName: 'string',
   namespace: 'string?',
   version: 'string',
@@ -19,7 +19,7 @@ export const TLS_CLUSTER_SHAPE: PropShape = {
   commonName: 'string?',
   subject: objectOf(SUBJECT_SHAPE, true, 'an object with organization, organizationalUnit, country, state and locality, each optional'),
   pvReclaimPolicy: oneOf(Object.values(PvReclaimPolicy)),
-};
+} satisfies ShapeOf<TlsClusterProps>;
 
 const DATABASE_CLUSTER = Symbol.for('cdk8s-cluster-tls.TlsDatabaseCluster');
 

@@ -9,7 +9,7 @@ import { compact, dependWithinChart, operatorObject } from './_operator';
 import { RunbookStep } from './_runbook';
 import { requireDnsSubdomain } from './_validate';
 import { DATABASE_CLUSTER_PROP } from './_tls-cluster';
-import { PropShape, checkProps, objectOf, text } from './_props';
+import { ShapeOf, checkProps, objectOf, text } from './_props';
 
 /** The S3-compatible bucket a backup is written to and a restore reads from (`spec.s3`). */
 export interface S3Storage {
@@ -134,7 +134,7 @@ interface Operation {
 }
 
 /** The props of a backup and restore, as JavaScript types. */
-const BACKUP_RESTORE_SHAPE: PropShape = {
+const BACKUP_RESTORE_SHAPE = {
   cluster: DATABASE_CLUSTER_PROP,
   backup: objectOf({ backupType: 'string?', prefix: 'string?' }, true, 'an object of options, {} for the defaults'),
   restore: objectOf({ backupType: 'string?', prefix: 'string?', useLightning: 'boolean?' }, true, 'an object of options, {} for the defaults'),
@@ -145,7 +145,7 @@ const BACKUP_RESTORE_SHAPE: PropShape = {
   user: text('a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need', false),
   backupType: 'string?',
   sendCredToStore: 'boolean?',
-};
+} satisfies ShapeOf<BackupRestoreProps>;
 
 /**
  * A `Backup` and/or a `Restore` of a TLS database cluster to or from an S3-compatible bucket

@@ -16,7 +16,7 @@ import type { CertificateRenderer } from './_renderer';
 import type { RunbookStep } from './_runbook';
 import { REQUIRED_SECRETS_FILE, renderUserProvided } from './_user-provided';
 import { registerCertificates } from './_app-rules';
-import { PropShape, checkProps, objectOf, oneOf } from './_props';
+import { PropShape, ShapeOf, checkProps, objectOf, oneOf } from './_props';
 import { requireDistinctSubjects } from './_subjects';
 import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
 
@@ -117,7 +117,7 @@ export interface ClusterCertificatesProps {
 /** The props of a certificate subject. */
 export const SUBJECT_SHAPE: PropShape = { organization: 'string?', organizationalUnit: 'string?', country: 'string?', state: 'string?', locality: 'string?' };
 
-const CLUSTER_CERTIFICATES_SHAPE: PropShape = {
+const CLUSTER_CERTIFICATES_SHAPE = {
   clusterName: 'string',
   namespace: 'string?',
   commonName: 'string?',
@@ -133,7 +133,7 @@ const CLUSTER_CERTIFICATES_SHAPE: PropShape = {
   caRenewBefore: 'string?',
   duration: 'string?',
   renewBefore: 'string?',
-};
+} satisfies ShapeOf<ClusterCertificatesProps>;
 
 /**
  * The certificates of one cluster name in one namespace: the CA, one server certificate per

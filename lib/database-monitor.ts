@@ -5,7 +5,7 @@ import { describeType, inputError } from './errors';
 import * as names from './names';
 import { compact, operatorObject } from './_operator';
 import { requireDnsLabel, requireImageName } from './_validate';
-import { PropShape, checkProps, constructOf, objectOf, oneOf } from './_props';
+import { PropShape, ShapeOf, checkProps, constructOf, objectOf, oneOf } from './_props';
 
 /** When the monitor's images are pulled. */
 export enum ImagePullPolicy {
@@ -70,7 +70,7 @@ export const DEFAULT_GRAFANA: MonitorImage = { baseImage: 'grafana/grafana', ver
 const IMAGE: PropShape = { baseImage: 'string', version: 'string' };
 
 /** The props of a monitor, as JavaScript types. */
-const DATABASE_MONITOR_SHAPE: PropShape = {
+const DATABASE_MONITOR_SHAPE = {
   name: 'string?',
   prometheus: objectOf(IMAGE),
   grafana: objectOf(IMAGE),
@@ -78,7 +78,7 @@ const DATABASE_MONITOR_SHAPE: PropShape = {
   reloader: objectOf(IMAGE, false, 'the reloader image as { baseImage, version }: the operator\'s DatabaseMonitor requires it'),
   imagePullPolicy: oneOf(Object.values(ImagePullPolicy)),
   clusters: constructOf(Array.isArray, 'a list of database clusters'),
-};
+} satisfies ShapeOf<DatabaseMonitorProps>;
 
 /** A `DatabaseMonitor` for one or more database clusters (specification section C, step 3). */
 export class DatabaseMonitor extends Construct {

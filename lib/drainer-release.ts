@@ -12,7 +12,7 @@ import { registerDrainer } from './_app-rules';
 import { compact, dependWithinChart } from './_operator';
 import { RunbookStep } from './_runbook';
 import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './_tls-cluster';
-import { PropShape, checkProps, objectOf, oneOf, strings, text } from './_props';
+import { ShapeOf, checkProps, objectOf, oneOf, strings, text } from './_props';
 import {
   isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireQuantity,
 } from './_validate';
@@ -171,7 +171,7 @@ const ARGO_CD_API = 'argoproj.io/v1alpha1';
 /** The Kubernetes cluster Argo CD runs in, as its `destination.server`. */
 const IN_CLUSTER = 'https://kubernetes.default.svc';
 /** The props of a drainer release, as JavaScript types. */
-const DRAINER_RELEASE_SHAPE: PropShape = {
+const DRAINER_RELEASE_SHAPE = {
   cluster: DATABASE_CLUSTER_PROP,
   releaseName: 'string',
   drainerName: 'string?',
@@ -187,7 +187,7 @@ const DRAINER_RELEASE_SHAPE: PropShape = {
   gitOpsInterval: 'string?',
   argoCdNamespace: 'string?',
   argoCdProject: 'string?',
-};
+} satisfies ShapeOf<DrainerReleaseProps>;
 
 /** Chart values the construct writes itself; `extraValues` may not set them. */
 const OWN_VALUES = ['clusterName', 'drainerName', 'clusterVersion', 'storage', 'storageClassName', 'tlsCluster', 'tlsSyncer', 'config'];

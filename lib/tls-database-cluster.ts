@@ -15,7 +15,7 @@ import { MOUNT_CLIENT_SECRET_PATCH, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunb
 import { RunbookStep } from './_runbook';
 import { TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, externalSecretNames, markDatabaseCluster, resolveCluster } from './_tls-cluster';
-import { PropShape, checkProps, listOf, objectOf, oneOf, strings, text } from './_props';
+import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings, text } from './_props';
 import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from './_validate';
 import { requireMinimum } from './_versions';
 
@@ -190,7 +190,7 @@ const STORAGE: PropShape = { storage: text('a storage quantity greater than zero
 const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };
 
 /** The props of a database cluster, as JavaScript types. */
-const DATABASE_CLUSTER_SHAPE: PropShape = {
+const DATABASE_CLUSTER_SHAPE = {
   ...TLS_CLUSTER_SHAPE,
   timezone: 'string?',
   mountClusterClientSecret: 'boolean?',
@@ -201,7 +201,7 @@ const DATABASE_CLUSTER_SHAPE: PropShape = {
   pump: objectOf({ ...COMPONENT, ...STORAGE, ...EXTRA }),
   changefeed: objectOf({ ...COMPONENT, ...EXTRA, sinkTlsSecretNames: 'strings?' }),
   columnar: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, storageClaims: listOf({ storage: text('a storage quantity greater than zero, such as "10Gi"', false), storageClassName: 'string?' }) }),
-};
+} satisfies ShapeOf<TlsDatabaseClusterProps>;
 
 /**
  * A `DatabaseCluster` with TLS between its components: the cluster resource with

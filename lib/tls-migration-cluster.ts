@@ -14,7 +14,7 @@ import { manifestFileName } from './names';
 import { compact, operatorObject } from './_operator';
 import { TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, requireExternalSecretName, resolveCluster } from './_tls-cluster';
-import { PropShape, checkProps, constructOf, listOf, objectOf, strings, text } from './_props';
+import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from './_props';
 import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from './_validate';
 import { requireMinimum } from './_versions';
 
@@ -202,7 +202,7 @@ const USER = text('a user name (a string; the specification allows an empty one)
 const PASSWORD = text('a string, or nothing to supply it at deploy time');
 
 /** The props of a migration cluster, as JavaScript types. */
-const MIGRATION_CLUSTER_SHAPE: PropShape = {
+const MIGRATION_CLUSTER_SHAPE = {
   ...TLS_CLUSTER_SHAPE,
   discovery: 'object?',
   // The master has no extra names; asking for them gets its own message.
@@ -220,7 +220,7 @@ const MIGRATION_CLUSTER_SHAPE: PropShape = {
     tlsSecretName: 'string',
   }, false, 'the downstream database: { host or database, user, tlsSecretName }'),
   task: objectOf({ name: 'string', taskMode: 'string?', isSharding: 'boolean?', loaderDir: 'string?' }, false, 'the migration task: { name }'),
-};
+} satisfies ShapeOf<TlsMigrationClusterProps>;
 
 /**
  * A `MigrationCluster` with TLS between its members, connected over TLS to external

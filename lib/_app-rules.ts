@@ -9,7 +9,7 @@
  */
 import { ApiObject, App } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { CLUSTER_KINDS } from './catalog';
+import { CLUSTER_RESOURCE_KINDS as CLUSTER_RESOURCES } from './catalog';
 import { allowedCommonNameLists } from './_allowed-common-names';
 import { ClusterTlsError, describeValue } from './errors';
 
@@ -58,7 +58,7 @@ function stateOf(scope: IConstruct): AppState {
   if (state === undefined) {
     const created: AppState = { certificates: [], drainers: [] };
     Object.defineProperty(root, STATE, { value: created });
-    root.node.addValidation({ validate: () => validateApp(root, created) });
+    root.node.addValidation({ validate: () => firstRuleFailure(root, created) });
     if (root instanceof App) {
       refuseStockSynth(root, scope.node.path);
     }
@@ -104,13 +104,11 @@ function refuseStockSynth(app: App, firstConstruct: string): void {
 }
 
 /** The app's validation: the first failure of the rules, as one line; one mistake is one line. */
-function validateApp(root: IConstruct, state: AppState): string[] {
+function firstRuleFailure(root: IConstruct, state: AppState): string[] {
   const objects = root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
   const failure = uniqueObjects(objects) ?? secretClaims(state.certificates) ?? drainerReleases(state.drainers) ?? commonNames(objects, state.certificates);
   return failure === undefined ? [] : [failure];
 }
-
-const CLUSTER_RESOURCES = new Set<string>(CLUSTER_KINDS.map((k) => k.resourceKind));
 
 /** Two objects of the same kind, namespace and name would overwrite each other in the cluster. */
 export function uniqueObjects(objects: readonly ApiObject[]): string | undefined {

@@ -9,7 +9,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLUSTER_KINDS } from './catalog';
+import { CLUSTER_RESOURCE_KINDS } from './catalog';
+import { isPlainObject } from './_props';
 import type { DrainerFacts } from './_app-rules';
 import { ClusterTlsError, describeValue } from './errors';
 
@@ -43,8 +44,6 @@ export interface FixedSettings {
   /** By the `DrainerRelease`'s construct path. */
   readonly drainers: Readonly<Record<string, RecordedDrainer>>;
 }
-
-const CLUSTER_RESOURCE_KINDS = new Set<string>(CLUSTER_KINDS.map((k) => k.resourceKind));
 
 /** The fixed settings of rendered cluster manifests and drainers, keys sorted. */
 export function fixedSettings(manifests: readonly any[], drainers: readonly DrainerFacts[]): FixedSettings {
@@ -102,15 +101,11 @@ export function readRecord(file: string): FixedSettings | undefined {
   } catch {
     parsed = undefined;
   }
-  if (parsed?.version !== RECORD_VERSION || !isObject(parsed.clusters) || !isObject(parsed.drainers)) {
+  if (parsed?.version !== RECORD_VERSION || !isPlainObject(parsed.clusters) || !isPlainObject(parsed.drainers)) {
     throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received a file that is not a version ${RECORD_VERSION} record; `
       + 'expected the file an earlier synth wrote: restore it from version control');
   }
   return { clusters: parsed.clusters, drainers: parsed.drainers };
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
 /** Writes a record in place of the old one, whole or not at all. */

@@ -75,7 +75,8 @@ export function isConstruct(value: unknown): value is IConstruct {
   return Construct.isConstruct(value);
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** Whether a value is a plain object: not null, a list or a construct. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !Construct.isConstruct(value);
 }
 

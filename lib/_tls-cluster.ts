@@ -1,9 +1,9 @@
 /** Resolution shared by the two cluster constructs: namespace, version and certificates. */
 import { Construct } from 'constructs';
-import { ClusterCertificates, SUBJECT_SHAPE } from './cluster-certificates';
+import { ClusterCertificates, SUBJECT_PROP } from './cluster-certificates';
 import { inputError } from './errors';
 import { PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { ShapeOf, constructOf, isConstruct, objectOf, oneOf } from './_props';
+import { ShapeOf, constructOf, isConstruct, oneOf } from './_props';
 import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
 import { COMPONENTS, ClusterKind, Deployment } from './catalog';
 import * as names from './names';
@@ -17,7 +17,7 @@ export const TLS_CLUSTER_SHAPE = {
   operatorVersion: 'string?',
   certificates: constructOf((v) => v instanceof ClusterCertificates, 'a ClusterCertificates', true),
   commonName: 'string?',
-  subject: objectOf(SUBJECT_SHAPE, true, 'an object with organization, organizationalUnit, country, state and locality, each optional'),
+  subject: SUBJECT_PROP,
   pvReclaimPolicy: oneOf(Object.values(PvReclaimPolicy)),
 } satisfies ShapeOf<TlsClusterProps>;
 
@@ -52,7 +52,7 @@ export function resolveCluster(scope: Construct, props: TlsClusterProps, kind: C
   // The certificates check the names of the components they are given; checked here first, a
   // cluster name too long for its components' services is reported at the cluster.
   requireDerivedLabels(scope, 'clusterName', props.clusterName, COMPONENTS.filter((c) => c.cluster === kind && c.deployment === Deployment.OPERATOR)
-    .flatMap((c) => [names.serviceName(props.clusterName, c.token), ...(c.peerService ? [names.peerServiceName(props.clusterName, c.token)] : [])]));
+    .flatMap((c) => names.componentServiceNames(props.clusterName, c)));
   const namespace = resolveNamespace(scope, props.namespace ?? props.certificates?.namespace);
   requireRelease(scope, 'version', props.version);
   const pvReclaimPolicy = props.pvReclaimPolicy ?? PvReclaimPolicy.RETAIN;

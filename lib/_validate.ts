@@ -62,10 +62,13 @@ export function requireDuration(scope: IConstruct, field: string, value: string)
 
 const QUANTITY = /^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/;
 
+/** What a storage quantity must be, as messages say it. */
+export const QUANTITY_EXPECTED = 'a storage quantity greater than zero, such as "10Gi"';
+
 /** Throws unless `value` is a Kubernetes storage quantity greater than zero, such as `10Gi`. */
 export function requireQuantity(scope: IConstruct, field: string, value: string): string {
   if (typeof value !== 'string' || !QUANTITY.test(value) || !/[1-9]/.test(value.replace(/[A-Za-z]+$/, ''))) {
-    inputError(scope, field, value, 'a storage quantity greater than zero, such as "10Gi"');
+    inputError(scope, field, value, QUANTITY_EXPECTED);
   }
   return value;
 }

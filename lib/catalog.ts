@@ -250,6 +250,9 @@ export const CLUSTER_KINDS: readonly ClusterKindEntry[] = [
   },
 ];
 
+/** The `kind` of every cluster resource (`DatabaseCluster`, `MigrationCluster`). */
+export const CLUSTER_RESOURCE_KINDS: ReadonlySet<string> = new Set(CLUSTER_KINDS.map((k) => k.resourceKind));
+
 /** Capabilities of the specification's Versioning table that are not a component. */
 export const CAPABILITIES = {
   /** `spec.<component>.mountClusterClientSecret` on the database cluster. */

@@ -115,13 +115,17 @@ export interface ClusterCertificatesProps {
 
 
 /** The props of a certificate subject. */
-export const SUBJECT_SHAPE: PropShape = { organization: 'string?', organizationalUnit: 'string?', country: 'string?', state: 'string?', locality: 'string?' };
+const SUBJECT_FIELDS: PropShape = { organization: 'string?', organizationalUnit: 'string?', country: 'string?', state: 'string?', locality: 'string?' };
+
+/** The `subject` prop, for every construct that takes one. */
+export const SUBJECT_PROP = objectOf(SUBJECT_FIELDS, true,
+  `an object with ${Object.keys(SUBJECT_FIELDS).slice(0, -1).join(', ')} and ${Object.keys(SUBJECT_FIELDS).at(-1)}, each optional`);
 
 const CLUSTER_CERTIFICATES_SHAPE = {
   clusterName: 'string',
   namespace: 'string?',
   commonName: 'string?',
-  subject: objectOf(SUBJECT_SHAPE, true, 'an object with organization, organizationalUnit, country, state and locality, each optional'),
+  subject: SUBJECT_PROP,
   components: 'strings?',
   extraNames: 'object?',
   clusterDomain: 'string?',

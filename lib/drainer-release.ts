@@ -14,7 +14,7 @@ import { RunbookStep } from './_runbook';
 import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './_tls-cluster';
 import { ShapeOf, checkProps, objectOf, oneOf, strings, text } from './_props';
 import {
-  isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireQuantity,
+  QUANTITY_EXPECTED, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireQuantity,
 } from './_validate';
 import { requireRelease } from './_versions';
 
@@ -177,7 +177,7 @@ const DRAINER_RELEASE_SHAPE = {
   drainerName: 'string?',
   chart: objectOf({ name: 'string?', repository: 'string?', version: 'string' }, false, 'the drainer chart, with at least its exact version: { version: "1.1.0" }'),
   version: 'string?',
-  storage: text('a storage quantity greater than zero, such as "10Gi"'),
+  storage: text(QUANTITY_EXPECTED),
   storageClassName: 'string?',
   config: text('a TOML document as a string (the chart value config is text)'),
   extraAllowedCommonNames: strings('a list of Common Names'),
@@ -456,7 +456,7 @@ function checkDrainerName(scope: IConstruct, clusterName: string, releaseName: s
     if (c.token === 'drainer') {
       continue;
     }
-    const taken = [names.serviceName(clusterName, c.token), ...(c.peerService ? [names.peerServiceName(clusterName, c.token)] : [])];
+    const taken = names.componentServiceNames(clusterName, c);
     if (taken.includes(name)) {
       inputError(scope, given !== undefined ? 'drainerName' : 'releaseName', given ?? releaseName,
         `a drainer name other than ${describeValue(name)}, the service of the cluster's ${c.token}, which the drainer's service would clash with`);

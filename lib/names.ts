@@ -82,6 +82,11 @@ export function peerServiceName(clusterName: string, token: ComponentToken): str
   return `${clusterName}-${token}-peer`;
 }
 
+/** Every service of a component: `${cluster_name}-<token>`, and its peer service when it has one. */
+export function componentServiceNames(clusterName: string, component: { readonly token: ComponentToken; readonly peerService: boolean }): string[] {
+  return [serviceName(clusterName, component.token), ...(component.peerService ? [peerServiceName(clusterName, component.token)] : [])];
+}
+
 /** The name of a component's first pod, `${cluster_name}-<token>-0`, where the client tools run. */
 export function firstPodName(clusterName: string, token: ComponentToken): string {
   return `${clusterName}-${token}-0`;

@@ -16,7 +16,7 @@ import { RunbookStep } from './_runbook';
 import { TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, externalSecretNames, markDatabaseCluster, resolveCluster } from './_tls-cluster';
 import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings, text } from './_props';
-import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from './_validate';
+import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from './_validate';
 import { requireMinimum } from './_versions';
 
 /** How the SQL server is exposed. */
@@ -186,7 +186,7 @@ const SHAPES: Record<OperatorComponent, {
 
 const COMPONENT: PropShape = { baseImage: 'string?', replicas: 'number?', config: { type: 'object', optional: true, expected: 'an object: the component\'s configuration' } };
 const FAILOVER: PropShape = { maxFailoverCount: 'number?' };
-const STORAGE: PropShape = { storage: text('a storage quantity greater than zero, such as "10Gi"') };
+const STORAGE: PropShape = { storage: text(QUANTITY_EXPECTED) };
 const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };
 
 /** The props of a database cluster, as JavaScript types. */
@@ -200,7 +200,7 @@ const DATABASE_CLUSTER_SHAPE = {
   sqlserver: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, serviceType: oneOf(Object.values(ServiceType)) }),
   pump: objectOf({ ...COMPONENT, ...STORAGE, ...EXTRA }),
   changefeed: objectOf({ ...COMPONENT, ...EXTRA, sinkTlsSecretNames: 'strings?' }),
-  columnar: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, storageClaims: listOf({ storage: text('a storage quantity greater than zero, such as "10Gi"', false), storageClassName: 'string?' }) }),
+  columnar: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, storageClaims: listOf({ storage: text(QUANTITY_EXPECTED, false), storageClassName: 'string?' }) }),
 } satisfies ShapeOf<TlsDatabaseClusterProps>;
 
 /**

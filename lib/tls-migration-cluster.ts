@@ -15,7 +15,7 @@ import { compact, operatorObject } from './_operator';
 import { TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, requireExternalSecretName, resolveCluster } from './_tls-cluster';
 import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from './_props';
-import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from './_validate';
+import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from './_validate';
 import { requireMinimum } from './_versions';
 
 /** Settings of the master or the worker members. */
@@ -171,22 +171,6 @@ const NO_SPACE = /^\S+$/;
 /** The members the operator runs from the `MigrationCluster`: the master and the worker. */
 const MEMBERS = componentsOf(ClusterKind.MIGRATION, Deployment.OPERATOR);
 
-/**
- * What an object or list prop holds, for an error message: its type, never its contents, which
- * may carry a password. An empty list is shown as it is.
- */
-function shapeOf(value: unknown): unknown {
-  if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) {
-    return value;
-  }
-  return Array.isArray(value) ? 'array' : typeof value;
-}
-
-/** Whether a prop is an object (not a list, not null). */
-function isObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The props of each member, by the member's spec key (`master`, `worker`). */
 type MemberPropsBySpecKey = { readonly [specKey: string]: MigrationWorkerProps | undefined };
 
@@ -195,7 +179,7 @@ function atPath(path: readonly string[], value: unknown): Record<string, unknown
   return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<string, unknown>;
 }
 
-const MEMBER: PropShape = { baseImage: 'string?', maxFailoverCount: 'number?', replicas: 'number?', storageSize: text('a storage quantity greater than zero, such as "10Gi"') };
+const MEMBER: PropShape = { baseImage: 'string?', maxFailoverCount: 'number?', replicas: 'number?', storageSize: text(QUANTITY_EXPECTED) };
 const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };
 
 const USER = text('a user name (a string; the specification allows an empty one)', false);
@@ -356,15 +340,13 @@ export class TlsMigrationCluster extends Construct {
   }
 
   private resolveSources(sources: readonly MigrationSource[]): ResolvedSource[] {
-    if (!Array.isArray(sources) || sources.length === 0) {
-      inputError(this, 'sources', shapeOf(sources), 'a list of at least one upstream database');
+    // The shape checked the types; a list may still be empty.
+    if (sources.length === 0) {
+      inputError(this, 'sources', sources, 'a list of at least one upstream database');
     }
     const seen = new Map<string, number>();
     return sources.map((s, i) => {
       const field = `sources[${i}]`;
-      if (!isObject(s)) {
-        inputError(this, field, shapeOf(s), 'an upstream database: { sourceId, host, user, tlsSecretName }');
-      }
       if (typeof s.sourceId !== 'string' || !ID.test(s.sourceId)) {
         inputError(this, `${field}.sourceId`, s.sourceId, `a source id of ${ID_RULE}`);
       }
@@ -385,13 +367,7 @@ export class TlsMigrationCluster extends Construct {
   }
 
   private resolveTarget(target: MigrationTarget): ResolvedDatabase {
-    if (!isObject(target)) {
-      inputError(this, 'target', shapeOf(target), 'the downstream database: { host or database, user, tlsSecretName }');
-    }
     if (target.database !== undefined) {
-      if (!isObject(target.database)) {
-        inputError(this, 'target.database', shapeOf(target.database), 'a database cluster of this library, such as a TlsDatabaseCluster');
-      }
       if (target.host !== undefined) {
         inputError(this, 'target.host', target.host, `nothing when target.database is given: the host is the database's, ${target.database.sqlHost}`);
       }
@@ -414,12 +390,6 @@ export class TlsMigrationCluster extends Construct {
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
       inputError(this, `${field}.port`, port, 'a port from 1 to 65535');
     }
-    if (typeof db.user !== 'string') {
-      inputError(this, `${field}.user`, db.user, 'a user name (a string; the specification allows an empty one)');
-    }
-    if (db.password !== undefined && typeof db.password !== 'string') {
-      inputError(this, `${field}.password`, typeof db.password, 'a string, or nothing to supply it at deploy time');
-    }
     requireExternalSecretName(this, `${field}.tlsSecretName`, db.tlsSecretName, this.certificates);
     return {
       host, port, user: db.user, password: db.password ?? '', passwordGiven: db.password !== undefined, tlsSecretName: db.tlsSecretName,
@@ -427,9 +397,6 @@ export class TlsMigrationCluster extends Construct {
   }
 
   private resolveTask(task: MigrationTaskProps): ResolvedTask {
-    if (!isObject(task)) {
-      inputError(this, 'task', shapeOf(task), 'the migration task: { name }');
-    }
     if (typeof task.name !== 'string' || !ID.test(task.name)) {
       inputError(this, 'task.name', task.name, `a task name of ${ID_RULE}`);
     }

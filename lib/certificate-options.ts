@@ -173,8 +173,19 @@ export interface PlannedKey {
   readonly size?: number;
 }
 
-/** What the certificates of one cluster must be, whichever method issues them. */
+/**
+ * The version of {@link TlsPlan} this library writes and `cluster-tls verify` reads. It changes
+ * whenever a field is added, removed or changes meaning; `tls-plan.schema.json` describes it.
+ */
+export const TLS_PLAN_VERSION = 1;
+
+/**
+ * What the certificates of one cluster must be, whichever method issues them. Written as
+ * `tls-plan.json`; the package publishes its JSON Schema as `cdk8s-cluster-tls/tls-plan.schema.json`.
+ */
 export interface TlsPlan {
+  /** {@link TLS_PLAN_VERSION}. */
+  readonly version: typeof TLS_PLAN_VERSION;
   readonly clusterName: string;
   readonly namespace: string;
   /** How the Secrets are made. */

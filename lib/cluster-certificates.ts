@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { COMPONENTS, ClusterKind, ComponentToken, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken } from './catalog';
 import {
   CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
-  ServerCertificatePlan, TLS_PLAN_FILE, TlsPlan,
+  ServerCertificatePlan, TLS_PLAN_FILE, TLS_PLAN_VERSION, TlsPlan,
 } from './certificate-options';
 import { inputError } from './errors';
 import * as names from './names';
@@ -319,6 +319,7 @@ export class ClusterCertificates extends Construct {
   public plan(): TlsPlan {
     const { settings } = this;
     return {
+      version: TLS_PLAN_VERSION,
       clusterName: this.clusterName,
       namespace: this.namespace,
       method: this.method,

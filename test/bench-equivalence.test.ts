@@ -146,8 +146,11 @@ describe('many charts render as stock cdk8s synthesizes them', () => {
 describe('the cdk8s this equivalence proves', () => {
   test('is pinned to one minor version, and the installed one is in it', () => {
     // The renderer re-creates App.synth()'s layout, order and a private field: a new cdk8s minor
-    // version must be proven by these tests, then pinned here and in package.json.
-    const range: string = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).dependencies.cdk8s;
+    // version must be proven by these tests, then pinned here and in package.json (the peer
+    // dependency a consumer's app must satisfy, and the development dependency these tests run).
+    const { peerDependencies, devDependencies } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+    const range: string = peerDependencies.cdk8s;
+    expect(devDependencies.cdk8s).toBe(range);
     const installed: string = JSON.parse(fs.readFileSync(require.resolve('cdk8s/package.json'), 'utf8')).version;
     expect({ range, pinsOneMinor: semver.validRange(range) === semver.validRange(`~${semver.minVersion(range)}`) }).toEqual({ range, pinsOneMinor: true });
     expect({ installed, inRange: semver.satisfies(installed, range) }).toEqual({ installed, inRange: true });

@@ -142,11 +142,9 @@ describe('a good set of Secrets', () => {
   });
 
   test('the plan\'s method is shown, whichever method wrote the plan', async () => {
-    const plan = { ...planOf(), method: 'cfssl' };
-    const report = await check(plan as TlsPlan);
+    const plan = { ...planOf(), method: IssuingMethod.CFSSL };
+    const report = await check(plan);
     expect(report.plans[0].method).toBe('cfssl');
-    const { method: _method, ...without } = plan;
-    expect((await check(without as TlsPlan)).plans[0].method).toBeUndefined();
   });
 });
 
@@ -472,7 +470,44 @@ describe('bad input gets a clear message', () => {
     expect(() => loadPlans(empty)).toThrow(`--dist: folder: received "${empty}"; expected a synthesized output folder with at least one <namespace>/<cluster>/tls-plan.json`);
     const plan = planOf();
     const bad = { ...plan, secrets: [{ ...plan.secrets[0], role: 'peer' }] };
-    expect(() => loadPlans(distOf(bad as unknown as TlsPlan))).toThrow('demo/basic/tls-plan.json: secrets[0].role: received "peer"; expected "server" or "client"');
+    expect(() => loadPlans(distOf(bad as unknown as TlsPlan))).toThrow(
+      'demo/basic/tls-plan.json: secrets[0].role: received "peer"; expected "server" (a component\'s server certificate) or "client" (a cluster kind\'s shared client certificate)');
+  });
+
+  test('a plan is read against the published schema, one line per refusal naming the field and what the schema expects', () => {
+    const plan = planOf();
+    const refusal = (edit: (p: any) => unknown) => {
+      const copy = JSON.parse(JSON.stringify(plan));
+      const edited = edit(copy) ?? copy;
+      try {
+        loadPlans(distOf(edited as TlsPlan));
+      } catch (e) {
+        expect(e).toBeInstanceOf(VerifyInputError);
+        return (e as Error).message;
+      }
+      return 'accepted';
+    };
+    const file = 'demo/basic/tls-plan.json';
+    expect(refusal(() => undefined)).toBe('accepted');
+    expect(refusal((p) => { delete p.method; })).toBe(`${file}: method: received nothing; expected the issuing method: "cert-manager", "cfssl" or "user-provided"`);
+    expect(refusal((p) => { p.method = 'vault'; })).toBe(`${file}: method: received "vault"; expected the issuing method: "cert-manager", "cfssl" or "user-provided"`);
+    expect(refusal((p) => { p.ca.duration = '10 years'; })).toBe(`${file}: ca.duration: received "10 years"; expected a positive duration in Go's notation, such as "8760h" or "1h30m"`);
+    expect(refusal((p) => { p.renewBefore = '0h'; })).toBe(`${file}: renewBefore: received "0h"; expected a positive duration in Go's notation, such as "8760h" or "1h30m"`);
+    expect(refusal((p) => { p.privateKey.size = 2048.5; })).toBe(`${file}: privateKey.size: received 2048.5; expected a key size in bits, a positive integer`);
+    expect(refusal((p) => { p.secrets[2].dnsNames[1] = 7; })).toBe(`${file}: secrets[2].dnsNames[1]: received 7; expected a non-empty string`);
+    expect(refusal((p) => { p.secrets[1].component = 'proxy'; })).toMatch(new RegExp(`^${file}: secrets\\[1\\]\\.component: received "proxy"; expected the component the server certificate serves, one of "mig-master", `));
+    expect(refusal((p) => { p.ca.keyUsages = ['cert sign']; })).toBe(`${file}: ca.keyUsages: received an array of 1; expected no such field in a version-1 plan (tls-plan.schema.json lists the fields)`);
+    expect(refusal((p) => { delete p.secrets[0].name; })).toBe(`${file}: secrets[0].name: received nothing; expected the Secret's name, a non-empty string`);
+    expect(refusal(() => [plan])).toMatch(/\/tls-plan\.json: content: received an array of 1; expected a certificate plan object$/);
+  });
+
+  test('a plan of another version is refused before anything else is read', () => {
+    const plan = planOf();
+    const expected = 'expected 1, the plan version this cluster-tls reads; run the cluster-tls of the cdk8s-cluster-tls version that synthesized the plan, or synthesize again';
+    expect(() => loadPlans(distOf({ ...plan, version: 2, secrets: 'renamed' } as unknown as TlsPlan)))
+      .toThrow(`demo/basic/tls-plan.json: version: received 2; ${expected}`);
+    const { version: _version, ...unversioned } = plan;
+    expect(() => loadPlans(distOf(unversioned as TlsPlan))).toThrow(`demo/basic/tls-plan.json: version: received nothing; ${expected}`);
   });
 
   test('Secrets of a namespace without a plan', async () => {
@@ -619,14 +654,14 @@ describeWithCfssl('the cfssl verify test')('the Secrets the cfssl method issues'
 test('the table lists failures under their row', () => {
   const report: VerifyReport = {
     ok: false, now: at(0), summary: { checked: 1, passed: 0, failed: 1 },
-    plans: [{ file: 'demo/basic/tls-plan.json', namespace: 'demo', clusterName: 'basic', allowedCommonNames: [] }],
+    plans: [{ file: 'demo/basic/tls-plan.json', namespace: 'demo', clusterName: 'basic', method: 'cfssl', allowedCommonNames: [] }],
     secrets: [{
       name: 'x', namespace: 'demo', clusterName: 'basic', cluster: 'database', role: 'server', component: 'store', ok: false,
       checks: [{ check: 'present', ok: false, expected: 'a', found: 'b' }],
     }],
   };
   expect(formatReport(report)).toBe([
-    `plan demo/basic: demo/basic/tls-plan.json, checked at ${at(0)}`,
+    `plan demo/basic: demo/basic/tls-plan.json, issued with cfssl, checked at ${at(0)}`,
     'allowed Common Names: no list in the output; the Common Name must be the plan\'s',
     '',
     'SECRET  CLUSTER     CERTIFICATE    RESULT',

@@ -4,15 +4,17 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import Ajv, { ErrorObject } from 'ajv';
 import * as YAML from 'yaml';
 import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, Deployment } from '../catalog';
-import { TLS_PLAN_FILE } from '../certificate-options';
+import { TLS_PLAN_FILE, TLS_PLAN_VERSION } from '../certificate-options';
 import type { TlsPlan } from '../certificate-options';
 import { parseDuration } from '../duration';
-import { ClusterTlsError, inputErrorMessage } from '../errors';
+import { ClusterTlsError, Description, inputErrorMessage } from '../errors';
 import * as names from '../names';
 import { oneLine } from './_text';
 import { allowedCommonNameLists } from '../_allowed-common-names';
+import PLAN_SCHEMA from '../tls-plan.schema.json';
 
 /**
  * Input that `cluster-tls verify` cannot read: a file that is not JSON, not Secrets, base64 that
@@ -49,7 +51,7 @@ function brief(value: unknown): unknown {
     return `${value.slice(0, 37)}...`;
   }
   if (value !== null && typeof value === 'object') {
-    return Array.isArray(value) ? `an array of ${value.length}` : `an object with keys ${Object.keys(value).slice(0, 5).join(', ') || 'none'}`;
+    return new Description(Array.isArray(value) ? `an array of ${value.length}` : `an object with keys ${Object.keys(value).slice(0, 5).join(', ') || 'none'}`);
   }
   return value;
 }
@@ -144,8 +146,6 @@ export interface LoadedPlan {
   readonly file: string;
   /** The plan. */
   readonly plan: TlsPlan;
-  /** The issuing method the plan names, when it names one. */
-  readonly method?: string;
   /** Every allowed Common Name list configured for the cluster's components in the output folder. */
   readonly allowedCommonNames: readonly AllowedCommonNames[];
 }
@@ -172,11 +172,9 @@ export function loadPlans(distDir: string): LoadedPlan[] {
     const folder = names.clusterFolder(plan.namespace, plan.clusterName);
     const valuesFiles = files.filter((f) => f.startsWith(`${folder}/`) && /(^|[-_.])values\.ya?ml$/.test(path.posix.basename(f)));
     const values = valuesFiles.flatMap((f) => readYamlDocuments(distDir, f));
-    const method = (plan as { method?: unknown }).method;
     return {
       file,
       plan,
-      method: typeof method === 'string' ? method : undefined,
       allowedCommonNames: [...allowedFromManifests(plan, manifests), ...allowedFromChartValues(values)],
     };
   });
@@ -231,48 +229,66 @@ function readYamlDocuments(root: string, file: string): YamlDocument[] {
   return docs.map((d) => ({ file, doc: d.toJSON() }));
 }
 
-const PLAN_ROLES = ['server', 'client'];
+/** Checks a plan against the published schema; ajv reports the first failure, with its schema. */
+const validatePlan = new Ajv({ allErrors: false, verbose: true, strict: true }).compile<TlsPlan>(PLAN_SCHEMA);
 
+/**
+ * Reads a certificate plan: its `version` first, so that a plan from another version of the
+ * library is refused as such, then the whole plan against `tls-plan.schema.json`. A failure is one
+ * line naming the field, the value and the schema's description of what is expected.
+ */
 function readPlan(root: string, file: string): TlsPlan {
-  let plan: any;
+  let plan: unknown;
   try {
     plan = JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'));
   } catch (e) {
     throw new VerifyInputError(file, 'content', 'text that is not JSON', `the certificate plan as synth writes it; the JSON parser said: ${oneLine((e as Error).message)}`);
   }
-  const need = (ok: boolean, field: string, value: unknown, expected: string) => {
-    if (!ok) {
-      throw new VerifyInputError(file, field, brief(value), expected);
-    }
-  };
-  const isString = (v: unknown) => typeof v === 'string' && v.length > 0;
-  const isDuration = (v: unknown) => typeof v === 'string' && (parseDuration(v) ?? 0) > 0;
-  need(plan !== null && typeof plan === 'object' && !Array.isArray(plan), 'content', plan, 'a certificate plan object');
-  for (const field of ['clusterName', 'namespace', 'commonName'] as const) {
-    need(isString(plan[field]), field, plan[field], 'a non-empty string');
+  if (plan === null || typeof plan !== 'object' || Array.isArray(plan)) {
+    throw new VerifyInputError(file, 'content', brief(plan), 'a certificate plan object');
   }
-  need(isString(plan.privateKey?.algorithm), 'privateKey.algorithm', plan.privateKey?.algorithm, 'a key algorithm such as "RSA"');
-  need(plan.privateKey.size === undefined || Number.isInteger(plan.privateKey.size), 'privateKey.size', plan.privateKey.size, 'a key size in bits');
-  need(isString(plan.ca?.secretName), 'ca.secretName', plan.ca?.secretName, 'the CA Secret\'s name');
-  need(plan.ca.privateKey === undefined || isString(plan.ca.privateKey?.algorithm), 'ca.privateKey.algorithm', plan.ca.privateKey?.algorithm, 'a key algorithm such as "RSA"');
-  need(plan.ca.privateKey?.size === undefined || Number.isInteger(plan.ca.privateKey.size), 'ca.privateKey.size', plan.ca.privateKey?.size, 'a key size in bits');
+  const version = (plan as { version?: unknown }).version;
+  if (version !== TLS_PLAN_VERSION) {
+    throw new VerifyInputError(file, 'version', brief(version),
+      `${TLS_PLAN_VERSION}, the plan version this cluster-tls reads; run the cluster-tls of the cdk8s-cluster-tls version that synthesized the plan, or synthesize again`);
+  }
+  if (!validatePlan(plan)) {
+    throw planSchemaError(file, plan, validatePlan.errors![0]);
+  }
   for (const [field, value] of [['ca.duration', plan.ca.duration], ['ca.renewBefore', plan.ca.renewBefore],
     ['duration', plan.duration], ['renewBefore', plan.renewBefore]] as const) {
-    need(isDuration(value), field, value, 'a positive duration such as "8760h"');
-  }
-  need(Array.isArray(plan.secrets), 'secrets', plan.secrets, 'an array of the Secrets the cluster needs');
-  plan.secrets.forEach((s: any, i: number) => {
-    const at = `secrets[${i}]`;
-    need(s !== null && typeof s === 'object', at, s, 'a Secret of the plan');
-    need(isString(s.name), `${at}.name`, s.name, 'the Secret\'s name');
-    need(PLAN_ROLES.includes(s.role), `${at}.role`, s.role, '"server" or "client"');
-    need(CLUSTER_KINDS.some((k) => k.kind === s.cluster), `${at}.cluster`, s.cluster, `one of ${CLUSTER_KINDS.map((k) => k.kind).join(', ')}`);
-    need(Array.isArray(s.usages) && s.usages.every(isString), `${at}.usages`, s.usages, 'an array of key usages');
-    for (const list of ['dnsNames', 'ipAddresses']) {
-      need(s[list] === undefined || (Array.isArray(s[list]) && s[list].every(isString)), `${at}.${list}`, s[list], 'an array of strings');
+    if (!((parseDuration(value) ?? 0) > 0)) {
+      throw new VerifyInputError(file, field, value, PLAN_SCHEMA.definitions.duration.description);
     }
-  });
-  return plan as TlsPlan;
+  }
+  return plan;
+}
+
+/** The one-line error for a schema failure: the field as a path, its value, the schema's description. */
+function planSchemaError(file: string, plan: unknown, error: ErrorObject): VerifyInputError {
+  const keys = error.instancePath.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const field = (extra?: string) => [...keys, ...(extra === undefined ? [] : [extra])]
+    .map((k, i) => (/^\d+$/.test(k) ? `[${k}]` : i === 0 ? k : `.${k}`)).join('') || 'content';
+  const described = (schema: any): string | undefined => schema?.description ?? (schema?.$ref ? refDescription(schema.$ref) : undefined);
+  switch (error.keyword) {
+    case 'required': {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      return new VerifyInputError(file, field(missing), undefined, described((error.parentSchema as any)?.properties?.[missing]) ?? 'the field');
+    }
+    case 'additionalProperties': {
+      const extra = (error.params as { additionalProperty: string }).additionalProperty;
+      return new VerifyInputError(file, field(extra), brief(at(plan, [...keys, extra])),
+        `no such field in a version-${TLS_PLAN_VERSION} plan (tls-plan.schema.json lists the fields)`);
+    }
+    default:
+      return new VerifyInputError(file, field(), brief(error.data), described(error.parentSchema) ?? error.message ?? 'what tls-plan.schema.json describes');
+  }
+}
+
+/** The description of a schema the plan's schema refers to (`#/definitions/<name>`). */
+function refDescription(ref: string): string | undefined {
+  const name = ref.replace('#/definitions/', '') as keyof typeof PLAN_SCHEMA.definitions;
+  return PLAN_SCHEMA.definitions[name]?.description;
 }
 
 function at(obj: any, keys: readonly string[]): unknown {

@@ -406,8 +406,8 @@ export interface PlanReport {
   readonly file: string;
   readonly namespace: string;
   readonly clusterName: string;
-  /** The issuing method the plan names, if any. */
-  readonly method?: string;
+  /** The issuing method the plan names. */
+  readonly method: string;
   /** The allowed Common Name lists found for the cluster. */
   readonly allowedCommonNames: readonly AllowedCommonNames[];
   /** Where the reference CA came from; absent when no Secret carried a CA. */
@@ -460,7 +460,7 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
     const find = (name: string) => secrets.find((s) => s.name === name && (s.namespace === undefined || s.namespace === plan.namespace));
     const clusterCa = referenceCa(plan, find);
     planReports.push({
-      file: loaded.file, namespace: plan.namespace, clusterName: plan.clusterName, method: loaded.method,
+      file: loaded.file, namespace: plan.namespace, clusterName: plan.clusterName, method: plan.method,
       allowedCommonNames: loaded.allowedCommonNames, ca: clusterCa?.origin,
     });
     const checked: { required: TlsPlanSecret; secret?: SecretData; checks: CheckResult[] }[] = [];

@@ -1,0 +1,238 @@
+/**
+ * The library as a platform team uses it: packed with `npm pack`, installed from the tarball into a
+ * new cdk8s app in a temporary folder, as README.md's "Use it in your app" says, with that section's
+ * `main.ts` and `cdk8s.yaml`. Nothing outside the temporary app is used but the tarball and the npm
+ * registry (through npm's cache).
+ */
+import { SpawnSyncReturns, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import Ajv from 'ajv';
+import * as semver from 'semver';
+import { readmeBlocks } from './_readme';
+
+const ROOT = path.join(__dirname, '..');
+const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+/** What a clone holds beyond its sources: never copied into the project copy that is packed. */
+const NOT_SOURCES = new Set(['node_modules', 'build', 'dist', 'coverage', '.git', '.jest-cache']);
+const SECTION = 'Use it in your app';
+
+let work: string;
+let app: string;
+let packed: { filename: string; files: { path: string }[] };
+
+/** Runs a command and returns its result; a failure fails the test with the command's output. */
+function run(cwd: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): SpawnSyncReturns<string> {
+  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`);
+  }
+  return result;
+}
+
+/** npm with the flags that keep a test run quiet and use the cache first; the behaviour is npm's. */
+function npm(cwd: string, ...args: string[]): SpawnSyncReturns<string> {
+  const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  return run(cwd, 'npm', args, env);
+}
+
+/** The section's block that is the given file. */
+function readmeFile(file: string): string {
+  const block = readmeBlocks().find((b) => b.section === SECTION && b.file === file);
+  if (!block) {
+    throw new Error(`README.md: section "${SECTION}" shows no ${file}`);
+  }
+  return block.text;
+}
+
+/** Every file below a folder, relative, sorted, with its content. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) {
+      const file = path.join(entry.parentPath, entry.name);
+      out[path.relative(dir, file)] = fs.readFileSync(file, 'utf8');
+    }
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/**
+ * The files a consumer loads from the package: from the entry points (`main`, `types`, `exports`,
+ * `bin`), every relative `require` of the compiled JavaScript, the declarations of each module
+ * loaded, and every relative import of the declarations, followed to the end.
+ */
+function runTimeClosure(packageDir: string): Set<string> {
+  const entries = [
+    PACKAGE.main, PACKAGE.types, ...Object.values(PACKAGE.bin as Record<string, string>),
+    ...Object.values(PACKAGE.exports as Record<string, string | Record<string, string>>).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e))),
+  ].map((e) => path.posix.normalize(e));
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) {
+      return;
+    }
+    seen.add(file);
+    if (!/\.(js|d\.ts)$/.test(file)) {
+      return;
+    }
+    const declarations = file.replace(/\.js$/, '.d.ts');
+    if (declarations !== file && fs.existsSync(path.join(packageDir, declarations))) {
+      // The declarations of every loaded module are shipped, and with them what they refer to.
+      visit(declarations);
+    }
+    const text = fs.readFileSync(path.join(packageDir, file), 'utf8');
+    const specifiers = file.endsWith('.d.ts')
+      ? [...text.matchAll(/(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)]
+      : [...text.matchAll(/require\(['"](\.{1,2}\/[^'"]+)['"]\)/g)];
+    for (const [, specifier] of specifiers) {
+      const target = path.posix.join(path.posix.dirname(file), specifier);
+      const candidates = file.endsWith('.d.ts')
+        ? [`${target}.d.ts`, `${target}/index.d.ts`, target]
+        : [target, `${target}.js`, `${target}/index.js`];
+      const found = candidates.find((c) => fs.existsSync(path.join(packageDir, c)) && fs.statSync(path.join(packageDir, c)).isFile());
+      // A specifier that resolves to nothing is listed as written, so that the check reports it.
+      visit(found ?? target);
+    }
+  };
+  entries.forEach(visit);
+  return seen;
+}
+
+beforeAll(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-consumer-'));
+
+  // A clone of the project, as a user has it after `npm install`: its sources and its packages.
+  const clone = path.join(work, 'cdk8s-cluster-tls');
+  fs.mkdirSync(clone);
+  for (const entry of fs.readdirSync(ROOT)) {
+    if (!NOT_SOURCES.has(entry)) {
+      fs.cpSync(path.join(ROOT, entry), path.join(clone, entry), { recursive: true });
+    }
+  }
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(clone, 'node_modules'));
+  // `npm pack` runs the package's prepack script (a clean build) and prints the packed files.
+  const pack = npm(clone, 'pack', '--json', '--foreground-scripts=false');
+  packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[')))[0];
+
+  // A new cdk8s app: the packages of `cdk8s init typescript-app`, with the lowest versions the
+  // library's peer-dependency ranges allow, so that the ranges are proven at their floor.
+  app = path.join(work, 'my-app');
+  fs.mkdirSync(app);
+  const floor = (name: string) => semver.minVersion(PACKAGE.peerDependencies?.[name] ?? PACKAGE.dependencies[name])!.version;
+  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({
+    name: 'my-app',
+    version: '1.0.0',
+    private: true,
+    dependencies: { 'cdk8s': floor('cdk8s'), 'cdk8s-plus-27': floor('cdk8s-plus-27'), 'constructs': floor('constructs') },
+    devDependencies: {
+      '@types/node': PACKAGE.devDependencies['@types/node'],
+      'cdk8s-cli': PACKAGE.devDependencies['cdk8s-cli'],
+      'ts-node': '^10.9.2',
+      'typescript': PACKAGE.devDependencies.typescript,
+    },
+  }, undefined, 2));
+  npm(app, 'install', '--prefer-offline');
+  // The compiler settings `cdk8s init typescript-app` writes: strict, and no skipLibCheck, so the
+  // package's declarations are type-checked too.
+  fs.copyFileSync(path.join(app, 'node_modules', 'cdk8s-cli', 'templates', 'typescript-app', 'tsconfig.json'), path.join(app, 'tsconfig.json'));
+  fs.writeFileSync(path.join(app, 'main.ts'), readmeFile('main.ts'));
+  fs.writeFileSync(path.join(app, 'cdk8s.yaml'), readmeFile('cdk8s.yaml'));
+
+  // README's install command, from the folder beside the clone.
+  npm(app, 'install', '--prefer-offline', `../cdk8s-cluster-tls/${packed.filename}`);
+}, 600_000);
+
+afterAll(() => {
+  if (work) {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+});
+
+describe('the package, as npm pack writes it', () => {
+  test('README\'s install commands are the ones this test runs', () => {
+    const commands = readmeBlocks().filter((b) => b.section === SECTION && b.lang === 'sh').map((b) => b.text).join('');
+    expect(commands).toContain('cd cdk8s-cluster-tls && npm install && npm pack');
+    expect(commands).toContain(`npm install ../cdk8s-cluster-tls/${packed.filename}\n`);
+  });
+
+  test('holds every file a consumer loads, and nothing else: no tests, benchmarks, sources or unused modules', () => {
+    const files = packed.files.map((f) => f.path).sort();
+    const installed = path.join(app, 'node_modules', PACKAGE.name);
+    const needed = runTimeClosure(installed);
+    expect([...needed].filter((f) => !files.includes(f))).toEqual([]);
+    // A module is needed when its code is loaded or its declarations are referenced (a module of
+    // types alone compiles to a file that nothing loads).
+    const module = (f: string) => f.replace(/(\.d\.ts|\.js)$/, '');
+    const neededModules = new Set([...needed].filter((f) => /\.(js|d\.ts)$/.test(f)).map(module));
+    const extra = files.filter((f) => !['package.json', 'README.md'].includes(f) && !(
+      (/^build\/(lib|bin|imports)\/.+\.js$/.test(f) && neededModules.has(module(f)))
+      || (/^build\/(lib|imports)\/.+\.d\.ts$/.test(f) && neededModules.has(module(f)))
+      || (/^build\/lib\/.+\.json$/.test(f) && needed.has(f))));
+    expect(extra).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['build/lib/index.js', 'build/lib/index.d.ts', 'build/bin/cluster-tls.js', 'build/lib/tls-plan.schema.json']));
+  });
+
+  test('shares the app\'s one copy of cdk8s, constructs and cdk8s-plus-27 (peer dependencies)', () => {
+    // Where each package resolves from the app, and from the library inside it.
+    const resolve = (from: string) => JSON.parse(run(app, process.execPath, ['-e', `
+      const from = ${JSON.stringify(from)};
+      const paths = from === 'app' ? [process.cwd()] : [require.resolve(from)];
+      console.log(JSON.stringify(['cdk8s', 'constructs', 'cdk8s-plus-27'].map((p) => require.resolve(p, { paths }))));
+    `]).stdout);
+    const fromApp = resolve('app');
+    expect(resolve(PACKAGE.name)).toEqual(fromApp);
+    expect(fromApp.map((f: string) => path.relative(app, f).split(path.sep).slice(0, 2).join('/'))).toEqual(['node_modules/cdk8s', 'node_modules/constructs', 'node_modules/cdk8s-plus-27']);
+    expect(fs.existsSync(path.join(app, 'node_modules', PACKAGE.name, 'node_modules'))).toBe(false);
+    expect(PACKAGE.dependencies).not.toHaveProperty('cdk8s');
+    expect(PACKAGE.dependencies).not.toHaveProperty('constructs');
+    expect(PACKAGE.dependencies).not.toHaveProperty('cdk8s-plus-27');
+  });
+});
+
+describe('a cdk8s app that installs the package', () => {
+  let written: Record<string, string>;
+
+  test('compiles README\'s main.ts with tsc in strict mode, with the types from the package', () => {
+    run(app, 'npx', ['--no-install', 'tsc']);
+    expect(fs.existsSync(path.join(app, 'main.js'))).toBe(true);
+  }, 120_000);
+
+  test('synthesizes with the documented entry point: every chart, the plan, the runbooks, the migration files and the record', () => {
+    run(app, process.execPath, ['main.js']);
+    written = tree(path.join(app, 'dist'));
+    expect(Object.keys(written)).toEqual([
+      '.cluster-tls-output.json',
+      'data.k8s.yaml',
+      'shop/orders/database-runbook.md',
+      'shop/orders/migration-runbook.md',
+      'shop/orders/migration/legacy.yaml',
+      'shop/orders/migration/task.yaml',
+      'shop/orders/mount-client-secret.patch.yaml',
+      'shop/orders/tls-plan.json',
+      'web.k8s.yaml',
+    ]);
+    expect(written['web.k8s.yaml']).toMatch(/^kind: Deployment$/m);
+    expect(written['data.k8s.yaml']).toMatch(/^kind: DatabaseCluster$/m);
+    expect(written['data.k8s.yaml']).toMatch(/^kind: MigrationCluster$/m);
+    expect(fs.existsSync(path.join(app, 'cluster-tls.lock.json'))).toBe(true);
+    // The plan is valid against the schema the package publishes under its documented path.
+    const schemaFile = run(app, process.execPath, ['-p', 'require.resolve("cdk8s-cluster-tls/tls-plan.schema.json")']).stdout.trim();
+    const validate = new Ajv({ strict: true }).compile(JSON.parse(fs.readFileSync(schemaFile, 'utf8')));
+    expect(validate(JSON.parse(written['shop/orders/tls-plan.json'])) ? [] : validate.errors).toEqual([]);
+  }, 120_000);
+
+  test('cdk8s synth with README\'s cdk8s.yaml writes the same dist/, and gives the CLI its copy of the manifests', () => {
+    const env = { ...process.env };
+    delete env.CDK8S_OUTDIR;
+    run(app, 'npx', ['--no-install', 'cdk8s', 'synth', '--no-check-upgrade'], env);
+    expect(tree(path.join(app, 'dist'))).toEqual(written);
+    expect(Object.keys(tree(path.join(app, 'cdk8s.out')))).toEqual(['data.k8s.yaml', 'web.k8s.yaml']);
+  }, 180_000);
+
+  test('runs the package\'s command: npx cluster-tls verify --help', () => {
+    const help = run(app, 'npx', ['--no-install', 'cluster-tls', 'verify', '--help']);
+    expect(help.stdout).toMatch(/^Usage:\n {2}cluster-tls verify --dist <folder> --secrets <file\|->/);
+  });
+});

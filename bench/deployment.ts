@@ -3,8 +3,8 @@
  * the benchmark synthesizes N of them, and the equivalence test checks them against stock cdk8s.
  */
 import { App, AppProps } from 'cdk8s';
-import { IssuingMethod } from '../lib/certificate-options';
-import { MANIFESTS_ONLY_CONTEXT } from '../lib/synthesize';
+import { IssuingMethod } from '../lib/certificates/certificate-options';
+import { MANIFESTS_ONLY_CONTEXT } from '../lib/synth/synthesize';
 import { addDeployment } from '../main';
 
 /** The namespace (and chart id) of tenant `i`. */

@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as YAML from 'yaml';
-import type { RenderedApp, RenderedFile } from '../lib/synthesize';
+import type { RenderedApp, RenderedFile } from '../lib/synth/synthesize';
 
 /** Serializer options of one YAML file, found by trying each until one reproduces the file. */
 const YAML_VARIANTS: readonly YAML.ToStringOptions[] = [{}, { lineWidth: 0 }];

@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { RenderedFile } from '../lib/synthesize';
+import type { RenderedFile } from '../lib/synth/synthesize';
 import { LARGE, Mode, REFERENCE, Row, Run, fixed, machine, report, summarize, thousands } from './report';
 
 /** Options of the command line. */
@@ -83,7 +83,7 @@ async function child(mode: Mode, n: number, outdir: string, templateFile: string
     objects = template.files.reduce((sum: number, f: { docs?: unknown[] }) => sum + (f.docs?.length ?? 0), 0) * n;
   } else if (mode === 'library') {
     const { buildDeployments } = await import('./deployment');
-    const { synthesize } = await import('../lib/synthesize');
+    const { synthesize } = await import('../lib/synth/synthesize');
     start = performance.now();
     const app = buildDeployments(n, outdir);
     part = performance.now() - start;
@@ -146,7 +146,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const options = parseOptions(argv);
   const { makeTemplate } = await import('./floor');
   const { LONG_TENANT, buildTenant, tenantNamespace } = await import('./deployment');
-  const { renderApp } = await import('../lib/synthesize');
+  const { renderApp } = await import('../lib/synth/synthesize');
   const sample = (i: number) => ({ rendered: renderApp(buildTenant(i)), namespace: tenantNamespace(i) });
   const templateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-bench-template-'));
   const templateFile = path.join(templateDir, 'template.json');

@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ClusterTlsError } from '../lib/errors';
+import { ClusterTlsError } from '../lib/spec/errors';
 import { VerifyInputError, formatReport, loadPlans, parseSecrets, verify } from '../lib/verify';
 
 /** Exit codes. */

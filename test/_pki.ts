@@ -8,8 +8,8 @@ import { createPrivateKey, webcrypto } from 'node:crypto';
 
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 import type * as X509 from '@peculiar/x509';
-import type { TlsPlan } from '../lib/certificate-options';
-import { parseDuration } from '../lib/duration';
+import type { TlsPlan } from '../lib/certificates/certificate-options';
+import { parseDuration } from '../lib/spec/duration';
 
 const x509: typeof X509 = require('@peculiar/x509');
 x509.cryptoProvider.set(webcrypto as any);

@@ -1,9 +1,9 @@
 import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
-import { BackupRestore, BackupRestoreProps } from '../lib/backup-restore';
-import { API_GROUP_CONTEXT } from '../lib/settings';
-import { renderApp } from '../lib/synthesize';
-import { TlsDatabaseCluster } from '../lib/tls-database-cluster';
+import { BackupRestore, BackupRestoreProps } from '../lib/clusters/backup-restore';
+import { API_GROUP_CONTEXT } from '../lib/spec/settings';
+import { renderApp } from '../lib/synth/synthesize';
+import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject, namesOf } from './_find';
 

@@ -11,11 +11,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart } from 'cdk8s';
-import { ClusterKind, ComponentToken } from '../lib/catalog';
-import { ClusterCertificates } from '../lib/cluster-certificates';
-import { IssuingMethod } from '../lib/certificate-options';
-import * as names from '../lib/names';
-import { synthesize } from '../lib/synthesize';
+import { ClusterKind, ComponentToken } from '../lib/spec/catalog';
+import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
+import { IssuingMethod } from '../lib/certificates/certificate-options';
+import * as names from '../lib/spec/names';
+import { synthesize } from '../lib/synth/synthesize';
 import { describeWithCfssl, missingCfssl, requireCfssl } from './_cfssl-available';
 import { FakeKubectl, createFakeKubectl } from './_fake-kubectl';
 

@@ -3,11 +3,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Testing } from 'cdk8s';
-import { ClusterKind } from '../lib/catalog';
-import { ClusterCertificates, ClusterCertificatesProps } from '../lib/cluster-certificates';
-import { IssuingMethod, KeyAlgorithm, TlsPlan } from '../lib/certificate-options';
-import { hostNames } from '../lib/names';
-import { OutputFile } from '../lib/output-file';
+import { ClusterKind } from '../lib/spec/catalog';
+import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
+import { IssuingMethod, KeyAlgorithm, TlsPlan } from '../lib/certificates/certificate-options';
+import { hostNames } from '../lib/spec/names';
+import { OutputFile } from '../lib/synth/output-file';
 import { expectValidAgainstCrds } from './_crds';
 
 const DB = ['coordinator', 'store', 'sqlserver', 'pump', 'changefeed', 'columnar', 'importer', 'lightning'] as const;

@@ -171,7 +171,7 @@ describe('the package, as npm pack writes it', () => {
       || (/^build\/(lib|imports)\/.+\.d\.ts$/.test(f) && neededModules.has(module(f)))
       || (/^build\/lib\/.+\.json$/.test(f) && needed.has(f))));
     expect(extra).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(['build/lib/index.js', 'build/lib/index.d.ts', 'build/bin/cluster-tls.js', 'build/lib/tls-plan.schema.json']));
+    expect(files).toEqual(expect.arrayContaining(['build/lib/index.js', 'build/lib/index.d.ts', 'build/bin/cluster-tls.js', 'build/lib/certificates/tls-plan.schema.json']));
   });
 
   test('shares the app\'s one copy of cdk8s, constructs and cdk8s-plus-27 (peer dependencies)', () => {

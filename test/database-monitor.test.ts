@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
 import { DatabaseMonitor, ImagePullPolicy } from '../lib';
-import { DEFAULT_PROMETHEUS as DEFAULT } from '../lib/database-monitor';
+import { DEFAULT_PROMETHEUS as DEFAULT } from '../lib/clusters/database-monitor';
 import { crdErrors, expectValidAgainstCrds } from './_crds';
 import { findObject } from './_find';
 

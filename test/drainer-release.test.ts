@@ -1,9 +1,9 @@
 import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as YAML from 'yaml';
-import { renderApp } from '../lib/synthesize';
-import { DrainerRelease, DrainerReleaseProps, GitOpsEngine } from '../lib/drainer-release';
-import { TlsDatabaseCluster, TlsDatabaseClusterProps } from '../lib/tls-database-cluster';
+import { renderApp } from '../lib/synth/synthesize';
+import { DrainerRelease, DrainerReleaseProps, GitOpsEngine } from '../lib/clusters/drainer-release';
+import { TlsDatabaseCluster, TlsDatabaseClusterProps } from '../lib/clusters/tls-database-cluster';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject } from './_find';
 

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart, JsonPatch } from 'cdk8s';
 import { ClusterTlsError, DrainerRelease, TlsDatabaseCluster, synthesize } from '../lib';
-import { secretClaims } from '../lib/_app-rules';
+import { secretClaims } from '../lib/synth/app-rules';
 
 function outdir(): string {
   return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-guards-')), 'dist');

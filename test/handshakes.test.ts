@@ -13,13 +13,13 @@ import * as fc from 'fast-check';
 import {
   ClusterCertificates, IssuingMethod, KeyRotationPolicy, TlsDatabaseCluster, renderApp, synthesize,
 } from '../lib';
-import type { TlsPlan } from '../lib/certificate-options';
+import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { buildApp } from '../main';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { createFakeKubectl } from './_fake-kubectl';
 import { MatrixResult, SecretPem, formatRejections, handshakeMatrix, nameVerifiable } from './_handshakes';
-import { HandshakeServer } from '../lib/verify/_handshake';
+import { HandshakeServer } from '../lib/verify/handshake';
 
 /** The rendered objects and plan of one namespace of an app. */
 function namespaceOf(app: App, namespace: string, clusterName = 'basic'): { objects: any[]; plan: TlsPlan } {

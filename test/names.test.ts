@@ -1,4 +1,4 @@
-import * as names from '../lib/names';
+import * as names from '../lib/spec/names';
 import {
   COMPONENTS, ClusterKind, caCertificateName, caIssuerName, cfsslFolder, caSecretName, clientSecretName,
   component, componentsOf, drainerName, externalTlsMountPath, hostNames, selfSignedIssuerName, serverSecretName,

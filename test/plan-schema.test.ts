@@ -1,11 +1,11 @@
 import Ajv from 'ajv';
 import { Testing } from 'cdk8s';
 import * as fc from 'fast-check';
-import { COMPONENTS, ClusterKind } from '../lib/catalog';
-import { ClusterCertificates } from '../lib/cluster-certificates';
-import { IssuingMethod, KeyAlgorithm, TLS_PLAN_FILE, TLS_PLAN_VERSION } from '../lib/certificate-options';
-import { renderApp } from '../lib/synthesize';
-import PLAN_SCHEMA from '../lib/tls-plan.schema.json';
+import { COMPONENTS, ClusterKind } from '../lib/spec/catalog';
+import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
+import { IssuingMethod, KeyAlgorithm, TLS_PLAN_FILE, TLS_PLAN_VERSION } from '../lib/certificates/certificate-options';
+import { renderApp } from '../lib/synth/synthesize';
+import PLAN_SCHEMA from '../lib/certificates/tls-plan.schema.json';
 import { buildApp } from '../main';
 
 /** The schema compiled as strictly as ajv can: an unknown keyword or a loose type is an error. */

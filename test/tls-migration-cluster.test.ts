@@ -1,13 +1,13 @@
 import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as YAML from 'yaml';
-import { ClusterCertificates } from '../lib/cluster-certificates';
-import { IssuingMethod } from '../lib/certificate-options';
-import { IDatabaseEndpoint } from '../lib/endpoints';
-import { PvReclaimPolicy } from '../lib/tls-cluster';
-import { OutputFile } from '../lib/output-file';
-import { renderApp } from '../lib/synthesize';
-import { TlsMigrationCluster, TlsMigrationClusterProps } from '../lib/tls-migration-cluster';
+import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
+import { IssuingMethod } from '../lib/certificates/certificate-options';
+import { IDatabaseEndpoint } from '../lib/clusters/endpoints';
+import { PvReclaimPolicy } from '../lib/clusters/tls-cluster';
+import { OutputFile } from '../lib/synth/output-file';
+import { renderApp } from '../lib/synth/synthesize';
+import { TlsMigrationCluster, TlsMigrationClusterProps } from '../lib/clusters/tls-migration-cluster';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject, namesOf } from './_find';
 

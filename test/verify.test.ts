@@ -5,13 +5,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart, Testing } from 'cdk8s';
 import { CliIo, main } from '../bin/cluster-tls';
-import { ClusterCertificates, ClusterCertificatesProps } from '../lib/cluster-certificates';
-import { IssuingMethod, TlsPlan } from '../lib/certificate-options';
-import { synthesize } from '../lib/synthesize';
+import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
+import { IssuingMethod, TlsPlan } from '../lib/certificates/certificate-options';
+import { synthesize } from '../lib/synth/synthesize';
 import {
   CHECKS, CheckResult, VerifyInputError, VerifyReport, formatReport, loadPlans, parseSecrets, verify, verifySecret,
 } from '../lib/verify';
-import { dnsNameCovered, normalizeIp, parseSubjectAltName } from '../lib/verify/_x509';
+import { dnsNameCovered, normalizeIp, parseSubjectAltName } from '../lib/verify/x509';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { createFakeKubectl } from './_fake-kubectl';
 import { SecretListJson, SecretsOptions, TestPki, secretObject } from './_pki';

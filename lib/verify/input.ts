@@ -6,15 +6,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv, { ErrorObject } from 'ajv';
 import * as YAML from 'yaml';
-import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, Deployment } from '../catalog';
-import { TLS_PLAN_FILE, TLS_PLAN_VERSION } from '../certificate-options';
-import type { TlsPlan } from '../certificate-options';
-import { parseDuration } from '../duration';
-import { ClusterTlsError, Description, inputErrorMessage } from '../errors';
-import * as names from '../names';
-import { oneLine } from './_text';
-import { allowedCommonNameLists } from '../_allowed-common-names';
-import PLAN_SCHEMA from '../tls-plan.schema.json';
+import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, Deployment } from '../spec/catalog';
+import { TLS_PLAN_FILE, TLS_PLAN_VERSION } from '../certificates/certificate-options';
+import type { TlsPlan } from '../certificates/certificate-options';
+import { parseDuration } from '../spec/duration';
+import { ClusterTlsError, Description, inputErrorMessage } from '../spec/errors';
+import * as names from '../spec/names';
+import { oneLine } from './text';
+import { allowedCommonNameLists } from '../spec/allowed-common-names';
+import PLAN_SCHEMA from '../certificates/tls-plan.schema.json';
 
 /**
  * Input that `cluster-tls verify` cannot read: a file that is not JSON, not Secrets, base64 that

@@ -3,16 +3,16 @@
  * components need from it. Pure functions: the inputs come from `input.ts`, the time is a parameter.
  */
 import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
-import { SECRET_KEYS } from '../catalog';
-import type { TlsPlan, TlsPlanSecret } from '../certificate-options';
-import { parseDuration } from '../duration';
+import { SECRET_KEYS } from '../spec/catalog';
+import type { TlsPlan, TlsPlanSecret } from '../certificates/certificate-options';
+import { parseDuration } from '../spec/duration';
 import {
   atLeastAsStrong, commonName, describeCertificate, describeStrength, dnsNameCovered, extendedKeyUsages, keyStrength,
   normalizeIp, parseSubjectAltName, pemBlocks, strengthOf,
-} from './_x509';
+} from './x509';
 import { AllowedCommonNames, LoadedPlan, SecretData, VerifyInputError } from './input';
-import { oneLine } from './_text';
-import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHandshake } from './_handshake';
+import { oneLine } from './text';
+import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHandshake } from './handshake';
 
 /** The checks, in the order they are run and reported. Their names are stable (`--json`). */
 export const CHECKS = [

@@ -9,10 +9,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLUSTER_RESOURCE_KINDS } from './catalog';
-import { isPlainObject } from './_props';
-import type { DrainerFacts } from './_app-rules';
-import { ClusterTlsError, describeValue } from './errors';
+import { CLUSTER_RESOURCE_KINDS } from '../spec/catalog';
+import { isPlainObject } from '../spec/props';
+import type { DrainerFacts } from './app-rules';
+import { ClusterTlsError, describeValue } from '../spec/errors';
 
 /** Environment variable that acknowledges deliberate re-creations for `npm run synth`. */
 export const RECREATE_ENV = 'CLUSTER_TLS_RECREATE';

@@ -5,14 +5,14 @@
  * makes the keys where the user runs it.
  */
 import { Construct } from 'constructs';
-import { ClusterKind, SECRET_KEYS, USAGES } from './catalog';
+import { ClusterKind, SECRET_KEYS, USAGES } from '../spec/catalog';
 import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
 import { IssuingMethod } from './certificate-options';
-import { inputError } from './errors';
-import * as names from './names';
-import { OutputFile } from './output-file';
-import type { CertificateRenderer } from './_renderer';
-import { DistinguishedName, caSubject, leafSubject } from './_subjects';
+import { inputError } from '../spec/errors';
+import * as names from '../spec/names';
+import { OutputFile } from '../synth/output-file';
+import type { CertificateRenderer } from './renderer';
+import { DistinguishedName, caSubject, leafSubject } from './subjects';
 
 /** The issuing script, in the cfssl folder. */
 export const ISSUE_SCRIPT = 'issue-certificates.sh';

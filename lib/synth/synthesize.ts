@@ -7,13 +7,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApiObject, App, Chart, DependencyGraph, Names, Yaml, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { ClusterTlsError, inputErrorMessage } from './errors';
-import * as names from './names';
+import { ClusterTlsError, inputErrorMessage } from '../spec/errors';
+import * as names from '../spec/names';
 import { OutputFile } from './output-file';
-import { registeredDrainers } from './_app-rules';
+import { registeredDrainers } from './app-rules';
 import {
   RECREATE_ENV, checkFixedSettings, checkNoKeyMaterial, clusterKey, defaultRecordFile, fixedSettings, readRecord, writeRecord,
-} from './_guards';
+} from './guards';
 
 /** A file of the synthesized output. */
 export interface RenderedFile {
@@ -174,7 +174,7 @@ function constructMetadata(objects: readonly ApiObject[]): RenderedFile {
 const CONSTRUCT_METADATA_FILE = 'construct-metadata.json';
 
 /** The manifest file of a chart; see {@link manifestFileName} in `names.ts`. */
-export { manifestFileName } from './names';
+export { manifestFileName } from '../spec/names';
 
 /** Whether a construct path would be ordered as an array index among an object's keys. */
 const INDEX_LIKE = /^\d+$/;
@@ -428,4 +428,4 @@ export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = 
     throw e;
   }
 }
-export { MANIFESTS_ONLY_CONTEXT } from './_app-rules';
+export { MANIFESTS_ONLY_CONTEXT } from './app-rules';

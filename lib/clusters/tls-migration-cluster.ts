@@ -1,22 +1,22 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ClusterKind, ComponentToken, Deployment, PORTS, clusterKind, component, componentsOf } from './catalog';
-import { ClusterCertificates } from './cluster-certificates';
+import { ClusterKind, ComponentToken, Deployment, PORTS, clusterKind, component, componentsOf } from '../spec/catalog';
+import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
-import { inputError } from './errors';
-import * as names from './names';
-import { OutputFile } from './output-file';
+import { inputError } from '../spec/errors';
+import * as names from '../spec/names';
+import { OutputFile } from '../synth/output-file';
 import {
   MIGRATION_FOLDER, MIGRATION_RUNBOOK_FILE, ResolvedDatabase, ResolvedSource,
   ResolvedTask, TASK_FILE, configYaml, migrationRunbook, sourceConfig, sourceFileName, taskConfig,
-} from './_migration-files';
-import { manifestFileName } from './names';
-import { compact, operatorObject } from './_operator';
+} from '../documents/migration-files';
+import { manifestFileName } from '../spec/names';
+import { compact, operatorObject } from './operator';
 import { TlsClusterProps } from './tls-cluster';
-import { TLS_CLUSTER_SHAPE, requireExternalSecretName, resolveCluster } from './_tls-cluster';
-import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from './_props';
-import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from './_validate';
-import { requireMinimum } from './_versions';
+import { TLS_CLUSTER_SHAPE, requireExternalSecretName, resolveCluster } from './cluster-props';
+import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../spec/props';
+import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from '../spec/validate';
+import { requireMinimum } from '../spec/versions';
 
 /** Settings of the master or the worker members. */
 export interface MigrationMemberProps {

@@ -1,24 +1,24 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { COMPONENTS, ClusterKind, ComponentToken, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken } from './catalog';
+import { COMPONENTS, ClusterKind, ComponentToken, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken } from '../spec/catalog';
 import {
   CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
   ServerCertificatePlan, TLS_PLAN_FILE, TLS_PLAN_VERSION, TlsPlan,
 } from './certificate-options';
-import { inputError } from './errors';
-import * as names from './names';
-import { OutputFile } from './output-file';
-import { renderCertManager } from './_cert-manager';
-import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './_certificate-settings';
-import { ISSUE_SCRIPT, renderCfssl } from './_cfssl';
-import type { CertificateRenderer } from './_renderer';
-import type { RunbookStep } from './_runbook';
-import { REQUIRED_SECRETS_FILE, renderUserProvided } from './_user-provided';
-import { registerCertificates } from './_app-rules';
-import { PropShape, ShapeOf, checkProps, objectOf, oneOf } from './_props';
-import { requireDistinctSubjects } from './_subjects';
-import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
+import { inputError } from '../spec/errors';
+import * as names from '../spec/names';
+import { OutputFile } from '../synth/output-file';
+import { renderCertManager } from './cert-manager';
+import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
+import { ISSUE_SCRIPT, renderCfssl } from './cfssl';
+import type { CertificateRenderer } from './renderer';
+import type { RunbookStep } from '../documents/runbook';
+import { REQUIRED_SECRETS_FILE, renderUserProvided } from './user-provided';
+import { registerCertificates } from '../synth/app-rules';
+import { PropShape, ShapeOf, checkProps, objectOf, oneOf } from '../spec/props';
+import { requireDistinctSubjects } from './subjects';
+import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../spec/validate';
 
 /** Props of {@link ClusterCertificates}. */
 export interface ClusterCertificatesProps {

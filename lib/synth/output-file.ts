@@ -1,5 +1,5 @@
 import { Construct, IConstruct } from 'constructs';
-import { inputError } from './errors';
+import { inputError } from '../spec/errors';
 
 const OUTPUT_FILE = Symbol.for('cdk8s-cluster-tls.OutputFile');
 

@@ -1,11 +1,11 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
-import { describeType, inputError } from './errors';
-import * as names from './names';
-import { compact, operatorObject } from './_operator';
-import { requireDnsLabel, requireImageName } from './_validate';
-import { PropShape, ShapeOf, checkProps, constructOf, objectOf, oneOf } from './_props';
+import { describeType, inputError } from '../spec/errors';
+import * as names from '../spec/names';
+import { compact, operatorObject } from './operator';
+import { requireDnsLabel, requireImageName } from '../spec/validate';
+import { PropShape, ShapeOf, checkProps, constructOf, objectOf, oneOf } from '../spec/props';
 
 /** When the monitor's images are pulled. */
 export enum ImagePullPolicy {

@@ -2,21 +2,21 @@ import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import * as semver from 'semver';
 import * as YAML from 'yaml';
-import { COMPONENTS, component } from './catalog';
-import { Description, describeType, describeValue, inputError } from './errors';
-import * as names from './names';
-import { OutputFile } from './output-file';
+import { COMPONENTS, component } from '../spec/catalog';
+import { Description, describeType, describeValue, inputError } from '../spec/errors';
+import * as names from '../spec/names';
+import { OutputFile } from '../synth/output-file';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
-import { manifestFileName } from './names';
-import { registerDrainer } from './_app-rules';
-import { compact, dependWithinChart } from './_operator';
-import { RunbookStep } from './_runbook';
-import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './_tls-cluster';
-import { ShapeOf, checkProps, objectOf, oneOf, strings, text } from './_props';
+import { manifestFileName } from '../spec/names';
+import { registerDrainer } from '../synth/app-rules';
+import { compact, dependWithinChart } from './operator';
+import { RunbookStep } from '../documents/runbook';
+import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-props';
+import { ShapeOf, checkProps, objectOf, oneOf, strings, text } from '../spec/props';
 import {
   QUANTITY_EXPECTED, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireQuantity,
-} from './_validate';
-import { requireRelease } from './_versions';
+} from '../spec/validate';
+import { requireRelease } from '../spec/versions';
 
 /** The GitOps engine that installs the drainer chart instead of a person running `helm install`. */
 export enum GitOpsEngine {

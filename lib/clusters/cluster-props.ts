@@ -1,13 +1,13 @@
 /** Resolution shared by the two cluster constructs: namespace, version and certificates. */
 import { Construct } from 'constructs';
-import { ClusterCertificates, SUBJECT_PROP } from './cluster-certificates';
-import { inputError } from './errors';
+import { ClusterCertificates, SUBJECT_PROP } from '../certificates/cluster-certificates';
+import { inputError } from '../spec/errors';
 import { PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { ShapeOf, constructOf, isConstruct, oneOf } from './_props';
-import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from './_validate';
-import { COMPONENTS, ClusterKind, Deployment } from './catalog';
-import * as names from './names';
-import { requireRelease } from './_versions';
+import { ShapeOf, constructOf, isConstruct, oneOf } from '../spec/props';
+import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../spec/validate';
+import { COMPONENTS, ClusterKind, Deployment } from '../spec/catalog';
+import * as names from '../spec/names';
+import { requireRelease } from '../spec/versions';
 
 /** The props both cluster constructs have. */
 export const TLS_CLUSTER_SHAPE = {

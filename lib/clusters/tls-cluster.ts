@@ -1,5 +1,5 @@
-import { ClusterCertificates } from './cluster-certificates';
-import { CertificateSubject } from './certificate-options';
+import { ClusterCertificates } from '../certificates/cluster-certificates';
+import { CertificateSubject } from '../certificates/certificate-options';
 
 /** What happens to a cluster's persistent volumes when their claims are deleted. */
 export enum PvReclaimPolicy {

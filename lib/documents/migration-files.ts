@@ -4,9 +4,9 @@
  * resolved declarations. Pure functions: the construct decides where the files go.
  */
 import * as YAML from 'yaml';
-import { PORTS, SECRET_KEYS } from './catalog';
-import * as names from './names';
-import { RunbookStep, renderRunbook } from './_runbook';
+import { PORTS, SECRET_KEYS } from '../spec/catalog';
+import * as names from '../spec/names';
+import { RunbookStep, renderRunbook } from './runbook';
 
 /** The folder, below the cluster's output folder, that holds the source and task files. */
 export const MIGRATION_FOLDER = 'migration';

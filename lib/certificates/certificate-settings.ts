@@ -4,12 +4,12 @@ import {
   CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames,
   ServerCertificateOptions,
 } from './certificate-options';
-import { CFSSL_CA_KEY, ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } from './catalog';
-import { durationHours } from './duration';
-import { inputError } from './errors';
-import * as names from './names';
-import { PropShape, checkProps } from './_props';
-import { requireCertificateDnsName, requireDuration, requireIpAddress, requireSubjectText } from './_validate';
+import { CFSSL_CA_KEY, ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } from '../spec/catalog';
+import { durationHours } from '../spec/duration';
+import { inputError } from '../spec/errors';
+import * as names from '../spec/names';
+import { PropShape, checkProps } from '../spec/props';
+import { requireCertificateDnsName, requireDuration, requireIpAddress, requireSubjectText } from '../spec/validate';
 
 /** The upper bounds of the X.509 subject attributes (RFC 5280, appendix A). */
 const SUBJECT_LIMITS: Readonly<Record<keyof CertificateSubject, number>> = {

@@ -4,11 +4,11 @@
  * three keys and, for server Secrets, the names its certificate must cover.
  */
 import { Construct } from 'constructs';
-import { SECRET_KEYS } from './catalog';
+import { SECRET_KEYS } from '../spec/catalog';
 import type { CertificateSettings, TlsPlan, TlsPlanSecret } from './certificate-options';
-import * as names from './names';
-import { OutputFile } from './output-file';
-import type { CertificateRenderer } from './_renderer';
+import * as names from '../spec/names';
+import { OutputFile } from '../synth/output-file';
+import type { CertificateRenderer } from './renderer';
 
 /** The list of required Secrets, in the cluster's folder. */
 export const REQUIRED_SECRETS_FILE = 'required-secrets.md';

@@ -1,15 +1,15 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { inputError } from './errors';
-import * as names from './names';
-import { operatorApiVersion } from './settings';
+import { inputError } from '../spec/errors';
+import * as names from '../spec/names';
+import { operatorApiVersion } from '../spec/settings';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
-import { manifestFileName } from './names';
-import { compact, dependWithinChart, operatorObject } from './_operator';
-import { RunbookStep } from './_runbook';
-import { requireDnsSubdomain } from './_validate';
-import { DATABASE_CLUSTER_PROP } from './_tls-cluster';
-import { ShapeOf, checkProps, objectOf, text } from './_props';
+import { manifestFileName } from '../spec/names';
+import { compact, dependWithinChart, operatorObject } from './operator';
+import { RunbookStep } from '../documents/runbook';
+import { requireDnsSubdomain } from '../spec/validate';
+import { DATABASE_CLUSTER_PROP } from './cluster-props';
+import { ShapeOf, checkProps, objectOf, text } from '../spec/props';
 
 /** The S3-compatible bucket a backup is written to and a restore reads from (`spec.s3`). */
 export interface S3Storage {

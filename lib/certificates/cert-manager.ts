@@ -6,14 +6,14 @@ import { Construct } from 'constructs';
 import {
   Certificate, CertificateSpecPrivateKey, CertificateSpecPrivateKeyAlgorithm, CertificateSpecPrivateKeyRotationPolicy,
   CertificateSpecSubject, CertificateSpecUsages,
-} from '../imports/certificates-cert-manager.io';
-import { Issuer } from '../imports/issuers-cert-manager.io';
-import { ClusterKind, USAGES, clusterKind, component } from './catalog';
+} from '../../imports/certificates-cert-manager.io';
+import { Issuer } from '../../imports/issuers-cert-manager.io';
+import { ClusterKind, USAGES, clusterKind, component } from '../spec/catalog';
 import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
 import { IssuingMethod } from './certificate-options';
-import * as names from './names';
-import { DistinguishedName, caSubject, leafSubject } from './_subjects';
-import type { CertificateRenderer } from './_renderer';
+import * as names from '../spec/names';
+import { DistinguishedName, caSubject, leafSubject } from './subjects';
+import type { CertificateRenderer } from './renderer';
 
 /** The group of cert-manager's issuers, as `issuerRef.group` names it. */
 const CERT_MANAGER_GROUP = 'cert-manager.io';

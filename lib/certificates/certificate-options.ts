@@ -2,7 +2,7 @@
  * The options and the plan of a cluster's certificates: what `ClusterCertificates` takes and what
  * every issuing method renders.
  */
-import { ClusterKind, ComponentToken } from './catalog';
+import { ClusterKind, ComponentToken } from '../spec/catalog';
 
 /** How the certificates of a cluster are issued; the cluster constructs work the same with each. */
 export enum IssuingMethod {

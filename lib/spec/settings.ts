@@ -1,6 +1,6 @@
 import { IConstruct } from 'constructs';
 import { inputError } from './errors';
-import { isDnsSubdomain } from './_validate';
+import { isDnsSubdomain } from './validate';
 
 /**
  * The API group of the operator's custom resources (the specification's `{api_group}`) when

@@ -3,12 +3,12 @@
  */
 import { Chart } from 'cdk8s';
 import * as YAML from 'yaml';
-import { CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind } from './catalog';
-import * as names from './names';
-import { manifestFileName } from './names';
-import { RunbookStep, renderRunbook } from './_runbook';
-import type { TlsDatabaseCluster } from './tls-database-cluster';
-import { isOlderThan } from './_versions';
+import { CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind } from '../spec/catalog';
+import * as names from '../spec/names';
+import { manifestFileName } from '../spec/names';
+import { RunbookStep, renderRunbook } from './runbook';
+import type { TlsDatabaseCluster } from '../clusters/tls-database-cluster';
+import { isOlderThan } from '../spec/versions';
 
 /** The first operator version that mounts the client certificate set. */
 const MOUNT_MINIMUM = CAPABILITIES.mountClusterClientSecret.minOperatorVersion;

@@ -2,7 +2,7 @@
  * What every issuing method implements: it is told about each cluster kind and each server
  * certificate as the plan grows, and declares the objects or files that issue them.
  */
-import { ClusterKind } from './catalog';
+import { ClusterKind } from '../spec/catalog';
 import type { ServerCertificatePlan } from './certificate-options';
 
 /** Adds what one issuing method needs for a cluster kind and for a server certificate. */

@@ -2,22 +2,22 @@ import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
   CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, clusterKind, component,
-} from './catalog';
-import { ClusterCertificates } from './cluster-certificates';
+} from '../spec/catalog';
+import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
 import { IDatabaseEndpoint } from './endpoints';
-import { describeType, inputError } from './errors';
-import * as names from './names';
-import type { TlsFilePaths } from './names';
-import { OutputFile } from './output-file';
-import { compact, operatorObject } from './_operator';
-import { MOUNT_CLIENT_SECRET_PATCH, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from './_database-runbook';
-import { RunbookStep } from './_runbook';
+import { describeType, inputError } from '../spec/errors';
+import * as names from '../spec/names';
+import type { TlsFilePaths } from '../spec/names';
+import { OutputFile } from '../synth/output-file';
+import { compact, operatorObject } from './operator';
+import { MOUNT_CLIENT_SECRET_PATCH, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from '../documents/database-runbook';
+import { RunbookStep } from '../documents/runbook';
 import { TlsClusterProps } from './tls-cluster';
-import { TLS_CLUSTER_SHAPE, externalSecretNames, markDatabaseCluster, resolveCluster } from './_tls-cluster';
-import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings, text } from './_props';
-import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from './_validate';
-import { requireMinimum } from './_versions';
+import { TLS_CLUSTER_SHAPE, externalSecretNames, markDatabaseCluster, resolveCluster } from './cluster-props';
+import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings, text } from '../spec/props';
+import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../spec/validate';
+import { requireMinimum } from '../spec/versions';
 
 /** How the SQL server is exposed. */
 export enum ServiceType {

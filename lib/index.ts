@@ -1,5 +1,6 @@
 export * from './spec/catalog';
 export * from './spec/names';
+export * from './spec/output-layout';
 export * from './spec/duration';
 export * from './spec/errors';
 export * from './spec/settings';

@@ -1,6 +1,6 @@
 import * as names from '../lib/spec/names';
 import {
-  COMPONENTS, ClusterKind, caCertificateName, caIssuerName, cfsslFolder, caSecretName, clientSecretName,
+  COMPONENTS, ClusterKind, caCertificateName, caIssuerName, caSecretName, clientSecretName,
   component, componentsOf, drainerName, externalTlsMountPath, hostNames, selfSignedIssuerName, serverSecretName,
   tlsFilePaths,
 } from '../lib';
@@ -89,8 +89,7 @@ describe('Secret and issuer names', () => {
     expect(drainerName('basic', 'binlog', 'custom')).toBe('custom');
   });
 
-  test('drainer: values file, chart repository and Argo CD application names', () => {
-    expect(names.drainerValuesFileName('binlog')).toBe('drainer-binlog-values.yaml');
+  test('drainer: chart repository and Argo CD application names', () => {
     expect(names.drainerChartRepositoryName('binlog')).toBe('binlog-charts');
     expect(names.drainerApplicationName('demo', 'binlog')).toBe('demo-binlog');
   });
@@ -99,10 +98,6 @@ describe('Secret and issuer names', () => {
     expect(names.backupName('basic')).toBe('basic-backup');
     expect(names.restoreName('basic')).toBe('basic-restore');
     expect(names.backupPrefix('demo', 'basic')).toBe('demo/basic');
-  });
-
-  test('cfssl inputs live in the cluster folder', () => {
-    expect(cfsslFolder('demo', 'basic')).toBe('demo/basic/cfssl');
   });
 
   test('external database Secrets are mounted below /var/lib/source-tls', () => {

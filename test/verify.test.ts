@@ -379,12 +379,12 @@ describe('allowed Common Names from the cluster manifests', () => {
 
   test('the drainer\'s list comes from its chart values', async () => {
     const plan = planOf({}, (c) => c.addComponent('drainer', { releaseName: 'binlog' }));
-    const report = await check(plan, {}, { 'demo/basic/drainer/values.yaml': 'tlsCluster:\n  enabled: true\n  certAllowedCN:\n    - someone-else\n' });
+    const report = await check(plan, {}, { 'demo/basic/drainer-binlog-values.yaml': 'tlsCluster:\n  enabled: true\n  certAllowedCN:\n    - someone-else\n' });
     expect(report.plans[0].allowedCommonNames).toEqual([{
-      component: 'drainer', cluster: 'database', key: 'certAllowedCN', names: ['someone-else'], source: 'demo/basic/drainer/values.yaml tlsCluster.certAllowedCN',
+      component: 'drainer', cluster: 'database', key: 'certAllowedCN', names: ['someone-else'], source: 'demo/basic/drainer-binlog-values.yaml tlsCluster.certAllowedCN',
     }]);
     expect(failed(report, STORE).map((c) => c.check)).toEqual(['common-name']);
-    expect(formatReport(report).split('\n')[1]).toBe('allowed Common Names: the lists of drainer in demo/basic/drainer/values.yaml');
+    expect(formatReport(report).split('\n')[1]).toBe('allowed Common Names: the lists of drainer in demo/basic/drainer-binlog-values.yaml');
   });
 
   test('another cluster\'s resource is not read', async () => {

@@ -146,9 +146,6 @@ export interface ServerCertificatePlan {
   readonly ipAddresses: readonly string[];
 }
 
-/** The file name of the certificate plan in the cluster's output folder. */
-export const TLS_PLAN_FILE = 'tls-plan.json';
-
 /** One Secret of a {@link TlsPlan}. */
 export interface TlsPlanSecret {
   /** The Secret name. */

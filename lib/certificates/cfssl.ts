@@ -10,6 +10,7 @@ import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } f
 import { IssuingMethod } from './certificate-options';
 import { inputError } from '../spec/errors';
 import * as names from '../spec/names';
+import * as layout from '../spec/output-layout';
 import { OutputFile } from '../synth/output-file';
 import type { CertificateRenderer } from './renderer';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';
@@ -157,7 +158,7 @@ function issueScript({ settings, servers, kinds }: ScriptInput): string {
     'here="$(pwd -P)"',
     'dir="$here"',
     'while :; do',
-    `  [ ! -e "$dir/${names.OUTPUT_MARKER_FILE}" ] || fail "$here is inside the synth output $dir, which the next synth replaces whole, keys included; `
+    `  [ ! -e "$dir/${layout.OUTPUT_MARKER_FILE}" ] || fail "$here is inside the synth output $dir, which the next synth replaces whole, keys included; `
       + `copy this folder out and run the copy, for example: cp -r '$here' ~/pki-${namespace}-${clusterName} && ~/pki-${namespace}-${clusterName}/${ISSUE_SCRIPT}"`,
     '  [ "$dir" != / ] || break',
     '  dir="$(dirname "$dir")"',
@@ -287,7 +288,7 @@ export function renderCfssl(scope: Construct, settings: CertificateSettings): Ce
     inputError(scope, 'privateKey.algorithm', settings.privateKey.algorithm,
       'RSA or ECDSA with the cfssl method (cfssl makes no Ed25519 keys)');
   }
-  const folder = names.cfsslFolder(settings.namespace, settings.clusterName);
+  const folder = layout.cfsslFolder(settings.namespace, settings.clusterName);
   const root = new Construct(scope, 'Cfssl');
   const file = (id: string, name: string, content: string | (() => string), executable = false) =>
     new OutputFile(root, id, { path: `${folder}/${name}`, content, executable });

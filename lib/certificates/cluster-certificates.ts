@@ -4,17 +4,18 @@ import { Construct } from 'constructs';
 import { COMPONENTS, ClusterKind, ComponentToken, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken } from '../spec/catalog';
 import {
   CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
-  ServerCertificatePlan, TLS_PLAN_FILE, TLS_PLAN_VERSION, TlsPlan,
+  ServerCertificatePlan, TLS_PLAN_VERSION, TlsPlan,
 } from './certificate-options';
 import { inputError } from '../spec/errors';
 import * as names from '../spec/names';
+import * as layout from '../spec/output-layout';
 import { OutputFile } from '../synth/output-file';
 import { renderCertManager } from './cert-manager';
 import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
 import { ISSUE_SCRIPT, renderCfssl } from './cfssl';
 import type { CertificateRenderer } from './renderer';
 import type { RunbookStep } from '../documents/runbook';
-import { REQUIRED_SECRETS_FILE, renderUserProvided } from './user-provided';
+import { renderUserProvided } from './user-provided';
 import { registerCertificates } from '../synth/app-rules';
 import { PropShape, ShapeOf, checkProps, objectOf, oneOf } from '../spec/props';
 import { requireDistinctSubjects } from './subjects';
@@ -205,7 +206,7 @@ export class ClusterCertificates extends Construct {
     requireDistinctSubjects(this, this.settings, this.method);
     checkSecretNames(this, this.method, props.secretNames);
     this.renderer = this.createRenderer();
-    new OutputFile(this, 'Plan', { path: `${names.clusterFolder(namespace, props.clusterName)}/${TLS_PLAN_FILE}`, content: () => `${JSON.stringify(this.plan(), undefined, 2)}\n` });
+    new OutputFile(this, 'Plan', { path: layout.tlsPlanPath(namespace, props.clusterName), content: () => `${JSON.stringify(this.plan(), undefined, 2)}\n` });
     for (const token of props.components ?? []) {
       this.addComponent(token);
     }
@@ -351,7 +352,7 @@ export class ClusterCertificates extends Construct {
       case IssuingMethod.CFSSL:
         return renderCfssl(this, this.settings);
       case IssuingMethod.USER_PROVIDED:
-        return renderUserProvided(this, this.settings, () => this.plan(), TLS_PLAN_FILE);
+        return renderUserProvided(this, this.settings, () => this.plan());
       default:
         return inputError(this, 'method', this.method, `one of ${Object.values(IssuingMethod).map((m) => `"${m}"`).join(', ')}`);
     }
@@ -362,26 +363,25 @@ export class ClusterCertificates extends Construct {
    * any cluster that loads them is deployed (commands run from the output folder).
    */
   public issuanceSteps(): RunbookStep[] {
-    const folder = names.clusterFolder(this.namespace, this.clusterName);
     switch (this.method) {
       case IssuingMethod.CFSSL:
         return [{
           title: 'Issue the certificates with cfssl',
           text: [
-            `Copy \`${names.cfsslFolder(this.namespace, this.clusterName)}\` out of the output folder (the next synth replaces it) and run \`./${ISSUE_SCRIPT}\` there once. It makes the CA and every certificate and creates the Secrets; run again, it changes nothing that exists.`,
+            `Copy \`${layout.cfsslFolder(this.namespace, this.clusterName)}\` out of the output folder (the next synth replaces it) and run \`./${ISSUE_SCRIPT}\` there once. It makes the CA and every certificate and creates the Secrets; run again, it changes nothing that exists.`,
           ],
           commands: [
-            `cp -r ${names.cfsslFolder(this.namespace, this.clusterName)} ~/pki-${this.namespace}-${this.clusterName}`,
+            `cp -r ${layout.cfsslFolder(this.namespace, this.clusterName)} ~/pki-${this.namespace}-${this.clusterName}`,
             `~/pki-${this.namespace}-${this.clusterName}/${ISSUE_SCRIPT}`,
           ],
         }];
       case IssuingMethod.USER_PROVIDED:
         return [{
           title: 'Create the certificate Secrets',
-          text: [`Create them with your own PKI as \`${folder}/${REQUIRED_SECRETS_FILE}\` describes: the names, the keys and the host names each certificate must cover.`],
+          text: [`Create them with your own PKI as \`${layout.requiredSecretsPath(this.namespace, this.clusterName)}\` describes: the names, the keys and the host names each certificate must cover.`],
         }];
       default: {
-        const manifest = names.manifestFileName(Chart.of(this));
+        const manifest = layout.manifestFileName(Chart.of(this));
         const selector = names.certificatesSelector(this.clusterName);
         return [{
           title: 'Issue the certificates with cert-manager',

@@ -6,12 +6,9 @@
 import { Construct } from 'constructs';
 import { SECRET_KEYS } from '../spec/catalog';
 import type { CertificateSettings, TlsPlan, TlsPlanSecret } from './certificate-options';
-import * as names from '../spec/names';
+import * as layout from '../spec/output-layout';
 import { OutputFile } from '../synth/output-file';
 import type { CertificateRenderer } from './renderer';
-
-/** The list of required Secrets, in the cluster's folder. */
-export const REQUIRED_SECRETS_FILE = 'required-secrets.md';
 
 const USAGE_WORDS: Record<string, string> = { 'server auth': 'server authentication', 'client auth': 'client authentication' };
 
@@ -31,7 +28,7 @@ function describeSecret(secret: TlsPlanSecret): string[] {
 }
 
 /** The Markdown list of the Secrets a cluster loads and what each must hold. */
-function requiredSecrets(plan: TlsPlan, planFile: string): string {
+function requiredSecrets(plan: TlsPlan): string {
   const clients = plan.secrets.filter((s) => s.role === 'client');
   const servers = plan.secrets.filter((s) => s.role === 'server');
   const key = `${plan.privateKey.algorithm}${plan.privateKey.size ? ` ${plan.privateKey.size}` : ''}`;
@@ -62,7 +59,7 @@ function requiredSecrets(plan: TlsPlan, planFile: string): string {
     `  --from-file=${SECRET_KEYS.certificate}=<certificate>.pem --from-file=${SECRET_KEYS.privateKey}=<key>.pem --from-file=${SECRET_KEYS.ca}=<ca>.pem`,
     '```',
     '',
-    `The same list, machine-readable, is \`${planFile}\` in this folder.`,
+    `The same list, machine-readable, is \`${layout.TLS_PLAN_FILE}\` in this folder.`,
     '',
   ];
   if (clients.length > 0) {
@@ -79,13 +76,13 @@ function requiredSecrets(plan: TlsPlan, planFile: string): string {
 
 /**
  * Declares `<namespace>/<cluster>/required-secrets.md` under `scope` (id `RequiredSecrets`),
- * rendered at synth from the cluster's plan (`planFile` names the plan's file beside it). No
+ * rendered at synth from the cluster's plan (which is `tls-plan.json` beside it). No
  * certificate objects and no script.
  */
-export function renderUserProvided(scope: Construct, settings: CertificateSettings, plan: () => TlsPlan, planFile: string): CertificateRenderer {
+export function renderUserProvided(scope: Construct, settings: CertificateSettings, plan: () => TlsPlan): CertificateRenderer {
   new OutputFile(scope, 'RequiredSecrets', {
-    path: `${names.clusterFolder(settings.namespace, settings.clusterName)}/${REQUIRED_SECRETS_FILE}`,
-    content: () => requiredSecrets(plan(), planFile),
+    path: layout.requiredSecretsPath(settings.namespace, settings.clusterName),
+    content: () => requiredSecrets(plan()),
   });
   return { addKind() {}, addServer() {} };
 }

@@ -11,7 +11,8 @@ import * as names from '../spec/names';
 import type { TlsFilePaths } from '../spec/names';
 import { OutputFile } from '../synth/output-file';
 import { compact, operatorObject } from './operator';
-import { MOUNT_CLIENT_SECRET_PATCH, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from '../documents/database-runbook';
+import { MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from '../documents/database-runbook';
+import { databaseRunbookPath, mountClientSecretPatchPath } from '../spec/output-layout';
 import { RunbookStep } from '../documents/runbook';
 import { TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, externalSecretNames, markDatabaseCluster, resolveCluster } from './cluster-props';
@@ -294,11 +295,11 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     this.resource.node.addDependency(this.certificates);
 
     this.runbook = new OutputFile(this, 'Runbook', {
-      path: `${names.clusterFolder(namespace, props.clusterName)}/database-runbook.md`,
+      path: databaseRunbookPath(namespace, props.clusterName),
       content: () => databaseRunbook(this, Chart.of(this), this.runbookSteps),
     });
     new OutputFile(this, 'MountClientSecretPatch', {
-      path: `${names.clusterFolder(namespace, props.clusterName)}/${MOUNT_CLIENT_SECRET_PATCH}`,
+      path: mountClientSecretPatchPath(namespace, props.clusterName),
       content: MOUNT_CLIENT_SECRET_PATCH_YAML,
     });
   }

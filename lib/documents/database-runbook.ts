@@ -5,7 +5,7 @@ import { Chart } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind } from '../spec/catalog';
 import * as names from '../spec/names';
-import { manifestFileName } from '../spec/names';
+import { manifestFileName, mountClientSecretPatchPath } from '../spec/output-layout';
 import { RunbookStep, renderRunbook } from './runbook';
 import type { TlsDatabaseCluster } from '../clusters/tls-database-cluster';
 import { isOlderThan } from '../spec/versions';
@@ -15,9 +15,6 @@ const MOUNT_MINIMUM = CAPABILITIES.mountClusterClientSecret.minOperatorVersion;
 
 /** Where the database cluster's client tools find the client certificate set. */
 const CLIENT_TLS_FOLDER = MOUNT_PATHS.clusterClientTls;
-
-/** The patch file that turns on `mountClusterClientSecret` for a cluster created without it. */
-export const MOUNT_CLIENT_SECRET_PATCH = 'mount-client-secret.patch.yaml';
 
 /** The merge patch of section D: `mountClusterClientSecret: true` on the coordinator and the store. */
 function mountClientSecretPatchObject(): { spec: Record<string, { mountClusterClientSecret: true }> } {
@@ -31,7 +28,6 @@ export const MOUNT_CLIENT_SECRET_PATCH_YAML = YAML.stringify(mountClientSecretPa
 export function databaseRunbook(cluster: TlsDatabaseCluster, chart: Chart, extraSteps: readonly RunbookStep[] = []): string {
   const { clusterName, namespace } = cluster;
   const resource = clusterKind(ClusterKind.DATABASE).resourceKind.toLowerCase();
-  const folder = names.clusterFolder(namespace, clusterName);
   const secrets = [...cluster.components.map((t) => cluster.serverSecretName(t)), cluster.clientSecretName];
   const shell = (token: 'coordinator' | 'store', command: string): RunbookStep => ({
     title: `Connect ${token === 'coordinator' ? 'coordctl to the coordinator' : 'storectl to the store'}`,
@@ -74,7 +70,7 @@ export function databaseRunbook(cluster: TlsDatabaseCluster, chart: Chart, extra
           : []),
       ],
       commands: [
-        `kubectl patch ${resource} ${clusterName} -n ${namespace} --type merge --patch-file ${folder}/${MOUNT_CLIENT_SECRET_PATCH}`,
+        `kubectl patch ${resource} ${clusterName} -n ${namespace} --type merge --patch-file ${mountClientSecretPatchPath(namespace, clusterName)}`,
         `# or inline: kubectl patch ${resource} ${clusterName} -n ${namespace} --type merge -p '${JSON.stringify(mountClientSecretPatchObject())}'`,
       ],
     },

@@ -2,10 +2,10 @@
  * Pure naming functions over the component catalog.
  *
  * Every Kubernetes name, Secret name, host name and mount path the library writes comes from
- * here. The functions do not validate: `_validate.ts` checks the names they return against
+ * here (the paths of the output files come from `output-layout.ts`). The functions do not
+ * validate: `validate.ts` checks the names they return against
  * Kubernetes' limits (a DNS-1123 label is at most 63 characters, a Secret name at most 253).
  */
-import { App, Chart, Names } from 'cdk8s';
 import { ClusterKind, ComponentToken, MOUNT_PATHS, SECRET_KEYS, clusterKind, component } from './catalog';
 
 /** The self-signed Issuer that signs the CA: `${cluster_name}-selfsigned-ca-issuer`. */
@@ -155,14 +155,6 @@ export function tlsFilePaths(folder: string): TlsFilePaths {
   };
 }
 
-/**
- * The folder of a cluster's files in the output, `<namespace>/<cluster_name>`: certificate plan,
- * runbooks, chart values, migration files and cfssl inputs.
- */
-export function clusterFolder(namespace: string, clusterName: string): string {
-  return `${namespace}/${clusterName}`;
-}
-
 /** The `DatabaseMonitor` of a database cluster: `${cluster_name}-monitor`. */
 export function monitorName(clusterName: string): string {
   return `${clusterName}-monitor`;
@@ -171,14 +163,6 @@ export function monitorName(clusterName: string): string {
 /** The in-cluster host name of a component's service: `<service>.<namespace>.svc`. */
 export function serviceHost(clusterName: string, token: Exclude<ComponentToken, 'drainer'>, namespace: string): string {
   return `${serviceName(clusterName, token)}.${namespace}.svc`;
-}
-
-/**
- * The drainer chart's values file of one release, in the cluster's output folder:
- * `drainer-<release_name>-values.yaml`.
- */
-export function drainerValuesFileName(releaseName: string): string {
-  return `drainer-${releaseName}-values.yaml`;
 }
 
 /**
@@ -213,11 +197,6 @@ export function backupPrefix(namespace: string, clusterName: string): string {
   return `${namespace}/${clusterName}`;
 }
 
-/** The folder of a cluster's cfssl inputs and issuing script: `<namespace>/<cluster_name>/cfssl`. */
-export function cfsslFolder(namespace: string, clusterName: string): string {
-  return `${clusterFolder(namespace, clusterName)}/cfssl`;
-}
-
 /**
  * The label that marks the cert-manager objects of one cluster name, so that they can be applied
  * (and waited for) before the clusters that load their Secrets.
@@ -229,24 +208,5 @@ export function certificatesSelector(clusterName: string): string {
   return `${CERTIFICATES_LABEL}=${clusterName}`;
 }
 
-/**
- * The manifest file of a chart, `<chart>.k8s.yaml`, as `App.synth()` names it (when charts depend
- * on each other, the writer prefixes an index).
- */
-export function manifestFileName(chart: Chart): string {
-  return `${Names.toDnsLabel(chart)}${App.of(chart).outputFileExtension ?? '.k8s.yaml'}`;
-}
-
-/**
- * The marker file every synth writes at the root of its output folder. Its presence says the folder
- * is replaced whole at the next synth: the issuing script refuses to run below it.
- */
-export const OUTPUT_MARKER_FILE = '.cluster-tls-output.json';
-
-/** The content of {@link OUTPUT_MARKER_FILE}. */
-export interface OutputMarker {
-  readonly writtenBy: 'cdk8s-cluster-tls';
-  readonly about: string;
-  /** The file extension of the manifests (the app's `outputFileExtension`). */
-  readonly outputFileExtension: string;
-}
+// Until the constructs that still take them from here move to `output-layout.ts`.
+export { clusterFolder, drainerValuesFileName, manifestFileName } from './output-layout';

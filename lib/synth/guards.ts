@@ -17,9 +17,6 @@ import { ClusterTlsError, describeValue } from '../spec/errors';
 /** Environment variable that acknowledges deliberate re-creations for `npm run synth`. */
 export const RECREATE_ENV = 'CLUSTER_TLS_RECREATE';
 
-/** The file name of the record of settings fixed at creation. */
-export const RECORD_FILE = 'cluster-tls.lock.json';
-
 /** The version of the record's format. */
 const RECORD_VERSION = 1;
 
@@ -68,11 +65,6 @@ function sortedKeys<T>(o: Record<string, T>): Record<string, T> {
 /** The key of a cluster resource in the record: `<Kind>/<namespace>/<name>`. */
 export function clusterKey(manifest: any): string {
   return `${manifest.kind}/${manifest.metadata?.namespace ?? ''}/${manifest.metadata?.name}`;
-}
-
-/** The record file of an output folder: {@link RECORD_FILE} in the folder that holds it. */
-export function defaultRecordFile(outdir: string): string {
-  return path.join(path.dirname(path.resolve(outdir)), RECORD_FILE);
 }
 
 /** The record's text: stable, so that an unchanged app leaves it byte-identical. */

@@ -8,11 +8,11 @@ import * as path from 'node:path';
 import { ApiObject, App, Chart, DependencyGraph, Names, Yaml, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { ClusterTlsError, inputErrorMessage } from '../spec/errors';
-import * as names from '../spec/names';
+import * as layout from '../spec/output-layout';
 import { OutputFile } from './output-file';
 import { registeredDrainers } from './app-rules';
 import {
-  RECREATE_ENV, checkFixedSettings, checkNoKeyMaterial, clusterKey, defaultRecordFile, fixedSettings, readRecord, writeRecord,
+  RECREATE_ENV, checkFixedSettings, checkNoKeyMaterial, clusterKey, fixedSettings, readRecord, writeRecord,
 } from './guards';
 
 /** A file of the synthesized output. */
@@ -128,7 +128,7 @@ function layOut(app: App, charts: readonly ChartObjects[], indexed: boolean): { 
       }
       break;
     case YamlOutputType.FILE_PER_CHART:
-      charts.forEach(({ chart, objects }, i) => groups.push({ path: `${prefix(i)}${names.manifestFileName(chart)}`, owner: chart.node.path, items: json(objects) }));
+      charts.forEach(({ chart, objects }, i) => groups.push({ path: `${prefix(i)}${layout.manifestFileName(chart)}`, owner: chart.node.path, items: json(objects) }));
       break;
     case YamlOutputType.FILE_PER_RESOURCE:
       for (const item of charts.flatMap((c) => json(c.objects))) {
@@ -167,14 +167,11 @@ function constructMetadata(objects: readonly ApiObject[]): RenderedFile {
   for (const o of objects) {
     resources[o.name] = { path: o.node.path };
   }
-  return { path: CONSTRUCT_METADATA_FILE, content: JSON.stringify({ version: '1.0.0', resources }), executable: false };
+  return { path: layout.CONSTRUCT_METADATA_FILE, content: JSON.stringify({ version: '1.0.0', resources }), executable: false };
 }
 
 /** The file in which stock cdk8s records which construct made each object. */
-const CONSTRUCT_METADATA_FILE = 'construct-metadata.json';
 
-/** The manifest file of a chart; see {@link manifestFileName} in `names.ts`. */
-export { manifestFileName } from '../spec/names';
 
 /** Whether a construct path would be ordered as an array index among an object's keys. */
 const INDEX_LIKE = /^\d+$/;
@@ -375,7 +372,7 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): RenderedA
   const rendered = renderApp(app);
   const acknowledged = options.acknowledgeRecreation
     ?? (process.env[RECREATE_ENV] ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-  const recordFile = path.resolve(options.recordFile ?? defaultRecordFile(outdir));
+  const recordFile = path.resolve(options.recordFile ?? layout.defaultRecordFile(outdir));
   const manifests = rendered.objects.map((o) => o.manifest);
   const now = fixedSettings(manifests, registeredDrainers(app));
   const sources = new Map(rendered.objects.map((o) => [clusterKey(o.manifest), o.source]));
@@ -395,12 +392,12 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): RenderedA
  * `cluster-tls verify` reads the manifests' file extension from it.
  */
 function outputMarker(app: App): RenderedFile {
-  const marker: names.OutputMarker = {
+  const marker: layout.OutputMarker = {
     writtenBy: 'cdk8s-cluster-tls',
     about: 'Every synth replaces this folder whole. Keep no keys here: copy a cfssl folder out before running its issuing script.',
     outputFileExtension: app.outputFileExtension,
   };
-  return { path: names.OUTPUT_MARKER_FILE, content: `${JSON.stringify(marker, undefined, 2)}\n`, executable: false };
+  return { path: layout.OUTPUT_MARKER_FILE, content: `${JSON.stringify(marker, undefined, 2)}\n`, executable: false };
 }
 
 /** Writes files into a folder, keeping what else it holds (as `App.synth()` writes its manifests). */

@@ -7,11 +7,11 @@ import * as path from 'node:path';
 import Ajv, { ErrorObject } from 'ajv';
 import * as YAML from 'yaml';
 import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, Deployment } from '../spec/catalog';
-import { TLS_PLAN_FILE, TLS_PLAN_VERSION } from '../certificates/certificate-options';
+import { TLS_PLAN_VERSION } from '../certificates/certificate-options';
 import type { TlsPlan } from '../certificates/certificate-options';
 import { parseDuration } from '../spec/duration';
 import { ClusterTlsError, Description, inputErrorMessage } from '../spec/errors';
-import * as names from '../spec/names';
+import { DEFAULT_MANIFEST_EXTENSION, OUTPUT_MARKER_FILE, OutputMarker, parseOutputPath, tlsPlanPath } from '../spec/output-layout';
 import { oneLine } from './text';
 import { allowedCommonNameLists } from '../spec/allowed-common-names';
 import PLAN_SCHEMA from '../certificates/tls-plan.schema.json';
@@ -153,25 +153,25 @@ export interface LoadedPlan {
 /**
  * Reads every certificate plan (`<namespace>/<cluster>/tls-plan.json`) of a synthesized output
  * folder, whichever issuing method wrote it, with the allowed Common Names that the cluster
- * manifests (`*.k8s.yaml`, or the extension the output's marker records) and the drainer chart values (`values.yaml`) of the folder configure.
+ * manifests (`*.k8s.yaml`, or the extension the output's marker records) and the drainer chart
+ * values files of the folder configure; every path is read through the output layout.
  * @throws VerifyInputError when the folder holds no plan or a plan is malformed
  */
 export function loadPlans(distDir: string): LoadedPlan[] {
   if (!fs.existsSync(distDir) || !fs.statSync(distDir).isDirectory()) {
     throw new VerifyInputError('--dist', 'folder', distDir, 'the folder of the synthesized output, such as dist (run npm run synth first)');
   }
-  const files = listFiles(distDir);
-  const planFiles = files.filter((f) => path.posix.basename(f) === TLS_PLAN_FILE);
-  if (planFiles.length === 0) {
-    throw new VerifyInputError('--dist', 'folder', distDir, `a synthesized output folder with at least one <namespace>/<cluster>/${TLS_PLAN_FILE}`);
-  }
   const extension = manifestExtension(distDir);
-  const manifests = files.filter((f) => f.endsWith(extension)).flatMap((f) => readYamlDocuments(distDir, f));
+  const files = listFiles(distDir).map((file) => ({ file, is: parseOutputPath(file, extension) }));
+  const planFiles = files.filter((f) => f.is?.file === 'tls-plan').map((f) => f.file);
+  if (planFiles.length === 0) {
+    throw new VerifyInputError('--dist', 'folder', distDir, `a synthesized output folder with at least one ${tlsPlanPath('<namespace>', '<cluster>')}`);
+  }
+  const manifests = files.filter((f) => f.is?.file === 'manifest').flatMap((f) => readYamlDocuments(distDir, f.file));
   return planFiles.map((file) => {
     const plan = readPlan(distDir, file);
-    const folder = names.clusterFolder(plan.namespace, plan.clusterName);
-    const valuesFiles = files.filter((f) => f.startsWith(`${folder}/`) && /(^|[-_.])values\.ya?ml$/.test(path.posix.basename(f)));
-    const values = valuesFiles.flatMap((f) => readYamlDocuments(distDir, f));
+    const valuesFiles = files.filter(({ is }) => is?.file === 'drainer-values' && is.namespace === plan.namespace && is.clusterName === plan.clusterName);
+    const values = valuesFiles.flatMap((f) => readYamlDocuments(distDir, f.file));
     return {
       file,
       plan,
@@ -187,16 +187,13 @@ export function loadPlans(distDir: string): LoadedPlan[] {
 function manifestExtension(distDir: string): string {
   let marker: unknown;
   try {
-    marker = JSON.parse(fs.readFileSync(path.join(distDir, names.OUTPUT_MARKER_FILE), 'utf8'));
+    marker = JSON.parse(fs.readFileSync(path.join(distDir, OUTPUT_MARKER_FILE), 'utf8'));
   } catch {
     return DEFAULT_MANIFEST_EXTENSION;
   }
-  const extension = (marker as Partial<names.OutputMarker> | null)?.outputFileExtension;
+  const extension = (marker as Partial<OutputMarker> | null)?.outputFileExtension;
   return typeof extension === 'string' && extension.length > 0 ? extension : DEFAULT_MANIFEST_EXTENSION;
 }
-
-/** cdk8s's default file extension of manifests. */
-const DEFAULT_MANIFEST_EXTENSION = '.k8s.yaml';
 
 /** Every file below a folder, relative, with '/' separators, sorted; hidden entries skipped. */
 function listFiles(root: string, rel = ''): string[] {

@@ -1,0 +1,207 @@
+/**
+ * The output layout: every path the library writes, relative to the output folder (`dist/`), as a
+ * builder, and {@link parseOutputPath}, which reads a path back. Writers, the guards and
+ * `cluster-tls verify` all go through this module, so a file moves by one edit here.
+ *
+ * ```
+ * <chart>.k8s.yaml                              the manifests, laid out as App.synth() lays them out
+ * .cluster-tls-output.json                      the marker of a synth output folder
+ * construct-metadata.json                       when the app records construct metadata
+ * <namespace>/<cluster>/tls-plan.json           the certificate plan
+ * <namespace>/<cluster>/required-secrets.md     user-provided Secrets: what each must hold
+ * <namespace>/<cluster>/cfssl/<file>            cfssl requests and issue-certificates.sh
+ * <namespace>/<cluster>/database-runbook.md
+ * <namespace>/<cluster>/mount-client-secret.patch.yaml
+ * <namespace>/<cluster>/drainer-<release>-values.yaml
+ * <namespace>/<cluster>/migration/<source-id>.yaml
+ * <namespace>/<cluster>/migration/task.yaml
+ * <namespace>/<cluster>/migration-runbook.md
+ * ../cluster-tls.lock.json                      the record of settings fixed at creation, beside the folder
+ * ```
+ */
+import * as path from 'node:path';
+import { App, Chart, Names } from 'cdk8s';
+
+/** The file names of the layout, each used once below. */
+const FILES = {
+  tlsPlan: 'tls-plan.json',
+  requiredSecrets: 'required-secrets.md',
+  cfsslFolder: 'cfssl',
+  databaseRunbook: 'database-runbook.md',
+  mountClientSecretPatch: 'mount-client-secret.patch.yaml',
+  migrationFolder: 'migration',
+  migrationTask: 'task.yaml',
+  migrationRunbook: 'migration-runbook.md',
+  marker: '.cluster-tls-output.json',
+  constructMetadata: 'construct-metadata.json',
+  record: 'cluster-tls.lock.json',
+} as const;
+
+/** The file name of the certificate plan in a cluster's folder. */
+export const TLS_PLAN_FILE = FILES.tlsPlan;
+/** The file name of the list of Secrets to create, for user-provided Secrets. */
+export const REQUIRED_SECRETS_FILE = FILES.requiredSecrets;
+/** The file name of the migration task's configuration, in the cluster's migration folder. */
+export const TASK_FILE = FILES.migrationTask;
+/**
+ * The marker file every synth writes at the root of its output folder. Its presence says the folder
+ * is replaced whole at the next synth: the issuing script refuses to run below it.
+ */
+export const OUTPUT_MARKER_FILE = FILES.marker;
+/** The file stock cdk8s writes when the app records construct metadata. */
+export const CONSTRUCT_METADATA_FILE = FILES.constructMetadata;
+/** The file name of the record of settings fixed at creation, beside the output folder. */
+export const RECORD_FILE = FILES.record;
+/** cdk8s's default file extension of manifests. */
+export const DEFAULT_MANIFEST_EXTENSION = '.k8s.yaml';
+
+/** The content of {@link OUTPUT_MARKER_FILE}. */
+export interface OutputMarker {
+  readonly writtenBy: 'cdk8s-cluster-tls';
+  readonly about: string;
+  /** The file extension of the manifests (the app's `outputFileExtension`). */
+  readonly outputFileExtension: string;
+}
+
+/**
+ * The folder of a cluster's files in the output, `<namespace>/<cluster_name>`: certificate plan,
+ * runbooks, chart values, migration files and cfssl inputs.
+ */
+export function clusterFolder(namespace: string, clusterName: string): string {
+  return `${namespace}/${clusterName}`;
+}
+
+/** A cluster's certificate plan: `<namespace>/<cluster>/tls-plan.json`. */
+export function tlsPlanPath(namespace: string, clusterName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${FILES.tlsPlan}`;
+}
+
+/** The list of Secrets to create with user-provided Secrets: `<namespace>/<cluster>/required-secrets.md`. */
+export function requiredSecretsPath(namespace: string, clusterName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${FILES.requiredSecrets}`;
+}
+
+/** The folder of a cluster's cfssl inputs and issuing script: `<namespace>/<cluster_name>/cfssl`. */
+export function cfsslFolder(namespace: string, clusterName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${FILES.cfsslFolder}`;
+}
+
+/** The database cluster's runbook: `<namespace>/<cluster>/database-runbook.md`. */
+export function databaseRunbookPath(namespace: string, clusterName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${FILES.databaseRunbook}`;
+}
+
+/** The patch that mounts the client Secret on a running cluster: `<namespace>/<cluster>/mount-client-secret.patch.yaml`. */
+export function mountClientSecretPatchPath(namespace: string, clusterName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${FILES.mountClientSecretPatch}`;
+}
+
+/**
+ * The drainer chart's values file of one release, in the cluster's output folder:
+ * `drainer-<release_name>-values.yaml`.
+ */
+export function drainerValuesFileName(releaseName: string): string {
+  return `drainer-${releaseName}-values.yaml`;
+}
+
+/** The drainer chart's values file of one release: `<namespace>/<cluster>/drainer-<release>-values.yaml`. */
+export function drainerValuesPath(namespace: string, clusterName: string, releaseName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${drainerValuesFileName(releaseName)}`;
+}
+
+/** The folder of a migration cluster's migration files: `<namespace>/<cluster>/migration`. */
+export function migrationFolder(namespace: string, clusterName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${FILES.migrationFolder}`;
+}
+
+/** The file of one upstream source's configuration, named by its source id: `<source-id>.yaml`. */
+export function sourceFileName(sourceId: string): string {
+  return `${sourceId}.yaml`;
+}
+
+/** One upstream source's configuration: `<namespace>/<cluster>/migration/<source-id>.yaml`. */
+export function migrationSourcePath(namespace: string, clusterName: string, sourceId: string): string {
+  return `${migrationFolder(namespace, clusterName)}/${sourceFileName(sourceId)}`;
+}
+
+/** The migration task's configuration: `<namespace>/<cluster>/migration/task.yaml`. */
+export function migrationTaskPath(namespace: string, clusterName: string): string {
+  return `${migrationFolder(namespace, clusterName)}/${FILES.migrationTask}`;
+}
+
+/** The migration cluster's runbook: `<namespace>/<cluster>/migration-runbook.md`. */
+export function migrationRunbookPath(namespace: string, clusterName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${FILES.migrationRunbook}`;
+}
+
+/**
+ * The manifest file of a chart, `<chart>.k8s.yaml`, as `App.synth()` names it (when charts depend
+ * on each other, the writer prefixes an index).
+ */
+export function manifestFileName(chart: Chart): string {
+  return `${Names.toDnsLabel(chart)}${App.of(chart).outputFileExtension ?? DEFAULT_MANIFEST_EXTENSION}`;
+}
+
+/** The record of an output folder: {@link RECORD_FILE} in the folder that holds it. */
+export function defaultRecordFile(outdir: string): string {
+  return path.join(path.dirname(path.resolve(outdir)), FILES.record);
+}
+
+/** A path of the layout, read back by {@link parseOutputPath}. */
+export type OutputPath =
+  | { readonly file: 'marker' | 'construct-metadata' }
+  | { readonly file: 'manifest' }
+  | { readonly file: 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-task' | 'migration-runbook'; readonly namespace: string; readonly clusterName: string }
+  | { readonly file: 'cfssl'; readonly namespace: string; readonly clusterName: string; readonly name: string }
+  | { readonly file: 'drainer-values'; readonly namespace: string; readonly clusterName: string; readonly releaseName: string }
+  | { readonly file: 'migration-source'; readonly namespace: string; readonly clusterName: string; readonly sourceId: string };
+
+/** The files directly in a cluster's folder, by name. */
+const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-runbook'>> = {
+  [FILES.tlsPlan]: 'tls-plan',
+  [FILES.requiredSecrets]: 'required-secrets',
+  [FILES.databaseRunbook]: 'database-runbook',
+  [FILES.mountClientSecretPatch]: 'mount-client-secret-patch',
+  [FILES.migrationRunbook]: 'migration-runbook',
+};
+
+/**
+ * What a path relative to the output folder is in the layout (`/` separators), or undefined for a
+ * path the library does not write. `manifestExtension` is the extension the output's manifests
+ * carry (its marker records it).
+ */
+export function parseOutputPath(file: string, manifestExtension = DEFAULT_MANIFEST_EXTENSION): OutputPath | undefined {
+  const parts = file.split('/');
+  const inCluster = parts.length >= 3 ? parseClusterPath(parts[0], parts[1], parts.slice(2)) : undefined;
+  if (inCluster) {
+    return inCluster;
+  }
+  if (file === FILES.marker) {
+    return { file: 'marker' };
+  }
+  if (file === FILES.constructMetadata) {
+    return { file: 'construct-metadata' };
+  }
+  // Manifests sit at the root or, with the per-resource output types, one folder down.
+  return file.endsWith(manifestExtension) ? { file: 'manifest' } : undefined;
+}
+
+/** A path below `<namespace>/<cluster>/`, or undefined when the library writes no such file. */
+function parseClusterPath(namespace: string, clusterName: string, rest: readonly string[]): OutputPath | undefined {
+  const cluster = { namespace, clusterName };
+  const [first, second] = rest;
+  if (rest.length === 1) {
+    const drainer = /^drainer-(.+)-values\.yaml$/.exec(first);
+    return CLUSTER_FILES[first] ? { file: CLUSTER_FILES[first], ...cluster }
+      : drainer ? { file: 'drainer-values', ...cluster, releaseName: drainer[1] }
+        : undefined;
+  }
+  if (rest.length === 2 && first === FILES.cfsslFolder) {
+    return { file: 'cfssl', ...cluster, name: second };
+  }
+  if (rest.length === 2 && first === FILES.migrationFolder && second.endsWith('.yaml')) {
+    return second === FILES.migrationTask ? { file: 'migration-task', ...cluster }
+      : { file: 'migration-source', ...cluster, sourceId: second.slice(0, -'.yaml'.length) };
+  }
+  return undefined;
+}

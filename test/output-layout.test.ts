@@ -1,0 +1,82 @@
+import { ApiObject, App, Chart, YamlOutputType } from 'cdk8s';
+import * as fc from 'fast-check';
+import {
+  OutputPath, cfsslFolder, databaseRunbookPath, defaultRecordFile, drainerValuesPath, migrationRunbookPath, migrationSourcePath,
+  migrationTaskPath, mountClientSecretPatchPath, parseOutputPath, requiredSecretsPath, tlsPlanPath,
+} from '../lib/spec/output-layout';
+import { renderApp } from '../lib/synth/synthesize';
+import { buildApp } from '../main';
+
+describe('the output layout', () => {
+  test('spells every path as the README lists it', () => {
+    expect({
+      plan: tlsPlanPath('demo', 'basic'),
+      required: requiredSecretsPath('demo', 'basic'),
+      cfssl: cfsslFolder('demo', 'basic'),
+      runbook: databaseRunbookPath('demo', 'basic'),
+      patch: mountClientSecretPatchPath('demo', 'basic'),
+      values: drainerValuesPath('demo', 'basic', 'binlog'),
+      source: migrationSourcePath('demo', 'basic', 'source1'),
+      task: migrationTaskPath('demo', 'basic'),
+      migrationRunbook: migrationRunbookPath('demo', 'basic'),
+      record: defaultRecordFile('/work/app/dist'),
+    }).toEqual({
+      plan: 'demo/basic/tls-plan.json',
+      required: 'demo/basic/required-secrets.md',
+      cfssl: 'demo/basic/cfssl',
+      runbook: 'demo/basic/database-runbook.md',
+      patch: 'demo/basic/mount-client-secret.patch.yaml',
+      values: 'demo/basic/drainer-binlog-values.yaml',
+      source: 'demo/basic/migration/source1.yaml',
+      task: 'demo/basic/migration/task.yaml',
+      migrationRunbook: 'demo/basic/migration-runbook.md',
+      record: '/work/app/cluster-tls.lock.json',
+    });
+  });
+
+  test('reads back what each builder writes, for any names', () => {
+    const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,30}[a-z0-9]$/);
+    fc.assert(fc.property(label, label, label, (ns, cluster, name) => {
+      const at = { namespace: ns, clusterName: cluster };
+      const cases: [string, OutputPath][] = [
+        [tlsPlanPath(ns, cluster), { file: 'tls-plan', ...at }],
+        [requiredSecretsPath(ns, cluster), { file: 'required-secrets', ...at }],
+        [`${cfsslFolder(ns, cluster)}/ca-csr.json`, { file: 'cfssl', ...at, name: 'ca-csr.json' }],
+        [databaseRunbookPath(ns, cluster), { file: 'database-runbook', ...at }],
+        [mountClientSecretPatchPath(ns, cluster), { file: 'mount-client-secret-patch', ...at }],
+        [drainerValuesPath(ns, cluster, name), { file: 'drainer-values', ...at, releaseName: name }],
+        [migrationTaskPath(ns, cluster), { file: 'migration-task', ...at }],
+        [migrationRunbookPath(ns, cluster), { file: 'migration-runbook', ...at }],
+      ];
+      if (name !== 'task') {
+        cases.push([migrationSourcePath(ns, cluster, name), { file: 'migration-source', ...at, sourceId: name }]);
+      }
+      for (const [path, expected] of cases) {
+        expect({ path, is: parseOutputPath(path) }).toEqual({ path, is: expected });
+      }
+    }), { numRuns: 200 });
+  });
+
+  test('every file the reference app writes is a path of the layout', () => {
+    const unknown = renderApp(buildApp()).files.filter((f) => parseOutputPath(f.path) === undefined).map((f) => f.path);
+    expect(unknown).toEqual([]);
+  });
+
+  test('manifests are recognised at the root and one folder down, with the app\'s extension, and nothing else is', () => {
+    for (const yamlOutputType of [YamlOutputType.FILE_PER_RESOURCE, YamlOutputType.FOLDER_PER_CHART_FILE_PER_RESOURCE]) {
+      const app = new App({ yamlOutputType, outputFileExtension: '.yaml' });
+      const chart = new Chart(app, 'demo');
+      new ApiObject(chart, 'config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });
+      const paths = renderApp(app).files.map((f) => f.path);
+      expect(paths.length).toBeGreaterThan(0);
+      expect(paths.filter((p) => parseOutputPath(p, '.yaml')?.file !== 'manifest')).toEqual([]);
+    }
+    expect(parseOutputPath('0000-demo/DatabaseCluster.basic.k8s.yaml')).toEqual({ file: 'manifest' });
+    expect(parseOutputPath('demo/basic/drainer-binlog-values.yaml', '.yaml')).toEqual({ file: 'drainer-values', namespace: 'demo', clusterName: 'basic', releaseName: 'binlog' });
+    expect(parseOutputPath('.cluster-tls-output.json')).toEqual({ file: 'marker' });
+    expect(parseOutputPath('construct-metadata.json')).toEqual({ file: 'construct-metadata' });
+    for (const other of ['notes.md', 'demo/basic/notes.md', 'demo/basic/migration/readme.md', 'demo/basic/cfssl/x/y.json', 'demo/values.yaml']) {
+      expect({ other, is: parseOutputPath(other) }).toEqual({ other, is: undefined });
+    }
+  });
+});

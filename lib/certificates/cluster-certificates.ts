@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Chart } from 'cdk8s';
+import type * as kplus from 'cdk8s-plus-27';
 import { Construct } from 'constructs';
 import { COMPONENTS, ClusterKind, ComponentToken, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken } from '../spec/catalog';
 import {
@@ -9,6 +10,7 @@ import {
 import { inputError } from '../spec/errors';
 import * as names from '../spec/names';
 import * as layout from '../spec/output-layout';
+import { importedSecret } from '../spec/secret-ref';
 import { OutputFile } from '../synth/output-file';
 import { renderCertManager } from './cert-manager';
 import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
@@ -291,6 +293,23 @@ export class ClusterCertificates extends Construct {
       inputError(this, 'cluster kind', kind, `a kind with certificates: ${[...this.kinds].join(', ') || 'none yet'}`);
     }
     return names.clientSecretName(this.clusterName, kind);
+  }
+
+  /**
+   * The server Secret of a component as a cdk8s-plus `ISecret`; throws when the component was not
+   * added. Nothing is written for it: the Secret is the one the issuing method makes.
+   */
+  public serverSecret(token: ComponentToken): kplus.ISecret {
+    return importedSecret(this, this.serverSecretName(token));
+  }
+
+  /**
+   * The shared client Secret of a cluster kind as a cdk8s-plus `ISecret`, for a workload that
+   * connects to the cluster with the client certificate set: mount it with
+   * `kplus.Volume.fromSecret(scope, id, certs.clientSecret(kind))`. Throws when the kind is not served.
+   */
+  public clientSecret(kind: ClusterKind): kplus.ISecret {
+    return importedSecret(this, this.clientSecretName(kind));
   }
 
   /**

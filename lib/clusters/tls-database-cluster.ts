@@ -1,4 +1,6 @@
 import { ApiObject, Chart } from 'cdk8s';
+import type * as kplus from 'cdk8s-plus-27';
+import { SecretRef, secretRefName, secretRefs } from '../spec/secret-ref';
 import { Construct } from 'constructs';
 import {
   CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, clusterKind, component,
@@ -101,10 +103,11 @@ export interface ChangefeedProps extends DatabaseComponentProps, AllowedCommonNa
    * Secrets (keys `tls.crt`, `tls.key`, `ca.crt`) for TLS towards the databases the changefeed
    * writes to, listed in `spec.changefeed.tlsClientSecretNames`. The operator mounts each at
    * `/var/lib/sink-tls/<secret name>` in the changefeed pods; {@link TlsDatabaseCluster.sinkTlsFiles}
-   * gives the paths to put in a sink's URI. They are not the cluster's own certificates.
+   * gives the paths to put in a sink's URI. They are not the cluster's own certificates. Each is
+   * a name or a cdk8s-plus `ISecret`.
    * @default - none
    */
-  readonly sinkTlsSecretNames?: string[];
+  readonly sinkTlsSecretNames?: SecretRef[];
 }
 
 /** One storage claim of the columnar component. */
@@ -200,7 +203,7 @@ const DATABASE_CLUSTER_SHAPE = {
   store: objectOf({ ...COMPONENT, ...FAILOVER, ...STORAGE, ...EXTRA }),
   sqlserver: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, serviceType: oneOf(Object.values(ServiceType)) }),
   pump: objectOf({ ...COMPONENT, ...STORAGE, ...EXTRA }),
-  changefeed: objectOf({ ...COMPONENT, ...EXTRA, sinkTlsSecretNames: 'strings?' }),
+  changefeed: objectOf({ ...COMPONENT, ...EXTRA, sinkTlsSecretNames: secretRefs() }),
   columnar: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, storageClaims: listOf({ storage: text(QUANTITY_EXPECTED, false), storageClassName: 'string?' }) }),
 } satisfies ShapeOf<TlsDatabaseClusterProps>;
 
@@ -277,7 +280,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     this.clientSecretName = this.certificates.clientSecretName(ClusterKind.DATABASE);
     this.sqlHost = names.serviceHost(props.clusterName, 'sqlserver', namespace);
 
-    this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', props.changefeed?.sinkTlsSecretNames, this.certificates);
+    this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', props.changefeed?.sinkTlsSecretNames?.map(secretRefName), this.certificates);
     const spec: Record<string, unknown> = {
       tlsCluster: { enabled: true },
       version: props.version,
@@ -318,6 +321,19 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
   /** The server Secret of one of the cluster's components. */
   public serverSecretName(token: ComponentToken): string {
     return this.certificates.serverSecretName(token);
+  }
+
+  /** The server Secret of one of the cluster's components, as a cdk8s-plus `ISecret`. */
+  public serverSecret(token: ComponentToken): kplus.ISecret {
+    return this.certificates.serverSecret(token);
+  }
+
+  /**
+   * The cluster's shared client Secret (`clientSecretName`) as a cdk8s-plus `ISecret`: a
+   * cdk8s-plus workload mounts the client certificate set with `kplus.Volume.fromSecret`.
+   */
+  public clientSecret(): kplus.ISecret {
+    return this.certificates.clientSecret(ClusterKind.DATABASE);
   }
 
   /**

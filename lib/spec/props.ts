@@ -26,6 +26,8 @@ export type PropSpec =
     readonly expected?: string;
     /** What the message says each object of a list should be. */
     readonly itemExpected?: string;
+    /** A test for each item of a list of values other than strings and objects. */
+    readonly itemIs?: (value: unknown) => boolean;
   };
 
 /** The props of a construct or of one of its objects, by name. */
@@ -129,6 +131,8 @@ function checkProp(scope: IConstruct, field: string, key: string, value: unknown
       (value as unknown[]).forEach((item, i) => {
         if (full.shape) {
           checkProp(scope, `${field}[${i}]`, key, item, { type: 'object', shape: full.shape, expected: full.itemExpected });
+        } else if (full.itemIs) {
+          checkProp(scope, `${field}[${i}]`, key, item, { type: 'value', is: full.itemIs, expected: full.itemExpected });
         } else if (typeof item !== 'string') {
           inputError(scope, `${field}[${i}]`, typeof item === 'object' && item !== null ? describeType(item) : item, 'a string');
         }

@@ -5,7 +5,7 @@
  * makes the keys where the user runs it.
  */
 import { Construct } from 'constructs';
-import { ClusterKind, SECRET_KEYS, USAGES } from '../spec/catalog';
+import { CFSSL_PROFILES, ClusterKind, SECRET_KEYS, USAGES } from '../spec/catalog';
 import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
 import { IssuingMethod } from './certificate-options';
 import { inputError } from '../spec/errors';
@@ -19,9 +19,8 @@ import { DistinguishedName, caSubject, leafSubject } from './subjects';
 export const ISSUE_SCRIPT = 'issue-certificates.sh';
 
 /** The signing profiles of `ca-config.json`, as the specification names them. */
-const PROFILE = { server: 'internal', client: 'client' } as const;
-/** Key usages cfssl adds before the extended key usages of each profile. */
-const BASE_USAGES = ['signing', 'key encipherment'] as const;
+const PROFILE = CFSSL_PROFILES;
+const BASE_USAGES = CFSSL_PROFILES.baseUsages;
 /** The bare name (file prefix) of the CA and of the shared client certificate. */
 const CA_BARE = 'ca';
 const CLIENT_BARE = 'client';

@@ -3,7 +3,8 @@ import type * as kplus from 'cdk8s-plus-27';
 import { SecretRef, secretRefName, secretRefs } from '../spec/secret-ref';
 import { Construct } from 'constructs';
 import {
-  CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, clusterKind, component,
+  CAPABILITIES, CLIENT_SECRET_MOUNTING, COMPONENTS, ClusterKind, ComponentEntry, ComponentToken, MOUNT_PATHS, PORTS, SHOWN_VALUES, clusterKind,
+  component,
 } from '../spec/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
@@ -174,19 +175,10 @@ type ComponentPropsUnion = DatabaseComponentProps & Partial<FailoverComponentPro
 /** The components the construct runs, in the order of the specification's table. */
 type OperatorComponent = 'coordinator' | 'store' | 'sqlserver' | 'pump' | 'changefeed' | 'columnar';
 
-/** Which fields of the DatabaseCluster each component takes. */
-const SHAPES: Record<OperatorComponent, {
-  readonly failover: boolean;
-  readonly storage?: 'requests' | 'claims';
-  readonly defaultStorage?: string;
-}> = {
-  coordinator: { failover: true, storage: 'requests', defaultStorage: '10Gi' },
-  store: { failover: true, storage: 'requests', defaultStorage: '100Gi' },
-  sqlserver: { failover: true },
-  pump: { failover: false, storage: 'requests', defaultStorage: '20Gi' },
-  changefeed: { failover: false },
-  columnar: { failover: true, storage: 'claims', defaultStorage: '100Gi' },
-};
+/** The components the construct can run, with the fields each takes, from the catalog. */
+const DATABASE_COMPONENTS = COMPONENTS.filter((c) => c.databaseSpec !== undefined) as (ComponentEntry & {
+  readonly token: OperatorComponent; readonly databaseSpec: NonNullable<ComponentEntry['databaseSpec']>;
+})[];
 
 const COMPONENT: PropShape = { baseImage: 'string?', replicas: 'number?', config: { type: 'object', optional: true, expected: 'an object: the component\'s configuration' } };
 const FAILOVER: PropShape = { maxFailoverCount: 'number?' };
@@ -268,7 +260,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
       changefeed: props.changefeed,
       columnar: props.columnar,
     };
-    const running = (Object.keys(SHAPES) as OperatorComponent[]).filter((t) => parts[t] !== undefined);
+    const running = DATABASE_COMPONENTS.map((c) => c.token).filter((t) => parts[t] !== undefined);
     this.components = running;
     this.checkVersions(props, running);
 
@@ -284,7 +276,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
     const spec: Record<string, unknown> = {
       tlsCluster: { enabled: true },
       version: props.version,
-      timezone: requireTimeZone(this, 'timezone', props.timezone ?? 'UTC'),
+      timezone: requireTimeZone(this, 'timezone', props.timezone ?? SHOWN_VALUES.timezone),
       pvReclaimPolicy,
       // The names the operator gives the components must be the names on their certificates.
       clusterDomain: this.certificates.clusterDomain,
@@ -357,7 +349,7 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
   }
 
   private componentSpec(token: OperatorComponent, part: ComponentPropsUnion): Record<string, unknown> {
-    const shape = SHAPES[token];
+    const shape = DATABASE_COMPONENTS.find((c) => c.token === token)!.databaseSpec;
     const check = component(token).commonNameCheck!;
     const extra = check.singleValue ? [] : requireExtraCommonNames(this, `${token}.extraAllowedCommonNames`, part.extraAllowedCommonNames, this.commonName);
     const claims = part.storageClaims ?? [{ storage: shape.defaultStorage! }];

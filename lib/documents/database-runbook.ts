@@ -27,6 +27,7 @@ export const MOUNT_CLIENT_SECRET_PATCH_YAML = YAML.stringify(mountClientSecretPa
 /** Renders the runbook of a database cluster, with the extra steps other constructs added. */
 export function databaseRunbook(cluster: TlsDatabaseCluster, chart: Chart, extraSteps: readonly RunbookStep[] = []): string {
   const { clusterName, namespace } = cluster;
+  const { certificate, privateKey, ca } = SECRET_KEYS;
   const resource = clusterKind(ClusterKind.DATABASE).resourceKind.toLowerCase();
   const secrets = [...cluster.components.map((t) => cluster.serverSecretName(t)), cluster.clientSecretName];
   const shell = (token: 'coordinator' | 'store', command: string): RunbookStep => ({
@@ -42,7 +43,7 @@ export function databaseRunbook(cluster: TlsDatabaseCluster, chart: Chart, extra
     ...cluster.certificates.issuanceSteps(),
     {
       title: 'Check the certificate Secrets',
-      text: ['Every component loads its Secret when it starts, by these names only (each holds `tls.crt`, `tls.key` and `ca.crt`); they must exist before the cluster is created:'],
+      text: [`Every component loads its Secret when it starts, by these names only (each holds \`${certificate}\`, \`${privateKey}\` and \`${ca}\`); they must exist before the cluster is created:`],
       commands: [`kubectl get secret ${secrets.join(' ')} -n ${namespace}`],
     },
     ...(cluster.sinkTlsSecretNames.length === 0 ? [] : [{
@@ -74,8 +75,8 @@ export function databaseRunbook(cluster: TlsDatabaseCluster, chart: Chart, extra
         `# or inline: kubectl patch ${resource} ${clusterName} -n ${namespace} --type merge -p '${JSON.stringify(mountClientSecretPatchObject())}'`,
       ],
     },
-    shell('coordinator', `coordctl --cacert=ca.crt --cert=tls.crt --key=tls.key -u https://127.0.0.1:${PORTS.coordinatorClient} member`),
-    shell('store', `storectl --ca-path=ca.crt --cert-path=tls.crt --key-path=tls.key --host 127.0.0.1:${PORTS.storeStatus} cluster`),
+    shell('coordinator', `coordctl --cacert=${ca} --cert=${certificate} --key=${privateKey} -u https://127.0.0.1:${PORTS.coordinatorClient} member`),
+    shell('store', `storectl --ca-path=${ca} --cert-path=${certificate} --key-path=${privateKey} --host 127.0.0.1:${PORTS.storeStatus} cluster`),
     ...extraSteps,
   ];
   return renderRunbook({

@@ -88,6 +88,12 @@ export interface ComponentEntry {
   readonly minOperatorVersion: string;
   /** The first component version that supports TLS, where the specification states one. */
   readonly minComponentVersion?: string;
+  /**
+   * The shape of its object in the `DatabaseCluster` spec, for the database components the
+   * operator deploys: whether it takes `maxFailoverCount`, and how it asks for storage
+   * (`requests.storage`, or columnar's `storageClaims`) with which default size.
+   */
+  readonly databaseSpec?: { readonly failover: boolean; readonly storage?: 'requests' | 'claims'; readonly defaultStorage?: string };
 }
 
 const SERVICE: HostForm = { of: 'service', wildcard: false };
@@ -130,6 +136,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     peerService: true,
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: true },
+    databaseSpec: { failover: true, storage: 'requests', defaultStorage: '10Gi' },
     minOperatorVersion: '1.1.0',
   },
   {
@@ -140,6 +147,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     peerService: true,
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
+    databaseSpec: { failover: true, storage: 'requests', defaultStorage: '100Gi' },
     minOperatorVersion: '1.1.0',
   },
   {
@@ -150,6 +158,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     peerService: true,
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cluster-verify-cn', path: ['config', 'security', 'cluster-verify-cn'], singleValue: false },
+    databaseSpec: { failover: true },
     minOperatorVersion: '1.1.0',
   },
   {
@@ -160,6 +169,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     peerService: false,
     hostForms: [WILDCARD_SERVICE],
     commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
+    databaseSpec: { failover: false, storage: 'requests', defaultStorage: '20Gi' },
     minOperatorVersion: '1.1.0',
   },
   {
@@ -179,6 +189,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     peerService: true,
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
+    databaseSpec: { failover: false },
     minOperatorVersion: '1.1.3',
     minComponentVersion: '4.0.3',
   },
@@ -197,6 +208,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
       singleValue: false,
       mirrors: [{ key: 'cert-allowed-cn', path: ['config', 'proxy', 'security', 'cert-allowed-cn'] }],
     },
+    databaseSpec: { failover: true, storage: 'claims', defaultStorage: '100Gi' },
     minOperatorVersion: '1.1.4',
     minComponentVersion: '4.0.5',
   },
@@ -295,6 +307,19 @@ export const USAGES = {
   client: ['client auth'],
 } as const;
 
+/**
+ * The cfssl signing profiles of `ca-config.json` (specification, section A): their names, and the
+ * key usages cfssl puts before the extended key usages of {@link USAGES}.
+ */
+export const CFSSL_PROFILES = {
+  /** Server certificates. */
+  server: 'internal',
+  /** The shared client certificate. */
+  client: 'client',
+  /** Key usages of both profiles, before the extended ones. */
+  baseUsages: ['signing', 'key encipherment'],
+} as const;
+
 /** Components of the database cluster that can mount the client certificate set (`mountClusterClientSecret`). */
 export const CLIENT_SECRET_MOUNTING: readonly ComponentToken[] = ['coordinator', 'store'];
 
@@ -351,3 +376,22 @@ export function componentsOf(kind: ClusterKind, deployment?: Deployment): Compon
     .filter((c) => c.cluster === kind && (deployment === undefined || c.deployment === deployment))
     .map((c) => c.token);
 }
+
+/**
+ * Values the specification shows in its examples and the constructs use as defaults, where no
+ * table row holds them.
+ */
+export const SHOWN_VALUES = {
+  /** `spec.timezone` of the database cluster. */
+  timezone: 'UTC',
+  /** `storageSize` of the migration cluster's master and worker. */
+  migrationStorageSize: '10Gi',
+  /** A source's `relay-dir` in its migration configuration. */
+  relayDir: './relay_log',
+  /** The migration task's `task-mode`. */
+  taskMode: 'all',
+  /** The migration task's loader `dir`. */
+  loaderDir: './dumped_data',
+  /** The drainer chart's `storage`. */
+  drainerStorage: '10Gi',
+} as const;

@@ -18,6 +18,15 @@ import type { CertificateRenderer } from './renderer';
 /** The group of cert-manager's issuers, as `issuerRef.group` names it. */
 const CERT_MANAGER_GROUP = 'cert-manager.io';
 
+/** What every client and server Certificate of a cluster shares, resolved once before any object is made. */
+interface LeafFields {
+  readonly settings: CertificateSettings;
+  readonly labels: { readonly [key: string]: string };
+  /** The subject and Common Name. */
+  readonly name: { subject?: CertificateSpecSubject; commonName?: string };
+  readonly privateKey: CertificateSpecPrivateKey;
+}
+
 /**
  * Creates the self-signed Issuer and the CA Certificate under `scope`, and returns the functions
  * that add each kind's CA-type Issuer with its client Certificate and each server Certificate.
@@ -27,7 +36,31 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
   const privateKey = privateKeySpec(settings.privateKey);
   const leafName = subjectFields(leafSubject(settings, IssuingMethod.CERT_MANAGER));
   const labels = { [names.CERTIFICATES_LABEL]: clusterName };
+  const leaf: LeafFields = { settings, labels, name: leafName, privateKey };
 
+  const ca = declareCa(scope, settings, labels);
+  const issuers = new Map<ClusterKind, Issuer>();
+
+  return {
+    addKind(kind) {
+      const entry = clusterKind(kind);
+      const issuer = new Issuer(scope, `Issuer-${kind}`, {
+        metadata: { name: names.caIssuerName(clusterName, kind), namespace, labels },
+        spec: { ca: { secretName: names.caSecretName(clusterName) } },
+      });
+      issuer.node.addDependency(ca);
+      issuers.set(entry.kind, issuer);
+      declareLeaf(scope, leaf, `Client-${kind}`, issuer, names.clientSecretName(clusterName, kind), USAGES.client);
+    },
+    addServer(plan) {
+      declareLeaf(scope, leaf, `Server-${plan.token}`, issuers.get(component(plan.token).cluster)!, plan.secretName, USAGES.server, plan);
+    },
+  };
+}
+
+/** Declares the self-signed Issuer and the CA Certificate it issues, and returns the CA Certificate. */
+function declareCa(scope: Construct, settings: CertificateSettings, labels: LeafFields['labels']): Certificate {
+  const { clusterName, namespace } = settings;
   const selfSigned = new Issuer(scope, 'SelfSignedIssuer', {
     metadata: { name: names.selfSignedIssuerName(clusterName), namespace, labels },
     spec: { selfSigned: {} },
@@ -45,46 +78,33 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
     },
   });
   ca.node.addDependency(selfSigned);
-
-  const issuers = new Map<ClusterKind, Issuer>();
-
-  const leaf = (id: string, kind: ClusterKind, secretName: string, usages: readonly string[], plan?: ServerCertificatePlan) => {
-    const issuer = issuers.get(kind)!;
-    const cert = new Certificate(scope, id, {
-      metadata: { name: secretName, namespace, labels },
-      spec: {
-        secretName,
-        duration: settings.duration,
-        renewBefore: settings.renewBefore,
-        ...leafName,
-        usages: usages.map(toUsage),
-        dnsNames: plan ? [...plan.dnsNames] : undefined,
-        ipAddresses: plan ? [...plan.ipAddresses] : undefined,
-        privateKey,
-        issuerRef: { name: issuer.name, kind: Issuer.GVK.kind, group: CERT_MANAGER_GROUP },
-      },
-    });
-    cert.node.addDependency(issuer);
-    return cert;
-  };
-
-  return {
-    addKind(kind) {
-      const entry = clusterKind(kind);
-      const issuer = new Issuer(scope, `Issuer-${kind}`, {
-        metadata: { name: names.caIssuerName(clusterName, kind), namespace, labels },
-        spec: { ca: { secretName: names.caSecretName(clusterName) } },
-      });
-      issuer.node.addDependency(ca);
-      issuers.set(entry.kind, issuer);
-      leaf(`Client-${kind}`, kind, names.clientSecretName(clusterName, kind), USAGES.client);
-    },
-    addServer(plan) {
-      leaf(`Server-${plan.token}`, component(plan.token).cluster, plan.secretName, USAGES.server, plan);
-    },
-  };
+  return ca;
 }
 
+/** Declares a client or server Certificate (a server one with its plan's host names and addresses), after its Issuer. */
+function declareLeaf(
+  scope: Construct, leaf: LeafFields, id: string, issuer: Issuer, secretName: string, usages: readonly string[], plan?: ServerCertificatePlan,
+): Certificate {
+  const { settings, labels } = leaf;
+  const cert = new Certificate(scope, id, {
+    metadata: { name: secretName, namespace: settings.namespace, labels },
+    spec: {
+      secretName,
+      duration: settings.duration,
+      renewBefore: settings.renewBefore,
+      ...leaf.name,
+      usages: usages.map(toUsage),
+      dnsNames: plan ? [...plan.dnsNames] : undefined,
+      ipAddresses: plan ? [...plan.ipAddresses] : undefined,
+      privateKey: leaf.privateKey,
+      issuerRef: { name: issuer.name, kind: Issuer.GVK.kind, group: CERT_MANAGER_GROUP },
+    },
+  });
+  cert.node.addDependency(issuer);
+  return cert;
+}
+
+/** A key usage as cert-manager's enum value. */
 function toUsage(usage: string): CertificateSpecUsages {
   const found = Object.values(CertificateSpecUsages).find((u) => u === usage);
   if (!found) {
@@ -106,6 +126,7 @@ function subjectFields(name: DistinguishedName): { subject?: CertificateSpecSubj
   return { ...(set ? { subject } : {}), commonName: name.find((a) => a.type === 'CN')?.value };
 }
 
+/** A resolved private key as a Certificate's `privateKey`. */
 function privateKeySpec(key: ResolvedPrivateKey): CertificateSpecPrivateKey {
   return {
     algorithm: key.algorithm as string as CertificateSpecPrivateKeyAlgorithm,

@@ -174,77 +174,14 @@ export class BackupRestore extends Construct {
 
   constructor(scope: Construct, id: string, props: BackupRestoreProps) {
     super(scope, id);
-    checkProps(this, props, BACKUP_RESTORE_SHAPE);
+    const { sendCredToStore, prefix, backupType } = resolveBackupRestoreProps(this, props);
     const { cluster } = props;
-    if (props.backup === undefined && props.restore === undefined) {
-      inputError(this, 'backup, restore', undefined, 'a backup, a restore or both (for example backup: {})');
-    }
-    const s3 = props.s3;
-    requireText(this, 's3.provider', s3.provider, /^[a-z0-9][a-z0-9-]*$/, 'a storage provider name such as "aws" or "ceph"');
-    requireText(this, 's3.region', s3.region, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a region such as "us-west-2"');
-    requireText(this, 's3.bucket', s3.bucket, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a bucket name (letters, digits, \'-\', \'_\' and \'.\')');
-    requireDnsSubdomain(this, 's3.secretName', s3.secretName);
-    const allowInsecureEndpoint = s3.allowInsecureEndpoint ?? false;
-    if (typeof allowInsecureEndpoint !== 'boolean') {
-      inputError(this, 's3.allowInsecureEndpoint', allowInsecureEndpoint, 'true or false');
-    }
-    if (s3.endpoint !== undefined) {
-      requireText(this, 's3.endpoint', s3.endpoint, /^https?:\/\/[^\s'"]+$/, 'the storage service\'s URL, such as "https://s3.example.com"');
-      if (s3.endpoint.startsWith('http://') && !allowInsecureEndpoint) {
-        inputError(this, 's3.endpoint', s3.endpoint,
-          'an https:// URL, since the backup and the storage access keys travel over it; set s3.allowInsecureEndpoint to true to accept http://');
-      }
-    }
-    requireDnsSubdomain(this, 'credentialsSecretName', props.credentialsSecretName);
-    const user = props.user;
-    requireText(this, 'user', user,
-      /^[^\s'"`$\\]+$/, 'a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need');
-    const sendCredToStore = props.sendCredToStore ?? true;
-    if (typeof sendCredToStore !== 'boolean') {
-      inputError(this, 'sendCredToStore', sendCredToStore, 'true or false');
-    }
-    const prefix = s3.prefix ?? names.backupPrefix(cluster.namespace, cluster.clusterName);
-    requirePrefix(this, 's3.prefix', prefix);
-    const backupType = props.backupType ?? DEFAULT_BACKUP_TYPE;
-    requireBackupType(this, 'backupType', backupType);
 
     this.namespace = cluster.namespace;
-    const operations: Operation[] = [];
-    if (props.backup !== undefined) {
-      operations.push(resolveOperation(this, 'backup', props.backup, { kind: 'Backup', name: names.backupName(cluster.clusterName), endpoint: 'from', backupType, prefix }));
-    }
-    if (props.restore !== undefined) {
-      operations.push(resolveOperation(this, 'restore', props.restore, { kind: 'Restore', name: names.restoreName(cluster.clusterName), endpoint: 'to', backupType, prefix }));
-    }
+    const operations = resolveOperations(this, props, backupType, prefix);
+    this.restoreSecretNames = this.addRestoreCertificates(props);
 
-    const useLightning = props.restore !== undefined && (props.restore.useLightning ?? true);
-    this.restoreSecretNames = useLightning
-      ? (['importer', 'lightning'] as const).map((token) => cluster.certificates.addComponent(token).secretName)
-      : [];
-
-    const objects = operations.map((op) => {
-      const holder = new Construct(this, op.kind);
-      const obj = operatorObject(holder, {
-        kind: op.kind,
-        name: op.name,
-        namespace: cluster.namespace,
-        spec: compact({
-          backupType: op.backupType,
-          br: { cluster: cluster.clusterName, clusterNamespace: cluster.namespace, sendCredToStore },
-          [op.endpoint]: { host: cluster.sqlHost, secretName: props.credentialsSecretName, port: cluster.sqlPort, user },
-          s3: {
-            provider: s3.provider,
-            region: s3.region,
-            secretName: s3.secretName,
-            bucket: s3.bucket,
-            prefix: op.prefix,
-            endpoint: s3.endpoint,
-          },
-        }),
-      });
-      dependWithinChart(obj, cluster.resource);
-      return { op, obj };
-    });
+    const objects = operations.map((op) => ({ op, obj: this.declareOperation(props, op, sendCredToStore) }));
     const backup = objects.find((o) => o.op.kind === 'Backup');
     const restore = objects.find((o) => o.op.kind === 'Restore');
     this.backup = backup?.obj;
@@ -253,10 +190,33 @@ export class BackupRestore extends Construct {
     this.restoreName = restore?.op.name;
 
     for (const { op } of objects) {
-      cluster.addRunbookStep(this.runbookStep(cluster, props, op, user, operations));
+      cluster.addRunbookStep(this.runbookStep(cluster, props, op, props.user, operations));
     }
   }
 
+  /** Adds the importer's and lightning's server certificates when a restore loads data with them, and returns their Secrets. */
+  private addRestoreCertificates(props: BackupRestoreProps): string[] {
+    const useLightning = props.restore !== undefined && (props.restore.useLightning ?? true);
+    return useLightning
+      ? (['importer', 'lightning'] as const).map((token) => props.cluster.certificates.addComponent(token).secretName)
+      : [];
+  }
+
+  /** Declares the `Backup` or `Restore` object, under a construct named after its kind, after the cluster when in the same chart. */
+  private declareOperation(props: BackupRestoreProps, op: Operation, sendCredToStore: boolean): ApiObject {
+    const { cluster } = props;
+    const holder = new Construct(this, op.kind);
+    const obj = operatorObject(holder, {
+      kind: op.kind,
+      name: op.name,
+      namespace: cluster.namespace,
+      spec: operationSpec(props, op, sendCredToStore),
+    });
+    dependWithinChart(obj, cluster.resource);
+    return obj;
+  }
+
+  /** The runbook step that checks the Secrets, starts the backup or restore when its own chart is applied, and follows it. */
   private runbookStep(cluster: TlsDatabaseCluster, props: BackupRestoreProps, op: Operation, user: string, operations: readonly Operation[]): RunbookStep {
     const { namespace } = this;
     const file = manifestFileName(Chart.of(this));
@@ -292,6 +252,88 @@ export class BackupRestore extends Construct {
   }
 }
 
+/** The props every operation shares, checked and with their defaults applied. */
+interface ResolvedBackupRestoreProps {
+  readonly sendCredToStore: boolean;
+  /** The key prefix, `s3.prefix` or `<namespace>/<cluster_name>`. */
+  readonly prefix: string;
+  readonly backupType: string;
+}
+
+/** Checks the props, in the order their mistakes are reported, and applies their defaults. */
+function resolveBackupRestoreProps(scope: IConstruct, props: BackupRestoreProps): ResolvedBackupRestoreProps {
+  checkProps(scope, props, BACKUP_RESTORE_SHAPE);
+  const { cluster } = props;
+  if (props.backup === undefined && props.restore === undefined) {
+    inputError(scope, 'backup, restore', undefined, 'a backup, a restore or both (for example backup: {})');
+  }
+  const s3 = props.s3;
+  checkS3(scope, s3);
+  requireDnsSubdomain(scope, 'credentialsSecretName', props.credentialsSecretName);
+  requireText(scope, 'user', props.user,
+    /^[^\s'"`$\\]+$/, 'a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need');
+  const sendCredToStore = props.sendCredToStore ?? true;
+  if (typeof sendCredToStore !== 'boolean') {
+    inputError(scope, 'sendCredToStore', sendCredToStore, 'true or false');
+  }
+  const prefix = s3.prefix ?? names.backupPrefix(cluster.namespace, cluster.clusterName);
+  requirePrefix(scope, 's3.prefix', prefix);
+  const backupType = props.backupType ?? DEFAULT_BACKUP_TYPE;
+  requireBackupType(scope, 'backupType', backupType);
+  return { sendCredToStore, prefix, backupType };
+}
+
+/** Checks the bucket's fields; an `http://` endpoint only with `allowInsecureEndpoint`. */
+function checkS3(scope: IConstruct, s3: S3Storage): void {
+  requireText(scope, 's3.provider', s3.provider, /^[a-z0-9][a-z0-9-]*$/, 'a storage provider name such as "aws" or "ceph"');
+  requireText(scope, 's3.region', s3.region, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a region such as "us-west-2"');
+  requireText(scope, 's3.bucket', s3.bucket, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a bucket name (letters, digits, \'-\', \'_\' and \'.\')');
+  requireDnsSubdomain(scope, 's3.secretName', s3.secretName);
+  const allowInsecureEndpoint = s3.allowInsecureEndpoint ?? false;
+  if (typeof allowInsecureEndpoint !== 'boolean') {
+    inputError(scope, 's3.allowInsecureEndpoint', allowInsecureEndpoint, 'true or false');
+  }
+  if (s3.endpoint !== undefined) {
+    requireText(scope, 's3.endpoint', s3.endpoint, /^https?:\/\/[^\s'"]+$/, 'the storage service\'s URL, such as "https://s3.example.com"');
+    if (s3.endpoint.startsWith('http://') && !allowInsecureEndpoint) {
+      inputError(scope, 's3.endpoint', s3.endpoint,
+        'an https:// URL, since the backup and the storage access keys travel over it; set s3.allowInsecureEndpoint to true to accept http://');
+    }
+  }
+}
+
+/** The requested operations, Backup before Restore, each with its options checked and the shared defaults applied. */
+function resolveOperations(scope: IConstruct, props: BackupRestoreProps, backupType: string, prefix: string): Operation[] {
+  const { cluster } = props;
+  const operations: Operation[] = [];
+  if (props.backup !== undefined) {
+    operations.push(resolveOperation(scope, 'backup', props.backup, { kind: 'Backup', name: names.backupName(cluster.clusterName), endpoint: 'from', backupType, prefix }));
+  }
+  if (props.restore !== undefined) {
+    operations.push(resolveOperation(scope, 'restore', props.restore, { kind: 'Restore', name: names.restoreName(cluster.clusterName), endpoint: 'to', backupType, prefix }));
+  }
+  return operations;
+}
+
+/** The `spec` of a Backup or Restore: the cluster it runs against, the SQL endpoint it logs in to, and the bucket. */
+function operationSpec(props: BackupRestoreProps, op: Operation, sendCredToStore: boolean): Record<string, unknown> {
+  const { cluster, s3 } = props;
+  return compact({
+    backupType: op.backupType,
+    br: { cluster: cluster.clusterName, clusterNamespace: cluster.namespace, sendCredToStore },
+    [op.endpoint]: { host: cluster.sqlHost, secretName: props.credentialsSecretName, port: cluster.sqlPort, user: props.user },
+    s3: {
+      provider: s3.provider,
+      region: s3.region,
+      secretName: s3.secretName,
+      bucket: s3.bucket,
+      prefix: op.prefix,
+      endpoint: s3.endpoint,
+    },
+  });
+}
+
+/** One operation's options checked, over the shared defaults. */
 function resolveOperation(scope: IConstruct, field: 'backup' | 'restore', options: BackupOptions | RestoreOptions, defaults: Operation): Operation {
   if (options === null || typeof options !== 'object') {
     inputError(scope, field, options, 'an object of options, {} for the defaults');
@@ -303,16 +345,19 @@ function resolveOperation(scope: IConstruct, field: 'backup' | 'restore', option
   return { ...defaults, backupType, prefix };
 }
 
+/** Refuses a value that is not a string matching `pattern`. */
 function requireText(scope: IConstruct, field: string, value: unknown, pattern: RegExp, expected: string): void {
   if (typeof value !== 'string' || !pattern.test(value)) {
     inputError(scope, field, value, expected);
   }
 }
 
+/** Refuses a backup type that is not a lowercase word. */
 function requireBackupType(scope: IConstruct, field: string, value: unknown): void {
   requireText(scope, field, value, /^[a-z]+$/, 'a backup type such as "full"');
 }
 
+/** Refuses a key prefix with spaces or quotes, or starting or ending with '/'. */
 function requirePrefix(scope: IConstruct, field: string, value: unknown): void {
   requireText(scope, field, value, /^[^/\s'"`$\\][^\s'"`$\\]*$/, 'a key prefix without spaces or quotes that does not start with \'/\'');
   if ((value as string).endsWith('/')) {

@@ -1,5 +1,5 @@
 import { ApiObject, Chart } from 'cdk8s';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { ClusterKind, ComponentToken, Deployment, PORTS, clusterKind, component, componentsOf } from '../spec/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
@@ -12,7 +12,7 @@ import {
 } from '../documents/migration-files';
 import { manifestFileName } from '../spec/names';
 import { compact, operatorObject } from './operator';
-import { TlsClusterProps } from './tls-cluster';
+import { PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, requireExternalSecretName, resolveCluster } from './cluster-props';
 import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../spec/props';
 import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from '../spec/validate';
@@ -206,6 +206,25 @@ const MIGRATION_CLUSTER_SHAPE = {
   task: objectOf({ name: 'string', taskMode: 'string?', isSharding: 'boolean?', loaderDir: 'string?' }, false, 'the migration task: { name }'),
 } satisfies ShapeOf<TlsMigrationClusterProps>;
 
+/** Refuses an operator version older than the first that runs TLS between migration cluster members. */
+function checkOperatorVersion(scope: IConstruct, operatorVersion: string | undefined): void {
+  if (operatorVersion !== undefined) {
+    requireMinimum(scope, 'operatorVersion', operatorVersion, clusterKind(ClusterKind.MIGRATION).minOperatorVersion,
+      'tls between migration cluster components');
+  }
+}
+
+/** Adds the master's and the worker's server certificates, unless the certificates passed in hold them already. */
+function addMemberCertificates(certificates: ClusterCertificates): void {
+  for (const token of MEMBERS) {
+    // Certificates passed in may hold a member already, perhaps with extra names: it is kept as
+    // it is, since addComponent refuses the same component with other options.
+    if (!certificates.hasComponent(token)) {
+      certificates.addComponent(token);
+    }
+  }
+}
+
 /**
  * A `MigrationCluster` with TLS between its members, connected over TLS to external
  * MySQL-protocol databases (specification, sections C, D and E).
@@ -245,26 +264,13 @@ export class TlsMigrationCluster extends Construct {
     super(scope, id);
     checkProps(this, props, MIGRATION_CLUSTER_SHAPE);
     const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props, ClusterKind.MIGRATION);
-    if (props.operatorVersion !== undefined) {
-      requireMinimum(this, 'operatorVersion', props.operatorVersion, clusterKind(ClusterKind.MIGRATION).minOperatorVersion,
-        'tls between migration cluster components');
-    }
-    const discovery = props.discovery ?? {};
-    // The members' props are named after their spec keys.
-    const memberProps: MemberPropsBySpecKey = { master: props.master, worker: props.worker };
-    const members = MEMBERS.map((token) => this.member(token, memberProps, certificates.commonName));
+    checkOperatorVersion(this, props.operatorVersion);
+    const members = this.resolveMembers(props, certificates.commonName);
     this.certificates = certificates;
     const sources = this.resolveSources(props.sources);
     const target = this.resolveTarget(props.target);
     const task = this.resolveTask(props.task);
-
-    for (const token of MEMBERS) {
-      // Certificates passed in may hold a member already, perhaps with extra names: it is kept as
-      // it is, since addComponent refuses the same component with other options.
-      if (!certificates.hasComponent(token)) {
-        certificates.addComponent(token);
-      }
-    }
+    addMemberCertificates(certificates);
 
     this.clusterName = props.clusterName;
     this.namespace = namespace;
@@ -274,21 +280,7 @@ export class TlsMigrationCluster extends Construct {
       TlsMigrationCluster['serverSecretNames'];
     this.clientSecretName = this.certificates.clientSecretName(ClusterKind.MIGRATION);
     this.tlsClientSecretNames = [...new Set([...sources, target].map((d) => d.tlsSecretName))];
-
-    this.resource = operatorObject(this, {
-      kind: clusterKind(ClusterKind.MIGRATION).resourceKind,
-      name: props.clusterName,
-      namespace,
-      spec: compact({
-        tlsCluster: { enabled: true },
-        version: props.version,
-        pvReclaimPolicy,
-        discovery,
-        tlsClientSecretNames: [...this.tlsClientSecretNames],
-        ...Object.fromEntries(members),
-      }),
-    });
-    this.resource.node.addDependency(this.certificates);
+    this.resource = this.declareResource(props, pvReclaimPolicy, members);
 
     const clusterFolder = names.clusterFolder(namespace, props.clusterName);
     const folder = `${clusterFolder}/${MIGRATION_FOLDER}`;
@@ -301,22 +293,54 @@ export class TlsMigrationCluster extends Construct {
       path: `${folder}/${TASK_FILE}`,
       content: configYaml(taskConfig(task, target, sources), comment(`Task ${task.name}`)),
     });
-    const targetLabel = `${target.host}:${target.port}`;
     this.runbook = new OutputFile(this, 'Runbook', {
       path: `${clusterFolder}/${MIGRATION_RUNBOOK_FILE}`,
-      content: () => migrationRunbook({
-        clusterName: props.clusterName,
-        namespace,
-        commonName: this.commonName,
-        manifestFile: manifestFileName(Chart.of(this)),
-        certificateSecretNames: [...MEMBERS.map((token) => certificates.serverSecretName(token)), this.clientSecretName],
-        masterSecretName: this.serverSecretNames['mig-master'],
-        issuance: certificates.issuanceSteps(),
-        sources,
-        target,
-        targetLabel,
+      content: () => this.runbookContent(sources, target),
+    });
+  }
+
+  /** Declares the `MigrationCluster`, with TLS between its members and the external databases' Secrets, after the certificates. */
+  private declareResource(props: TlsMigrationClusterProps, pvReclaimPolicy: PvReclaimPolicy, members: [string, Record<string, unknown>][]): ApiObject {
+    const resource = operatorObject(this, {
+      kind: clusterKind(ClusterKind.MIGRATION).resourceKind,
+      name: props.clusterName,
+      namespace: this.namespace,
+      spec: compact({
+        tlsCluster: { enabled: true },
+        version: props.version,
+        pvReclaimPolicy,
+        discovery: props.discovery ?? {},
+        tlsClientSecretNames: [...this.tlsClientSecretNames],
+        ...Object.fromEntries(members),
       }),
     });
+    resource.node.addDependency(this.certificates);
+    return resource;
+  }
+
+  /** The runbook's text, rendered at synth once every certificate is known. */
+  private runbookContent(sources: ResolvedSource[], target: ResolvedDatabase): string {
+    const { certificates } = this;
+    const targetLabel = `${target.host}:${target.port}`;
+    return migrationRunbook({
+      clusterName: this.clusterName,
+      namespace: this.namespace,
+      commonName: this.commonName,
+      manifestFile: manifestFileName(Chart.of(this)),
+      certificateSecretNames: [...MEMBERS.map((token) => certificates.serverSecretName(token)), this.clientSecretName],
+      masterSecretName: this.serverSecretNames['mig-master'],
+      issuance: certificates.issuanceSteps(),
+      sources,
+      target,
+      targetLabel,
+    });
+  }
+
+  /** The master's and the worker's spec keys and specs, checked, in the catalog's order. */
+  private resolveMembers(props: TlsMigrationClusterProps, commonName: string): [string, Record<string, unknown>][] {
+    // The members' props are named after their spec keys.
+    const memberProps: MemberPropsBySpecKey = { master: props.master, worker: props.worker };
+    return MEMBERS.map((token) => this.member(token, memberProps, commonName));
   }
 
   /**
@@ -339,6 +363,7 @@ export class TlsMigrationCluster extends Construct {
     return [key, { baseImage, maxFailoverCount, replicas, storageSize, ...atPath(commonNameCheck!.path, [commonName, ...extra]) }];
   }
 
+  /** The upstream databases, checked: at least one, each with a unique source id that does not name the task file. */
   private resolveSources(sources: readonly MigrationSource[]): ResolvedSource[] {
     // The shape checked the types; a list may still be empty.
     if (sources.length === 0) {
@@ -366,6 +391,7 @@ export class TlsMigrationCluster extends Construct {
     });
   }
 
+  /** The downstream database, checked: a host and port, or a database cluster of this library, not both. */
   private resolveTarget(target: MigrationTarget): ResolvedDatabase {
     if (target.database !== undefined) {
       if (target.host !== undefined) {
@@ -396,6 +422,7 @@ export class TlsMigrationCluster extends Construct {
     };
   }
 
+  /** The migration task, checked and with its defaults applied. */
   private resolveTask(task: MigrationTaskProps): ResolvedTask {
     if (typeof task.name !== 'string' || !ID.test(task.name)) {
       inputError(this, 'task.name', task.name, `a task name of ${ID_RULE}`);

@@ -1,8 +1,12 @@
-import { Chart, Testing } from 'cdk8s';
+import { App, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-27';
+import * as YAML from 'yaml';
 import { ClusterKind } from '../lib/spec/catalog';
 import { ClusterTlsError } from '../lib/spec/errors';
+import { BackupRestore } from '../lib/clusters/backup-restore';
+import { DrainerRelease } from '../lib/clusters/drainer-release';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
+import { TlsMigrationCluster } from '../lib/clusters/tls-migration-cluster';
 import { renderApp } from '../lib/synth/synthesize';
 
 /** A database cluster in namespace `demo`, with a chart beside it for workloads. */
@@ -45,5 +49,29 @@ describe('cdk8s-plus interop', () => {
     expect(cluster.spec.changefeed.tlsClientSecretNames).toEqual(['kafka-tls', 'other-tls']);
     expect(() => setup({ changefeed: { sinkTlsSecretNames: [42 as any] } }))
       .toThrow('demo/db: changefeed.sinkTlsSecretNames[0]: received 42; expected a Secret name or a cdk8s-plus ISecret');
+  });
+
+  test('the drainer, backup and restore, and migration props that name a Secret take an ISecret, and write its name', () => {
+    const { chart, database } = setup();
+    const secret = (name: string) => kplus.Secret.fromSecretName(chart, `ref-${name}`, name);
+    new DrainerRelease(chart, 'drainer', {
+      cluster: database, releaseName: 'binlog', chart: { version: '1.1.0' },
+      downstreamTls: { secretName: secret('downstream-tls'), checkpointSecretName: secret('checkpoint-tls') },
+    });
+    new BackupRestore(chart, 'backup', {
+      cluster: database, backup: {}, user: 'backup', credentialsSecretName: secret('backup-password'),
+      s3: { provider: 'aws', region: 'us-west-2', bucket: 'db-backups', secretName: secret('s3-keys') },
+    });
+    new TlsMigrationCluster(chart, 'migration', {
+      clusterName: 'basic', version: 'v1.2.0', certificates: database.certificates, task: { name: 'basic-task' },
+      sources: [{ sourceId: 'source1', host: 'mysql.example.com', user: 'root', tlsSecretName: secret('source1-tls') }],
+      target: { database, user: 'root', tlsSecretName: secret('target-tls') },
+    });
+    const objects = Testing.synth(chart);
+    const backup = objects.find((o) => o.kind === 'Backup');
+    expect([backup.spec.from.secretName, backup.spec.s3.secretName]).toEqual(['backup-password', 's3-keys']);
+    expect(objects.find((o) => o.kind === 'MigrationCluster').spec.tlsClientSecretNames).toEqual(['source1-tls', 'target-tls']);
+    const values = YAML.parse(renderApp(chart.node.root as App).files.find((f) => f.path === 'demo/basic/drainer-binlog-values.yaml')!.content);
+    expect(values.tlsSyncer).toEqual({ tlsClientSecretName: 'downstream-tls', checkpoint: { tlsClientSecretName: 'checkpoint-tls' } });
   });
 });

@@ -139,7 +139,10 @@ describe('certificates', () => {
 
   test('exposes the Secret names and the Common Name for the next construct', () => {
     const { cluster } = synth();
-    expect(cluster.serverSecretNames).toEqual({ 'mig-master': 'basic-mig-master-cluster-secret', 'mig-worker': 'basic-mig-worker-cluster-secret' });
+    expect(cluster.components.map((t) => cluster.serverSecretName(t))).toEqual(['basic-mig-master-cluster-secret', 'basic-mig-worker-cluster-secret']);
+    expect(cluster.serverSecret('mig-worker').name).toBe('basic-mig-worker-cluster-secret');
+    expect(cluster.clientSecret().name).toBe('basic-mig-client-secret');
+    expect(() => cluster.serverSecretName('store')).toThrow('demo/migration: component: received "store"; expected one of the members: mig-master, mig-worker');
     expect(cluster.clientSecretName).toBe('basic-mig-client-secret');
     expect(cluster.commonName).toBe('basic');
   });
@@ -516,4 +519,14 @@ describe('input errors', () => {
       expect(error.message).not.toContain('hunter2');
     }
   });
+});
+
+test('each source file keeps its construct path when the sources are reordered', () => {
+  const sources = [
+    { sourceId: 'orders', host: 'mysql-a.example.com', user: 'root', tlsSecretName: 'a-tls' },
+    { sourceId: 'billing', host: 'mysql-b.example.com', user: 'root', tlsSecretName: 'b-tls' },
+  ];
+  const paths = (list: typeof sources) => Object.fromEntries(synth({ sources: list }).cluster.sourceFiles.map((f) => [f.path, f.node.path]));
+  expect(paths([...sources].reverse())).toEqual(paths(sources));
+  expect(paths(sources)['demo/basic/migration/orders.yaml']).toBe('demo/migration/Source-orders');
 });

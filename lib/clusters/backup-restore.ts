@@ -3,8 +3,9 @@ import { Construct, IConstruct } from 'constructs';
 import { inputError } from '../spec/errors';
 import * as names from '../spec/names';
 import { operatorApiVersion } from '../spec/settings';
-import type { TlsDatabaseCluster } from './tls-database-cluster';
-import { manifestFileName } from '../spec/names';
+import type { ITlsDatabaseCluster } from './tls-cluster';
+import { manifestFileName } from '../spec/output-layout';
+import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
 import { compact, dependWithinChart, operatorObject } from './operator';
 import { RunbookStep } from '../documents/runbook';
 import { requireDnsSubdomain } from '../spec/validate';
@@ -26,9 +27,9 @@ export interface S3Storage {
   readonly prefix?: string;
   /**
    * The Secret with the storage access keys (`s3.secretName`). You create it; the library only
-   * refers to it.
+   * refers to it. A name, or a cdk8s-plus `ISecret`.
    */
-  readonly secretName: string;
+  readonly secretName: SecretRef;
   /**
    * The storage service's URL (`s3.endpoint`), for providers other than AWS. It must start with
    * `https://`: the backup and the storage access keys travel over it.
@@ -83,7 +84,7 @@ export interface RestoreOptions {
 /** Props of {@link BackupRestore}. */
 export interface BackupRestoreProps {
   /** The database cluster that is backed up or restored into. */
-  readonly cluster: TlsDatabaseCluster;
+  readonly cluster: ITlsDatabaseCluster;
   /**
    * Add a `Backup` named `${cluster_name}-backup`.
    * @default - no Backup
@@ -98,9 +99,9 @@ export interface BackupRestoreProps {
   readonly s3: S3Storage;
   /**
    * The Secret that holds the database user's password (`from.secretName` / `to.secretName`).
-   * You create it; the library never writes a password.
+   * You create it; the library never writes a password. A name, or a cdk8s-plus `ISecret`.
    */
-  readonly credentialsSecretName: string;
+  readonly credentialsSecretName: SecretRef;
   /**
    * The database user the backup and restore log in as (`from.user` / `to.user`); its password is
    * in `credentialsSecretName`. There is no default: no user is a safe guess, and `root` can do
@@ -139,9 +140,9 @@ const BACKUP_RESTORE_SHAPE = {
   backup: objectOf({ backupType: 'string?', prefix: 'string?' }, true, 'an object of options, {} for the defaults'),
   restore: objectOf({ backupType: 'string?', prefix: 'string?', useLightning: 'boolean?' }, true, 'an object of options, {} for the defaults'),
   s3: objectOf({
-    provider: 'string', region: 'string', bucket: 'string', prefix: 'string?', secretName: 'string', endpoint: 'string?', allowInsecureEndpoint: 'boolean?',
+    provider: 'string', region: 'string', bucket: 'string', prefix: 'string?', secretName: secretRef(false), endpoint: 'string?', allowInsecureEndpoint: 'boolean?',
   }, false, 'the bucket: { provider, region, bucket, secretName }'),
-  credentialsSecretName: 'string',
+  credentialsSecretName: secretRef(false),
   user: text('a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need', false),
   backupType: 'string?',
   sendCredToStore: 'boolean?',
@@ -217,19 +218,19 @@ export class BackupRestore extends Construct {
   }
 
   /** The runbook step that checks the Secrets, starts the backup or restore when its own chart is applied, and follows it. */
-  private runbookStep(cluster: TlsDatabaseCluster, props: BackupRestoreProps, op: Operation, user: string, operations: readonly Operation[]): RunbookStep {
+  private runbookStep(cluster: ITlsDatabaseCluster, props: BackupRestoreProps, op: Operation, user: string, operations: readonly Operation[]): RunbookStep {
     const { namespace } = this;
     const file = manifestFileName(Chart.of(this));
     const group = operatorApiVersion(this).split('/')[0];
     const resource = `${op.kind.toLowerCase()}s.${group}`;
     const where = `s3://${props.s3.bucket}/${op.prefix}`;
     const isRestore = op.kind === 'Restore';
-    const secrets = [props.credentialsSecretName, props.s3.secretName, ...(isRestore ? this.restoreSecretNames : [])];
+    const secrets = [secretRefName(props.credentialsSecretName), secretRefName(props.s3.secretName), ...(isRestore ? this.restoreSecretNames : [])];
     const text = [
       isRestore
         ? `The Restore \`${op.name}\` reads the backup at \`${where}\` (${props.s3.provider}, ${props.s3.region}) and loads it into \`${cluster.sqlHost}:${cluster.sqlPort}\` as \`${user}\`.`
         : `The Backup \`${op.name}\` connects to \`${cluster.sqlHost}:${cluster.sqlPort}\` as \`${user}\` and writes to \`${where}\` (${props.s3.provider}, ${props.s3.region}).`,
-      `The Secrets \`${props.credentialsSecretName}\` (the password of \`${user}\`) and \`${props.s3.secretName}\` (the storage access keys) are yours to create in \`${namespace}\`; the library never writes them.`
+      `The Secrets \`${secretRefName(props.credentialsSecretName)}\` (the password of \`${user}\`) and \`${secretRefName(props.s3.secretName)}\` (the storage access keys) are yours to create in \`${namespace}\`; the library never writes them.`
         + (isRestore && this.restoreSecretNames.length > 0
           ? ` The importer and lightning components load their server certificates from ${this.restoreSecretNames.map((s) => `\`${s}\``).join(' and ')}.`
           : ''),
@@ -269,7 +270,7 @@ function resolveBackupRestoreProps(scope: IConstruct, props: BackupRestoreProps)
   }
   const s3 = props.s3;
   checkS3(scope, s3);
-  requireDnsSubdomain(scope, 'credentialsSecretName', props.credentialsSecretName);
+  requireDnsSubdomain(scope, 'credentialsSecretName', secretRefName(props.credentialsSecretName));
   requireText(scope, 'user', props.user,
     /^[^\s'"`$\\]+$/, 'a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need');
   const sendCredToStore = props.sendCredToStore ?? true;
@@ -288,7 +289,7 @@ function checkS3(scope: IConstruct, s3: S3Storage): void {
   requireText(scope, 's3.provider', s3.provider, /^[a-z0-9][a-z0-9-]*$/, 'a storage provider name such as "aws" or "ceph"');
   requireText(scope, 's3.region', s3.region, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a region such as "us-west-2"');
   requireText(scope, 's3.bucket', s3.bucket, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a bucket name (letters, digits, \'-\', \'_\' and \'.\')');
-  requireDnsSubdomain(scope, 's3.secretName', s3.secretName);
+  requireDnsSubdomain(scope, 's3.secretName', secretRefName(s3.secretName));
   const allowInsecureEndpoint = s3.allowInsecureEndpoint ?? false;
   if (typeof allowInsecureEndpoint !== 'boolean') {
     inputError(scope, 's3.allowInsecureEndpoint', allowInsecureEndpoint, 'true or false');
@@ -321,11 +322,11 @@ function operationSpec(props: BackupRestoreProps, op: Operation, sendCredToStore
   return compact({
     backupType: op.backupType,
     br: { cluster: cluster.clusterName, clusterNamespace: cluster.namespace, sendCredToStore },
-    [op.endpoint]: { host: cluster.sqlHost, secretName: props.credentialsSecretName, port: cluster.sqlPort, user: props.user },
+    [op.endpoint]: { host: cluster.sqlHost, secretName: secretRefName(props.credentialsSecretName), port: cluster.sqlPort, user: props.user },
     s3: {
       provider: s3.provider,
       region: s3.region,
-      secretName: s3.secretName,
+      secretName: secretRefName(s3.secretName),
       bucket: s3.bucket,
       prefix: op.prefix,
       endpoint: s3.endpoint,

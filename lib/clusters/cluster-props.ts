@@ -2,7 +2,7 @@
 import { Construct } from 'constructs';
 import { ClusterCertificates, SUBJECT_PROP } from '../certificates/cluster-certificates';
 import { inputError } from '../spec/errors';
-import { PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
+import { ITlsDatabaseCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { ShapeOf, constructOf, isConstruct, oneOf } from '../spec/props';
 import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../spec/validate';
 import { COMPONENTS, ClusterKind, Deployment } from '../spec/catalog';
@@ -21,20 +21,24 @@ export const TLS_CLUSTER_SHAPE = {
   pvReclaimPolicy: oneOf(Object.values(PvReclaimPolicy)),
 } satisfies ShapeOf<TlsClusterProps>;
 
-const DATABASE_CLUSTER = Symbol.for('cdk8s-cluster-tls.TlsDatabaseCluster');
-
-/** Marks a construct as a `TlsDatabaseCluster`, for {@link isTlsDatabaseCluster}. */
-export function markDatabaseCluster(cluster: Construct): void {
-  Object.defineProperty(cluster, DATABASE_CLUSTER, { value: true });
-}
-
-/** Whether a value is a `TlsDatabaseCluster` (the modules that take one import its type alone). */
-export function isTlsDatabaseCluster(value: unknown): boolean {
-  return isConstruct(value) && DATABASE_CLUSTER in value;
+/**
+ * Whether a value implements {@link ITlsDatabaseCluster}: a construct with the cluster's names, its
+ * certificates, its SQL endpoint and the methods the constructs that build on it call (a
+ * `TlsDatabaseCluster`, or your own implementation).
+ */
+export function isTlsDatabaseCluster(value: unknown): value is ITlsDatabaseCluster {
+  if (!isConstruct(value)) {
+    return false;
+  }
+  const c = value as unknown as Record<string, unknown>;
+  const strings = ['clusterName', 'namespace', 'version', 'commonName', 'clientSecretName', 'sqlHost'];
+  const methods = ['serverSecretName', 'serverSecret', 'clientSecret', 'addRunbookStep'];
+  return strings.every((k) => typeof c[k] === 'string') && typeof c.sqlPort === 'number' && Array.isArray(c.components)
+    && c.certificates instanceof ClusterCertificates && isConstruct(c.resource) && methods.every((k) => typeof c[k] === 'function');
 }
 
 /** The prop that names the database cluster a construct serves. */
-export const DATABASE_CLUSTER_PROP = constructOf(isTlsDatabaseCluster, 'a TlsDatabaseCluster of this app');
+export const DATABASE_CLUSTER_PROP = constructOf(isTlsDatabaseCluster, 'a TlsDatabaseCluster of this app (an ITlsDatabaseCluster)');
 
 /** The resolved basics of a cluster construct. */
 export interface ResolvedCluster {

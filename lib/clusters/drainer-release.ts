@@ -2,12 +2,13 @@ import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import * as semver from 'semver';
 import * as YAML from 'yaml';
-import { COMPONENTS, component } from '../spec/catalog';
+import { COMPONENTS, SHOWN_VALUES, component } from '../spec/catalog';
 import { Description, describeType, describeValue, inputError } from '../spec/errors';
 import * as names from '../spec/names';
 import { OutputFile } from '../synth/output-file';
-import type { TlsDatabaseCluster } from './tls-database-cluster';
-import { manifestFileName } from '../spec/names';
+import type { ITlsDatabaseCluster } from './tls-cluster';
+import { drainerValuesPath, manifestFileName } from '../spec/output-layout';
+import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
 import { registerDrainer } from '../synth/app-rules';
 import { compact, dependWithinChart } from './operator';
 import { RunbookStep } from '../documents/runbook';
@@ -63,9 +64,10 @@ export interface DrainerDownstreamTls {
   /**
    * The Secret with the client certificate set (`tls.crt`, `tls.key`, `ca.crt`) for the downstream
    * database the drainer writes to (`tlsSyncer.tlsClientSecretName`). You create it; the library
-   * only refers to it. It cannot be one of the cluster's own certificate Secrets.
+   * only refers to it. It cannot be one of the cluster's own certificate Secrets. A name, or a
+   * cdk8s-plus `ISecret`.
    */
-  readonly secretName: string;
+  readonly secretName: SecretRef;
   /**
    * Common Names the drainer accepts from the downstream database (`tlsSyncer.certAllowedCN`).
    * @default - the chart's default: no Common Name check
@@ -74,15 +76,16 @@ export interface DrainerDownstreamTls {
   /**
    * The Secret with the client certificate set for the checkpoint database, when the drainer keeps
    * its checkpoint in another database than the downstream one (`tlsSyncer.checkpoint.tlsClientSecretName`).
+   * A name, or a cdk8s-plus `ISecret`.
    * @default - none: the checkpoint is kept in the downstream database
    */
-  readonly checkpointSecretName?: string;
+  readonly checkpointSecretName?: SecretRef;
 }
 
 /** Props of {@link DrainerRelease}. */
 export interface DrainerReleaseProps {
   /** The database cluster the drainer belongs to. */
-  readonly cluster: TlsDatabaseCluster;
+  readonly cluster: ITlsDatabaseCluster;
   /**
    * The chart's release name (`helm install <releaseName>`): lowercase letters, digits and '-',
    * at most 53 characters (Helm's limit).
@@ -161,7 +164,7 @@ export interface DrainerReleaseProps {
 /** The default chart reference, documented on {@link DrainerChart.name}. */
 export const DEFAULT_DRAINER_CHART = 'drainer';
 /** The default size of the drainer's volume. */
-export const DEFAULT_DRAINER_STORAGE = '10Gi';
+export const DEFAULT_DRAINER_STORAGE = SHOWN_VALUES.drainerStorage;
 
 /** Helm refuses release names longer than this. */
 const HELM_RELEASE_MAX = 53;
@@ -181,7 +184,7 @@ const DRAINER_RELEASE_SHAPE = {
   storageClassName: 'string?',
   config: text('a TOML document as a string (the chart value config is text)'),
   extraAllowedCommonNames: strings('a list of Common Names'),
-  downstreamTls: objectOf({ secretName: 'string', allowedCommonNames: strings('a list of Common Names'), checkpointSecretName: 'string?' }),
+  downstreamTls: objectOf({ secretName: secretRef(false), allowedCommonNames: strings('a list of Common Names'), checkpointSecretName: secretRef() }),
   extraValues: { type: 'object', optional: true, expected: 'an object of chart values' },
   gitOps: oneOf(Object.values(GitOpsEngine)),
   gitOpsInterval: 'string?',
@@ -240,7 +243,7 @@ export class DrainerRelease extends Construct {
     this.hostNames = [...plan.dnsNames];
 
     this.chartValues = drainerChartValues(props, resolved);
-    const valuesPath = `${names.clusterFolder(namespace, clusterName)}/${names.drainerValuesFileName(props.releaseName)}`;
+    const valuesPath = drainerValuesPath(namespace, clusterName, props.releaseName);
     this.valuesFile = new OutputFile(this, 'Values', { path: valuesPath, content: this.valuesFileContent(clusterName) });
     this.installCommand = helmInstallCommand(props.releaseName, resolved.chart, namespace, valuesPath);
 
@@ -269,7 +272,7 @@ export class DrainerRelease extends Construct {
   }
 
   /** Declares Flux's `HelmRepository` and the `HelmRelease` that installs the chart from it with the chart values. */
-  private declareFlux(cluster: TlsDatabaseCluster, chart: ResolvedChart, interval: string): [ApiObject, ApiObject] {
+  private declareFlux(cluster: ITlsDatabaseCluster, chart: ResolvedChart, interval: string): [ApiObject, ApiObject] {
     const { namespace, releaseName } = this;
     const repositoryName = names.drainerChartRepositoryName(releaseName);
     const helmRepository = new ApiObject(this, 'HelmRepository', {
@@ -326,7 +329,7 @@ export class DrainerRelease extends Construct {
   }
 
   /** The runbook step that checks the Secrets and installs the drainer, by hand or through the GitOps engine. */
-  private runbookStep(cluster: TlsDatabaseCluster, chart: ResolvedChart, valuesPath: string, gitOps?: GitOpsEngine): RunbookStep {
+  private runbookStep(cluster: ITlsDatabaseCluster, chart: ResolvedChart, valuesPath: string, gitOps?: GitOpsEngine): RunbookStep {
     const { namespace } = this;
     const secrets = [this.serverSecretName];
     const downstream = this.chartValues.tlsSyncer as { tlsClientSecretName: string; checkpoint?: { tlsClientSecretName: string } } | undefined;
@@ -349,7 +352,7 @@ export class DrainerRelease extends Construct {
       commands.push(`kubectl get applications.argoproj.io ${this.application!.name} -n ${this.application!.metadata.namespace}`);
     } else {
       text.push('Run from the output folder:');
-      if (chart.repository !== undefined && !chart.repository.startsWith('oci://')) {
+      if (chart.repository !== undefined && !isOci(chart)) {
         commands.push(`helm repo add ${names.drainerChartRepositoryName(this.releaseName)} ${chart.repository}`);
       }
       commands.push(this.installCommand);
@@ -417,11 +420,11 @@ function checkExtraValues(scope: IConstruct, extraValues: DrainerReleaseProps['e
 }
 
 /** Checks the downstream TLS Secrets and returns the downstream Common Names the drainer accepts, when given. */
-function resolveDownstreamTls(scope: Construct, downstream: DrainerDownstreamTls | undefined, cluster: TlsDatabaseCluster): string[] | undefined {
+function resolveDownstreamTls(scope: Construct, downstream: DrainerDownstreamTls | undefined, cluster: ITlsDatabaseCluster): string[] | undefined {
   if (downstream !== undefined) {
-    requireExternalSecretName(scope, 'downstreamTls.secretName', downstream.secretName, cluster.certificates);
+    requireExternalSecretName(scope, 'downstreamTls.secretName', secretRefName(downstream.secretName), cluster.certificates);
     if (downstream.checkpointSecretName !== undefined) {
-      requireExternalSecretName(scope, 'downstreamTls.checkpointSecretName', downstream.checkpointSecretName, cluster.certificates);
+      requireExternalSecretName(scope, 'downstreamTls.checkpointSecretName', secretRefName(downstream.checkpointSecretName), cluster.certificates);
     }
   }
   return downstream?.allowedCommonNames === undefined ? undefined
@@ -452,9 +455,9 @@ function drainerChartValues(props: DrainerReleaseProps, resolved: ResolvedDraine
     storageClassName: props.storageClassName,
     [tlsKey]: { enabled: true, [allowedKey]: [cluster.commonName, ...resolved.extraAllowedCommonNames] },
     tlsSyncer: downstream && {
-      tlsClientSecretName: downstream.secretName,
+      tlsClientSecretName: secretRefName(downstream.secretName),
       certAllowedCN: resolved.syncerAllowed,
-      checkpoint: downstream.checkpointSecretName === undefined ? undefined : { tlsClientSecretName: downstream.checkpointSecretName },
+      checkpoint: downstream.checkpointSecretName === undefined ? undefined : { tlsClientSecretName: secretRefName(downstream.checkpointSecretName) },
     },
     config: props.config,
     ...structuredClone(props.extraValues ?? {}),
@@ -475,7 +478,7 @@ function helmInstallCommand(releaseName: string, chart: ResolvedChart, namespace
 }
 
 /** Makes a GitOps object wait for the cluster and its certificates, when they are in its chart. */
-function dependOnCluster(obj: ApiObject, cluster: TlsDatabaseCluster): void {
+function dependOnCluster(obj: ApiObject, cluster: ITlsDatabaseCluster): void {
   dependWithinChart(obj, cluster.resource);
   dependWithinChart(obj, cluster.certificates);
 }

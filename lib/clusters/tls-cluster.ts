@@ -1,5 +1,52 @@
+/**
+ * What the cluster constructs share: their common props, and the interfaces through which the
+ * constructs that build on a cluster (drainer, backup and restore, your own) see it.
+ */
+import { ApiObject } from 'cdk8s';
+import type * as kplus from 'cdk8s-plus-27';
+import { IConstruct } from 'constructs';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { CertificateSubject } from '../certificates/certificate-options';
+import { ComponentToken } from '../spec/catalog';
+import type { RunbookStep } from '../documents/runbook';
+import { IDatabaseEndpoint } from './endpoints';
+
+/** What every cluster construct exposes: implemented by `TlsDatabaseCluster` and `TlsMigrationCluster`. */
+export interface ITlsCluster extends IConstruct {
+  /** The cluster name. */
+  readonly clusterName: string;
+  /** The namespace the cluster runs in. */
+  readonly namespace: string;
+  /** The cluster's release version. */
+  readonly version: string;
+  /** The certificates the cluster's components load. */
+  readonly certificates: ClusterCertificates;
+  /** The Common Name every certificate of the cluster carries. */
+  readonly commonName: string;
+  /** The components the cluster runs, each with a server certificate. */
+  readonly components: readonly ComponentToken[];
+  /** The cluster's shared client Secret. */
+  readonly clientSecretName: string;
+  /** The cluster resource. */
+  readonly resource: ApiObject;
+  /** The server Secret of one of the cluster's components. */
+  serverSecretName(token: ComponentToken): string;
+  /** The server Secret of one of the cluster's components, as a cdk8s-plus `ISecret`. */
+  serverSecret(token: ComponentToken): kplus.ISecret;
+  /** The shared client Secret, as a cdk8s-plus `ISecret`. */
+  clientSecret(): kplus.ISecret;
+}
+
+/**
+ * A database cluster as the constructs that build on it see it (`DrainerRelease`,
+ * `BackupRestore`): implemented by `TlsDatabaseCluster`.
+ */
+export interface ITlsDatabaseCluster extends ITlsCluster, IDatabaseEndpoint {
+  /** The operator version the cluster was declared for, when given. */
+  readonly operatorVersion?: string;
+  /** Adds a step to the cluster's runbook, after the cluster's own steps. */
+  addRunbookStep(step: RunbookStep): void;
+}
 
 /** What happens to a cluster's persistent volumes when their claims are deleted. */
 export enum PvReclaimPolicy {

@@ -8,7 +8,6 @@ import {
 } from '../spec/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
-import { IDatabaseEndpoint } from './endpoints';
 import { describeType, inputError } from '../spec/errors';
 import * as names from '../spec/names';
 import type { TlsFilePaths } from '../spec/names';
@@ -17,8 +16,8 @@ import { compact, operatorObject } from './operator';
 import { MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from '../documents/database-runbook';
 import { databaseRunbookPath, mountClientSecretPatchPath } from '../spec/output-layout';
 import { RunbookStep } from '../documents/runbook';
-import { TlsClusterProps } from './tls-cluster';
-import { TLS_CLUSTER_SHAPE, externalSecretNames, markDatabaseCluster, resolveCluster } from './cluster-props';
+import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
+import { TLS_CLUSTER_SHAPE, externalSecretNames, resolveCluster } from './cluster-props';
 import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings, text } from '../spec/props';
 import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../spec/validate';
 import { requireMinimum } from '../spec/versions';
@@ -205,7 +204,7 @@ const DATABASE_CLUSTER_SHAPE = {
  * certificates' Common Name, the server certificate of every component it runs, and a runbook
  * with the client-tool commands (specification sections C and D).
  */
-export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
+export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster {
   /** The cluster name. */
   public readonly clusterName: string;
   /** The namespace. */
@@ -240,7 +239,6 @@ export class TlsDatabaseCluster extends Construct implements IDatabaseEndpoint {
   constructor(scope: Construct, id: string, props: TlsDatabaseClusterProps) {
     super(scope, id);
     checkProps(this, props, DATABASE_CLUSTER_SHAPE);
-    markDatabaseCluster(this);
     const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props, ClusterKind.DATABASE);
     if (props.coordinator && 'extraAllowedCommonNames' in props.coordinator) {
       inputError(this, 'coordinator.extraAllowedCommonNames', props.coordinator.extraAllowedCommonNames,

@@ -1,19 +1,22 @@
+import * as path from 'node:path';
 import { ApiObject, Chart } from 'cdk8s';
+import type * as kplus from 'cdk8s-plus-27';
 import { Construct, IConstruct } from 'constructs';
-import { ClusterKind, ComponentToken, Deployment, PORTS, clusterKind, component, componentsOf } from '../spec/catalog';
+import { ClusterKind, ComponentToken, Deployment, PORTS, SHOWN_VALUES, clusterKind, component, componentsOf } from '../spec/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
 import { inputError } from '../spec/errors';
-import * as names from '../spec/names';
 import { OutputFile } from '../synth/output-file';
 import {
-  MIGRATION_FOLDER, MIGRATION_RUNBOOK_FILE, ResolvedDatabase, ResolvedSource,
-  ResolvedTask, TASK_FILE, configYaml, migrationRunbook, sourceConfig, sourceFileName, taskConfig,
+  ResolvedDatabase, ResolvedSource, ResolvedTask, configYaml, migrationRunbook, sourceConfig, taskConfig,
 } from '../documents/migration-files';
-import { manifestFileName } from '../spec/names';
+import {
+  TASK_FILE, manifestFileName, migrationFolder, migrationRunbookPath, migrationSourcePath, migrationTaskPath, sourceFileName,
+} from '../spec/output-layout';
 import { compact, operatorObject } from './operator';
-import { PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
+import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, requireExternalSecretName, resolveCluster } from './cluster-props';
+import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
 import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../spec/props';
 import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from '../spec/validate';
 import { requireMinimum } from '../spec/versions';
@@ -73,9 +76,9 @@ export interface MigrationSource {
   readonly password?: string;
   /**
    * The Secret in the cluster's namespace that holds the client certificate set for this database
-   * (`tls.crt`, `tls.key`, `ca.crt`). Several databases may share one.
+   * (`tls.crt`, `tls.key`, `ca.crt`). Several databases may share one. A name, or a cdk8s-plus `ISecret`.
    */
-  readonly tlsSecretName: string;
+  readonly tlsSecretName: SecretRef;
   /**
    * The worker's relay-log folder for this source (`relay-dir`).
    * @default './relay_log'
@@ -113,9 +116,9 @@ export interface MigrationTarget {
   readonly password?: string;
   /**
    * The Secret in the cluster's namespace that holds the client certificate set for this database
-   * (`tls.crt`, `tls.key`, `ca.crt`). It may be the same as a source's.
+   * (`tls.crt`, `tls.key`, `ca.crt`). It may be the same as a source's. A name, or a cdk8s-plus `ISecret`.
    */
-  readonly tlsSecretName: string;
+  readonly tlsSecretName: SecretRef;
 }
 
 /** The migration task. */
@@ -193,7 +196,7 @@ const MIGRATION_CLUSTER_SHAPE = {
   master: objectOf({ ...MEMBER, ...EXTRA }),
   worker: objectOf({ ...MEMBER, ...EXTRA }),
   sources: listOf({
-    sourceId: 'string', host: 'string', port: 'number?', user: USER, password: PASSWORD, tlsSecretName: 'string', relayDir: 'string?',
+    sourceId: 'string', host: 'string', port: 'number?', user: USER, password: PASSWORD, tlsSecretName: secretRef(false), relayDir: 'string?',
   }, false, 'a list of at least one upstream database', 'an upstream database: { sourceId, host, user, tlsSecretName }'),
   target: objectOf({
     host: 'string?',
@@ -201,7 +204,7 @@ const MIGRATION_CLUSTER_SHAPE = {
     database: constructOf(isDatabaseEndpoint, 'a database cluster of this library, such as a TlsDatabaseCluster', true),
     user: USER,
     password: PASSWORD,
-    tlsSecretName: 'string',
+    tlsSecretName: secretRef(false),
   }, false, 'the downstream database: { host or database, user, tlsSecretName }'),
   task: objectOf({ name: 'string', taskMode: 'string?', isSharding: 'boolean?', loaderDir: 'string?' }, false, 'the migration task: { name }'),
 } satisfies ShapeOf<TlsMigrationClusterProps>;
@@ -234,7 +237,7 @@ function addMemberCertificates(certificates: ClusterCertificates): void {
  * configuration and a runbook, so that Secret names, mount paths and source ids always agree.
  * Files go to `<namespace>/<cluster>/migration/` and `<namespace>/<cluster>/migration-runbook.md`.
  */
-export class TlsMigrationCluster extends Construct {
+export class TlsMigrationCluster extends Construct implements ITlsCluster {
   /** The cluster name. */
   public readonly clusterName: string;
   /** The namespace. */
@@ -245,8 +248,8 @@ export class TlsMigrationCluster extends Construct {
   public readonly certificates: ClusterCertificates;
   /** The Common Name the members accept (the master accepts only this one). */
   public readonly commonName: string;
-  /** The server Secrets of the master and the worker. */
-  public readonly serverSecretNames: { readonly 'mig-master': string; readonly 'mig-worker': string };
+  /** The members the cluster runs, each with a server certificate: `mig-master`, `mig-worker`. */
+  public readonly components: readonly ComponentToken[] = MEMBERS;
   /** The shared client Secret of the migration cluster (`${cluster_name}-mig-client-secret`). */
   public readonly clientSecretName: string;
   /** The external databases' Secrets, as listed in `spec.tlsClientSecretNames`. */
@@ -276,27 +279,49 @@ export class TlsMigrationCluster extends Construct {
     this.namespace = namespace;
     this.version = props.version;
     this.commonName = certificates.commonName;
-    this.serverSecretNames = Object.fromEntries(MEMBERS.map((token) => [token, certificates.serverSecretName(token)])) as
-      TlsMigrationCluster['serverSecretNames'];
     this.clientSecretName = this.certificates.clientSecretName(ClusterKind.MIGRATION);
     this.tlsClientSecretNames = [...new Set([...sources, target].map((d) => d.tlsSecretName))];
     this.resource = this.declareResource(props, pvReclaimPolicy, members);
 
-    const clusterFolder = names.clusterFolder(namespace, props.clusterName);
-    const folder = `${clusterFolder}/${MIGRATION_FOLDER}`;
-    const comment = (what: string) => `${what} of migration cluster ${namespace}/${props.clusterName}, written by cdk8s-cluster-tls. Passwords: see ../${MIGRATION_RUNBOOK_FILE}`;
-    this.sourceFiles = sources.map((s, i) => new OutputFile(this, `Source${i}`, {
-      path: `${folder}/${sourceFileName(s.sourceId)}`,
+    const runbookPath = migrationRunbookPath(namespace, props.clusterName);
+    const fromFiles = path.posix.relative(migrationFolder(namespace, props.clusterName), runbookPath);
+    const comment = (what: string) => `${what} of migration cluster ${namespace}/${props.clusterName}, written by cdk8s-cluster-tls. Passwords: see ${fromFiles}`;
+    // Each source file's id is its source id, so reordering the sources keeps every construct path.
+    this.sourceFiles = sources.map((s) => new OutputFile(this, `Source-${s.sourceId}`, {
+      path: migrationSourcePath(namespace, props.clusterName, s.sourceId),
       content: configYaml(sourceConfig(s), comment(`Source ${s.sourceId}`)),
     }));
     this.taskFile = new OutputFile(this, 'Task', {
-      path: `${folder}/${TASK_FILE}`,
+      path: migrationTaskPath(namespace, props.clusterName),
       content: configYaml(taskConfig(task, target, sources), comment(`Task ${task.name}`)),
     });
     this.runbook = new OutputFile(this, 'Runbook', {
-      path: `${clusterFolder}/${MIGRATION_RUNBOOK_FILE}`,
+      path: runbookPath,
       content: () => this.runbookContent(sources, target),
     });
+  }
+
+
+  /** The server Secret of a member, `mig-master` or `mig-worker`. */
+  public serverSecretName(token: ComponentToken): string {
+    return this.certificates.serverSecretName(this.memberToken(token));
+  }
+
+  /** The server Secret of a member, as a cdk8s-plus `ISecret`. */
+  public serverSecret(token: ComponentToken): kplus.ISecret {
+    return this.certificates.serverSecret(this.memberToken(token));
+  }
+
+  /** The migration cluster's shared client Secret (`clientSecretName`) as a cdk8s-plus `ISecret`. */
+  public clientSecret(): kplus.ISecret {
+    return this.certificates.clientSecret(ClusterKind.MIGRATION);
+  }
+  /** `token`, when it is one of the members; throws otherwise. */
+  private memberToken(token: ComponentToken): ComponentToken {
+    if (!MEMBERS.includes(token)) {
+      inputError(this, 'component', token, `one of the members: ${MEMBERS.join(', ')}`);
+    }
+    return token;
   }
 
   /** Declares the `MigrationCluster`, with TLS between its members and the external databases' Secrets, after the certificates. */
@@ -328,7 +353,7 @@ export class TlsMigrationCluster extends Construct {
       commonName: this.commonName,
       manifestFile: manifestFileName(Chart.of(this)),
       certificateSecretNames: [...MEMBERS.map((token) => certificates.serverSecretName(token)), this.clientSecretName],
-      masterSecretName: this.serverSecretNames['mig-master'],
+      masterSecretName: this.serverSecretName('mig-master'),
       issuance: certificates.issuanceSteps(),
       sources,
       target,
@@ -354,7 +379,7 @@ export class TlsMigrationCluster extends Construct {
     const baseImage = member.baseImage === undefined ? undefined : requireImageName(this, `${key}.baseImage`, member.baseImage);
     const maxFailoverCount = requireCount(this, `${key}.maxFailoverCount`, member.maxFailoverCount ?? 0, 0);
     const replicas = requireCount(this, `${key}.replicas`, member.replicas ?? 1, 1);
-    const storageSize = requireQuantity(this, `${key}.storageSize`, member.storageSize ?? '10Gi');
+    const storageSize = requireQuantity(this, `${key}.storageSize`, member.storageSize ?? SHOWN_VALUES.migrationStorageSize);
     const extraField = `${key}.extraAllowedCommonNames`;
     if (commonNameCheck!.singleValue && member.extraAllowedCommonNames !== undefined) {
       inputError(this, extraField, member.extraAllowedCommonNames, `nothing: the ${key} accepts exactly one Common Name, the certificates'`);
@@ -383,7 +408,7 @@ export class TlsMigrationCluster extends Construct {
         inputError(this, `${field}.sourceId`, s.sourceId, `a source id not already used by sources[${first}]`);
       }
       seen.set(s.sourceId, i);
-      const relayDir = s.relayDir ?? './relay_log';
+      const relayDir = s.relayDir ?? SHOWN_VALUES.relayDir;
       if (typeof relayDir !== 'string' || !NO_SPACE.test(relayDir)) {
         inputError(this, `${field}.relayDir`, s.relayDir, 'a folder path without spaces');
       }
@@ -409,16 +434,16 @@ export class TlsMigrationCluster extends Construct {
   }
 
   /** Checks and resolves what sources and the target have in common. */
-  private database(field: string, db: { user: string; password?: string; tlsSecretName: string }, host: string, port: number): ResolvedDatabase {
+  private database(field: string, db: { user: string; password?: string; tlsSecretName: SecretRef }, host: string, port: number): ResolvedDatabase {
     if (typeof host !== 'string' || !NO_SPACE.test(host)) {
       inputError(this, `${field}.host`, host, 'a host name or IP address');
     }
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
       inputError(this, `${field}.port`, port, 'a port from 1 to 65535');
     }
-    requireExternalSecretName(this, `${field}.tlsSecretName`, db.tlsSecretName, this.certificates);
+    requireExternalSecretName(this, `${field}.tlsSecretName`, secretRefName(db.tlsSecretName), this.certificates);
     return {
-      host, port, user: db.user, password: db.password ?? '', passwordGiven: db.password !== undefined, tlsSecretName: db.tlsSecretName,
+      host, port, user: db.user, password: db.password ?? '', passwordGiven: db.password !== undefined, tlsSecretName: secretRefName(db.tlsSecretName),
     };
   }
 
@@ -427,7 +452,7 @@ export class TlsMigrationCluster extends Construct {
     if (typeof task.name !== 'string' || !ID.test(task.name)) {
       inputError(this, 'task.name', task.name, `a task name of ${ID_RULE}`);
     }
-    const taskMode = task.taskMode ?? 'all';
+    const taskMode = task.taskMode ?? SHOWN_VALUES.taskMode;
     if (typeof taskMode !== 'string' || !NO_SPACE.test(taskMode)) {
       inputError(this, 'task.taskMode', task.taskMode, 'a task mode such as "all"');
     }
@@ -435,7 +460,7 @@ export class TlsMigrationCluster extends Construct {
     if (typeof isSharding !== 'boolean') {
       inputError(this, 'task.isSharding', task.isSharding, 'true or false');
     }
-    const loaderDir = task.loaderDir ?? './dumped_data';
+    const loaderDir = task.loaderDir ?? SHOWN_VALUES.loaderDir;
     if (typeof loaderDir !== 'string' || !NO_SPACE.test(loaderDir)) {
       inputError(this, 'task.loaderDir', task.loaderDir, 'a folder path without spaces');
     }

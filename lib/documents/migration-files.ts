@@ -6,16 +6,8 @@
 import * as YAML from 'yaml';
 import { PORTS, SECRET_KEYS } from '../spec/catalog';
 import * as names from '../spec/names';
+import { TASK_FILE, migrationFolder, sourceFileName } from '../spec/output-layout';
 import { RunbookStep, renderRunbook } from './runbook';
-
-/** The folder, below the cluster's output folder, that holds the source and task files. */
-export const MIGRATION_FOLDER = 'migration';
-
-/** The task configuration's file name. */
-export const TASK_FILE = 'task.yaml';
-
-/** The migration cluster's runbook, in the cluster's output folder. */
-export const MIGRATION_RUNBOOK_FILE = 'migration-runbook.md';
 
 /** The key under `loaders` that every `mysql-instances[]` entry refers to. */
 const LOADER_NAME = 'global';
@@ -59,11 +51,6 @@ export interface ResolvedTask {
 function securityPaths(tlsSecretName: string): { 'ssl-ca': string; 'ssl-cert': string; 'ssl-key': string } {
   const paths = names.tlsFilePaths(names.externalTlsMountPath(tlsSecretName));
   return { 'ssl-ca': paths.ca, 'ssl-cert': paths.certificate, 'ssl-key': paths.privateKey };
-}
-
-/** The file name of an upstream database's source configuration: `<source-id>.yaml`. */
-export function sourceFileName(sourceId: string): string {
-  return `${sourceId}.yaml`;
 }
 
 /** The source configuration of one upstream database, keys in the order of the specification's table. */
@@ -132,7 +119,7 @@ export interface MigrationRunbookInput {
 /** Renders the migration cluster's runbook. */
 export function migrationRunbook(input: MigrationRunbookInput): string {
   const { clusterName, namespace } = input;
-  const folder = `${names.clusterFolder(namespace, clusterName)}/${MIGRATION_FOLDER}`;
+  const folder = migrationFolder(namespace, clusterName);
   const databases = [
     ...input.sources.map((s) => ({ label: `source \`${s.sourceId}\` (${s.host}:${s.port})`, db: s as ResolvedDatabase, file: sourceFileName(s.sourceId), path: '.from.password' })),
     { label: `the target (${input.targetLabel})`, db: input.target, file: TASK_FILE, path: '.["target-database"].password' },

@@ -207,6 +207,3 @@ export const CERTIFICATES_LABEL = 'cdk8s-cluster-tls/certificates';
 export function certificatesSelector(clusterName: string): string {
   return `${CERTIFICATES_LABEL}=${clusterName}`;
 }
-
-// Until the constructs that still take them from here move to `output-layout.ts`.
-export { clusterFolder, drainerValuesFileName, manifestFileName } from './output-layout';

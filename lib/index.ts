@@ -1,6 +1,7 @@
 export * from './spec/catalog';
 export * from './spec/names';
 export * from './spec/output-layout';
+export type { SecretRef } from './spec/secret-ref';
 export * from './spec/duration';
 export * from './spec/errors';
 export * from './spec/settings';

@@ -2,6 +2,7 @@
  * The certificate-manager issuing method (specification, section B): renders a certificate plan
  * as cert-manager Issuer and Certificate objects.
  */
+import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
   Certificate, CertificateSpecPrivateKey, CertificateSpecPrivateKeyAlgorithm, CertificateSpecPrivateKeyRotationPolicy,
@@ -12,6 +13,7 @@ import { ClusterKind, USAGES, clusterKind, component } from '../spec/catalog';
 import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
 import { IssuingMethod } from './certificate-options';
 import * as names from '../spec/names';
+import { manifestFileName } from '../spec/output-layout';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';
 import type { CertificateRenderer } from './renderer';
 
@@ -54,6 +56,19 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
     },
     addServer(plan) {
       declareLeaf(scope, leaf, `Server-${plan.token}`, issuers.get(component(plan.token).cluster)!, plan.secretName, USAGES.server, plan);
+    },
+    issuanceSteps() {
+      const selector = names.certificatesSelector(clusterName);
+      return [{
+        title: 'Issue the certificates with cert-manager',
+        text: [
+          'cert-manager must run in the cluster. Apply the issuers and certificates of this cluster first, and wait until cert-manager has written their Secrets:',
+        ],
+        commands: [
+          `kubectl apply -f ${manifestFileName(Chart.of(scope))} -l ${selector}`,
+          `kubectl wait --for=condition=Ready certificate -l ${selector} -n ${namespace} --timeout=5m`,
+        ],
+      }];
     },
   };
 }

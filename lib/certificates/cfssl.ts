@@ -310,5 +310,15 @@ export function renderCfssl(scope: Construct, settings: CertificateSettings): Ce
       servers.push(plan);
       file(`Server-${plan.token}`, `${serverBare(plan)}.json`, json(serverCsr(settings, plan)));
     },
+    issuanceSteps() {
+      const copy = `~/pki-${settings.namespace}-${settings.clusterName}`;
+      return [{
+        title: 'Issue the certificates with cfssl',
+        text: [
+          `Copy \`${folder}\` out of the output folder (the next synth replaces it) and run \`./${ISSUE_SCRIPT}\` there once. It makes the CA and every certificate and creates the Secrets; run again, it changes nothing that exists.`,
+        ],
+        commands: [`cp -r ${folder} ${copy}`, `${copy}/${ISSUE_SCRIPT}`],
+      }];
+    },
   };
 }

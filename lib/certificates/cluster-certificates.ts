@@ -1,5 +1,4 @@
 import { isDeepStrictEqual } from 'node:util';
-import { Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct } from 'constructs';
 import { COMPONENTS, ClusterKind, ComponentToken, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken } from '../spec/catalog';
@@ -14,7 +13,7 @@ import { importedSecret } from '../spec/secret-ref';
 import { OutputFile } from '../synth/output-file';
 import { renderCertManager } from './cert-manager';
 import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
-import { ISSUE_SCRIPT, renderCfssl } from './cfssl';
+import { renderCfssl } from './cfssl';
 import type { CertificateRenderer } from './renderer';
 import type { RunbookStep } from '../documents/runbook';
 import { renderUserProvided } from './user-provided';
@@ -382,38 +381,7 @@ export class ClusterCertificates extends Construct {
    * any cluster that loads them is deployed (commands run from the output folder).
    */
   public issuanceSteps(): RunbookStep[] {
-    switch (this.method) {
-      case IssuingMethod.CFSSL:
-        return [{
-          title: 'Issue the certificates with cfssl',
-          text: [
-            `Copy \`${layout.cfsslFolder(this.namespace, this.clusterName)}\` out of the output folder (the next synth replaces it) and run \`./${ISSUE_SCRIPT}\` there once. It makes the CA and every certificate and creates the Secrets; run again, it changes nothing that exists.`,
-          ],
-          commands: [
-            `cp -r ${layout.cfsslFolder(this.namespace, this.clusterName)} ~/pki-${this.namespace}-${this.clusterName}`,
-            `~/pki-${this.namespace}-${this.clusterName}/${ISSUE_SCRIPT}`,
-          ],
-        }];
-      case IssuingMethod.USER_PROVIDED:
-        return [{
-          title: 'Create the certificate Secrets',
-          text: [`Create them with your own PKI as \`${layout.requiredSecretsPath(this.namespace, this.clusterName)}\` describes: the names, the keys and the host names each certificate must cover.`],
-        }];
-      default: {
-        const manifest = layout.manifestFileName(Chart.of(this));
-        const selector = names.certificatesSelector(this.clusterName);
-        return [{
-          title: 'Issue the certificates with cert-manager',
-          text: [
-            'cert-manager must run in the cluster. Apply the issuers and certificates of this cluster first, and wait until cert-manager has written their Secrets:',
-          ],
-          commands: [
-            `kubectl apply -f ${manifest} -l ${selector}`,
-            `kubectl wait --for=condition=Ready certificate -l ${selector} -n ${this.namespace} --timeout=5m`,
-          ],
-        }];
-      }
-    }
+    return this.renderer.issuanceSteps();
   }
 
   private addKind(kind: ClusterKind): void {

@@ -1,8 +1,10 @@
 /**
  * What every issuing method implements: it is told about each cluster kind and each server
- * certificate as the plan grows, and declares the objects or files that issue them.
+ * certificate as the plan grows, declares the objects or files that issue them, and says in the
+ * runbook how they are issued. Each method owns both, so a method is one module.
  */
 import { ClusterKind } from '../spec/catalog';
+import type { RunbookStep } from '../documents/runbook';
 import type { ServerCertificatePlan } from './certificate-options';
 
 /** Adds what one issuing method needs for a cluster kind and for a server certificate. */
@@ -11,4 +13,9 @@ export interface CertificateRenderer {
   addKind(kind: ClusterKind): void;
   /** Called once per server certificate, after the kind of its component. */
   addServer(plan: ServerCertificatePlan): void;
+  /**
+   * The runbook steps that bring the Secrets into being with this method, before any cluster that
+   * loads them is deployed (commands run from the output folder). Called at synth.
+   */
+  issuanceSteps(): RunbookStep[];
 }

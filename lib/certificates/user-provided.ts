@@ -80,9 +80,17 @@ function requiredSecrets(plan: TlsPlan): string {
  * certificate objects and no script.
  */
 export function renderUserProvided(scope: Construct, settings: CertificateSettings, plan: () => TlsPlan): CertificateRenderer {
+  const path = layout.requiredSecretsPath(settings.namespace, settings.clusterName);
   new OutputFile(scope, 'RequiredSecrets', {
-    path: layout.requiredSecretsPath(settings.namespace, settings.clusterName),
+    path,
     content: () => requiredSecrets(plan()),
   });
-  return { addKind() {}, addServer() {} };
+  return {
+    addKind() {},
+    addServer() {},
+    issuanceSteps: () => [{
+      title: 'Create the certificate Secrets',
+      text: [`Create them with your own PKI as \`${path}\` describes: the names, the keys and the host names each certificate must cover.`],
+    }],
+  };
 }

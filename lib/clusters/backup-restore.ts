@@ -1,5 +1,6 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
+import { ClusterKind, Deployment, componentsOf } from '../spec/catalog';
 import { inputError } from '../spec/errors';
 import * as names from '../spec/names';
 import { operatorApiVersion } from '../spec/settings';
@@ -11,6 +12,9 @@ import { RunbookStep } from '../documents/runbook';
 import { requireDnsSubdomain } from '../spec/validate';
 import { DATABASE_CLUSTER_PROP } from './cluster-props';
 import { ShapeOf, checkProps, objectOf, text } from '../spec/props';
+
+/** The components a restore that loads data runs, each with a server certificate (importer, lightning). */
+const RESTORE_COMPONENTS = componentsOf(ClusterKind.DATABASE, Deployment.RESTORE);
 
 /** The S3-compatible bucket a backup is written to and a restore reads from (`spec.s3`). */
 export interface S3Storage {
@@ -199,7 +203,7 @@ export class BackupRestore extends Construct {
   private addRestoreCertificates(props: BackupRestoreProps): string[] {
     const useLightning = props.restore !== undefined && (props.restore.useLightning ?? true);
     return useLightning
-      ? (['importer', 'lightning'] as const).map((token) => props.cluster.certificates.addComponent(token).secretName)
+      ? RESTORE_COMPONENTS.map((token) => props.cluster.certificates.addComponent(token).secretName)
       : [];
   }
 

@@ -1,5 +1,5 @@
 import { Testing } from 'cdk8s';
-import { DatabaseMonitor, ImagePullPolicy } from '../lib';
+import { DatabaseMonitor, MonitorImagePullPolicy } from '../lib';
 import { DEFAULT_PROMETHEUS as DEFAULT } from '../lib/clusters/database-monitor';
 import { crdErrors, expectValidAgainstCrds } from './_crds';
 import { findObject } from './_find';
@@ -17,7 +17,7 @@ describe('DatabaseMonitor', () => {
     new DatabaseMonitor(chart, 'm', {
       clusters: [basic, { ...basic, clusterName: 'other', namespace: 'prod' }],
       name: 'shared-monitor',
-      imagePullPolicy: ImagePullPolicy.ALWAYS,
+      imagePullPolicy: MonitorImagePullPolicy.ALWAYS,
       ...REQUIRED,
     });
     const objects = Testing.synth(chart);

@@ -1,6 +1,6 @@
 import { App, Chart, Testing } from 'cdk8s';
 import {
-  API_GROUP_CONTEXT, ClusterCertificates, OutputFile, PvReclaimPolicy, ServiceType, TlsDatabaseCluster, TlsDatabaseClusterProps,
+  API_GROUP_CONTEXT, ClusterCertificates, OutputFile, PvReclaimPolicy, SqlServiceType, TlsDatabaseCluster, TlsDatabaseClusterProps,
 } from '../lib';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject, namesOf } from './_find';
@@ -154,7 +154,7 @@ describe('DatabaseCluster', () => {
       timezone: 'Europe/Berlin',
       pvReclaimPolicy: PvReclaimPolicy.DELETE,
       coordinator: { baseImage: 'registry/coordinator', replicas: 3, maxFailoverCount: 2, storage: '5Gi', config: { log: { level: 'info' }, security: { 'other-key': 1 } } },
-      sqlserver: { serviceType: ServiceType.NODE_PORT, extraAllowedCommonNames: ['app-client'] },
+      sqlserver: { serviceType: SqlServiceType.NODE_PORT, extraAllowedCommonNames: ['app-client'] },
       columnar: { storageClaims: [{ storage: '1Ti', storageClassName: 'fast' }, { storage: '2Ti' }] },
     });
     const { spec } = resource;

@@ -1,6 +1,6 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { ClusterKind, Deployment, componentsOf } from '../spec/catalog';
+import { ClusterKind, DeployedBy, componentsOf } from '../spec/catalog';
 import { inputError } from '../spec/errors';
 import * as names from '../spec/names';
 import { operatorApiVersion } from '../spec/settings';
@@ -14,7 +14,7 @@ import { DATABASE_CLUSTER_PROP } from './cluster-props';
 import { ShapeOf, checkProps, objectOf, text } from '../spec/props';
 
 /** The components a restore that loads data runs, each with a server certificate (importer, lightning). */
-const RESTORE_COMPONENTS = componentsOf(ClusterKind.DATABASE, Deployment.RESTORE);
+const RESTORE_COMPONENTS = componentsOf(ClusterKind.DATABASE, DeployedBy.RESTORE);
 
 /** The S3-compatible bucket a backup is written to and a restore reads from (`spec.s3`). */
 export interface S3Storage {

@@ -5,7 +5,7 @@ import { inputError } from '../spec/errors';
 import { ITlsDatabaseCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { ShapeOf, constructOf, isConstruct, oneOf } from '../spec/props';
 import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../spec/validate';
-import { COMPONENTS, ClusterKind, Deployment } from '../spec/catalog';
+import { COMPONENTS, ClusterKind, DeployedBy } from '../spec/catalog';
 import * as names from '../spec/names';
 import { requireRelease } from '../spec/versions';
 
@@ -55,7 +55,7 @@ export function resolveCluster(scope: Construct, props: TlsClusterProps, kind: C
   requireDnsLabel(scope, 'clusterName', props.clusterName);
   // The certificates check the names of the components they are given; checked here first, a
   // cluster name too long for its components' services is reported at the cluster.
-  requireDerivedLabels(scope, 'clusterName', props.clusterName, COMPONENTS.filter((c) => c.cluster === kind && c.deployment === Deployment.OPERATOR)
+  requireDerivedLabels(scope, 'clusterName', props.clusterName, COMPONENTS.filter((c) => c.cluster === kind && c.deployment === DeployedBy.OPERATOR)
     .flatMap((c) => names.componentServiceNames(props.clusterName, c)));
   const namespace = resolveNamespace(scope, props.namespace ?? props.certificates?.namespace);
   requireRelease(scope, 'version', props.version);

@@ -8,7 +8,7 @@ import { requireDnsLabel, requireImageName } from '../spec/validate';
 import { PropShape, ShapeOf, checkProps, constructOf, objectOf, oneOf } from '../spec/props';
 
 /** When the monitor's images are pulled. */
-export enum ImagePullPolicy {
+export enum MonitorImagePullPolicy {
   /** Only when missing on the node (the specification's value). */
   IF_NOT_PRESENT = 'IfNotPresent',
   /** At every start. */
@@ -51,9 +51,9 @@ export interface DatabaseMonitorOptions {
   readonly reloader: MonitorImage;
   /**
    * Image pull policy.
-   * @default ImagePullPolicy.IF_NOT_PRESENT
+   * @default MonitorImagePullPolicy.IF_NOT_PRESENT
    */
-  readonly imagePullPolicy?: ImagePullPolicy;
+  readonly imagePullPolicy?: MonitorImagePullPolicy;
 }
 
 /** Props of {@link DatabaseMonitor}. */
@@ -76,7 +76,7 @@ const DATABASE_MONITOR_SHAPE = {
   grafana: objectOf(IMAGE),
   initializer: objectOf(IMAGE, false, 'the initializer image as { baseImage, version }: the operator\'s DatabaseMonitor requires it'),
   reloader: objectOf(IMAGE, false, 'the reloader image as { baseImage, version }: the operator\'s DatabaseMonitor requires it'),
-  imagePullPolicy: oneOf(Object.values(ImagePullPolicy)),
+  imagePullPolicy: oneOf(Object.values(MonitorImagePullPolicy)),
   clusters: constructOf(Array.isArray, 'a list of database clusters'),
 } satisfies ShapeOf<DatabaseMonitorProps>;
 
@@ -122,7 +122,7 @@ export class DatabaseMonitor extends Construct {
         grafana: props.grafana ?? DEFAULT_GRAFANA,
         initializer: props.initializer,
         reloader: props.reloader,
-        imagePullPolicy: props.imagePullPolicy ?? ImagePullPolicy.IF_NOT_PRESENT,
+        imagePullPolicy: props.imagePullPolicy ?? MonitorImagePullPolicy.IF_NOT_PRESENT,
       }),
     });
   }

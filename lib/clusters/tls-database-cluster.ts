@@ -23,7 +23,7 @@ import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageN
 import { requireMinimum } from '../spec/versions';
 
 /** How the SQL server is exposed. */
-export enum ServiceType {
+export enum SqlServiceType {
   /** Inside the Kubernetes cluster only (the specification's value). */
   CLUSTER_IP = 'ClusterIP',
   /** On a port of every node. */
@@ -89,9 +89,9 @@ export interface StoreProps extends FailoverComponentProps, StorageComponentProp
 export interface SqlServerProps extends FailoverComponentProps, AllowedCommonNamesProps {
   /**
    * The SQL server's service type.
-   * @default ServiceType.CLUSTER_IP
+   * @default SqlServiceType.CLUSTER_IP
    */
-  readonly serviceType?: ServiceType;
+  readonly serviceType?: SqlServiceType;
 }
 
 /** The pump. */
@@ -192,7 +192,7 @@ const DATABASE_CLUSTER_SHAPE = {
   // The coordinator has no extra names; asking for them gets its own message.
   coordinator: objectOf({ ...COMPONENT, ...FAILOVER, ...STORAGE, ...EXTRA }),
   store: objectOf({ ...COMPONENT, ...FAILOVER, ...STORAGE, ...EXTRA }),
-  sqlserver: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, serviceType: oneOf(Object.values(ServiceType)) }),
+  sqlserver: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, serviceType: oneOf(Object.values(SqlServiceType)) }),
   pump: objectOf({ ...COMPONENT, ...STORAGE, ...EXTRA }),
   changefeed: objectOf({ ...COMPONENT, ...EXTRA, sinkTlsSecretNames: secretRefs() }),
   columnar: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, storageClaims: listOf({ storage: text(QUANTITY_EXPECTED, false), storageClassName: 'string?' }) }),
@@ -367,7 +367,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
           resources: { requests: { storage: requireQuantity(this, `${token}.storageClaims[${i}].storage`, c.storage) } },
         }))
         : undefined,
-      service: token === 'sqlserver' ? { type: part.serviceType ?? ServiceType.CLUSTER_IP } : undefined,
+      service: token === 'sqlserver' ? { type: part.serviceType ?? SqlServiceType.CLUSTER_IP } : undefined,
       config: this.configOf(token, part.config, [this.commonName, ...extra]),
       mountClusterClientSecret: CLIENT_SECRET_MOUNTING.includes(token) ? this.mountClusterClientSecret : undefined,
       tlsClientSecretNames: token === 'changefeed' && this.sinkTlsSecretNames.length > 0 ? this.sinkTlsSecretNames : undefined,

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct, IConstruct } from 'constructs';
-import { ClusterKind, ComponentToken, Deployment, PORTS, SHOWN_VALUES, clusterKind, component, componentsOf } from '../spec/catalog';
+import { ClusterKind, ComponentToken, DeployedBy, PORTS, SHOWN_VALUES, clusterKind, component, componentsOf } from '../spec/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
 import { inputError } from '../spec/errors';
@@ -172,7 +172,7 @@ const ID_RULE = 'letters, digits, \'.\', \'_\' and \'-\', starting and ending wi
 const NO_SPACE = /^\S+$/;
 
 /** The members the operator runs from the `MigrationCluster`: the master and the worker. */
-const MEMBERS = componentsOf(ClusterKind.MIGRATION, Deployment.OPERATOR);
+const MEMBERS = componentsOf(ClusterKind.MIGRATION, DeployedBy.OPERATOR);
 
 /** The props of each member, by the member's spec key (`master`, `worker`). */
 type MemberPropsBySpecKey = { readonly [specKey: string]: MigrationWorkerProps | undefined };

@@ -29,7 +29,7 @@ export type ComponentToken =
   | 'lightning';
 
 /** Who deploys a component. */
-export enum Deployment {
+export enum DeployedBy {
   /** The operator, from the cluster resource. */
   OPERATOR = 'operator',
   /** A package-manager chart (the drainer). */
@@ -75,7 +75,7 @@ export interface ComponentEntry {
   /** The cluster the component belongs to. */
   readonly cluster: ClusterKind;
   /** Who deploys it. */
-  readonly deployment: Deployment;
+  readonly deployment: DeployedBy;
   /** The key of its object in the cluster resource's spec, for components the operator deploys. */
   readonly specKey?: string;
   /** Whether the component has a peer service (`<cluster>-<token>-peer`). */
@@ -112,7 +112,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     token: 'mig-master',
     specKey: 'master',
     cluster: ClusterKind.MIGRATION,
-    deployment: Deployment.OPERATOR,
+    deployment: DeployedBy.OPERATOR,
     peerService: true,
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cert-allowed-cn', path: ['config', 'cert-allowed-cn'], singleValue: true },
@@ -122,7 +122,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     token: 'mig-worker',
     specKey: 'worker',
     cluster: ClusterKind.MIGRATION,
-    deployment: Deployment.OPERATOR,
+    deployment: DeployedBy.OPERATOR,
     peerService: true,
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cert-allowed-cn', path: ['config', 'cert-allowed-cn'], singleValue: false },
@@ -132,7 +132,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     token: 'coordinator',
     specKey: 'coordinator',
     cluster: ClusterKind.DATABASE,
-    deployment: Deployment.OPERATOR,
+    deployment: DeployedBy.OPERATOR,
     peerService: true,
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: true },
@@ -143,7 +143,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     token: 'store',
     specKey: 'store',
     cluster: ClusterKind.DATABASE,
-    deployment: Deployment.OPERATOR,
+    deployment: DeployedBy.OPERATOR,
     peerService: true,
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
@@ -154,7 +154,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     token: 'sqlserver',
     specKey: 'sqlserver',
     cluster: ClusterKind.DATABASE,
-    deployment: Deployment.OPERATOR,
+    deployment: DeployedBy.OPERATOR,
     peerService: true,
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cluster-verify-cn', path: ['config', 'security', 'cluster-verify-cn'], singleValue: false },
@@ -165,7 +165,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     token: 'pump',
     specKey: 'pump',
     cluster: ClusterKind.DATABASE,
-    deployment: Deployment.OPERATOR,
+    deployment: DeployedBy.OPERATOR,
     peerService: false,
     hostForms: [WILDCARD_SERVICE],
     commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
@@ -175,7 +175,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   {
     token: 'drainer',
     cluster: ClusterKind.DATABASE,
-    deployment: Deployment.CHART,
+    deployment: DeployedBy.CHART,
     peerService: false,
     hostForms: [WILDCARD_SERVICE],
     commonNameCheck: { key: 'certAllowedCN', path: ['tlsCluster', 'certAllowedCN'], singleValue: false },
@@ -185,7 +185,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     token: 'changefeed',
     specKey: 'changefeed',
     cluster: ClusterKind.DATABASE,
-    deployment: Deployment.OPERATOR,
+    deployment: DeployedBy.OPERATOR,
     peerService: true,
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
@@ -197,7 +197,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     token: 'columnar',
     specKey: 'columnar',
     cluster: ClusterKind.DATABASE,
-    deployment: Deployment.OPERATOR,
+    deployment: DeployedBy.OPERATOR,
     peerService: true,
     hostForms: WITH_PEER,
     // Two TOML documents (real operator, release 1.6): the engine's configuration, spelled with
@@ -215,7 +215,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   {
     token: 'importer',
     cluster: ClusterKind.DATABASE,
-    deployment: Deployment.RESTORE,
+    deployment: DeployedBy.RESTORE,
     peerService: false,
     hostForms: [SERVICE, WILDCARD_SERVICE],
     minOperatorVersion: '1.1.0',
@@ -223,7 +223,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   {
     token: 'lightning',
     cluster: ClusterKind.DATABASE,
-    deployment: Deployment.RESTORE,
+    deployment: DeployedBy.RESTORE,
     peerService: false,
     hostForms: [SERVICE],
     minOperatorVersion: '1.1.0',
@@ -371,7 +371,7 @@ export function isComponentToken(value: string): value is ComponentToken {
 }
 
 /** The tokens of one cluster kind's components, optionally only those deployed a given way. */
-export function componentsOf(kind: ClusterKind, deployment?: Deployment): ComponentToken[] {
+export function componentsOf(kind: ClusterKind, deployment?: DeployedBy): ComponentToken[] {
   return COMPONENTS
     .filter((c) => c.cluster === kind && (deployment === undefined || c.deployment === deployment))
     .map((c) => c.token);

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv, { ErrorObject } from 'ajv';
 import * as YAML from 'yaml';
-import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, Deployment } from '../spec/catalog';
+import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, DeployedBy } from '../spec/catalog';
 import { TLS_PLAN_VERSION } from '../certificates/certificate-options';
 import type { TlsPlan } from '../certificates/certificate-options';
 import { parseDuration } from '../spec/duration';
@@ -325,7 +325,7 @@ function allowedFromChartValues(docs: readonly YamlDocument[]): AllowedCommonNam
   const out: AllowedCommonNames[] = [];
   for (const { file, doc } of docs) {
     for (const entry of COMPONENTS) {
-      if (entry.deployment !== Deployment.CHART || !entry.commonNameCheck) {
+      if (entry.deployment !== DeployedBy.CHART || !entry.commonNameCheck) {
         continue;
       }
       const allowed = asNames(at(doc, entry.commonNameCheck.path));

@@ -13,8 +13,8 @@ import * as layout from '../spec/output-layout';
 import { OutputFile } from '../synth/output-file';
 import type { CertificateRenderer } from './renderer';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';
-import { CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare } from './_cfssl-files';
-import { issueScript } from './_cfssl-script';
+import { CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare } from './cfssl-files';
+import { issueScript } from './cfssl-script';
 
 /** The signing profiles of `ca-config.json`, as the specification names them. */
 const PROFILE = CFSSL_PROFILES;

@@ -13,8 +13,8 @@ import * as names from '../spec/names';
 import type { TlsFilePaths } from '../spec/names';
 import { OutputFile } from '../synth/output-file';
 import { compact, operatorObject } from './operator';
-import { MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from '../documents/database-runbook';
-import { databaseRunbookPath, mountClientSecretPatchPath } from '../spec/output-layout';
+import { DatabaseRunbookInput, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from '../documents/database-runbook';
+import { databaseRunbookPath, manifestFileName, mountClientSecretPatchPath } from '../spec/output-layout';
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, externalSecretNames, resolveCluster } from './cluster-props';
@@ -289,7 +289,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
 
     this.runbook = new OutputFile(this, 'Runbook', {
       path: databaseRunbookPath(namespace, props.clusterName),
-      content: () => databaseRunbook(this, Chart.of(this), this.runbookSteps),
+      content: () => databaseRunbook(this.runbookInput(), this.runbookSteps),
     });
     new OutputFile(this, 'MountClientSecretPatch', {
       path: mountClientSecretPatchPath(namespace, props.clusterName),
@@ -345,6 +345,21 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
   public addRunbookStep(step: RunbookStep): void {
     this.runbookSteps.push(step);
   }
+  /** What the runbook says about this cluster, resolved at synth (components may be added until then). */
+  private runbookInput(): DatabaseRunbookInput {
+    return {
+      clusterName: this.clusterName,
+      namespace: this.namespace,
+      commonName: this.commonName,
+      certificateSecretNames: [...this.components.map((t) => this.serverSecretName(t)), this.clientSecretName],
+      issuanceSteps: this.certificates.issuanceSteps(),
+      sinkTlsSecretNames: this.sinkTlsSecretNames,
+      mountClusterClientSecret: this.mountClusterClientSecret,
+      operatorVersion: this.operatorVersion,
+      manifestFile: manifestFileName(Chart.of(this)),
+    };
+  }
+
 
   private componentSpec(token: OperatorComponent, part: ComponentPropsUnion): Record<string, unknown> {
     const shape = DATABASE_COMPONENTS.find((c) => c.token === token)!.databaseSpec;

@@ -7,7 +7,7 @@ import { CFSSL_PROFILES, ClusterKind, SECRET_KEYS } from '../spec/catalog';
 import type { CertificateSettings, ServerCertificatePlan } from './certificate-options';
 import * as names from '../spec/names';
 import * as layout from '../spec/output-layout';
-import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare } from './_cfssl-files';
+import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare } from './cfssl-files';
 
 /** The signing profiles of `ca-config.json`, as the specification names them. */
 const PROFILE = CFSSL_PROFILES;

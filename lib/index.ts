@@ -1,3 +1,6 @@
+/**
+ * The public API of cdk8s-cluster-tls: re-exports only.
+ */
 export * from './spec/catalog';
 export * from './spec/names';
 export * from './spec/output-layout';

@@ -1,3 +1,8 @@
+/**
+ * The `ClusterCertificates` construct: one CA per cluster name and namespace, the server
+ * certificates the cluster constructs add, the plan (`tls-plan.json`), and the renderer of the
+ * chosen issuing method.
+ */
 import { isDeepStrictEqual } from 'node:util';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct } from 'constructs';

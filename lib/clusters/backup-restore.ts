@@ -1,3 +1,7 @@
+/**
+ * The `BackupRestore` construct: the operator's `Backup` and `Restore` objects of a database
+ * cluster, the restore's extra server certificates, and the runbook step that checks them.
+ */
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { ClusterKind, DeployedBy, componentsOf } from '../spec/catalog';

@@ -1,3 +1,6 @@
+/**
+ * The `DatabaseMonitor` construct: the operator's monitor of a database cluster.
+ */
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';

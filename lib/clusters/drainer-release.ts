@@ -1,3 +1,7 @@
+/**
+ * The `DrainerRelease` construct: the drainer chart's values with TLS on, its server certificate,
+ * the install command, and optionally the Flux or Argo CD objects that install it.
+ */
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import * as semver from 'semver';

@@ -1,3 +1,7 @@
+/**
+ * The `TlsDatabaseCluster` construct: the `DatabaseCluster` with TLS on, its components'
+ * certificates and allowed Common Names, its runbook and its monitor.
+ */
 import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { SecretRef, secretRefName, secretRefs } from '../spec/secret-ref';

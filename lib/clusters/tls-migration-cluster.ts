@@ -1,3 +1,7 @@
+/**
+ * The `TlsMigrationCluster` construct: the `MigrationCluster` with TLS between its members, and
+ * the migration tool's source and task files and runbook, from one declaration of the databases.
+ */
 import * as path from 'node:path';
 import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';

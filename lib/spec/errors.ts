@@ -1,3 +1,7 @@
+/**
+ * The one-line errors of the library: `ClusterTlsError`, and the wording of a user mistake
+ * (where, field, received, expected), which never shows a value that can hold a credential.
+ */
 import { IConstruct } from 'constructs';
 
 /**

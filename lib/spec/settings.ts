@@ -1,3 +1,6 @@
+/**
+ * Settings read from the app's context: the operator's API group and the restart annotation key.
+ */
 import { IConstruct } from 'constructs';
 import { inputError } from './errors';
 import { isDnsSubdomain } from './validate';

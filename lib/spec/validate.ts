@@ -1,3 +1,7 @@
+/**
+ * Validators of single values (names, quantities, durations, images, time zones), each throwing
+ * the one-line error of `errors.ts` and returning the value it accepted.
+ */
 import { isIP } from 'node:net';
 import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';

@@ -1,3 +1,7 @@
+/**
+ * The `OutputFile` construct: a file other than a manifest, declared where it is decided and
+ * written by `synthesize` with the manifests.
+ */
 import { Construct, IConstruct } from 'constructs';
 import { inputError } from '../spec/errors';
 

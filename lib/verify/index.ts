@@ -1,3 +1,6 @@
+/**
+ * The `cluster-tls verify` logic, re-exported.
+ */
 export * from './input';
 export * from './verify';
 export * from './report';

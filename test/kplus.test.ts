@@ -20,15 +20,16 @@ function setup(props: Partial<ConstructorParameters<typeof TlsDatabaseCluster>[2
 describe('cdk8s-plus interop', () => {
   test('a cdk8s-plus workload mounts the client certificate set the cluster exposes as an ISecret', () => {
     const { app, chart, database } = setup();
-    const before = renderApp(setup().app).files.map((f) => [f.path, f.content]);
+    const before = renderApp(setup().app);
     const client = new kplus.Deployment(chart, 'client', { containers: [{ image: 'registry.example.com/app:1.0.0' }] });
     client.containers[0].mount('/etc/db-tls', kplus.Volume.fromSecret(chart, 'client-tls', database.clientSecret()));
     const deployment = Testing.synth(chart).find((o) => o.kind === 'Deployment');
     expect(deployment.spec.template.spec.volumes).toEqual([{ name: 'secret-basic-cluster-client-secret', secret: { secretName: 'basic-cluster-client-secret' } }]);
     expect(deployment.spec.template.spec.containers[0].volumeMounts).toEqual([{ mountPath: '/etc/db-tls', name: 'secret-basic-cluster-client-secret' }]);
     // Handing out the Secret writes nothing of the library's: the output is the cluster's plus the Deployment.
-    const after = renderApp(app).files.map((f) => [f.path, f.content]);
-    expect(after.filter(([p]) => p !== 'demo.k8s.yaml')).toEqual(before.filter(([p]) => p !== 'demo.k8s.yaml'));
+    const after = renderApp(app);
+    expect(after.objects.map((o) => o.manifest).filter((m) => m.kind !== 'Deployment')).toEqual(before.objects.map((o) => o.manifest));
+    expect(after.files.filter((f) => f.path !== 'demo.k8s.yaml')).toEqual(before.files.filter((f) => f.path !== 'demo.k8s.yaml'));
   });
 
   test('every certificate Secret is handed out by its name, once per name', () => {
@@ -37,6 +38,15 @@ describe('cdk8s-plus interop', () => {
     expect(database.certificates.clientSecret(ClusterKind.DATABASE)).toBe(database.clientSecret());
     expect(database.clientSecret().name).toBe(database.clientSecretName);
     expect(() => database.serverSecret('mig-master')).toThrow(ClusterTlsError);
+    // Even when the certificates are shared with the migration cluster, which has a mig-master.
+    const shared = setup();
+    new TlsMigrationCluster(shared.chart, 'migration', {
+      clusterName: 'basic', version: 'v1.2.0', certificates: shared.database.certificates, task: { name: 'basic-task' },
+      sources: [{ sourceId: 'source1', host: 'mysql.example.com', user: 'root', tlsSecretName: 'source1-tls' }],
+      target: { database: shared.database, user: 'root', tlsSecretName: 'target-tls' },
+    });
+    expect(() => shared.database.serverSecretName('mig-master'))
+      .toThrow('demo/db: component: received "mig-master"; expected one of the components of a DatabaseCluster: coordinator, store, sqlserver, pump, drainer, changefeed, columnar, importer, lightning');
   });
 
   test('a prop that names a Secret takes a cdk8s-plus ISecret', () => {
@@ -49,6 +59,14 @@ describe('cdk8s-plus interop', () => {
     expect(cluster.spec.changefeed.tlsClientSecretNames).toEqual(['kafka-tls', 'other-tls']);
     expect(() => setup({ changefeed: { sinkTlsSecretNames: [42 as any] } }))
       .toThrow('demo/db: changefeed.sinkTlsSecretNames[0]: received 42; expected a Secret name or a cdk8s-plus ISecret');
+    expect(() => setup({ changefeed: { sinkTlsSecretNames: 'kafka-tls' as any } }))
+      .toThrow('demo/db: changefeed.sinkTlsSecretNames: received "kafka-tls"; expected a list of Secret names or cdk8s-plus ISecrets');
+    // A cdk8s-plus object that is not a Secret, though it has a name, is refused.
+    const other = Testing.chart();
+    const configMap = new kplus.ConfigMap(other, 'settings', { metadata: { name: 'kafka-tls' } });
+    expect(() => setup({ changefeed: { sinkTlsSecretNames: [configMap as any] } }))
+      .toThrow('demo/db: changefeed.sinkTlsSecretNames[0]: received a value of type object; expected a Secret name or a cdk8s-plus ISecret');
+    expect(database.sinkTlsFiles(sink).ca).toBe('/var/lib/sink-tls/kafka-tls/ca.crt');
   });
 
   test('the drainer, backup and restore, and migration props that name a Secret take an ISecret, and write its name', () => {

@@ -142,7 +142,7 @@ describe('certificates', () => {
     expect(cluster.components.map((t) => cluster.serverSecretName(t))).toEqual(['basic-mig-master-cluster-secret', 'basic-mig-worker-cluster-secret']);
     expect(cluster.serverSecret('mig-worker').name).toBe('basic-mig-worker-cluster-secret');
     expect(cluster.clientSecret().name).toBe('basic-mig-client-secret');
-    expect(() => cluster.serverSecretName('store')).toThrow('demo/migration: component: received "store"; expected one of the members: mig-master, mig-worker');
+    expect(() => cluster.serverSecretName('store')).toThrow('demo/migration: component: received "store"; expected one of the components of a MigrationCluster: mig-master, mig-worker');
     expect(cluster.clientSecretName).toBe('basic-mig-client-secret');
     expect(cluster.commonName).toBe('basic');
   });
@@ -437,7 +437,9 @@ describe('input errors', () => {
     ['a source that is not an object', { sources: ['mysql.example.com' as any] },
       'demo/migration: sources[0]: received "mysql.example.com"; expected an upstream database: { sourceId, host, user, tlsSecretName }'],
     ['source id', { sources: [{ sourceId: 'a/b', host: 'h', user: 'u', tlsSecretName: 's' }] },
-      'demo/migration: sources[0].sourceId: received "a/b"; expected a source id of letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit'],
+      'demo/migration: sources[0].sourceId: received "a/b"; expected a source id of at most 63 letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit'],
+    ['a source id too long to name its file', { sources: [{ ...BASE.sources[0], sourceId: 'x'.repeat(64) }] },
+      `demo/migration: sources[0].sourceId: received "${'x'.repeat(64)}"; expected a source id of at most 63 letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit`],
     ['source id of the task file', { sources: [{ sourceId: 'task', host: 'h', user: 'u', tlsSecretName: 's' }] },
       'demo/migration: sources[0].sourceId: received "task"; expected a source id other than "task": task.yaml is the task file'],
     ['duplicate source id', {
@@ -473,7 +475,7 @@ describe('input errors', () => {
     ['target port', { target: { host: 'h', port: 0, user: 'u', tlsSecretName: 't' } }, 'demo/migration: target.port: received 0; expected a port from 1 to 65535'],
     ['task left out', { task: undefined as any }, 'demo/migration: task: received nothing; expected the migration task: { name }'],
     ['task not an object', { task: 'nightly' as any }, 'demo/migration: task: received "nightly"; expected the migration task: { name }'],
-    ['task name', { task: { name: '' } }, 'demo/migration: task.name: received ""; expected a task name of letters, digits'],
+    ['task name', { task: { name: '' } }, 'demo/migration: task.name: received ""; expected a task name of at most 63 letters, digits'],
     ['task mode', { task: { name: 't', taskMode: '' } }, 'demo/migration: task.taskMode: received ""; expected a task mode such as "all"'],
     ['sharding flag', { task: { name: 't', isSharding: 'yes' as any } }, 'demo/migration: task.isSharding: received "yes"; expected true or false'],
     ['loader folder', { task: { name: 't', loaderDir: 'dumped data' } }, 'demo/migration: task.loaderDir: received "dumped data"; expected a folder path without spaces'],

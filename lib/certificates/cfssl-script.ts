@@ -9,9 +9,6 @@ import * as names from '../spec/names';
 import * as layout from '../spec/output-layout';
 import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare } from './cfssl-files';
 
-/** The signing profiles of `ca-config.json`, as the specification names them. */
-const PROFILE = CFSSL_PROFILES;
-
 /** The lines of one block of the script; blocks are separated by one blank line. */
 type Block = readonly string[];
 
@@ -239,8 +236,8 @@ function serverCertificatesStep(servers: readonly ServerCertificatePlan[]): Bloc
     return [];
   }
   return [
-    `# Step 4: one server certificate per component, signing profile "${PROFILE.server}".`,
-    ...servers.map((s) => `issue ${sh(serverBare(s))} ${sh(`${serverBare(s)}.json`)} ${sh(PROFILE.server)}`),
+    `# Step 4: one server certificate per component, signing profile "${CFSSL_PROFILES.server}".`,
+    ...servers.map((s) => `issue ${sh(serverBare(s))} ${sh(`${serverBare(s)}.json`)} ${sh(CFSSL_PROFILES.server)}`),
   ];
 }
 
@@ -250,8 +247,8 @@ function clientCertificateStep(kinds: readonly ClusterKind[]): Block {
     return [];
   }
   return [
-    `# Step 5: the shared client certificate, signing profile "${PROFILE.client}".`,
-    `issue ${sh(CLIENT_BARE)} ${sh(`${CLIENT_BARE}.json`)} ${sh(PROFILE.client)}`,
+    `# Step 5: the shared client certificate, signing profile "${CFSSL_PROFILES.client}".`,
+    `issue ${sh(CLIENT_BARE)} ${sh(`${CLIENT_BARE}.json`)} ${sh(CFSSL_PROFILES.client)}`,
   ];
 }
 

@@ -16,10 +16,6 @@ import { DistinguishedName, caSubject, leafSubject } from './subjects';
 import { CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare } from './cfssl-files';
 import { issueScript } from './cfssl-script';
 
-/** The signing profiles of `ca-config.json`, as the specification names them. */
-const PROFILE = CFSSL_PROFILES;
-const BASE_USAGES = CFSSL_PROFILES.baseUsages;
-
 /** A cfssl `key` object. */
 interface CfsslKey {
   readonly algo: 'rsa' | 'ecdsa';
@@ -47,8 +43,8 @@ function caConfig(settings: CertificateSettings): unknown {
     signing: {
       default: { expiry },
       profiles: {
-        [PROFILE.server]: { expiry, usages: [...BASE_USAGES, ...USAGES.server] },
-        [PROFILE.client]: { expiry, usages: [...BASE_USAGES, ...USAGES.client] },
+        [CFSSL_PROFILES.server]: { expiry, usages: [...CFSSL_PROFILES.baseUsages, ...USAGES.server] },
+        [CFSSL_PROFILES.client]: { expiry, usages: [...CFSSL_PROFILES.baseUsages, ...USAGES.client] },
       },
     },
   };

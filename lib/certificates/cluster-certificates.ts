@@ -14,7 +14,6 @@ import {
 import { inputError } from '../spec/errors';
 import * as names from '../spec/names';
 import * as layout from '../spec/output-layout';
-import { importedSecret } from '../spec/secret-ref';
 import { OutputFile } from '../synth/output-file';
 import { renderCertManager } from './cert-manager';
 import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
@@ -119,7 +118,6 @@ export interface ClusterCertificatesProps {
    */
   readonly renewBefore?: string;
 }
-
 
 /** The props of a certificate subject. */
 const SUBJECT_FIELDS: PropShape = { organization: 'string?', organizationalUnit: 'string?', country: 'string?', state: 'string?', locality: 'string?' };
@@ -397,4 +395,19 @@ export class ClusterCertificates extends Construct {
     this.kinds.add(kind);
     this.renderer.addKind(kind);
   }
+}
+
+/**
+ * The Secret of the given name as a cdk8s-plus `ISecret`, made once per name under `scope` (a
+ * construct of no output: it writes nothing). cdk8s-plus-27 is loaded here, on first use, so a
+ * synth that hands out no Secret does not pay for loading it.
+ */
+function importedSecret(scope: Construct, name: string): kplus.ISecret {
+  const id = `Secret-${name}`;
+  const existing = scope.node.tryFindChild(id);
+  if (existing) {
+    return existing as unknown as kplus.ISecret;
+  }
+  const plus: typeof kplus = require('cdk8s-plus-27');
+  return plus.Secret.fromSecretName(scope, id, name);
 }

@@ -5,7 +5,7 @@ import { inputError } from '../spec/errors';
 import { ITlsDatabaseCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { ShapeOf, constructOf, isConstruct, oneOf } from '../spec/props';
 import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../spec/validate';
-import { COMPONENTS, ClusterKind, DeployedBy } from '../spec/catalog';
+import { ClusterKind, ComponentToken, DeployedBy, clusterKind, component, componentsOf } from '../spec/catalog';
 import * as names from '../spec/names';
 import { requireRelease } from '../spec/versions';
 
@@ -55,14 +55,12 @@ export function resolveCluster(scope: Construct, props: TlsClusterProps, kind: C
   requireDnsLabel(scope, 'clusterName', props.clusterName);
   // The certificates check the names of the components they are given; checked here first, a
   // cluster name too long for its components' services is reported at the cluster.
-  requireDerivedLabels(scope, 'clusterName', props.clusterName, COMPONENTS.filter((c) => c.cluster === kind && c.deployment === DeployedBy.OPERATOR)
-    .flatMap((c) => names.componentServiceNames(props.clusterName, c)));
+  requireDerivedLabels(scope, 'clusterName', props.clusterName, componentsOf(kind, DeployedBy.OPERATOR)
+    .flatMap((token) => names.componentServiceNames(props.clusterName, component(token))));
   const namespace = resolveNamespace(scope, props.namespace ?? props.certificates?.namespace);
   requireRelease(scope, 'version', props.version);
+  // The props shape has already refused any other value.
   const pvReclaimPolicy = props.pvReclaimPolicy ?? PvReclaimPolicy.RETAIN;
-  if (!Object.values(PvReclaimPolicy).includes(pvReclaimPolicy)) {
-    inputError(scope, 'pvReclaimPolicy', pvReclaimPolicy, `one of ${Object.values(PvReclaimPolicy).join(', ')}`);
-  }
   if (props.certificates && (props.commonName !== undefined || props.subject !== undefined)) {
     inputError(scope, props.commonName !== undefined ? 'commonName' : 'subject', props.commonName ?? props.subject,
       'nothing when certificates are passed: set commonName and subject on the ClusterCertificates');
@@ -87,9 +85,6 @@ export function externalSecretNames(scope: Construct, field: string, secretNames
   if (secretNames === undefined) {
     return [];
   }
-  if (!Array.isArray(secretNames)) {
-    inputError(scope, field, secretNames, 'a list of Secret names');
-  }
   secretNames.forEach((name, i) => requireExternalSecretName(scope, `${field}[${i}]`, name, certificates));
   return [...new Set(secretNames)];
 }
@@ -101,4 +96,16 @@ export function requireExternalSecretName(scope: Construct, field: string, name:
     inputError(scope, field, name,
       `a Secret of the external database's own client certificate: ${name} holds ${name === certificates.caSecretName ? 'the CA and its private key' : 'a certificate of the cluster itself'}`);
   }
+}
+
+/**
+ * `token`, when it is a component of the given cluster kind; throws otherwise, so that neither
+ * cluster construct hands out a Secret of the other kind through shared certificates.
+ */
+export function ownComponent(scope: Construct, kind: ClusterKind, token: ComponentToken): ComponentToken {
+  const own = componentsOf(kind);
+  if (!own.includes(token)) {
+    inputError(scope, 'component', token, `one of the components of a ${clusterKind(kind).resourceKind}: ${own.join(', ')}`);
+  }
+  return token;
 }

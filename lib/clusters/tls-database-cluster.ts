@@ -21,7 +21,7 @@ import { DatabaseRunbookInput, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook }
 import { databaseRunbookPath, manifestFileName, mountClientSecretPatchPath } from '../spec/output-layout';
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
-import { TLS_CLUSTER_SHAPE, externalSecretNames, resolveCluster } from './cluster-props';
+import { TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster } from './cluster-props';
 import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings, text } from '../spec/props';
 import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../spec/validate';
 import { requireMinimum } from '../spec/versions';
@@ -305,7 +305,8 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
    * Where the changefeed pods find the files of one of its sink Secrets, for the sink's URI
    * (`ssl-ca`, `ssl-cert`, `ssl-key`).
    */
-  public sinkTlsFiles(secretName: string): TlsFilePaths {
+  public sinkTlsFiles(secret: SecretRef): TlsFilePaths {
+    const secretName = secretRefName(secret);
     if (!this.sinkTlsSecretNames.includes(secretName)) {
       inputError(this, 'sink Secret', secretName, `one of changefeed.sinkTlsSecretNames: ${this.sinkTlsSecretNames.join(', ') || 'none'}`);
     }
@@ -314,12 +315,12 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
 
   /** The server Secret of one of the cluster's components. */
   public serverSecretName(token: ComponentToken): string {
-    return this.certificates.serverSecretName(token);
+    return this.certificates.serverSecretName(ownComponent(this, ClusterKind.DATABASE, token));
   }
 
   /** The server Secret of one of the cluster's components, as a cdk8s-plus `ISecret`. */
   public serverSecret(token: ComponentToken): kplus.ISecret {
-    return this.certificates.serverSecret(token);
+    return this.certificates.serverSecret(ownComponent(this, ClusterKind.DATABASE, token));
   }
 
   /**
@@ -349,6 +350,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
   public addRunbookStep(step: RunbookStep): void {
     this.runbookSteps.push(step);
   }
+
   /** What the runbook says about this cluster, resolved at synth (components may be added until then). */
   private runbookInput(): DatabaseRunbookInput {
     return {
@@ -363,7 +365,6 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       manifestFile: manifestFileName(Chart.of(this)),
     };
   }
-
 
   private componentSpec(token: OperatorComponent, part: ComponentPropsUnion): Record<string, unknown> {
     const shape = DATABASE_COMPONENTS.find((c) => c.token === token)!.databaseSpec;

@@ -19,7 +19,7 @@ import {
 } from '../spec/output-layout';
 import { compact, operatorObject } from './operator';
 import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { TLS_CLUSTER_SHAPE, requireExternalSecretName, resolveCluster } from './cluster-props';
+import { TLS_CLUSTER_SHAPE, ownComponent, requireExternalSecretName, resolveCluster } from './cluster-props';
 import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
 import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../spec/props';
 import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from '../spec/validate';
@@ -171,8 +171,12 @@ export interface TlsMigrationClusterProps extends TlsClusterProps {
   readonly task: MigrationTaskProps;
 }
 
-const ID = /^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/;
-const ID_RULE = 'letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit';
+/**
+ * A source id or task name. A source id names the source's file, so both are kept to characters
+ * and a length every file system takes (the specification sets no limit).
+ */
+const ID = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
+const ID_RULE = 'at most 63 letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit';
 const NO_SPACE = /^\S+$/;
 
 /** The members the operator runs from the `MigrationCluster`: the master and the worker. */
@@ -305,27 +309,19 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     });
   }
 
-
   /** The server Secret of a member, `mig-master` or `mig-worker`. */
   public serverSecretName(token: ComponentToken): string {
-    return this.certificates.serverSecretName(this.memberToken(token));
+    return this.certificates.serverSecretName(ownComponent(this, ClusterKind.MIGRATION, token));
   }
 
   /** The server Secret of a member, as a cdk8s-plus `ISecret`. */
   public serverSecret(token: ComponentToken): kplus.ISecret {
-    return this.certificates.serverSecret(this.memberToken(token));
+    return this.certificates.serverSecret(ownComponent(this, ClusterKind.MIGRATION, token));
   }
 
   /** The migration cluster's shared client Secret (`clientSecretName`) as a cdk8s-plus `ISecret`. */
   public clientSecret(): kplus.ISecret {
     return this.certificates.clientSecret(ClusterKind.MIGRATION);
-  }
-  /** `token`, when it is one of the members; throws otherwise. */
-  private memberToken(token: ComponentToken): ComponentToken {
-    if (!MEMBERS.includes(token)) {
-      inputError(this, 'component', token, `one of the members: ${MEMBERS.join(', ')}`);
-    }
-    return token;
   }
 
   /** Declares the `MigrationCluster`, with TLS between its members and the external databases' Secrets, after the certificates. */

@@ -123,7 +123,6 @@ export function requireSubjectText(scope: IConstruct, field: string, value: unkn
   return value;
 }
 
-
 /**
  * Checks a list of extra allowed Common Names and returns it without duplicates and without the
  * certificates' own Common Name, which comes first in every list.

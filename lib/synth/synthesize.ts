@@ -170,9 +170,6 @@ function constructMetadata(objects: readonly ApiObject[]): RenderedFile {
   return { path: layout.CONSTRUCT_METADATA_FILE, content: JSON.stringify({ version: '1.0.0', resources }), executable: false };
 }
 
-/** The file in which stock cdk8s records which construct made each object. */
-
-
 /** Whether a construct path would be ordered as an array index among an object's keys. */
 const INDEX_LIKE = /^\d+$/;
 

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * Real mutual-TLS handshakes on loopback, the way the components judge each other's certificates:
  * `node:tls` is OpenSSL, so a certificate set accepted here is accepted by every OpenSSL-based

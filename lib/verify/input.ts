@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The inputs of `cluster-tls verify`: the certificate plans and cluster manifests of a synthesized
  * output folder, and the Secrets as `kubectl get secrets -o json` prints them.

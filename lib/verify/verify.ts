@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The checks of `cluster-tls verify`: every Secret a certificate plan requires, against what the
  * components need from it. Pure functions: the inputs come from `input.ts`, the time is a parameter.

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * Small X.509 helpers over `node:crypto`: PEM blocks, subject alternative names, host-name
  * matching as TLS clients do it, extended key usages and key strength.

@@ -72,7 +72,7 @@ describe('cdk8s-plus interop', () => {
   test('the drainer, backup and restore, and migration props that name a Secret take an ISecret, and write its name', () => {
     const { chart, database } = setup();
     const secret = (name: string) => kplus.Secret.fromSecretName(chart, `ref-${name}`, name);
-    new DrainerRelease(chart, 'drainer', {
+    const drainer = new DrainerRelease(chart, 'drainer', {
       cluster: database, releaseName: 'binlog', chart: { version: '1.1.0' },
       downstreamTls: { secretName: secret('downstream-tls'), checkpointSecretName: secret('checkpoint-tls') },
     });
@@ -85,6 +85,7 @@ describe('cdk8s-plus interop', () => {
       sources: [{ sourceId: 'source1', host: 'mysql.example.com', user: 'root', tlsSecretName: secret('source1-tls') }],
       target: { database, user: 'root', tlsSecretName: secret('target-tls') },
     });
+    expect(drainer.serverSecret().name).toBe('basic-drainer-cluster-secret');
     const objects = Testing.synth(chart);
     const backup = objects.find((o) => o.kind === 'Backup');
     expect([backup.spec.from.secretName, backup.spec.s3.secretName]).toEqual(['backup-password', 's3-keys']);

@@ -4,7 +4,7 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { ClusterKind, DeployedBy, componentsOf } from '../spec/catalog';
+import { ClusterKind, DeployedBy, SHOWN_VALUES, componentsOf } from '../spec/catalog';
 import { inputError } from '../spec/errors';
 import * as names from '../spec/names';
 import { operatorApiVersion } from '../spec/settings';
@@ -131,7 +131,7 @@ export interface BackupRestoreProps {
 }
 
 /** The backup type when none is given: the specification's value. */
-export const DEFAULT_BACKUP_TYPE = 'full';
+export const DEFAULT_BACKUP_TYPE = SHOWN_VALUES.backupType;
 
 /** A Backup or a Restore, with its defaults applied. */
 interface Operation {
@@ -183,14 +183,15 @@ export class BackupRestore extends Construct {
 
   constructor(scope: Construct, id: string, props: BackupRestoreProps) {
     super(scope, id);
-    const { sendCredToStore, prefix, backupType } = resolveBackupRestoreProps(this, props);
+    const resolved = resolveBackupRestoreProps(this, props);
+    const { prefix, backupType } = resolved;
     const { cluster } = props;
 
     this.namespace = cluster.namespace;
     const operations = resolveOperations(this, props, backupType, prefix);
     this.restoreSecretNames = this.addRestoreCertificates(props);
 
-    const objects = operations.map((op) => ({ op, obj: this.declareOperation(props, op, sendCredToStore) }));
+    const objects = operations.map((op) => ({ op, obj: this.declareOperation(props, op, resolved) }));
     const backup = objects.find((o) => o.op.kind === 'Backup');
     const restore = objects.find((o) => o.op.kind === 'Restore');
     this.backup = backup?.obj;
@@ -199,7 +200,7 @@ export class BackupRestore extends Construct {
     this.restoreName = restore?.op.name;
 
     for (const { op } of objects) {
-      cluster.addRunbookStep(this.runbookStep(cluster, props, op, props.user, operations));
+      cluster.addRunbookStep(this.runbookStep(cluster, props, op, resolved, operations));
     }
   }
 
@@ -212,33 +213,35 @@ export class BackupRestore extends Construct {
   }
 
   /** Declares the `Backup` or `Restore` object, under a construct named after its kind, after the cluster when in the same chart. */
-  private declareOperation(props: BackupRestoreProps, op: Operation, sendCredToStore: boolean): ApiObject {
+  private declareOperation(props: BackupRestoreProps, op: Operation, resolved: ResolvedBackupRestoreProps): ApiObject {
     const { cluster } = props;
     const holder = new Construct(this, op.kind);
     const obj = operatorObject(holder, {
       kind: op.kind,
       name: op.name,
       namespace: cluster.namespace,
-      spec: operationSpec(props, op, sendCredToStore),
+      spec: operationSpec(props, op, resolved),
     });
     dependWithinChart(obj, cluster.resource);
     return obj;
   }
 
   /** The runbook step that checks the Secrets, starts the backup or restore when its own chart is applied, and follows it. */
-  private runbookStep(cluster: ITlsDatabaseCluster, props: BackupRestoreProps, op: Operation, user: string, operations: readonly Operation[]): RunbookStep {
+  private runbookStep(cluster: ITlsDatabaseCluster, props: BackupRestoreProps, op: Operation, resolved: ResolvedBackupRestoreProps, operations: readonly Operation[]): RunbookStep {
     const { namespace } = this;
+    const { user } = props;
+    const { credentialsSecretName, s3SecretName } = resolved;
     const file = manifestFileName(Chart.of(this));
     const group = operatorApiVersion(this).split('/')[0];
     const resource = `${op.kind.toLowerCase()}s.${group}`;
     const where = `s3://${props.s3.bucket}/${op.prefix}`;
     const isRestore = op.kind === 'Restore';
-    const secrets = [secretRefName(props.credentialsSecretName), secretRefName(props.s3.secretName), ...(isRestore ? this.restoreSecretNames : [])];
+    const secrets = [credentialsSecretName, s3SecretName, ...(isRestore ? this.restoreSecretNames : [])];
     const text = [
       isRestore
         ? `The Restore \`${op.name}\` reads the backup at \`${where}\` (${props.s3.provider}, ${props.s3.region}) and loads it into \`${cluster.sqlHost}:${cluster.sqlPort}\` as \`${user}\`.`
         : `The Backup \`${op.name}\` connects to \`${cluster.sqlHost}:${cluster.sqlPort}\` as \`${user}\` and writes to \`${where}\` (${props.s3.provider}, ${props.s3.region}).`,
-      `The Secrets \`${secretRefName(props.credentialsSecretName)}\` (the password of \`${user}\`) and \`${secretRefName(props.s3.secretName)}\` (the storage access keys) are yours to create in \`${namespace}\`; the library never writes them.`
+      `The Secrets \`${credentialsSecretName}\` (the password of \`${user}\`) and \`${s3SecretName}\` (the storage access keys) are yours to create in \`${namespace}\`; the library never writes them.`
         + (isRestore && this.restoreSecretNames.length > 0
           ? ` The importer and lightning components load their server certificates from ${this.restoreSecretNames.map((s) => `\`${s}\``).join(' and ')}.`
           : ''),
@@ -267,6 +270,9 @@ interface ResolvedBackupRestoreProps {
   /** The key prefix, `s3.prefix` or `<namespace>/<cluster_name>`. */
   readonly prefix: string;
   readonly backupType: string;
+  /** The Secrets, by name. */
+  readonly credentialsSecretName: string;
+  readonly s3SecretName: string;
 }
 
 /** Checks the props, in the order their mistakes are reported, and applies their defaults. */
@@ -277,31 +283,27 @@ function resolveBackupRestoreProps(scope: IConstruct, props: BackupRestoreProps)
     inputError(scope, 'backup, restore', undefined, 'a backup, a restore or both (for example backup: {})');
   }
   const s3 = props.s3;
-  checkS3(scope, s3);
-  requireDnsSubdomain(scope, 'credentialsSecretName', secretRefName(props.credentialsSecretName));
+  const s3SecretName = checkS3(scope, s3);
+  const credentialsSecretName = secretRefName(props.credentialsSecretName);
+  requireDnsSubdomain(scope, 'credentialsSecretName', credentialsSecretName);
   requireText(scope, 'user', props.user,
     /^[^\s'"`$\\]+$/, 'a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need');
   const sendCredToStore = props.sendCredToStore ?? true;
-  if (typeof sendCredToStore !== 'boolean') {
-    inputError(scope, 'sendCredToStore', sendCredToStore, 'true or false');
-  }
   const prefix = s3.prefix ?? names.backupPrefix(cluster.namespace, cluster.clusterName);
   requirePrefix(scope, 's3.prefix', prefix);
   const backupType = props.backupType ?? DEFAULT_BACKUP_TYPE;
   requireBackupType(scope, 'backupType', backupType);
-  return { sendCredToStore, prefix, backupType };
+  return { sendCredToStore, prefix, backupType, credentialsSecretName, s3SecretName };
 }
 
-/** Checks the bucket's fields; an `http://` endpoint only with `allowInsecureEndpoint`. */
-function checkS3(scope: IConstruct, s3: S3Storage): void {
+/** Checks the bucket's fields (an `http://` endpoint only with `allowInsecureEndpoint`), and returns its Secret's name. */
+function checkS3(scope: IConstruct, s3: S3Storage): string {
   requireText(scope, 's3.provider', s3.provider, /^[a-z0-9][a-z0-9-]*$/, 'a storage provider name such as "aws" or "ceph"');
   requireText(scope, 's3.region', s3.region, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a region such as "us-west-2"');
   requireText(scope, 's3.bucket', s3.bucket, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a bucket name (letters, digits, \'-\', \'_\' and \'.\')');
-  requireDnsSubdomain(scope, 's3.secretName', secretRefName(s3.secretName));
+  const secretName = secretRefName(s3.secretName);
+  requireDnsSubdomain(scope, 's3.secretName', secretName);
   const allowInsecureEndpoint = s3.allowInsecureEndpoint ?? false;
-  if (typeof allowInsecureEndpoint !== 'boolean') {
-    inputError(scope, 's3.allowInsecureEndpoint', allowInsecureEndpoint, 'true or false');
-  }
   if (s3.endpoint !== undefined) {
     requireText(scope, 's3.endpoint', s3.endpoint, /^https?:\/\/[^\s'"]+$/, 'the storage service\'s URL, such as "https://s3.example.com"');
     if (s3.endpoint.startsWith('http://') && !allowInsecureEndpoint) {
@@ -309,6 +311,7 @@ function checkS3(scope: IConstruct, s3: S3Storage): void {
         'an https:// URL, since the backup and the storage access keys travel over it; set s3.allowInsecureEndpoint to true to accept http://');
     }
   }
+  return secretName;
 }
 
 /** The requested operations, Backup before Restore, each with its options checked and the shared defaults applied. */
@@ -325,16 +328,16 @@ function resolveOperations(scope: IConstruct, props: BackupRestoreProps, backupT
 }
 
 /** The `spec` of a Backup or Restore: the cluster it runs against, the SQL endpoint it logs in to, and the bucket. */
-function operationSpec(props: BackupRestoreProps, op: Operation, sendCredToStore: boolean): Record<string, unknown> {
+function operationSpec(props: BackupRestoreProps, op: Operation, { sendCredToStore, credentialsSecretName, s3SecretName }: ResolvedBackupRestoreProps): Record<string, unknown> {
   const { cluster, s3 } = props;
   return compact({
     backupType: op.backupType,
     br: { cluster: cluster.clusterName, clusterNamespace: cluster.namespace, sendCredToStore },
-    [op.endpoint]: { host: cluster.sqlHost, secretName: secretRefName(props.credentialsSecretName), port: cluster.sqlPort, user: props.user },
+    [op.endpoint]: { host: cluster.sqlHost, secretName: credentialsSecretName, port: cluster.sqlPort, user: props.user },
     s3: {
       provider: s3.provider,
       region: s3.region,
-      secretName: secretRefName(s3.secretName),
+      secretName: s3SecretName,
       bucket: s3.bucket,
       prefix: op.prefix,
       endpoint: s3.endpoint,

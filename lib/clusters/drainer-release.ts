@@ -3,6 +3,7 @@
  * the install command, and optionally the Flux or Argo CD objects that install it.
  */
 import { ApiObject, Chart } from 'cdk8s';
+import type * as kplus from 'cdk8s-plus-27';
 import { Construct, IConstruct } from 'constructs';
 import * as semver from 'semver';
 import * as YAML from 'yaml';
@@ -10,6 +11,7 @@ import { COMPONENTS, SHOWN_VALUES, component } from '../spec/catalog';
 import { Description, describeType, describeValue, inputError } from '../spec/errors';
 import * as names from '../spec/names';
 import { OutputFile } from '../synth/output-file';
+import type { ClusterCertificates } from '../certificates/cluster-certificates';
 import type { ITlsDatabaseCluster } from './tls-cluster';
 import { drainerValuesPath, manifestFileName } from '../spec/output-layout';
 import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
@@ -231,6 +233,7 @@ export class DrainerRelease extends Construct {
   /** The Argo CD `Application`, with {@link GitOpsEngine.ARGO_CD}. */
   public readonly application?: ApiObject;
   private readonly chartValues: Record<string, unknown>;
+  private readonly certificates: ClusterCertificates;
 
   constructor(scope: Construct, id: string, props: DrainerReleaseProps) {
     super(scope, id);
@@ -244,6 +247,7 @@ export class DrainerRelease extends Construct {
     registerDrainer(this);
     const plan = cluster.certificates.addComponent('drainer', { releaseName: props.releaseName, drainerName: props.drainerName });
     this.serverSecretName = plan.secretName;
+    this.certificates = cluster.certificates;
     this.hostNames = [...plan.dnsNames];
 
     this.chartValues = drainerChartValues(props, resolved);
@@ -259,7 +263,12 @@ export class DrainerRelease extends Construct {
       this.application = this.declareArgoCdApplication(props, resolved.chart);
     }
 
-    cluster.addRunbookStep(this.runbookStep(cluster, resolved.chart, valuesPath, gitOps));
+    cluster.addRunbookStep(this.runbookStep(cluster, resolved, valuesPath, gitOps));
+  }
+
+  /** The drainer's server Secret (`serverSecretName`) as a cdk8s-plus `ISecret`. */
+  public serverSecret(): kplus.ISecret {
+    return this.certificates.serverSecret('drainer');
   }
 
   /** The chart values, as the values file and the GitOps objects hold them (a copy). */
@@ -333,12 +342,11 @@ export class DrainerRelease extends Construct {
   }
 
   /** The runbook step that checks the Secrets and installs the drainer, by hand or through the GitOps engine. */
-  private runbookStep(cluster: ITlsDatabaseCluster, chart: ResolvedChart, valuesPath: string, gitOps?: GitOpsEngine): RunbookStep {
+  private runbookStep(cluster: ITlsDatabaseCluster, { chart, downstream }: ResolvedDrainerProps, valuesPath: string, gitOps?: GitOpsEngine): RunbookStep {
     const { namespace } = this;
     const secrets = [this.serverSecretName];
-    const downstream = this.chartValues.tlsSyncer as { tlsClientSecretName: string; checkpoint?: { tlsClientSecretName: string } } | undefined;
     if (downstream) {
-      secrets.push(...new Set([downstream.tlsClientSecretName, downstream.checkpoint?.tlsClientSecretName ?? downstream.tlsClientSecretName]));
+      secrets.push(...new Set([downstream.secretName, downstream.checkpointSecretName ?? downstream.secretName]));
     }
     const text = [
       `The drainer is installed from its chart, not by the operator. Its server certificate Secret \`${this.serverSecretName}\` `
@@ -382,8 +390,16 @@ interface ResolvedDrainerProps {
   readonly version: string;
   readonly storage: string;
   readonly extraAllowedCommonNames: string[];
-  /** `downstreamTls.allowedCommonNames`, when given. */
-  readonly syncerAllowed?: string[];
+  /** `downstreamTls`, checked, with its Secrets by name. */
+  readonly downstream?: ResolvedDownstreamTls;
+}
+
+/** The downstream TLS settings with the Secrets by name. */
+interface ResolvedDownstreamTls {
+  readonly secretName: string;
+  readonly checkpointSecretName?: string;
+  /** The downstream Common Names the drainer accepts, when given. */
+  readonly allowedCommonNames?: string[];
 }
 
 /** Checks the props, in the order their mistakes are reported, and applies their defaults. */
@@ -409,9 +425,9 @@ function resolveDrainerProps(scope: Construct, props: DrainerReleaseProps): Reso
     inputError(scope, 'config', describeType(props.config), 'a TOML document as a string (the chart value config is text)');
   }
   checkExtraValues(scope, props.extraValues);
-  const syncerAllowed = resolveDownstreamTls(scope, props.downstreamTls, cluster);
+  const downstream = resolveDownstreamTls(scope, props.downstreamTls, cluster);
   checkGitOps(scope, props.gitOps, chart);
-  return { drainerName, chart, version, storage, extraAllowedCommonNames, syncerAllowed };
+  return { drainerName, chart, version, storage, extraAllowedCommonNames, downstream };
 }
 
 /** Refuses `extraValues` keys the construct sets itself, without showing the value (chart values may hold credentials). */
@@ -423,17 +439,21 @@ function checkExtraValues(scope: IConstruct, extraValues: DrainerReleaseProps['e
   }
 }
 
-/** Checks the downstream TLS Secrets and returns the downstream Common Names the drainer accepts, when given. */
-function resolveDownstreamTls(scope: Construct, downstream: DrainerDownstreamTls | undefined, cluster: ITlsDatabaseCluster): string[] | undefined {
-  if (downstream !== undefined) {
-    requireExternalSecretName(scope, 'downstreamTls.secretName', secretRefName(downstream.secretName), cluster.certificates);
-    if (downstream.checkpointSecretName !== undefined) {
-      requireExternalSecretName(scope, 'downstreamTls.checkpointSecretName', secretRefName(downstream.checkpointSecretName), cluster.certificates);
-    }
+/** Checks the downstream TLS settings and resolves their Secrets to names, once. */
+function resolveDownstreamTls(scope: Construct, downstream: DrainerDownstreamTls | undefined, cluster: ITlsDatabaseCluster): ResolvedDownstreamTls | undefined {
+  if (downstream === undefined) {
+    return undefined;
   }
-  return downstream?.allowedCommonNames === undefined ? undefined
+  const secretName = secretRefName(downstream.secretName);
+  requireExternalSecretName(scope, 'downstreamTls.secretName', secretName, cluster.certificates);
+  const checkpointSecretName = downstream.checkpointSecretName === undefined ? undefined : secretRefName(downstream.checkpointSecretName);
+  if (checkpointSecretName !== undefined) {
+    requireExternalSecretName(scope, 'downstreamTls.checkpointSecretName', checkpointSecretName, cluster.certificates);
+  }
+  const allowedCommonNames = downstream.allowedCommonNames === undefined ? undefined
     // A list of its own: no certificate Common Name of this cluster is implied (hence the empty one).
     : requireExtraCommonNames(scope, 'downstreamTls.allowedCommonNames', downstream.allowedCommonNames, '');
+  return { secretName, checkpointSecretName, allowedCommonNames };
 }
 
 /** Checks the GitOps engine, which needs the chart's repository to fetch the chart from. */
@@ -448,7 +468,8 @@ function checkGitOps(scope: IConstruct, gitOps: GitOpsEngine | undefined, chart:
 
 /** The chart values: the construct's own (TLS on, the allowed Common Names where the catalog puts them), then `extraValues`. */
 function drainerChartValues(props: DrainerReleaseProps, resolved: ResolvedDrainerProps): Record<string, unknown> {
-  const { cluster, downstreamTls: downstream } = props;
+  const { cluster } = props;
+  const { downstream } = resolved;
   const check = component('drainer').commonNameCheck!;
   const [tlsKey, allowedKey] = check.path;
   return compact({
@@ -459,9 +480,9 @@ function drainerChartValues(props: DrainerReleaseProps, resolved: ResolvedDraine
     storageClassName: props.storageClassName,
     [tlsKey]: { enabled: true, [allowedKey]: [cluster.commonName, ...resolved.extraAllowedCommonNames] },
     tlsSyncer: downstream && {
-      tlsClientSecretName: secretRefName(downstream.secretName),
-      certAllowedCN: resolved.syncerAllowed,
-      checkpoint: downstream.checkpointSecretName === undefined ? undefined : { tlsClientSecretName: secretRefName(downstream.checkpointSecretName) },
+      tlsClientSecretName: downstream.secretName,
+      certAllowedCN: downstream.allowedCommonNames,
+      checkpoint: downstream.checkpointSecretName === undefined ? undefined : { tlsClientSecretName: downstream.checkpointSecretName },
     },
     config: props.config,
     ...structuredClone(props.extraValues ?? {}),

@@ -394,4 +394,6 @@ export const SHOWN_VALUES = {
   loaderDir: './dumped_data',
   /** The drainer chart's `storage`. */
   drainerStorage: '10Gi',
+  /** The `backupType` of a backup or restore. */
+  backupType: 'full',
 } as const;

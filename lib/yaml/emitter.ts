@@ -1,0 +1,200 @@
+/**
+ * The library's YAML writer: the bytes `yaml`'s `stringify` writes for YAML 1.1 with its default
+ * layout (block collections indented by two, sequences indented under their key), written
+ * directly for the shapes the library emits: maps and lists of plain data holding the scalars
+ * `scalars.ts` proves. Any other document (a value outside that subset, an object that appears
+ * twice and would get an anchor, a line `yaml` would fold, a key `yaml` would write explicitly) is
+ * handed whole to `yaml`, so the output is always `yaml`'s.
+ *
+ * The manifests go through {@link stringifyManifests}, which writes what cdk8s's `Yaml.stringify`
+ * writes; the chart values and migration files through {@link stringifyYaml}.
+ */
+import * as YAML from 'yaml';
+import { scalar, stringScalar } from './scalars';
+
+/** Options of {@link stringifyYaml}: those of `yaml`'s `stringify` the library uses. */
+export interface YamlOptions {
+  /**
+   * Whether a map entry whose value is `undefined` is written (as `null`) rather than left out.
+   * @default false
+   */
+  readonly keepUndefined?: boolean;
+  /**
+   * The column past which `yaml` folds long strings; 0 never folds.
+   * @default 80
+   */
+  readonly lineWidth?: number;
+}
+
+/** The options cdk8s's `Yaml.stringify` passes to `yaml` for each manifest document. */
+export const MANIFEST_OPTIONS: YamlOptions = { keepUndefined: true, lineWidth: 0 };
+
+/** `yaml` writes a key longer than this as an explicit key (`? key`), which the emitter does not. */
+const LONGEST_IMPLICIT_KEY = 1000;
+
+/** Free columns kept before the line width, so that a line the emitter writes is surely not folded. */
+const FOLD_MARGIN = 4;
+
+/** The state of one document being written. */
+interface Writer {
+  text: string;
+  /** Collections already written: a second sighting is an alias in `yaml`'s output. */
+  readonly seen: Set<object>;
+  readonly keepUndefined: boolean;
+  readonly lineWidth: number;
+}
+
+/** Whether a value is a plain object (as `JSON.parse` makes them) rather than a class instance. */
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A value that is a list or a plain object, not yet seen in this document; `undefined` for a scalar. */
+type Collection = { readonly list: unknown[] } | { readonly map: Record<string, unknown> };
+
+/**
+ * The collection a value is, `undefined` when it is a scalar, or `false` when the emitter does not
+ * write it (a class instance, or a collection seen before in this document).
+ */
+function collection(w: Writer, value: unknown): Collection | undefined | false {
+  if (value === null || typeof value !== 'object') {
+    return undefined;
+  }
+  if (w.seen.has(value)) {
+    return false;
+  }
+  w.seen.add(value);
+  if (Array.isArray(value)) {
+    return { list: value };
+  }
+  return isPlainObject(value) ? { map: value } : false;
+}
+
+/** Whether a collection has no entries to write (an empty list, or a map with nothing kept). */
+function isEmpty(w: Writer, c: Collection): boolean {
+  if ('list' in c) {
+    return c.list.length === 0;
+  }
+  for (const key in c.map) {
+    if (Object.prototype.hasOwnProperty.call(c.map, key) && (w.keepUndefined || c.map[key] !== undefined)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** A scalar that starts at `column`, or `undefined` when it is not proven or could be folded there. */
+function inlineScalar(w: Writer, value: unknown, column: number): string | undefined {
+  const text = scalar(value);
+  if (text !== undefined && w.lineWidth > 0 && typeof value === 'string' && column + text.length > w.lineWidth - FOLD_MARGIN) {
+    return undefined;
+  }
+  return text;
+}
+
+/**
+ * Writes a value after `lead` (`key:` in a map, `-` in a list): a scalar or an empty collection on
+ * the same line; a non-empty collection below the key at `indent` (a list under a key is indented
+ * under it, `key:` then `  - item`), or on the same line after a list's `- `, its next lines at
+ * `indent`. Returns false when the document must go to `yaml`.
+ */
+function writeValue(w: Writer, lead: string, value: unknown, indent: string, inList: boolean): boolean {
+  const c = collection(w, value);
+  if (c === false) {
+    return false;
+  }
+  if (c === undefined) {
+    const text = inlineScalar(w, value, lead.length + 1);
+    if (text === undefined) {
+      return false;
+    }
+    w.text += `${lead} ${text}\n`;
+    return true;
+  }
+  if (isEmpty(w, c)) {
+    w.text += 'list' in c ? `${lead} []\n` : `${lead} {}\n`;
+    return true;
+  }
+  let first = `${lead} `;
+  if (!inList) {
+    w.text += `${lead}\n`;
+    first = indent;
+  }
+  return 'list' in c ? writeList(w, c.list, first, indent) : writeMap(w, c.map, first, indent);
+}
+
+/**
+ * Writes the entries of a non-empty map, the first line starting with `first`, the others with
+ * `indent`. Returns false when the document must go to `yaml`.
+ */
+function writeMap(w: Writer, map: Record<string, unknown>, first: string, indent: string): boolean {
+  let prefix = first;
+  const inner = `${indent}  `;
+  for (const key of Object.keys(map)) {
+    let value = map[key];
+    if (value === undefined) {
+      if (!w.keepUndefined) {
+        continue;
+      }
+      value = null;
+    }
+    const k = stringScalar(key);
+    if (k === undefined || k.length > LONGEST_IMPLICIT_KEY || !writeValue(w, `${prefix}${k}:`, value, inner, false)) {
+      return false;
+    }
+    prefix = indent;
+  }
+  return true;
+}
+
+/**
+ * Writes the items of a non-empty list, the first line starting with `first`, the others with
+ * `indent`. Returns false when the document must go to `yaml`.
+ */
+function writeList(w: Writer, list: readonly unknown[], first: string, indent: string): boolean {
+  const inner = `${indent}  `;
+  for (let i = 0; i < list.length; i++) {
+    // A hole or `undefined` in a list is written as null, whatever keepUndefined says.
+    const item = list[i] === undefined ? null : list[i];
+    if (!writeValue(w, `${i === 0 ? first : indent}-`, item, inner, true)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The document written by the emitter alone, or `undefined` when it must go to `yaml`: the emitter
+ * writes a map or a list at the top, `yaml` any other value. Exported for the tests, which check
+ * how often it answers.
+ */
+export function emitYaml(value: unknown, options: YamlOptions): string | undefined {
+  const w: Writer = { text: '', seen: new Set(), keepUndefined: options.keepUndefined ?? false, lineWidth: options.lineWidth ?? 80 };
+  const c = collection(w, value);
+  if (!c) {
+    return undefined;
+  }
+  if (isEmpty(w, c)) {
+    return 'list' in c ? '[]\n' : '{}\n';
+  }
+  const ok = 'list' in c ? writeList(w, c.list, '', '') : writeMap(w, c.map, '', '');
+  return ok ? w.text : undefined;
+}
+
+/**
+ * A value as YAML 1.1, exactly as `YAML.stringify(value, { ...options, version: '1.1' })` writes
+ * it: by the emitter when the value is in its proven subset, else by `yaml` itself.
+ */
+export function stringifyYaml(value: unknown, options: YamlOptions = {}): string {
+  return emitYaml(value, options) ?? YAML.stringify(value, { ...options, version: '1.1' });
+}
+
+/**
+ * Manifest documents as one YAML file, exactly as cdk8s's `Yaml.stringify(...docs)` writes them:
+ * each document with {@link MANIFEST_OPTIONS}, an `undefined` document as an empty line, joined
+ * by `---` lines.
+ */
+export function stringifyManifests(docs: readonly unknown[]): string {
+  return docs.map((d) => (d === undefined ? '\n' : stringifyYaml(d, MANIFEST_OPTIONS))).join('---\n');
+}

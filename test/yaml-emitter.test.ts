@@ -9,6 +9,7 @@ import * as YAML from 'yaml';
 import { Yaml } from 'cdk8s';
 import { MANIFEST_OPTIONS, YamlOptions, emitYaml, stringifyManifests, stringifyYaml } from '../lib/yaml/emitter';
 import { scalar } from '../lib/yaml/scalars';
+import { configYaml } from '../lib/documents/migration-files';
 
 /** Strings a YAML writer can get wrong: indicators, 1.1 and 1.2 typed words, numbers, dates, quotes, spacing. */
 const HOSTILE_WORDS = [
@@ -147,5 +148,15 @@ describe('the scalars the emitter writes itself', () => {
     for (const v of ['ünïcødé', 'a\nb', 'a\tb', 1.5, -0, 2 ** 60, '--- a', '...', undefined, 10n]) {
       expect({ v, written: scalar(v) }).toEqual({ v, written: undefined });
     }
+  });
+});
+
+describe('the migration files', () => {
+  test('carry the comment line and the configuration yaml writes for a commented YAML 1.1 document', () => {
+    fc.assert(fc.property(values.map, fc.oneof(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20, unit: 'grapheme' }), fc.constantFrom(' lead', 'trail ', '#', 'Source s1 of migration cluster demo/basic', 'two\nlines')), (config, comment) => {
+      const doc = new YAML.Document(config, { version: '1.1' });
+      doc.commentBefore = ` ${comment}`;
+      expect(configYaml(config, comment)).toBe(doc.toString({ lineWidth: 0 }));
+    }), { numRuns: 300 });
   });
 });

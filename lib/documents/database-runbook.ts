@@ -1,12 +1,12 @@
 /**
  * The database cluster's runbook: deploy (section C) and connect the client tools (section D).
  */
-import * as YAML from 'yaml';
 import { CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind } from '../spec/catalog';
 import * as names from '../spec/names';
 import { mountClientSecretPatchPath } from '../spec/output-layout';
 import { RunbookStep, renderRunbook } from './runbook';
 import { isOlderThan } from '../spec/versions';
+import { stringifyYaml } from '../yaml/emitter';
 
 /** The first operator version that mounts the client certificate set. */
 const MOUNT_MINIMUM = CAPABILITIES.mountClusterClientSecret.minOperatorVersion;
@@ -19,8 +19,8 @@ function mountClientSecretPatchObject(): { spec: Record<string, { mountClusterCl
   return { spec: Object.fromEntries(CLIENT_SECRET_MOUNTING.map((t) => [t, { mountClusterClientSecret: true as const }])) };
 }
 
-/** The merge patch as a YAML file; the same for every cluster, so rendered once. */
-export const MOUNT_CLIENT_SECRET_PATCH_YAML = YAML.stringify(mountClientSecretPatchObject());
+/** The merge patch as a YAML file, for YAML 1.1 readers as every file; the same for every cluster, so rendered once. */
+export const MOUNT_CLIENT_SECRET_PATCH_YAML = stringifyYaml(mountClientSecretPatchObject());
 
 /** What the database runbook says about its cluster: resolved values, no construct. */
 export interface DatabaseRunbookInput {

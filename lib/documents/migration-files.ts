@@ -8,6 +8,7 @@ import { PORTS, SECRET_KEYS } from '../spec/catalog';
 import * as names from '../spec/names';
 import { TASK_FILE, migrationFolder, sourceFileName } from '../spec/output-layout';
 import { RunbookStep, renderRunbook } from './runbook';
+import { stringifyYaml } from '../yaml/emitter';
 
 /** The key under `loaders` that every `mysql-instances[]` entry refers to. */
 const LOADER_NAME = 'global';
@@ -86,15 +87,22 @@ export function taskConfig(task: ResolvedTask, target: ResolvedDatabase, sources
   };
 }
 
+/** A comment `yaml` writes as `# ` and the comment itself: one line of printable ASCII, no space at either end. */
+const ONE_LINE_COMMENT = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
 /**
  * Renders a configuration as YAML, with a comment line on top; long strings are never folded.
  * Written for YAML 1.1 readers, as the migration tool is: a string such as `yes`, `on` or `0777`
  * is quoted, so that it reads back as the same string.
  */
 export function configYaml(config: Record<string, unknown>, comment: string): string {
-  const doc = new YAML.Document(config, { version: '1.1' });
-  doc.commentBefore = ` ${comment}`;
-  return doc.toString({ lineWidth: 0 });
+  if (!ONE_LINE_COMMENT.test(comment)) {
+    const doc = new YAML.Document(config, { version: '1.1' });
+    doc.commentBefore = ` ${comment}`;
+    return doc.toString({ lineWidth: 0 });
+  }
+  // What `yaml` writes for a one-line comment before a document: the `#` line, then an empty line.
+  return `# ${comment}\n\n${stringifyYaml(config, { lineWidth: 0 })}`;
 }
 
 /** What the migration runbook needs to know about the cluster. */

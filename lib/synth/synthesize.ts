@@ -5,10 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ApiObject, App, Chart, DependencyGraph, Names, Yaml, YamlOutputType } from 'cdk8s';
+import { ApiObject, App, Chart, DependencyGraph, Names, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { ClusterTlsError, inputErrorMessage } from '../spec/errors';
 import * as layout from '../spec/output-layout';
+import { stringifyManifests } from '../yaml/emitter';
 import { OutputFile } from './output-file';
 import { registeredDrainers } from './app-rules';
 import {
@@ -156,7 +157,7 @@ function layOut(app: App, charts: readonly ChartObjects[], indexed: boolean): { 
     seen.set(g.path, g.owner);
   }
   return {
-    files: groups.map((g) => ({ path: g.path, content: Yaml.stringify(...g.items.map((i) => i.manifest)), executable: false })),
+    files: groups.map((g) => ({ path: g.path, content: stringifyManifests(g.items.map((i) => i.manifest)), executable: false })),
     objects: groups.flatMap((g) => g.items.map((i) => ({ file: g.path, ...i }))),
   };
 }

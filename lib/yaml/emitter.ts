@@ -10,7 +10,7 @@
  * writes; the chart values and migration files through {@link stringifyYaml}.
  */
 import * as YAML from 'yaml';
-import { scalar, stringScalar } from './scalars';
+import { keyScalar, scalar } from './scalars';
 
 /** Options of {@link stringifyYaml}: those of `yaml`'s `stringify` the library uses. */
 export interface YamlOptions {
@@ -37,7 +37,8 @@ const FOLD_MARGIN = 4;
 
 /** The state of one document being written. */
 interface Writer {
-  text: string;
+  /** The lines written so far, joined at the end (one flat string rather than a rope of pieces). */
+  readonly parts: string[];
   /** Collections already written: a second sighting is an alias in `yaml`'s output. */
   readonly seen: Set<object>;
   readonly keepUndefined: boolean;
@@ -50,78 +51,55 @@ function isPlainObject(value: object): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** A value that is a list or a plain object, not yet seen in this document; `undefined` for a scalar. */
-type Collection = { readonly list: unknown[] } | { readonly map: Record<string, unknown> };
-
-/**
- * The collection a value is, `undefined` when it is a scalar, or `false` when the emitter does not
- * write it (a class instance, or a collection seen before in this document).
- */
-function collection(w: Writer, value: unknown): Collection | undefined | false {
-  if (value === null || typeof value !== 'object') {
-    return undefined;
-  }
-  if (w.seen.has(value)) {
-    return false;
-  }
-  w.seen.add(value);
-  if (Array.isArray(value)) {
-    return { list: value };
-  }
-  return isPlainObject(value) ? { map: value } : false;
-}
-
-/** Whether a collection has no entries to write (an empty list, or a map with nothing kept). */
-function isEmpty(w: Writer, c: Collection): boolean {
-  if ('list' in c) {
-    return c.list.length === 0;
-  }
-  for (const key in c.map) {
-    if (Object.prototype.hasOwnProperty.call(c.map, key) && (w.keepUndefined || c.map[key] !== undefined)) {
+/** Whether a map has no entry to write (none, or only `undefined` values that are left out). */
+function isEmptyMap(w: Writer, map: Record<string, unknown>): boolean {
+  for (const key in map) {
+    if (Object.prototype.hasOwnProperty.call(map, key) && (w.keepUndefined || map[key] !== undefined)) {
       return false;
     }
   }
   return true;
 }
 
-/** A scalar that starts at `column`, or `undefined` when it is not proven or could be folded there. */
-function inlineScalar(w: Writer, value: unknown, column: number): string | undefined {
+/** Writes a scalar after `lead`, on its line; false when it is not proven or could be folded there. */
+function writeScalar(w: Writer, lead: string, value: unknown): boolean {
   const text = scalar(value);
-  if (text !== undefined && w.lineWidth > 0 && typeof value === 'string' && column + text.length > w.lineWidth - FOLD_MARGIN) {
-    return undefined;
+  if (text === undefined || (w.lineWidth > 0 && typeof value === 'string' && lead.length + 1 + text.length > w.lineWidth - FOLD_MARGIN)) {
+    return false;
   }
-  return text;
+  w.parts.push(lead, ' ', text, '\n');
+  return true;
 }
 
 /**
  * Writes a value after `lead` (`key:` in a map, `-` in a list): a scalar or an empty collection on
  * the same line; a non-empty collection below the key at `indent` (a list under a key is indented
  * under it, `key:` then `  - item`), or on the same line after a list's `- `, its next lines at
- * `indent`. Returns false when the document must go to `yaml`.
+ * `indent`. Returns false when the document must go to `yaml`: a class instance, or a collection
+ * seen before in this document.
  */
 function writeValue(w: Writer, lead: string, value: unknown, indent: string, inList: boolean): boolean {
-  const c = collection(w, value);
-  if (c === false) {
+  if (value === null || typeof value !== 'object') {
+    return writeScalar(w, lead, value);
+  }
+  if (w.seen.has(value)) {
     return false;
   }
-  if (c === undefined) {
-    const text = inlineScalar(w, value, lead.length + 1);
-    if (text === undefined) {
-      return false;
-    }
-    w.text += `${lead} ${text}\n`;
-    return true;
+  w.seen.add(value);
+  const list = Array.isArray(value);
+  if (!list && !isPlainObject(value)) {
+    return false;
   }
-  if (isEmpty(w, c)) {
-    w.text += 'list' in c ? `${lead} []\n` : `${lead} {}\n`;
+  if (list ? value.length === 0 : isEmptyMap(w, value as Record<string, unknown>)) {
+    w.parts.push(lead, list ? ' []\n' : ' {}\n');
     return true;
   }
   let first = `${lead} `;
   if (!inList) {
-    w.text += `${lead}\n`;
+    w.parts.push(lead, '\n');
     first = indent;
   }
-  return 'list' in c ? writeList(w, c.list, first, indent) : writeMap(w, c.map, first, indent);
+  return list ? writeList(w, value, first, indent) : writeMap(w, value as Record<string, unknown>, first, indent);
 }
 
 /**
@@ -139,7 +117,7 @@ function writeMap(w: Writer, map: Record<string, unknown>, first: string, indent
       }
       value = null;
     }
-    const k = stringScalar(key);
+    const k = keyScalar(key);
     if (k === undefined || k.length > LONGEST_IMPLICIT_KEY || !writeValue(w, `${prefix}${k}:`, value, inner, false)) {
       return false;
     }
@@ -154,10 +132,11 @@ function writeMap(w: Writer, map: Record<string, unknown>, first: string, indent
  */
 function writeList(w: Writer, list: readonly unknown[], first: string, indent: string): boolean {
   const inner = `${indent}  `;
+  const lead = `${indent}-`;
   for (let i = 0; i < list.length; i++) {
     // A hole or `undefined` in a list is written as null, whatever keepUndefined says.
     const item = list[i] === undefined ? null : list[i];
-    if (!writeValue(w, `${i === 0 ? first : indent}-`, item, inner, true)) {
+    if (!writeValue(w, i === 0 ? `${first}-` : lead, item, inner, true)) {
       return false;
     }
   }
@@ -170,16 +149,19 @@ function writeList(w: Writer, list: readonly unknown[], first: string, indent: s
  * how often it answers.
  */
 export function emitYaml(value: unknown, options: YamlOptions): string | undefined {
-  const w: Writer = { text: '', seen: new Set(), keepUndefined: options.keepUndefined ?? false, lineWidth: options.lineWidth ?? 80 };
-  const c = collection(w, value);
-  if (!c) {
+  if (value === null || typeof value !== 'object') {
     return undefined;
   }
-  if (isEmpty(w, c)) {
-    return 'list' in c ? '[]\n' : '{}\n';
+  const w: Writer = { parts: [], seen: new Set([value]), keepUndefined: options.keepUndefined ?? false, lineWidth: options.lineWidth ?? 80 };
+  const list = Array.isArray(value);
+  if (!list && !isPlainObject(value)) {
+    return undefined;
   }
-  const ok = 'list' in c ? writeList(w, c.list, '', '') : writeMap(w, c.map, '', '');
-  return ok ? w.text : undefined;
+  if (list ? value.length === 0 : isEmptyMap(w, value as Record<string, unknown>)) {
+    return list ? '[]\n' : '{}\n';
+  }
+  const ok = list ? writeList(w, value, '', '') : writeMap(w, value as Record<string, unknown>, '', '');
+  return ok ? w.parts.join('') : undefined;
 }
 
 /**

@@ -69,10 +69,19 @@ function quoted(value: string): string {
 }
 
 /**
+ * Strings plain at a glance: a letter, `_` or `/`, then letters, digits, `_`, `.`, `/`, `-`. No
+ * indicator, space or colon; of the 1.1 types, only a word of at most 5 letters can be one.
+ */
+const SIMPLE = /^[A-Za-z_/][\w./-]*$/;
+
+/**
  * A string as `yaml` writes it on one line in a block collection, or `undefined` when that is not
  * proven (a character beyond printable ASCII, a document marker at the start, `<<`).
  */
 export function stringScalar(value: string): string | undefined {
+  if (value.length > LONGEST_TYPED_WORD && SIMPLE.test(value)) {
+    return value;
+  }
   if (!PRINTABLE_ASCII.test(value) || DOCUMENT_MARKER.test(value)) {
     return undefined;
   }
@@ -84,6 +93,24 @@ export function stringScalar(value: string): string | undefined {
     return undefined;
   }
   return typed ? quoted(value) : value;
+}
+
+/** Keys already decided: manifests repeat a small set of keys many times. */
+const KEYS = new Map<string, string | undefined>();
+
+/** How many keys {@link KEYS} holds at most, so that many distinct keys cannot grow it without end. */
+const KEYS_KEPT = 10_000;
+
+/** A map key as `yaml` writes it (an implicit key is a one-line string scalar), remembered. */
+export function keyScalar(key: string): string | undefined {
+  let text = KEYS.get(key);
+  if (text === undefined && !KEYS.has(key)) {
+    text = stringScalar(key);
+    if (KEYS.size < KEYS_KEPT) {
+      KEYS.set(key, text);
+    }
+  }
+  return text;
 }
 
 /**

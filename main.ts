@@ -6,8 +6,21 @@
  */
 import { App, Chart } from 'cdk8s';
 import {
-  BackupRestore, ClusterCertificates, DrainerRelease, IssuingMethod, TlsDatabaseCluster, TlsMigrationCluster, synthesizeOrExit,
+  BackupRestore, CertificateRotation, ClusterCertificates, DrainerRelease, IssuingMethod, RotationPhase, TlsDatabaseCluster, TlsMigrationCluster,
+  synthesizeOrExit,
 } from './lib';
+
+/**
+ * Set to a phase of a CA replacement (`trust-both`, `switch-leaves`, `drop-old`) to synthesize the
+ * reference app in that phase of rotation `2026-11`, into `build/rotation/dist` so that `dist/`
+ * keeps the reference output: `CLUSTER_TLS_ROTATION_PHASE=trust-both npm run synth`.
+ */
+export const ROTATION_PHASE_ENV = 'CLUSTER_TLS_ROTATION_PHASE';
+
+/** The reference app's rotations: none, or the CA replacement `2026-11` at the given phase. */
+export function referenceRotations(phase: string | undefined = process.env[ROTATION_PHASE_ENV]): CertificateRotation[] {
+  return phase ? [{ id: '2026-11', phase: phase as RotationPhase }] : [];
+}
 
 /** Where the operator's images come from; the operator appends each cluster's version as the tag. */
 const REGISTRY = 'registry.example.com/db';
@@ -17,13 +30,14 @@ const REGISTRY = 'registry.example.com/db';
  * restore, and the migration cluster "basic" that copies an upstream MySQL database into it.
  * Both clusters share one CA.
  */
-export function addDeployment(app: App, namespace: string, method: IssuingMethod): void {
+export function addDeployment(app: App, namespace: string, method: IssuingMethod, rotations: CertificateRotation[] = []): void {
   const chart = new Chart(app, namespace, { namespace });
 
   const certs = new ClusterCertificates(chart, 'basic-certificates', {
     clusterName: 'basic',
     method,
     subject: { organization: 'demo', organizationalUnit: 'databases', country: 'US', state: 'California', locality: 'San Francisco' },
+    rotations,
   });
 
   const database = new TlsDatabaseCluster(chart, 'basic-database', {
@@ -85,15 +99,15 @@ export function addDeployment(app: App, namespace: string, method: IssuingMethod
 }
 
 /** Builds the reference app. */
-export function buildApp(outdir?: string): App {
+export function buildApp(outdir?: string, rotations: CertificateRotation[] = referenceRotations()): App {
   const app = new App({ outdir });
-  addDeployment(app, 'demo', IssuingMethod.CERT_MANAGER);
-  addDeployment(app, 'demo-cfssl', IssuingMethod.CFSSL);
+  addDeployment(app, 'demo', IssuingMethod.CERT_MANAGER, rotations);
+  addDeployment(app, 'demo-cfssl', IssuingMethod.CFSSL, rotations);
   return app;
 }
 
 if (require.main === module) {
   // Always dist/, whoever runs it: the cdk8s CLI deletes its own output folder (cdk8s.yaml's
   // `output`) before it runs the app, so it gets a copy of the manifests instead.
-  synthesizeOrExit(() => buildApp(), { outdir: 'dist' });
+  synthesizeOrExit(() => buildApp(), { outdir: process.env[ROTATION_PHASE_ENV] ? 'build/rotation/dist' : 'dist' });
 }

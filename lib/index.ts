@@ -10,6 +10,9 @@ export * from './spec/errors';
 export * from './spec/settings';
 export * from './certificates/certificate-options';
 export * from './certificates/cluster-certificates';
+export {
+  CertificateRotation, PhaseContent, ROTATION_PHASES, RESTART_ORDER, ResolvedRotation, RotationKind, RotationPhase, restartValue,
+} from './certificates/rotation';
 export * from './synth/output-file';
 export type { Runbook, RunbookStep } from './documents/runbook';
 export * from './synth/synthesize';

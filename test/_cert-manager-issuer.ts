@@ -178,8 +178,10 @@ export class CertManagerIssuer {
     return issuer;
   }
 
-  private readonly issuers = new Map<string, any>();
-  private readonly certificates = new Map<string, any>();
+  private issuers = new Map<string, any>();
+  private certificates = new Map<string, any>();
+  /** The spec each Certificate was last issued with, by Certificate key. */
+  private readonly issuedSpecs = new Map<string, string>();
   private readonly issued = new Map<string, Issued>();
   private readonly usedKeys = new Map<string, number>();
 
@@ -290,7 +292,42 @@ export class CertManagerIssuer {
     const pem = certificate.toString('pem');
     const secret: IssuedSecret = { 'tls.crt': `${pem}\n`, 'tls.key': key.pem, 'ca.crt': `${signer ? signer.caPem : pem}\n` };
     this.issued.set(secretKey, { certificate, key, secret });
+    this.issuedSpecs.set(certificateKey, JSON.stringify(spec));
     return secret;
+  }
+
+  /**
+   * Applies a new set of objects, as a GitOps sync does (Certificates and Issuers no longer in the
+   * set are gone; their Secrets stay), and issues what cert-manager then issues: every Certificate
+   * whose Secret it has not written, whose spec changed, or that was absent from the last set (a
+   * Certificate given back after a while out of its hands is issued anew, the more disruptive of
+   * what cert-manager may do). An Issuer's change alone re-issues nothing, as in cert-manager.
+   * @returns the Secrets written, by `namespace/name`
+   */
+  public async apply(objects: readonly any[]): Promise<Map<string, IssuedSecret>> {
+    const before = new Set(this.certificates.keys());
+    const next = new CertManagerIssuer(objects, this.now);
+    this.issuers = next.issuers;
+    this.certificates = next.certificates;
+    const pending = [...this.certificates.entries()]
+      .filter(([key, c]) => !before.has(key) || this.issuedSpecs.get(key) !== JSON.stringify(c.spec)
+        || !this.issued.has(`${c.metadata.namespace}/${c.spec.secretName}`))
+      .map(([, c]) => c);
+    const written = new Map<string, IssuedSecret>();
+    while (pending.length > 0) {
+      const ready = pending.findIndex((c) => this.canIssue(c));
+      if (ready < 0) {
+        throw new Error(`cert-manager could never issue ${pending.map((c) => c.metadata.name).join(', ')}: their CA Secrets are never written`);
+      }
+      const c = pending.splice(ready, 1)[0];
+      written.set(`${c.metadata.namespace}/${c.spec.secretName}`, await this.issue(`${c.metadata.namespace}/${c.metadata.name}`));
+    }
+    return written;
+  }
+
+  /** Forgets a Secret, as when it is deleted: its Certificate is issued anew, with a new key, at the next {@link apply}. */
+  public deleteSecret(namespace: string, name: string): void {
+    this.issued.delete(`${namespace}/${name}`);
   }
 
   private canIssue(cert: any): boolean {

@@ -7,8 +7,14 @@
  *   (printing it with `-o json`), else kubectl's NotFound message and exit 1;
  * - `get secrets [--namespace=<ns>|-n <ns>|-A] -o json`: a `List` of the Secrets, each
  *   `{ kind: 'Secret', metadata: { name, namespace }, data: { <key>: <base64> } }`;
+ * - `get secret <name> -o jsonpath={.data.<key>}` (dots in the key escaped) and
+ *   `-o jsonpath={.metadata.ownerReferences}`: the value, or nothing when absent;
  * - `create secret generic <name> [--namespace=<ns>] --from-file=[<key>=]<path>...`: stores the
- *   files (read relative to the caller's working folder), refusing a name that exists.
+ *   files (read relative to the caller's working folder), refusing a name that exists; with
+ *   `--dry-run=client -o json` it prints the Secret instead and stores nothing;
+ * - `apply -f -`: stores the Secret read from standard input, replacing the data of one that exists;
+ * - `delete certificate <name>... [--ignore-not-found]`: records the names (the stand-in holds no
+ *   Certificates).
  *
  * Without a namespace flag the namespace is `default`, as with a default kubectl context. Anything
  * else exits 2 with a message. Every call's arguments are recorded, in order.
@@ -23,6 +29,8 @@ export interface FakeSecret {
   readonly namespace: string;
   readonly name: string;
   readonly data: Record<string, string>;
+  /** The Secret's owners, when a controller set them. */
+  readonly ownerReferences?: unknown[];
 }
 
 /** What `kubectl get secrets -o json` prints, as far as the stand-in fills it. */
@@ -52,6 +60,8 @@ export interface FakeKubectl {
   secretList(namespace?: string): SecretList;
   /** Stores a Secret as if it had been created earlier (values are raw, not base64). */
   putSecret(namespace: string, name: string, data: Record<string, string | Buffer>): void;
+  /** Stores a Secret, replacing one of that name, as a controller that owns it writes it (values raw). */
+  writeSecret(namespace: string, name: string, data: Record<string, string | Buffer>, ownerReferences?: unknown[]): void;
 }
 
 /** The stand-in itself, a Node.js script; `__STATE__` and `__CALLS__` are replaced by file paths. */
@@ -82,6 +92,8 @@ function toObject(s) {
 let namespace;
 let output;
 let all = false;
+let dryRun = false;
+let file;
 const fromFiles = [];
 const words = [];
 for (let i = 0; i < args.length; i++) {
@@ -92,13 +104,24 @@ for (let i = 0; i < args.length; i++) {
   else if (a.startsWith('--output=')) output = a.slice('--output='.length);
   else if (a.startsWith('-o') && a.length > 2) output = a.slice(2);
   else if (a === '-A' || a === '--all-namespaces') all = true;
+  else if (a === '--dry-run=client') dryRun = true;
+  else if (a === '--ignore-not-found') continue;
+  else if (a === '-f' || a === '--filename') file = args[++i];
   else if (a === '--from-file') fromFiles.push(args[++i]);
   else if (a.startsWith('--from-file=')) fromFiles.push(a.slice('--from-file='.length));
   else if (a.startsWith('-')) die('fake kubectl: unsupported flag ' + a, 2);
   else words.push(a);
 }
 const ns = namespace === undefined ? 'default' : namespace;
-if (output !== undefined && output !== 'json') die('fake kubectl: unsupported output ' + output, 2);
+if (output !== undefined && output !== 'json' && !output.startsWith('jsonpath=')) die('fake kubectl: unsupported output ' + output, 2);
+
+/** The value of a jsonpath output of one Secret: a data key or the owner references. */
+function jsonpath(secret, expression) {
+  const data = /^jsonpath=\{\.data\.(.+)\}$/.exec(expression);
+  if (data) return secret.data[data[1].replace(/\\\./g, '.')] ?? '';
+  if (expression === 'jsonpath={.metadata.ownerReferences}') return secret.ownerReferences ? JSON.stringify(secret.ownerReferences) : '';
+  die('fake kubectl: unsupported jsonpath ' + expression, 2);
+}
 
 const [verb, resource, third, ...rest] = words;
 if (verb === 'get' && (resource === 'secret' || resource === 'secrets')) {
@@ -107,6 +130,7 @@ if (verb === 'get' && (resource === 'secret' || resource === 'secrets')) {
     const found = state.secrets.find((s) => s.namespace === ns && s.name === third);
     if (!found) die('Error from server (NotFound): secrets "' + third + '" not found');
     if (output === 'json') process.stdout.write(JSON.stringify(toObject(found), null, 2) + '\n');
+    else if (output !== undefined) process.stdout.write(jsonpath(found, output));
     else process.stdout.write('NAME\tTYPE\tDATA\n' + found.name + '\tOpaque\t' + Object.keys(found.data).length + '\n');
     process.exit(0);
   }
@@ -119,7 +143,7 @@ if (verb === 'create' && resource === 'secret' && third === 'generic') {
   if (rest.length !== 1) die('fake kubectl: create secret generic takes exactly one name', 2);
   const name = rest[0];
   const state = load();
-  if (state.secrets.some((s) => s.namespace === ns && s.name === name)) {
+  if (!dryRun && state.secrets.some((s) => s.namespace === ns && s.name === name)) {
     die('error: failed to create secret secrets "' + name + '" already exists');
   }
   const data = {};
@@ -134,9 +158,29 @@ if (verb === 'create' && resource === 'secret' && third === 'generic') {
       die('error: error reading ' + file + ': no such file or directory');
     }
   }
+  if (dryRun) {
+    if (output !== 'json') die('fake kubectl: --dry-run=client only with -o json', 2);
+    process.stdout.write(JSON.stringify(toObject({ namespace: ns, name, data }), null, 2) + '\n');
+    process.exit(0);
+  }
   state.secrets.push({ namespace: ns, name, data });
   save(state);
   process.stdout.write('secret/' + name + ' created\n');
+  process.exit(0);
+}
+if (verb === 'apply' && file === '-' && resource === undefined) {
+  const object = JSON.parse(fs.readFileSync(0, 'utf8'));
+  if (object.kind !== 'Secret') die('fake kubectl: apply takes only a Secret', 2);
+  const at = object.metadata.namespace ?? ns;
+  const state = load();
+  const found = state.secrets.find((s) => s.namespace === at && s.name === object.metadata.name);
+  if (found) found.data = object.data;
+  else state.secrets.push({ namespace: at, name: object.metadata.name, data: object.data });
+  save(state);
+  process.stdout.write('secret/' + object.metadata.name + (found ? ' configured' : ' created') + '\n');
+  process.exit(0);
+}
+if (verb === 'delete' && resource === 'certificate') {
   process.exit(0);
 }
 die('fake kubectl: unsupported command: ' + args.join(' '), 2);
@@ -174,6 +218,13 @@ export function createFakeKubectl(dir?: string): FakeKubectl {
       const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
       current.secrets.push({ namespace, name, data: encoded });
       fs.writeFileSync(state, `${JSON.stringify(current, null, 2)}\n`);
+    },
+    writeSecret: (namespace, name, data, ownerReferences) => {
+      const current = load();
+      const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
+      const others = current.secrets.filter((s) => !(s.namespace === namespace && s.name === name));
+      others.push({ namespace, name, data: encoded, ...(ownerReferences ? { ownerReferences } : {}) });
+      fs.writeFileSync(state, `${JSON.stringify({ secrets: others }, null, 2)}\n`);
     },
   };
 }

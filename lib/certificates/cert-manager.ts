@@ -13,9 +13,13 @@ import { ClusterKind, USAGES, clusterKind, component } from '../spec/catalog';
 import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
 import { IssuingMethod } from './certificate-options';
 import * as names from '../spec/names';
+import * as layout from '../spec/output-layout';
 import { manifestFileName } from '../spec/output-layout';
+import { OutputFile } from '../synth/output-file';
+import { certManagerRotationScript } from './rotation-script';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';
 import type { CertificateRenderer } from './renderer';
+import { RotationKind, caObjectsInUse, leafCustody, signingCaObject } from './rotation';
 
 /** The group of cert-manager's issuers, as `issuerRef.group` names it. */
 const CERT_MANAGER_GROUP = 'cert-manager.io';
@@ -40,22 +44,49 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
   const labels = { [names.CERTIFICATES_LABEL]: clusterName };
   const leaf: LeafFields = { settings, labels, name: leafName, privateKey };
 
-  const ca = declareCa(scope, settings, labels);
+  const selfSigned = new Issuer(scope, 'SelfSignedIssuer', {
+    metadata: { name: names.selfSignedIssuerName(clusterName), namespace, labels },
+    spec: { selfSigned: {} },
+  });
+  const signing = signingCaObject(settings.rotation);
+  const cas = new Map(caObjectsInUse(settings.rotation).map((g) => [g, declareCa(scope, settings, labels, selfSigned, g)]));
   const issuers = new Map<ClusterKind, Issuer>();
+  const custody = leafCustody(settings.rotation);
+  // During a CA replacement the leaves are out of cert-manager's hands (the rotation script writes
+  // the Secrets the operator loads), or issued into staging Secrets the script copies from.
+  const addLeaf = (id: string, issuer: Issuer, secretName: string, usages: readonly string[], plan?: ServerCertificatePlan) => {
+    if (custody === 'managed') {
+      declareLeaf(scope, leaf, id, issuer, secretName, usages, plan);
+    } else if (custody === 'staged') {
+      declareLeaf(scope, leaf, `Staged${id}`, issuer, names.stagingSecretName(secretName, settings.rotation!.id), usages, plan);
+    }
+  };
+
+  const secretNames: string[] = [];
+  if (settings.rotation?.kind === RotationKind.CA_REPLACEMENT) {
+    const rotation = settings.rotation;
+    new OutputFile(scope, 'RotationScript', {
+      path: layout.rotationScriptPath(namespace, clusterName),
+      content: () => certManagerRotationScript({ rotation, clusterName, namespace, secretNames }),
+      executable: true,
+    });
+  }
 
   return {
     addKind(kind) {
       const entry = clusterKind(kind);
+      secretNames.push(names.clientSecretName(clusterName, kind));
       const issuer = new Issuer(scope, `Issuer-${kind}`, {
         metadata: { name: names.caIssuerName(clusterName, kind), namespace, labels },
-        spec: { ca: { secretName: names.caSecretName(clusterName) } },
+        spec: { ca: { secretName: names.caSecretName(clusterName, signing) } },
       });
-      issuer.node.addDependency(ca);
+      issuer.node.addDependency(cas.get(signing)!);
       issuers.set(entry.kind, issuer);
-      declareLeaf(scope, leaf, `Client-${kind}`, issuer, names.clientSecretName(clusterName, kind), USAGES.client);
+      addLeaf(`Client-${kind}`, issuer, names.clientSecretName(clusterName, kind), USAGES.client);
     },
     addServer(plan) {
-      declareLeaf(scope, leaf, `Server-${plan.token}`, issuers.get(component(plan.token).cluster)!, plan.secretName, USAGES.server, plan);
+      secretNames.push(plan.secretName);
+      addLeaf(`Server-${plan.token}`, issuers.get(component(plan.token).cluster)!, plan.secretName, USAGES.server, plan);
     },
     issuanceSteps() {
       const selector = names.certificatesSelector(clusterName);
@@ -73,17 +104,14 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
   };
 }
 
-/** Declares the self-signed Issuer and the CA Certificate it issues, and returns the CA Certificate. */
-function declareCa(scope: Construct, settings: CertificateSettings, labels: LeafFields['labels']): Certificate {
+/** Declares the CA Certificate of a generation, issued by the self-signed Issuer. */
+function declareCa(scope: Construct, settings: CertificateSettings, labels: LeafFields['labels'], selfSigned: Issuer, generation: string): Certificate {
   const { clusterName, namespace } = settings;
-  const selfSigned = new Issuer(scope, 'SelfSignedIssuer', {
-    metadata: { name: names.selfSignedIssuerName(clusterName), namespace, labels },
-    spec: { selfSigned: {} },
-  });
-  const ca = new Certificate(scope, 'Ca', {
-    metadata: { name: names.caCertificateName(clusterName), namespace, labels },
+  const id = generation === names.INITIAL_GENERATION ? 'Ca' : `Ca-${generation}`;
+  const ca = new Certificate(scope, id, {
+    metadata: { name: names.caCertificateName(clusterName, generation), namespace, labels },
     spec: {
-      secretName: names.caSecretName(clusterName),
+      secretName: names.caSecretName(clusterName, generation),
       ...subjectFields(caSubject(settings, IssuingMethod.CERT_MANAGER)),
       isCa: true,
       duration: settings.caDuration,

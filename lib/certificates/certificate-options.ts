@@ -3,6 +3,7 @@
  * every issuing method renders.
  */
 import { ClusterKind, ComponentToken } from '../spec/catalog';
+import type { ResolvedRotation, RotationKind, RotationPhase } from './rotation';
 
 /** How the certificates of a cluster are issued; the cluster constructs work the same with each. */
 export enum IssuingMethod {
@@ -174,7 +175,7 @@ export interface PlannedKey {
  * The version of {@link TlsPlan} this library writes and `cluster-tls verify` reads. It changes
  * whenever a field is added, removed or changes meaning; `tls-plan.schema.json` describes it.
  */
-export const TLS_PLAN_VERSION = 1;
+export const TLS_PLAN_VERSION = 2;
 
 /**
  * What the certificates of one cluster must be, whichever method issues them. Written as
@@ -198,6 +199,30 @@ export interface TlsPlan {
   readonly duration: string;
   readonly renewBefore: string;
   readonly secrets: TlsPlanSecret[];
+  /** The rotation declared, when one is: its phase and what every Secret must hold in it. */
+  readonly rotation?: TlsPlanRotation;
+}
+
+/** The rotation of a plan: what every Secret of `secrets` must hold in the declared phase. */
+export interface TlsPlanRotation {
+  /** The rotation's id, which names the generation it makes. */
+  readonly id: string;
+  readonly kind: RotationKind;
+  readonly phase: RotationPhase;
+  /** The phases of the kind, in order. */
+  readonly phases: RotationPhase[];
+  /** The generation in use before the rotation (`initial`, or the id of the rotation before). */
+  readonly previous: string;
+  /** The generations of the CA certificates every `ca.crt` holds, in order. */
+  readonly caCertificates: string[];
+  /** The generation of every `tls.crt` and `tls.key`. */
+  readonly leafGeneration: string;
+  /** The generation of the CA certificate that signed every `tls.crt`. */
+  readonly signedBy: string;
+  /** cert-manager: the Secret of each generation's CA in this phase, by generation. */
+  readonly caSecrets?: Record<string, string>;
+  /** The components, in the order they restart; the clients of the client Secrets restart after them. */
+  readonly restartOrder: ComponentToken[];
 }
 
 /** A private key's settings with every default applied. */
@@ -220,4 +245,6 @@ export interface CertificateSettings {
   readonly caRenewBefore: string;
   readonly duration: string;
   readonly renewBefore: string;
+  /** The rotation under way or last done, when `rotations` declares one. */
+  readonly rotation?: ResolvedRotation;
 }

@@ -7,10 +7,9 @@ import { CFSSL_PROFILES, ClusterKind, SECRET_KEYS } from '../spec/catalog';
 import type { CertificateSettings, ServerCertificatePlan } from './certificate-options';
 import * as names from '../spec/names';
 import * as layout from '../spec/output-layout';
+import { cfsslRotationBlocks } from './rotation-script';
+import { Block, KUBECTL_CHECK, NEED_FUNCTION, PUT_SECRET_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh } from './script-blocks';
 import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare } from './cfssl-files';
-
-/** The lines of one block of the script; blocks are separated by one blank line. */
-type Block = readonly string[];
 
 /** What the issuing script needs to know. */
 export interface ScriptInput {
@@ -19,18 +18,13 @@ export interface ScriptInput {
   readonly kinds: readonly ClusterKind[];
 }
 
-/** Quotes a word for bash. */
-function sh(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The issuing script: steps 3 to 7 of section A, safe to run again. */
 export function issueScript(input: ScriptInput): string {
   const { settings, servers, kinds } = input;
   const blocks: Block[] = [
     preamble(settings),
     kubectlVariables(settings.namespace),
-    FAIL_FUNCTION,
+    failFunction(ISSUE_SCRIPT),
     outputFolderGuard(settings),
     NEED_FUNCTION,
     TOOL_CHECKS,
@@ -38,15 +32,23 @@ export function issueScript(input: ScriptInput): string {
     ISSUE_FUNCTION,
     SECRET_EXISTS_FUNCTION,
     SECRET_FUNCTION,
+    ...(settings.rotation === undefined ? issuingSteps(input) : [PUT_SECRET_FUNCTION, ...cfsslRotationBlocks(settings.rotation, settings.clusterName, servers, kinds)]),
+    doneMessage(settings),
+  ];
+  return joinBlocks(blocks);
+}
+
+/** Steps 3 to 7, when no rotation is declared: the CA, the leaves and the Secrets, each kept when it exists. */
+function issuingSteps(input: ScriptInput): Block[] {
+  const { settings, servers, kinds } = input;
+  return [
     caMixGuard(input),
     caStep(),
     serverCertificatesStep(servers),
     clientCertificateStep(kinds),
     serverSecretsStep(servers),
     clientSecretsStep(settings.clusterName, kinds),
-    doneMessage(settings),
   ];
-  return `${blocks.filter((b) => b.length > 0).map((b) => b.join('\n')).join('\n\n')}\n`;
 }
 
 /** The shebang, what the script does and how to run it, and the shell options. */
@@ -64,7 +66,8 @@ function preamble({ clusterName, namespace }: CertificateSettings): Block {
     '#',
     '# Running it again changes nothing that exists: a CA, a certificate or a Secret already there is',
     '# kept, so a running cluster keeps the certificates it loaded. Replacing certificates is the',
-    '# separate renewal procedure; this script never does it.',
+    '# separate renewal procedure; this script never does it. While ClusterCertificates declares a',
+    '# rotation, the script does that rotation\'s phase instead (see rotation-runbook.md).',
     '#',
     '# Environment:',
     '#   KUBECTL  the kubectl command, split on spaces (default: kubectl),',
@@ -74,23 +77,6 @@ function preamble({ clusterName, namespace }: CertificateSettings): Block {
     'cd "$(dirname "$0")"',
   ];
 }
-
-/** The kubectl command (from `KUBECTL`) as an array, and the namespace of the Secrets. */
-function kubectlVariables(namespace: string): Block {
-  return [
-    'KUBECTL="${KUBECTL:-kubectl}"',
-    'read -r -a kubectl <<<"$KUBECTL"',
-    `NAMESPACE=${sh(namespace)}`,
-  ];
-}
-
-/** `fail MESSAGE`: stops the script with the message, prefixed with the script's name. */
-const FAIL_FUNCTION: Block = [
-  'fail() {',
-  `  echo "${ISSUE_SCRIPT}: $*" >&2`,
-  '  exit 1',
-  '}',
-];
 
 /** Refuses to run anywhere below a synth output folder, which the next synth replaces with the keys. */
 function outputFolderGuard({ clusterName, namespace }: CertificateSettings): Block {
@@ -109,20 +95,11 @@ function outputFolderGuard({ clusterName, namespace }: CertificateSettings): Blo
   ];
 }
 
-/** `need TOOL HINT`: stops with the hint unless the tool is on the search path. */
-const NEED_FUNCTION: Block = [
-  '# need TOOL HINT: stops with HINT unless TOOL is on the search path.',
-  'need() {',
-  '  command -v "$1" >/dev/null 2>&1 || fail "$1 was not found on PATH; $2"',
-  '}',
-];
-
 /** Stops early unless cfssl, cfssljson and the kubectl command are there. */
 const TOOL_CHECKS: Block = [
   'need cfssl \'install cfssl and cfssljson (Debian and Ubuntu: apt-get install golang-cfssl)\'',
   'need cfssljson \'install cfssl and cfssljson (Debian and Ubuntu: apt-get install golang-cfssl)\'',
-  '[ "${#kubectl[@]}" -gt 0 ] || fail \'KUBECTL is blank; unset it or set it to the kubectl command\'',
-  'need "${kubectl[0]}" \'install kubectl, or set KUBECTL to the command to use\'',
+  ...KUBECTL_CHECK,
 ];
 
 /** The private scratch folder where new files are made, removed on exit. */
@@ -133,45 +110,37 @@ const SCRATCH_FOLDER: Block = [
   'trap \'rm -rf -- "$work"\' EXIT',
 ];
 
-/** `issue BARE REQUEST [PROFILE]`: makes a certificate and its key, or keeps the ones there. */
+/**
+ * `issue_into DIR BARE REQUEST [PROFILE]`: makes a certificate and its key in a folder, signed by
+ * that folder's CA, or keeps the ones there; `issue BARE REQUEST [PROFILE]` does it here.
+ */
 const ISSUE_FUNCTION: Block = [
-  '# issue BARE REQUEST [PROFILE]: makes BARE.pem and BARE-key.pem from the request file REQUEST,',
-  '# signed by the CA with PROFILE, or a self-signed CA when no profile is given. Keeps them if they exist.',
-  'issue() {',
-  '  local bare="$1" request="$2" profile="${3:-}"',
-  '  if [ -e "$bare.pem" ] && [ -e "$bare-key.pem" ]; then',
-  '    echo "kept $bare.pem and $bare-key.pem: they exist (renewing them is a separate procedure)"',
+  '# issue_into DIR BARE REQUEST [PROFILE]: makes DIR/BARE.pem and DIR/BARE-key.pem from the request',
+  '# file REQUEST, signed by the CA in DIR with PROFILE, or a self-signed CA when no profile is given.',
+  '# Keeps them if they exist. issue BARE REQUEST [PROFILE] does the same in this folder.',
+  'issue_into() {',
+  '  local dir="$1" bare="$2" request="$3" profile="${4:-}" at="$2"',
+  '  [ "$dir" = . ] || at="$dir/$bare"',
+  '  if [ -e "$at.pem" ] && [ -e "$at-key.pem" ]; then',
+  '    echo "kept $at.pem and $at-key.pem: they exist (renewing them is a separate procedure)"',
   '    return',
   '  fi',
-  '  if [ -e "$bare.pem" ] || [ -e "$bare-key.pem" ]; then',
-  '    fail "found only one of $bare.pem and $bare-key.pem; restore the other, or remove both to issue them anew"',
+  '  if [ -e "$at.pem" ] || [ -e "$at-key.pem" ]; then',
+  '    fail "found only one of $at.pem and $at-key.pem; restore the other, or remove both to issue them anew"',
   '  fi',
   '  if [ -z "$profile" ]; then',
   '    cfssl gencert -initca "$request" | cfssljson -bare "$work/$bare" -',
   '  else',
-  `    cfssl gencert -ca=${sh(`${CA_BARE}.pem`)} -ca-key=${sh(`${CA_BARE}-key.pem`)} -config=${sh(CA_CONFIG)} -profile="$profile" "$request" \\`,
+  `    cfssl gencert -ca="$dir/${CA_BARE}.pem" -ca-key="$dir/${CA_BARE}-key.pem" -config=${sh(CA_CONFIG)} -profile="$profile" "$request" \\`,
   '      | cfssljson -bare "$work/$bare"',
   '  fi',
-  '  mv -- "$work/$bare-key.pem" "$bare-key.pem"',
-  '  mv -- "$work/$bare.csr" "$bare.csr"',
-  '  mv -- "$work/$bare.pem" "$bare.pem"',
-  '  echo "issued $bare.pem and $bare-key.pem"',
+  '  mv -- "$work/$bare-key.pem" "$at-key.pem"',
+  '  mv -- "$work/$bare.csr" "$at.csr"',
+  '  mv -- "$work/$bare.pem" "$at.pem"',
+  '  echo "issued $at.pem and $at-key.pem"',
   '}',
-];
-
-/** `secret_exists NAME`: whether the Secret exists, stopping on any other kubectl error. */
-const SECRET_EXISTS_FUNCTION: Block = [
-  '# secret_exists NAME: succeeds when the Secret exists, fails when kubectl reports it absent, and',
-  '# stops the script on any other kubectl error (access, connection), which must not read as absent.',
-  'secret_exists() {',
-  '  local out',
-  '  if out="$("${kubectl[@]}" get secret "$1" --namespace="$NAMESPACE" 2>&1)"; then',
-  '    return 0',
-  '  fi',
-  '  case "$out" in',
-  '    *NotFound*|*"not found"*) return 1 ;;',
-  '  esac',
-  '  fail "kubectl could not tell whether Secret $NAMESPACE/$1 exists: $out"',
+  'issue() {',
+  '  issue_into . "$@"',
   '}',
 ];
 

@@ -22,7 +22,8 @@ import type { CertificateRenderer } from './renderer';
 import type { RunbookStep } from '../documents/runbook';
 import { renderUserProvided } from './user-provided';
 import { registerCertificates } from '../synth/app-rules';
-import { PropShape, ShapeOf, checkProps, objectOf, oneOf } from '../spec/props';
+import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf } from '../spec/props';
+import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, resolveRotations, restartOrder, signingCaObject } from './rotation';
 import { requireDistinctSubjects } from './subjects';
 import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../spec/validate';
 
@@ -117,6 +118,15 @@ export interface ClusterCertificatesProps {
    * @default '360h'
    */
   readonly renewBefore?: string;
+  /**
+   * The rotations of the certificates, oldest first: the last one is under way (or the last one
+   * done). Each phase of a rotation is one commit of the app: the output then holds what that
+   * phase needs (the issuing script's or the rotation script's actions, the objects, the restart
+   * annotations of every component and `rotation-runbook.md`). Keep finished rotations declared:
+   * they name the certificates in use.
+   * @default - none: the certificates made at creation
+   */
+  readonly rotations?: CertificateRotation[];
 }
 
 /** The props of a certificate subject. */
@@ -142,6 +152,7 @@ const CLUSTER_CERTIFICATES_SHAPE = {
   caRenewBefore: 'string?',
   duration: 'string?',
   renewBefore: 'string?',
+  rotations: listOf(ROTATION_SHAPE, true, 'a list of rotations, each { id, kind?, phase? }'),
 } satisfies ShapeOf<ClusterCertificatesProps>;
 
 /**
@@ -162,8 +173,13 @@ export class ClusterCertificates extends Construct {
   public readonly namespace: string;
   /** The Common Name shared by every certificate. */
   public readonly commonName: string;
-  /** The Secret that holds the CA (cert-manager method; the other methods have none). */
+  /**
+   * The Secret that holds the CA that signs new certificates (cert-manager method; the other
+   * methods have none). During a CA replacement, the previous CA's until the leaves switch.
+   */
   public readonly caSecretName: string;
+  /** The rotation under way or last done, resolved, when `rotations` declares one. */
+  public readonly rotation?: ResolvedRotation;
   /** How the certificates are issued. */
   public readonly method: IssuingMethod;
   /** Resolved settings of every certificate. */
@@ -189,7 +205,13 @@ export class ClusterCertificates extends Construct {
     this.clusterName = props.clusterName;
     this.namespace = namespace;
     this.commonName = commonName;
-    this.caSecretName = names.caSecretName(props.clusterName);
+    this.method = props.method ?? IssuingMethod.CERT_MANAGER;
+    this.rotation = resolveRotations(this, props.rotations ?? []);
+    if (this.rotation?.kind === RotationKind.CA_RENEWAL && this.method === IssuingMethod.CERT_MANAGER) {
+      inputError(this, 'rotations.kind', this.rotation.kind,
+        `"${RotationKind.CA_REPLACEMENT}" or "${RotationKind.LEAF_RENEWAL}" with cert-manager, which renews its CA itself with the same key (caKeyRotationPolicy Never)`);
+    }
+    this.caSecretName = names.caSecretName(props.clusterName, signingCaObject(this.rotation));
     this.extraNames = props.extraNames ?? {};
     this.clusterDomain = props.clusterDomain;
     for (const [token, extra] of Object.entries(this.extraNames)) {
@@ -198,7 +220,6 @@ export class ClusterCertificates extends Construct {
       }
       checkExtraNames(this, `extraNames.${token}`, extra);
     }
-    this.method = props.method ?? IssuingMethod.CERT_MANAGER;
     this.settings = {
       clusterName: this.clusterName,
       namespace,
@@ -206,6 +227,7 @@ export class ClusterCertificates extends Construct {
       subject: resolveSubject(this, props.subject, props.clusterName),
       ...resolveKeys(this, this.method, props.privateKey, props.caKeyRotationPolicy),
       ...resolveValidity(this, props),
+      rotation: this.rotation,
     };
     requireDistinctSubjects(this, this.settings, this.method);
     checkSecretNames(this, this.method, props.secretNames);
@@ -320,6 +342,7 @@ export class ClusterCertificates extends Construct {
    */
   public ownsSecretName(name: string): boolean {
     return name === this.caSecretName
+      || (this.method === IssuingMethod.CERT_MANAGER && Object.values(this.caSecretsByGeneration()).includes(name))
       || COMPONENTS.some((c) => names.serverSecretName(this.clusterName, c.token) === name)
       || Object.values(ClusterKind).some((k) => names.clientSecretName(this.clusterName, k) === name);
   }
@@ -363,6 +386,33 @@ export class ClusterCertificates extends Construct {
           usages: [...USAGES.server], dnsNames: [...s.dnsNames], ipAddresses: [...s.ipAddresses],
         })),
       ],
+      rotation: this.planRotation(),
+    };
+  }
+
+  /** cert-manager: the CA Secret of each generation the Secrets trust in this phase, by generation. */
+  private caSecretsByGeneration(): Record<string, string> {
+    const r = this.rotation;
+    return r === undefined ? {} : Object.fromEntries(r.content.caCertificates.map((g) => [g, names.caSecretName(this.clusterName, caObjectOf(r, g))]));
+  }
+
+  /** The plan's rotation section. */
+  private planRotation(): TlsPlan['rotation'] {
+    const r = this.rotation;
+    if (r === undefined) {
+      return undefined;
+    }
+    return {
+      id: r.id,
+      kind: r.kind,
+      phase: r.phase,
+      phases: [...r.phases],
+      previous: r.previous,
+      caCertificates: [...r.content.caCertificates],
+      leafGeneration: r.content.leafGeneration,
+      signedBy: r.content.signedBy,
+      caSecrets: this.method === IssuingMethod.CERT_MANAGER ? this.caSecretsByGeneration() : undefined,
+      restartOrder: restartOrder([...this.servers.keys()]),
     };
   }
 

@@ -27,6 +27,27 @@ function describeSecret(secret: TlsPlanSecret): string[] {
   return out;
 }
 
+/** What every Secret must hold in the declared rotation's phase; nothing without a rotation. */
+function rotationSection(plan: TlsPlan): string[] {
+  const r = plan.rotation;
+  if (r === undefined) {
+    return [];
+  }
+  const ca = (g: string) => (g === r.id ? `the CA of generation \`${g}\` (new in this rotation)` : `the CA of generation \`${g}\``);
+  return [
+    `## Rotation \`${r.id}\` (${r.kind}), phase \`${r.phase}\``,
+    '',
+    `Phases, in order: ${r.phases.map((p) => `\`${p}\``).join(', ')}. In this phase every Secret below holds:`,
+    '',
+    `- \`${SECRET_KEYS.certificate}\` and \`${SECRET_KEYS.privateKey}\`: the certificate and key of generation \`${r.leafGeneration}\`, signed by ${ca(r.signedBy)};`,
+    `- \`${SECRET_KEYS.ca}\`: ${r.caCertificates.map(ca).join(', followed by ')}.`,
+    '',
+    'Update each Secret whole (`kubectl apply`), never delete one, then restart the components as',
+    '`rotation-runbook.md` says. `tls-plan.json` states the same under `rotation`.',
+    '',
+  ];
+}
+
 /** The Markdown list of the Secrets a cluster loads and what each must hold. */
 function requiredSecrets(plan: TlsPlan): string {
   const clients = plan.secrets.filter((s) => s.role === 'client');
@@ -62,6 +83,7 @@ function requiredSecrets(plan: TlsPlan): string {
     `The same list, machine-readable, is \`${layout.TLS_PLAN_FILE}\` in this folder.`,
     '',
   ];
+  out.push(...rotationSection(plan));
   if (clients.length > 0) {
     out.push('## Client Secrets', '', ...clients.flatMap((s) => describeSecret(s)));
   }

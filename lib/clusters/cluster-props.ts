@@ -8,6 +8,8 @@ import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveName
 import { ClusterKind, ComponentToken, DeployedBy, clusterKind, component, componentsOf } from '../spec/catalog';
 import * as names from '../spec/names';
 import { requireRelease } from '../spec/versions';
+import { restartAnnotationKey } from '../spec/settings';
+import { restartValue } from '../certificates/rotation';
 
 /** The props both cluster constructs have. */
 export const TLS_CLUSTER_SHAPE = {
@@ -108,4 +110,14 @@ export function ownComponent(scope: Construct, kind: ClusterKind, token: Compone
     inputError(scope, 'component', token, `one of the components of a ${clusterKind(kind).resourceKind}: ${own.join(', ')}`);
   }
   return token;
+}
+
+/**
+ * The restart annotation of every component of a cluster while its certificates declare a
+ * rotation: its value changes with each phase, so applying a phase restarts each component's pods
+ * one at a time and they load the Secrets the phase wrote. Undefined without a rotation.
+ */
+export function rotationRestart(scope: Construct, certificates: ClusterCertificates): Record<string, string> | undefined {
+  const rotation = certificates.rotation;
+  return rotation === undefined ? undefined : { [restartAnnotationKey(scope)]: restartValue(rotation) };
 }

@@ -21,7 +21,7 @@ import { DatabaseRunbookInput, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook }
 import { databaseRunbookPath, manifestFileName, mountClientSecretPatchPath } from '../spec/output-layout';
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
-import { TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster } from './cluster-props';
+import { TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
 import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings, text } from '../spec/props';
 import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../spec/validate';
 import { requireMinimum } from '../spec/versions';
@@ -391,6 +391,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       config: this.configOf(token, part.config, [this.commonName, ...extra]),
       mountClusterClientSecret: CLIENT_SECRET_MOUNTING.includes(token) ? this.mountClusterClientSecret : undefined,
       tlsClientSecretNames: token === 'changefeed' && this.sinkTlsSecretNames.length > 0 ? this.sinkTlsSecretNames : undefined,
+      annotations: rotationRestart(this, this.certificates),
     };
   }
 

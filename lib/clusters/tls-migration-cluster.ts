@@ -19,7 +19,7 @@ import {
 } from '../spec/output-layout';
 import { compact, operatorObject } from './operator';
 import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { TLS_CLUSTER_SHAPE, ownComponent, requireExternalSecretName, resolveCluster } from './cluster-props';
+import { TLS_CLUSTER_SHAPE, ownComponent, requireExternalSecretName, resolveCluster, rotationRestart } from './cluster-props';
 import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
 import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../spec/props';
 import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from '../spec/validate';
@@ -276,8 +276,8 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     checkProps(this, props, MIGRATION_CLUSTER_SHAPE);
     const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props, ClusterKind.MIGRATION);
     checkOperatorVersion(this, props.operatorVersion);
-    const members = this.resolveMembers(props, certificates.commonName);
     this.certificates = certificates;
+    const members = this.resolveMembers(props, certificates.commonName);
     const sources = this.resolveSources(props.sources);
     const target = this.resolveTarget(props.target);
     const task = this.resolveTask(props.task);
@@ -385,7 +385,10 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       inputError(this, extraField, member.extraAllowedCommonNames, `nothing: the ${key} accepts exactly one Common Name, the certificates'`);
     }
     const extra = requireExtraCommonNames(this, extraField, member.extraAllowedCommonNames, commonName);
-    return [key, { baseImage, maxFailoverCount, replicas, storageSize, ...atPath(commonNameCheck!.path, [commonName, ...extra]) }];
+    return [key, {
+      baseImage, maxFailoverCount, replicas, storageSize, ...atPath(commonNameCheck!.path, [commonName, ...extra]),
+      annotations: rotationRestart(this, this.certificates),
+    }];
   }
 
   /** The upstream databases, checked: at least one, each with a unique source id that does not name the task file. */

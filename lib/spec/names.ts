@@ -13,14 +13,30 @@ export function selfSignedIssuerName(clusterName: string): string {
   return `${clusterName}-selfsigned-ca-issuer`;
 }
 
-/** The CA Certificate: `${cluster_name}-ca`. */
-export function caCertificateName(clusterName: string): string {
-  return `${clusterName}-ca`;
+/** The generation of the certificates made when a cluster is created, before any rotation. */
+export const INITIAL_GENERATION = 'initial';
+
+/** `-<generation>` after a CA name, or nothing for the initial generation. */
+function generationSuffix(generation: string): string {
+  return generation === INITIAL_GENERATION ? '' : `-${generation}`;
 }
 
-/** The Secret that holds the CA: `${cluster_name}-ca-secret`. */
-export function caSecretName(clusterName: string): string {
-  return `${clusterName}-ca-secret`;
+/** The CA Certificate: `${cluster_name}-ca`, or `${cluster_name}-ca-<rotation id>` for a CA a rotation made. */
+export function caCertificateName(clusterName: string, generation = INITIAL_GENERATION): string {
+  return `${clusterName}-ca${generationSuffix(generation)}`;
+}
+
+/** The Secret that holds the CA: `${cluster_name}-ca-secret`, or `${cluster_name}-ca-<rotation id>-secret`. */
+export function caSecretName(clusterName: string, generation = INITIAL_GENERATION): string {
+  return `${clusterName}-ca${generationSuffix(generation)}-secret`;
+}
+
+/**
+ * Where cert-manager writes a certificate of the next generation during a CA replacement, before
+ * the rotation copies it into the Secret the operator loads: `<secret name>-<rotation id>`.
+ */
+export function stagingSecretName(secretName: string, generation: string): string {
+  return `${secretName}-${generation}`;
 }
 
 /** The CA-type Issuer of a cluster kind: `${cluster_name}-db-issuer` or `${cluster_name}-mig-issuer`. */

@@ -16,6 +16,8 @@
  * <namespace>/<cluster>/migration/<source-id>.yaml
  * <namespace>/<cluster>/migration/task.yaml
  * <namespace>/<cluster>/migration-runbook.md
+ * <namespace>/<cluster>/rotation-runbook.md     while a rotation is declared: its phase, step by step
+ * <namespace>/<cluster>/rotate-certificates.sh  cert-manager, during a CA replacement: the phase's script
  * ../cluster-tls.lock.json                      the record of settings fixed at creation, beside the folder
  * ```
  */
@@ -32,6 +34,8 @@ const FILES = {
   migrationFolder: 'migration',
   migrationTask: 'task.yaml',
   migrationRunbook: 'migration-runbook.md',
+  rotationRunbook: 'rotation-runbook.md',
+  rotationScript: 'rotate-certificates.sh',
   marker: '.cluster-tls-output.json',
   constructMetadata: 'construct-metadata.json',
   record: 'cluster-tls.lock.json',
@@ -74,6 +78,16 @@ export function clusterFolder(namespace: string, clusterName: string): string {
 /** A cluster's certificate plan: `<namespace>/<cluster>/tls-plan.json`. */
 export function tlsPlanPath(namespace: string, clusterName: string): string {
   return `${clusterFolder(namespace, clusterName)}/${FILES.tlsPlan}`;
+}
+
+/** The runbook of the declared rotation's phase: `<namespace>/<cluster>/rotation-runbook.md`. */
+export function rotationRunbookPath(namespace: string, clusterName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${FILES.rotationRunbook}`;
+}
+
+/** The rotation script of the cert-manager method: `<namespace>/<cluster>/rotate-certificates.sh`. */
+export function rotationScriptPath(namespace: string, clusterName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${FILES.rotationScript}`;
 }
 
 /** The list of Secrets to create with user-provided Secrets: `<namespace>/<cluster>/required-secrets.md`. */
@@ -151,18 +165,20 @@ export function defaultRecordFile(outdir: string): string {
 export type OutputPath =
   | { readonly file: 'marker' | 'construct-metadata' }
   | { readonly file: 'manifest' }
-  | { readonly file: 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-task' | 'migration-runbook'; readonly namespace: string; readonly clusterName: string }
+  | { readonly file: 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-task' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script'; readonly namespace: string; readonly clusterName: string }
   | { readonly file: 'cfssl'; readonly namespace: string; readonly clusterName: string; readonly name: string }
   | { readonly file: 'drainer-values'; readonly namespace: string; readonly clusterName: string; readonly releaseName: string }
   | { readonly file: 'migration-source'; readonly namespace: string; readonly clusterName: string; readonly sourceId: string };
 
 /** The files directly in a cluster's folder, by name. */
-const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-runbook'>> = {
+const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script'>> = {
   [FILES.tlsPlan]: 'tls-plan',
   [FILES.requiredSecrets]: 'required-secrets',
   [FILES.databaseRunbook]: 'database-runbook',
   [FILES.mountClientSecretPatch]: 'mount-client-secret-patch',
   [FILES.migrationRunbook]: 'migration-runbook',
+  [FILES.rotationRunbook]: 'rotation-runbook',
+  [FILES.rotationScript]: 'rotation-script',
 };
 
 /**

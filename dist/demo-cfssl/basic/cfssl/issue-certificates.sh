@@ -10,7 +10,8 @@
 #
 # Running it again changes nothing that exists: a CA, a certificate or a Secret already there is
 # kept, so a running cluster keeps the certificates it loaded. Replacing certificates is the
-# separate renewal procedure; this script never does it.
+# separate renewal procedure; this script never does it. While ClusterCertificates declares a
+# rotation, the script does that rotation's phase instead (see rotation-runbook.md).
 #
 # Environment:
 #   KUBECTL  the kubectl command, split on spaces (default: kubectl),
@@ -53,27 +54,32 @@ need "${kubectl[0]}" 'install kubectl, or set KUBECTL to the command to use'
 work="$(mktemp -d ./.issuing.XXXXXX)"
 trap 'rm -rf -- "$work"' EXIT
 
-# issue BARE REQUEST [PROFILE]: makes BARE.pem and BARE-key.pem from the request file REQUEST,
-# signed by the CA with PROFILE, or a self-signed CA when no profile is given. Keeps them if they exist.
-issue() {
-  local bare="$1" request="$2" profile="${3:-}"
-  if [ -e "$bare.pem" ] && [ -e "$bare-key.pem" ]; then
-    echo "kept $bare.pem and $bare-key.pem: they exist (renewing them is a separate procedure)"
+# issue_into DIR BARE REQUEST [PROFILE]: makes DIR/BARE.pem and DIR/BARE-key.pem from the request
+# file REQUEST, signed by the CA in DIR with PROFILE, or a self-signed CA when no profile is given.
+# Keeps them if they exist. issue BARE REQUEST [PROFILE] does the same in this folder.
+issue_into() {
+  local dir="$1" bare="$2" request="$3" profile="${4:-}" at="$2"
+  [ "$dir" = . ] || at="$dir/$bare"
+  if [ -e "$at.pem" ] && [ -e "$at-key.pem" ]; then
+    echo "kept $at.pem and $at-key.pem: they exist (renewing them is a separate procedure)"
     return
   fi
-  if [ -e "$bare.pem" ] || [ -e "$bare-key.pem" ]; then
-    fail "found only one of $bare.pem and $bare-key.pem; restore the other, or remove both to issue them anew"
+  if [ -e "$at.pem" ] || [ -e "$at-key.pem" ]; then
+    fail "found only one of $at.pem and $at-key.pem; restore the other, or remove both to issue them anew"
   fi
   if [ -z "$profile" ]; then
     cfssl gencert -initca "$request" | cfssljson -bare "$work/$bare" -
   else
-    cfssl gencert -ca='ca.pem' -ca-key='ca-key.pem' -config='ca-config.json' -profile="$profile" "$request" \
+    cfssl gencert -ca="$dir/ca.pem" -ca-key="$dir/ca-key.pem" -config='ca-config.json' -profile="$profile" "$request" \
       | cfssljson -bare "$work/$bare"
   fi
-  mv -- "$work/$bare-key.pem" "$bare-key.pem"
-  mv -- "$work/$bare.csr" "$bare.csr"
-  mv -- "$work/$bare.pem" "$bare.pem"
-  echo "issued $bare.pem and $bare-key.pem"
+  mv -- "$work/$bare-key.pem" "$at-key.pem"
+  mv -- "$work/$bare.csr" "$at.csr"
+  mv -- "$work/$bare.pem" "$at.pem"
+  echo "issued $at.pem and $at-key.pem"
+}
+issue() {
+  issue_into . "$@"
 }
 
 # secret_exists NAME: succeeds when the Secret exists, fails when kubectl reports it absent, and

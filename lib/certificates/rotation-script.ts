@@ -1,0 +1,199 @@
+/**
+ * The actions of a rotation phase, as bash: the blocks the cfssl issuing script runs in place of
+ * its issuing steps while a rotation is declared, and the whole rotation script of the
+ * cert-manager method. Both write each Secret whole with `kubectl apply` and never delete one.
+ * Pure functions: the scripts are declared as files by `cfssl.ts` and `cert-manager.ts`.
+ *
+ * With cfssl, each generation of certificates has a folder of its own beside the request files,
+ * named by the rotation's id, holding a complete set (`ca.pem`, `ca-key.pem` and every leaf); the
+ * initial generation is the folder itself. What a generation shares with the one before (the CA
+ * of a leaf renewal, the key and leaves of a CA renewal) is a relative symbolic link, so no key is
+ * ever copied. Old generations stay until you remove them.
+ */
+import { CFSSL_PROFILES, ClusterKind } from '../spec/catalog';
+import type { ServerCertificatePlan } from './certificate-options';
+import * as names from '../spec/names';
+import { CA_BARE, CA_CSR, CLIENT_BARE, serverBare } from './cfssl-files';
+import { ResolvedRotation, RotationKind, RotationPhase, caObjectOf } from './rotation';
+import {
+  Block, GET_KEY_FUNCTION, KUBECTL_CHECK, NEED_FUNCTION, PUT_SECRET_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh,
+} from './script-blocks';
+
+/** A certificate the rotation issues or moves, and the Secrets made from it. */
+interface Leaf {
+  readonly bare: string;
+  readonly request: string;
+  readonly profile: string;
+  readonly secretNames: readonly string[];
+}
+
+/** The leaves of a cluster: one per server certificate, and the client certificate shared by every client Secret. */
+function leavesOf(clusterName: string, servers: readonly ServerCertificatePlan[], kinds: readonly ClusterKind[]): Leaf[] {
+  return [
+    ...servers.map((s) => ({ bare: serverBare(s), request: `${serverBare(s)}.json`, profile: CFSSL_PROFILES.server, secretNames: [s.secretName] })),
+    ...(kinds.length > 0
+      ? [{ bare: CLIENT_BARE, request: `${CLIENT_BARE}.json`, profile: CFSSL_PROFILES.client, secretNames: kinds.map((k) => names.clientSecretName(clusterName, k)) }]
+      : []),
+  ];
+}
+
+/** The folder of a generation, relative to the cfssl folder. */
+function generationFolder(generation: string): string {
+  return generation === names.INITIAL_GENERATION ? '.' : generation;
+}
+
+/** `link_from DIR FILE FROM`: links DIR/FILE to the same file of the folder FROM, unless it exists. */
+const LINK_FUNCTION: Block = [
+  '# link_from DIR FILE FROM: makes DIR/FILE a relative link to FROM/FILE (a generation sharing a file',
+  '# with the one before), unless DIR/FILE exists.',
+  'link_from() {',
+  '  local dir="$1" file="$2" from="$3"',
+  '  [ -e "$from/$file" ] || fail "$from/$file is missing; run the script from the folder that holds every earlier generation"',
+  '  [ -e "$dir/$file" ] || ln -s -- "../$from/$file" "$dir/$file"',
+  '}',
+];
+
+/** The cfssl blocks of a rotation phase: the files of the next generation, then every Secret written whole. */
+export function cfsslRotationBlocks(rotation: ResolvedRotation, clusterName: string, servers: readonly ServerCertificatePlan[],
+  kinds: readonly ClusterKind[]): Block[] {
+  const leaves = leavesOf(clusterName, servers, kinds);
+  const prev = generationFolder(rotation.previous);
+  const next = generationFolder(rotation.id);
+  const start: Block = [
+    `# Rotation ${rotation.id} (${rotation.kind}), phase ${rotation.phase}: generation ${rotation.previous} is in ${prev}, generation ${rotation.id} in ${next}/.`,
+    `prev=${sh(prev)}`,
+    `next=${sh(next)}`,
+    `[ -e "$prev/${CA_BARE}.pem" ] && [ -e "$prev/${CA_BARE}-key.pem" ] \\`,
+    `  || fail "the CA of generation ${rotation.previous} is not in $prev; run the script from the folder that holds every earlier generation"`,
+    'mkdir -p -- "$next"',
+  ];
+  return [LINK_FUNCTION, start, filesOfPhase(rotation, leaves), secretsOfPhase(rotation, leaves)];
+}
+
+/** Makes the files the phase's Secrets are written from, keeping any that exist. */
+function filesOfPhase(rotation: ResolvedRotation, leaves: readonly Leaf[]): Block {
+  const issueAll = (dir: string) => leaves.map((l) => `issue_into ${dir} ${sh(l.bare)} ${sh(l.request)} ${sh(l.profile)}`);
+  const bundle = [
+    `cat -- "$next/${CA_BARE}.pem" "$prev/${CA_BARE}.pem" >"$work/${CA_BARE}-bundle.pem"`,
+    `mv -- "$work/${CA_BARE}-bundle.pem" "$next/${CA_BARE}-bundle.pem"`,
+  ];
+  const requireNextCa = `[ -e "$next/${CA_BARE}.pem" ] || fail "the CA of generation ${rotation.id} is not in $next; run phase ${RotationPhase.TRUST_BOTH} first"`;
+  switch (rotation.kind) {
+    case RotationKind.LEAF_RENEWAL:
+      return ['# The same CA, new leaves.', ...['.pem', '-key.pem'].map((f) => `link_from "$next" ${sh(`${CA_BARE}${f}`)} "$prev"`), ...issueAll('"$next"')];
+    case RotationKind.CA_RENEWAL:
+      return [
+        '# A new CA certificate with the same key and subject; the same leaves.',
+        `if [ ! -e "$next/${CA_BARE}.pem" ]; then`,
+        `  cfssl gencert -renewca -ca="$prev/${CA_BARE}.pem" -ca-key="$prev/${CA_BARE}-key.pem" | cfssljson -bare "$work/${CA_BARE}"`,
+        `  mv -- "$work/${CA_BARE}.pem" "$next/${CA_BARE}.pem"`,
+        'fi',
+        `link_from "$next" ${sh(`${CA_BARE}-key.pem`)} "$prev"`,
+        ...leaves.flatMap((l) => ['.pem', '-key.pem'].map((f) => `link_from "$next" ${sh(`${l.bare}${f}`)} "$prev"`)),
+      ];
+    default:
+      if (rotation.phase === RotationPhase.TRUST_BOTH) {
+        return ['# The next CA beside the previous one, and the bundle of both.', `issue_into "$next" ${sh(CA_BARE)} ${sh(CA_CSR)}`, ...bundle, ...issueAll('"$prev"')];
+      }
+      return [`# The leaves of generation ${rotation.id}, signed by its CA.`, requireNextCa, ...bundle, ...issueAll('"$next"')];
+  }
+}
+
+/** The files each Secret is written from in the phase. */
+function secretsOfPhase(rotation: ResolvedRotation, leaves: readonly Leaf[]): Block {
+  const { content } = rotation;
+  const leafDir = content.leafGeneration === rotation.id ? '$next' : '$prev';
+  const ca = content.caCertificates.length === 2 ? `"$next/${CA_BARE}-bundle.pem"` : `"${content.caCertificates[0] === rotation.id ? '$next' : '$prev'}/${CA_BARE}.pem"`;
+  return [
+    `# Every Secret written whole: tls.crt and tls.key of generation ${content.leafGeneration}, ca.crt with the CA of ${content.caCertificates.join(' and ')}.`,
+    ...leaves.flatMap((l) => l.secretNames.map((n) => `put_secret ${sh(n)} "${leafDir}/${l.bare}.pem" "${leafDir}/${l.bare}-key.pem" ${ca}`)),
+  ];
+}
+
+/** What the cert-manager rotation script needs to know. */
+export interface CertManagerRotationInput {
+  readonly rotation: ResolvedRotation;
+  readonly clusterName: string;
+  /** Every Secret the operator loads, in plan order. */
+  readonly secretNames: readonly string[];
+}
+
+/**
+ * The cert-manager blocks of a CA replacement phase: take the leaves out of cert-manager's hands
+ * (first phase), then write every Secret whole from the CA Secrets and the current or staged leaves.
+ */
+export function certManagerRotationBlocks(input: CertManagerRotationInput): Block[] {
+  const { rotation, clusterName, secretNames } = input;
+  const caFile = (g: string) => `"$work/ca-${g}.pem"`;
+  const cas = rotation.content.caCertificates;
+  const readCas: Block = [
+    `# The CA certificates every ca.crt holds in this phase: ${cas.join(', then ')}.`,
+    ...cas.map((g) => `get_key ${sh(names.caSecretName(clusterName, caObjectOf(rotation, g)))} tls.crt ${caFile(g)}`),
+    `cat -- ${cas.map(caFile).join(' ')} >"$work/ca.crt"`,
+  ];
+  const staged = rotation.phase === RotationPhase.SWITCH_LEAVES;
+  const writeAll: Block = [
+    staged
+      ? `# Every Secret written whole: tls.crt and tls.key from its staging Secret (generation ${rotation.id}), ca.crt as above.`
+      : '# Every Secret written whole: its own tls.crt and tls.key, ca.crt as above.',
+    'for name in \\',
+    ...secretNames.map((n) => `  ${sh(n)} \\`),
+    '  ; do',
+    `  from="$name"${staged ? `-${rotation.id}` : ''}`,
+    '  get_key "$from" tls.crt "$work/tls.crt"',
+    '  get_key "$from" tls.key "$work/tls.key"',
+    '  put_secret "$name" "$work/tls.crt" "$work/tls.key" "$work/ca.crt"',
+    'done',
+  ];
+  return rotation.phase === RotationPhase.TRUST_BOTH ? [releaseLeaves(secretNames), readCas, writeAll] : [readCas, writeAll];
+}
+
+/**
+ * First phase only: refuses Secrets that cert-manager would delete with their Certificate, then
+ * deletes the leaf Certificates (never their Secrets), so that cert-manager leaves the Secrets as
+ * the rotation writes them. The last phase declares the Certificates again.
+ */
+function releaseLeaves(secretNames: readonly string[]): Block {
+  return [
+    '# Take the leaves out of cert-manager\'s hands: delete their Certificate objects, never their Secrets.',
+    '# A Secret owned by its Certificate (cert-manager\'s --enable-certificate-owner-ref) would go with it.',
+    `for name in ${secretNames.map(sh).join(' ')}; do`,
+    '  owners="$("${kubectl[@]}" get secret "$name" --namespace="$NAMESPACE" -o "jsonpath={.metadata.ownerReferences}")" \\',
+    '    || fail "kubectl could not read Secret $NAMESPACE/$name"',
+    '  [ -z "$owners" ] || fail "Secret $NAMESPACE/$name is owned by $owners and would be deleted with its Certificate; remove its ownerReferences first (cert-manager runs with --enable-certificate-owner-ref)"',
+    'done',
+    `"\${kubectl[@]}" delete certificate --namespace="$NAMESPACE" --ignore-not-found ${secretNames.map(sh).join(' ')}`,
+  ];
+}
+
+/** The file name of the cert-manager rotation script, as its messages name it. */
+const ROTATION_SCRIPT = 'rotate-certificates.sh';
+
+/** The whole cert-manager rotation script of a CA replacement phase. */
+export function certManagerRotationScript(input: CertManagerRotationInput & { readonly namespace: string }): string {
+  const { rotation, clusterName, namespace } = input;
+  return joinBlocks([
+    [
+      '#!/usr/bin/env bash',
+      `# Phase ${rotation.phase} of rotation ${rotation.id} (${rotation.kind}) of the certificates of cluster ${clusterName}`,
+      `# in namespace ${namespace}: writes every Secret the operator loads whole, with kubectl apply, as`,
+      '# rotation-runbook.md says this phase needs. Generated by cdk8s-cluster-tls: change the construct,',
+      '# not this file. Running it again writes the same Secrets. It never deletes a Secret; keys pass',
+      '# through a private temporary folder that is removed on exit.',
+      '#',
+      '# Environment:',
+      '#   KUBECTL  the kubectl command, split on spaces (default: kubectl)',
+      'set -euo pipefail',
+      'umask 077',
+    ],
+    kubectlVariables(namespace),
+    failFunction(ROTATION_SCRIPT),
+    NEED_FUNCTION,
+    [...KUBECTL_CHECK, 'need base64 \'install coreutils\''],
+    ['work="$(mktemp -d)"', 'trap \'rm -rf -- "$work"\' EXIT'],
+    GET_KEY_FUNCTION,
+    PUT_SECRET_FUNCTION,
+    ...certManagerRotationBlocks(input),
+    [`echo "phase ${rotation.phase} of rotation ${rotation.id}: the Secrets of cluster ${clusterName} are written; restart the components as rotation-runbook.md says"`],
+  ]);
+}

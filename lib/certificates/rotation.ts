@@ -1,0 +1,236 @@
+/**
+ * A declared rotation of a cluster's certificates: which kind, which phase, and what every Secret
+ * must hold in that phase. Pure data and functions: the issuing methods render a phase, the
+ * cluster constructs restart their components with it, the guards compare it with the record.
+ *
+ * A rotation moves the cluster from one generation of certificates to the next. A generation is
+ * named by the id of the rotation that made it; the certificates made at creation are generation
+ * {@link INITIAL_GENERATION}. Replacing the CA takes three phases, each one commit of the app and
+ * one rolling restart, so that at every moment every pair of pods that talk trusts the CA of the
+ * other's certificate:
+ *
+ * | phase | `tls.crt` / `tls.key` | `ca.crt` |
+ * |---|---|---|
+ * | `trust-both` | previous generation | next CA, then previous CA |
+ * | `switch-leaves` | next generation | next CA, then previous CA |
+ * | `drop-old` | next generation | next CA |
+ *
+ * Renewing the leaves from the same CA, or renewing the CA certificate with the same key and
+ * subject, needs one phase: every certificate then verifies against every CA certificate involved.
+ */
+import { IConstruct } from 'constructs';
+import { COMPONENTS, ComponentToken } from '../spec/catalog';
+import { inputError } from '../spec/errors';
+import { ShapeOf, oneOf } from '../spec/props';
+import { INITIAL_GENERATION } from '../spec/names';
+
+/** What a rotation replaces. */
+export enum RotationKind {
+  /** A new CA with a new key, and new leaves signed by it: three phases. */
+  CA_REPLACEMENT = 'ca-replacement',
+  /** New server and client certificates (new keys) from the same CA: one phase. */
+  LEAF_RENEWAL = 'leaf-renewal',
+  /** A new CA certificate with the same key and subject (before the old one expires): one phase. */
+  CA_RENEWAL = 'ca-renewal',
+}
+
+/** A phase of a rotation. */
+export enum RotationPhase {
+  /** CA replacement, first commit: every Secret trusts the next CA and the previous one. */
+  TRUST_BOTH = 'trust-both',
+  /** CA replacement, second commit: every leaf is signed by the next CA; both CAs are still trusted. */
+  SWITCH_LEAVES = 'switch-leaves',
+  /** CA replacement, last commit: every Secret trusts only the next CA. */
+  DROP_OLD = 'drop-old',
+  /** The one phase of a leaf renewal or a CA renewal. */
+  RENEW = 'renew',
+}
+
+/** The phases of each kind, in order. */
+export const ROTATION_PHASES: Readonly<Record<RotationKind, readonly RotationPhase[]>> = {
+  [RotationKind.CA_REPLACEMENT]: [RotationPhase.TRUST_BOTH, RotationPhase.SWITCH_LEAVES, RotationPhase.DROP_OLD],
+  [RotationKind.LEAF_RENEWAL]: [RotationPhase.RENEW],
+  [RotationKind.CA_RENEWAL]: [RotationPhase.RENEW],
+};
+
+/**
+ * One rotation of a cluster's certificates, an entry of `rotations` on `ClusterCertificates`. The
+ * last entry is the rotation under way (or the last one done); the entries before it are done,
+ * and stay declared because they name the generations in use.
+ */
+export interface CertificateRotation {
+  /**
+   * The id of this rotation, which names the generation of certificates it makes (the new CA
+   * Secret and certificate files carry it): lowercase letters, digits and `-`, at most 20
+   * characters, for example `2026-11`.
+   */
+  readonly id: string;
+  /**
+   * What is replaced.
+   * @default RotationKind.CA_REPLACEMENT
+   */
+  readonly kind?: RotationKind;
+  /**
+   * The phase this commit declares; advance it one step per commit. An earlier entry of
+   * `rotations` is done: its phase is left out or is the kind's last.
+   * @default - the kind's first phase for the last entry, its last phase for earlier ones
+   */
+  readonly phase?: RotationPhase;
+}
+
+/** The shape of an entry of the `rotations` prop. */
+export const ROTATION_SHAPE = {
+  id: 'string',
+  kind: oneOf(Object.values(RotationKind)),
+  phase: oneOf(Object.values(RotationPhase)),
+} satisfies ShapeOf<CertificateRotation>;
+
+/** What every Secret of the plan holds in a phase, by generation. */
+export interface PhaseContent {
+  /** The generations of the CA certificates in `ca.crt`, in order. */
+  readonly caCertificates: readonly string[];
+  /** The generation of `tls.crt` and `tls.key`. */
+  readonly leafGeneration: string;
+  /** The generation of the CA certificate that signed `tls.crt`. */
+  readonly signedBy: string;
+}
+
+/** A rotation with every default applied. */
+export interface ResolvedRotation {
+  readonly id: string;
+  readonly kind: RotationKind;
+  readonly phase: RotationPhase;
+  /** The generation in use before this rotation: the id of the entry before, or the initial one. */
+  readonly previous: string;
+  /**
+   * The generation whose CA object (cert-manager) or CA files (cfssl) were in use before this
+   * rotation: the id of the last CA replacement before it, or the initial one.
+   */
+  readonly previousCa: string;
+  /** The phases of the kind, in order. */
+  readonly phases: readonly RotationPhase[];
+  /** What every Secret holds once this phase's Secrets are in place. */
+  readonly content: PhaseContent;
+  /** The generation of the CA that signs a leaf issued in this phase (a component added now). */
+  readonly signingCa: string;
+}
+
+/** Ids name files and Kubernetes objects: a short DNS label. */
+const ID_PATTERN = /^[a-z0-9]([a-z0-9-]{0,18}[a-z0-9])?$/;
+const ID_EXPECTED = 'lowercase letters, digits and "-", at most 20 characters, starting and ending with a letter or digit (for example "2026-11")';
+
+/** Checks one entry's id and phase, and returns its kind and phase with defaults applied. */
+function resolveEntry(scope: IConstruct, at: string, entry: CertificateRotation, current: boolean): { kind: RotationKind; phase: RotationPhase } {
+  if (!ID_PATTERN.test(entry.id) || entry.id === INITIAL_GENERATION) {
+    inputError(scope, `${at}.id`, entry.id, `${ID_EXPECTED}, other than "${INITIAL_GENERATION}"`);
+  }
+  const kind = entry.kind ?? RotationKind.CA_REPLACEMENT;
+  const phases = ROTATION_PHASES[kind];
+  const phase = entry.phase ?? (current ? phases[0] : phases[phases.length - 1]);
+  if (!phases.includes(phase)) {
+    inputError(scope, `${at}.phase`, phase, `a phase of a ${kind}: ${phases.map((p) => `"${p}"`).join(', ')}`);
+  }
+  if (!current && phase !== phases[phases.length - 1]) {
+    inputError(scope, `${at}.phase`, phase, `"${phases[phases.length - 1]}" or nothing: only the last entry of rotations can be under way; finish this one first`);
+  }
+  return { kind, phase };
+}
+
+/** Checks the declared rotations and resolves the last one; undefined when none is declared. */
+export function resolveRotations(scope: IConstruct, rotations: readonly CertificateRotation[]): ResolvedRotation | undefined {
+  let previous = INITIAL_GENERATION;
+  let previousCa = INITIAL_GENERATION;
+  const seen = new Set<string>();
+  for (const [i, entry] of rotations.entries()) {
+    const at = `rotations[${i}]`;
+    const { kind, phase } = resolveEntry(scope, at, entry, i === rotations.length - 1);
+    if (seen.has(entry.id)) {
+      inputError(scope, `${at}.id`, entry.id, 'an id no earlier rotation has');
+    }
+    seen.add(entry.id);
+    if (i === rotations.length - 1) {
+      const content = phaseContent(kind, phase, previous, entry.id);
+      const signingCa = kind === RotationKind.CA_REPLACEMENT && phase === RotationPhase.TRUST_BOTH ? previous : content.signedBy;
+      return { id: entry.id, kind, phase, previous, previousCa, phases: ROTATION_PHASES[kind], content, signingCa };
+    }
+    previous = entry.id;
+    previousCa = kind === RotationKind.LEAF_RENEWAL ? previousCa : entry.id;
+  }
+  return undefined;
+}
+
+/** What the Secrets hold in a phase (the table of this module's comment). */
+function phaseContent(kind: RotationKind, phase: RotationPhase, previous: string, next: string): PhaseContent {
+  switch (kind) {
+    case RotationKind.LEAF_RENEWAL:
+      return { caCertificates: [previous], leafGeneration: next, signedBy: previous };
+    case RotationKind.CA_RENEWAL:
+      return { caCertificates: [next], leafGeneration: previous, signedBy: previous };
+    default:
+      return {
+        caCertificates: phase === RotationPhase.DROP_OLD ? [next] : [next, previous],
+        leafGeneration: phase === RotationPhase.TRUST_BOTH ? previous : next,
+        signedBy: phase === RotationPhase.TRUST_BOTH ? previous : next,
+      };
+  }
+}
+
+/** Whether the rotation is at its kind's last phase. */
+export function isLastPhase(rotation: Pick<ResolvedRotation, 'phase' | 'phases'>): boolean {
+  return rotation.phases.indexOf(rotation.phase) === rotation.phases.length - 1;
+}
+
+/**
+ * The order in which components restart to reload their certificates, the operator's own:
+ * coordinator, store, sqlserver, then pump, changefeed and columnar, then the migration cluster,
+ * then the drainer. The clients of the client Secrets restart after all of them.
+ */
+export const RESTART_ORDER: readonly ComponentToken[] = [
+  'coordinator', 'store', 'sqlserver', 'pump', 'changefeed', 'columnar', 'mig-master', 'mig-worker', 'drainer',
+];
+
+/** The planned components in restart order; components that run no long-lived pod (a restore's jobs) are left out. */
+export function restartOrder(components: readonly ComponentToken[]): ComponentToken[] {
+  return RESTART_ORDER.filter((t) => components.includes(t) && COMPONENTS.some((c) => c.token === t));
+}
+
+/** The value of the restart annotation in a phase: it changes with every phase, so each phase restarts every component once. */
+export function restartValue(rotation: Pick<ResolvedRotation, 'id' | 'phase'>): string {
+  return `rotation-${rotation.id}-${rotation.phase}`;
+}
+
+/**
+ * The generation of the CA object (cert-manager) that holds a generation's CA certificate: a leaf
+ * renewal makes no CA, so its generation's CA is the one of the last CA replacement before it.
+ */
+export function caObjectOf(rotation: ResolvedRotation, generation: string): string {
+  return rotation.kind === RotationKind.CA_REPLACEMENT && generation === rotation.id ? rotation.id : rotation.previousCa;
+}
+
+/** The generation of the CA object that signs new certificates: the initial one without a rotation. */
+export function signingCaObject(rotation: ResolvedRotation | undefined): string {
+  return rotation === undefined ? INITIAL_GENERATION : caObjectOf(rotation, rotation.signingCa);
+}
+
+/** The CA objects a phase needs, previous first: both CAs until the leaves have switched, then one. */
+export function caObjectsInUse(rotation: ResolvedRotation | undefined): string[] {
+  if (rotation === undefined) {
+    return [INITIAL_GENERATION];
+  }
+  return [...new Set(rotation.content.caCertificates.map((g) => caObjectOf(rotation, g)))].reverse();
+}
+
+/**
+ * Where the leaves are during a phase with cert-manager: managed under their own names, taken out
+ * of cert-manager's hands (the rotation script writes the Secrets), or issued into staging Secrets
+ * that the rotation script copies from.
+ */
+export type LeafCustody = 'managed' | 'released' | 'staged';
+
+/** The custody of the leaves in a phase (cert-manager). */
+export function leafCustody(rotation: ResolvedRotation | undefined): LeafCustody {
+  if (rotation?.kind !== RotationKind.CA_REPLACEMENT) {
+    return 'managed';
+  }
+  return rotation.phase === RotationPhase.TRUST_BOTH ? 'released' : rotation.phase === RotationPhase.SWITCH_LEAVES ? 'staged' : 'managed';
+}

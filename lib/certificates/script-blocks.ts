@@ -1,0 +1,96 @@
+/**
+ * The bash blocks shared by the scripts the library writes (the cfssl issuing script and the
+ * cert-manager rotation script): quoting, the kubectl command, stopping with a message, and
+ * reading and writing whole Secrets. Pure functions and constants; each script joins its blocks
+ * with {@link joinBlocks}.
+ */
+import { SECRET_KEYS } from '../spec/catalog';
+
+/** The lines of one block of a script; blocks are separated by one blank line. */
+export type Block = readonly string[];
+
+/** A script from its blocks: empty blocks left out, one blank line between the others, a final newline. */
+export function joinBlocks(blocks: readonly Block[]): string {
+  return `${blocks.filter((b) => b.length > 0).map((b) => b.join('\n')).join('\n\n')}\n`;
+}
+
+/** Quotes a word for bash. */
+export function sh(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The kubectl command (from `KUBECTL`) as an array, and the namespace of the Secrets. */
+export function kubectlVariables(namespace: string): Block {
+  return [
+    'KUBECTL="${KUBECTL:-kubectl}"',
+    'read -r -a kubectl <<<"$KUBECTL"',
+    `NAMESPACE=${sh(namespace)}`,
+  ];
+}
+
+/** `fail MESSAGE`: stops the script with the message, prefixed with the script's name. */
+export function failFunction(script: string): Block {
+  return [
+    'fail() {',
+    `  echo "${script}: $*" >&2`,
+    '  exit 1',
+    '}',
+  ];
+}
+
+/** `need TOOL HINT`: stops with the hint unless the tool is on the search path. */
+export const NEED_FUNCTION: Block = [
+  '# need TOOL HINT: stops with HINT unless TOOL is on the search path.',
+  'need() {',
+  '  command -v "$1" >/dev/null 2>&1 || fail "$1 was not found on PATH; $2"',
+  '}',
+];
+
+/** Stops early unless the kubectl command is there. */
+export const KUBECTL_CHECK: Block = [
+  '[ "${#kubectl[@]}" -gt 0 ] || fail \'KUBECTL is blank; unset it or set it to the kubectl command\'',
+  'need "${kubectl[0]}" \'install kubectl, or set KUBECTL to the command to use\'',
+];
+
+/** `secret_exists NAME`: whether the Secret exists, stopping on any other kubectl error. */
+export const SECRET_EXISTS_FUNCTION: Block = [
+  '# secret_exists NAME: succeeds when the Secret exists, fails when kubectl reports it absent, and',
+  '# stops the script on any other kubectl error (access, connection), which must not read as absent.',
+  'secret_exists() {',
+  '  local out',
+  '  if out="$("${kubectl[@]}" get secret "$1" --namespace="$NAMESPACE" 2>&1)"; then',
+  '    return 0',
+  '  fi',
+  '  case "$out" in',
+  '    *NotFound*|*"not found"*) return 1 ;;',
+  '  esac',
+  '  fail "kubectl could not tell whether Secret $NAMESPACE/$1 exists: $out"',
+  '}',
+];
+
+/**
+ * `put_secret NAME CERT KEY CA`: writes the whole Secret from three files with `kubectl apply`,
+ * creating it or replacing its three keys; it never deletes a Secret.
+ */
+export const PUT_SECRET_FUNCTION: Block = [
+  '# put_secret NAME CERT KEY CA: writes Secret NAME whole from the three files with kubectl apply,',
+  '# creating it or replacing its data in place. A Secret is never deleted.',
+  'put_secret() {',
+  '  "${kubectl[@]}" create secret generic "$1" --namespace="$NAMESPACE" \\',
+  `    --from-file=${SECRET_KEYS.certificate}="$2" --from-file=${SECRET_KEYS.privateKey}="$3" --from-file=${SECRET_KEYS.ca}="$4" \\`,
+  '    --dry-run=client -o json | "${kubectl[@]}" apply -f - >/dev/null',
+  '  echo "wrote Secret $NAMESPACE/$1"',
+  '}',
+];
+
+/** `get_key NAME KEY FILE`: writes one key of a Secret, decoded, to a file; stops when it is empty or absent. */
+export const GET_KEY_FUNCTION: Block = [
+  '# get_key NAME KEY FILE: writes the value of KEY in Secret NAME, decoded, to FILE.',
+  'get_key() {',
+  '  local value',
+  '  value="$("${kubectl[@]}" get secret "$1" --namespace="$NAMESPACE" -o "jsonpath={.data.${2//./\\\\.}}")" \\',
+  '    || fail "kubectl could not read Secret $NAMESPACE/$1"',
+  '  [ -n "$value" ] || fail "Secret $NAMESPACE/$1 has no $2"',
+  '  printf %s "$value" | base64 -d >"$3"',
+  '}',
+];

@@ -1,0 +1,262 @@
+/**
+ * The proof of the rotations: the reference app's deployment, stepped through every phase and
+ * every single pod restart in the runbook's order, with real mutual handshakes between every pair
+ * of pods that talk after each step (test/_rotation-simulator.ts). The Secrets are issued for real:
+ * by the synthesized cfssl script with the real cfssl, by the in-test cert-manager issuer and the
+ * synthesized rotation script, or by the user following the plan. The operator's own cert-manager
+ * procedure (delete the Secrets, restart the pods) is simulated too, and must show its outage.
+ */
+import { spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App } from 'cdk8s';
+import * as YAML from 'yaml';
+import { addDeployment } from '../main';
+import { CertificateRotation, IssuingMethod, RotationKind, RotationPhase, ROTATION_PHASES, TlsPlan, renderApp } from '../lib';
+import { CertManagerIssuer } from './_cert-manager-issuer';
+import { describeWithCfssl, requireCfssl } from './_cfssl-available';
+import { createFakeKubectl, FakeKubectl } from './_fake-kubectl';
+import { SecretPem } from './_handshakes';
+import { makeCa, makeKey, issueLeaf, TestCa } from './_pki';
+import { RotationSimulator, formatOutages } from './_rotation-simulator';
+
+const NS = 'demo';
+const ID = '2026-11';
+const CA_REPLACEMENT = ROTATION_PHASES[RotationKind.CA_REPLACEMENT];
+
+/** The reference deployment in one namespace, synthesized with the given rotations. */
+function render(method: IssuingMethod, rotations: CertificateRotation[]) {
+  const app = new App();
+  addDeployment(app, NS, method, rotations);
+  const files = new Map(renderApp(app).files.map((f) => [f.path, f]));
+  const manifests = YAML.parseAllDocuments(files.get(`${NS}.k8s.yaml`)!.content).map((d) => d.toJS());
+  const plan: TlsPlan = JSON.parse(files.get(`${NS}/basic/tls-plan.json`)!.content);
+  return { files, manifests, plan };
+}
+
+/** The Secrets of the namespace the stand-in kubectl holds, decoded. */
+function secretsOf(kubectl: FakeKubectl): Map<string, SecretPem> {
+  return new Map(kubectl.secrets().filter((s) => s.namespace === NS).map((s) => [s.name, {
+    'tls.crt': Buffer.from(s.data['tls.crt'], 'base64').toString(),
+    'tls.key': Buffer.from(s.data['tls.key'], 'base64').toString(),
+    'ca.crt': Buffer.from(s.data['ca.crt'], 'base64').toString(),
+  }]));
+}
+
+/** Runs a generated script with the stand-in kubectl; throws with its output when it fails. */
+function run(script: string, kubectl: FakeKubectl): string {
+  const result = spawnSync(script, [], { encoding: 'utf8', env: { ...process.env, KUBECTL: kubectl.command } });
+  if (result.status !== 0) {
+    throw new Error(`${path.basename(script)} exited ${result.status}: ${result.stderr}${result.stdout}`);
+  }
+  return result.stdout;
+}
+
+/** The CA certificates of a PEM bundle. */
+function certificates(pem: string): X509Certificate[] {
+  return pem.split(/(?<=-----END CERTIFICATE-----)/).filter((b) => b.includes('BEGIN')).map((b) => new X509Certificate(b.trim()));
+}
+
+/** Checks that every pod ended with one CA that is not `initialCa`, and a certificate it signed. */
+function expectReplaced(sim: RotationSimulator, initialCa: string): void {
+  for (const pod of sim.pods) {
+    const cas = certificates(pod.loaded!.ca);
+    expect(cas).toHaveLength(1);
+    expect(cas[0].fingerprint256).not.toBe(new X509Certificate(initialCa).fingerprint256);
+    expect(new X509Certificate(pod.loaded!.cert).verify(cas[0].publicKey)).toBe(true);
+  }
+}
+
+describeWithCfssl('the rotation simulator')('cfssl: the real script and the real cfssl, phase after phase', () => {
+  let pki: string;
+  let kubectl: FakeKubectl;
+
+  beforeEach(() => {
+    requireCfssl();
+    pki = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-pki-'));
+    kubectl = createFakeKubectl();
+  });
+
+  /** Copies the synthesized cfssl folder over the working copy (the runbook's `cp -r`), keeping what the script made. */
+  function copyFolder(files: ReturnType<typeof render>['files']): string {
+    for (const [p, f] of files) {
+      if (p.startsWith(`${NS}/basic/cfssl/`)) {
+        fs.writeFileSync(path.join(pki, path.basename(p)), f.content, { mode: f.executable ? 0o755 : 0o644 });
+      }
+    }
+    return path.join(pki, 'issue-certificates.sh');
+  }
+
+  /** Issues the initial generation and starts every pod. */
+  async function created(): Promise<RotationSimulator> {
+    const initial = render(IssuingMethod.CFSSL, []);
+    run(copyFolder(initial.files), kubectl);
+    const sim = new RotationSimulator(initial.plan, initial.manifests);
+    sim.startAll(secretsOf(kubectl));
+    expect(await sim.check('created')).toEqual([]);
+    return sim;
+  }
+
+  /** One phase: synthesize, copy, run the script, check, then restart every pod in order. */
+  async function phase(sim: RotationSimulator, rotations: CertificateRotation[], label: string): Promise<void> {
+    const out = render(IssuingMethod.CFSSL, rotations);
+    expect(out.plan.rotation?.restartOrder).toEqual(sim.pods.filter((p) => p.component).map((p) => p.component).filter((c, i, a) => a.indexOf(c) === i));
+    run(copyFolder(out.files), kubectl);
+    await sim.check(`${label}: Secrets written`);
+    await sim.rollingRestart(label, () => secretsOf(kubectl));
+  }
+
+  test('CA replacement: zero rejected handshakes through trust-both, switch-leaves and drop-old', async () => {
+    const sim = await created();
+    const initialCa = secretsOf(kubectl).get('basic-coordinator-cluster-secret')!['ca.crt'];
+    for (const p of CA_REPLACEMENT) {
+      await phase(sim, [{ id: ID, phase: p }], p);
+    }
+    expect(formatOutages(sim.outages)).toBe('');
+    expectReplaced(sim, initialCa);
+    expect(fs.existsSync(path.join(pki, 'ca-key.pem')) && fs.existsSync(path.join(pki, ID, 'ca-key.pem'))).toBe(true);
+  }, 120_000);
+
+  test('leaf renewal, then a CA renewal with the same key: zero rejected handshakes, new leaves, the CA key kept', async () => {
+    const sim = await created();
+    const before = secretsOf(kubectl).get('basic-store-cluster-secret')!;
+    await phase(sim, [{ id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }], 'leaf renewal');
+    const renewed = secretsOf(kubectl).get('basic-store-cluster-secret')!;
+    expect(renewed['tls.key']).not.toBe(before['tls.key']);
+    expect(renewed['ca.crt']).toBe(before['ca.crt']);
+    await phase(sim, [{ id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }, { id: 'ca-1', kind: RotationKind.CA_RENEWAL }], 'CA renewal');
+    const after = secretsOf(kubectl).get('basic-store-cluster-secret')!;
+    expect(after['ca.crt']).not.toBe(before['ca.crt']);
+    expect(new X509Certificate(after['ca.crt']).publicKey.export({ format: 'der', type: 'spki' }))
+      .toEqual(new X509Certificate(before['ca.crt']).publicKey.export({ format: 'der', type: 'spki' }));
+    expect(formatOutages(sim.outages)).toBe('');
+  }, 120_000);
+
+  test('the simulator sees an outage: a CA replaced in one step (the drop-old Secrets written straight after creation)', async () => {
+    const sim = await created();
+    run(copyFolder(render(IssuingMethod.CFSSL, [{ id: ID, phase: RotationPhase.TRUST_BOTH }]).files), kubectl);
+    run(copyFolder(render(IssuingMethod.CFSSL, [{ id: ID, phase: RotationPhase.SWITCH_LEAVES }]).files), kubectl);
+    const out = render(IssuingMethod.CFSSL, [{ id: ID, phase: RotationPhase.DROP_OLD }]);
+    run(copyFolder(out.files), kubectl);
+    await sim.rollingRestart('one step', () => secretsOf(kubectl));
+    expect(sim.outages.length).toBeGreaterThan(0);
+    expect(sim.outages[0]).toMatchObject({ step: 'one step: restarted coordinator-0' });
+  }, 120_000);
+});
+
+describe('the rotation simulator: cert-manager', () => {
+  /** cert-manager's Secrets written into the stand-in, as its controller writes them. */
+  function write(kubectl: FakeKubectl, written: ReadonlyMap<string, SecretPem>): void {
+    for (const [key, secret] of written) {
+      const [namespace, name] = key.split('/');
+      kubectl.writeSecret(namespace, name, { ...secret });
+    }
+  }
+
+  async function created(kubectl: FakeKubectl) {
+    const initial = render(IssuingMethod.CERT_MANAGER, []);
+    const issuer = await CertManagerIssuer.issueAll(initial.manifests);
+    write(kubectl, issuer.secrets);
+    const sim = new RotationSimulator(initial.plan, initial.manifests);
+    sim.startAll(secretsOf(kubectl));
+    expect(await sim.check('created')).toEqual([]);
+    return { issuer, sim };
+  }
+
+  test('CA replacement: zero rejected handshakes, the leaves out of cert-manager\'s hands and back', async () => {
+    const kubectl = createFakeKubectl();
+    const { issuer, sim } = await created(kubectl);
+    const initialCa = secretsOf(kubectl).get('basic-coordinator-cluster-secret')!['ca.crt'];
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-cm-'));
+    for (const p of CA_REPLACEMENT) {
+      const out = render(IssuingMethod.CERT_MANAGER, [{ id: ID, phase: p }]);
+      // The runbook's order: the certificate objects, then the rotation script, then the restarts.
+      write(kubectl, await issuer.apply(out.manifests.filter((m) => m.apiVersion === 'cert-manager.io/v1')));
+      const script = path.join(dir, 'rotate-certificates.sh');
+      fs.writeFileSync(script, out.files.get(`${NS}/basic/rotate-certificates.sh`)!.content, { mode: 0o755 });
+      run(script, kubectl);
+      await sim.check(`${p}: Secrets written`);
+      await sim.rollingRestart(p, () => secretsOf(kubectl));
+    }
+    expect(formatOutages(sim.outages)).toBe('');
+    expectReplaced(sim, initialCa);
+  }, 120_000);
+
+  test('leaf renewal: cert-manager renews every leaf, zero rejected handshakes', async () => {
+    const kubectl = createFakeKubectl();
+    const { issuer, sim } = await created(kubectl);
+    const out = render(IssuingMethod.CERT_MANAGER, [{ id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }]);
+    write(kubectl, await issuer.apply(out.manifests.filter((m) => m.apiVersion === 'cert-manager.io/v1')));
+    for (const s of out.plan.secrets) {
+      write(kubectl, new Map([[`${NS}/${s.name}`, await issuer.issue(`${NS}/${s.name}`)]]));
+    }
+    await sim.check('renewed');
+    await sim.rollingRestart('leaf renewal', () => secretsOf(kubectl));
+    expect(formatOutages(sim.outages)).toBe('');
+  }, 120_000);
+
+  test('the operator\'s documented procedure (new CA, Secrets deleted, pods restarted) shows the outage it warns about', async () => {
+    const kubectl = createFakeKubectl();
+    const { issuer, sim } = await created(kubectl);
+    const objects = render(IssuingMethod.CERT_MANAGER, []).manifests.filter((m) => m.apiVersion === 'cert-manager.io/v1');
+    for (const name of ['basic-ca-secret', ...render(IssuingMethod.CERT_MANAGER, []).plan.secrets.map((s) => s.name)]) {
+      issuer.deleteSecret(NS, name);
+    }
+    write(kubectl, await issuer.apply(objects));
+    await sim.rollingRestart('Secrets deleted', () => secretsOf(kubectl));
+    expect(sim.outages.length).toBeGreaterThan(0);
+    expect(sim.outages[0].step).toBe('Secrets deleted: restarted coordinator-0');
+    expect(sim.outages.map((o) => o.reason).join('\n')).toMatch(/unable to verify|self.signed|certificate signature failure|UNABLE_TO_VERIFY/i);
+  }, 120_000);
+});
+
+describe('the rotation simulator: Secrets the user provides, as the plan says', () => {
+  test('CA replacement: zero rejected handshakes when each Secret holds what the plan of its phase says', async () => {
+    const cas = new Map<string, TestCa>();
+    const leaves = new Map<string, { cert: string; key: string }>();
+    const now = new Date();
+    const ca = async (generation: string) => {
+      if (!cas.has(generation)) {
+        cas.set(generation, await makeCa({
+          commonName: `basic-ca-${generation}`, organization: 'demo', key: await makeKey('ec256'),
+          notBefore: new Date(now.getTime() - 60_000), notAfter: new Date(now.getTime() + 10 * 86_400_000),
+        }));
+      }
+      return cas.get(generation)!;
+    };
+    /** The Secrets as the user makes them from the plan: each generation's leaves signed by the CA the plan names. */
+    const provide = async (plan: TlsPlan): Promise<Map<string, SecretPem>> => {
+      const r = plan.rotation;
+      const content = r ?? { caCertificates: ['initial'], leafGeneration: 'initial', signedBy: 'initial' };
+      const out = new Map<string, SecretPem>();
+      for (const s of plan.secrets) {
+        const at = `${content.leafGeneration}/${s.name}`;
+        if (!leaves.has(at)) {
+          const key = await makeKey('ec256');
+          const cert = await issueLeaf({
+            commonName: plan.commonName, organization: plan.organization, dnsNames: s.dnsNames, ipAddresses: s.ipAddresses, usages: s.usages,
+            notBefore: new Date(now.getTime() - 60_000), notAfter: new Date(now.getTime() + 86_400_000), key, signer: await ca(content.signedBy),
+          });
+          leaves.set(at, { cert, key: key.pem });
+        }
+        const caPem = (await Promise.all(content.caCertificates.map(ca))).map((c) => c.pem).join('\n');
+        out.set(s.name, { 'tls.crt': leaves.get(at)!.cert, 'tls.key': leaves.get(at)!.key, 'ca.crt': caPem });
+      }
+      return out;
+    };
+    const initial = render(IssuingMethod.USER_PROVIDED, []);
+    const sim = new RotationSimulator(initial.plan, initial.manifests);
+    sim.startAll(await provide(initial.plan));
+    for (const p of CA_REPLACEMENT) {
+      const out = render(IssuingMethod.USER_PROVIDED, [{ id: ID, phase: p }]);
+      expect(out.files.get(`${NS}/basic/required-secrets.md`)!.content).toContain(`phase \`${p}\``);
+      const secrets = await provide(out.plan);
+      await sim.check(`${p}: Secrets written`);
+      await sim.rollingRestart(p, () => secrets);
+    }
+    expect(formatOutages(sim.outages)).toBe('');
+    expect(sim.handshakes).toBeGreaterThan(0);
+  }, 120_000);
+});

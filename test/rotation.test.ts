@@ -14,12 +14,14 @@ import * as path from 'node:path';
 import { App } from 'cdk8s';
 import * as YAML from 'yaml';
 import { addDeployment } from '../main';
-import { CertificateRotation, IssuingMethod, RotationKind, RotationPhase, ROTATION_PHASES, TlsPlan, renderApp } from '../lib';
+import {
+  CertificateRotation, IssuingMethod, RotationKind, RotationPhase, ROTATION_PHASES, TlsPlan, loadPlans, parseSecrets, renderApp, synthesize, verify,
+} from '../lib';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { createFakeKubectl, FakeKubectl } from './_fake-kubectl';
 import { SecretPem } from './_handshakes';
-import { makeCa, makeKey, issueLeaf, TestCa } from './_pki';
+import { makeCa, makeKey, issueLeaf, secretObject, TestCa } from './_pki';
 import { RotationSimulator, formatOutages } from './_rotation-simulator';
 
 const NS = 'demo';
@@ -221,7 +223,7 @@ describe('the rotation simulator: Secrets the user provides, as the plan says', 
       if (!cas.has(generation)) {
         cas.set(generation, await makeCa({
           commonName: `basic-ca-${generation}`, organization: 'demo', key: await makeKey('ec256'),
-          notBefore: new Date(now.getTime() - 60_000), notAfter: new Date(now.getTime() + 10 * 86_400_000),
+          notBefore: new Date(now.getTime() - 60_000), notAfter: new Date(now.getTime() + 3000 * 86_400_000),
         }));
       }
       return cas.get(generation)!;
@@ -237,7 +239,7 @@ describe('the rotation simulator: Secrets the user provides, as the plan says', 
           const key = await makeKey('ec256');
           const cert = await issueLeaf({
             commonName: plan.commonName, organization: plan.organization, dnsNames: s.dnsNames, ipAddresses: s.ipAddresses, usages: s.usages,
-            notBefore: new Date(now.getTime() - 60_000), notAfter: new Date(now.getTime() + 86_400_000), key, signer: await ca(content.signedBy),
+            notBefore: new Date(now.getTime() - 60_000), notAfter: new Date(now.getTime() + 300 * 86_400_000), key, signer: await ca(content.signedBy),
           });
           leaves.set(at, { cert, key: key.pem });
         }
@@ -246,13 +248,35 @@ describe('the rotation simulator: Secrets the user provides, as the plan says', 
       }
       return out;
     };
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-user-'));
+    /** Synthesizes the phase (the guards read the verify report of the phase before) and returns its plan. */
+    const synth = (rotations: CertificateRotation[], verifyReport?: string) => {
+      const app = new App();
+      addDeployment(app, NS, IssuingMethod.USER_PROVIDED, rotations);
+      synthesize(app, { outdir: path.join(root, 'dist'), acknowledgeRecreation: [], verifyReport });
+    };
+    /** `cluster-tls verify --json` of the Secrets against the synthesized plan, saved for the next synth. */
+    const report = async (secrets: ReadonlyMap<string, SecretPem>) => {
+      const list = { apiVersion: 'v1', kind: 'List', items: [...secrets].map(([name, data]) => secretObject(name, NS, { ...data })) };
+      const result = await verify(loadPlans(path.join(root, 'dist')), parseSecrets(JSON.stringify(list)));
+      fs.writeFileSync(path.join(root, 'report.json'), JSON.stringify(result));
+      return result;
+    };
     const initial = render(IssuingMethod.USER_PROVIDED, []);
+    synth([]);
     const sim = new RotationSimulator(initial.plan, initial.manifests);
-    sim.startAll(await provide(initial.plan));
+    let secrets = await provide(initial.plan);
+    sim.startAll(secrets);
     for (const p of CA_REPLACEMENT) {
       const out = render(IssuingMethod.USER_PROVIDED, [{ id: ID, phase: p }]);
       expect(out.files.get(`${NS}/basic/required-secrets.md`)!.content).toContain(`phase \`${p}\``);
-      const secrets = await provide(out.plan);
+      synth([{ id: ID, phase: p }], p === CA_REPLACEMENT[0] ? undefined : path.join(root, 'report.json'));
+      // Before the Secrets are written, verify reports each one as not yet in the phase.
+      const before = await report(secrets);
+      expect(before.secrets.every((s) => s.checks.some((c) => c.check === 'rotation' && !c.ok))).toBe(true);
+      secrets = await provide(out.plan);
+      const after = await report(secrets);
+      expect(after.secrets.map((s) => s.checks.filter((c) => !c.ok))).toEqual(after.secrets.map(() => []));
       await sim.check(`${p}: Secrets written`);
       await sim.rollingRestart(p, () => secrets);
     }

@@ -3,7 +3,9 @@
  * certificates the cluster constructs add, the plan (`tls-plan.json`), and the renderer of the
  * chosen issuing method.
  */
+import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct } from 'constructs';
 import { COMPONENTS, ClusterKind, ComponentToken, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken } from '../spec/catalog';
@@ -20,10 +22,13 @@ import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, r
 import { renderCfssl } from './cfssl';
 import type { CertificateRenderer } from './renderer';
 import type { RunbookStep } from '../documents/runbook';
+import { RotationRunbookInput, RotationWriter, rotationRunbook } from '../documents/rotation-runbook';
+import { restartAnnotationKey } from '../spec/settings';
+import { ISSUE_SCRIPT, pkiCopyFolder } from './cfssl-files';
 import { renderUserProvided } from './user-provided';
 import { registerCertificates } from '../synth/app-rules';
 import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf } from '../spec/props';
-import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, resolveRotations, restartOrder, signingCaObject } from './rotation';
+import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, isLastPhase, resolveRotations, restartOrder, restartValue, signingCaObject } from './rotation';
 import { requireDistinctSubjects } from './subjects';
 import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../spec/validate';
 
@@ -236,6 +241,12 @@ export class ClusterCertificates extends Construct {
     for (const token of props.components ?? []) {
       this.addComponent(token);
     }
+    if (this.rotation !== undefined) {
+      new OutputFile(this, 'RotationRunbook', {
+        path: layout.rotationRunbookPath(namespace, props.clusterName),
+        content: () => rotationRunbook(this.rotationRunbookInput(this.rotation!)),
+      });
+    }
     registerCertificates(this);
   }
 
@@ -414,6 +425,51 @@ export class ClusterCertificates extends Construct {
       caSecrets: this.method === IssuingMethod.CERT_MANAGER ? this.caSecretsByGeneration() : undefined,
       restartOrder: restartOrder([...this.servers.keys()]),
     };
+  }
+
+  /** What the rotation runbook of the declared phase says, resolved at synth. */
+  private rotationRunbookInput(r: ResolvedRotation): RotationRunbookInput {
+    const drainer = this.servers.get('drainer');
+    const plan = this.plan();
+    // After a CA replacement with cert-manager: the previous CA and the staging certificates.
+    const staged = plan.secrets.map((s) => names.stagingSecretName(s.name, r.id));
+    const leftBehind = this.method === IssuingMethod.CERT_MANAGER && r.kind === RotationKind.CA_REPLACEMENT && isLastPhase(r) ? {
+      certificates: [names.caCertificateName(this.clusterName, r.previousCa), ...staged],
+      secrets: [names.caSecretName(this.clusterName, r.previousCa), ...staged],
+    } : undefined;
+    return {
+      clusterName: this.clusterName,
+      namespace: this.namespace,
+      id: r.id,
+      kind: r.kind,
+      phase: r.phase,
+      phases: r.phases,
+      leafGeneration: r.content.leafGeneration,
+      caCertificates: r.content.caCertificates,
+      writer: this.rotationWriter(r),
+      manifestFile: layout.manifestFileName(Chart.of(this)),
+      restartAnnotation: { key: restartAnnotationKey(this), value: restartValue(r) },
+      restartOrder: plan.rotation!.restartOrder,
+      drainerName: drainer ? names.drainerName(this.clusterName, drainer.options.releaseName!, drainer.options.drainerName) : undefined,
+      clientSecretNames: this.clusterKinds.map((k) => names.clientSecretName(this.clusterName, k)),
+      leftBehind,
+    };
+  }
+
+  /** How the declared phase writes the Secrets, by method. */
+  private rotationWriter(r: ResolvedRotation): RotationWriter {
+    switch (this.method) {
+      case IssuingMethod.CFSSL:
+        return { method: 'cfssl', folder: layout.cfsslFolder(this.namespace, this.clusterName), copy: pkiCopyFolder(this.namespace, this.clusterName), script: ISSUE_SCRIPT };
+      case IssuingMethod.CERT_MANAGER:
+        return {
+          method: 'cert-manager',
+          selector: names.certificatesSelector(this.clusterName),
+          script: r.kind === RotationKind.CA_REPLACEMENT ? path.posix.basename(layout.rotationScriptPath(this.namespace, this.clusterName)) : undefined,
+        };
+      default:
+        return { method: 'user-provided', requiredSecrets: layout.REQUIRED_SECRETS_FILE };
+    }
   }
 
   private createRenderer(): CertificateRenderer {

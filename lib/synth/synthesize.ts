@@ -13,7 +13,7 @@ import { stringifyManifests } from '../yaml/emitter';
 import { OutputFile } from './output-file';
 import { registeredDrainers } from './app-rules';
 import {
-  RECREATE_ENV, checkFixedSettings, checkNoKeyMaterial, clusterKey, fixedSettings, readRecord, writeRecord,
+  RECREATE_ENV, VERIFY_REPORT_ENV, checkFixedSettings, checkRotations, readVerifyReport, checkNoKeyMaterial, clusterKey, fixedSettings, readRecord, writeRecord,
 } from './guards';
 
 /** A file of the synthesized output. */
@@ -353,6 +353,13 @@ export interface SynthesizeOptions {
    * @default - the comma-separated entries of the `CLUSTER_TLS_RECREATE` environment variable
    */
   readonly acknowledgeRecreation?: string[];
+  /**
+   * The JSON report of `cluster-tls verify --json` for the rotation phase in place. When given,
+   * the synth refuses to move a rotation to its next phase while the report shows a Secret of
+   * that cluster that is not yet where the phase in place leaves it.
+   * @default - the file the `CLUSTER_TLS_VERIFY_REPORT` environment variable names, else none
+   */
+  readonly verifyReport?: string;
 }
 
 /**
@@ -372,9 +379,12 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): RenderedA
     ?? (process.env[RECREATE_ENV] ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   const recordFile = path.resolve(options.recordFile ?? layout.defaultRecordFile(outdir));
   const manifests = rendered.objects.map((o) => o.manifest);
-  const now = fixedSettings(manifests, registeredDrainers(app));
+  const plans = rendered.files.filter((f) => layout.parseOutputPath(f.path)?.file === 'tls-plan').map((f) => JSON.parse(f.content));
+  const now = fixedSettings(manifests, registeredDrainers(app), plans);
   const sources = new Map(rendered.objects.map((o) => [clusterKey(o.manifest), o.source]));
-  checkFixedSettings(readRecord(recordFile), now, recordFile, sources, acknowledged);
+  const record = readRecord(recordFile);
+  checkFixedSettings(record, now, recordFile, sources, acknowledged);
+  checkRotations(record, now, recordFile, acknowledged, readVerifyReport(options.verifyReport ?? process.env[VERIFY_REPORT_ENV]));
   checkNoKeyMaterial(outdir, new Set(rendered.files.map((f) => f.path)));
   writeOutput(outdir, [...rendered.files, outputMarker(app)]);
   writeRecord(recordFile, now);

@@ -18,7 +18,7 @@ import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHand
 /** The checks, in the order they are run and reported. Their names are stable (`--json`). */
 export const CHECKS = [
   'present', 'keys', 'subject', 'chain', 'same-ca', 'key-match', 'san', 'usage', 'common-name', 'validity', 'renewal', 'ca-lifetime',
-  'key-strength', 'handshake',
+  'key-strength', 'rotation', 'handshake',
 ] as const;
 
 /** The name of one check. */
@@ -154,7 +154,8 @@ export async function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secre
   const m = material(secret);
   results.push(checkSubject(m));
   results.push(await checkChain(secret, required, m));
-  if (context.clusterCa) {
+  // During a rotation ca.crt may hold two CAs: the rotation check says which, in place of same-ca.
+  if (context.clusterCa && plan.rotation === undefined) {
     results.push(checkSameCa(m, context.clusterCa));
   }
   results.push(checkKeyMatch(m));
@@ -165,7 +166,28 @@ export async function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secre
   results.push(checkCommonName(m, required, plan, context.allowedCommonNames ?? []));
   results.push(...checkValidity(m, plan, context.now));
   results.push(checkKeyStrength(m, plan));
+  if (plan.rotation !== undefined) {
+    results.push(checkRotation(m, plan.rotation));
+  }
   return results;
+}
+
+/**
+ * The declared rotation phase: ca.crt holds the phase's CA certificates, in order, and tls.crt is
+ * signed by the key of the one the phase names (or, when its generation is not in ca.crt, as after
+ * a CA renewal, by the key of the first).
+ */
+function checkRotation(m: Material, rotation: NonNullable<TlsPlan['rotation']>): CheckResult {
+  const cas = m.anchors.filter((a) => a.ca);
+  const expected = `phase ${rotation.phase} of rotation ${rotation.id}: ca.crt holds ${rotation.caCertificates.length} CA certificate${rotation.caCertificates.length > 1 ? 's' : ''} `
+    + `(${rotation.caCertificates.join(', then ')}) and tls.crt of generation ${rotation.leafGeneration} is signed by the CA of ${rotation.signedBy}`;
+  if (cas.length !== rotation.caCertificates.length) {
+    return result('rotation', false, expected, `ca.crt holds ${cas.length} CA certificate${cas.length === 1 ? '' : 's'}`);
+  }
+  const at = Math.max(0, rotation.caCertificates.indexOf(rotation.signedBy));
+  const signer = cas.findIndex((a) => signedBy(m.leaf, a));
+  return result('rotation', signer === at, expected,
+    signer < 0 ? 'tls.crt is signed by none of them' : `tls.crt is signed by CA certificate ${signer + 1} of ca.crt (${describeCertificate(cas[signer])})`);
 }
 
 function tlsMaterial(secret: SecretData): TlsMaterial {
@@ -413,6 +435,8 @@ export interface PlanReport {
   readonly allowedCommonNames: readonly AllowedCommonNames[];
   /** Where the reference CA came from; absent when no Secret carried a CA. */
   readonly ca?: string;
+  /** The rotation the plan declares, when it does: its id and phase. */
+  readonly rotation?: { readonly id: string; readonly phase: string };
 }
 
 /** Everything `cluster-tls verify` found. */
@@ -463,6 +487,7 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
     planReports.push({
       file: loaded.file, namespace: plan.namespace, clusterName: plan.clusterName, method: plan.method,
       allowedCommonNames: loaded.allowedCommonNames, ca: clusterCa?.origin,
+      rotation: plan.rotation && { id: plan.rotation.id, phase: plan.rotation.phase },
     });
     const checked: { required: TlsPlanSecret; secret?: SecretData; checks: CheckResult[] }[] = [];
     for (const required of plan.secrets) {

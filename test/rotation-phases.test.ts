@@ -89,7 +89,7 @@ describe('guards: one phase per synth, forward', () => {
     const file = path.join(root, 'report.json');
     fs.writeFileSync(file, JSON.stringify(report));
     expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file }))
-      .toThrow(/rotations phase: received the next phase; expected "trust-both" until every Secret is in it: Secret basic-cluster-client-secret is not/);
+      .toThrow(/rotations phase: received the phase after "trust-both"; expected "trust-both" until every Secret of the cluster is in it, and .*report.json shows Secret basic-cluster-client-secret is not: not checked;/);
     fs.writeFileSync(file, JSON.stringify({ ...report, plans: report.plans.map((p) => ({ ...p, rotation: { id: '2026-11', phase: 'switch-leaves' } })) }));
     expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file })).toThrow(/is not a report of phase "trust-both"/);
   });

@@ -135,17 +135,6 @@ describeWithCfssl('the rotation simulator')('cfssl: the real script and the real
       .toEqual(new X509Certificate(before['ca.crt']).publicKey.export({ format: 'der', type: 'spki' }));
     expect(formatOutages(sim.outages)).toBe('');
   }, 120_000);
-
-  test('the simulator sees an outage: a CA replaced in one step (the drop-old Secrets written straight after creation)', async () => {
-    const sim = await created();
-    run(copyFolder(render(IssuingMethod.CFSSL, [{ id: ID, phase: RotationPhase.TRUST_BOTH }]).files), kubectl);
-    run(copyFolder(render(IssuingMethod.CFSSL, [{ id: ID, phase: RotationPhase.SWITCH_LEAVES }]).files), kubectl);
-    const out = render(IssuingMethod.CFSSL, [{ id: ID, phase: RotationPhase.DROP_OLD }]);
-    run(copyFolder(out.files), kubectl);
-    await sim.rollingRestart('one step', () => secretsOf(kubectl));
-    expect(sim.outages.length).toBeGreaterThan(0);
-    expect(sim.outages[0]).toMatchObject({ step: 'one step: restarted coordinator-0' });
-  }, 120_000);
 });
 
 describe('the rotation simulator: cert-manager', () => {

@@ -131,7 +131,7 @@ export interface ClusterCertificatesProps {
    * they name the certificates in use.
    * @default - none: the certificates made at creation
    */
-  readonly rotations?: CertificateRotation[];
+  readonly rotations?: readonly CertificateRotation[];
 }
 
 /** The props of a certificate subject. */
@@ -213,7 +213,7 @@ export class ClusterCertificates extends Construct {
     this.method = props.method ?? IssuingMethod.CERT_MANAGER;
     this.rotation = resolveRotations(this, props.rotations ?? []);
     if (this.rotation?.kind === RotationKind.CA_RENEWAL && this.method === IssuingMethod.CERT_MANAGER) {
-      inputError(this, 'rotations.kind', this.rotation.kind,
+      inputError(this, `rotations[${props.rotations!.length - 1}].kind`, this.rotation.kind,
         `"${RotationKind.CA_REPLACEMENT}" or "${RotationKind.LEAF_RENEWAL}" with cert-manager, which renews its CA itself with the same key (caKeyRotationPolicy Never)`);
     }
     this.caSecretName = names.caSecretName(props.clusterName, signingCaObject(this.rotation));

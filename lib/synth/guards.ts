@@ -250,7 +250,7 @@ export function readVerifyReport(file: string | undefined): VerifyReportFile | u
 function checkPhaseReached(key: string, old: RecordedRotation, report: VerifyReportFile): void {
   const [namespace, clusterName] = key.split('/');
   const plan = report.plans.find((p) => p.namespace === namespace && p.clusterName === clusterName);
-  const at = `certificates ${key}: rotations phase: received the next phase; expected "${old.phase}" until every Secret is in it`;
+  const at = `certificates ${key}: rotations phase: received the phase after "${old.phase}"; expected "${old.phase}" until every Secret of the cluster is in it`;
   if (plan?.rotation?.id !== old.id || plan.rotation.phase !== old.phase) {
     throw new ClusterTlsError(`${at}: ${displayPath(report.file)} is not a report of phase "${old.phase}" of rotation ${old.id} (run cluster-tls verify --json on it first)`);
   }
@@ -258,7 +258,7 @@ function checkPhaseReached(key: string, old: RecordedRotation, report: VerifyRep
     .find((s) => !s.checks.some((c) => c.check === 'rotation' && c.ok));
   if (behind) {
     const reason = behind.checks.find((c) => c.check === 'rotation')?.found ?? 'not checked';
-    throw new ClusterTlsError(`${at}: Secret ${behind.name} is not (${reason}, in ${displayPath(report.file)})`);
+    throw new ClusterTlsError(`${at}, and ${displayPath(report.file)} shows Secret ${behind.name} is not: ${reason}; write it as rotation-runbook.md says and verify again`);
   }
 }
 

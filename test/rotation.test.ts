@@ -15,7 +15,7 @@ import { App } from 'cdk8s';
 import * as YAML from 'yaml';
 import { addDeployment } from '../main';
 import {
-  CertificateRotation, IssuingMethod, RotationKind, RotationPhase, ROTATION_PHASES, TlsPlan, loadPlans, parseSecrets, renderApp, synthesize, verify,
+  CertificateRotation, IssuingMethod, RotationKind, ROTATION_PHASES, TlsPlan, loadPlans, parseSecrets, renderApp, synthesize, verify,
 } from '../lib';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';

@@ -11,8 +11,6 @@
  * none. When the fingerprint matches, `tsc -b` would have nothing to do and is not started; when it
  * does not, `tsc -b` runs and a type error stops here with its exit code.
  *
- * Compiled modules are cached in `build/.code-cache/` (see enableCodeCache).
- *
  * Usage: node scripts/synth.js [--force] [--build-only] [<compiled entry, default build/main.js> [args…]]
  *   --force       run `tsc -b` even when nothing changed
  *   --build-only  build when needed, run nothing
@@ -139,30 +137,9 @@ function main(argv) {
   if (buildOnly) {
     return;
   }
-  enableCodeCache(path.join(outDir, '.code-cache'));
   // Run the entry as the main module, as `node <entry> [args…]` would.
   process.argv = [process.argv[0], entry, ...argv.slice(1)];
   require('node:module').runMain();
-}
-
-/**
- * Keeps V8's compiled code of the modules the app loads (cdk8s, yaml, the library) in `dir`, so
- * that a run after the first one does not compile them again. Node.js 22.1 and later do this
- * themselves (`module.enableCompileCache`); on older versions the v8-compile-cache package does
- * it, keyed by each module's content.
- */
-function enableCodeCache(dir) {
-  const Module = require('node:module');
-  if (typeof Module.enableCompileCache === 'function') {
-    Module.enableCompileCache(dir);
-    return;
-  }
-  process.env.V8_COMPILE_CACHE_CACHE_DIR = dir;
-  try {
-    require('v8-compile-cache');
-  } catch {
-    // The cache only saves time; without the package the app runs as it is.
-  }
 }
 
 main(process.argv.slice(2));

@@ -210,7 +210,7 @@ describe('cfssl method: the issuing script', () => {
 
   test('the cfssl and kubectl commands of section A', () => {
     expect(script).toContain('cfssl gencert -initca "$request" | cfssljson -bare "$work/$bare" -');
-    expect(script).toContain('cfssl gencert -ca=\'ca.pem\' -ca-key=\'ca-key.pem\' -config=\'ca-config.json\' -profile="$profile" "$request"');
+    expect(script).toContain('cfssl gencert -ca="$dir/ca.pem" -ca-key="$dir/ca-key.pem" -config=\'ca-config.json\' -profile="$profile" "$request"');
     expect(script).toContain('"${kubectl[@]}" get secret "$1" --namespace="$NAMESPACE"');
     expect(script).toContain([
       '  "${kubectl[@]}" create secret generic "$name" --namespace="$NAMESPACE" \\',
@@ -222,7 +222,7 @@ describe('cfssl method: the issuing script', () => {
   });
 
   test('says that it keeps what exists and that replacing is the renewal procedure', () => {
-    expect(script).toMatch(/kept \$bare\.pem and \$bare-key\.pem: they exist \(renewing them is a separate procedure\)/);
+    expect(script).toMatch(/kept \$at\.pem and \$at-key\.pem: they exist \(renewing them is a separate procedure\)/);
     expect(script).toMatch(/kept Secret \$NAMESPACE\/\$name: it exists \(replacing it is the separate renewal procedure\)/);
   });
 

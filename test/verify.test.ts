@@ -110,8 +110,8 @@ describe('a good set of Secrets', () => {
     expect(report.ok).toBe(true);
     expect(report.summary).toEqual({ checked: 8, passed: 8, failed: 0 });
     expect(report.secrets.map((s) => s.name)).toEqual(plan.secrets.map((s) => s.name));
-    expect(report.secrets.find((s) => s.name === STORE)!.checks.map((c) => c.check)).toEqual([...CHECKS]);
-    expect(report.secrets.find((s) => s.name === CLIENT)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'san'));
+    expect(report.secrets.find((s) => s.name === STORE)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'rotation'));
+    expect(report.secrets.find((s) => s.name === CLIENT)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'san' && c !== 'rotation'));
   });
 
   test('keys as cfssl writes them (PKCS#1, SEC1) in Opaque Secrets, and ECDSA P-256 leaves under an RSA 2048 plan', async () => {
@@ -496,16 +496,16 @@ describe('bad input gets a clear message', () => {
     expect(refusal((p) => { p.privateKey.size = 2048.5; })).toBe(`${file}: privateKey.size: received 2048.5; expected a key size in bits, a positive integer`);
     expect(refusal((p) => { p.secrets[2].dnsNames[1] = 7; })).toBe(`${file}: secrets[2].dnsNames[1]: received 7; expected a non-empty string`);
     expect(refusal((p) => { p.secrets[1].component = 'proxy'; })).toMatch(new RegExp(`^${file}: secrets\\[1\\]\\.component: received "proxy"; expected the component the server certificate serves, one of "mig-master", `));
-    expect(refusal((p) => { p.ca.keyUsages = ['cert sign']; })).toBe(`${file}: ca.keyUsages: received an array of 1; expected no such field in a version-1 plan (tls-plan.schema.json lists the fields)`);
+    expect(refusal((p) => { p.ca.keyUsages = ['cert sign']; })).toBe(`${file}: ca.keyUsages: received an array of 1; expected no such field in a version-2 plan (tls-plan.schema.json lists the fields)`);
     expect(refusal((p) => { delete p.secrets[0].name; })).toBe(`${file}: secrets[0].name: received nothing; expected the Secret's name, a non-empty string`);
     expect(refusal(() => [plan])).toMatch(/\/tls-plan\.json: content: received an array of 1; expected a certificate plan object$/);
   });
 
   test('a plan of another version is refused before anything else is read', () => {
     const plan = planOf();
-    const expected = 'expected 1, the plan version this cluster-tls reads; run the cluster-tls of the cdk8s-cluster-tls version that synthesized the plan, or synthesize again';
-    expect(() => loadPlans(distOf({ ...plan, version: 2, secrets: 'renamed' } as unknown as TlsPlan)))
-      .toThrow(`demo/basic/tls-plan.json: version: received 2; ${expected}`);
+    const expected = 'expected 2, the plan version this cluster-tls reads; run the cluster-tls of the cdk8s-cluster-tls version that synthesized the plan, or synthesize again';
+    expect(() => loadPlans(distOf({ ...plan, version: 3, secrets: 'renamed' } as unknown as TlsPlan)))
+      .toThrow(`demo/basic/tls-plan.json: version: received 3; ${expected}`);
     const { version: _version, ...unversioned } = plan;
     expect(() => loadPlans(distOf(unversioned as TlsPlan))).toThrow(`demo/basic/tls-plan.json: version: received nothing; ${expected}`);
   });

@@ -14,7 +14,6 @@ import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } f
 import { IssuingMethod } from './certificate-options';
 import * as names from '../spec/names';
 import * as layout from '../spec/output-layout';
-import { manifestFileName } from '../spec/output-layout';
 import { OutputFile } from '../synth/output-file';
 import { certManagerRotationScript } from './rotation-script';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';
@@ -96,7 +95,7 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
           'cert-manager must run in the cluster. Apply the issuers and certificates of this cluster first, and wait until cert-manager has written their Secrets:',
         ],
         commands: [
-          `kubectl apply -f ${manifestFileName(Chart.of(scope))} -l ${selector}`,
+          `kubectl apply -f ${layout.manifestFileName(Chart.of(scope))} -l ${selector}`,
           `kubectl wait --for=condition=Ready certificate -l ${selector} -n ${namespace} --timeout=5m`,
         ],
       }];

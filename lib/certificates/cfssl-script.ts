@@ -67,7 +67,7 @@ function preamble({ clusterName, namespace }: CertificateSettings): Block {
     '# Running it again changes nothing that exists: a CA, a certificate or a Secret already there is',
     '# kept, so a running cluster keeps the certificates it loaded. Replacing certificates is the',
     '# separate renewal procedure; this script never does it. While ClusterCertificates declares a',
-    '# rotation, the script does that rotation\'s phase instead (see rotation-runbook.md).',
+    `# rotation, the script does that rotation's phase instead (see ${layout.ROTATION_RUNBOOK_FILE}).`,
     '#',
     '# Environment:',
     '#   KUBECTL  the kubectl command, split on spaces (default: kubectl),',

@@ -3,7 +3,6 @@
  * certificates the cluster constructs add, the plan (`tls-plan.json`), and the renderer of the
  * chosen issuing method.
  */
-import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
@@ -433,9 +432,11 @@ export class ClusterCertificates extends Construct {
     const plan = this.plan();
     // After a CA replacement with cert-manager: the previous CA and the staging certificates.
     const staged = plan.secrets.map((s) => names.stagingSecretName(s.name, r.id));
+    const caSecret = names.caSecretName(this.clusterName, r.previousCa);
     const leftBehind = this.method === IssuingMethod.CERT_MANAGER && r.kind === RotationKind.CA_REPLACEMENT && isLastPhase(r) ? {
+      caSecret,
       certificates: [names.caCertificateName(this.clusterName, r.previousCa), ...staged],
-      secrets: [names.caSecretName(this.clusterName, r.previousCa), ...staged],
+      secrets: [caSecret, ...staged],
     } : undefined;
     return {
       clusterName: this.clusterName,
@@ -465,7 +466,7 @@ export class ClusterCertificates extends Construct {
         return {
           method: 'cert-manager',
           selector: names.certificatesSelector(this.clusterName),
-          script: r.kind === RotationKind.CA_REPLACEMENT ? path.posix.basename(layout.rotationScriptPath(this.namespace, this.clusterName)) : undefined,
+          script: r.kind === RotationKind.CA_REPLACEMENT ? layout.ROTATION_SCRIPT_FILE : undefined,
         };
       default:
         return { method: 'user-provided', requiredSecrets: layout.REQUIRED_SECRETS_FILE };

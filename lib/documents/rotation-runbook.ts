@@ -31,7 +31,7 @@ export interface RotationRunbookInput {
   readonly drainerName?: string;
   readonly clientSecretNames: readonly string[];
   /** cert-manager, after the last phase of a CA replacement: objects left behind to delete. */
-  readonly leftBehind?: { readonly certificates: readonly string[]; readonly secrets: readonly string[] };
+  readonly leftBehind?: { readonly caSecret: string; readonly certificates: readonly string[]; readonly secrets: readonly string[] };
 }
 
 /** The rotation runbook of a phase, as Markdown. */
@@ -48,6 +48,13 @@ export function rotationRunbook(input: RotationRunbookInput): string {
   return renderRunbook(runbook);
 }
 
+/** What the cert-manager rotation script does with the leaf Certificates, by phase index of a CA replacement. */
+const CUSTODY = [
+  'This phase it first deletes the server and client Certificate objects (not their Secrets), so that cert-manager leaves the Secrets as the rotation writes them.',
+  'This phase it copies each certificate from its staging Secret, where cert-manager issued it with the new CA.',
+  'This phase declares the server and client Certificates again: cert-manager takes the Secrets back.',
+];
+
 /** The steps that write every Secret whole, by method. */
 function writeSteps(input: RotationRunbookInput): RunbookStep[] {
   const { writer, manifestFile, namespace } = input;
@@ -62,7 +69,7 @@ function writeSteps(input: RotationRunbookInput): RunbookStep[] {
       return [{
         title: 'Apply the certificate objects, then write the Secrets',
         text: [writer.script
-          ? `Apply the issuers and certificates of this phase first, and wait until cert-manager has issued them. Then run \`${writer.script}\`: it writes every Secret the operator loads whole with \`kubectl apply\` and never deletes one. In the first phase it deletes the server and client Certificate objects (not their Secrets), so that cert-manager leaves the Secrets as the rotation writes them; the last phase declares them again and cert-manager takes the Secrets back.`
+          ? `Apply the issuers and certificates of this phase first, and wait until cert-manager has issued them. Then run \`${writer.script}\`: it writes every Secret the operator loads whole with \`kubectl apply\` and never deletes one. ${CUSTODY[input.phases.indexOf(input.phase)] ?? ''}`.trim()
           : 'Apply the issuers and certificates, and have cert-manager issue every server and client certificate anew now, with the same CA (cert-manager\'s command-line tool, `cmctl renew`).'],
         commands: [
           `kubectl apply -f ${manifestFile} -l ${writer.selector}`,
@@ -102,7 +109,7 @@ function restartSteps(input: RotationRunbookInput): RunbookStep[] {
 function checkSteps(input: RotationRunbookInput): RunbookStep[] {
   const next = input.phases[input.phases.indexOf(input.phase) + 1];
   const cleanup = input.leftBehind && (input.leftBehind.certificates.length > 0 || input.leftBehind.secrets.length > 0)
-    ? [`Then delete what the rotation left behind: \`kubectl delete certificate -n ${input.namespace} ${input.leftBehind.certificates.join(' ')}\` and \`kubectl delete secret -n ${input.namespace} ${input.leftBehind.secrets.join(' ')}\`.`]
+    ? [`Then keep a copy of the previous CA Secret outside the cluster (\`kubectl get secret -n ${input.namespace} ${input.leftBehind.caSecret} -o yaml\`, stored as your other key material), and delete what the rotation left behind: \`kubectl delete certificate -n ${input.namespace} ${input.leftBehind.certificates.join(' ')}\` and \`kubectl delete secret -n ${input.namespace} ${input.leftBehind.secrets.join(' ')}\`.`]
     : [];
   return [{
     title: next ? `Check, then commit phase ${next}` : 'Check: the rotation is done',

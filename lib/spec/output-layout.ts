@@ -45,6 +45,10 @@ const FILES = {
 export const TLS_PLAN_FILE = FILES.tlsPlan;
 /** The file name of the list of Secrets to create, for user-provided Secrets. */
 export const REQUIRED_SECRETS_FILE = FILES.requiredSecrets;
+/** The file name of the runbook of a declared rotation's phase, in the cluster's folder. */
+export const ROTATION_RUNBOOK_FILE = FILES.rotationRunbook;
+/** The file name of the cert-manager method's rotation script, in the cluster's folder. */
+export const ROTATION_SCRIPT_FILE = FILES.rotationScript;
 /** The file name of the migration task's configuration, in the cluster's migration folder. */
 export const TASK_FILE = FILES.migrationTask;
 /**

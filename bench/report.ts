@@ -24,7 +24,6 @@ export interface Run {
   readonly maxRssKb: number;
   readonly objects: number;
   readonly files: number;
-  readonly bytes: number;
   /** SHA-256 over every file's path and content, in path order (first repetition only). */
   readonly digest?: string;
 }

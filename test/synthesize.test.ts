@@ -50,6 +50,40 @@ describe('synthesize', () => {
     expect((fs.statSync(dir).mode & 0o777).toString(8)).toBe('755');
   });
 
+  test('files keep their modes (0644, scripts 0755) under a umask that takes more bits off', () => {
+    const dir = path.join(tmpdir(), 'dist');
+    const umask = process.umask(0o077);
+    try {
+      synthesize(demoApp(dir));
+    } finally {
+      process.umask(umask);
+    }
+    expect((fs.statSync(path.join(dir, 'demo/run.sh')).mode & 0o777).toString(8)).toBe('755');
+    expect((fs.statSync(path.join(dir, 'demo/notes.md')).mode & 0o777).toString(8)).toBe('644');
+    expect((fs.statSync(path.join(dir, 'demo.k8s.yaml')).mode & 0o777).toString(8)).toBe('644');
+  });
+
+  test('writes, file for file and byte for byte, what renderApp renders, and says what it wrote', () => {
+    const dir = path.join(tmpdir(), 'dist');
+    const build = () => {
+      const app = demoApp(dir);
+      const second = new Chart(app, 'second', { namespace: 'second' });
+      new ClusterCertificates(second, 'certs', { clusterName: 'other', components: ['store', 'coordinator'] });
+      return app;
+    };
+    const rendered = renderApp(build());
+    const result = synthesize(build());
+    expect(result.outdir).toBe(path.resolve(dir));
+    expect(result.files).toEqual([...rendered.files.map((f) => f.path), '.cluster-tls-output.json']);
+    expect(result.manifestFiles).toBe(rendered.manifestFiles);
+    expect(result.objects).toBe(rendered.objects.length);
+    expect(result.objects).toBeGreaterThan(0);
+    for (const f of rendered.files) {
+      expect([f.path, fs.readFileSync(path.join(dir, f.path), 'utf8')]).toEqual([f.path, f.content]);
+    }
+    expect(listFiles(dir)).toEqual([...result.files].sort());
+  });
+
   test('a manifest file extension that would leave the output folder is refused', () => {
     const app = new App({ outdir: path.join(tmpdir(), 'dist'), outputFileExtension: '/../../escape.yaml' });
     new ClusterCertificates(new Chart(app, 'demo', { namespace: 'demo' }), 'certs', { clusterName: 'basic' });

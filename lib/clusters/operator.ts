@@ -38,7 +38,13 @@ export function compact<T>(value: T): T {
     return value.map(compact) as T;
   }
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, compact(v)])) as T;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== undefined) {
+        out[k] = compact(v);
+      }
+    }
+    return out as T;
   }
   return value;
 }

@@ -108,8 +108,10 @@ function checkProp(scope: IConstruct, field: string, key: string, value: unknown
     }
     return;
   }
-  const shown = CREDENTIAL.test(key) || (typeof value === 'object' && value !== null) || typeof value === 'function' ? describeType(value) : value;
-  const wrong = () => inputError(scope, field, shown, expectedOf(full));
+  const wrong = () => {
+    const shown = CREDENTIAL.test(key) || (typeof value === 'object' && value !== null) || typeof value === 'function' ? describeType(value) : value;
+    inputError(scope, field, shown, expectedOf(full));
+  };
   switch (full.type) {
     case 'string':
       if (typeof value !== 'string' || (full.oneOf !== undefined && !full.oneOf.includes(value))) {

@@ -77,6 +77,22 @@ export function requireQuantity(scope: IConstruct, field: string, value: string)
   return value;
 }
 
+/** Names already asked about, and whether `Intl` knows them: asking it builds a formatter, which is slow. */
+const TIME_ZONES = new Map<string, boolean>();
+
+function isTimeZone(value: string): boolean {
+  let known = TIME_ZONES.get(value);
+  if (known === undefined) {
+    try {
+      known = TIME_ZONE_FORM.test(value) && new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone !== undefined;
+    } catch {
+      known = false;
+    }
+    TIME_ZONES.set(value, known);
+  }
+  return known;
+}
+
 /** The form of an IANA time zone name: segments that start with a capital (`UTC`, `Asia/Kolkata`, `Etc/GMT+5`). */
 const TIME_ZONE_FORM = /^[A-Z][A-Za-z0-9_+-]*(\/[A-Z][A-Za-z0-9_+-]*)*$/;
 
@@ -87,13 +103,7 @@ const TIME_ZONE_FORM = /^[A-Z][A-Za-z0-9_+-]*(\/[A-Z][A-Za-z0-9_+-]*)*$/;
  * components' file lookup needs it.
  */
 export function requireTimeZone(scope: IConstruct, field: string, value: string): string {
-  let known = false;
-  try {
-    known = TIME_ZONE_FORM.test(value) && new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone !== undefined;
-  } catch {
-    known = false;
-  }
-  if (!known) {
+  if (!isTimeZone(value)) {
     inputError(scope, field, value, 'an IANA time zone name, spelled exactly, such as "UTC" or "Asia/Shanghai"');
   }
   return value;

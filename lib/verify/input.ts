@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import Ajv, { ErrorObject } from 'ajv';
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import * as YAML from 'yaml';
 import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, DeployedBy } from '../spec/catalog';
 import { TLS_PLAN_VERSION } from '../certificates/certificate-options';
@@ -227,8 +227,18 @@ function readYamlDocuments(root: string, file: string): YamlDocument[] {
   return docs.map((d) => ({ file, doc: d.toJSON() }));
 }
 
-/** Checks a plan against the published schema; ajv reports the first failure, with its schema. */
-const validatePlan = new Ajv({ allErrors: false, verbose: true, strict: true }).compile<TlsPlan>(PLAN_SCHEMA);
+/**
+ * Checks a plan against the published schema; ajv reports the first failure, with its schema.
+ * Compiled on first use: compiling takes tens of milliseconds, which every synth would pay for
+ * nothing, since the library's index loads this module.
+ */
+let planValidator: ValidateFunction<TlsPlan> | undefined;
+
+/** The first way `plan` breaks the schema, or undefined when it is a valid plan. */
+function planSchemaFailure(plan: unknown): ErrorObject | undefined {
+  planValidator ??= new Ajv({ allErrors: false, verbose: true, strict: true }).compile<TlsPlan>(PLAN_SCHEMA);
+  return planValidator(plan) ? undefined : planValidator.errors![0];
+}
 
 /**
  * Reads a certificate plan: its `version` first, so that a plan from another version of the
@@ -250,16 +260,18 @@ function readPlan(root: string, file: string): TlsPlan {
     throw new VerifyInputError(file, 'version', brief(version),
       `${TLS_PLAN_VERSION}, the plan version this cluster-tls reads; run the cluster-tls of the cdk8s-cluster-tls version that synthesized the plan, or synthesize again`);
   }
-  if (!validatePlan(plan)) {
-    throw planSchemaError(file, plan, validatePlan.errors![0]);
+  const failure = planSchemaFailure(plan);
+  if (failure) {
+    throw planSchemaError(file, plan, failure);
   }
-  for (const [field, value] of [['ca.duration', plan.ca.duration], ['ca.renewBefore', plan.ca.renewBefore],
-    ['duration', plan.duration], ['renewBefore', plan.renewBefore]] as const) {
+  const valid = plan as TlsPlan;
+  for (const [field, value] of [['ca.duration', valid.ca.duration], ['ca.renewBefore', valid.ca.renewBefore],
+    ['duration', valid.duration], ['renewBefore', valid.renewBefore]] as const) {
     if (!((parseDuration(value) ?? 0) > 0)) {
       throw new VerifyInputError(file, field, value, PLAN_SCHEMA.definitions.duration.description);
     }
   }
-  return plan;
+  return valid;
 }
 
 /** The one-line error for a schema failure: the field as a path, its value, the schema's description. */

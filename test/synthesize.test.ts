@@ -107,6 +107,22 @@ describe('synthesize', () => {
     expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist']);
   });
 
+  test('deleting the previous output removes a link in it, never what the link points to', () => {
+    const parent = tmpdir();
+    const dir = path.join(parent, 'dist');
+    const outside = path.join(parent, 'keep');
+    fs.mkdirSync(path.join(outside, 'inner'), { recursive: true });
+    fs.writeFileSync(path.join(outside, 'inner', 'file.txt'), 'mine');
+    fs.mkdirSync(path.join(dir, 'nested'), { recursive: true });
+    fs.symlinkSync(outside, path.join(dir, 'nested', 'to-folder'));
+    fs.symlinkSync(path.join(outside, 'inner', 'file.txt'), path.join(dir, 'to-file'));
+    synthesize(demoApp(dir));
+    expect(fs.existsSync(path.join(dir, 'nested'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'to-file'))).toBe(false);
+    expect(fs.readFileSync(path.join(outside, 'inner', 'file.txt'), 'utf8')).toBe('mine');
+    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist', 'keep']);
+  });
+
   test('a failed synth leaves the previous output exactly as it was', () => {
     const parent = tmpdir();
     const dir = path.join(parent, 'dist');

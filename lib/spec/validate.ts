@@ -77,24 +77,25 @@ export function requireQuantity(scope: IConstruct, field: string, value: string)
   return value;
 }
 
-/** Names already asked about, and whether `Intl` knows them: asking it builds a formatter, which is slow. */
-const TIME_ZONES = new Map<string, boolean>();
+/** The form of an IANA time zone name: segments that start with a capital (`UTC`, `Asia/Kolkata`, `Etc/GMT+5`). */
+const TIME_ZONE_FORM = /^[A-Z][A-Za-z0-9_+-]*(\/[A-Z][A-Za-z0-9_+-]*)*$/;
 
+/** Every name asked about, with whether it is a time zone: asking `Intl` builds a formatter, which is slow. */
+const IS_KNOWN_TIME_ZONE = new Map<string, boolean>();
+
+/** Whether `value` has the form of a time zone name and the time zone database behind `Intl` knows it. */
 function isTimeZone(value: string): boolean {
-  let known = TIME_ZONES.get(value);
+  let known = IS_KNOWN_TIME_ZONE.get(value);
   if (known === undefined) {
     try {
       known = TIME_ZONE_FORM.test(value) && new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone !== undefined;
     } catch {
       known = false;
     }
-    TIME_ZONES.set(value, known);
+    IS_KNOWN_TIME_ZONE.set(value, known);
   }
   return known;
 }
-
-/** The form of an IANA time zone name: segments that start with a capital (`UTC`, `Asia/Kolkata`, `Etc/GMT+5`). */
-const TIME_ZONE_FORM = /^[A-Z][A-Za-z0-9_+-]*(\/[A-Z][A-Za-z0-9_+-]*)*$/;
 
 /**
  * Throws unless `value` is an IANA time zone name such as `UTC` or `Asia/Shanghai`: a name the

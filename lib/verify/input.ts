@@ -228,16 +228,17 @@ function readYamlDocuments(root: string, file: string): YamlDocument[] {
 }
 
 /**
- * Checks a plan against the published schema; ajv reports the first failure, with its schema.
- * Compiled on first use: compiling takes tens of milliseconds, which every synth would pay for
- * nothing, since the library's index loads this module.
+ * The plan schema, compiled on first use: compiling takes tens of milliseconds, which every synth
+ * would pay for nothing, since the library's index loads this module.
  */
 let planValidator: ValidateFunction<TlsPlan> | undefined;
 
-/** The first way `plan` breaks the schema, or undefined when it is a valid plan. */
-function planSchemaFailure(plan: unknown): ErrorObject | undefined {
+/** Throws, with the first failure ajv reports and the schema's wording, unless `plan` is a valid plan. */
+function checkPlanSchema(file: string, plan: unknown): asserts plan is TlsPlan {
   planValidator ??= new Ajv({ allErrors: false, verbose: true, strict: true }).compile<TlsPlan>(PLAN_SCHEMA);
-  return planValidator(plan) ? undefined : planValidator.errors![0];
+  if (!planValidator(plan)) {
+    throw planSchemaError(file, plan, planValidator.errors![0]);
+  }
 }
 
 /**
@@ -260,18 +261,14 @@ function readPlan(root: string, file: string): TlsPlan {
     throw new VerifyInputError(file, 'version', brief(version),
       `${TLS_PLAN_VERSION}, the plan version this cluster-tls reads; run the cluster-tls of the cdk8s-cluster-tls version that synthesized the plan, or synthesize again`);
   }
-  const failure = planSchemaFailure(plan);
-  if (failure) {
-    throw planSchemaError(file, plan, failure);
-  }
-  const valid = plan as TlsPlan;
-  for (const [field, value] of [['ca.duration', valid.ca.duration], ['ca.renewBefore', valid.ca.renewBefore],
-    ['duration', valid.duration], ['renewBefore', valid.renewBefore]] as const) {
+  checkPlanSchema(file, plan);
+  for (const [field, value] of [['ca.duration', plan.ca.duration], ['ca.renewBefore', plan.ca.renewBefore],
+    ['duration', plan.duration], ['renewBefore', plan.renewBefore]] as const) {
     if (!((parseDuration(value) ?? 0) > 0)) {
       throw new VerifyInputError(file, field, value, PLAN_SCHEMA.definitions.duration.description);
     }
   }
-  return valid;
+  return plan;
 }
 
 /** The one-line error for a schema failure: the field as a path, its value, the schema's description. */

@@ -177,8 +177,10 @@ export function compileTemplate(template: Template): CompiledTemplate {
 }
 
 /**
- * Writes files as the library's writer does: into a staging folder beside `outdir`, which then
- * replaces it. (The library's `writeOutput` is not imported, so that the floor loads no cdk8s.)
+ * Writes files as the library's writer did when the floor was made: into a staging folder beside
+ * `outdir`, which then replaces it, with a chmod per file and the previous output deleted by
+ * `fs.rmSync`. It stays so, as the fixed reference, though the library's writer has since dropped
+ * both costs. (The library's `writeOutput` is not imported, so that the floor loads no cdk8s.)
  */
 export function writeFloor(outdir: string, files: readonly RenderedFile[]): void {
   const target = path.resolve(outdir);

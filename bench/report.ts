@@ -156,5 +156,8 @@ export function targets(rows: readonly Row[]): string[] {
     const rss = large.library.rssMb / large.floor.rssMb;
     lines.push(`peak RSS at N=${LARGE} <= ${TARGETS.rss}x the floor's: ${verdict(rss <= TARGETS.rss)} (${fixed(rss, 2)}x: ${fixed(large.library.rssMb)} MB against ${fixed(large.floor.rssMb)} MB)`);
   }
+  if (!rows.some((r) => r.n === REFERENCE) || !large) {
+    lines.push(`not all judged: the targets need N=${REFERENCE} and N=${LARGE} among --sizes`);
+  }
   return lines;
 }

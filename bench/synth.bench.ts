@@ -71,8 +71,16 @@ function parseOptions(argv: readonly string[]): Options {
 
 // ---------------------------------------------------------------- child processes
 
-/** The files of an output folder, as written: path (with '/'), whether executable, and content. */
-function writtenFiles(outdir: string, leaveOut: ReadonlySet<string>): { path: string; executable: boolean; content: Buffer }[] {
+/** A file of an output folder, as written. */
+interface WrittenFile {
+  /** Path relative to the output folder, with '/' separators. */
+  readonly path: string;
+  readonly executable: boolean;
+  readonly content: Buffer;
+}
+
+/** The files of an output folder, as written, but those in `leaveOut`. */
+function writtenFiles(outdir: string, leaveOut: ReadonlySet<string>): WrittenFile[] {
   return fs.readdirSync(outdir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name))
@@ -82,7 +90,7 @@ function writtenFiles(outdir: string, leaveOut: ReadonlySet<string>): { path: st
 }
 
 /** Digest of a set of files, independent of the order they were produced in. */
-function digest(files: readonly { path: string; executable: boolean; content: Buffer }[]): string {
+function digest(files: readonly WrittenFile[]): string {
   const hash = createHash('sha256');
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     hash.update(`${f.path}\0${f.executable ? 'x' : '-'}\0`);
@@ -116,12 +124,13 @@ async function child(mode: Mode, n: number, outdir: string, templateFile: string
   } else if (mode === 'library') {
     const { buildDeployments } = await import('./deployment');
     const { synthesize } = await import('../lib/synth/synthesize');
+    const { OUTPUT_MARKER_FILE } = await import('../lib/spec/output-layout');
     start = performance.now();
     const app = buildDeployments(n, outdir);
     part = performance.now() - start;
     const result = synthesize(app, { outdir, acknowledgeRecreation: [] });
     end = performance.now();
-    written = result.files.length - 1;
+    written = result.files.filter((f) => f !== OUTPUT_MARKER_FILE).length;
     objects = result.objects;
   } else {
     const { buildDeployments } = await import('./deployment');
@@ -137,7 +146,7 @@ async function child(mode: Mode, n: number, outdir: string, templateFile: string
   const maxRssKb = process.resourceUsage().maxRSS;
   // Read back after the timed work: the library's marker of a synthesized folder is left out, as
   // the floor, made from renderApp(), does not write it.
-  const { OUTPUT_MARKER_FILE } = await import('../lib/spec/output-layout');
+  const { OUTPUT_MARKER_FILE: marker } = await import('../lib/spec/output-layout');
   return {
     mode,
     n,
@@ -148,7 +157,7 @@ async function child(mode: Mode, n: number, outdir: string, templateFile: string
     maxRssKb,
     objects,
     files: written,
-    digest: withDigest && mode !== 'stock' ? digest(writtenFiles(outdir, new Set([OUTPUT_MARKER_FILE]))) : undefined,
+    digest: withDigest && mode !== 'stock' ? digest(writtenFiles(outdir, new Set([marker]))) : undefined,
   };
 }
 
@@ -223,7 +232,8 @@ async function main(argv: readonly string[]): Promise<void> {
 
   console.log(`Machine: ${machine()}`);
   console.log(`Load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
-  console.log(`Sizes ${options.sizes.join(', ')}; ${options.reps} repetitions (${options.repsLarge} from N=${LARGE}), median of each; `
+  const large = options.sizes.some((n) => n >= LARGE) ? ` (${options.repsLarge} from N=${LARGE})` : '';
+  console.log(`Sizes ${options.sizes.join(', ')}; ${options.reps} repetitions${large}, median of each; `
     + `storage: ${options.storages.map((st) => `${st} (${STORAGE_ROOT[st]()})`).join(', ')}.\n`);
   const tables: { storage: Storage; rows: Row[] }[] = [];
   try {

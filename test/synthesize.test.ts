@@ -135,6 +135,27 @@ describe('synthesize', () => {
     expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist']);
   });
 
+  test('a fault in a content function names the construct and the file, keeps the original as cause, and leaves the output as it was', () => {
+    const parent = tmpdir();
+    const dir = path.join(parent, 'dist');
+    synthesize(demoApp(dir));
+    const before = listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]);
+    const app = demoApp(dir);
+    const fault = new TypeError('x is undefined');
+    new OutputFile(Chart.of(app.node.findChild('demo')), 'faulty', { path: 'demo/faulty.txt', content: () => { throw fault; } });
+    let thrown: unknown;
+    try {
+      synthesize(app);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(Error);
+    expect(thrown).not.toBeInstanceOf(ClusterTlsError);
+    expect((thrown as Error).message).toBe('demo/faulty: the content function of demo/faulty.txt failed: x is undefined');
+    expect((thrown as Error).cause).toBe(fault);
+    expect(listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')])).toEqual(before);
+  });
+
   test('a write that fails half-way leaves the previous output exactly as it was', () => {
     const parent = tmpdir();
     const dir = path.join(parent, 'dist');

@@ -3,7 +3,7 @@
  * written by `synthesize` with the manifests.
  */
 import { Construct, IConstruct } from 'constructs';
-import { inputError } from '../spec/errors';
+import { ClusterTlsError, inputError } from '../spec/errors';
 
 const OUTPUT_FILE = Symbol.for('cdk8s-cluster-tls.OutputFile');
 
@@ -48,8 +48,22 @@ export class OutputFile extends Construct {
     Object.defineProperty(this, OUTPUT_FILE, { value: true });
   }
 
-  /** Renders the content. */
+  /**
+   * Renders the content. A user error ({@link ClusterTlsError}) from the content function goes
+   * through as it is; any other error is a fault in that function, and comes back naming this
+   * construct and its file, with the original as its `cause`.
+   */
   public render(): string {
-    return typeof this.content === 'string' ? this.content : this.content();
+    if (typeof this.content === 'string') {
+      return this.content;
+    }
+    try {
+      return this.content();
+    } catch (e) {
+      if (e instanceof ClusterTlsError) {
+        throw e;
+      }
+      throw new Error(`${this.node.path}: the content function of ${this.path} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
   }
 }

@@ -2,5 +2,6 @@
  * The `cluster-tls verify` logic, re-exported.
  */
 export * from './input';
+export * from './plans';
 export * from './verify';
 export * from './report';

@@ -11,8 +11,9 @@ import {
   atLeastAsStrong, commonName, describeCertificate, describeStrength, dnsNameCovered, extendedKeyUsages, keyStrength,
   normalizeIp, parseSubjectAltName, pemBlocks, strengthOf,
 } from './x509';
-import { AllowedCommonNames, LoadedPlan, SecretData, VerifyInputError } from './input';
-import { oneLine } from './text';
+import { SecretData, VerifyInputError } from './input';
+import type { AllowedCommonNames, LoadedPlan } from './plans';
+import { iso, oneLine } from './text';
 import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHandshake } from './handshake';
 
 /** The checks, in the order they are run and reported. Their names are stable (`--json`). */
@@ -116,11 +117,6 @@ function material(secret: SecretData): Material {
 
 function result(check: CheckName, ok: boolean, expected: string, found: string): CheckResult {
   return { check, ok, expected, found };
-}
-
-/** `2026-01-01T00:00:00Z`. */
-function iso(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 function hours(ms: number): string {

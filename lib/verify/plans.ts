@@ -1,0 +1,239 @@
+/// <reference types="node" preserve="true" />
+/**
+ * The certificate plans `cluster-tls verify` checks the Secrets against: every plan of a
+ * synthesized output folder, with the allowed Common Names its cluster manifests and chart values
+ * configure, every path read through the output layout.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import * as YAML from 'yaml';
+import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, DeployedBy } from '../spec/catalog';
+import { TLS_PLAN_VERSION } from '../certificates/certificate-options';
+import type { TlsPlan } from '../certificates/certificate-options';
+import { parseDuration } from '../spec/duration';
+import { DEFAULT_MANIFEST_EXTENSION, OUTPUT_MARKER_FILE, OutputMarker, parseOutputPath, tlsPlanPath } from '../spec/output-layout';
+import { VerifyInputError } from './input';
+import { brief, oneLine } from './text';
+import { allowedCommonNameLists } from '../spec/allowed-common-names';
+import PLAN_SCHEMA from '../certificates/tls-plan.schema.json';
+
+/** A list of Common Names that one component accepts from its peers, and where it was read. */
+export interface AllowedCommonNames {
+  /** The component that checks. */
+  readonly component: ComponentToken;
+  /** The cluster kind the component belongs to. */
+  readonly cluster: ClusterKind;
+  /** The configuration key (`cert-allowed-cn`, `cluster-verify-cn`, `certAllowedCN`). */
+  readonly key: string;
+  /** The allowed names. */
+  readonly names: readonly string[];
+  /** The file, relative to the output folder, and the path in it. */
+  readonly source: string;
+}
+
+/** A plan read from an output folder, with the allowed Common Names of its cluster. */
+export interface LoadedPlan {
+  /** The plan file, relative to the output folder. */
+  readonly file: string;
+  /** The plan. */
+  readonly plan: TlsPlan;
+  /** Every allowed Common Name list configured for the cluster's components in the output folder. */
+  readonly allowedCommonNames: readonly AllowedCommonNames[];
+}
+
+/**
+ * Reads every certificate plan (`<namespace>/<cluster>/tls-plan.json`) of a synthesized output
+ * folder, whichever issuing method wrote it, with the allowed Common Names that the cluster
+ * manifests (`*.k8s.yaml`, or the extension the output's marker records) and the drainer chart
+ * values files of the folder configure; every path is read through the output layout.
+ * @throws VerifyInputError when the folder holds no plan or a plan is malformed
+ */
+export function loadPlans(distDir: string): LoadedPlan[] {
+  if (!fs.existsSync(distDir) || !fs.statSync(distDir).isDirectory()) {
+    throw new VerifyInputError('--dist', 'folder', distDir, 'the folder of the synthesized output, such as dist (run npm run synth first)');
+  }
+  const extension = manifestExtension(distDir);
+  const files = listFiles(distDir).map((file) => ({ file, is: parseOutputPath(file, extension) }));
+  const planFiles = files.filter((f) => f.is?.file === 'tls-plan').map((f) => f.file);
+  if (planFiles.length === 0) {
+    throw new VerifyInputError('--dist', 'folder', distDir, `a synthesized output folder with at least one ${tlsPlanPath('<namespace>', '<cluster>')}`);
+  }
+  const manifests = files.filter((f) => f.is?.file === 'manifest').flatMap((f) => readYamlDocuments(distDir, f.file));
+  return planFiles.map((file) => {
+    const plan = readPlan(distDir, file);
+    const valuesFiles = files.filter(({ is }) => is?.file === 'drainer-values' && is.namespace === plan.namespace && is.clusterName === plan.clusterName);
+    const values = valuesFiles.flatMap((f) => readYamlDocuments(distDir, f.file));
+    return {
+      file,
+      plan,
+      allowedCommonNames: [...allowedFromManifests(plan, manifests), ...allowedFromChartValues(values)],
+    };
+  });
+}
+
+/**
+ * The file extension of the manifests of an output folder, as the synth that wrote it recorded in
+ * its marker; `.k8s.yaml`, cdk8s's default, for a folder without one.
+ */
+function manifestExtension(distDir: string): string {
+  let marker: unknown;
+  try {
+    marker = JSON.parse(fs.readFileSync(path.join(distDir, OUTPUT_MARKER_FILE), 'utf8'));
+  } catch {
+    return DEFAULT_MANIFEST_EXTENSION;
+  }
+  const extension = (marker as Partial<OutputMarker> | null)?.outputFileExtension;
+  return typeof extension === 'string' && extension.length > 0 ? extension : DEFAULT_MANIFEST_EXTENSION;
+}
+
+/** Every file below a folder, relative, with '/' separators, sorted; hidden entries skipped. */
+function listFiles(root: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(path.join(root, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (entry.name.startsWith('.')) {
+      continue;
+    }
+    const child = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) {
+      out.push(...listFiles(root, child));
+    } else if (entry.isFile()) {
+      out.push(child);
+    }
+  }
+  return out;
+}
+
+interface YamlDocument {
+  readonly file: string;
+  readonly doc: any;
+}
+
+function readYamlDocuments(root: string, file: string): YamlDocument[] {
+  const docs = YAML.parseAllDocuments(fs.readFileSync(path.join(root, file), 'utf8'));
+  const bad = docs.find((d) => d.errors.length > 0);
+  if (bad) {
+    throw new VerifyInputError(file, 'content', 'YAML that does not parse', `valid YAML; the parser said: ${oneLine(bad.errors[0].message.split('\n')[0])}`);
+  }
+  return docs.map((d) => ({ file, doc: d.toJSON() }));
+}
+
+/**
+ * The plan schema, compiled on first use: compiling takes tens of milliseconds, which every synth
+ * would pay for nothing, since the library's index loads this module.
+ */
+let planValidator: ValidateFunction<TlsPlan> | undefined;
+
+/** Throws, with the first failure ajv reports and the schema's wording, unless `plan` is a valid plan. */
+function checkPlanSchema(file: string, plan: unknown): asserts plan is TlsPlan {
+  planValidator ??= new Ajv({ allErrors: false, verbose: true, strict: true }).compile<TlsPlan>(PLAN_SCHEMA);
+  if (!planValidator(plan)) {
+    throw planSchemaError(file, plan, planValidator.errors![0]);
+  }
+}
+
+/**
+ * Reads a certificate plan: its `version` first, so that a plan from another version of the
+ * library is refused as such, then the whole plan against `tls-plan.schema.json`. A failure is one
+ * line naming the field, the value and the schema's description of what is expected.
+ */
+function readPlan(root: string, file: string): TlsPlan {
+  let plan: unknown;
+  try {
+    plan = JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'));
+  } catch (e) {
+    throw new VerifyInputError(file, 'content', 'text that is not JSON', `the certificate plan as synth writes it; the JSON parser said: ${oneLine((e as Error).message)}`);
+  }
+  if (plan === null || typeof plan !== 'object' || Array.isArray(plan)) {
+    throw new VerifyInputError(file, 'content', brief(plan), 'a certificate plan object');
+  }
+  const version = (plan as { version?: unknown }).version;
+  if (version !== TLS_PLAN_VERSION) {
+    throw new VerifyInputError(file, 'version', brief(version),
+      `${TLS_PLAN_VERSION}, the plan version this cluster-tls reads; run the cluster-tls of the cdk8s-cluster-tls version that synthesized the plan, or synthesize again`);
+  }
+  checkPlanSchema(file, plan);
+  for (const [field, value] of [['ca.duration', plan.ca.duration], ['ca.renewBefore', plan.ca.renewBefore],
+    ['duration', plan.duration], ['renewBefore', plan.renewBefore]] as const) {
+    if (!((parseDuration(value) ?? 0) > 0)) {
+      throw new VerifyInputError(file, field, value, PLAN_SCHEMA.definitions.duration.description);
+    }
+  }
+  return plan;
+}
+
+/** The one-line error for a schema failure: the field as a path, its value, the schema's description. */
+function planSchemaError(file: string, plan: unknown, error: ErrorObject): VerifyInputError {
+  const keys = error.instancePath.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const field = (extra?: string) => [...keys, ...(extra === undefined ? [] : [extra])]
+    .map((k, i) => (/^\d+$/.test(k) ? `[${k}]` : i === 0 ? k : `.${k}`)).join('') || 'content';
+  const described = (schema: any): string | undefined => schema?.description ?? (schema?.$ref ? refDescription(schema.$ref) : undefined);
+  switch (error.keyword) {
+    case 'required': {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      return new VerifyInputError(file, field(missing), undefined, described((error.parentSchema as any)?.properties?.[missing]) ?? 'the field');
+    }
+    case 'additionalProperties': {
+      const extra = (error.params as { additionalProperty: string }).additionalProperty;
+      return new VerifyInputError(file, field(extra), brief(at(plan, [...keys, extra])),
+        `no such field in a version-${TLS_PLAN_VERSION} plan (tls-plan.schema.json lists the fields)`);
+    }
+    default:
+      return new VerifyInputError(file, field(), brief(error.data), described(error.parentSchema) ?? error.message ?? 'what tls-plan.schema.json describes');
+  }
+}
+
+/** The description of a schema the plan's schema refers to (`#/definitions/<name>`). */
+function refDescription(ref: string): string | undefined {
+  const name = ref.replace('#/definitions/', '') as keyof typeof PLAN_SCHEMA.definitions;
+  return PLAN_SCHEMA.definitions[name]?.description;
+}
+
+function at(obj: any, keys: readonly string[]): unknown {
+  return keys.reduce((node, key) => (node !== null && typeof node === 'object' ? node[key] : undefined), obj);
+}
+
+function asNames(value: unknown): string[] | undefined {
+  if (typeof value === 'string') {
+    return [value];
+  }
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+    return value;
+  }
+  return undefined;
+}
+
+/** Allowed Common Names of the operator-deployed components, from the plan's cluster resources. */
+function allowedFromManifests(plan: TlsPlan, docs: readonly YamlDocument[]): AllowedCommonNames[] {
+  const out: AllowedCommonNames[] = [];
+  for (const { file, doc } of docs) {
+    const kind = CLUSTER_KINDS.find((k) => k.resourceKind === doc?.kind);
+    if (!kind || doc.metadata?.name !== plan.clusterName || (doc.metadata?.namespace ?? plan.namespace) !== plan.namespace) {
+      continue;
+    }
+    for (const { entry, key, path: keys, value } of allowedCommonNameLists(doc)) {
+      const allowed = asNames(value);
+      if (allowed) {
+        out.push({ component: entry.token, cluster: entry.cluster, key, names: allowed, source: `${file} ${kind.resourceKind} ${keys.join('.')}` });
+      }
+    }
+  }
+  return out;
+}
+
+/** Allowed Common Names of the chart-deployed components (the drainer), from chart values files. */
+function allowedFromChartValues(docs: readonly YamlDocument[]): AllowedCommonNames[] {
+  const out: AllowedCommonNames[] = [];
+  for (const { file, doc } of docs) {
+    for (const entry of COMPONENTS) {
+      if (entry.deployment !== DeployedBy.CHART || !entry.commonNameCheck) {
+        continue;
+      }
+      const allowed = asNames(at(doc, entry.commonNameCheck.path));
+      if (allowed) {
+        out.push({ component: entry.token, cluster: entry.cluster, key: entry.commonNameCheck.key, names: allowed, source: `${file} ${entry.commonNameCheck.path.join('.')}` });
+      }
+    }
+  }
+  return out;
+}

@@ -1,28 +1,42 @@
 /**
- * A recording stand-in for `kubectl`, for tests that run generated scripts (pass its `command` as
- * `KUBECTL`). It keeps Secrets in a JSON file, so that a second run sees what a first run created,
- * and understands only what those scripts and `cluster-tls verify` use:
+ * A recording stand-in for `kubectl`, for tests that run generated scripts and runbooks (pass its
+ * `command` as `KUBECTL`, or put its folder first on `PATH`). It keeps its state in a JSON file,
+ * under a lock, so that a second run sees what a first run created and a test-side controller
+ * (test/_fake-cluster.ts) can act on it at the same time. It understands only what the library's
+ * scripts, runbooks and `cluster-tls verify` use, and refuses the rest as kubectl would:
  *
  * - `get secret <name> [--namespace=<ns>|-n <ns>] [-o json]`: exit 0 when the Secret exists
  *   (printing it with `-o json`), else kubectl's NotFound message and exit 1;
- * - `get secrets [--namespace=<ns>|-n <ns>|-A] -o json`: a `List` of the Secrets, each
- *   `{ kind: 'Secret', metadata: { name, namespace }, data: { <key>: <base64> } }`;
+ * - `get secrets [--namespace=<ns>|-n <ns>|-A] -o json`, and `get secrets,pods -n <ns> -o json`: a
+ *   `List` of the Secrets (and Pods), each Secret `{ kind: 'Secret', metadata: { name, namespace,
+ *   creationTimestamp }, data }`, with `metadata.managedFields` only under `--show-managed-fields`
+ *   (as kubectl 1.21 and later);
  * - `get secret <name> -o jsonpath={.data.<key>}` (dots in the key escaped) and
  *   `-o jsonpath={.metadata.ownerReferences}`: the value, or nothing when absent;
+ * - `get certificate <name> -o jsonpath=<template>`: the template's `{.path}` expressions (with
+ *   `[?(@.field=="value")]` filters) over the object as applied, with its status;
  * - `create secret generic <name> [--namespace=<ns>] --from-file=[<key>=]<path>...`: stores the
  *   files (read relative to the caller's working folder), refusing a name that exists; with
  *   `--dry-run=client -o json` it prints the Secret instead and stores nothing;
  * - `apply -f -`: stores the Secret read from standard input, replacing the data of one that exists;
- * - `delete certificate <name>... [--ignore-not-found]`: records the names (the stand-in holds no
- *   Certificates).
+ * - `apply -f <file> [-l <selector>]`: stores every object of the YAML file (matching the label
+ *   selector), raising `metadata.generation` when its spec changes; refuses a missing file, a bad
+ *   selector, and a kind that is neither built in nor one of the CRDs in `crds/`;
+ * - `delete certificate <name>... [--ignore-not-found]`: deletes those Certificates;
+ * - `rollout restart|status <kind>/<name> -n <ns>`: records a restart for the controller to carry
+ *   out; `status` waits until it has.
+ *
+ * {@link createFakeCmctl} makes the stand-in of `cmctl renew` beside it.
  *
  * Without a namespace flag the namespace is `default`, as with a default kubectl context. Anything
- * else exits 2 with a message. Every call's arguments are recorded, in order.
+ * else exits 2 with a message. Every call's arguments are recorded, in order. Every write moves a
+ * clock of whole seconds on (`clock`), which dates Secrets and pods.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as YAML from 'yaml';
 
 /** A Secret the stand-in holds; `data` values are base64, as the API returns them. */
 export interface FakeSecret {
@@ -31,6 +45,30 @@ export interface FakeSecret {
   readonly data: Record<string, string>;
   /** The Secret's owners, when a controller set them. */
   readonly ownerReferences?: unknown[];
+  /** The clock when it was created, and when it was last written. */
+  readonly createdAt?: number;
+  readonly writtenAt?: number;
+}
+
+/** Everything the stand-in holds. */
+export interface FakeState {
+  secrets: FakeSecret[];
+  /** Objects applied from files, each with `metadata.generation` and, once a controller set it, `status`. */
+  objects?: any[];
+  /** Pods, as `kubectl get pods -o json` prints them. */
+  pods?: any[];
+  /** Restarts asked for with `kubectl rollout restart`, not yet carried out. */
+  restarts?: { kind: string; name: string; namespace: string }[];
+  /** Whole seconds since {@link CLOCK_START}, moved on by every write. */
+  clock?: number;
+}
+
+/** The time the clock's 0 stands for. */
+export const CLOCK_START = Date.UTC(2026, 10, 24, 10, 0, 0);
+
+/** A clock reading as the API prints times (RFC 3339, whole seconds). */
+export function clockTime(clock: number): string {
+  return new Date(CLOCK_START + clock * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 /** What `kubectl get secrets -o json` prints, as far as the stand-in fills it. */
@@ -62,37 +100,83 @@ export interface FakeKubectl {
   putSecret(namespace: string, name: string, data: Record<string, string | Buffer>): void;
   /** Stores a Secret, replacing one of that name, as a controller that owns it writes it (values raw). */
   writeSecret(namespace: string, name: string, data: Record<string, string | Buffer>, ownerReferences?: unknown[]): void;
+  /** Reads and changes the whole state under the stand-in's lock; returns what `change` returns. */
+  update<T>(change: (state: FakeState) => T): T;
+  /** The whole state, read under the lock. */
+  state(): FakeState;
 }
 
-/** The stand-in itself, a Node.js script; `__STATE__` and `__CALLS__` are replaced by file paths. */
+/** The stand-in itself, a Node.js script; `__STATE__`, `__CALLS__`, `__YAML__` and `__KINDS__` are replaced. */
 const SOURCE = String.raw`
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const STATE = __STATE__;
 const CALLS = __CALLS__;
+const YAML = require(__YAML__);
+const KINDS = __KINDS__;
+const CLOCK_START = ${CLOCK_START};
 const args = process.argv.slice(2);
 if (process.env.FAKE_KUBECTL_NO_RECORD !== '1') {
   fs.appendFileSync(CALLS, JSON.stringify(args) + '\n');
 }
+/** The lock this process holds, released by die() too (process.exit skips finally blocks). */
+let heldLock = null;
 function die(message, code) {
+  if (heldLock !== null) fs.rmdirSync(heldLock);
+  heldLock = null;
   process.stderr.write(message + '\n');
   process.exit(code === undefined ? 1 : code);
 }
-function load() {
-  return fs.existsSync(STATE) ? JSON.parse(fs.readFileSync(STATE, 'utf8')) : { secrets: [] };
+/** Writes all of text to standard output before the process exits (a pipe may take it in parts). */
+function out(text) {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length;) {
+    try { at += fs.writeSync(1, bytes, at); } catch (e) { if (e.code !== 'EAGAIN') throw e; sleep(1); }
+  }
 }
-function save(state) {
-  fs.writeFileSync(STATE, JSON.stringify(state, null, 2) + '\n');
+function sleep(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
-function toObject(s) {
-  return { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name: s.name, namespace: s.namespace }, data: s.data };
+/** Runs change(state) under the lock and saves the state when it returns true. */
+function withState(change) {
+  const lock = STATE + '.lock';
+  for (let i = 0; ; i++) {
+    try { fs.mkdirSync(lock); break; } catch (e) {
+      if (e.code !== 'EEXIST' || i > 20000) throw e;
+      sleep(2);
+    }
+  }
+  heldLock = lock;
+  try {
+    const state = fs.existsSync(STATE) ? JSON.parse(fs.readFileSync(STATE, 'utf8')) : { secrets: [] };
+    const out = change(state);
+    if (out && out.save) fs.writeFileSync(STATE, JSON.stringify(state, null, 2) + '\n');
+    return out;
+  } finally {
+    if (heldLock !== null) fs.rmdirSync(lock);
+    heldLock = null;
+  }
+}
+function tick(state) {
+  state.clock = (state.clock || 0) + 1;
+  return state.clock;
+}
+function time(clock) {
+  return new Date(CLOCK_START + (clock || 0) * 1000).toISOString().replace('.000Z', 'Z');
+}
+function toObject(s, managed) {
+  const metadata = { name: s.name, namespace: s.namespace, creationTimestamp: time(s.createdAt) };
+  if (managed) metadata.managedFields = [{ manager: 'kubectl', operation: 'Update', apiVersion: 'v1', time: time(s.writtenAt) }];
+  return { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata, data: s.data };
 }
 
 let namespace;
 let output;
 let all = false;
 let dryRun = false;
+let managedFields = false;
+let selector;
 let file;
 const fromFiles = [];
 const words = [];
@@ -105,18 +189,54 @@ for (let i = 0; i < args.length; i++) {
   else if (a.startsWith('-o') && a.length > 2) output = a.slice(2);
   else if (a === '-A' || a === '--all-namespaces') all = true;
   else if (a === '--dry-run=client') dryRun = true;
+  else if (a === '--show-managed-fields') managedFields = true;
   else if (a === '--ignore-not-found') continue;
+  else if (a === '-l' || a === '--selector') selector = args[++i];
+  else if (a.startsWith('--selector=')) selector = a.slice('--selector='.length);
   else if (a === '-f' || a === '--filename') file = args[++i];
+  else if (a.startsWith('--filename=')) file = a.slice('--filename='.length);
   else if (a === '--from-file') fromFiles.push(args[++i]);
   else if (a.startsWith('--from-file=')) fromFiles.push(a.slice('--from-file='.length));
-  else if (a.startsWith('-')) die('fake kubectl: unsupported flag ' + a, 2);
+  else if (a.startsWith('-')) die('error: unknown flag: ' + a, 1);
   else words.push(a);
 }
 const ns = namespace === undefined ? 'default' : namespace;
 if (output !== undefined && output !== 'json' && !output.startsWith('jsonpath=')) die('fake kubectl: unsupported output ' + output, 2);
 
-/** The value of a jsonpath output of one Secret: a data key or the owner references. */
-function jsonpath(secret, expression) {
+/** The requirements of a label selector, as kubectl parses them: k=v, k==v, k!=v, comma-separated. */
+function parseSelector(text) {
+  return text.split(',').map((part) => {
+    const m = /^([A-Za-z0-9./_-]+)\s*(==|=|!=)\s*([A-Za-z0-9._-]*)$/.exec(part.trim());
+    if (!m) die('error: unable to parse requirement: ' + JSON.stringify(part), 1);
+    return { key: m[1], op: m[2], value: m[3] };
+  });
+}
+function matches(object, requirements) {
+  const labels = (object.metadata && object.metadata.labels) || {};
+  return requirements.every((r) => (r.op === '!=' ? labels[r.key] !== r.value : labels[r.key] === r.value));
+}
+
+/** The value of a {.path} expression over an object: dotted keys and [?(@.key=="value")] filters. */
+function evaluate(object, expression) {
+  let values = [object];
+  const re = /\.([A-Za-z0-9_-]+)|\[\?\(@\.([A-Za-z0-9_-]+)=="([^"]*)"\)\]/g;
+  let m;
+  let at = 0;
+  while ((m = re.exec(expression)) !== null) {
+    if (m.index !== at) die('fake kubectl: unsupported jsonpath ' + expression, 2);
+    at = re.lastIndex;
+    if (m[1] !== undefined) values = values.map((v) => (v == null ? undefined : v[m[1]])).filter((v) => v !== undefined);
+    else values = values.flatMap((v) => (Array.isArray(v) ? v : [])).filter((v) => String(v[m[2]]) === m[3]);
+  }
+  if (at !== expression.length) die('fake kubectl: unsupported jsonpath ' + expression, 2);
+  return values.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(' ');
+}
+function jsonpathTemplate(object, template) {
+  return template.replace(/\{([^}]*)\}/g, (whole, expression) => evaluate(object, expression));
+}
+
+/** The Secret-only jsonpath outputs the scripts use. */
+function secretJsonpath(secret, expression) {
   const data = /^jsonpath=\{\.data\.(.+)\}$/.exec(expression);
   if (data) return secret.data[data[1].replace(/\\\./g, '.')] ?? '';
   if (expression === 'jsonpath={.metadata.ownerReferences}') return secret.ownerReferences ? JSON.stringify(secret.ownerReferences) : '';
@@ -124,28 +244,49 @@ function jsonpath(secret, expression) {
 }
 
 const [verb, resource, third, ...rest] = words;
+const kindOf = (word) => KINDS.find((k) => k.plural === word || k.singular === word || k.kind.toLowerCase() === word || (k.plural + '.' + k.group) === word);
+
+if (verb === 'get' && resource === 'secrets,pods') {
+  if (third !== undefined || output !== 'json') die('fake kubectl: get secrets,pods takes no name and -o json', 2);
+  withState((state) => {
+    const items = [
+      ...state.secrets.filter((s) => all || s.namespace === ns).map((s) => toObject(s, managedFields)),
+      ...(state.pods || []).filter((p) => all || p.metadata.namespace === ns),
+    ];
+    out(JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 2) + '\n');
+  });
+  process.exit(0);
+}
 if (verb === 'get' && (resource === 'secret' || resource === 'secrets')) {
-  const state = load();
-  if (third !== undefined) {
-    const found = state.secrets.find((s) => s.namespace === ns && s.name === third);
-    if (!found) die('Error from server (NotFound): secrets "' + third + '" not found');
-    if (output === 'json') process.stdout.write(JSON.stringify(toObject(found), null, 2) + '\n');
-    else if (output !== undefined) process.stdout.write(jsonpath(found, output));
-    else process.stdout.write('NAME\tTYPE\tDATA\n' + found.name + '\tOpaque\t' + Object.keys(found.data).length + '\n');
-    process.exit(0);
-  }
-  const items = state.secrets.filter((s) => all || s.namespace === ns).map(toObject);
-  if (output === 'json') process.stdout.write(JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 2) + '\n');
-  else process.stdout.write(['NAME\tTYPE\tDATA', ...items.map((s) => s.metadata.name + '\tOpaque\t' + Object.keys(s.data).length)].join('\n') + '\n');
+  withState((state) => {
+    if (third !== undefined) {
+      const found = state.secrets.find((s) => s.namespace === ns && s.name === third);
+      if (!found) die('Error from server (NotFound): secrets "' + third + '" not found');
+      if (output === 'json') out(JSON.stringify(toObject(found, managedFields), null, 2) + '\n');
+      else if (output !== undefined) out(secretJsonpath(found, output));
+      else out('NAME\tTYPE\tDATA\n' + found.name + '\tOpaque\t' + Object.keys(found.data).length + '\n');
+      return;
+    }
+    const items = state.secrets.filter((s) => all || s.namespace === ns).map((s) => toObject(s, managedFields));
+    if (output === 'json') out(JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 2) + '\n');
+    else out(['NAME\tTYPE\tDATA', ...items.map((s) => s.metadata.name + '\tOpaque\t' + Object.keys(s.data).length)].join('\n') + '\n');
+  });
+  process.exit(0);
+}
+if (verb === 'get' && kindOf(resource) && third !== undefined) {
+  const k = kindOf(resource);
+  withState((state) => {
+    const found = (state.objects || []).find((o) => o.kind === k.kind && o.metadata.namespace === ns && o.metadata.name === third);
+    if (!found) die('Error from server (NotFound): ' + k.plural + (k.group ? '.' + k.group : '') + ' "' + third + '" not found');
+    if (output === 'json') out(JSON.stringify(found, null, 2) + '\n');
+    else if (output !== undefined) out(jsonpathTemplate(found, output.slice('jsonpath='.length)));
+    else out('NAME\n' + third + '\n');
+  });
   process.exit(0);
 }
 if (verb === 'create' && resource === 'secret' && third === 'generic') {
   if (rest.length !== 1) die('fake kubectl: create secret generic takes exactly one name', 2);
   const name = rest[0];
-  const state = load();
-  if (!dryRun && state.secrets.some((s) => s.namespace === ns && s.name === name)) {
-    die('error: failed to create secret secrets "' + name + '" already exists');
-  }
   const data = {};
   for (const spec of fromFiles) {
     const eq = spec.indexOf('=');
@@ -160,71 +301,258 @@ if (verb === 'create' && resource === 'secret' && third === 'generic') {
   }
   if (dryRun) {
     if (output !== 'json') die('fake kubectl: --dry-run=client only with -o json', 2);
-    process.stdout.write(JSON.stringify(toObject({ namespace: ns, name, data }), null, 2) + '\n');
+    out(JSON.stringify(toObject({ namespace: ns, name, data }, false), null, 2) + '\n');
     process.exit(0);
   }
-  state.secrets.push({ namespace: ns, name, data });
-  save(state);
-  process.stdout.write('secret/' + name + ' created\n');
+  withState((state) => {
+    if (state.secrets.some((s) => s.namespace === ns && s.name === name)) {
+      die('error: failed to create secret secrets "' + name + '" already exists');
+    }
+    const now = tick(state);
+    state.secrets.push({ namespace: ns, name, data, createdAt: now, writtenAt: now });
+    return { save: true };
+  });
+  out('secret/' + name + ' created\n');
   process.exit(0);
 }
 if (verb === 'apply' && file === '-' && resource === undefined) {
   const object = JSON.parse(fs.readFileSync(0, 'utf8'));
-  if (object.kind !== 'Secret') die('fake kubectl: apply takes only a Secret', 2);
+  if (object.kind !== 'Secret') die('fake kubectl: apply -f - takes only a Secret', 2);
   const at = object.metadata.namespace ?? ns;
-  const state = load();
-  const found = state.secrets.find((s) => s.namespace === at && s.name === object.metadata.name);
-  if (found) found.data = object.data;
-  else state.secrets.push({ namespace: at, name: object.metadata.name, data: object.data });
-  save(state);
-  process.stdout.write('secret/' + object.metadata.name + (found ? ' configured' : ' created') + '\n');
+  const found = withState((state) => {
+    const existing = state.secrets.find((s) => s.namespace === at && s.name === object.metadata.name);
+    const now = tick(state);
+    if (existing) {
+      existing.data = object.data;
+      existing.writtenAt = now;
+    } else {
+      state.secrets.push({ namespace: at, name: object.metadata.name, data: object.data, createdAt: now, writtenAt: now });
+    }
+    return { save: true, existing: !!existing };
+  }).existing;
+  out('secret/' + object.metadata.name + (found ? ' configured' : ' created') + '\n');
   process.exit(0);
 }
-if (verb === 'delete' && resource === 'certificate') {
+if (verb === 'apply' && file !== undefined && resource === undefined) {
+  if (!fs.existsSync(file)) die('error: the path "' + file + '" does not exist');
+  const requirements = selector === undefined ? [] : parseSelector(selector);
+  const objects = YAML.parseAllDocuments(fs.readFileSync(file, 'utf8')).map((d) => d.toJS()).filter((o) => o && matches(o, requirements));
+  for (const o of objects) {
+    const k = KINDS.find((x) => x.kind === o.kind && x.apiVersions.includes(o.apiVersion));
+    if (!k) die('error: resource mapping not found for name: "' + o.metadata.name + '" namespace: "' + (o.metadata.namespace || '') + '" from "' + file + '": no matches for kind "' + o.kind + '" in version "' + o.apiVersion + '"');
+  }
+  const lines = withState((state) => {
+    state.objects = state.objects || [];
+    const out = [];
+    for (const o of objects) {
+      const k = KINDS.find((x) => x.kind === o.kind);
+      const at = (o.metadata && o.metadata.namespace) || ns;
+      const existing = state.objects.find((x) => x.kind === o.kind && x.metadata.namespace === at && x.metadata.name === o.metadata.name);
+      const label = k.singular + (k.group ? '.' + k.group : '') + '/' + o.metadata.name;
+      if (o.kind === 'Secret') {
+        out.push(label + ' unchanged (the stand-in keeps Secrets apart)');
+        continue;
+      }
+      if (!existing) {
+        state.objects.push({ ...o, metadata: { ...o.metadata, namespace: at, generation: 1 } });
+        out.push(label + ' created');
+      } else if (JSON.stringify(existing.spec) !== JSON.stringify(o.spec) || JSON.stringify(existing.metadata.labels) !== JSON.stringify(o.metadata.labels)) {
+        const generation = existing.metadata.generation + (JSON.stringify(existing.spec) !== JSON.stringify(o.spec) ? 1 : 0);
+        Object.assign(existing, { ...o, status: existing.status, metadata: { ...o.metadata, namespace: at, generation } });
+        out.push(label + ' configured');
+      } else {
+        out.push(label + ' unchanged');
+      }
+    }
+    tick(state);
+    return { save: true, out };
+  }).out;
+  out(lines.map((l) => l + '\n').join(''));
+  process.exit(0);
+}
+if (verb === 'delete' && kindOf(resource) && kindOf(resource).kind === 'Certificate') {
+  const names = [third, ...rest].filter((n) => n !== undefined);
+  const ignore = args.includes('--ignore-not-found');
+  withState((state) => {
+    state.objects = state.objects || [];
+    for (const name of names) {
+      const i = state.objects.findIndex((o) => o.kind === 'Certificate' && o.metadata.namespace === ns && o.metadata.name === name);
+      if (i < 0 && !ignore) die('Error from server (NotFound): certificates.cert-manager.io "' + name + '" not found');
+      if (i >= 0) state.objects.splice(i, 1);
+    }
+    return { save: true };
+  });
+  process.exit(0);
+}
+if (verb === 'rollout' && (resource === 'restart' || resource === 'status') && third !== undefined && rest.length === 0) {
+  const [kindWord, name] = third.split('/');
+  const k = kindOf(kindWord);
+  if (!k || !name || !['Deployment', 'StatefulSet', 'DaemonSet'].includes(k.kind)) die('error: ' + third + ' is not a workload rollout can ' + resource, 1);
+  const pending = (state) => (state.restarts || []).some((r) => r.kind === k.kind && r.name === name && r.namespace === ns);
+  const known = (state) => (state.pods || []).some((p) => p.metadata.namespace === ns && p.workload === k.kind + '/' + name);
+  if (resource === 'restart') {
+    withState((state) => {
+      if (!known(state)) die('Error from server (NotFound): ' + k.plural + '.apps "' + name + '" not found');
+      state.restarts = [...(state.restarts || []), { kind: k.kind, name, namespace: ns }];
+      return { save: true };
+    });
+    out(k.singular + '.apps/' + name + ' restarted\n');
+    process.exit(0);
+  }
+  for (let waited = 0; withState(pending); waited += 20) {
+    if (waited > 60000) die('error: timed out waiting for the condition');
+    sleep(20);
+  }
+  out(k.singular + ' "' + name + '" successfully rolled out\n');
+  process.exit(0);
+}
+if (verb === '__mark-issuing' && process.env.FAKE_KUBECTL_INTERNAL === '1' && resource !== undefined) {
+  // cmctl renew's stand-in: the Issuing condition cert-manager's issuing controller acts on.
+  const names = [resource, third, ...rest].filter((n) => n !== undefined);
+  withState((state) => {
+    for (const name of names) {
+      const found = (state.objects || []).find((o) => o.kind === 'Certificate' && o.metadata.namespace === ns && o.metadata.name === name);
+      if (!found) die('error: certificates.cert-manager.io "' + name + '" not found');
+      const conditions = ((found.status && found.status.conditions) || []).filter((c) => c.type !== 'Issuing');
+      found.status = { ...(found.status || {}), conditions: [...conditions, { type: 'Issuing', status: 'True', reason: 'ManuallyTriggered' }] };
+      out('Manually triggered issuance of Certificate ' + ns + '/' + name + '\n');
+    }
+    return { save: true };
+  });
   process.exit(0);
 }
 die('fake kubectl: unsupported command: ' + args.join(' '), 2);
 `;
 
+/** A kind the stand-in's API server serves. */
+interface ServedKind {
+  readonly kind: string;
+  readonly singular: string;
+  readonly plural: string;
+  readonly group: string;
+  readonly apiVersions: readonly string[];
+}
+
+/** The built-in kinds the library's output uses, and every CRD in `crds/`. */
+function servedKinds(): ServedKind[] {
+  const builtIn: ServedKind[] = [
+    { kind: 'Secret', singular: 'secret', plural: 'secrets', group: '', apiVersions: ['v1'] },
+    { kind: 'ConfigMap', singular: 'configmap', plural: 'configmaps', group: '', apiVersions: ['v1'] },
+    { kind: 'Service', singular: 'service', plural: 'services', group: '', apiVersions: ['v1'] },
+    { kind: 'Pod', singular: 'pod', plural: 'pods', group: '', apiVersions: ['v1'] },
+    ...['Deployment', 'StatefulSet', 'DaemonSet'].map((kind) => ({ kind, singular: kind.toLowerCase(), plural: `${kind.toLowerCase()}s`, group: 'apps', apiVersions: ['apps/v1'] })),
+    { kind: 'Job', singular: 'job', plural: 'jobs', group: 'batch', apiVersions: ['batch/v1'] },
+    { kind: 'CronJob', singular: 'cronjob', plural: 'cronjobs', group: 'batch', apiVersions: ['batch/v1'] },
+  ];
+  const root = path.join(__dirname, '..', 'crds');
+  const crds = fs.readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml'))
+    .flatMap((f) => YAML.parseAllDocuments(fs.readFileSync(path.join(root, f), 'utf8')).map((d) => d.toJS()))
+    .filter((c) => c?.kind === 'CustomResourceDefinition')
+    .map((c) => ({
+      kind: c.spec.names.kind, singular: c.spec.names.singular, plural: c.spec.names.plural, group: c.spec.group,
+      apiVersions: c.spec.versions.filter((v: any) => v.served !== false).map((v: any) => `${c.spec.group}/${v.name}`),
+    }));
+  return [...builtIn, ...crds];
+}
+
+/** Waits a few milliseconds, synchronously: the lock is short-lived. */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /**
- * Creates the stand-in in `dir` (a new temporary folder when not given) and returns it.
- * The executable runs with the Node.js that runs the tests.
+ * Creates the stand-in in `dir` (a new temporary folder when not given) and returns it. The
+ * executable runs with the Node.js that runs the tests, and is named `kubectl`, so that its folder
+ * can go first on `PATH`.
  */
 export function createFakeKubectl(dir?: string): FakeKubectl {
   const folder = dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fake-kubectl-'));
   fs.mkdirSync(folder, { recursive: true });
-  const state = path.join(folder, 'secrets.json');
+  const stateFile = path.join(folder, 'secrets.json');
   const log = path.join(folder, 'calls.jsonl');
   const command = path.join(folder, 'kubectl');
-  const source = SOURCE.replace('__STATE__', JSON.stringify(state)).replace('__CALLS__', JSON.stringify(log));
+  const source = SOURCE.replace('__STATE__', JSON.stringify(stateFile)).replace('__CALLS__', JSON.stringify(log))
+    .replace('__YAML__', JSON.stringify(require.resolve('yaml'))).replace('__KINDS__', JSON.stringify(servedKinds()));
   fs.writeFileSync(command, `#!${process.execPath}${source}`, { mode: 0o755 });
   fs.chmodSync(command, 0o755);
   fs.writeFileSync(log, '');
 
-  const load = (): { secrets: FakeSecret[] } => (fs.existsSync(state) ? JSON.parse(fs.readFileSync(state, 'utf8')) : { secrets: [] });
+  const update = <T>(change: (state: FakeState) => T): T => {
+    const lock = `${stateFile}.lock`;
+    for (let i = 0; ; i++) {
+      try {
+        fs.mkdirSync(lock);
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || i > 20_000) {
+          throw e;
+        }
+        pause(2);
+      }
+    }
+    try {
+      const current: FakeState = fs.existsSync(stateFile) ? JSON.parse(fs.readFileSync(stateFile, 'utf8')) : { secrets: [] };
+      const out = change(current);
+      fs.writeFileSync(stateFile, `${JSON.stringify(current, null, 2)}\n`);
+      return out;
+    } finally {
+      fs.rmdirSync(lock);
+    }
+  };
+  const encode = (data: Record<string, string | Buffer>) => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
   return {
     command,
     dir: folder,
     calls: () => fs.readFileSync(log, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)),
-    secrets: () => load().secrets,
+    secrets: () => update((s) => s.secrets),
+    state: () => update((s) => s),
+    update,
     secretList: (namespace) => JSON.parse(execFileSync(command,
       ['get', 'secrets', ...(namespace === undefined ? ['-A'] : [`--namespace=${namespace}`]), '-o', 'json'],
       { encoding: 'utf8', env: { ...process.env, FAKE_KUBECTL_NO_RECORD: '1' } })),
-    putSecret: (namespace, name, data) => {
-      const current = load();
+    putSecret: (namespace, name, data) => update((current) => {
       if (current.secrets.some((s) => s.namespace === namespace && s.name === name)) {
         throw new Error(`fake kubectl already holds Secret ${namespace}/${name}`);
       }
-      const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
-      current.secrets.push({ namespace, name, data: encoded });
-      fs.writeFileSync(state, `${JSON.stringify(current, null, 2)}\n`);
-    },
-    writeSecret: (namespace, name, data, ownerReferences) => {
-      const current = load();
-      const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
-      const others = current.secrets.filter((s) => !(s.namespace === namespace && s.name === name));
-      others.push({ namespace, name, data: encoded, ...(ownerReferences ? { ownerReferences } : {}) });
-      fs.writeFileSync(state, `${JSON.stringify({ secrets: others }, null, 2)}\n`);
-    },
+      current.clock = (current.clock ?? 0) + 1;
+      current.secrets.push({ namespace, name, data: encode(data), createdAt: current.clock, writtenAt: current.clock });
+    }),
+    writeSecret: (namespace, name, data, ownerReferences) => update((current) => {
+      const before = current.secrets.find((s) => s.namespace === namespace && s.name === name);
+      current.clock = (current.clock ?? 0) + 1;
+      current.secrets = current.secrets.filter((s) => s !== before);
+      current.secrets.push({
+        namespace, name, data: encode(data), ...(ownerReferences ? { ownerReferences } : {}), createdAt: before?.createdAt ?? current.clock, writtenAt: current.clock,
+      });
+    }),
   };
+}
+
+/**
+ * A stand-in for cert-manager's `cmctl` beside a stand-in kubectl (named `cmctl`, in the same
+ * folder): `renew [--namespace=<ns>|-n <ns>] <name>...` marks each Certificate for issuance with
+ * the `Issuing` condition, as cmctl does; anything else exits 1 with cmctl's kind of message.
+ */
+export function createFakeCmctl(kubectl: FakeKubectl): string {
+  const command = path.join(kubectl.dir, 'cmctl');
+  fs.writeFileSync(command, `#!${process.execPath}
+'use strict';
+const { spawnSync } = require('child_process');
+const args = process.argv.slice(2);
+let namespace = 'default';
+const names = [];
+if (args[0] !== 'renew') { process.stderr.write('Error: unknown command "' + (args[0] || '') + '" for "cmctl"\\n'); process.exit(1); }
+for (let i = 1; i < args.length; i++) {
+  const a = args[i];
+  if (a === '-n' || a === '--namespace') namespace = args[++i];
+  else if (a.startsWith('--namespace=')) namespace = a.slice('--namespace='.length);
+  else if (a.startsWith('-')) { process.stderr.write('Error: unknown flag: ' + a + '\\n'); process.exit(1); }
+  else names.push(a);
+}
+if (names.length === 0) { process.stderr.write('Error: please supply one or more Certificate resource names or use the --all flag\\n'); process.exit(1); }
+const r = spawnSync(${JSON.stringify(kubectl.command)}, ['__mark-issuing', ...names, '--namespace=' + namespace], { stdio: 'inherit', env: { ...process.env, FAKE_KUBECTL_INTERNAL: '1' } });
+process.exit(r.status === null ? 1 : r.status);
+`, { mode: 0o755 });
+  fs.chmodSync(command, 0o755);
+  return command;
 }

@@ -14,7 +14,7 @@
  * and its verdict reused.
  */
 import { createHash } from 'node:crypto';
-import { ClusterKind, COMPONENTS, ComponentToken } from '../lib/spec/catalog';
+import { ClusterKind, COMPONENTS, ComponentToken, OPERATOR_ROLL_ORDER } from '../lib/spec/catalog';
 import type { TlsPlan, TlsPlanSecret } from '../lib/certificates/certificate-options';
 import { RESTART_ORDER } from '../lib/certificates/rotation';
 import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHandshake } from '../lib/verify/handshake';
@@ -22,6 +22,8 @@ import type { SecretPem } from './_handshakes';
 
 /** A pod and what it loaded at its last start. */
 export interface Pod {
+  /** The ordinal of a server pod in its StatefulSet. */
+  readonly ordinal?: number;
   /** `<component>-<ordinal>`, or `<kind> client`. */
   readonly name: string;
   readonly kind: ClusterKind;
@@ -75,7 +77,7 @@ export class RotationSimulator {
       .sort((a, b) => order.indexOf(a.component) - order.indexOf(b.component));
     this.pods = [
       ...servers.flatMap((s) => Array.from({ length: replicasOf(s.component, manifests, s.cluster) }, (_, i) => ({
-        name: `${s.component}-${i}`, kind: s.cluster, component: s.component, secretName: s.name, dialedAs: dialedNames(s)[0],
+        name: `${s.component}-${i}`, ordinal: i, kind: s.cluster, component: s.component, secretName: s.name, dialedAs: dialedNames(s)[0],
       }))),
       ...plan.secrets.filter((s) => s.role === 'client').map((s) => ({ name: `${s.cluster} client`, kind: s.cluster, secretName: s.name })),
     ];
@@ -112,14 +114,47 @@ export class RotationSimulator {
   }
 
   /**
-   * Restarts every pod one at a time in restart order, checking after each restart.
+   * Restarts every pod one at a time as the runbook's restarts do, checking after each restart:
+   * the two clusters' components roll at the same time, each in the operator's order
+   * ({@link rollSequence}), then the drainer, then the clients.
    * @param label what the step list says before each pod's name
    */
-  public async rollingRestart(label: string, secrets: () => ReadonlyMap<string, SecretPem>): Promise<void> {
-    for (const pod of this.pods) {
+  public async rollingRestart(label: string, secrets: () => ReadonlyMap<string, SecretPem>, roll: RollOptions = {}): Promise<void> {
+    for (const pod of this.rollSequence(roll)) {
       this.restart(pod, secrets());
       await this.check(`${label}: restarted ${pod.name}`);
     }
+  }
+
+  /**
+   * Runs the restarts of one phase in each of `rolls`, every time from the pods as they were
+   * before the phase's restarts (the verdicts of handshakes already run are reused, so each
+   * further order costs little); the pods end restarted either way.
+   */
+  public async rollingRestarts(label: string, secrets: () => ReadonlyMap<string, SecretPem>, rolls: readonly RollOptions[] = LEGAL_ROLLS): Promise<void> {
+    const before = new Map(this.pods.map((p) => [p, p.loaded]));
+    for (const roll of rolls) {
+      this.pods.forEach((p) => { p.loaded = before.get(p); });
+      await this.rollingRestart(`${label} (${describeRoll(roll)})`, secrets, roll);
+    }
+  }
+
+  /**
+   * The order in which the pods restart: each cluster kind's server pods component by component
+   * in the operator's order, highest ordinal first (a StatefulSet partition moving down),
+   * interleaved with the other kind's as `roll` says; then the drainer's pods, highest ordinal
+   * first (`kubectl rollout restart`); then the clients.
+   */
+  public rollSequence(roll: RollOptions = {}): Pod[] {
+    const ofKind = (kind: ClusterKind) => {
+      const order = kind === ClusterKind.DATABASE ? roll.databaseOrder ?? OPERATOR_ROLL_ORDER[kind] : OPERATOR_ROLL_ORDER[kind];
+      return this.pods.filter((p) => p.kind === kind && p.component !== undefined && order.includes(p.component))
+        .sort((a, b) => order.indexOf(a.component!) - order.indexOf(b.component!) || b.ordinal! - a.ordinal!);
+    };
+    const rolled = interleave(ofKind(ClusterKind.DATABASE), ofKind(ClusterKind.MIGRATION), roll.interleaving ?? 'alternate');
+    const drainer = this.pods.filter((p) => p.component === 'drainer').sort((a, b) => b.ordinal! - a.ordinal!);
+    const rest = this.pods.filter((p) => !rolled.includes(p) && !drainer.includes(p));
+    return [...rolled, ...drainer, ...rest];
   }
 
   private async handshake(server: Pod, client: Pod): Promise<HandshakeOutcome> {
@@ -132,6 +167,50 @@ export class RotationSimulator {
     }
     return outcome;
   }
+}
+
+/**
+ * How the two clusters' rolling restarts interleave. They are separate resources, each rolled by
+ * its own controller at the same time, so any interleaving is legal: `alternate` (one pod of each
+ * in turn, the closest to both rolling at once), `database-first` and `migration-first` (one
+ * finishes before the other starts).
+ */
+export type Interleaving = 'alternate' | 'database-first' | 'migration-first';
+
+/** How {@link RotationSimulator.rollingRestart} orders the restarts. */
+export interface RollOptions {
+  /** @default 'alternate' */
+  readonly interleaving?: Interleaving;
+  /** The database cluster's component order. @default OPERATOR_ROLL_ORDER.database */
+  readonly databaseOrder?: readonly ComponentToken[];
+}
+
+/** The database cluster's order in later operator releases, which roll the changefeed first (5.1 or later). */
+export const CHANGEFEED_FIRST: readonly ComponentToken[] = ['changefeed', ...OPERATOR_ROLL_ORDER[ClusterKind.DATABASE].filter((t) => t !== 'changefeed')];
+
+/**
+ * The legal orders every phase is stepped through: both clusters rolling at once, and the
+ * migration cluster done first while the database cluster rolls in the later releases' order.
+ */
+export const LEGAL_ROLLS: readonly RollOptions[] = [
+  { interleaving: 'alternate' },
+  { interleaving: 'migration-first', databaseOrder: CHANGEFEED_FIRST },
+];
+
+function describeRoll(roll: RollOptions): string {
+  return `${roll.interleaving ?? 'alternate'}${roll.databaseOrder ? `, database order ${roll.databaseOrder.join(' ')}` : ''}`;
+}
+
+/** Two sequences merged as `how` says, each keeping its own order. */
+function interleave<T>(database: readonly T[], migration: readonly T[], how: Interleaving): T[] {
+  if (how === 'database-first') {
+    return [...database, ...migration];
+  }
+  if (how === 'migration-first') {
+    return [...migration, ...database];
+  }
+  return Array.from({ length: Math.max(database.length, migration.length) }, (_, i) => [database[i], migration[i]])
+    .flat().filter((p): p is T => p !== undefined);
 }
 
 /** The outages as lines a failing test prints. */

@@ -112,9 +112,11 @@ describe('CA renewal with cert-manager', () => {
     const chart = new Chart(app, 'demo', { namespace: 'demo' });
     new TlsDatabaseCluster(chart, 'db', {
       clusterName: 'basic', version: 'v4.0.5',
-      certificates: new ClusterCertificates(chart, 'certs', { clusterName: 'basic', caKeyRotationPolicy: rotation }),
+      certificates: new ClusterCertificates(chart, 'certs', { clusterName: 'basic' }),
     });
-    const { objects } = namespaceOf(app, 'demo');
+    // The library accepts only Never; the CA object is edited to show what Always would do.
+    const objects = namespaceOf(app, 'demo').objects.map((o: any) => (o.kind === 'Certificate' && o.spec.isCA
+      ? { ...o, spec: { ...o.spec, privateKey: { ...o.spec.privateKey, rotationPolicy: rotation } } } : o));
     const issuer = await CertManagerIssuer.issueAll(objects);
     const before = issuer.secret('demo', 'basic-sqlserver-cluster-secret');
     const renewedCa = await issuer.issue('demo/basic-ca');

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { App } from 'cdk8s';
 import * as YAML from 'yaml';
 import { addDeployment, buildApp, referenceRotations } from '../main';
-import { IssuingMethod, RotationPhase, ClusterTlsError, loadPlans, parseSecrets, renderApp, synthesize, verify } from '../lib';
+import { IssuingMethod, RotationPhase, ClusterTlsError, SynthesizeOptions, loadPlans, parseSecrets, renderApp, synthesize, verify } from '../lib';
 import { expectValidAgainstCrds } from './_crds';
 
 const PHASES = [RotationPhase.TRUST_BOTH, RotationPhase.SWITCH_LEAVES, RotationPhase.DROP_OLD];
@@ -60,26 +60,42 @@ describe.each(PHASES)('the reference app at phase %s', (phase) => {
 });
 
 describe('guards: one phase per synth, forward', () => {
-  function synth(root: string, phase: RotationPhase | undefined, options: { verifyReport?: string } = {}): void {
+  function synth(root: string, phase: RotationPhase | undefined, options: Partial<SynthesizeOptions> = {}): void {
     const app = new App();
     addDeployment(app, 'demo', IssuingMethod.USER_PROVIDED, phase ? [{ id: '2026-11', phase }] : []);
-    synthesize(app, { outdir: path.join(root, 'dist'), acknowledgeRecreation: [], ...options });
+    synthesize(app, { outdir: path.join(root, 'dist'), acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [], ...options });
   }
+  const record = (root: string) => JSON.parse(fs.readFileSync(path.join(root, 'cluster-tls.lock.json'), 'utf8'));
+  const unverified = { acknowledgeUnverifiedPhase: ['demo/basic'] };
 
   test('skipping a phase, going back and dropping an unfinished rotation are refused; the next phase passes', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-guard-'));
     synth(root, undefined);
     expect(() => synth(root, RotationPhase.SWITCH_LEAVES)).toThrow(/rotations: received 2026-11 at "switch-leaves"; expected no rotation or a new rotation at/);
     synth(root, RotationPhase.TRUST_BOTH);
-    expect(() => synth(root, RotationPhase.DROP_OLD)).toThrow(/expected 2026-11 at "trust-both" or 2026-11 at "switch-leaves"/);
-    synth(root, RotationPhase.SWITCH_LEAVES);
+    expect(() => synth(root, RotationPhase.DROP_OLD, unverified)).toThrow(/expected 2026-11 at "trust-both" or 2026-11 at "switch-leaves"/);
+    synth(root, RotationPhase.SWITCH_LEAVES, unverified);
     expect(() => synth(root, RotationPhase.TRUST_BOTH)).toThrow(ClusterTlsError);
     expect(() => synth(root, undefined)).toThrow(/received no rotation/);
+    synth(root, RotationPhase.DROP_OLD, unverified);
     synth(root, RotationPhase.DROP_OLD);
-    synth(root, RotationPhase.DROP_OLD);
+    // Each phase left without a report stays in the record, for review.
+    expect(record(root).rotations['demo/basic']).toMatchObject({ id: '2026-11', phase: 'drop-old', unverified: ['trust-both', 'switch-leaves'] });
   });
 
-  test('with a verify report, the next phase waits for every Secret to be in the phase in place', async () => {
+  test('the next phase needs the report of the phase in place, beside the output folder, naming the way to move on unverified', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-noreport-'));
+    synth(root, undefined);
+    synth(root, RotationPhase.TRUST_BOTH);
+    expect(record(root).rotations['demo/basic'].secrets).toHaveLength(13);
+    expect(() => synth(root, RotationPhase.SWITCH_LEAVES)).toThrow(new RegExp(
+      '^certificates demo/basic: rotations phase: received the phase after "trust-both"; expected "trust-both" until cluster-tls verify shows every Secret of the cluster in it: '
+      + `no report at ${root}/cluster-tls-verify.demo.basic.json; run the check step of rotation-runbook.md, or, to move on unverified and risk pods that trust a CA `
+      + `their peers no longer present, set CLUSTER_TLS_UNVERIFIED_PHASE=demo/basic \\(kept in ${root}/cluster-tls.lock.json\\)$`));
+    expect(record(root).rotations['demo/basic'].phase).toBe('trust-both');
+  });
+
+  test('a report moves the phase on only when it covers every Secret the record names, in the phase in place', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-report-'));
     synth(root, undefined);
     synth(root, RotationPhase.TRUST_BOTH);
@@ -89,8 +105,19 @@ describe('guards: one phase per synth, forward', () => {
     const file = path.join(root, 'report.json');
     fs.writeFileSync(file, JSON.stringify(report));
     expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file }))
-      .toThrow(/rotations phase: received the phase after "trust-both"; expected "trust-both" until every Secret of the cluster is in it, and .*report.json shows Secret basic-cluster-client-secret is not: not checked;/);
+      .toThrow(/rotations phase: received the phase after "trust-both"; expected "trust-both" until cluster-tls verify shows every Secret of the cluster in it, and .*report.json does not show Secret basic-cluster-client-secret there: its rotation was not checked \(present: no Secret of that name in the input\);/);
     fs.writeFileSync(file, JSON.stringify({ ...report, plans: report.plans.map((p) => ({ ...p, rotation: { id: '2026-11', phase: 'switch-leaves' } })) }));
     expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file })).toThrow(/is not a report of phase "trust-both"/);
+    // A report that passes for the Secrets it lists but leaves one out does not move the phase.
+    const passing = { ...report, secrets: report.secrets.map((s) => ({ ...s, checks: [{ check: 'rotation', ok: true, found: 'in phase' }] })) };
+    fs.writeFileSync(file, JSON.stringify({ ...passing, secrets: passing.secrets.filter((s) => s.name !== 'basic-store-cluster-secret') }));
+    expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file })).toThrow(/does not show Secret basic-store-cluster-secret there: it is not in the report;/);
+    fs.writeFileSync(file, JSON.stringify({ ...passing, secrets: passing.secrets.map((s) => ({ ...s, checks: [...s.checks, { check: 'loaded', ok: s.name !== 'basic-pump-cluster-secret', found: 'pod basic-pump-0 started before the Secret was written' }] })) }));
+    expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file })).toThrow(/does not show Secret basic-pump-cluster-secret there: loaded: pod basic-pump-0 started before the Secret was written;/);
+    fs.writeFileSync(file, '{"plans": [], "secrets": [{"name": 1}]}');
+    expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file })).toThrow(/^verifyReport: received ".*report.json", which is not a report of cluster-tls verify --json; expected the JSON report of the phase in place$/);
+    fs.writeFileSync(file, JSON.stringify(passing));
+    synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file });
+    expect(record(root).rotations['demo/basic']).not.toHaveProperty('unverified');
   });
 });

@@ -18,7 +18,7 @@ import { OutputFile } from '../synth/output-file';
 import { certManagerRotationScript } from './rotation-script';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';
 import type { CertificateRenderer } from './renderer';
-import { RotationKind, caObjectsInUse, leafCustody, signingCaObject } from './rotation';
+import { caObjectsInUse, leafCustody, signingCaObject } from './rotation';
 
 /** The group of cert-manager's issuers, as `issuerRef.group` names it. */
 const CERT_MANAGER_GROUP = 'cert-manager.io';
@@ -62,7 +62,9 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
   };
 
   const secretNames: string[] = [];
-  if (settings.rotation?.kind === RotationKind.CA_REPLACEMENT) {
+  // A CA replacement's phase writes the Secrets with a script; a leaf renewal's script has
+  // cert-manager renew the leaves, by name, and waits for it.
+  if (settings.rotation !== undefined) {
     const rotation = settings.rotation;
     new OutputFile(scope, 'RotationScript', {
       path: layout.rotationScriptPath(namespace, clusterName),

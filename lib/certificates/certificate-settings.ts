@@ -10,6 +10,7 @@ import { inputError } from '../spec/errors';
 import * as names from '../spec/names';
 import { PropShape, checkProps } from '../spec/props';
 import { requireCertificateDnsName, requireDuration, requireIpAddress, requireSubjectText } from '../spec/validate';
+import { RotationKind } from './rotation';
 
 /** The upper bounds of the X.509 subject attributes (RFC 5280, appendix A). */
 const SUBJECT_LIMITS: Readonly<Record<keyof CertificateSubject, number>> = {
@@ -93,6 +94,11 @@ export function resolveKeys(scope: Construct, method: IssuingMethod, key: Privat
   const rotationPolicy = caRotation ?? KeyRotationPolicy.NEVER;
   if (!Object.values(KeyRotationPolicy).includes(rotationPolicy)) {
     inputError(scope, 'caKeyRotationPolicy', caRotation, `one of ${Object.values(KeyRotationPolicy).map((p) => `"${p}"`).join(', ')}`);
+  }
+  if (rotationPolicy === KeyRotationPolicy.ALWAYS) {
+    inputError(scope, 'caKeyRotationPolicy', caRotation, `"${KeyRotationPolicy.NEVER}": a CA renewed with a new key is an outage (certificates issued before `
+      + 'the renewal stop chaining to the ca.crt of those issued after it, and pods that restart in between reject their peers); to replace the CA key, '
+      + `declare a rotation of kind "${RotationKind.CA_REPLACEMENT}", whose three phases keep every connection up`);
   }
   const caPrivateKey = method === IssuingMethod.CFSSL
     ? { algorithm: KeyAlgorithm.RSA, size: CFSSL_CA_KEY.size, rotationPolicy }

@@ -4,10 +4,12 @@
  * chosen issuing method.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { Chart } from 'cdk8s';
+import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct } from 'constructs';
-import { COMPONENTS, ClusterKind, ComponentToken, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken } from '../spec/catalog';
+import {
+  COMPONENTS, ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken,
+} from '../spec/catalog';
 import {
   CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
   ServerCertificatePlan, TLS_PLAN_VERSION, TlsPlan,
@@ -21,7 +23,8 @@ import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, r
 import { renderCfssl } from './cfssl';
 import type { CertificateRenderer } from './renderer';
 import type { RunbookStep } from '../documents/runbook';
-import { RotationRunbookInput, RotationWriter, rotationRunbook } from '../documents/rotation-runbook';
+import { RotationConsumer, RotationRunbookInput, RotationWriter, rotationRunbook } from '../documents/rotation-runbook';
+import { ROLLING_KINDS, isWorkload, secretConsumers } from './secret-consumers';
 import { restartAnnotationKey } from '../spec/settings';
 import { ISSUE_SCRIPT, pkiCopyFolder } from './cfssl-files';
 import { renderUserProvided } from './user-provided';
@@ -30,6 +33,10 @@ import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf } from '../spec
 import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, isLastPhase, resolveRotations, restartOrder, restartValue, signingCaObject } from './rotation';
 import { requireDistinctSubjects } from './subjects';
 import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../spec/validate';
+
+
+/** Where the operator's restart order comes from, as the rotation runbook cites it. */
+const ROLL_ORDER_SOURCE = 'the operator\'s release-1.6 sync loops, pkg/controller/tidbcluster/tidb_cluster_control.go and pkg/controller/dmcluster/dm_cluster_control.go';
 
 /** Props of {@link ClusterCertificates}. */
 export interface ClusterCertificatesProps {
@@ -83,11 +90,11 @@ export interface ClusterCertificatesProps {
   readonly privateKey?: PrivateKeyOptions;
   /**
    * Whether cert-manager makes a new CA key when it renews the CA (720h before it expires, by
-   * default). Keep it at `Never`: with a new key, the certificates issued before the renewal no
-   * longer chain to the `ca.crt` of certificates issued after it (cert-manager writes only the
+   * default). Only `Never` is accepted: with a new key, the certificates issued before the renewal
+   * no longer chain to the `ca.crt` of certificates issued after it (cert-manager writes only the
    * signing CA into `ca.crt` and does not re-issue the others), and components that restart in
    * between reject their peers. With the same key and subject, old and new certificates verify
-   * against either CA certificate.
+   * against either CA certificate. A new CA key is a declared rotation of kind `ca-replacement`.
    * @default KeyRotationPolicy.NEVER
    */
   readonly caKeyRotationPolicy?: KeyRotationPolicy;
@@ -450,11 +457,27 @@ export class ClusterCertificates extends Construct {
       writer: this.rotationWriter(r),
       manifestFile: layout.manifestFileName(Chart.of(this)),
       restartAnnotation: { key: restartAnnotationKey(this), value: restartValue(r) },
-      restartOrder: plan.rotation!.restartOrder,
+      rollOrder: this.clusterKinds.map((k) => ({
+        resourceKind: clusterKind(k).resourceKind,
+        components: OPERATOR_ROLL_ORDER[k].filter((t) => this.servers.has(t)),
+      })),
+      rollOrderSource: ROLL_ORDER_SOURCE,
       drainerName: drainer ? names.drainerName(this.clusterName, drainer.options.releaseName!, drainer.options.drainerName) : undefined,
       clientSecretNames: this.clusterKinds.map((k) => names.clientSecretName(this.clusterName, k)),
+      consumers: this.secretConsumers(plan.secrets.map((s) => s.name)),
+      verifyReport: `../${layout.verifyReportFileName(this.namespace, this.clusterName)}`,
       leftBehind,
     };
+  }
+
+  /**
+   * The workloads anywhere in the app that load one of `secretNames` in this namespace (a
+   * cdk8s-plus Deployment mounting `clientSecret()`, say), rendered to read their pod specs.
+   */
+  private secretConsumers(secretNames: readonly string[]): RotationConsumer[] {
+    const workloads = this.node.root.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c) && isWorkload(c.kind));
+    return secretConsumers(workloads.map((o) => o.toJson()), this.namespace, secretNames)
+      .map((c) => ({ ...c, rolling: ROLLING_KINDS.has(c.kind) }));
   }
 
   /** How the declared phase writes the Secrets, by method. */
@@ -466,7 +489,8 @@ export class ClusterCertificates extends Construct {
         return {
           method: 'cert-manager',
           selector: names.certificatesSelector(this.clusterName),
-          script: r.kind === RotationKind.CA_REPLACEMENT ? layout.ROTATION_SCRIPT_FILE : undefined,
+          script: layout.rotationScriptPath(this.namespace, this.clusterName),
+          renewal: r.kind === RotationKind.LEAF_RENEWAL,
         };
       default:
         return { method: 'user-provided', requiredSecrets: layout.REQUIRED_SECRETS_FILE };

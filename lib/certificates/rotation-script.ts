@@ -17,7 +17,8 @@ import * as names from '../spec/names';
 import { CA_BARE, CA_CSR, CLIENT_BARE, serverBare } from './cfssl-files';
 import { ResolvedRotation, RotationKind, RotationPhase, caObjectOf } from './rotation';
 import {
-  Block, GET_KEY_FUNCTION, KUBECTL_CHECK, NEED_FUNCTION, PUT_SECRET_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh,
+  Block, GET_KEY_FUNCTION, KUBECTL_CHECK, NEED_FUNCTION, PUT_SECRET_FUNCTION, WAIT_ISSUED_FUNCTION, WAIT_VARIABLES, failFunction, joinBlocks,
+  kubectlVariables, sh,
 } from './script-blocks';
 
 /** A certificate the rotation issues or moves, and the Secrets made from it. */
@@ -123,19 +124,31 @@ export interface CertManagerRotationInput {
 }
 
 /**
- * The cert-manager blocks of a CA replacement phase: take the leaves out of cert-manager's hands
- * (first phase), then write every Secret whole from the CA Secrets and the current or staged leaves.
+ * The cert-manager blocks of a CA replacement phase: wait for what cert-manager issues this phase,
+ * take the leaves out of its hands (first phase), then write every Secret whole from the CA
+ * Secrets and the current or staged leaves.
  */
 export function certManagerRotationBlocks(input: CertManagerRotationInput): Block[] {
   const { rotation, clusterName, secretNames } = input;
   const caFile = (g: string) => `"$work/ca-${g}.pem"`;
   const cas = rotation.content.caCertificates;
+  const staged = rotation.phase === RotationPhase.SWITCH_LEAVES;
+  const returned = rotation.phase === RotationPhase.DROP_OLD;
+  const awaited = [
+    ...[...new Set(cas.map((g) => caObjectOf(rotation, g)))].map((g) => names.caCertificateName(clusterName, g)),
+    ...(staged ? secretNames.map((n) => names.stagingSecretName(n, rotation.id)) : []),
+    ...(returned ? secretNames : []),
+  ];
+  const waitIssued: Block = [
+    `# What cert-manager does with the objects just applied, done before anything is read or written: ${
+      staged ? 'the CAs, and the leaves it issues into the staging Secrets' : returned ? 'the CA, and the leaves it takes back (it may issue them anew)' : 'the CAs'}.`,
+    ...awaited.map((n) => `wait_issued ${sh(n)}`),
+  ];
   const readCas: Block = [
     `# The CA certificates every ca.crt holds in this phase: ${cas.join(', then ')}.`,
     ...cas.map((g) => `get_key ${sh(names.caSecretName(clusterName, caObjectOf(rotation, g)))} tls.crt ${caFile(g)}`),
     `cat -- ${cas.map(caFile).join(' ')} >"$work/ca.crt"`,
   ];
-  const staged = rotation.phase === RotationPhase.SWITCH_LEAVES;
   const writeAll: Block = [
     staged
       ? `# Every Secret written whole: tls.crt and tls.key from its staging Secret (generation ${rotation.id}), ca.crt as above.`
@@ -149,7 +162,38 @@ export function certManagerRotationBlocks(input: CertManagerRotationInput): Bloc
     '  put_secret "$name" "$work/tls.crt" "$work/tls.key" "$work/ca.crt"',
     'done',
   ];
-  return rotation.phase === RotationPhase.TRUST_BOTH ? [releaseLeaves(secretNames), readCas, writeAll] : [readCas, writeAll];
+  return rotation.phase === RotationPhase.TRUST_BOTH ? [waitIssued, releaseLeaves(secretNames), readCas, writeAll] : [waitIssued, readCas, writeAll];
+}
+
+/**
+ * The cert-manager blocks of a leaf renewal: the revision of every leaf Certificate, cmctl renew
+ * of exactly those (never the CA Certificate, which would get a new certificate, or with another
+ * key policy a new key, in the same step), then a wait until each is issued at a higher revision.
+ */
+export function certManagerRenewalBlocks(secretNames: readonly string[]): Block[] {
+  return [
+    [
+      '# The leaf Certificates, by name: the CA Certificate is not renewed.',
+      'certificates=(',
+      ...secretNames.map((n) => `  ${sh(n)}`),
+      ')',
+      '# The revision of each before the renewal: cert-manager raises it with every issuance.',
+      'declare -A before',
+      'for name in "${certificates[@]}"; do',
+      '  before[$name]="$("${kubectl[@]}" get certificate "$name" --namespace="$NAMESPACE" -o \'jsonpath={.status.revision}\')" \\',
+      '    || fail "kubectl could not read Certificate $NAMESPACE/$name"',
+      '  [ -n "${before[$name]}" ] || fail "Certificate $NAMESPACE/$name has never been issued; issue the certificates first (database-runbook.md)"',
+      'done',
+    ],
+    ['"${cmctl[@]}" renew --namespace="$NAMESPACE" "${certificates[@]}"'],
+    [
+      '# Done only when every one is issued anew: a pod restarted before would keep its old key.',
+      'for name in "${certificates[@]}"; do',
+      '  wait_issued "$name" "${before[$name]}"',
+      '  echo "Certificate $NAMESPACE/$name issued anew"',
+      'done',
+    ],
+  ];
 }
 
 /**
@@ -171,31 +215,40 @@ function releaseLeaves(secretNames: readonly string[]): Block {
 }
 
 
-/** The whole cert-manager rotation script of a CA replacement phase. */
+/**
+ * The whole cert-manager rotation script of a phase: a CA replacement's phase, or a leaf renewal
+ * (the one rotation with cert-manager that needs no other phases).
+ */
 export function certManagerRotationScript(input: CertManagerRotationInput & { readonly namespace: string }): string {
   const { rotation, clusterName, namespace } = input;
+  const renewal = rotation.kind === RotationKind.LEAF_RENEWAL;
   return joinBlocks([
     [
       '#!/usr/bin/env bash',
       `# Phase ${rotation.phase} of rotation ${rotation.id} (${rotation.kind}) of the certificates of cluster ${clusterName}`,
-      `# in namespace ${namespace}: writes every Secret the operator loads whole, with kubectl apply, as`,
-      `# ${layout.ROTATION_RUNBOOK_FILE} says this phase needs. Generated by cdk8s-cluster-tls: change the construct,`,
-      '# not this file. Running it again writes the same Secrets. It never deletes a Secret; keys pass',
-      '# through a private temporary folder that is removed on exit.',
+      ...(renewal
+        ? [`# in namespace ${namespace}: has cert-manager issue every server and client certificate anew, and waits`,
+          '# until it has. Running it again renews them again.']
+        : [`# in namespace ${namespace}: writes every Secret the operator loads whole, with kubectl apply, as`,
+          `# ${layout.ROTATION_RUNBOOK_FILE} says this phase needs. Running it again writes the same Secrets. It never`,
+          '# deletes a Secret; keys pass through a private temporary folder that is removed on exit.']),
+      `# Generated by cdk8s-cluster-tls: change the construct, not this file. It runs from any folder.`,
       '#',
       '# Environment:',
       '#   KUBECTL  the kubectl command, split on spaces (default: kubectl)',
+      ...(renewal ? ['#   CMCTL    the cert-manager command-line tool, split on spaces (default: cmctl)'] : []),
+      `#   TIMEOUT  seconds to wait for cert-manager to issue one Certificate (default: 300)`,
       'set -euo pipefail',
       'umask 077',
     ],
     kubectlVariables(namespace),
+    [...WAIT_VARIABLES, ...(renewal ? ['CMCTL="${CMCTL:-cmctl}"', 'read -r -a cmctl <<<"$CMCTL"'] : [])],
     failFunction(layout.ROTATION_SCRIPT_FILE),
     NEED_FUNCTION,
-    [...KUBECTL_CHECK, 'need base64 \'install coreutils\''],
-    ['work="$(mktemp -d)"', 'trap \'rm -rf -- "$work"\' EXIT'],
-    GET_KEY_FUNCTION,
-    PUT_SECRET_FUNCTION,
-    ...certManagerRotationBlocks(input),
+    [...KUBECTL_CHECK, ...(renewal ? ['need "${cmctl[0]}" \'install cmctl (the cert-manager command-line tool), or set CMCTL to the command to use\''] : ['need base64 \'install coreutils\''])],
+    ...(renewal ? [] : [['work="$(mktemp -d)"', 'trap \'rm -rf -- "$work"\' EXIT'], GET_KEY_FUNCTION, PUT_SECRET_FUNCTION]),
+    WAIT_ISSUED_FUNCTION,
+    ...(renewal ? certManagerRenewalBlocks(input.secretNames) : certManagerRotationBlocks(input)),
     [`echo "phase ${rotation.phase} of rotation ${rotation.id}: the Secrets of cluster ${clusterName} are written; restart the components as ${layout.ROTATION_RUNBOOK_FILE} says"`],
   ]);
 }

@@ -19,7 +19,7 @@
  * subject, needs one phase: every certificate then verifies against every CA certificate involved.
  */
 import { IConstruct } from 'constructs';
-import { ComponentToken } from '../spec/catalog';
+import { ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER } from '../spec/catalog';
 import { inputError } from '../spec/errors';
 import { ShapeOf, oneOf } from '../spec/props';
 import { INITIAL_GENERATION } from '../spec/names';
@@ -181,12 +181,13 @@ export function isLastPhase(rotation: Pick<ResolvedRotation, 'phase' | 'phases'>
 }
 
 /**
- * The order in which components restart to reload their certificates, the operator's own:
- * coordinator, store, sqlserver, then pump, changefeed and columnar, then the migration cluster,
- * then the drainer. The clients of the client Secrets restart after all of them.
+ * The order in which components restart to reload their certificates: each cluster kind in the
+ * operator's own order ({@link OPERATOR_ROLL_ORDER}; the two kinds roll at the same time), then the
+ * drainer, which its chart deploys and the runbook restarts. The clients of the client Secrets
+ * restart after all of them.
  */
 export const RESTART_ORDER: readonly ComponentToken[] = [
-  'coordinator', 'store', 'sqlserver', 'pump', 'changefeed', 'columnar', 'mig-master', 'mig-worker', 'drainer',
+  ...OPERATOR_ROLL_ORDER[ClusterKind.DATABASE], ...OPERATOR_ROLL_ORDER[ClusterKind.MIGRATION], 'drainer',
 ];
 
 /** The planned components in restart order; those not in {@link RESTART_ORDER} (a restore's jobs, which run no long-lived pod) are left out. */

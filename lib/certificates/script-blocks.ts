@@ -94,3 +94,38 @@ export const GET_KEY_FUNCTION: Block = [
   '  printf %s "$value" | base64 -d >"$3"',
   '}',
 ];
+
+/** How long the cert-manager scripts wait for one Certificate, in seconds (`TIMEOUT` overrides). */
+export const ISSUE_TIMEOUT_SECONDS = 300;
+
+/**
+ * `wait_issued NAME [ABOVE]`: waits until cert-manager has issued Certificate NAME for its current
+ * spec: Ready, with the Ready condition observed at the object's generation (so a Ready left from
+ * before an apply does not count), and, when ABOVE is given, at a revision above it (a renewal
+ * passes the revision it started from; a Certificate declared again over a Secret that matches it
+ * may become Ready without a new revision). Stops after `TIMEOUT` seconds with what it last saw.
+ */
+export const WAIT_ISSUED_FUNCTION: Block = [
+  '# wait_issued NAME [ABOVE]: waits until cert-manager has issued Certificate NAME for its current spec:',
+  '# Ready, observed at the generation the object has now, and at a revision above ABOVE when given.',
+  'wait_issued() {',
+  '  local name="$1" above="${2:--1}" deadline=$((SECONDS + TIMEOUT)) state generation ready observed revision',
+  '  while :; do',
+  '    state="$("${kubectl[@]}" get certificate "$name" --namespace="$NAMESPACE" \\',
+  '      -o \'jsonpath={.metadata.generation}/{.status.conditions[?(@.type=="Ready")].status}/{.status.conditions[?(@.type=="Ready")].observedGeneration}/{.status.revision}\')" \\',
+  '      || fail "kubectl could not read Certificate $NAMESPACE/$name"',
+  '    IFS=/ read -r generation ready observed revision <<<"$state"',
+  '    if [ "$ready" = True ] && [ -n "$generation" ] && [ "$observed" = "$generation" ] && [ "${revision:-0}" -gt "$above" ]; then',
+  '      return 0',
+  '    fi',
+  '    [ "$SECONDS" -lt "$deadline" ] || fail "cert-manager has not issued Certificate $NAMESPACE/$name within ${TIMEOUT}s (Ready: ${ready:-unknown}, revision: ${revision:-none}); see kubectl describe certificate --namespace=$NAMESPACE $name"',
+  '    sleep "$POLL"',
+  '  done',
+  '}',
+];
+
+/** The waiting settings of the cert-manager scripts. */
+export const WAIT_VARIABLES: Block = [
+  `TIMEOUT="\${TIMEOUT:-${ISSUE_TIMEOUT_SECONDS}}"`,
+  'POLL="${POLL:-2}"',
+];

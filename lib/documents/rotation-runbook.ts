@@ -8,8 +8,25 @@ import { Runbook, RunbookStep, renderRunbook } from './runbook';
 /** How the Secrets of a phase are written, by method. */
 export type RotationWriter =
   | { readonly method: 'cfssl'; readonly folder: string; readonly copy: string; readonly script: string }
-  | { readonly method: 'cert-manager'; readonly selector: string; readonly script?: string }
+  | {
+    readonly method: 'cert-manager';
+    readonly selector: string;
+    /** The phase's script, relative to the output folder. */
+    readonly script: string;
+    /** A leaf renewal: the script has cert-manager renew the leaves; nothing is applied first. */
+    readonly renewal: boolean;
+  }
   | { readonly method: 'user-provided'; readonly requiredSecrets: string };
+
+/** A workload of the app that loads one of the cluster's Secrets, restarted after the components. */
+export interface RotationConsumer {
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly secrets: readonly string[];
+  /** Whether `kubectl rollout restart` restarts it (Deployment, StatefulSet, DaemonSet). */
+  readonly rolling: boolean;
+}
 
 /** Everything the runbook of a phase says, resolved. */
 export interface RotationRunbookInput {
@@ -25,11 +42,17 @@ export interface RotationRunbookInput {
   /** The manifest file holding the cluster resources and the certificate objects. */
   readonly manifestFile: string;
   readonly restartAnnotation: { readonly key: string; readonly value: string };
-  /** Components with a restart annotation, in restart order. */
-  readonly restartOrder: readonly string[];
+  /** The components the operator restarts, by cluster resource kind, each in the operator's order. */
+  readonly rollOrder: readonly { readonly resourceKind: string; readonly components: readonly string[] }[];
+  /** Where the operator's order comes from. */
+  readonly rollOrderSource: string;
   /** The drainer's StatefulSet, when the cluster has a drainer. */
   readonly drainerName?: string;
   readonly clientSecretNames: readonly string[];
+  /** The app's workloads that load a Secret of the cluster. */
+  readonly consumers: readonly RotationConsumer[];
+  /** The verify report, relative to the output folder (beside it). */
+  readonly verifyReport: string;
   /** cert-manager, after the last phase of a CA replacement: objects left behind to delete. */
   readonly leftBehind?: { readonly caSecret: string; readonly certificates: readonly string[]; readonly secrets: readonly string[] };
 }
@@ -42,11 +65,16 @@ export function rotationRunbook(input: RotationRunbookInput): string {
     title: `Rotation ${id} of cluster ${clusterName} in namespace ${namespace}: phase ${phase} (${at + 1} of ${phases.length})`,
     intro: [
       `A ${kind}, phases ${phases.map((p) => `\`${p}\``).join(', ')}. Once this phase is done, every Secret of the cluster holds the certificate and key of generation \`${input.leafGeneration}\`, and \`ca.crt\` holds the CA certificate of ${input.caCertificates.map((g) => `\`${g}\``).join(' followed by ')}. Components load \`ca.crt\` only when they start, so every pod restarts once, one at a time, after its Secret is written: at every moment each pair of pods that talk trusts the CA of the other's certificate.`,
+      `Run every command block from ${OUTPUT_FOLDER(input.manifestFile)}, in order; each block's first line says so.`,
     ],
+    runIn: OUTPUT_FOLDER(input.manifestFile),
     steps: [...writeSteps(input), ...restartSteps(input), ...checkSteps(input)],
   };
   return renderRunbook(runbook);
 }
+
+/** The folder every block runs in. */
+const OUTPUT_FOLDER = (manifestFile: string) => `the output folder (the one that holds ${manifestFile})`;
 
 /** What the cert-manager rotation script does with the leaf Certificates, by phase index of a CA replacement. */
 const CUSTODY = [
@@ -57,25 +85,26 @@ const CUSTODY = [
 
 /** The steps that write every Secret whole, by method. */
 function writeSteps(input: RotationRunbookInput): RunbookStep[] {
-  const { writer, manifestFile, namespace } = input;
+  const { writer, manifestFile } = input;
   switch (writer.method) {
     case 'cfssl':
       return [{
         title: 'Write the Secrets with the issuing script',
-        text: [`Copy the new request files and script over your copy of \`${writer.folder}\` (it keeps the keys and every earlier generation), and run the script there. It makes the files of generation \`${input.id}\` that this phase needs, keeping any that exist, and writes every Secret whole with \`kubectl apply\`; it never deletes one.`],
+        text: [`Copy the new request files and script over your copy of \`${writer.folder}\` (it keeps the keys and every earlier generation), and run the script (it works in its own folder, wherever it is called from). It makes the files of generation \`${input.id}\` that this phase needs, keeping any that exist, and writes every Secret whole with \`kubectl apply\`; it never deletes one.`],
         commands: [`cp -r ${writer.folder}/. ${writer.copy}/`, `${writer.copy}/${writer.script}`],
       }];
     case 'cert-manager':
+      if (writer.renewal) {
+        return [{
+          title: 'Have cert-manager renew the leaves, and wait for it',
+          text: [`\`${writer.script}\` has cert-manager issue every server and client certificate anew with the same CA (\`cmctl renew\` of exactly those Certificates, by name: the CA Certificate is left as it is), then waits until each one is issued at a higher revision and Ready for its current spec. Restart nothing before it ends: a pod restarted earlier keeps its old key.`],
+          commands: [writer.script],
+        }];
+      }
       return [{
         title: 'Apply the certificate objects, then write the Secrets',
-        text: [writer.script
-          ? `Apply the issuers and certificates of this phase first, and wait until cert-manager has issued them. Then run \`${writer.script}\`: it writes every Secret the operator loads whole with \`kubectl apply\` and never deletes one. ${CUSTODY[input.phases.indexOf(input.phase)] ?? ''}`.trim()
-          : 'Apply the issuers and certificates, and have cert-manager issue every server and client certificate anew now, with the same CA (cert-manager\'s command-line tool, `cmctl renew`).'],
-        commands: [
-          `kubectl apply -f ${manifestFile} -l ${writer.selector}`,
-          `kubectl wait --for=condition=Ready certificate -l ${writer.selector} -n ${namespace} --timeout=5m`,
-          ...(writer.script ? [`./${writer.script}`] : [`cmctl renew --namespace ${namespace} -l ${writer.selector}`]),
-        ],
+        text: [`Apply the issuers and certificates of this phase. Then run \`${writer.script}\`: it waits until cert-manager has issued what this phase reads (Ready for the spec just applied), then writes every Secret the operator loads whole with \`kubectl apply\` and never deletes one. ${CUSTODY[input.phases.indexOf(input.phase)] ?? ''}`.trim()],
+        commands: [`kubectl apply -f ${manifestFile} -l ${writer.selector}`, writer.script],
       }];
     default:
       return [{
@@ -88,21 +117,43 @@ function writeSteps(input: RotationRunbookInput): RunbookStep[] {
 /** The restarts, in the operator's order, after the Secrets are written. */
 function restartSteps(input: RotationRunbookInput): RunbookStep[] {
   const { key, value } = input.restartAnnotation;
+  const orders = input.rollOrder.filter((o) => o.components.length > 0)
+    .map((o) => `the ${o.resourceKind}'s ${o.components.join(', then ')}`);
   return [
     {
       title: 'Restart the cluster components',
-      text: [`Apply the manifests. Every component's annotation \`${key}\` is now \`${value}\`, so the operator restarts each component's pods one at a time, in this order: ${input.restartOrder.filter((t) => t !== 'drainer').join(', ')}. Wait until every pod has restarted.`],
+      text: [
+        `Apply the manifests. Every component's annotation \`${key}\` is now \`${value}\`, so the operator restarts the pods of each component one at a time, from the highest ordinal down, and each component waits for the one before it: ${orders.join('; and at the same time, ')} (${input.rollOrderSource}). Wait until every pod has restarted: the check below names any pod that started before its Secret was written.`,
+      ],
       commands: [`kubectl apply -f ${input.manifestFile}`],
     },
     ...(input.drainerName ? [{
       title: 'Restart the drainer',
       commands: [`kubectl rollout restart statefulset/${input.drainerName} -n ${input.namespace}`, `kubectl rollout status statefulset/${input.drainerName} -n ${input.namespace}`],
     }] : []),
-    {
-      title: 'Restart the clients',
-      text: [`Restart every workload that mounts ${input.clientSecretNames.map((n) => `\`${n}\``).join(' or ')} (the monitor, the tools), one at a time.`],
-    },
+    clientsStep(input),
   ];
+}
+
+/** The app's workloads that load the Secrets, each restarted with its own commands, one at a time. */
+function clientsStep(input: RotationRunbookInput): RunbookStep {
+  const rolling = input.consumers.filter((c) => c.rolling);
+  const others = input.consumers.filter((c) => !c.rolling);
+  const secrets = input.clientSecretNames.map((n) => `\`${n}\``).join(' or ');
+  return {
+    title: 'Restart the clients',
+    text: [
+      rolling.length > 0
+        ? `These workloads of the app load the cluster's Secrets (${rolling.map((c) => `${c.kind} \`${c.name}\`: ${c.secrets.map((s) => `\`${s}\``).join(', ')}`).join('; ')}). Restart each in turn and wait for it.`
+        : `No workload of the app that wrote this runbook loads ${secrets}.`,
+      ...(others.length > 0 ? [`${others.map((c) => `${c.kind} \`${c.name}\``).join(', ')} load${others.length === 1 ? 's' : ''} them too and ${others.length === 1 ? 'picks' : 'pick'} them up at ${others.length === 1 ? 'its' : 'their'} next start: re-run or re-create ${others.length === 1 ? 'it' : 'them'} once this phase is done.`] : []),
+      `Restart, one at a time in the same way, any workload outside this app that mounts ${secrets}.`,
+    ],
+    commands: rolling.flatMap((c) => {
+      const target = `${c.kind.toLowerCase()}/${c.name}`;
+      return [`kubectl rollout restart ${target} -n ${c.namespace}`, `kubectl rollout status ${target} -n ${c.namespace}`];
+    }),
+  };
 }
 
 /** What to check before the next commit, and what that commit is. */
@@ -114,11 +165,11 @@ function checkSteps(input: RotationRunbookInput): RunbookStep[] {
   return [{
     title: next ? `Check, then commit phase ${next}` : 'Check: the rotation is done',
     text: [
-      `Check every Secret against this phase: \`cluster-tls verify\` reads the phase from \`tls-plan.json\` and checks which CAs each \`ca.crt\` holds and which one signed each certificate. Save its JSON report: the synth of the next phase reads it (\`CLUSTER_TLS_VERIFY_REPORT\`) and refuses to go on while a Secret is not where this phase leaves it.`,
+      `Check every Secret against this phase, and every pod against its Secret: \`cluster-tls verify\` reads the phase from \`tls-plan.json\`, checks which CAs each \`ca.crt\` holds and which one signed each certificate, and (from the pods in the same list) that every pod that mounts a Secret started after the Secret was last written. It exits 1 while anything is not where this phase leaves it: wait for the restarts and run it again. Its JSON report goes beside the output folder, \`${input.verifyReport}\`.`,
       next
-        ? `Then set the rotation's \`phase\` to \`${next}\` in the app, synthesize, review and commit.`
+        ? `Then set the rotation's \`phase\` to \`${next}\` in the app, synthesize, review and commit. The synth reads the report from beside the output folder and refuses to move on unless it shows every Secret of this phase in place and no pod still holding what it loaded before.`
         : `Keep the rotation declared in \`rotations\`: it names the certificates in use. ${cleanup.join(' ')}`.trim(),
     ],
-    commands: [`kubectl get secrets -n ${input.namespace} -o json | npx cluster-tls verify --dist <output folder> --secrets - --json > verify-${input.id}-${input.phase}.json`],
+    commands: [`kubectl get secrets,pods -n ${input.namespace} -o json --show-managed-fields | npx cluster-tls verify --dist . --namespace ${input.namespace} --cluster ${input.clusterName} --secrets - --json > ${input.verifyReport}`],
   }];
 }

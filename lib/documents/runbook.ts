@@ -18,6 +18,12 @@ export interface RunbookStep {
    */
   readonly commands?: readonly string[];
   /**
+   * Where the step's commands run, when not where the runbook's {@link Runbook.runIn} says: the
+   * first line of the block, as a shell comment.
+   * @default - the runbook's `runIn`
+   */
+  readonly runIn?: string;
+  /**
    * A file's content shown in a block (for example a patch), with its language.
    * @default - no file
    */
@@ -33,6 +39,13 @@ export interface Runbook {
    */
   readonly intro?: readonly string[];
   readonly steps: readonly RunbookStep[];
+  /**
+   * Where every command block runs (for example "the output folder, which holds demo.k8s.yaml"):
+   * the first line of each block, as a shell comment, so that a block pasted as a whole says
+   * where it belongs.
+   * @default - the blocks say nothing of where they run
+   */
+  readonly runIn?: string;
 }
 
 /** Renders a runbook as Markdown. */
@@ -47,7 +60,8 @@ export function renderRunbook(runbook: Runbook): string {
       out.push(paragraph, '');
     }
     if (step.commands && step.commands.length > 0) {
-      out.push('```sh', ...step.commands, '```', '');
+      const runIn = step.runIn ?? runbook.runIn;
+      out.push('```sh', ...(runIn ? [`# run in ${runIn}`] : []), ...step.commands, '```', '');
     }
     if (step.file) {
       out.push(`\`\`\`${step.file.language}`, step.file.content.replace(/\n$/, ''), '```', '');

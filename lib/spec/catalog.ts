@@ -262,6 +262,22 @@ export const CLUSTER_KINDS: readonly ClusterKindEntry[] = [
   },
 ];
 
+/**
+ * The order in which the operator rolls each cluster's components when their pod template changes
+ * (a restart annotation): each component waits for the ones before it to finish, and inside a
+ * component the pods restart one at a time from the highest ordinal down (a StatefulSet
+ * partition). The two cluster kinds are separate resources, each rolled by its own controller, so
+ * they roll at the same time. From the operator's release-1.6 sources:
+ * `pkg/controller/tidbcluster/tidb_cluster_control.go` (`updateTidbCluster`: pd, tiflash, tikv,
+ * pump, tidb, ticdc) and `pkg/controller/dmcluster/dm_cluster_control.go` (`updateDMCluster`:
+ * dm-master, dm-worker), in this project's names. Later operator releases roll the changefeed
+ * first when its version is 5.1 or later (`NeedToUpdateTiCDCFirst`).
+ */
+export const OPERATOR_ROLL_ORDER: Readonly<Record<ClusterKind, readonly ComponentToken[]>> = {
+  [ClusterKind.DATABASE]: ['coordinator', 'columnar', 'store', 'pump', 'sqlserver', 'changefeed'],
+  [ClusterKind.MIGRATION]: ['mig-master', 'mig-worker'],
+};
+
 /** The `kind` of every cluster resource (`DatabaseCluster`, `MigrationCluster`). */
 export const CLUSTER_RESOURCE_KINDS: ReadonlySet<string> = new Set(CLUSTER_KINDS.map((k) => k.resourceKind));
 

@@ -17,8 +17,9 @@
  * <namespace>/<cluster>/migration/task.yaml
  * <namespace>/<cluster>/migration-runbook.md
  * <namespace>/<cluster>/rotation-runbook.md     while a rotation is declared: its phase, step by step
- * <namespace>/<cluster>/rotate-certificates.sh  cert-manager, during a CA replacement: the phase's script
+ * <namespace>/<cluster>/rotate-certificates.sh  cert-manager, while a rotation is declared: the phase's script
  * ../cluster-tls.lock.json                      the record of settings fixed at creation, beside the folder
+ * ../cluster-tls-verify.<namespace>.<cluster>.json  a rotation phase's verify report, beside the folder
  * ```
  */
 import * as path from 'node:path';
@@ -39,6 +40,7 @@ const FILES = {
   marker: '.cluster-tls-output.json',
   constructMetadata: 'construct-metadata.json',
   record: 'cluster-tls.lock.json',
+  verifyReportPrefix: 'cluster-tls-verify',
 } as const;
 
 /** The file name of the certificate plan in a cluster's folder. */
@@ -163,6 +165,21 @@ export function manifestFileName(chart: Chart): string {
 /** The record of an output folder: {@link RECORD_FILE} in the folder that holds it. */
 export function defaultRecordFile(outdir: string): string {
   return path.join(path.dirname(path.resolve(outdir)), FILES.record);
+}
+
+/**
+ * The file name of the `cluster-tls verify --json` report of a cluster's rotation phase,
+ * `cluster-tls-verify.<namespace>.<cluster>.json`: the rotation runbook writes it beside the output
+ * folder (outside it, like the record, so that no synth replaces it), and the synth of the next
+ * phase reads it from there.
+ */
+export function verifyReportFileName(namespace: string, clusterName: string): string {
+  return `${FILES.verifyReportPrefix}.${namespace}.${clusterName}.json`;
+}
+
+/** The verify report of a cluster beside an output folder: {@link verifyReportFileName} in the folder that holds it. */
+export function defaultVerifyReportFile(outdir: string, namespace: string, clusterName: string): string {
+  return path.join(path.dirname(path.resolve(outdir)), verifyReportFileName(namespace, clusterName));
 }
 
 /** A path of the layout, read back by {@link parseOutputPath}. */

@@ -41,6 +41,10 @@ export interface RecordedRotation {
   readonly phase: string;
   /** The phases of its kind, in order. */
   readonly phases: readonly string[];
+  /** Every Secret of the plan in this phase: a verify report must show each one in place before the phase moves on. */
+  readonly secrets: readonly string[];
+  /** The phases of this rotation left without a verify report, each acknowledged by name. */
+  readonly unverified?: readonly string[];
 }
 
 /** The settings fixed at creation of every cluster and drainer of an app. */
@@ -69,13 +73,13 @@ export function fixedSettings(manifests: readonly any[], drainers: readonly Drai
   const rotations: Record<string, RecordedRotation> = {};
   for (const p of plans) {
     if (p.rotation) {
-      rotations[`${p.namespace}/${p.clusterName}`] = { id: p.rotation.id, phase: p.rotation.phase, phases: p.rotation.phases };
+      rotations[`${p.namespace}/${p.clusterName}`] = { id: p.rotation.id, phase: p.rotation.phase, phases: p.rotation.phases, secrets: p.secrets.map((s) => s.name) };
     }
   }
   return { clusters: sortedKeys(clusters), drainers: sortedKeys(byPath), ...(plans.some((p) => p.rotation) ? { rotations: sortedKeys(rotations) } : {}) };
 }
 
-function sortedKeys<T>(o: Record<string, T>): Record<string, T> {
+export function sortedKeys<T>(o: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
@@ -114,7 +118,14 @@ export function readRecord(file: string): FixedSettings | undefined {
     throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received a file that is not a version ${RECORD_VERSION} record; `
       + 'expected the file an earlier synth wrote: restore it from version control');
   }
-  return { clusters: parsed.clusters, drainers: parsed.drainers, rotations: isPlainObject(parsed.rotations) ? parsed.rotations : undefined };
+  const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+  const rotation = (r: any) => isPlainObject(r) && typeof r.id === 'string' && typeof r.phase === 'string' && strings(r.phases)
+    && (r.secrets === undefined || strings(r.secrets)) && (r.unverified === undefined || strings(r.unverified));
+  if (parsed.rotations !== undefined && (!isPlainObject(parsed.rotations) || !Object.values(parsed.rotations).every(rotation))) {
+    throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received a rotations entry that is not one an earlier synth wrote; `
+      + 'expected the file an earlier synth wrote: restore it from version control');
+  }
+  return { clusters: parsed.clusters, drainers: parsed.drainers, rotations: parsed.rotations };
 }
 
 /** Writes a record in place of the old one, whole or not at all. */
@@ -129,7 +140,7 @@ export function writeRecord(file: string, settings: FixedSettings): void {
 }
 
 /** A path as a message shows it: relative to the working folder when inside it. */
-function displayPath(file: string): string {
+export function displayPath(file: string): string {
   const relative = path.relative(process.cwd(), file);
   return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }
@@ -167,98 +178,6 @@ export function checkFixedSettings(record: FixedSettings | undefined, now: Fixed
     const cause = old.releaseName === drainer.releaseName ? 'drainerName' : `releaseName ${describeValue(drainer.releaseName)} (was ${describeValue(old.releaseName)})`;
     throw new ClusterTlsError(`${at}: drainerName: received ${describeValue(drainer.drainerName)} from ${cause}; expected ${describeValue(old.drainerName)} ${where}: `
       + `renaming a running drainer is unsupported; to re-create the drainer deliberately, set ${RECREATE_ENV}=${key}`);
-  }
-}
-
-/** Environment variable naming the JSON report of `cluster-tls verify` for the phase in place. */
-export const VERIFY_REPORT_ENV = 'CLUSTER_TLS_VERIFY_REPORT';
-
-/**
- * Refuses a rotation that skips a phase, goes back, is dropped before its last phase, or starts
- * anywhere but at its first phase, relative to the record. Acknowledged `rotation/<namespace>/<cluster>`
- * entries pass. With a verify report, refuses to leave a phase that some Secret is not yet in.
- */
-export function checkRotations(record: FixedSettings | undefined, now: FixedSettings, recordFile: string,
-  acknowledged: readonly string[], report?: VerifyReportFile): void {
-  if (record === undefined) {
-    return;
-  }
-  const where = `as recorded in ${displayPath(recordFile)}`;
-  const before = record.rotations ?? {};
-  const after = now.rotations ?? {};
-  for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
-    if (acknowledged.includes(`rotation/${key}`)) {
-      continue;
-    }
-    const expected = allowedNext(before[key]);
-    const cur = after[key];
-    const got = cur ? `${cur.id} at "${cur.phase}"` : 'no rotation';
-    const matches = (e: { id: string; phase: string } | undefined) => (e === undefined ? cur === undefined
-      : e.id === NEW ? cur !== undefined && cur.id !== before[key]?.id && cur.phase === cur.phases[0]
-        : cur?.id === e.id && cur.phase === e.phase);
-    if (!expected.some(matches)) {
-      const want = expected.map((e) => (e === undefined ? 'no rotation' : e.id === NEW ? 'a new rotation at its first phase' : `${e.id} at "${e.phase}"`)).join(' or ');
-      throw new ClusterTlsError(`certificates ${key}: rotations: received ${got}; expected ${want} ${where}: a rotation moves one phase per synth, forward, and stays declared once done; `
-        + `to override deliberately, set ${RECREATE_ENV}=rotation/${key}`);
-    }
-    const old = before[key];
-    if (report && old && cur && cur.id === old.id && cur.phase !== old.phase) {
-      checkPhaseReached(key, old, report);
-    }
-  }
-}
-
-/** Stands for any new rotation, at its first phase. */
-const NEW = '*';
-
-/** The rotation states allowed after a recorded one: the same, the next phase, or after the last phase a new rotation at its first. */
-function allowedNext(old: RecordedRotation | undefined): ({ id: string; phase: string } | undefined)[] {
-  if (old === undefined) {
-    return [undefined, { id: NEW, phase: NEW }];
-  }
-  const at = old.phases.indexOf(old.phase);
-  return at === old.phases.length - 1
-    ? [{ id: old.id, phase: old.phase }, { id: NEW, phase: NEW }]
-    : [{ id: old.id, phase: old.phase }, { id: old.id, phase: old.phases[at + 1] }];
-}
-
-/** A `cluster-tls verify --json` report, as the synth reads it. */
-export interface VerifyReportFile {
-  readonly file: string;
-  readonly plans: readonly { readonly namespace: string; readonly clusterName: string; readonly rotation?: { readonly id: string; readonly phase: string } }[];
-  readonly secrets: readonly { readonly name: string; readonly namespace: string; readonly clusterName: string; readonly checks: readonly { readonly check: string; readonly ok: boolean; readonly found: string }[] }[];
-}
-
-/** Reads the report {@link VERIFY_REPORT_ENV} names; undefined when it is not set. */
-export function readVerifyReport(file: string | undefined): VerifyReportFile | undefined {
-  if (!file) {
-    return undefined;
-  }
-  let parsed: any;
-  try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  if (!Array.isArray(parsed?.plans) || !Array.isArray(parsed?.secrets)) {
-    throw new ClusterTlsError(`${VERIFY_REPORT_ENV}: received ${describeValue(file)}, which is not a report of cluster-tls verify --json; expected the JSON report of the phase in place`);
-  }
-  return { file, plans: parsed.plans, secrets: parsed.secrets };
-}
-
-/** Refuses to leave a phase while the report shows a Secret of the cluster that is not in it. */
-function checkPhaseReached(key: string, old: RecordedRotation, report: VerifyReportFile): void {
-  const [namespace, clusterName] = key.split('/');
-  const plan = report.plans.find((p) => p.namespace === namespace && p.clusterName === clusterName);
-  const at = `certificates ${key}: rotations phase: received the phase after "${old.phase}"; expected "${old.phase}" until every Secret of the cluster is in it`;
-  if (plan?.rotation?.id !== old.id || plan.rotation.phase !== old.phase) {
-    throw new ClusterTlsError(`${at}: ${displayPath(report.file)} is not a report of phase "${old.phase}" of rotation ${old.id} (run cluster-tls verify --json on it first)`);
-  }
-  const behind = report.secrets.filter((s) => s.namespace === namespace && s.clusterName === clusterName)
-    .find((s) => !s.checks.some((c) => c.check === 'rotation' && c.ok));
-  if (behind) {
-    const reason = behind.checks.find((c) => c.check === 'rotation')?.found ?? 'not checked';
-    throw new ClusterTlsError(`${at}, and ${displayPath(report.file)} shows Secret ${behind.name} is not: ${reason}; write it as rotation-runbook.md says and verify again`);
   }
 }
 

@@ -9,8 +9,9 @@ import { ClusterTlsError } from '../spec/errors';
 import * as layout from '../spec/output-layout';
 import { registeredDrainers } from './app-rules';
 import {
-  RECREATE_ENV, VERIFY_REPORT_ENV, checkFixedSettings, checkRotations, readVerifyReport, checkNoKeyMaterial, clusterKey, fixedSettings, readRecord, writeRecord,
+  RECREATE_ENV, checkFixedSettings, checkNoKeyMaterial, clusterKey, fixedSettings, readRecord, writeRecord,
 } from './guards';
+import { UNVERIFIED_ENV, VERIFY_REPORT_ENV, checkRotations } from './rotation-guard';
 import { RenderedObject, planOutput } from './output-plan';
 import { RenderedFile, copyFiles, writeOutput } from './write-output';
 
@@ -75,12 +76,21 @@ export interface SynthesizeOptions {
    */
   readonly acknowledgeRecreation?: string[];
   /**
-   * The JSON report of `cluster-tls verify --json` for the rotation phase in place. When given,
-   * the synth refuses to move a rotation to its next phase while the report shows a Secret of
-   * that cluster that is not yet where the phase in place leaves it.
-   * @default - the file the `CLUSTER_TLS_VERIFY_REPORT` environment variable names, else none
+   * The JSON report of `cluster-tls verify --json` for the rotation phases in place. A rotation
+   * moves to its next phase only when the report shows every Secret the record names in the
+   * phase in place, and no pod that loaded its Secret before it was written.
+   * @default - the file the `CLUSTER_TLS_VERIFY_REPORT` environment variable names, else each
+   * cluster's `cluster-tls-verify.<namespace>.<cluster>.json` beside the output folder, where the
+   * rotation runbook writes it
    */
   readonly verifyReport?: string;
+  /**
+   * Clusters (`<namespace>/<cluster>`) whose rotation may move to its next phase without a verify
+   * report. The risk is an outage: pods that still trust only a CA their peers no longer present.
+   * The record keeps each phase left this way, for review.
+   * @default - the comma-separated entries of the `CLUSTER_TLS_UNVERIFIED_PHASE` environment variable
+   */
+  readonly acknowledgeUnverifiedPhase?: string[];
 }
 
 /** What {@link synthesize} wrote. */
@@ -122,11 +132,16 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   const plans = new Map(plan.files.filter((f) => layout.parseOutputPath(f.path)?.file === 'tls-plan').map((f) => [f.path, f.render().content]));
   const now = fixedSettings([...plan.renderedFirst.values()], registeredDrainers(app), [...plans.values()].map((text) => JSON.parse(text)));
   const sources = new Map([...plan.renderedFirst].map(([o, manifest]) => [clusterKey(manifest), o.node.path]));
-  const acknowledged = options.acknowledgeRecreation
-    ?? (process.env[RECREATE_ENV] ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const acknowledged = options.acknowledgeRecreation ?? listFromEnv(RECREATE_ENV);
   const record = readRecord(recordFile);
   checkFixedSettings(record, now, recordFile, sources, acknowledged);
-  checkRotations(record, now, recordFile, acknowledged, readVerifyReport(options.verifyReport ?? process.env[VERIFY_REPORT_ENV]));
+  const rotations = checkRotations(record, now, recordFile, {
+    outdir,
+    report: options.verifyReport !== undefined ? { file: options.verifyReport, from: 'verifyReport' }
+      : process.env[VERIFY_REPORT_ENV] ? { file: process.env[VERIFY_REPORT_ENV], from: VERIFY_REPORT_ENV } : undefined,
+    acknowledged,
+    unverified: options.acknowledgeUnverifiedPhase ?? listFromEnv(UNVERIFIED_ENV),
+  });
   checkNoKeyMaterial(outdir, new Set(plan.files.map((f) => f.path)));
 
   let objects = 0;
@@ -144,13 +159,18 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
     yield outputMarker(app);
   }
   writeOutput(outdir, rendered());
-  writeRecord(recordFile, now);
+  writeRecord(recordFile, { ...now, ...(rotations ? { rotations } : {}) });
   const files = [...plan.files.map((f) => f.path), layout.OUTPUT_MARKER_FILE];
   const cli = process.env.CDK8S_OUTDIR;
   if (cli && path.resolve(cli) !== path.resolve(outdir)) {
     copyFiles(outdir, cli, files.slice(0, plan.manifestFiles));
   }
   return { outdir: path.resolve(outdir), files, manifestFiles: plan.manifestFiles, objects };
+}
+
+/** The comma-separated entries of an environment variable. */
+function listFromEnv(name: string): string[] {
+  return (process.env[name] ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
 /**

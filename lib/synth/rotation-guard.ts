@@ -1,0 +1,186 @@
+/**
+ * The guard of declared rotations, run before the output is replaced. It compares the rotations
+ * the app declares with the ones the record holds (the last synth's), never with what the app
+ * says of itself, so that a rotation moves one phase per synth, forward, and leaves a phase only
+ * once a `cluster-tls verify --json` report shows every Secret the record names in that phase,
+ * and no pod still holding what it loaded before. Moving on without a report is an acknowledged
+ * choice, written into the record for review.
+ */
+import * as fs from 'node:fs';
+import { ClusterTlsError, describeValue } from '../spec/errors';
+import * as layout from '../spec/output-layout';
+import { FixedSettings, RECREATE_ENV, RecordedRotation, displayPath, sortedKeys } from './guards';
+
+/** Environment variable naming one JSON report of `cluster-tls verify` for every phase in place. */
+export const VERIFY_REPORT_ENV = 'CLUSTER_TLS_VERIFY_REPORT';
+
+/** Environment variable listing the clusters (`<namespace>/<cluster>`) whose phase may move on without a verify report. */
+export const UNVERIFIED_ENV = 'CLUSTER_TLS_UNVERIFIED_PHASE';
+
+/** The largest verify report read, in bytes: a report of thousands of Secrets stays far below it. */
+const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+
+/** Where the reports come from, and which clusters may move on without one. */
+export interface RotationGuardInputs {
+  /** The output folder, beside which each cluster's report is looked for. */
+  readonly outdir: string;
+  /** One report for every cluster, instead of the files beside the output folder, and where its name came from. */
+  readonly report?: { readonly file: string; readonly from: string };
+  /** Entries `rotation/<namespace>/<cluster>` that lift every rotation rule for that cluster. */
+  readonly acknowledged: readonly string[];
+  /** `<namespace>/<cluster>` whose phase may move on without a report. */
+  readonly unverified: readonly string[];
+}
+
+/**
+ * Refuses a rotation that skips a phase, goes back, is dropped before its last phase, or starts
+ * anywhere but at its first phase, relative to the record; and a phase that moves on without a
+ * report showing it reached (unless acknowledged, which the record then keeps).
+ * @returns the rotations to record: the app's, with the acknowledged unverified phases
+ */
+export function checkRotations(record: FixedSettings | undefined, now: FixedSettings, recordFile: string,
+  inputs: RotationGuardInputs): FixedSettings['rotations'] {
+  if (record === undefined) {
+    return now.rotations;
+  }
+  const where = `as recorded in ${displayPath(recordFile)}`;
+  const before = record.rotations ?? {};
+  const after = now.rotations ?? {};
+  const recorded: Record<string, RecordedRotation> = {};
+  for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+    const old = before[key];
+    const cur = after[key];
+    if (!inputs.acknowledged.includes(`rotation/${key}`)) {
+      checkStep(key, old, cur, where);
+    }
+    if (cur === undefined) {
+      continue;
+    }
+    const moved = old !== undefined && cur.id === old.id && cur.phase !== old.phase;
+    const carried = old?.id === cur.id ? old.unverified ?? [] : [];
+    let unverified = carried;
+    if (moved && !inputs.acknowledged.includes(`rotation/${key}`)) {
+      unverified = inputs.unverified.includes(key) ? [...carried, old.phase] : (checkPhaseReached(key, old, inputs, recordFile), carried);
+    }
+    recorded[key] = unverified.length > 0 ? { ...cur, unverified } : cur;
+  }
+  return Object.keys(recorded).length > 0 ? sortedKeys(recorded) : undefined;
+}
+
+/** Stands for any new rotation, at its first phase. */
+const NEW = '*';
+
+/** Refuses a step the record does not allow. */
+function checkStep(key: string, old: RecordedRotation | undefined, cur: RecordedRotation | undefined, where: string): void {
+  const expected = allowedNext(old);
+  const got = cur ? `${cur.id} at "${cur.phase}"` : 'no rotation';
+  const matches = (e: { id: string; phase: string } | undefined) => (e === undefined ? cur === undefined
+    : e.id === NEW ? cur !== undefined && cur.id !== old?.id && cur.phase === cur.phases[0]
+      : cur?.id === e.id && cur.phase === e.phase);
+  if (!expected.some(matches)) {
+    const want = expected.map((e) => (e === undefined ? 'no rotation' : e.id === NEW ? 'a new rotation at its first phase' : `${e.id} at "${e.phase}"`)).join(' or ');
+    throw new ClusterTlsError(`certificates ${key}: rotations: received ${got}; expected ${want} ${where}: a rotation moves one phase per synth, forward, and stays declared once done; `
+      + `to override deliberately, set ${RECREATE_ENV}=rotation/${key}`);
+  }
+}
+
+/** The rotation states allowed after a recorded one: the same, the next phase, or after the last phase a new rotation at its first. */
+function allowedNext(old: RecordedRotation | undefined): ({ id: string; phase: string } | undefined)[] {
+  if (old === undefined) {
+    return [undefined, { id: NEW, phase: NEW }];
+  }
+  const at = old.phases.indexOf(old.phase);
+  return at === old.phases.length - 1
+    ? [{ id: old.id, phase: old.phase }, { id: NEW, phase: NEW }]
+    : [{ id: old.id, phase: old.phase }, { id: old.id, phase: old.phases[at + 1] }];
+}
+
+/** A `cluster-tls verify --json` report, as the synth reads it. */
+export interface VerifyReportFile {
+  readonly file: string;
+  readonly plans: readonly { readonly namespace: string; readonly clusterName: string; readonly rotation?: { readonly id: string; readonly phase: string } }[];
+  readonly secrets: readonly { readonly name: string; readonly namespace: string; readonly clusterName: string; readonly checks: readonly { readonly check: string; readonly ok: boolean; readonly found: string }[] }[];
+}
+
+/**
+ * Reads a report; undefined when the file does not exist. Refuses, in one line, a file that is
+ * larger than {@link MAX_REPORT_BYTES}, not JSON, or not shaped as a report.
+ */
+export function readVerifyReport(file: string, source: string): VerifyReportFile | undefined {
+  let text: string;
+  try {
+    text = readBounded(file, MAX_REPORT_BYTES);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      return undefined;
+    }
+    throw new ClusterTlsError(`${source}: received ${describeValue(displayPath(file))}, which cannot be read (${(e as Error).message}); expected the JSON report of cluster-tls verify --json`);
+  }
+  let parsed: any;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const isSecret = (s: any) => typeof s?.name === 'string' && typeof s.namespace === 'string' && Array.isArray(s.checks)
+    && s.checks.every((c: any) => typeof c?.check === 'string' && typeof c.ok === 'boolean');
+  if (!Array.isArray(parsed?.plans) || !Array.isArray(parsed?.secrets) || !parsed.secrets.every(isSecret)) {
+    throw new ClusterTlsError(`${source}: received ${describeValue(displayPath(file))}, which is not a report of cluster-tls verify --json; expected the JSON report of the phase in place`);
+  }
+  return { file, plans: parsed.plans, secrets: parsed.secrets };
+}
+
+/** A file's text, refused past `limit` bytes (a pipe or device that never ends included). */
+function readBounded(file: string, limit: number): string {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const chunk = Buffer.alloc(1024 * 1024);
+    for (let n = fs.readSync(fd, chunk); n > 0; n = fs.readSync(fd, chunk)) {
+      total += n;
+      if (total > limit) {
+        throw new Error(`larger than ${limit / 1024 / 1024} MiB`);
+      }
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Refuses to leave a phase unless the report (the one given, else the file beside the output
+ * folder) is of that phase and shows every Secret the record names in it, with no pod that
+ * loaded it before it was written.
+ */
+function checkPhaseReached(key: string, old: RecordedRotation, inputs: RotationGuardInputs, recordFile: string): void {
+  const [namespace, clusterName] = key.split('/');
+  const file = inputs.report?.file ?? layout.defaultVerifyReportFile(inputs.outdir, namespace, clusterName);
+  const source = inputs.report?.from ?? 'verify report';
+  const at = `certificates ${key}: rotations phase: received the phase after "${old.phase}"; expected "${old.phase}" until cluster-tls verify shows every Secret of the cluster in it`;
+  const skip = `or, to move on unverified and risk pods that trust a CA their peers no longer present, set ${UNVERIFIED_ENV}=${key} (kept in ${displayPath(recordFile)})`;
+  if (!Array.isArray(old.secrets)) {
+    throw new ClusterTlsError(`${at}: ${displayPath(recordFile)} does not list the Secrets of phase "${old.phase}" (an earlier release wrote it): synthesize phase "${old.phase}" once more, then verify`);
+  }
+  const report = readVerifyReport(file, source);
+  if (report === undefined) {
+    throw new ClusterTlsError(`${at}: no report at ${displayPath(file)}; run the check step of rotation-runbook.md, ${skip}`);
+  }
+  const plan = report.plans.find((p) => p?.namespace === namespace && p?.clusterName === clusterName);
+  if (plan?.rotation?.id !== old.id || plan.rotation.phase !== old.phase) {
+    throw new ClusterTlsError(`${at}: ${displayPath(file)} is not a report of phase "${old.phase}" of rotation ${old.id}; run the check step of rotation-runbook.md again, ${skip}`);
+  }
+  for (const name of old.secrets) {
+    const secret = report.secrets.find((s) => s.namespace === namespace && s.name === name);
+    const failed = secret?.checks.find((c) => (c.check === 'rotation' || c.check === 'loaded') && !c.ok);
+    const first = failed ?? secret?.checks.find((c) => !c.ok);
+    const reason = secret === undefined ? 'it is not in the report'
+      : failed ? `${failed.check}: ${failed.found}`
+        : secret.checks.some((c) => c.check === 'rotation') ? undefined : `its rotation was not checked${first ? ` (${first.check}: ${first.found})` : ''}`;
+    if (reason !== undefined) {
+      throw new ClusterTlsError(`${at}, and ${displayPath(file)} does not show Secret ${name} there: ${reason}; finish the phase as rotation-runbook.md says and verify again, ${skip}`);
+    }
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * Every rotation runbook run as written: an app that is not the reference one (other names, more
+ * replicas, a drainer, and cdk8s-plus workloads mounting the client Secrets), synthesized at every
+ * phase of each rotation kind and method, and every command block of each phase's
+ * `rotation-runbook.md` run with bash (`-euo pipefail`: any command that fails fails the test)
+ * from the folder the block names. kubectl and cmctl are stand-ins that refuse what the real ones
+ * refuse (test/_fake-kubectl.ts), cfssl is the real one, `npx cluster-tls` is this package's
+ * command, and the cluster's controllers (cert-manager, the operator, the StatefulSet and
+ * Deployment controllers) run concurrently (test/_fake-cluster.ts), every pod restart going
+ * through the rotation simulator's real handshakes. The synth of each next phase reads the verify
+ * report the runbook wrote, from where it wrote it.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App, Chart } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-27';
+import * as YAML from 'yaml';
+import {
+  CertificateRotation, ClusterCertificates, DrainerRelease, IssuingMethod, RotationKind, ROTATION_PHASES, TlsDatabaseCluster, TlsMigrationCluster,
+  TlsPlan, synthesize,
+} from '../lib';
+import { secretConsumers } from '../lib/certificates/secret-consumers';
+import { CertManagerIssuer } from './_cert-manager-issuer';
+import { describeWithCfssl, requireCfssl } from './_cfssl-available';
+import { FakeCluster } from './_fake-cluster';
+import { FakeKubectl, createFakeCmctl, createFakeKubectl } from './_fake-kubectl';
+import { CHANGEFEED_FIRST, RollOptions, RotationSimulator, formatOutages } from './_rotation-simulator';
+
+const ROOT = path.join(__dirname, '..');
+const NS = 'payments';
+const CLUSTER = 'ledger';
+const MANIFEST = `${NS}.k8s.yaml`;
+
+/**
+ * The app: a database cluster with several replicas of most components, a migration cluster, a
+ * drainer, and two workloads of the team's own that mount the client Secrets.
+ */
+function buildApp(method: IssuingMethod, rotations: CertificateRotation[]): App {
+  const app = new App();
+  const chart = new Chart(app, NS, { namespace: NS });
+  const certificates = new ClusterCertificates(chart, 'certs', { clusterName: CLUSTER, method, rotations, subject: { organization: 'Payments' } });
+  const image = (name: string) => ({ baseImage: `registry.example.com/db/${name}` });
+  const database = new TlsDatabaseCluster(chart, 'db', {
+    clusterName: CLUSTER, version: 'v4.0.5', operatorVersion: 'v1.2.0', certificates,
+    coordinator: { ...image('coordinator'), replicas: 3 }, store: { ...image('store'), replicas: 3 }, sqlserver: { ...image('sqlserver'), replicas: 2 },
+    pump: image('pump'), changefeed: { ...image('changefeed'), replicas: 2 }, columnar: image('columnar'),
+  });
+  const migration = new TlsMigrationCluster(chart, 'mig', {
+    clusterName: CLUSTER, version: 'v1.2.0', operatorVersion: 'v1.2.0', certificates,
+    master: { ...image('migration'), replicas: 3 }, worker: { ...image('migration'), replicas: 2 },
+    sources: [{ sourceId: 'legacy', host: 'mysql.payments.example.com', port: 3306, user: 'copier', tlsSecretName: 'ledger-legacy-tls' }],
+    target: { database, user: 'copier', tlsSecretName: 'ledger-target-tls' }, task: { name: 'ledger-copy' },
+  });
+  new DrainerRelease(chart, 'drainer', { cluster: database, releaseName: 'binlog', chart: { repository: 'https://charts.example.com/stable', version: '1.1.5' } });
+  for (const [id, secret] of [['reporting', database.clientSecret()], ['copy-tools', migration.clientSecret()]] as const) {
+    const workload = new kplus.Deployment(chart, id, { containers: [{ image: `registry.example.com/${id}:1.0.0` }] });
+    workload.containers[0].mount('/etc/db-tls', kplus.Volume.fromSecret(chart, `${id}-tls`, secret));
+  }
+  return app;
+}
+
+/** A project folder as a user has it: the output folder in it, and `npx cluster-tls` resolving to this package. */
+interface Project {
+  readonly dir: string;
+  readonly outdir: string;
+  readonly kubectl: FakeKubectl;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+function project(): Project {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runbook-project-'));
+  fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "ledger-app", "private": true }\n');
+  const bin = path.join(dir, 'node_modules', '.bin');
+  fs.mkdirSync(bin, { recursive: true });
+  fs.writeFileSync(path.join(bin, 'cluster-tls'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, 'build', 'bin', 'cluster-tls.js')}" "$@"\n`, { mode: 0o755 });
+  const kubectl = createFakeKubectl(path.join(dir, 'tools'));
+  createFakeCmctl(kubectl);
+  const home = path.join(dir, 'home');
+  fs.mkdirSync(home);
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${kubectl.dir}:${process.env.PATH}`, HOME: home, POLL: '0.05', TIMEOUT: '60' };
+  delete env.KUBECTL;
+  delete env.CLUSTER_TLS_VERIFY_REPORT;
+  delete env.CLUSTER_TLS_UNVERIFIED_PHASE;
+  return { dir, outdir: path.join(dir, 'dist'), kubectl, env };
+}
+
+/** Synthesizes the app at a phase into the project's output folder, as the user's `npm run synth` would. */
+function synth(p: Project, method: IssuingMethod, rotations: CertificateRotation[]): { plan: TlsPlan; manifests: any[] } {
+  synthesize(buildApp(method, rotations), { outdir: p.outdir, acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [] });
+  return {
+    plan: JSON.parse(fs.readFileSync(path.join(p.outdir, NS, CLUSTER, 'tls-plan.json'), 'utf8')),
+    manifests: YAML.parseAllDocuments(fs.readFileSync(path.join(p.outdir, MANIFEST), 'utf8')).map((d) => d.toJS()),
+  };
+}
+
+/** Runs a bash block from `cwd`, asynchronously, so that the controllers act meanwhile; throws with its output when it fails. */
+function bash(block: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', block], { cwd, env });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`block exited ${code} in ${cwd}:\n${block}\n--- output:\n${out}`))));
+  });
+}
+
+/** The `sh` blocks of a Markdown file, in order. */
+function shellBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
+/**
+ * Runs every block of the phase's rotation runbook from the folder its first line names, in order.
+ * After the block that applies the manifests, waits as the runbook says until every pod has
+ * restarted (the cluster settles); nowhere else.
+ */
+async function runRunbook(p: Project, cluster: FakeCluster): Promise<string[]> {
+  const runbook = fs.readFileSync(path.join(p.outdir, NS, CLUSTER, 'rotation-runbook.md'), 'utf8');
+  const outputs: string[] = [];
+  for (const block of shellBlocks(runbook)) {
+    const [first, ...commands] = block.trimEnd().split('\n');
+    expect(first).toBe(`# run in the output folder (the one that holds ${MANIFEST})`);
+    expect(fs.existsSync(path.join(p.outdir, MANIFEST))).toBe(true);
+    try {
+      outputs.push(await bash(block, p.outdir, p.env));
+    } catch (e) {
+      // The verify block fails when a check fails: say which, from the report it wrote.
+      const file = path.join(p.dir, `cluster-tls-verify.${NS}.${CLUSTER}.json`);
+      const failing = fs.existsSync(file) ? failures(JSON.parse(fs.readFileSync(file, 'utf8'))) : [];
+      throw new Error(`${(e as Error).message}\n${failing.join('\n')}\n${formatOutages(cluster.outagesSoFar())}`);
+    }
+    if (commands.includes(`kubectl apply -f ${MANIFEST}`)) {
+      await cluster.idle();
+    }
+  }
+  return outputs;
+}
+
+/** The failing checks of a verify report, one line per Secret. */
+function failures(r: any): string[] {
+  return r.secrets.filter((s: any) => !s.ok).map((s: any) => `${s.name}: ${s.checks.filter((c: any) => !c.ok).map((c: any) => `${c.check} ${c.found}`).join('; ')}`);
+}
+
+/** The verify report the runbook wrote beside the output folder, which the next synth reads. */
+function report(p: Project): any {
+  return JSON.parse(fs.readFileSync(path.join(p.dir, `cluster-tls-verify.${NS}.${CLUSTER}.json`), 'utf8'));
+}
+
+/** Creates the cluster: applies every object, issues the Secrets (cert-manager, or the given block), starts every pod. */
+async function created(p: Project, method: IssuingMethod, roll: RollOptions): Promise<{ cluster: FakeCluster; sim: RotationSimulator; issuer?: CertManagerIssuer }> {
+  const { plan, manifests } = synth(p, method, []);
+  const issuer = method === IssuingMethod.CERT_MANAGER ? await CertManagerIssuer.issueAll([]) : undefined;
+  if (method === IssuingMethod.CFSSL) {
+    // The database runbook's issuing block, as written.
+    const runbook = fs.readFileSync(path.join(p.outdir, NS, CLUSTER, 'database-runbook.md'), 'utf8');
+    await bash(shellBlocks(runbook)[0], p.outdir, p.env);
+  }
+  execFileSync('kubectl', ['apply', '-f', MANIFEST], { cwd: p.outdir, env: p.env });
+  const sim = new RotationSimulator(plan, manifests);
+  const consumers = secretConsumers(manifests, NS, plan.secrets.map((s) => s.name));
+  const clients = new Map(consumers.flatMap((c) => c.secrets.map((s) => [s, c.name] as const)));
+  const cluster = new FakeCluster(p.kubectl, sim, { namespace: NS, clusterName: CLUSTER, issuer, roll, clients, drainer: `${CLUSTER}-binlog-drainer` });
+  await cluster.issueAll();
+  cluster.start();
+  expect(await sim.check('created')).toEqual([]);
+  return { cluster, sim, issuer };
+}
+
+/** Every phase of `rotations`' last entry, each synthesized and its runbook run; the cluster stopped at the end. */
+async function rotate(p: Project, method: IssuingMethod, cluster: FakeCluster, earlier: CertificateRotation[], last: CertificateRotation): Promise<void> {
+  try {
+    for (const phase of ROTATION_PHASES[last.kind ?? RotationKind.CA_REPLACEMENT]) {
+      synth(p, method, [...earlier, { ...last, phase }]);
+      await runRunbook(p, cluster);
+      const r = report(p);
+      expect(failures(r)).toEqual([]);
+      expect(r.secrets.every((s: any) => s.checks.some((c: any) => c.check === 'loaded' && c.ok))).toBe(true);
+    }
+  } finally {
+    await cluster.stop();
+  }
+  expect(cluster.errors).toEqual([]);
+}
+
+/** The CA certificates of a PEM bundle. */
+function certificates(pem: string): X509Certificate[] {
+  return pem.split(/(?<=-----END CERTIFICATE-----)/).filter((b) => b.includes('BEGIN')).map((b) => new X509Certificate(b.trim()));
+}
+
+/** Every pod ended with one CA, not the one it started with, and a certificate that CA signed. */
+function expectReplaced(sim: RotationSimulator, initialCa: string): void {
+  for (const pod of sim.pods) {
+    const cas = certificates(pod.loaded!.ca);
+    expect(cas.map((c) => c.fingerprint256)).not.toContain(certificates(initialCa)[0].fingerprint256);
+    expect(cas).toHaveLength(1);
+    expect(new X509Certificate(pod.loaded!.cert).verify(cas[0].publicKey)).toBe(true);
+  }
+}
+
+beforeAll(() => {
+  // `npx cluster-tls` runs the built command: build it from the sources under test.
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b'], { cwd: ROOT });
+}, 120_000);
+
+describe('rotation runbooks run as written: cert-manager', () => {
+  test('CA replacement, both clusters rolling at once: zero rejected handshakes, every pod on the new CA, the next phase waiting for each report', async () => {
+    const p = project();
+    const { cluster, sim } = await created(p, IssuingMethod.CERT_MANAGER, { interleaving: 'alternate' });
+    const initialCa = cluster.secrets().get(`${CLUSTER}-store-cluster-secret`)!['ca.crt'];
+    await rotate(p, IssuingMethod.CERT_MANAGER, cluster, [], { id: '2026-12' });
+    expect(formatOutages(sim.outages)).toBe('');
+    expectReplaced(sim, initialCa);
+    expect(sim.handshakes).toBeGreaterThan(0);
+  }, 300_000);
+
+  test('leaf renewal: cert-manager renews the leaves by name and the script waits for it; the CA Secret is untouched', async () => {
+    const p = project();
+    const { cluster, sim } = await created(p, IssuingMethod.CERT_MANAGER, { interleaving: 'migration-first', databaseOrder: CHANGEFEED_FIRST });
+    const before = new Map([...cluster.secrets()].filter(([name]) => name !== `${CLUSTER}-ca-secret`));
+    const caSecret = () => p.kubectl.secrets().find((s) => s.name === `${CLUSTER}-ca-secret`)!;
+    const caBefore = caSecret();
+    await rotate(p, IssuingMethod.CERT_MANAGER, cluster, [], { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL });
+    expect(formatOutages(sim.outages)).toBe('');
+    expect(caSecret()).toEqual(caBefore);
+    const after = cluster.secrets();
+    for (const [name, secret] of before) {
+      expect([name, after.get(name)!['tls.key'] !== secret['tls.key']]).toEqual([name, true]);
+      expect(after.get(name)!['ca.crt']).toBe(secret['ca.crt']);
+    }
+    const renewed = p.kubectl.calls().filter((c) => c[0] === '__mark-issuing').flatMap((c) => c.slice(1).filter((a) => !a.startsWith('-')));
+    expect(renewed.sort()).toEqual([...before.keys()].sort());
+    // Every pod restarted after its Secret was renewed: what it loaded is what the Secret holds.
+    sim.pods.forEach((pod) => expect([pod.name, pod.loaded!.key]).toEqual([pod.name, after.get(pod.secretName)!['tls.key']]));
+  }, 300_000);
+});
+
+describeWithCfssl('rotation runbooks run as written')('rotation runbooks run as written: cfssl', () => {
+  beforeEach(() => requireCfssl());
+
+  test('CA replacement, the migration cluster first and the changefeed first: zero rejected handshakes, every pod on the new CA', async () => {
+    const p = project();
+    const { cluster, sim } = await created(p, IssuingMethod.CFSSL, { interleaving: 'migration-first', databaseOrder: CHANGEFEED_FIRST });
+    const initialCa = cluster.secrets().get(`${CLUSTER}-store-cluster-secret`)!['ca.crt'];
+    await rotate(p, IssuingMethod.CFSSL, cluster, [], { id: '2026-12' });
+    expect(formatOutages(sim.outages)).toBe('');
+    expectReplaced(sim, initialCa);
+  }, 300_000);
+
+  test('leaf renewal, then CA renewal: zero rejected handshakes, new keys, the CA key kept', async () => {
+    const p = project();
+    const { cluster, sim } = await created(p, IssuingMethod.CFSSL, { interleaving: 'alternate' });
+    const before = cluster.secrets().get(`${CLUSTER}-store-cluster-secret`)!;
+    const leaves = { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL };
+    synth(p, IssuingMethod.CFSSL, [leaves]);
+    await runRunbook(p, cluster);
+    const renewed = cluster.secrets().get(`${CLUSTER}-store-cluster-secret`)!;
+    expect(renewed['tls.key']).not.toBe(before['tls.key']);
+    await rotate(p, IssuingMethod.CFSSL, cluster, [leaves], { id: 'ca-1', kind: RotationKind.CA_RENEWAL });
+    const after = cluster.secrets().get(`${CLUSTER}-store-cluster-secret`)!;
+    expect(after['ca.crt']).not.toBe(before['ca.crt']);
+    expect(new X509Certificate(after['ca.crt']).publicKey.export({ format: 'der', type: 'spki' }))
+      .toEqual(new X509Certificate(before['ca.crt']).publicKey.export({ format: 'der', type: 'spki' }));
+    expect(formatOutages(sim.outages)).toBe('');
+  }, 300_000);
+});

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
  * The `cluster-tls` command. `cluster-tls verify` checks certificate Secrets against the
- * synthesized certificate plans before a cluster starts. The logic lives in lib/verify; this file
- * only parses arguments, reads the inputs and prints.
+ * synthesized certificate plans before a cluster starts, and, given the pods, that each pod has
+ * loaded what its Secret holds. The logic lives in lib/verify; this file only parses arguments,
+ * reads the inputs and prints.
  */
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ClusterTlsError } from '../lib/spec/errors';
-import { VerifyInputError, formatReport, loadPlans, parseSecrets, verify } from '../lib/verify';
+import { VerifyInputError, formatReport, loadPlans, parseSecretsAndPods, verify } from '../lib/verify';
 
 /** Exit codes. */
 export const EXIT = {
@@ -39,10 +40,18 @@ verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads 
         keys, chain to ca.crt, one CA per cluster, key match, host names and IP addresses,
         extended key usages, Common Name and allowed lists, validity, renewal window, CA
         lifetime and key strength.
+        With the pods in the same List (kubectl get secrets,pods -n <namespace> -o json
+        --show-managed-fields), the loaded check also tells what the pods have loaded from
+        what the Secrets hold: components read their Secret only when they start, so every
+        container of every pod that mounts a Secret (a secret or projected volume) must be
+        running and have started at or after the Secret's last write (its creation or a field
+        manager's latest write; a start in the same second counts as after). It names each pod
+        to restart. Without pods in the input, the check is not run.
 
 Options:
   --dist <folder>      the synthesized output folder (such as dist)
-  --secrets <file|->   the Secrets, a List or one Secret as JSON; - for standard input
+  --secrets <file|->   the Secrets, a List or one Secret as JSON, or the List of
+                       kubectl get secrets,pods ... --show-managed-fields; - for standard input
   --json               print the report as JSON
   --now <ISO date>     check validity at this time instead of now (2030-01-01T00:00:00Z)
   --namespace <name>   check only the plans of this namespace (default: the Secrets' namespace)
@@ -111,8 +120,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   }
 
   const plans = loadPlans(values.dist);
-  const secrets = parseSecrets(await readSecrets(values.secrets, io), values.secrets === '-' ? 'standard input' : values.secrets);
-  const report = await verify(plans, secrets, { now, namespace: values.namespace, clusterName: values.cluster });
+  const { secrets, pods } = parseSecretsAndPods(await readSecrets(values.secrets, io), values.secrets === '-' ? 'standard input' : values.secrets);
+  const report = await verify(plans, secrets, { now, namespace: values.namespace, clusterName: values.cluster, pods });
   io.stdout(values.json ? `${JSON.stringify(report, undefined, 2)}\n` : formatReport(report));
   return report.ok ? EXIT.ok : EXIT.failed;
 }

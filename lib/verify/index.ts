@@ -4,4 +4,5 @@
 export * from './input';
 export * from './plans';
 export * from './verify';
+export * from './loaded';
 export * from './report';

@@ -1,7 +1,8 @@
 /// <reference types="node" preserve="true" />
 /**
- * The Secrets `cluster-tls verify` checks, as `kubectl get secrets -o json` prints them, and the
- * error of input it cannot read. The plans it checks them against are read by `plans.ts`.
+ * The Secrets `cluster-tls verify` checks, as `kubectl get secrets -o json` prints them, with the
+ * Pods when the input is `kubectl get secrets,pods -o json --show-managed-fields`, and the error
+ * of input it cannot read. The plans it checks them against are read by `plans.ts`.
  */
 import { ClusterTlsError, inputErrorMessage } from '../spec/errors';
 import { brief, oneLine } from './text';
@@ -28,19 +29,82 @@ export interface SecretData {
   readonly type?: string;
   /** The data, decoded from base64 (and `stringData`, when present, as the API server merges it). */
   readonly data: Readonly<Record<string, Buffer>>;
+  /** `metadata.creationTimestamp`, when the input carries it. */
+  readonly createdAt?: Date;
+  /**
+   * `metadata.managedFields[].time`, one per entry that has a time: when each field manager last
+   * wrote the Secret. Absent when the input has no `managedFields` (kubectl prints them only with
+   * `--show-managed-fields`).
+   */
+  readonly writtenAt?: readonly Date[];
   /** The input the Secret was read from, for messages: a file name or `standard input`. */
   readonly source: string;
 }
 
+/** One container of a Pod, from `status.containerStatuses[]`. */
+export interface ContainerStart {
+  /** `name`. */
+  readonly name: string;
+  /** `state.running.startedAt`: when the running container started; absent when it is not running. */
+  readonly startedAt?: Date;
+  /**
+   * Its state, in words, when it is not running: `waiting (CrashLoopBackOff)`,
+   * `terminated (Error, exit code 1)`, or `in no state` when the input gives none.
+   */
+  readonly notRunning?: string;
+}
+
+/** One Pod of the input: the Secrets its volumes mount, and when its containers started. */
+export interface PodData {
+  /** `metadata.name`. */
+  readonly name: string;
+  /** `metadata.namespace`, when the input carries it. */
+  readonly namespace?: string;
+  /** `status.phase` (`Pending`, `Running`, …), when the input carries it. */
+  readonly phase?: string;
+  /**
+   * The Secrets its volumes mount, each once: `spec.volumes[].secret.secretName` and
+   * `spec.volumes[].projected.sources[].secret.name`.
+   */
+  readonly secretNames: readonly string[];
+  /** `status.containerStatuses`, in order; empty when no container has a status yet. */
+  readonly containers: readonly ContainerStart[];
+  /** The input the Pod was read from, for messages: a file name or `standard input`. */
+  readonly source: string;
+}
+
+/** The objects of the `--secrets` input, kept apart by kind. */
+export interface SecretsAndPods {
+  /** The Secrets, in the order of the input. */
+  readonly secrets: SecretData[];
+  /** The Pods, in the order of the input; empty when it holds none. */
+  readonly pods: PodData[];
+}
+
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** RFC 3339 with seconds, as the API server writes times; fractions and offsets are read too. */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 const KUBECTL_HINT = 'the output of kubectl get secrets -n <namespace> -o json (a List of Secrets, or one Secret)';
 
 /**
- * Parses the Secrets input: a `List` (or `SecretList`) of Secrets, or a single Secret. `source`
- * names the input in messages (a file name, or `standard input`).
+ * Parses the Secrets input: a `List` (or `SecretList`) of Secrets, or a single Secret. A List may
+ * hold Pods too (`kubectl get secrets,pods -o json`): they are read, checked and set aside, see
+ * {@link parseSecretsAndPods}. `source` names the input in messages (a file name, or
+ * `standard input`).
  * @throws VerifyInputError when the text is not JSON, not Secrets, or holds data that is not base64
  */
 export function parseSecrets(text: string, source = 'secrets'): SecretData[] {
+  return parseSecretsAndPods(text, source).secrets;
+}
+
+/**
+ * Parses the `--secrets` input into its Secrets and its Pods: a `List` (or `SecretList`) of
+ * Secrets and Pods, as `kubectl get secrets,pods -n <namespace> -o json --show-managed-fields`
+ * prints it, or a single Secret. An item without a `kind` is read as a Secret.
+ * @throws VerifyInputError when the text is not JSON, holds something other than Secrets and Pods,
+ * or a Secret or Pod that is malformed
+ */
+export function parseSecretsAndPods(text: string, source = 'secrets'): SecretsAndPods {
   let doc: any;
   try {
     doc = JSON.parse(text);
@@ -52,21 +116,30 @@ export function parseSecrets(text: string, source = 'secrets'): SecretData[] {
     throw new VerifyInputError(source, 'content', brief(doc), KUBECTL_HINT);
   }
   if (doc.kind === 'Secret') {
-    return [parseSecret(doc, source, 'Secret')];
+    return { secrets: [parseSecret(doc, source, 'Secret')], pods: [] };
   }
   if (doc.kind !== 'List' && doc.kind !== 'SecretList') {
     throw new VerifyInputError(source, 'kind', doc.kind, `"List" or "Secret": ${KUBECTL_HINT}`);
   }
   if (!Array.isArray(doc.items)) {
-    throw new VerifyInputError(source, 'items', brief(doc.items), 'an array of Secrets');
+    throw new VerifyInputError(source, 'items', brief(doc.items), 'an array of Secrets, and Pods if any');
   }
-  return doc.items.map((item: unknown, i: number) => {
+  const secrets: SecretData[] = [];
+  const pods: PodData[] = [];
+  doc.items.forEach((item: unknown, i: number) => {
     const field = `items[${i}]`;
-    if (item === null || typeof item !== 'object' || (item as any).kind !== undefined && (item as any).kind !== 'Secret') {
-      throw new VerifyInputError(source, `${field}.kind`, brief((item as any)?.kind ?? item), '"Secret": the list must hold only Secrets');
+    const kind = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as any).kind : null;
+    if (kind === 'Pod') {
+      pods.push(parsePod(item, source, field));
+    } else if (kind === undefined || kind === 'Secret') {
+      secrets.push(parseSecret(item, source, field));
+    } else {
+      // Worded to keep the start that scripts match ("Secret": the list must hold only Secrets).
+      throw new VerifyInputError(source, `${field}.kind`, brief(kind ?? item),
+        '"Secret": the list must hold only Secrets and Pods, as kubectl get secrets,pods -n <namespace> -o json prints them');
     }
-    return parseSecret(item, source, field);
   });
+  return { secrets, pods };
 }
 
 function parseSecret(doc: any, source: string, label: string): SecretData {
@@ -102,5 +175,133 @@ function parseSecret(doc: any, source: string, label: string): SecretData {
       data[key] = Buffer.from(compact, 'base64');
     }
   }
-  return { name, namespace, type: typeof doc.type === 'string' ? doc.type : undefined, data, source };
+  return { name, namespace, type: typeof doc.type === 'string' ? doc.type : undefined, data, ...secretTimes(doc.metadata, source, where), source };
+}
+
+/** Reads an RFC 3339 time as the API server writes the times of an object (`2026-11-24T10:00:05Z`). */
+function parseTime(value: unknown, source: string, field: string): Date {
+  const date = typeof value === 'string' && RFC3339.test(value) ? new Date(value) : undefined;
+  if (date === undefined || Number.isNaN(date.getTime())) {
+    throw new VerifyInputError(source, field, brief(value), 'an RFC 3339 time as kubectl prints it, such as 2026-11-24T10:00:05Z');
+  }
+  return date;
+}
+
+/** The times a Secret was written: its creation, and every field manager's last write. */
+function secretTimes(metadata: any, source: string, where: string): Pick<SecretData, 'createdAt' | 'writtenAt'> {
+  const created = metadata?.creationTimestamp;
+  const createdAt = created === undefined || created === null ? undefined : parseTime(created, source, `${where} metadata.creationTimestamp`);
+  const managers = metadata?.managedFields;
+  if (managers === undefined || managers === null) {
+    return { createdAt };
+  }
+  const writtenAt = arrayAt(managers, source, `${where} metadata.managedFields`, 'an array of field managers, as kubectl --show-managed-fields prints it')
+    .flatMap((entry, i) => {
+      const field = `${where} metadata.managedFields[${i}]`;
+      const time = objectAt(entry, source, field, 'a field manager entry (manager, operation, time)').time;
+      return time === undefined || time === null ? [] : [parseTime(time, source, `${field}.time`)];
+    });
+  return { createdAt, writtenAt };
+}
+
+/** An array, or none when the value is absent. */
+function arrayAt(value: unknown, source: string, field: string, expected: string): unknown[] {
+  if (value === undefined || value === null) {
+    return [];
+  }
+  if (!Array.isArray(value)) {
+    throw new VerifyInputError(source, field, brief(value), expected);
+  }
+  return value;
+}
+
+/** An object (not an array), or an empty one when the value is absent. */
+function objectAt(value: unknown, source: string, field: string, expected: string): any {
+  if (value === undefined || value === null) {
+    return {};
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new VerifyInputError(source, field, brief(value), expected);
+  }
+  return value;
+}
+
+/** A non-empty string. */
+function nameAt(value: unknown, source: string, field: string, expected: string): string {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new VerifyInputError(source, field, brief(value), expected);
+  }
+  return value;
+}
+
+function parsePod(doc: any, source: string, label: string): PodData {
+  const name = nameAt(doc.metadata?.name, source, `${label}.metadata.name`, 'the Pod\'s name');
+  const where = `Pod ${name}`;
+  const namespace = doc.metadata?.namespace;
+  if (namespace !== undefined && typeof namespace !== 'string') {
+    throw new VerifyInputError(source, `${where} metadata.namespace`, brief(namespace), 'a namespace name');
+  }
+  const spec = objectAt(doc.spec, source, `${where} spec`, 'the Pod\'s spec, an object');
+  const status = objectAt(doc.status, source, `${where} status`, 'the Pod\'s status, an object');
+  if (status.phase !== undefined && typeof status.phase !== 'string') {
+    throw new VerifyInputError(source, `${where} status.phase`, brief(status.phase), 'a Pod phase such as "Running"');
+  }
+  return {
+    name, namespace, phase: status.phase,
+    secretNames: mountedSecrets(spec.volumes, source, where),
+    containers: containerStarts(status.containerStatuses, source, where),
+    source,
+  };
+}
+
+/** The Secrets a Pod's volumes mount, whole (`secret`) or among other sources (`projected`). */
+function mountedSecrets(volumes: unknown, source: string, where: string): string[] {
+  const names: string[] = [];
+  arrayAt(volumes, source, `${where} spec.volumes`, 'an array of volumes').forEach((entry, i) => {
+    const field = `${where} spec.volumes[${i}]`;
+    const volume = objectAt(entry, source, field, 'a volume, an object');
+    if (volume.secret !== undefined && volume.secret !== null) {
+      names.push(nameAt(objectAt(volume.secret, source, `${field}.secret`, 'an object with secretName').secretName,
+        source, `${field}.secret.secretName`, 'the name of the Secret the volume mounts'));
+    }
+    const projected = objectAt(volume.projected, source, `${field}.projected`, 'an object with sources');
+    arrayAt(projected.sources, source, `${field}.projected.sources`, 'an array of projected sources').forEach((item, j) => {
+      const secret = objectAt(item, source, `${field}.projected.sources[${j}]`, 'a projected source, an object').secret;
+      if (secret !== undefined && secret !== null) {
+        names.push(nameAt(objectAt(secret, source, `${field}.projected.sources[${j}].secret`, 'an object with name').name,
+          source, `${field}.projected.sources[${j}].secret.name`, 'the name of the Secret the volume projects'));
+      }
+    });
+  });
+  return [...new Set(names)];
+}
+
+/** When each container of a Pod started, or, when it is not running, its state in words. */
+function containerStarts(statuses: unknown, source: string, where: string): ContainerStart[] {
+  return arrayAt(statuses, source, `${where} status.containerStatuses`, 'an array of container statuses').map((entry, i) => {
+    const field = `${where} status.containerStatuses[${i}]`;
+    const status = objectAt(entry, source, field, 'a container status, an object');
+    const name = nameAt(status.name, source, `${field}.name`, 'the container\'s name');
+    const state = objectAt(status.state, source, `${field}.state`, 'the container\'s state, an object such as {"running":{"startedAt":"2026-11-24T10:00:05Z"}}');
+    if (state.running !== undefined && state.running !== null) {
+      const running = objectAt(state.running, source, `${field}.state.running`, 'an object with startedAt');
+      return { name, startedAt: parseTime(running.startedAt, source, `${field}.state.running.startedAt`) };
+    }
+    return { name, notRunning: stateInWords(state) };
+  });
+}
+
+/** `waiting (CrashLoopBackOff)`, `terminated (Error, exit code 1)`, `in no state`. */
+function stateInWords(state: any): string {
+  for (const key of ['waiting', 'terminated'] as const) {
+    const detail = state[key];
+    if (detail !== undefined && detail !== null) {
+      const words = [
+        typeof detail.reason === 'string' ? oneLine(detail.reason) : '',
+        key === 'terminated' && typeof detail.exitCode === 'number' ? `exit code ${detail.exitCode}` : '',
+      ].filter(Boolean);
+      return words.length ? `${key} (${words.join(', ')})` : key;
+    }
+  }
+  return 'in no state';
 }

@@ -11,19 +11,27 @@ import {
   atLeastAsStrong, commonName, describeCertificate, describeStrength, dnsNameCovered, extendedKeyUsages, keyStrength,
   normalizeIp, parseSubjectAltName, pemBlocks, strengthOf,
 } from './x509';
-import { SecretData, VerifyInputError } from './input';
+import { PodData, SecretData, VerifyInputError } from './input';
+import { checkLoaded } from './loaded';
 import type { AllowedCommonNames, LoadedPlan } from './plans';
 import { iso, oneLine } from './text';
 import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHandshake } from './handshake';
 
-/** The checks, in the order they are run and reported. Their names are stable (`--json`). */
+/** The checks of the Secrets, in the order they are run and reported. Their names are stable (`--json`). */
 export const CHECKS = [
   'present', 'keys', 'subject', 'chain', 'same-ca', 'key-match', 'san', 'usage', 'common-name', 'validity', 'renewal', 'ca-lifetime',
   'key-strength', 'rotation', 'handshake',
 ] as const;
 
+/**
+ * The checks of what the pods loaded, run after {@link CHECKS} only when the input holds Pods
+ * (`kubectl get secrets,pods`): `loaded` (see `loaded.ts`). Kept apart from `CHECKS`, which lists
+ * what every input is checked for.
+ */
+export const POD_CHECKS = ['loaded'] as const;
+
 /** The name of one check. */
-export type CheckName = (typeof CHECKS)[number];
+export type CheckName = (typeof CHECKS)[number] | (typeof POD_CHECKS)[number];
 
 /** The checks a Secret must pass to serve as a peer in the handshakes of the others. */
 const PEER_CHECKS: readonly CheckName[] = ['chain', 'same-ca', 'key-match', 'usage'];
@@ -415,7 +423,7 @@ export interface SecretReport {
   readonly component?: string;
   /** Whether every check passed. */
   readonly ok: boolean;
-  /** The checks that ran, in the order of {@link CHECKS}. */
+  /** The checks that ran, in the order of {@link CHECKS}, then {@link POD_CHECKS}. */
   readonly checks: CheckResult[];
 }
 
@@ -463,12 +471,20 @@ export interface VerifyOptions {
    * @default - every cluster
    */
   readonly clusterName?: string;
+  /**
+   * The Pods of the input (`kubectl get secrets,pods -o json --show-managed-fields`): each Secret
+   * that some Pod of its namespace mounts gets the `loaded` check, every container started at
+   * or after the Secret's last write. An empty list is the same as none.
+   * @default - no Pods: the `loaded` check is not run
+   */
+  readonly pods?: readonly PodData[];
 }
 
 /**
  * Checks the Secrets against the plans: every Secret each plan requires, and that the Secrets of
  * one cluster carry one CA (the CA Secret's certificate when the input holds the CA Secret, else
- * the CA most of the cluster's Secrets carry).
+ * the CA most of the cluster's Secrets carry); with Pods, that the pods mounting each Secret
+ * started after it was last written.
  * @throws VerifyInputError when no plan matches, or a certificate or key does not parse
  */
 export async function verify(plans: readonly LoadedPlan[], secrets: readonly SecretData[], options: VerifyOptions = {}): Promise<VerifyReport> {
@@ -492,9 +508,13 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
     }
     const good = checked.filter((c) => c.secret !== undefined && c.checks.some((r) => r.check === 'chain')
       && c.checks.every((r) => r.ok || !PEER_CHECKS.includes(r.check))) as PeerSecret[];
+    const pods = (options.pods ?? []).filter((p) => p.namespace === undefined || p.namespace === plan.namespace);
     for (const { required, secret, checks } of checked) {
       if (secret !== undefined && checks.some((r) => r.check === 'chain')) {
         checks.push(await checkHandshakes(required, secret, good));
+      }
+      if (secret !== undefined && (options.pods?.length ?? 0) > 0) {
+        checks.push(checkLoaded(secret, pods));
       }
       reports.push({
         name: required.name, namespace: plan.namespace, clusterName: plan.clusterName, cluster: required.cluster,

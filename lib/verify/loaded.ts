@@ -1,0 +1,92 @@
+/**
+ * The `loaded` check: whether the pods that mount a Secret started after it was last written, so
+ * that what they loaded is what it holds. The components read `tls.crt`, `tls.key` and `ca.crt`
+ * when they start, and only then; during a rotation, a pod restarted before its Secret was
+ * re-written keeps the old material while the Secret itself passes every other check.
+ *
+ * Everything comes from `kubectl get secrets,pods -n <namespace> -o json --show-managed-fields`:
+ * a Secret's last write is the latest of its `metadata.creationTimestamp` and every
+ * `metadata.managedFields[].time`; a container's start is `state.running.startedAt`.
+ *
+ * Those times have one-second precision, so a write and a start in the same second cannot be
+ * ordered. Such a start counts as after the write: in practice a restart follows the write by
+ * seconds at least (the runbooks write, wait for the writes to end, then restart), so a start in
+ * the write's second is the order this check asks for; counting it as before would send a pod
+ * that already restarted after the write to be restarted again.
+ */
+import type { PodData, SecretData } from './input';
+import type { CheckResult } from './verify';
+import { iso } from './text';
+
+/** The command that lists what this check needs. */
+const LIST_COMMAND = 'kubectl get secrets,pods -n <namespace> -o json --show-managed-fields';
+
+/**
+ * The last time a Secret was written: the latest of its creation and of every field manager's
+ * write; undefined when the input gives neither.
+ */
+export function lastWritten(secret: SecretData): Date | undefined {
+  const times = [...(secret.createdAt ? [secret.createdAt] : []), ...(secret.writtenAt ?? [])];
+  return times.length === 0 ? undefined : new Date(Math.max(...times.map((t) => t.getTime())));
+}
+
+/** Whole seconds since the epoch: the precision of the times kubectl prints. */
+function seconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000);
+}
+
+/**
+ * Checks that every container of every pod that mounts the Secret is running and started at or
+ * after the Secret's last write (in the same second counts as after, see the module's comment).
+ * `pods` are the Pods of the Secret's namespace; when none mounts the Secret, the check passes.
+ */
+export function checkLoaded(secret: SecretData, pods: readonly PodData[]): CheckResult {
+  const mounting = pods.filter((p) => p.secretNames.includes(secret.name));
+  const written = lastWritten(secret);
+  const expected = `every container of the pods that mount the Secret started at or after its last write${written ? ` (${iso(written)})` : ''}`;
+  const outcome = (ok: boolean, found: string): CheckResult => ({ check: 'loaded', ok, expected, found });
+  if (mounting.length === 0) {
+    return outcome(true, 'no pod in the input mounts it');
+  }
+  if (written === undefined || secret.writtenAt === undefined) {
+    return outcome(false, unknownWrite(written));
+  }
+  const problems = mounting.flatMap((pod) => podProblems(pod, written));
+  if (problems.length > 0) {
+    return outcome(false, problems.join('; '));
+  }
+  const started = mounting.map((p) => `${p.name} (started ${iso(earliestStart(p))})`);
+  return outcome(true, `${mounting.length === 1 ? 'pod' : 'pods'} ${started.join(', ')} ${mounting.length === 1 ? 'mounts' : 'mount'} it, `
+    + 'every container started at or after the write');
+}
+
+/**
+ * Why the Secret's last write is not known from the input, and how to list it so that it is.
+ * Without `managedFields` only the creation is known, and a Secret re-written since would pass.
+ */
+function unknownWrite(created: Date | undefined): string {
+  return created === undefined
+    ? `the input gives no time the Secret was written (no metadata.creationTimestamp, no metadata.managedFields time): list it with ${LIST_COMMAND}`
+    : `the input holds no metadata.managedFields for the Secret, so only its creation (${iso(created)}) is known, not its last write: list it with ${LIST_COMMAND}`;
+}
+
+/** What is wrong with one pod: containers not running, or started before the write. */
+function podProblems(pod: PodData, written: Date): string[] {
+  if (pod.containers.length === 0) {
+    return [`pod ${pod.name} is not running: no container has started${pod.phase ? ` (phase ${pod.phase})` : ''}`];
+  }
+  const named = (name: string) => (pod.containers.length > 1 ? `pod ${pod.name} container ${name}` : `pod ${pod.name}`);
+  return pod.containers.flatMap((c) => {
+    if (c.startedAt === undefined) {
+      return [`pod ${pod.name} is not running: container ${c.name} is ${c.notRunning}`];
+    }
+    return seconds(c.startedAt) < seconds(written)
+      ? [`${named(c.name)} started ${iso(c.startedAt)}, before the Secret was written at ${iso(written)}: restart it`]
+      : [];
+  });
+}
+
+/** The earliest start among a pod's containers (every one running). */
+function earliestStart(pod: PodData): Date {
+  return new Date(Math.min(...pod.containers.map((c) => c.startedAt!.getTime())));
+}

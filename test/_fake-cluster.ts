@@ -121,7 +121,9 @@ export class FakeCluster {
 
   private settled(): boolean {
     const state = this.kubectl.state();
-    return [...this.queues.values()].every((q) => q.length === 0) && (state.restarts ?? []).length === 0 && this.pendingCertificates(state).length === 0;
+    const unrolled = [...this.annotations(state)].some(([key, a]) => this.rolled.get(key) !== a.value);
+    return !unrolled && [...this.queues.values()].every((q) => q.length === 0) && (state.restarts ?? []).length === 0
+      && this.pendingCertificates(state).length === 0;
   }
 
   private async run(): Promise<void> {

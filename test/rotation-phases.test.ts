@@ -9,7 +9,9 @@ import * as path from 'node:path';
 import { App } from 'cdk8s';
 import * as YAML from 'yaml';
 import { addDeployment, buildApp, referenceRotations } from '../main';
-import { IssuingMethod, RotationPhase, ClusterTlsError, SynthesizeOptions, loadPlans, parseSecrets, renderApp, synthesize, verify } from '../lib';
+import {
+  CertificateRotation, IssuingMethod, RotationKind, RotationPhase, ClusterTlsError, SynthesizeOptions, loadPlans, parseSecrets, renderApp, synthesize, verify,
+} from '../lib';
 import { expectValidAgainstCrds } from './_crds';
 
 const PHASES = [RotationPhase.TRUST_BOTH, RotationPhase.SWITCH_LEAVES, RotationPhase.DROP_OLD];
@@ -81,6 +83,34 @@ describe('guards: one phase per synth, forward', () => {
     synth(root, RotationPhase.DROP_OLD);
     // Each phase left without a report stays in the record, for review.
     expect(record(root).rotations['demo/basic']).toMatchObject({ id: '2026-11', phase: 'drop-old', unverified: ['trust-both', 'switch-leaves'] });
+  });
+
+  test('rotations done stay as recorded: dropping, renaming, changing the kind of or inventing a rotation is refused; one new rotation after them passes', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-history-'));
+    const synthAll = (rotations: CertificateRotation[]) => {
+      const app = new App();
+      addDeployment(app, 'demo', IssuingMethod.USER_PROVIDED, rotations);
+      synthesize(app, { outdir: path.join(root, 'dist'), acknowledgeRecreation: [], acknowledgeUnverifiedPhase: ['demo/basic'] });
+    };
+    synthAll([]);
+    // A rotation the record never saw cannot be declared done, ahead of a new one.
+    expect(() => synthAll([{ id: 'old', kind: RotationKind.LEAF_RENEWAL }, { id: 'leaves-2', kind: RotationKind.LEAF_RENEWAL }])).toThrow(
+      /^certificates demo\/basic: rotations: received \[old \(leaf-renewal\), leaves-2 \(leaf-renewal\)\]; expected one new rotation as recorded in .*cluster-tls.lock.json: a rotation stays declared as it was once recorded, since it names the certificates in use, and one the record never saw cannot be declared done; to override deliberately, set CLUSTER_TLS_RECREATE=rotation\/demo\/basic$/);
+    for (const phase of PHASES) {
+      synthAll([{ id: '2026-11', phase }]);
+    }
+    expect(record(root).rotations['demo/basic'].history).toEqual(['2026-11 (ca-replacement)']);
+    const next = { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL };
+    for (const [rotations, got] of [
+      [[next], '[leaves-1 (leaf-renewal)]'],
+      [[{ id: '2026-12' }, next], '[2026-12 (ca-replacement), leaves-1 (leaf-renewal)]'],
+      [[{ id: '2026-11', kind: RotationKind.LEAF_RENEWAL }, next], '[2026-11 (leaf-renewal), leaves-1 (leaf-renewal)]'],
+      [[{ id: '2026-11' }, { id: 'invented', kind: RotationKind.LEAF_RENEWAL }, next], '[2026-11 (ca-replacement), invented (leaf-renewal), leaves-1 (leaf-renewal)]'],
+    ] as const) {
+      expect(() => synthAll([...rotations])).toThrow(`rotations: received ${got}; expected [2026-11 (ca-replacement)], then at most one new rotation, as recorded in`);
+    }
+    synthAll([{ id: '2026-11' }, next]);
+    expect(record(root).rotations['demo/basic']).toMatchObject({ id: 'leaves-1', history: ['2026-11 (ca-replacement)', 'leaves-1 (leaf-renewal)'] });
   });
 
   test('the next phase needs the report of the phase in place, beside the output folder, naming the way to move on unverified', () => {

@@ -27,6 +27,7 @@ import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { FakeCluster } from './_fake-cluster';
 import { FakeKubectl, createFakeCmctl, createFakeKubectl } from './_fake-kubectl';
+import { TestCa, TestKey, issueLeaf, makeCa, makeKey } from './_pki';
 import { CHANGEFEED_FIRST, RollOptions, RotationSimulator, formatOutages } from './_rotation-simulator';
 
 const ROOT = path.join(__dirname, '..');
@@ -264,5 +265,94 @@ describeWithCfssl('rotation runbooks run as written')('rotation runbooks run as 
     expect(new X509Certificate(after['ca.crt']).publicKey.export({ format: 'der', type: 'spki' }))
       .toEqual(new X509Certificate(before['ca.crt']).publicKey.export({ format: 'der', type: 'spki' }));
     expect(formatOutages(sim.outages)).toBe('');
+  }, 300_000);
+});
+
+/**
+ * The user's own PKI, making each Secret exactly as `tls-plan.json` says for the phase: each
+ * generation's leaves signed by the CA the plan names, `ca.crt` the CAs it lists. A CA renewal's
+ * CA keeps the key and subject of the CA it renews.
+ */
+class UserPki {
+  private readonly cas = new Map<string, TestCa>();
+  private readonly keys = new Map<string, TestKey>();
+  private readonly leaves = new Map<string, { cert: string; key: string }>();
+  /** The generation whose CA a leaf renewal's generation shares. */
+  private readonly sameCa = new Map<string, string>();
+  private readonly now = new Date();
+
+  private caGeneration(generation: string): string {
+    return this.sameCa.has(generation) ? this.caGeneration(this.sameCa.get(generation)!) : generation;
+  }
+
+  /** Writes every Secret of the plan as the user does, with kubectl apply (the stand-in's write). */
+  public async write(plan: TlsPlan, kubectl: FakeKubectl): Promise<void> {
+    const r = plan.rotation;
+    if (r?.kind === RotationKind.LEAF_RENEWAL) {
+      // A leaf renewal's generation has the CA of the generation before it.
+      this.sameCa.set(r.id, r.previous);
+    }
+    const content = r ?? { caCertificates: ['initial'], leafGeneration: 'initial', signedBy: 'initial' };
+    for (const s of plan.secrets) {
+      const at = `${content.leafGeneration}/${s.name}`;
+      if (!this.leaves.has(at)) {
+        const key = await makeKey('ec256');
+        const cert = await issueLeaf({
+          commonName: plan.commonName, organization: plan.organization, dnsNames: s.dnsNames, ipAddresses: s.ipAddresses, usages: s.usages,
+          notBefore: new Date(this.now.getTime() - 60_000), notAfter: new Date(this.now.getTime() + 300 * 86_400_000), key, signer: await this.ca(content.signedBy, r),
+        });
+        this.leaves.set(at, { cert, key: key.pem });
+      }
+      const caPem = (await Promise.all(content.caCertificates.map((g) => this.ca(g, r)))).map((c) => c.pem).join('\n');
+      kubectl.writeSecret(NS, s.name, { 'tls.crt': this.leaves.get(at)!.cert, 'tls.key': this.leaves.get(at)!.key, 'ca.crt': caPem });
+    }
+  }
+
+  private async ca(generation: string, rotation: TlsPlan['rotation']): Promise<TestCa> {
+    if (this.sameCa.has(generation)) {
+      return this.ca(this.sameCa.get(generation)!, rotation);
+    }
+    if (!this.cas.has(generation)) {
+      const renewal = rotation?.kind === RotationKind.CA_RENEWAL && generation === rotation.id;
+      const key = renewal ? this.keys.get(this.caGeneration(rotation.previous))! : await makeKey('ec256');
+      this.keys.set(generation, key);
+      this.cas.set(generation, await makeCa({
+        commonName: `${CLUSTER}-ca`, organization: 'Payments', key,
+        notBefore: new Date(this.now.getTime() - 60_000), notAfter: new Date(this.now.getTime() + 3000 * 86_400_000),
+      }));
+    }
+    return this.cas.get(generation)!;
+  }
+}
+
+describe('rotation runbooks run as written: Secrets the user provides', () => {
+  test('CA replacement, then a leaf renewal, then a CA renewal: the user writes what tls-plan.json says, the runbook does the rest, zero rejected handshakes', async () => {
+    const p = project();
+    const pki = new UserPki();
+    await pki.write(synth(p, IssuingMethod.USER_PROVIDED, []).plan, p.kubectl);
+    const { cluster, sim } = await created(p, IssuingMethod.USER_PROVIDED, { interleaving: 'database-first' });
+    const initialCa = cluster.secrets().get(`${CLUSTER}-store-cluster-secret`)!['ca.crt'];
+    const rotations: CertificateRotation[] = [
+      { id: '2026-12' }, { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }, { id: 'ca-1', kind: RotationKind.CA_RENEWAL },
+    ];
+    try {
+      for (const [i, last] of rotations.entries()) {
+        for (const phase of ROTATION_PHASES[last.kind ?? RotationKind.CA_REPLACEMENT]) {
+          const { plan } = synth(p, IssuingMethod.USER_PROVIDED, [...rotations.slice(0, i), { ...last, phase }]);
+          // The runbook's first step is the user's: write every Secret as the plan of the phase says.
+          await pki.write(plan, p.kubectl);
+          await runRunbook(p, cluster);
+          expect(failures(report(p))).toEqual([]);
+        }
+        if (i === 0) {
+          expectReplaced(sim, initialCa);
+        }
+      }
+    } finally {
+      await cluster.stop();
+    }
+    expect(cluster.errors).toEqual([]);
+    expect(formatOutages(sim.outages)).toBe('');
+    expect(sim.handshakes).toBeGreaterThan(0);
   }, 300_000);
 });

@@ -17,14 +17,13 @@ import { App } from 'cdk8s';
 import * as YAML from 'yaml';
 import { addDeployment } from '../main';
 import {
-  CertificateRotation, IssuingMethod, RotationKind, ROTATION_PHASES, TlsPlan, loadPlans, parseSecrets, renderApp, synthesize, verify,
+  CertificateRotation, IssuingMethod, RotationKind, ROTATION_PHASES, TlsPlan, renderApp,
 } from '../lib';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { createFakeKubectl, FakeKubectl } from './_fake-kubectl';
 import { SecretPem } from './_handshakes';
-import { makeCa, makeKey, issueLeaf, secretObject, TestCa } from './_pki';
-import { RotationSimulator, formatOutages } from './_rotation-simulator';
+import { CHANGEFEED_FIRST, RotationSimulator, formatOutages } from './_rotation-simulator';
 
 const NS = 'demo';
 const ID = '2026-11';
@@ -72,6 +71,24 @@ function expectReplaced(sim: RotationSimulator, initialCa: string): void {
     expect(new X509Certificate(pod.loaded!.cert).verify(cas[0].publicKey)).toBe(true);
   }
 }
+
+describe('the rotation simulator: restart order', () => {
+  test('each cluster restarts in the operator\'s order, highest ordinal first, the two clusters interleaved as asked, then the drainer and the clients', () => {
+    const out = render(IssuingMethod.CFSSL, [{ id: ID }]);
+    const sim = new RotationSimulator(out.plan, out.manifests);
+    const clients = ['database client', 'migration client'];
+    expect(sim.rollSequence({ interleaving: 'alternate' }).map((p) => p.name)).toEqual([
+      'coordinator-0', 'mig-master-0', 'columnar-0', 'mig-worker-0', 'store-0', 'pump-0', 'sqlserver-0', 'changefeed-0', 'drainer-0', ...clients,
+    ]);
+    expect(sim.rollSequence({ interleaving: 'migration-first', databaseOrder: CHANGEFEED_FIRST }).map((p) => p.name)).toEqual([
+      'mig-master-0', 'mig-worker-0', 'changefeed-0', 'coordinator-0', 'columnar-0', 'store-0', 'pump-0', 'sqlserver-0', 'drainer-0', ...clients,
+    ]);
+    // Three store pods roll from the highest ordinal down, as a StatefulSet partition moves.
+    const three = out.manifests.map((m) => (m.kind === 'DatabaseCluster' ? { ...m, spec: { ...m.spec, store: { ...m.spec.store, replicas: 3 } } } : m));
+    expect(new RotationSimulator(out.plan, three).rollSequence({ interleaving: 'database-first' }).map((p) => p.name).filter((n) => n.startsWith('store')))
+      .toEqual(['store-2', 'store-1', 'store-0']);
+  });
+});
 
 describeWithCfssl('the rotation simulator')('cfssl: the real script and the real cfssl, phase after phase', () => {
   let pki: string;
@@ -170,76 +187,5 @@ describe('the rotation simulator: cert-manager', () => {
     expect(sim.outages.length).toBeGreaterThan(0);
     expect(sim.outages[0].step).toBe('Secrets deleted: restarted coordinator-0');
     expect(sim.outages.map((o) => o.reason).join('\n')).toMatch(/unable to verify|self.signed|certificate signature failure|UNABLE_TO_VERIFY/i);
-  }, 120_000);
-});
-
-describe('the rotation simulator: Secrets the user provides, as the plan says', () => {
-  test('CA replacement: zero rejected handshakes when each Secret holds what the plan of its phase says', async () => {
-    const cas = new Map<string, TestCa>();
-    const leaves = new Map<string, { cert: string; key: string }>();
-    const now = new Date();
-    const ca = async (generation: string) => {
-      if (!cas.has(generation)) {
-        cas.set(generation, await makeCa({
-          commonName: `basic-ca-${generation}`, organization: 'demo', key: await makeKey('ec256'),
-          notBefore: new Date(now.getTime() - 60_000), notAfter: new Date(now.getTime() + 3000 * 86_400_000),
-        }));
-      }
-      return cas.get(generation)!;
-    };
-    /** The Secrets as the user makes them from the plan: each generation's leaves signed by the CA the plan names. */
-    const provide = async (plan: TlsPlan): Promise<Map<string, SecretPem>> => {
-      const r = plan.rotation;
-      const content = r ?? { caCertificates: ['initial'], leafGeneration: 'initial', signedBy: 'initial' };
-      const out = new Map<string, SecretPem>();
-      for (const s of plan.secrets) {
-        const at = `${content.leafGeneration}/${s.name}`;
-        if (!leaves.has(at)) {
-          const key = await makeKey('ec256');
-          const cert = await issueLeaf({
-            commonName: plan.commonName, organization: plan.organization, dnsNames: s.dnsNames, ipAddresses: s.ipAddresses, usages: s.usages,
-            notBefore: new Date(now.getTime() - 60_000), notAfter: new Date(now.getTime() + 300 * 86_400_000), key, signer: await ca(content.signedBy),
-          });
-          leaves.set(at, { cert, key: key.pem });
-        }
-        const caPem = (await Promise.all(content.caCertificates.map(ca))).map((c) => c.pem).join('\n');
-        out.set(s.name, { 'tls.crt': leaves.get(at)!.cert, 'tls.key': leaves.get(at)!.key, 'ca.crt': caPem });
-      }
-      return out;
-    };
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-user-'));
-    /** Synthesizes the phase (the guards read the verify report of the phase before) and returns its plan. */
-    const synth = (rotations: CertificateRotation[], verifyReport?: string) => {
-      const app = new App();
-      addDeployment(app, NS, IssuingMethod.USER_PROVIDED, rotations);
-      synthesize(app, { outdir: path.join(root, 'dist'), acknowledgeRecreation: [], verifyReport });
-    };
-    /** `cluster-tls verify --json` of the Secrets against the synthesized plan, saved for the next synth. */
-    const report = async (secrets: ReadonlyMap<string, SecretPem>) => {
-      const list = { apiVersion: 'v1', kind: 'List', items: [...secrets].map(([name, data]) => secretObject(name, NS, { ...data })) };
-      const result = await verify(loadPlans(path.join(root, 'dist')), parseSecrets(JSON.stringify(list)));
-      fs.writeFileSync(path.join(root, 'report.json'), JSON.stringify(result));
-      return result;
-    };
-    const initial = render(IssuingMethod.USER_PROVIDED, []);
-    synth([]);
-    const sim = new RotationSimulator(initial.plan, initial.manifests);
-    let secrets = await provide(initial.plan);
-    sim.startAll(secrets);
-    for (const p of CA_REPLACEMENT) {
-      const out = render(IssuingMethod.USER_PROVIDED, [{ id: ID, phase: p }]);
-      expect(out.files.get(`${NS}/basic/required-secrets.md`)!.content).toContain(`phase \`${p}\``);
-      synth([{ id: ID, phase: p }], p === CA_REPLACEMENT[0] ? undefined : path.join(root, 'report.json'));
-      // Before the Secrets are written, verify reports each one as not yet in the phase.
-      const before = await report(secrets);
-      expect(before.secrets.every((s) => s.checks.some((c) => c.check === 'rotation' && !c.ok))).toBe(true);
-      secrets = await provide(out.plan);
-      const after = await report(secrets);
-      expect(after.secrets.map((s) => s.checks.filter((c) => !c.ok))).toEqual(after.secrets.map(() => []));
-      await sim.check(`${p}: Secrets written`);
-      await sim.rollingRestarts(p, () => secrets);
-    }
-    expect(formatOutages(sim.outages)).toBe('');
-    expect(sim.handshakes).toBeGreaterThan(0);
   }, 120_000);
 });

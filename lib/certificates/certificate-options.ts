@@ -223,6 +223,8 @@ export interface TlsPlanRotation {
   readonly caSecrets?: Record<string, string>;
   /** The components, in the order they restart; the clients of the client Secrets restart after them. */
   readonly restartOrder: ComponentToken[];
+  /** Every rotation declared, in order, this one last: the record keeps it, so none can be dropped or renamed later. */
+  readonly history: { readonly id: string; readonly kind: RotationKind }[];
 }
 
 /** A private key's settings with every default applied. */

@@ -430,6 +430,7 @@ export class ClusterCertificates extends Construct {
       signedBy: r.content.signedBy,
       caSecrets: this.method === IssuingMethod.CERT_MANAGER ? this.caSecretsByGeneration() : undefined,
       restartOrder: restartOrder([...this.servers.keys()]),
+      history: r.history.map((h) => ({ id: h.id, kind: h.kind })),
     };
   }
 

@@ -113,6 +113,8 @@ export interface ResolvedRotation {
   readonly content: PhaseContent;
   /** The generation of the CA that signs a leaf issued in this phase (a component added now). */
   readonly signingCa: string;
+  /** Every rotation declared, in order, this one last. */
+  readonly history: readonly { readonly id: string; readonly kind: RotationKind }[];
 }
 
 /** Ids name files and Kubernetes objects: a short DNS label. */
@@ -140,18 +142,18 @@ function resolveEntry(scope: IConstruct, at: string, entry: CertificateRotation,
 export function resolveRotations(scope: IConstruct, rotations: readonly CertificateRotation[]): ResolvedRotation | undefined {
   let previous = INITIAL_GENERATION;
   let previousCa = INITIAL_GENERATION;
-  const seen = new Set<string>();
+  const history: { id: string; kind: RotationKind }[] = [];
   for (const [i, entry] of rotations.entries()) {
     const at = `rotations[${i}]`;
     const { kind, phase } = resolveEntry(scope, at, entry, i === rotations.length - 1);
-    if (seen.has(entry.id)) {
+    if (history.some((h) => h.id === entry.id)) {
       inputError(scope, `${at}.id`, entry.id, 'an id no earlier rotation has');
     }
-    seen.add(entry.id);
+    history.push({ id: entry.id, kind });
     if (i === rotations.length - 1) {
       const content = phaseContent(kind, phase, previous, entry.id);
       const signingCa = kind === RotationKind.CA_REPLACEMENT && phase === RotationPhase.TRUST_BOTH ? previous : content.signedBy;
-      return { id: entry.id, kind, phase, previous, previousCa, phases: ROTATION_PHASES[kind], content, signingCa };
+      return { id: entry.id, kind, phase, previous, previousCa, phases: ROTATION_PHASES[kind], content, signingCa, history };
     }
     previous = entry.id;
     previousCa = kind === RotationKind.LEAF_RENEWAL ? previousCa : entry.id;

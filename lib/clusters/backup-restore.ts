@@ -256,7 +256,7 @@ export class BackupRestore extends Construct {
         commands.push(`kubectl apply -f ${file}`);
       }
     } else {
-      text.push(`Apply \`${file}\` once the cluster is running; the ${op.kind.toLowerCase()} starts when the ${op.kind} is created. Run from the output folder:`);
+      text.push(`Apply \`${file}\` once the cluster is running; the ${op.kind.toLowerCase()} starts when the ${op.kind} is created.`);
       commands.push(`kubectl apply -f ${file}`);
     }
     commands.push(`kubectl get ${resource} ${op.name} -n ${namespace}`, `kubectl describe ${resource} ${op.name} -n ${namespace}`);

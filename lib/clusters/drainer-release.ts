@@ -363,7 +363,6 @@ export class DrainerRelease extends Construct {
       text.push(`Argo CD installs the chart from the Application \`${this.application!.name}\` in \`${manifestFileName(Chart.of(this))}\`, with the same values; do not run \`helm install\` as well.`);
       commands.push(`kubectl get applications.argoproj.io ${this.application!.name} -n ${this.application!.metadata.namespace}`);
     } else {
-      text.push('Run from the output folder:');
       if (chart.repository !== undefined && !isOci(chart)) {
         commands.push(`helm repo add ${names.drainerChartRepositoryName(this.releaseName)} ${chart.repository}`);
       }

@@ -45,6 +45,8 @@ export interface RecordedRotation {
   readonly secrets: readonly string[];
   /** The phases of this rotation left without a verify report, each acknowledged by name. */
   readonly unverified?: readonly string[];
+  /** Every rotation declared, in order, this one last, as `<id> (<kind>)`. */
+  readonly history?: readonly string[];
 }
 
 /** The settings fixed at creation of every cluster and drainer of an app. */
@@ -55,6 +57,11 @@ export interface FixedSettings {
   readonly drainers: Readonly<Record<string, RecordedDrainer>>;
   /** By `<namespace>/<cluster>` of the certificates; left out of the record while empty. */
   readonly rotations?: Readonly<Record<string, RecordedRotation>>;
+}
+
+/** A declared rotation as the record lists it: `<id> (<kind>)`. */
+export function historyEntry(h: { readonly id: string; readonly kind: string }): string {
+  return `${h.id} (${h.kind})`;
 }
 
 /** The fixed settings of rendered cluster manifests, drainers and certificate plans, keys sorted. */
@@ -73,7 +80,9 @@ export function fixedSettings(manifests: readonly any[], drainers: readonly Drai
   const rotations: Record<string, RecordedRotation> = {};
   for (const p of plans) {
     if (p.rotation) {
-      rotations[`${p.namespace}/${p.clusterName}`] = { id: p.rotation.id, phase: p.rotation.phase, phases: p.rotation.phases, secrets: p.secrets.map((s) => s.name) };
+      rotations[`${p.namespace}/${p.clusterName}`] = { id: p.rotation.id, phase: p.rotation.phase, phases: p.rotation.phases, secrets: p.secrets.map((s) => s.name),
+        history: p.rotation.history.map(historyEntry),
+      };
     }
   }
   return { clusters: sortedKeys(clusters), drainers: sortedKeys(byPath), ...(plans.some((p) => p.rotation) ? { rotations: sortedKeys(rotations) } : {}) };
@@ -120,7 +129,7 @@ export function readRecord(file: string): FixedSettings | undefined {
   }
   const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
   const rotation = (r: any) => isPlainObject(r) && typeof r.id === 'string' && typeof r.phase === 'string' && strings(r.phases)
-    && (r.secrets === undefined || strings(r.secrets)) && (r.unverified === undefined || strings(r.unverified));
+    && (r.secrets === undefined || strings(r.secrets)) && (r.unverified === undefined || strings(r.unverified)) && (r.history === undefined || strings(r.history));
   if (parsed.rotations !== undefined && (!isPlainObject(parsed.rotations) || !Object.values(parsed.rotations).every(rotation))) {
     throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received a rotations entry that is not one an earlier synth wrote; `
       + 'expected the file an earlier synth wrote: restore it from version control');

@@ -51,6 +51,7 @@ export function checkRotations(record: FixedSettings | undefined, now: FixedSett
     const old = before[key];
     const cur = after[key];
     if (!inputs.acknowledged.includes(`rotation/${key}`)) {
+      checkHistory(key, old, cur, where);
       checkStep(key, old, cur, where);
     }
     if (cur === undefined) {
@@ -69,6 +70,27 @@ export function checkRotations(record: FixedSettings | undefined, now: FixedSett
 
 /** Stands for any new rotation, at its first phase. */
 const NEW = '*';
+
+/**
+ * Refuses a list of rotations that is not the recorded one, in order, followed by at most one new
+ * rotation: a rotation done stays declared as it was, since it names the certificates in use, and
+ * one the record never saw cannot appear as done. A record from before histories were kept
+ * (`history` absent) checks the last rotation alone.
+ */
+function checkHistory(key: string, old: RecordedRotation | undefined, cur: RecordedRotation | undefined, where: string): void {
+  const before = old === undefined ? [] : old.history;
+  const now = cur?.history ?? [];
+  if (before === undefined || now.length === 0) {
+    return;
+  }
+  const kept = before.every((h, i) => now[i] === h);
+  if (!kept || now.length > before.length + 1) {
+    const list = (l: readonly string[]) => (l.length === 0 ? 'none' : `[${l.join(', ')}]`);
+    throw new ClusterTlsError(`certificates ${key}: rotations: received ${list(now)}; expected ${before.length === 0 ? 'one new rotation' : `${list(before)}, then at most one new rotation,`} ${where}: `
+      + 'a rotation stays declared as it was once recorded, since it names the certificates in use, and one the record never saw cannot be declared done; '
+      + `to override deliberately, set ${RECREATE_ENV}=rotation/${key}`);
+  }
+}
 
 /** Refuses a step the record does not allow. */
 function checkStep(key: string, old: RecordedRotation | undefined, cur: RecordedRotation | undefined, where: string): void {

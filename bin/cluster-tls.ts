@@ -44,8 +44,8 @@ verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads 
         --show-managed-fields), the loaded check also tells what the pods have loaded from
         what the Secrets hold: components read their Secret only when they start, so every
         container of every pod that mounts a Secret (a secret or projected volume) must be
-        running and have started at or after the Secret's last write (its creation or a field
-        manager's latest write; a start in the same second counts as after). It names each pod
+        running and have started after the Secret's last write (its creation or a field
+        manager's latest write; a start in the same second fails, as its order is unknown). It names each pod
         to restart. Without pods in the input, the check is not run.
 
 Options:

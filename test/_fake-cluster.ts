@@ -67,14 +67,8 @@ export class FakeCluster {
 
   /** cert-manager, at once: issues everything the objects applied so far call for (the cluster's creation). */
   public async issueAll(): Promise<void> {
-    const saved = this.options.issueDelayMs;
-    (this.options as { issueDelayMs?: number }).issueDelayMs = 0;
-    try {
-      while (this.pendingCertificates(this.kubectl.state()).length > 0) {
-        await this.certManager();
-      }
-    } finally {
-      (this.options as { issueDelayMs?: number }).issueDelayMs = saved;
+    while (this.pendingCertificates(this.kubectl.state()).length > 0) {
+      await this.certManager(0);
     }
   }
 
@@ -176,7 +170,7 @@ export class FakeCluster {
    * cert-manager: issues what the applied objects call for (new, changed, Secret missing), or one
    * Certificate marked for renewal, writes the Secrets and then the status, as its controllers do.
    */
-  private async certManager(): Promise<void> {
+  private async certManager(delayMs = this.options.issueDelayMs ?? 1500): Promise<void> {
     const issuer = this.options.issuer;
     if (issuer === undefined) {
       return;
@@ -187,7 +181,7 @@ export class FakeCluster {
     const now = Date.now();
     const waiting = this.pendingCertificates(state);
     waiting.forEach((c) => this.pendingSince.set(c.metadata.name, this.pendingSince.get(c.metadata.name) ?? now));
-    const pending = waiting.filter((c) => now - this.pendingSince.get(c.metadata.name)! >= (this.options.issueDelayMs ?? 1500));
+    const pending = waiting.filter((c) => now - this.pendingSince.get(c.metadata.name)! >= delayMs);
     pending.forEach((c) => this.pendingSince.delete(c.metadata.name));
     const objects = (state.objects ?? []).filter((o) => o.apiVersion === 'cert-manager.io/v1' && o.metadata.namespace === this.options.namespace);
     const seen = JSON.stringify(objects.map((o) => [o.kind, o.metadata.name, o.spec]));
@@ -208,16 +202,21 @@ export class FakeCluster {
       const [namespace, name] = key.split('/');
       this.kubectl.writeSecret(namespace, name, { ...secret });
     }
+    // The status says what was issued for: the generation of the snapshot issued from (a spec
+    // applied meanwhile stays pending), and a renewal mark set meanwhile stays for the next tick.
+    const issuedFor = new Map(this.certificates(state).map((c) => [c.metadata.name, c.metadata.generation]));
+    const marked = new Set(renewed.map((c) => c.metadata.name));
     this.kubectl.update((s) => {
       for (const c of this.certificates(s)) {
         const issued = written.has(`${c.metadata.namespace}/${c.spec.secretName}`);
-        if (!issued && !pending.some((p) => p.metadata.name === c.metadata.name)) {
+        if (!issuedFor.has(c.metadata.name) || (!issued && !pending.some((p) => p.metadata.name === c.metadata.name))) {
           continue;
         }
         const revision = (c.status?.revision ?? 0) + (issued ? 1 : 0);
+        const kept = (c.status?.conditions ?? []).filter((x: any) => x.type !== 'Ready' && !(x.type === 'Issuing' && marked.has(c.metadata.name)));
         c.status = {
           ...(revision > 0 ? { revision } : {}),
-          conditions: [{ type: 'Ready', status: 'True', observedGeneration: c.metadata.generation, reason: 'Ready' }],
+          conditions: [...kept, { type: 'Ready', status: 'True', observedGeneration: issuedFor.get(c.metadata.name), reason: 'Ready' }],
         };
       }
     });

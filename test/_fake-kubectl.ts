@@ -18,11 +18,15 @@
  * - `create secret generic <name> [--namespace=<ns>] --from-file=[<key>=]<path>...`: stores the
  *   files (read relative to the caller's working folder), refusing a name that exists; with
  *   `--dry-run=client -o json` it prints the Secret instead and stores nothing;
- * - `apply -f -`: stores the Secret read from standard input, replacing the data of one that exists;
+ * - `apply [--server-side [--field-manager=<name>] [--force-conflicts]] -f -`: stores the Secret read
+ *   from standard input, replacing the data of one that exists; a client-side apply also keeps the
+ *   whole Secret as its last-applied configuration, as kubectl does in an annotation;
  * - `apply -f <file> [-l <selector>]`: stores every object of the YAML file (matching the label
  *   selector), raising `metadata.generation` when its spec changes; refuses a missing file, a bad
  *   selector, and a kind that is neither built in nor one of the CRDs in `crds/`;
  * - `delete certificate <name>... [--ignore-not-found]`: deletes those Certificates;
+ * - `delete secret <name>... [--ignore-not-found]`: deletes those Secrets, refusing (before deleting any) a name
+ *   that is not there unless told to ignore it;
  * - `rollout restart|status <kind>/<name> -n <ns>`: records a restart for the controller to carry
  *   out; `status` waits until it has.
  *
@@ -48,6 +52,10 @@ export interface FakeSecret {
   /** The clock when it was created, and when it was last written. */
   readonly createdAt?: number;
   readonly writtenAt?: number;
+  /** What a client-side `kubectl apply` kept in `kubectl.kubernetes.io/last-applied-configuration`: the whole Secret. */
+  readonly lastApplied?: string;
+  /** The field manager of the last server-side apply. */
+  readonly manager?: string;
 }
 
 /** Everything the stand-in holds. */
@@ -176,6 +184,9 @@ let output;
 let all = false;
 let dryRun = false;
 let managedFields = false;
+let serverSide = false;
+let fieldManager;
+let forceConflicts = false;
 let selector;
 let file;
 const fromFiles = [];
@@ -190,6 +201,9 @@ for (let i = 0; i < args.length; i++) {
   else if (a === '-A' || a === '--all-namespaces') all = true;
   else if (a === '--dry-run=client') dryRun = true;
   else if (a === '--show-managed-fields') managedFields = true;
+  else if (a === '--server-side') serverSide = true;
+  else if (a.startsWith('--field-manager=')) fieldManager = a.slice('--field-manager='.length);
+  else if (a === '--force-conflicts') forceConflicts = true;
   else if (a === '--ignore-not-found') continue;
   else if (a === '-l' || a === '--selector') selector = args[++i];
   else if (a.startsWith('--selector=')) selector = a.slice('--selector='.length);
@@ -319,14 +333,20 @@ if (verb === 'apply' && file === '-' && resource === undefined) {
   const object = JSON.parse(fs.readFileSync(0, 'utf8'));
   if (object.kind !== 'Secret') die('fake kubectl: apply -f - takes only a Secret', 2);
   const at = object.metadata.namespace ?? ns;
+  if (forceConflicts && !serverSide) die('error: --force-conflicts only works with --server-side');
+  // A client-side apply keeps the whole object, data included, in an annotation; a server-side one does not.
+  const lastApplied = serverSide ? undefined : JSON.stringify(object);
   const found = withState((state) => {
     const existing = state.secrets.find((s) => s.namespace === at && s.name === object.metadata.name);
     const now = tick(state);
     if (existing) {
       existing.data = object.data;
       existing.writtenAt = now;
+      if (lastApplied) existing.lastApplied = lastApplied;
+      if (fieldManager) existing.manager = fieldManager;
     } else {
-      state.secrets.push({ namespace: at, name: object.metadata.name, data: object.data, createdAt: now, writtenAt: now });
+      state.secrets.push({ namespace: at, name: object.metadata.name, data: object.data, createdAt: now, writtenAt: now,
+        ...(lastApplied ? { lastApplied } : {}), ...(fieldManager ? { manager: fieldManager } : {}) });
     }
     return { save: true, existing: !!existing };
   }).existing;
@@ -368,6 +388,18 @@ if (verb === 'apply' && file !== undefined && resource === undefined) {
     return { save: true, out };
   }).out;
   out(lines.map((l) => l + '\n').join(''));
+  process.exit(0);
+}
+if (verb === 'delete' && (resource === 'secret' || resource === 'secrets') && third !== undefined) {
+  const names = [third, ...rest];
+  withState((state) => {
+    for (const name of names) {
+      if (!args.includes('--ignore-not-found') && !state.secrets.some((s) => s.namespace === ns && s.name === name)) die('Error from server (NotFound): secrets "' + name + '" not found');
+    }
+    state.secrets = state.secrets.filter((s) => !(s.namespace === ns && names.includes(s.name)));
+    return { save: true };
+  });
+  out(names.map((n) => 'secret "' + n + '" deleted\n').join(''));
   process.exit(0);
 }
 if (verb === 'delete' && kindOf(resource) && kindOf(resource).kind === 'Certificate') {

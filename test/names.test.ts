@@ -1,6 +1,6 @@
 import * as names from '../lib/spec/names';
 import {
-  COMPONENTS, ClusterKind, caCertificateName, caIssuerName, caSecretName, clientSecretName,
+  COMPONENTS, ClusterKind, OPERATOR_ROLL_ORDER, caCertificateName, caIssuerName, caSecretName, clientSecretName,
   component, componentsOf, drainerName, externalTlsMountPath, hostNames, selfSignedIssuerName, serverSecretName,
   tlsFilePaths,
 } from '../lib';
@@ -129,6 +129,16 @@ describe('catalog', () => {
     expect(component('changefeed')).toMatchObject({ minOperatorVersion: '1.1.3', minComponentVersion: '4.0.3' });
     expect(component('mig-master').minOperatorVersion).toBe('1.2.0');
     expect(component('coordinator').minOperatorVersion).toBe('1.1.0');
+  });
+
+  test('the operator rolls every component it deploys, exactly once, in its release-1.6 order', () => {
+    expect(OPERATOR_ROLL_ORDER).toEqual({
+      [ClusterKind.DATABASE]: ['coordinator', 'columnar', 'store', 'pump', 'sqlserver', 'changefeed'],
+      [ClusterKind.MIGRATION]: ['mig-master', 'mig-worker'],
+    });
+    for (const kind of [ClusterKind.DATABASE, ClusterKind.MIGRATION]) {
+      expect([...OPERATOR_ROLL_ORDER[kind]].sort()).toEqual(COMPONENTS.filter((c) => c.cluster === kind && c.specKey !== undefined).map((c) => c.token).sort());
+    }
   });
 
   test('an unknown token is refused with the list of tokens', () => {

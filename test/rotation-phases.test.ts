@@ -61,6 +61,17 @@ describe.each(PHASES)('the reference app at phase %s', (phase) => {
   });
 });
 
+describe('the scripts a rotation writes', () => {
+  test('run with bash 3.2 (macOS): no associative arrays, mapfile or case conversion', () => {
+    const scripts = [...PHASES.map((p) => referenceRotations(p)), [{ id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }]].flatMap((rotations) => {
+      const files = renderApp(buildApp(undefined, rotations)).files;
+      return files.filter((f) => f.path.endsWith('.sh')).map((f) => f.content);
+    });
+    expect(scripts.length).toBe(8);
+    scripts.forEach((script) => expect(script).not.toMatch(/declare -A|typeset -A|\bmapfile\b|\breadarray\b|\$\{[A-Za-z_]+(,,|\^\^)\}|&>>|\bcoproc\b/));
+  });
+});
+
 describe('guards: one phase per synth, forward', () => {
   function synth(root: string, phase: RotationPhase | undefined, options: Partial<SynthesizeOptions> = {}): void {
     const app = new App();
@@ -82,7 +93,7 @@ describe('guards: one phase per synth, forward', () => {
     synth(root, RotationPhase.DROP_OLD, unverified);
     synth(root, RotationPhase.DROP_OLD);
     // Each phase left without a report stays in the record, for review.
-    expect(record(root).rotations['demo/basic']).toMatchObject({ id: '2026-11', phase: 'drop-old', unverified: ['trust-both', 'switch-leaves'] });
+    expect(record(root).rotations['demo/basic']).toMatchObject({ id: '2026-11', phase: 'drop-old', unverified: ['2026-11 trust-both', '2026-11 switch-leaves'] });
   });
 
   test('rotations done stay as recorded: dropping, renaming, changing the kind of or inventing a rotation is refused; one new rotation after them passes', () => {
@@ -110,7 +121,10 @@ describe('guards: one phase per synth, forward', () => {
       expect(() => synthAll([...rotations])).toThrow(`rotations: received ${got}; expected [2026-11 (ca-replacement)], then at most one new rotation, as recorded in`);
     }
     synthAll([{ id: '2026-11' }, next]);
-    expect(record(root).rotations['demo/basic']).toMatchObject({ id: 'leaves-1', history: ['2026-11 (ca-replacement)', 'leaves-1 (leaf-renewal)'] });
+    expect(record(root).rotations['demo/basic']).toMatchObject({
+      id: 'leaves-1', history: ['2026-11 (ca-replacement)', 'leaves-1 (leaf-renewal)'],
+      unverified: ['2026-11 trust-both', '2026-11 switch-leaves', '2026-11 drop-old'],
+    });
   });
 
   test('the next phase needs the report of the phase in place, beside the output folder, naming the way to move on unverified', () => {
@@ -119,7 +133,7 @@ describe('guards: one phase per synth, forward', () => {
     synth(root, RotationPhase.TRUST_BOTH);
     expect(record(root).rotations['demo/basic'].secrets).toHaveLength(13);
     expect(() => synth(root, RotationPhase.SWITCH_LEAVES)).toThrow(new RegExp(
-      '^certificates demo/basic: rotations phase: received the phase after "trust-both"; expected "trust-both" until cluster-tls verify shows every Secret of the cluster in it: '
+      '^certificates demo/basic: rotations: received 2026-11 at "switch-leaves"; expected 2026-11 at "trust-both" until cluster-tls verify shows every Secret of the cluster in it and every pod restarted since: '
       + `no report at ${root}/cluster-tls-verify.demo.basic.json; run the check step of rotation-runbook.md, or, to move on unverified and risk pods that trust a CA `
       + `their peers no longer present, set CLUSTER_TLS_UNVERIFIED_PHASE=demo/basic \\(kept in ${root}/cluster-tls.lock.json\\)$`));
     expect(record(root).rotations['demo/basic'].phase).toBe('trust-both');
@@ -135,19 +149,30 @@ describe('guards: one phase per synth, forward', () => {
     const file = path.join(root, 'report.json');
     fs.writeFileSync(file, JSON.stringify(report));
     expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file }))
-      .toThrow(/rotations phase: received the phase after "trust-both"; expected "trust-both" until cluster-tls verify shows every Secret of the cluster in it, and .*report.json does not show Secret basic-cluster-client-secret there: its rotation was not checked \(present: no Secret of that name in the input\);/);
+      .toThrow(/rotations: received 2026-11 at "switch-leaves"; expected 2026-11 at "trust-both" until cluster-tls verify shows every Secret of the cluster in it and every pod restarted since, and .*report.json does not show Secret basic-cluster-client-secret there: its rotation was not checked \(present: no Secret of that name in the input\);/);
     fs.writeFileSync(file, JSON.stringify({ ...report, plans: report.plans.map((p) => ({ ...p, rotation: { id: '2026-11', phase: 'switch-leaves' } })) }));
     expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file })).toThrow(/is not a report of phase "trust-both"/);
     // A report that passes for the Secrets it lists but leaves one out does not move the phase.
-    const passing = { ...report, secrets: report.secrets.map((s) => ({ ...s, checks: [{ check: 'rotation', ok: true, found: 'in phase' }] })) };
+    // A report of the Secrets alone (no pods listed) cannot show what the pods loaded.
+    const secretsOnly = { ...report, secrets: report.secrets.map((s) => ({ ...s, checks: [{ check: 'rotation', ok: true, found: 'in phase' }] })) };
+    fs.writeFileSync(file, JSON.stringify(secretsOnly));
+    expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file }))
+      .toThrow(/does not show Secret basic-cluster-client-secret there: the report lists no pods, so it cannot show what they loaded \(check loaded\)/);
+    const passing = { ...report, secrets: report.secrets.map((s) => ({ ...s, checks: [{ check: 'rotation', ok: true, found: 'in phase' }, { check: 'loaded', ok: true, found: 'no pod in the input mounts it' }] })) };
     fs.writeFileSync(file, JSON.stringify({ ...passing, secrets: passing.secrets.filter((s) => s.name !== 'basic-store-cluster-secret') }));
     expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file })).toThrow(/does not show Secret basic-store-cluster-secret there: it is not in the report;/);
-    fs.writeFileSync(file, JSON.stringify({ ...passing, secrets: passing.secrets.map((s) => ({ ...s, checks: [...s.checks, { check: 'loaded', ok: s.name !== 'basic-pump-cluster-secret', found: 'pod basic-pump-0 started before the Secret was written' }] })) }));
+    fs.writeFileSync(file, JSON.stringify({ ...passing, secrets: passing.secrets.map((s) => ({ ...s, checks: [s.checks[0], { check: 'loaded', ok: s.name !== 'basic-pump-cluster-secret', found: 'pod basic-pump-0 started before the Secret was written' }] })) }));
     expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file })).toThrow(/does not show Secret basic-pump-cluster-secret there: loaded: pod basic-pump-0 started before the Secret was written;/);
     fs.writeFileSync(file, '{"plans": [], "secrets": [{"name": 1}]}');
     expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file })).toThrow(/^verifyReport: received ".*report.json", which is not a report of cluster-tls verify --json; expected the JSON report of the phase in place$/);
     fs.writeFileSync(file, JSON.stringify(passing));
     synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: file });
     expect(record(root).rotations['demo/basic']).not.toHaveProperty('unverified');
+    // Leaving the last phase for a new rotation needs the last phase's report too.
+    synth(root, RotationPhase.DROP_OLD, unverified);
+    const app = new App();
+    addDeployment(app, 'demo', IssuingMethod.USER_PROVIDED, [{ id: '2026-11' }, { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }]);
+    expect(() => synthesize(app, { outdir: path.join(root, 'dist'), acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [], verifyReport: file }))
+      .toThrow(/rotations: received leaves-1 at "renew"; expected 2026-11 at "drop-old" until .* is not a report of phase "drop-old" of rotation 2026-11/);
   });
 });

@@ -123,7 +123,7 @@ describeWithCfssl('the rotation simulator')('cfssl: the real script and the real
   /** One phase: synthesize, copy, run the script, check, then restart every pod in order. */
   async function phase(sim: RotationSimulator, rotations: CertificateRotation[], label: string): Promise<void> {
     const out = render(IssuingMethod.CFSSL, rotations);
-    expect(out.plan.rotation?.restartOrder).toEqual(sim.pods.filter((p) => p.component).map((p) => p.component).filter((c, i, a) => a.indexOf(c) === i));
+    expect(out.plan.rotation?.restartOrder).toEqual(['coordinator', 'columnar', 'store', 'pump', 'sqlserver', 'changefeed', 'mig-master', 'mig-worker', 'drainer']);
     run(copyFolder(out.files), kubectl);
     await sim.check(`${label}: Secrets written`);
     await sim.rollingRestarts(label, () => secretsOf(kubectl));

@@ -353,9 +353,15 @@ describe('runbook (section D)', () => {
       .toBe('spec:\n  coordinator:\n    mountClusterClientSecret: true\n  store:\n    mountClusterClientSecret: true\n');
   });
 
-  test('coordctl and storectl with the certificate flags, in the mounted folder of the first pods', () => {
-    expect(runbook).toContain('kubectl exec -it basic-coordinator-0 -n demo -- sh\ncd /var/lib/cluster-client-tls\ncoordctl --cacert=ca.crt --cert=tls.crt --key=tls.key -u https://127.0.0.1:2379 member');
-    expect(runbook).toContain('kubectl exec -it basic-store-0 -n demo -- sh\ncd /var/lib/cluster-client-tls\nstorectl --ca-path=ca.crt --cert-path=tls.crt --key-path=tls.key --host 127.0.0.1:20160 cluster');
+  test('coordctl and storectl with the certificate flags, in the mounted folder of the first pods, each one command that runs from any folder', () => {
+    expect(runbook).toContain('kubectl exec basic-coordinator-0 -n demo -- sh -c \'cd /var/lib/cluster-client-tls && coordctl --cacert=ca.crt --cert=tls.crt --key=tls.key -u https://127.0.0.1:2379 member\'\n');
+    expect(runbook).toContain('kubectl exec basic-store-0 -n demo -- sh -c \'cd /var/lib/cluster-client-tls && storectl --ca-path=ca.crt --cert-path=tls.crt --key-path=tls.key --host 127.0.0.1:20160 cluster\'\n');
+  });
+
+  test('every command block opens with the folder it runs in', () => {
+    const blocks = [...runbook.matchAll(/```sh\n([^\n]*)\n/g)].map((m) => m[1]);
+    expect(blocks.length).toBeGreaterThan(3);
+    blocks.forEach((first) => expect(first).toBe('# run in the output folder (the one that holds test.k8s.yaml)'));
   });
 
   test('issues the certificates, then checks the Secrets, then deploys: the Secrets exist before the cluster', () => {
@@ -373,11 +379,11 @@ describe('runbook (section D)', () => {
   test('a renamed cluster leaves no stale name', () => {
     const renamed = file(synth({ clusterName: 'prod', namespace: 'live' }).cluster, 'live/prod/database-runbook.md');
     expect(renamed).not.toMatch(/basic|demo/);
-    expect(renamed).toContain('kubectl exec -it prod-store-0 -n live -- sh');
+    expect(renamed).toContain('kubectl exec prod-store-0 -n live -- sh -c ');
   });
 
   test('other constructs add steps at the end', () => {
     const { cluster: c } = synth({}, (db) => db.addRunbookStep({ title: 'Install the drainer', commands: ['helm install x'] }));
-    expect(file(c, 'database-runbook.md')).toMatch(/## 7\. Install the drainer\n\n```sh\nhelm install x\n```\n$/);
+    expect(file(c, 'database-runbook.md')).toMatch(/## 7\. Install the drainer\n\n```sh\n# run in the output folder \(the one that holds test\.k8s\.yaml\)\nhelm install x\n```\n$/);
   });
 });

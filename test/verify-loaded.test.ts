@@ -26,7 +26,7 @@ const CREATED = '2026-11-24T09:00:00Z';
 const APPLIED = '2026-11-24T09:30:00Z';
 const WRITTEN = '2026-11-24T10:00:05Z';
 
-const EXPECTED = `every container of the pods that mount the Secret started at or after its last write (${WRITTEN})`;
+const EXPECTED = `every container of the pods that mount the Secret started after its last write (${WRITTEN})`;
 const RELIST = 'list it with kubectl get secrets,pods -n <namespace> -o json --show-managed-fields';
 
 let pki: TestPki;
@@ -162,15 +162,17 @@ describe('the loaded check', () => {
     expect(report.ok).toBe(true);
     expect(loaded(report, STORE)).toEqual({
       check: 'loaded', ok: true, expected: EXPECTED,
-      found: 'pods basic-store-0 (started 2026-11-24T10:00:09Z), basic-store-1 (started 2026-11-24T10:01:30Z) mount it, every container started at or after the write',
+      found: 'pods basic-store-0 (started 2026-11-24T10:00:09Z), basic-store-1 (started 2026-11-24T10:01:30Z) mount it, every container started after the write',
     });
     const checks = report.secrets.find((s) => s.name === STORE)!.checks.map((c) => c.check);
     expect(checks).toEqual([...CHECKS.filter((c) => c !== 'rotation'), 'loaded']);
   });
 
-  test('a start in the same second as the write counts as after it', async () => {
+  test('a start in the same second as the write fails: which came first cannot be told', async () => {
     const report = await check(await listOf([pod('basic-store-0', { secrets: [STORE], containers: { store: WRITTEN } })]));
-    expect(loaded(report, STORE)).toMatchObject({ ok: true, found: `pod basic-store-0 (started ${WRITTEN}) mounts it, every container started at or after the write` });
+    expect(loaded(report, STORE)).toMatchObject({
+      ok: false, found: `pod basic-store-0 started ${WRITTEN}, the second the Secret was written: which came first cannot be told, restart it`,
+    });
   });
 
   test('fails, naming the pod and both times, when a pod started before the Secret\'s last write', async () => {
@@ -227,7 +229,7 @@ describe('the loaded check', () => {
     expect(failures(report)).toEqual([]);
     expect(loaded(report, STORE)).toEqual({ check: 'loaded', ok: true, expected: EXPECTED, found: 'no pod in the input mounts it' });
     expect(loaded(report, CLIENT)).toEqual({ check: 'loaded', ok: true, expected: EXPECTED, found: 'no pod in the input mounts it' });
-    expect(loaded(report, COORDINATOR)!.found).toBe('pod basic-coordinator-0 (started 2026-11-24T10:00:09Z) mounts it, every container started at or after the write');
+    expect(loaded(report, COORDINATOR)!.found).toBe('pod basic-coordinator-0 (started 2026-11-24T10:00:09Z) mounts it, every container started after the write');
   });
 
   test('a Secret among the sources of a projected volume is mounted too', async () => {
@@ -242,13 +244,13 @@ describe('the loaded check', () => {
     const pods = [pod('basic-store-0', { secrets: [STORE], containers: { store: '2026-11-24T10:00:09Z' } })];
     const noManagedFields = await check(await listOf(pods, {}, { managers: null }));
     expect(loaded(noManagedFields, STORE)).toEqual({
-      check: 'loaded', ok: false, expected: `every container of the pods that mount the Secret started at or after its last write (${CREATED})`,
+      check: 'loaded', ok: false, expected: `every container of the pods that mount the Secret started after its last write (${CREATED})`,
       found: `the input holds no metadata.managedFields for the Secret, so only its creation (${CREATED}) is known, not its last write: ${RELIST}`,
     });
     const secrets = (await pki.secrets(plan)).items;
     const noTimes = await check({ kind: 'List', items: [...secrets, ...pods] });
     expect(loaded(noTimes, STORE)).toEqual({
-      check: 'loaded', ok: false, expected: 'every container of the pods that mount the Secret started at or after its last write',
+      check: 'loaded', ok: false, expected: 'every container of the pods that mount the Secret started after its last write',
       found: `the input gives no time the Secret was written (no metadata.creationTimestamp, no metadata.managedFields time): ${RELIST}`,
     });
   });

@@ -221,7 +221,10 @@ export interface TlsPlanRotation {
   readonly signedBy: string;
   /** cert-manager: the Secret of each generation's CA in this phase, by generation. */
   readonly caSecrets?: Record<string, string>;
-  /** The components, in the order they restart; the clients of the client Secrets restart after them. */
+  /**
+   * The components with a restart annotation, each cluster kind in the operator's order (the two
+   * kinds roll at the same time), then the drainer; the clients of the client Secrets restart after them.
+   */
   readonly restartOrder: ComponentToken[];
   /** Every rotation declared, in order, this one last: the record keeps it, so none can be dropped or renamed later. */
   readonly history: { readonly id: string; readonly kind: RotationKind }[];

@@ -8,7 +8,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct } from 'constructs';
 import {
-  COMPONENTS, ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken,
+  COMPONENTS, ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, OPERATOR_ROLL_ORDER_SOURCE, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken,
 } from '../spec/catalog';
 import {
   CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
@@ -34,9 +34,6 @@ import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, ca
 import { requireDistinctSubjects } from './subjects';
 import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../spec/validate';
 
-
-/** Where the operator's restart order comes from, as the rotation runbook cites it. */
-const ROLL_ORDER_SOURCE = 'the operator\'s release-1.6 sync loops, pkg/controller/tidbcluster/tidb_cluster_control.go and pkg/controller/dmcluster/dm_cluster_control.go';
 
 /** Props of {@link ClusterCertificates}. */
 export interface ClusterCertificatesProps {
@@ -462,11 +459,11 @@ export class ClusterCertificates extends Construct {
         resourceKind: clusterKind(k).resourceKind,
         components: OPERATOR_ROLL_ORDER[k].filter((t) => this.servers.has(t)),
       })),
-      rollOrderSource: ROLL_ORDER_SOURCE,
+      rollOrderSource: OPERATOR_ROLL_ORDER_SOURCE,
       drainerName: drainer ? names.drainerName(this.clusterName, drainer.options.releaseName!, drainer.options.drainerName) : undefined,
       clientSecretNames: this.clusterKinds.map((k) => names.clientSecretName(this.clusterName, k)),
       consumers: this.secretConsumers(plan.secrets.map((s) => s.name)),
-      verifyReport: `../${layout.verifyReportFileName(this.namespace, this.clusterName)}`,
+      verifyReport: layout.verifyReportFromOutputFolder(this.namespace, this.clusterName),
       leftBehind,
     };
   }

@@ -17,7 +17,7 @@ import * as names from '../spec/names';
 import { CA_BARE, CA_CSR, CLIENT_BARE, serverBare } from './cfssl-files';
 import { ResolvedRotation, RotationKind, RotationPhase, caObjectOf } from './rotation';
 import {
-  Block, GET_KEY_FUNCTION, KUBECTL_CHECK, NEED_FUNCTION, PUT_SECRET_FUNCTION, WAIT_ISSUED_FUNCTION, WAIT_VARIABLES, failFunction, joinBlocks,
+  Block, GET_KEY_FUNCTION, KUBECTL_CHECK, NEED_FUNCTION, ISSUE_TIMEOUT_SECONDS, PUT_SECRET_FUNCTION, WAIT_ISSUED_FUNCTION, WAIT_VARIABLES, failFunction, joinBlocks,
   kubectlVariables, sh,
 } from './script-blocks';
 
@@ -177,20 +177,21 @@ export function certManagerRenewalBlocks(secretNames: readonly string[]): Block[
       'certificates=(',
       ...secretNames.map((n) => `  ${sh(n)}`),
       ')',
-      '# The revision of each before the renewal: cert-manager raises it with every issuance.',
-      'declare -A before',
+      '# The revision of each before the renewal, by index (bash 3 has no associative arrays): cert-manager',
+      '# raises it with every issuance; a Certificate that took over a Secret it did not issue has none yet (0).',
+      'before=()',
       'for name in "${certificates[@]}"; do',
-      '  before[$name]="$("${kubectl[@]}" get certificate "$name" --namespace="$NAMESPACE" -o \'jsonpath={.status.revision}\')" \\',
+      '  revision="$("${kubectl[@]}" get certificate "$name" --namespace="$NAMESPACE" -o \'jsonpath={.status.revision}\')" \\',
       '    || fail "kubectl could not read Certificate $NAMESPACE/$name"',
-      '  [ -n "${before[$name]}" ] || fail "Certificate $NAMESPACE/$name has never been issued; issue the certificates first (database-runbook.md)"',
+      '  before+=("${revision:-0}")',
       'done',
     ],
     ['"${cmctl[@]}" renew --namespace="$NAMESPACE" "${certificates[@]}"'],
     [
       '# Done only when every one is issued anew: a pod restarted before would keep its old key.',
-      'for name in "${certificates[@]}"; do',
-      '  wait_issued "$name" "${before[$name]}"',
-      '  echo "Certificate $NAMESPACE/$name issued anew"',
+      'for i in "${!certificates[@]}"; do',
+      '  wait_issued "${certificates[$i]}" "${before[$i]}"',
+      '  echo "Certificate $NAMESPACE/${certificates[$i]} issued anew"',
       'done',
     ],
   ];
@@ -237,7 +238,8 @@ export function certManagerRotationScript(input: CertManagerRotationInput & { re
       '# Environment:',
       '#   KUBECTL  the kubectl command, split on spaces (default: kubectl)',
       ...(renewal ? ['#   CMCTL    the cert-manager command-line tool, split on spaces (default: cmctl)'] : []),
-      `#   TIMEOUT  seconds to wait for cert-manager to issue one Certificate (default: 300)`,
+      `#   TIMEOUT  whole seconds to wait for cert-manager to issue one Certificate (default: ${ISSUE_TIMEOUT_SECONDS})`,
+      '#   POLL     seconds between two looks at a Certificate (default: 2)',
       'set -euo pipefail',
       'umask 077',
     ],
@@ -249,6 +251,6 @@ export function certManagerRotationScript(input: CertManagerRotationInput & { re
     ...(renewal ? [] : [['work="$(mktemp -d)"', 'trap \'rm -rf -- "$work"\' EXIT'], GET_KEY_FUNCTION, PUT_SECRET_FUNCTION]),
     WAIT_ISSUED_FUNCTION,
     ...(renewal ? certManagerRenewalBlocks(input.secretNames) : certManagerRotationBlocks(input)),
-    [`echo "phase ${rotation.phase} of rotation ${rotation.id}: the Secrets of cluster ${clusterName} are written; restart the components as ${layout.ROTATION_RUNBOOK_FILE} says"`],
+    [`echo "phase ${rotation.phase} of rotation ${rotation.id}: ${renewal ? 'cert-manager has issued' : 'this script has written'} the Secrets of cluster ${clusterName}; restart the components as ${layout.ROTATION_RUNBOOK_FILE} says"`],
   ]);
 }

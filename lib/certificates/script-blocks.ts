@@ -68,17 +68,24 @@ export const SECRET_EXISTS_FUNCTION: Block = [
   '}',
 ];
 
+/** The field manager of the Secrets the scripts write, as server-side apply records it. */
+export const FIELD_MANAGER = 'cdk8s-cluster-tls';
+
 /**
- * `put_secret NAME CERT KEY CA`: writes the whole Secret from three files with `kubectl apply`,
- * creating it or replacing its three keys; it never deletes a Secret.
+ * `put_secret NAME CERT KEY CA`: writes the whole Secret from three files with a server-side
+ * `kubectl apply`, creating it or replacing its three keys; it never deletes a Secret. Server-side,
+ * so that no copy of the Secret, private key included, is left in the
+ * `kubectl.kubernetes.io/last-applied-configuration` annotation a client-side apply writes; the
+ * field manager takes the three keys over from whoever wrote them (cert-manager included).
  */
 export const PUT_SECRET_FUNCTION: Block = [
-  '# put_secret NAME CERT KEY CA: writes Secret NAME whole from the three files with kubectl apply,',
-  '# creating it or replacing its data in place. A Secret is never deleted.',
+  '# put_secret NAME CERT KEY CA: writes Secret NAME whole from the three files with a server-side kubectl',
+  '# apply (no copy of the key in an annotation), creating it or replacing its data in place. A Secret is',
+  '# never deleted.',
   'put_secret() {',
   '  "${kubectl[@]}" create secret generic "$1" --namespace="$NAMESPACE" \\',
   `    --from-file=${SECRET_KEYS.certificate}="$2" --from-file=${SECRET_KEYS.privateKey}="$3" --from-file=${SECRET_KEYS.ca}="$4" \\`,
-  '    --dry-run=client -o json | "${kubectl[@]}" apply -f - >/dev/null',
+  `    --dry-run=client -o json | "\${kubectl[@]}" apply --server-side --field-manager=${FIELD_MANAGER} --force-conflicts -f - >/dev/null`,
   '  echo "wrote Secret $NAMESPACE/$1"',
   '}',
 ];
@@ -109,6 +116,8 @@ export const WAIT_ISSUED_FUNCTION: Block = [
   '# wait_issued NAME [ABOVE]: waits until cert-manager has issued Certificate NAME for its current spec:',
   '# Ready, observed at the generation the object has now, and at a revision above ABOVE when given.',
   'wait_issued() {',
+  '  [[ "$TIMEOUT" =~ ^[0-9]+$ ]] || fail "TIMEOUT is $TIMEOUT; set it to whole seconds, such as 300"',
+  '  [[ "$POLL" =~ ^[0-9]+([.][0-9]+)?$ ]] || fail "POLL is $POLL; set it to seconds, such as 2 or 0.5"',
   '  local name="$1" above="${2:--1}" deadline=$((SECONDS + TIMEOUT)) state generation ready observed revision',
   '  while :; do',
   '    state="$("${kubectl[@]}" get certificate "$name" --namespace="$NAMESPACE" \\',

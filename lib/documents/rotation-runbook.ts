@@ -3,7 +3,7 @@
  * phase changes in every Secret, the commands that write them, the restarts in the operator's
  * order, what to check before the next commit, and what that commit is.
  */
-import { Runbook, RunbookStep, renderRunbook } from './runbook';
+import { Runbook, RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
 
 /** How the Secrets of a phase are written, by method. */
 export type RotationWriter =
@@ -65,16 +65,13 @@ export function rotationRunbook(input: RotationRunbookInput): string {
     title: `Rotation ${id} of cluster ${clusterName} in namespace ${namespace}: phase ${phase} (${at + 1} of ${phases.length})`,
     intro: [
       `A ${kind}, phases ${phases.map((p) => `\`${p}\``).join(', ')}. Once this phase is done, every Secret of the cluster holds the certificate and key of generation \`${input.leafGeneration}\`, and \`ca.crt\` holds the CA certificate of ${input.caCertificates.map((g) => `\`${g}\``).join(' followed by ')}. Components load \`ca.crt\` only when they start, so every pod restarts once, one at a time, after its Secret is written: at every moment each pair of pods that talk trusts the CA of the other's certificate.`,
-      `Run every command block from ${OUTPUT_FOLDER(input.manifestFile)}, in order; each block's first line says so.`,
+      `Run every command block from ${outputFolderRunIn(input.manifestFile)}, in order; each block's first line says so.`,
     ],
-    runIn: OUTPUT_FOLDER(input.manifestFile),
+    runIn: outputFolderRunIn(input.manifestFile),
     steps: [...writeSteps(input), ...restartSteps(input), ...checkSteps(input)],
   };
   return renderRunbook(runbook);
 }
-
-/** The folder every block runs in. */
-const OUTPUT_FOLDER = (manifestFile: string) => `the output folder (the one that holds ${manifestFile})`;
 
 /** What the cert-manager rotation script does with the leaf Certificates, by phase index of a CA replacement. */
 const CUSTODY = [
@@ -156,20 +153,26 @@ function clientsStep(input: RotationRunbookInput): RunbookStep {
   };
 }
 
-/** What to check before the next commit, and what that commit is. */
+/** What to check before the next commit, and what that commit is; after the last phase, what to delete. */
 function checkSteps(input: RotationRunbookInput): RunbookStep[] {
   const next = input.phases[input.phases.indexOf(input.phase) + 1];
-  const cleanup = input.leftBehind && (input.leftBehind.certificates.length > 0 || input.leftBehind.secrets.length > 0)
-    ? [`Then keep a copy of the previous CA Secret outside the cluster (\`kubectl get secret -n ${input.namespace} ${input.leftBehind.caSecret} -o yaml\`, stored as your other key material), and delete what the rotation left behind: \`kubectl delete certificate -n ${input.namespace} ${input.leftBehind.certificates.join(' ')}\` and \`kubectl delete secret -n ${input.namespace} ${input.leftBehind.secrets.join(' ')}\`.`]
-    : [];
+  const left = input.leftBehind;
+  const cleanup: RunbookStep[] = left && (left.certificates.length > 0 || left.secrets.length > 0) ? [{
+    title: 'Once the check passes, delete what the rotation left behind',
+    text: [`First keep a copy of the previous CA Secret outside the cluster, stored as your other key material (\`kubectl get secret -n ${input.namespace} ${left.caSecret} -o yaml\`). Then delete the previous CA's Certificate and the staging Certificates, and their Secrets: nothing loads them any more.`],
+    commands: [
+      ...(left.certificates.length > 0 ? [`kubectl delete certificate -n ${input.namespace} --ignore-not-found ${left.certificates.join(' ')}`] : []),
+      ...(left.secrets.length > 0 ? [`kubectl delete secret -n ${input.namespace} --ignore-not-found ${left.secrets.join(' ')}`] : []),
+    ],
+  }] : [];
   return [{
     title: next ? `Check, then commit phase ${next}` : 'Check: the rotation is done',
     text: [
       `Check every Secret against this phase, and every pod against its Secret: \`cluster-tls verify\` reads the phase from \`tls-plan.json\`, checks which CAs each \`ca.crt\` holds and which one signed each certificate, and (from the pods in the same list) that every pod that mounts a Secret started after the Secret was last written. It exits 1 while anything is not where this phase leaves it: wait for the restarts and run it again. Its JSON report goes beside the output folder, \`${input.verifyReport}\`.`,
       next
         ? `Then set the rotation's \`phase\` to \`${next}\` in the app, synthesize, review and commit. The synth reads the report from beside the output folder and refuses to move on unless it shows every Secret of this phase in place and no pod still holding what it loaded before.`
-        : `Keep the rotation declared in \`rotations\`: it names the certificates in use. ${cleanup.join(' ')}`.trim(),
+        : 'Keep the rotation declared in `rotations`: it names the certificates in use. The synth of the next rotation reads this report too.',
     ],
     commands: [`kubectl get secrets,pods -n ${input.namespace} -o json --show-managed-fields | npx cluster-tls verify --dist . --namespace ${input.namespace} --cluster ${input.clusterName} --secrets - --json > ${input.verifyReport}`],
-  }];
+  }, ...cleanup];
 }

@@ -3,6 +3,11 @@
  * the manifests so that a renamed cluster never leaves a stale command behind.
  */
 
+/** Where a runbook's command blocks run: the output folder, named by the manifest file it holds. */
+export function outputFolderRunIn(manifestFile: string): string {
+  return `the output folder (the one that holds ${manifestFile})`;
+}
+
 /** One step of a runbook. */
 export interface RunbookStep {
   /** The step's title. */

@@ -278,6 +278,11 @@ export const OPERATOR_ROLL_ORDER: Readonly<Record<ClusterKind, readonly Componen
   [ClusterKind.MIGRATION]: ['mig-master', 'mig-worker'],
 };
 
+/** Where {@link OPERATOR_ROLL_ORDER} comes from, as the rotation runbook cites it. */
+export const OPERATOR_ROLL_ORDER_SOURCE = 'the operator\'s release-1.6 sync loops, pkg/controller/tidbcluster/tidb_cluster_control.go and '
+  + 'pkg/controller/dmcluster/dm_cluster_control.go; later releases roll the changefeed first when its version is 5.1 or later, '
+  + 'which the rotation keeps safe as well';
+
 /** The `kind` of every cluster resource (`DatabaseCluster`, `MigrationCluster`). */
 export const CLUSTER_RESOURCE_KINDS: ReadonlySet<string> = new Set(CLUSTER_KINDS.map((k) => k.resourceKind));
 

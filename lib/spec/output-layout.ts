@@ -177,6 +177,11 @@ export function verifyReportFileName(namespace: string, clusterName: string): st
   return `${FILES.verifyReportPrefix}.${namespace}.${clusterName}.json`;
 }
 
+/** The verify report of a cluster as a command run in the output folder names it: `../cluster-tls-verify.<namespace>.<cluster>.json`. */
+export function verifyReportFromOutputFolder(namespace: string, clusterName: string): string {
+  return `../${verifyReportFileName(namespace, clusterName)}`;
+}
+
 /** The verify report of a cluster beside an output folder: {@link verifyReportFileName} in the folder that holds it. */
 export function defaultVerifyReportFile(outdir: string, namespace: string, clusterName: string): string {
   return path.join(path.dirname(path.resolve(outdir)), verifyReportFileName(namespace, clusterName));

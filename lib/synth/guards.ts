@@ -42,8 +42,8 @@ export interface RecordedRotation {
   /** The phases of its kind, in order. */
   readonly phases: readonly string[];
   /** Every Secret of the plan in this phase: a verify report must show each one in place before the phase moves on. */
-  readonly secrets: readonly string[];
-  /** The phases of this rotation left without a verify report, each acknowledged by name. */
+  readonly secrets?: readonly string[];
+  /** The phases left without a verify report, each acknowledged by name, as `<rotation id> <phase>`: kept across rotations, for review. */
   readonly unverified?: readonly string[];
   /** Every rotation declared, in order, this one last, as `<id> (<kind>)`. */
   readonly history?: readonly string[];

@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import { ClusterTlsError, describeValue } from '../spec/errors';
 import * as layout from '../spec/output-layout';
+import { LOADED_CHECK, ROTATION_CHECK, VerifyReportFile } from '../spec/verify-report';
 import { FixedSettings, RECREATE_ENV, RecordedRotation, displayPath, sortedKeys } from './guards';
 
 /** Environment variable naming one JSON report of `cluster-tls verify` for every phase in place. */
@@ -57,11 +58,17 @@ export function checkRotations(record: FixedSettings | undefined, now: FixedSett
     if (cur === undefined) {
       continue;
     }
-    const moved = old !== undefined && cur.id === old.id && cur.phase !== old.phase;
-    const carried = old?.id === cur.id ? old.unverified ?? [] : [];
+    // A phase is left when the same rotation moves on, or when a new rotation follows the last phase.
+    const left = old !== undefined && (cur.id !== old.id || cur.phase !== old.phase);
+    // Kept for review across rotations, each as `<id> <phase>`.
+    const carried = old?.unverified ?? [];
     let unverified = carried;
-    if (moved && !inputs.acknowledged.includes(`rotation/${key}`)) {
-      unverified = inputs.unverified.includes(key) ? [...carried, old.phase] : (checkPhaseReached(key, old, inputs, recordFile), carried);
+    if (left && !inputs.acknowledged.includes(`rotation/${key}`)) {
+      if (inputs.unverified.includes(key)) {
+        unverified = [...carried, `${old.id} ${old.phase}`];
+      } else {
+        checkPhaseReached(key, old, cur, inputs, recordFile);
+      }
     }
     recorded[key] = unverified.length > 0 ? { ...cur, unverified } : cur;
   }
@@ -117,13 +124,6 @@ function allowedNext(old: RecordedRotation | undefined): ({ id: string; phase: s
     : [{ id: old.id, phase: old.phase }, { id: old.id, phase: old.phases[at + 1] }];
 }
 
-/** A `cluster-tls verify --json` report, as the synth reads it. */
-export interface VerifyReportFile {
-  readonly file: string;
-  readonly plans: readonly { readonly namespace: string; readonly clusterName: string; readonly rotation?: { readonly id: string; readonly phase: string } }[];
-  readonly secrets: readonly { readonly name: string; readonly namespace: string; readonly clusterName: string; readonly checks: readonly { readonly check: string; readonly ok: boolean; readonly found: string }[] }[];
-}
-
 /**
  * Reads a report; undefined when the file does not exist. Refuses, in one line, a file that is
  * larger than {@link MAX_REPORT_BYTES}, not JSON, or not shaped as a report.
@@ -177,32 +177,48 @@ function readBounded(file: string, limit: number): string {
  * folder) is of that phase and shows every Secret the record names in it, with no pod that
  * loaded it before it was written.
  */
-function checkPhaseReached(key: string, old: RecordedRotation, inputs: RotationGuardInputs, recordFile: string): void {
+function checkPhaseReached(key: string, old: RecordedRotation, cur: RecordedRotation, inputs: RotationGuardInputs, recordFile: string): void {
   const [namespace, clusterName] = key.split('/');
   const file = inputs.report?.file ?? layout.defaultVerifyReportFile(inputs.outdir, namespace, clusterName);
   const source = inputs.report?.from ?? 'verify report';
-  const at = `certificates ${key}: rotations phase: received the phase after "${old.phase}"; expected "${old.phase}" until cluster-tls verify shows every Secret of the cluster in it`;
+  const at = `certificates ${key}: rotations: received ${cur.id} at "${cur.phase}"; expected ${old.id} at "${old.phase}" until cluster-tls verify shows every Secret of the cluster in it and every pod restarted since`;
   const skip = `or, to move on unverified and risk pods that trust a CA their peers no longer present, set ${UNVERIFIED_ENV}=${key} (kept in ${displayPath(recordFile)})`;
   if (!Array.isArray(old.secrets)) {
     throw new ClusterTlsError(`${at}: ${displayPath(recordFile)} does not list the Secrets of phase "${old.phase}" (an earlier release wrote it): synthesize phase "${old.phase}" once more, then verify`);
   }
   const report = readVerifyReport(file, source);
   if (report === undefined) {
-    throw new ClusterTlsError(`${at}: no report at ${displayPath(file)}; run the check step of rotation-runbook.md, ${skip}`);
+    throw new ClusterTlsError(`${at}: no report at ${displayPath(file)}; run the check step of ${layout.ROTATION_RUNBOOK_FILE}, ${skip}`);
   }
   const plan = report.plans.find((p) => p?.namespace === namespace && p?.clusterName === clusterName);
   if (plan?.rotation?.id !== old.id || plan.rotation.phase !== old.phase) {
-    throw new ClusterTlsError(`${at}: ${displayPath(file)} is not a report of phase "${old.phase}" of rotation ${old.id}; run the check step of rotation-runbook.md again, ${skip}`);
+    throw new ClusterTlsError(`${at}: ${displayPath(file)} is not a report of phase "${old.phase}" of rotation ${old.id}; run the check step of ${layout.ROTATION_RUNBOOK_FILE} again, ${skip}`);
   }
   for (const name of old.secrets) {
     const secret = report.secrets.find((s) => s.namespace === namespace && s.name === name);
-    const failed = secret?.checks.find((c) => (c.check === 'rotation' || c.check === 'loaded') && !c.ok);
-    const first = failed ?? secret?.checks.find((c) => !c.ok);
-    const reason = secret === undefined ? 'it is not in the report'
-      : failed ? `${failed.check}: ${failed.found}`
-        : secret.checks.some((c) => c.check === 'rotation') ? undefined : `its rotation was not checked${first ? ` (${first.check}: ${first.found})` : ''}`;
+    const reason = secret === undefined ? 'it is not in the report' : missedCheck(secret.checks);
     if (reason !== undefined) {
-      throw new ClusterTlsError(`${at}, and ${displayPath(file)} does not show Secret ${name} there: ${reason}; finish the phase as rotation-runbook.md says and verify again, ${skip}`);
+      throw new ClusterTlsError(`${at}, and ${displayPath(file)} does not show Secret ${name} there: ${reason}; finish the phase as ${layout.ROTATION_RUNBOOK_FILE} says and verify again, ${skip}`);
     }
   }
+}
+
+/**
+ * Why a Secret's checks do not show it in the phase, or undefined when they do: its `rotation`
+ * check and its `loaded` check (which the report holds only when the check step listed the pods)
+ * both passed.
+ */
+function missedCheck(checks: readonly { readonly check: string; readonly ok: boolean; readonly found: string }[]): string | undefined {
+  const failed = checks.find((c) => (c.check === ROTATION_CHECK || c.check === LOADED_CHECK) && !c.ok);
+  if (failed) {
+    return `${failed.check}: ${failed.found}`;
+  }
+  const first = checks.find((c) => !c.ok);
+  if (!checks.some((c) => c.check === ROTATION_CHECK)) {
+    return `its ${ROTATION_CHECK} was not checked${first ? ` (${first.check}: ${first.found})` : ''}`;
+  }
+  if (!checks.some((c) => c.check === LOADED_CHECK)) {
+    return `the report lists no pods, so it cannot show what they loaded (check ${LOADED_CHECK}): list them as the check step does (kubectl get secrets,pods … --show-managed-fields)`;
+  }
+  return undefined;
 }

@@ -9,14 +9,15 @@
  * `metadata.managedFields[].time`; a container's start is `state.running.startedAt`.
  *
  * Those times have one-second precision, so a write and a start in the same second cannot be
- * ordered. Such a start counts as after the write: in practice a restart follows the write by
- * seconds at least (the runbooks write, wait for the writes to end, then restart), so a start in
- * the write's second is the order this check asks for; counting it as before would send a pod
- * that already restarted after the write to be restarted again.
+ * ordered. Such a start fails the check: a pod the operator was already restarting could have
+ * read its volume just before the write, and the synth of the next phase trusts this check. The
+ * cost of erring that way is one more restart of that pod; in practice a restart follows the
+ * write by seconds (the runbooks write, wait for the writes to end, then restart).
  */
 import type { PodData, SecretData } from './input';
 import type { CheckResult } from './verify';
 import { iso } from './text';
+import { LOADED_CHECK } from '../spec/verify-report';
 
 /** The command that lists what this check needs. */
 const LIST_COMMAND = 'kubectl get secrets,pods -n <namespace> -o json --show-managed-fields';
@@ -36,15 +37,15 @@ function seconds(date: Date): number {
 }
 
 /**
- * Checks that every container of every pod that mounts the Secret is running and started at or
- * after the Secret's last write (in the same second counts as after, see the module's comment).
+ * Checks that every container of every pod that mounts the Secret is running and started after
+ * the Secret's last write (a start in the same second fails, see the module's comment).
  * `pods` are the Pods of the Secret's namespace; when none mounts the Secret, the check passes.
  */
 export function checkLoaded(secret: SecretData, pods: readonly PodData[]): CheckResult {
   const mounting = pods.filter((p) => p.secretNames.includes(secret.name));
   const written = lastWritten(secret);
-  const expected = `every container of the pods that mount the Secret started at or after its last write${written ? ` (${iso(written)})` : ''}`;
-  const outcome = (ok: boolean, found: string): CheckResult => ({ check: 'loaded', ok, expected, found });
+  const expected = `every container of the pods that mount the Secret started after its last write${written ? ` (${iso(written)})` : ''}`;
+  const outcome = (ok: boolean, found: string): CheckResult => ({ check: LOADED_CHECK, ok, expected, found });
   if (mounting.length === 0) {
     return outcome(true, 'no pod in the input mounts it');
   }
@@ -57,7 +58,7 @@ export function checkLoaded(secret: SecretData, pods: readonly PodData[]): Check
   }
   const started = mounting.map((p) => `${p.name} (started ${iso(earliestStart(p))})`);
   return outcome(true, `${mounting.length === 1 ? 'pod' : 'pods'} ${started.join(', ')} ${mounting.length === 1 ? 'mounts' : 'mount'} it, `
-    + 'every container started at or after the write');
+    + 'every container started after the write');
 }
 
 /**
@@ -79,6 +80,9 @@ function podProblems(pod: PodData, written: Date): string[] {
   return pod.containers.flatMap((c) => {
     if (c.startedAt === undefined) {
       return [`pod ${pod.name} is not running: container ${c.name} is ${c.notRunning}`];
+    }
+    if (seconds(c.startedAt) === seconds(written)) {
+      return [`${named(c.name)} started ${iso(c.startedAt)}, the second the Secret was written: which came first cannot be told, restart it`];
     }
     return seconds(c.startedAt) < seconds(written)
       ? [`${named(c.name)} started ${iso(c.startedAt)}, before the Secret was written at ${iso(written)}: restart it`]

@@ -3,6 +3,7 @@
  * The checks of `cluster-tls verify`: every Secret a certificate plan requires, against what the
  * components need from it. Pure functions: the inputs come from `input.ts`, the time is a parameter.
  */
+import { LOADED_CHECK, ROTATION_CHECK } from '../spec/verify-report';
 import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import { SECRET_KEYS } from '../spec/catalog';
 import type { TlsPlan, TlsPlanSecret } from '../certificates/certificate-options';
@@ -20,7 +21,7 @@ import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHand
 /** The checks of the Secrets, in the order they are run and reported. Their names are stable (`--json`). */
 export const CHECKS = [
   'present', 'keys', 'subject', 'chain', 'same-ca', 'key-match', 'san', 'usage', 'common-name', 'validity', 'renewal', 'ca-lifetime',
-  'key-strength', 'rotation', 'handshake',
+  'key-strength', ROTATION_CHECK, 'handshake',
 ] as const;
 
 /**
@@ -28,7 +29,7 @@ export const CHECKS = [
  * (`kubectl get secrets,pods`): `loaded` (see `loaded.ts`). Kept apart from `CHECKS`, which lists
  * what every input is checked for.
  */
-export const POD_CHECKS = ['loaded'] as const;
+export const POD_CHECKS = [LOADED_CHECK] as const;
 
 /** The name of one check. */
 export type CheckName = (typeof CHECKS)[number] | (typeof POD_CHECKS)[number];
@@ -186,11 +187,11 @@ function checkRotation(m: Material, rotation: NonNullable<TlsPlan['rotation']>):
   const expected = `phase ${rotation.phase} of rotation ${rotation.id}: ca.crt holds ${rotation.caCertificates.length} CA certificate${rotation.caCertificates.length > 1 ? 's' : ''} `
     + `(${rotation.caCertificates.join(', then ')}) and tls.crt of generation ${rotation.leafGeneration} is signed by the CA of ${rotation.signedBy}`;
   if (cas.length !== rotation.caCertificates.length) {
-    return result('rotation', false, expected, `ca.crt holds ${cas.length} CA certificate${cas.length === 1 ? '' : 's'}`);
+    return result(ROTATION_CHECK, false, expected, `ca.crt holds ${cas.length} CA certificate${cas.length === 1 ? '' : 's'}`);
   }
   const at = Math.max(0, rotation.caCertificates.indexOf(rotation.signedBy));
   const signer = cas.findIndex((a) => signedBy(m.leaf, a));
-  return result('rotation', signer === at, expected,
+  return result(ROTATION_CHECK, signer === at, expected,
     signer < 0 ? 'tls.crt is signed by none of them' : `tls.crt is signed by CA certificate ${signer + 1} of ca.crt (${describeCertificate(cas[signer])})`);
 }
 

@@ -1,0 +1,26 @@
+/**
+ * The contract between `cluster-tls verify --json`, which writes a report, and the synth's
+ * rotation guard, which reads one: the shape of the report as far as the guard reads it, and the
+ * names of the two checks a phase must pass before it moves on. Both sides import it from here, so
+ * renaming a check cannot silently switch the guard off.
+ */
+
+/** The check of what each Secret holds in the rotation phase of its plan. */
+export const ROTATION_CHECK = 'rotation';
+
+/** The check that every pod mounting a Secret started after the Secret's last write. */
+export const LOADED_CHECK = 'loaded';
+
+/** One check of a Secret, as the report lists it. */
+export interface ReportedCheck {
+  readonly check: string;
+  readonly ok: boolean;
+  readonly found: string;
+}
+
+/** A `cluster-tls verify --json` report, as the synth reads it. */
+export interface VerifyReportFile {
+  readonly file: string;
+  readonly plans: readonly { readonly namespace: string; readonly clusterName: string; readonly rotation?: { readonly id: string; readonly phase: string } }[];
+  readonly secrets: readonly { readonly name: string; readonly namespace: string; readonly checks: readonly ReportedCheck[] }[];
+}

@@ -114,7 +114,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let now: Date | undefined;
   if (values.now !== undefined) {
     now = new Date(values.now);
-    if (!/^\d{4}-\d{2}-\d{2}/.test(values.now) || Number.isNaN(now.getTime())) {
+    if (!/^\d{4}-\d{2}-\d{2}/.test(values.now) || Number.isNaN(now.getTime()) || !isCalendarDate(values.now.slice(0, 10))) {
       throw new VerifyInputError('--now', 'date', values.now, 'an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z');
     }
   }
@@ -124,6 +124,13 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const report = await verify(plans, secrets, { now, namespace: values.namespace, clusterName: values.cluster, pods });
   io.stdout(values.json ? `${JSON.stringify(report, undefined, 2)}\n` : formatReport(report));
   return report.ok ? EXIT.ok : EXIT.failed;
+}
+
+/** Whether `YYYY-MM-DD` is a day of the calendar: Date() rolls 2030-02-31 over to 2030-03-03 silently. */
+function isCalendarDate(day: string): boolean {
+  const [year, month, date] = day.split('-').map(Number);
+  const at = new Date(Date.UTC(year, month - 1, date));
+  return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === date;
 }
 
 function usageError(io: CliIo, message: string): number {

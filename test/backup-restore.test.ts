@@ -223,6 +223,14 @@ describe('input errors', () => {
     expect(() => synth({ backup: {}, s3: { ...S3, endpoint: 's3.example.com' } })).toThrow('test/early/br: s3.endpoint: received "s3.example.com"; expected the storage service\'s URL, such as "https://s3.example.com"');
   });
 
+  test('an endpoint with credentials in it is refused without repeating them', () => {
+    for (const endpoint of ['https://AKIA:s3cr3t@s3.example.com', 'https://user@s3.example.com:9000/path', 'http://a:b@minio.storage.svc']) {
+      const run = () => synth({ backup: {}, s3: { ...S3, endpoint } });
+      expect(run).toThrow('test/early/br: s3.endpoint: received a value with a user name or password in it (not repeated here); expected a URL or host without credentials: give them in the Secret the construct\'s documentation names');
+      expect(() => run()).not.toThrow(/s3cr3t|AKIA|user@|a:b/);
+    }
+  });
+
   test('an http:// endpoint needs allowInsecureEndpoint', () => {
     const message = 'test/early/br: s3.endpoint: received "http://minio.storage.svc:9000"; expected an https:// URL, since the backup and the storage access keys travel over it; '
       + 'set s3.allowInsecureEndpoint to true to accept http://';

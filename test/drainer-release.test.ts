@@ -290,6 +290,13 @@ describe('input errors', () => {
     }
   });
 
+  test('a repository URL with credentials in it is refused without repeating them', () => {
+    for (const repository of ['https://robot:t0ken@charts.example.com/stable', 'oci://user@registry.example.com/charts', 'ftp://u:p@x']) {
+      expect(() => synth({ chart: { repository, version: '1.1.0' } })).toThrow('test/early/drainer: chart.repository: received a value with a user name or password in it (not repeated here); expected a URL or host without credentials: give them in the Secret the construct\'s documentation names');
+      expect(() => synth({ chart: { repository, version: '1.1.0' } })).not.toThrow(/t0ken|robot|user@|u:p/);
+    }
+  });
+
   test('the repository is an https or oci URL', () => {
     for (const repository of ['http://charts.example.com', 'charts.example.com', 'https://charts.example.com/']) {
       expect(() => synth({ chart: { repository, version: '1.1.0' } })).toThrow(`test/early/drainer: chart.repository: received "${repository}"; expected a repository URL starting with https:// (or oci:// for an OCI registry), without a trailing '/'`);

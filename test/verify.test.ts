@@ -600,6 +600,8 @@ describe('the cluster-tls command', () => {
     [['verify'], 'error: verify needs --dist <folder> and --secrets <file|->\nRun cluster-tls --help for usage.\n'],
     [['verify', '--dist', 'x', '--secrets', 'y', '--colour'], 'error: Unknown option \'--colour\'\nRun cluster-tls --help for usage.\n'],
     [['verify', '--dist', 'x', '--secrets', 'y', '--now', 'soon'], 'error: --now: date: received "soon"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--now', '2030-02-31'], 'error: --now: date: received "2030-02-31"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--now', '2030-04-31T12:00:00Z'], 'error: --now: date: received "2030-04-31T12:00:00Z"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
     [['verify', '--dist', '/nonexistent/dist', '--secrets', 'y'], 'error: --dist: folder: received "/nonexistent/dist"; expected the folder of the synthesized output, such as dist (run npm run synth first)\n'],
   ])('usage mistake %j exits 2 with one line', async (argv, message) => {
     const { code, stdout, stderr } = await cli(argv);

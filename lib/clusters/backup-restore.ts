@@ -13,7 +13,7 @@ import { manifestFileName } from '../spec/output-layout';
 import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
 import { compact, dependWithinChart, operatorObject } from './operator';
 import { RunbookStep } from '../documents/runbook';
-import { requireDnsSubdomain } from '../spec/validate';
+import { requireDnsSubdomain, requireNoCredentials } from '../spec/validate';
 import { DATABASE_CLUSTER_PROP } from './cluster-props';
 import { ShapeOf, checkProps, objectOf, text } from '../spec/props';
 
@@ -305,6 +305,7 @@ function checkS3(scope: IConstruct, s3: S3Storage): string {
   requireDnsSubdomain(scope, 's3.secretName', secretName);
   const allowInsecureEndpoint = s3.allowInsecureEndpoint ?? false;
   if (s3.endpoint !== undefined) {
+    requireNoCredentials(scope, 's3.endpoint', s3.endpoint);
     requireText(scope, 's3.endpoint', s3.endpoint, /^https?:\/\/[^\s'"]+$/, 'the storage service\'s URL, such as "https://s3.example.com"');
     if (s3.endpoint.startsWith('http://') && !allowInsecureEndpoint) {
       inputError(scope, 's3.endpoint', s3.endpoint,

@@ -21,7 +21,7 @@ import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-prop
 import { stringifyYaml } from '../yaml/emitter';
 import { ShapeOf, checkProps, objectOf, oneOf, strings, text } from '../spec/props';
 import {
-  QUANTITY_EXPECTED, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireQuantity,
+  QUANTITY_EXPECTED, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireNoCredentials, requireQuantity,
 } from '../spec/validate';
 import { requireRelease } from '../spec/versions';
 
@@ -523,6 +523,7 @@ function resolveChart(scope: IConstruct, props: DrainerReleaseProps): ResolvedCh
   const name = props.chart.name ?? DEFAULT_DRAINER_CHART;
   const { repository, version } = props.chart;
   if (repository !== undefined) {
+    requireNoCredentials(scope, 'chart.repository', repository);
     if (typeof repository !== 'string' || !/^(https|oci):\/\/[^\s'"$`\\]+[^/\s'"$`\\]$/.test(repository)) {
       inputError(scope, 'chart.repository', repository, 'a repository URL starting with https:// (or oci:// for an OCI registry), without a trailing \'/\'');
     }

@@ -22,7 +22,7 @@ import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, ownComponent, requireExternalSecretName, resolveCluster, rotationRestart } from './cluster-props';
 import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
 import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../spec/props';
-import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from '../spec/validate';
+import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireHost, requireImageName, requireQuantity } from '../spec/validate';
 import { requireMinimum } from '../spec/versions';
 
 /** Settings of the master or the worker members. */
@@ -438,9 +438,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
 
   /** Checks and resolves what sources and the target have in common. */
   private database(field: string, db: { user: string; password?: string; tlsSecretName: SecretRef }, host: string, port: number): ResolvedDatabase {
-    if (typeof host !== 'string' || !NO_SPACE.test(host)) {
-      inputError(this, `${field}.host`, host, 'a host name or IP address');
-    }
+    requireHost(this, `${field}.host`, host);
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
       inputError(this, `${field}.port`, port, 'a port from 1 to 65535');
     }

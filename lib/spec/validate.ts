@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { parseDuration } from './duration';
-import { inputError } from './errors';
+import { Description, inputError } from './errors';
 
 /** Longest DNS-1123 label: service names, namespaces, labels of host names. */
 export const DNS_LABEL_MAX = 63;
@@ -158,6 +158,43 @@ export function requireIpAddress(scope: IConstruct, field: string, value: string
   if (typeof value !== 'string' || isIP(value) === 0) {
     inputError(scope, field, value, 'an IPv4 or IPv6 address');
   }
+}
+
+/** Whether a text holds a URL's user information (`scheme://user[:password]@host`) or a DSN's (`user:password@host`). */
+export function hasCredentials(value: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]*@/i.test(value) || /^[^/@\s]+@[^@\s]+$/.test(value);
+}
+
+/** What a message says it received in place of a text that holds credentials: the text itself is never repeated. */
+const WITH_CREDENTIALS = new Description('a value with a user name or password in it (not repeated here)');
+
+/**
+ * Refuses a URL that carries a user name or password, without repeating it: the library would copy
+ * it into manifests and runbooks, and an error would print it. Run it before any check that names
+ * the value it refuses.
+ */
+export function requireNoCredentials(scope: IConstruct, field: string, value: unknown): void {
+  if (typeof value === 'string' && hasCredentials(value)) {
+    inputError(scope, field, WITH_CREDENTIALS, 'a URL or host without credentials: give them in the Secret the construct\'s documentation names');
+  }
+}
+
+/**
+ * Throws unless `value` is a host a client connects to: an IP address, or a DNS name of letters
+ * (either case), digits, '-' and '.', each label at most 63 characters and the whole at most 253.
+ * A port goes in its own field; credentials are refused without being repeated.
+ */
+export function requireHost(scope: IConstruct, field: string, value: unknown): string {
+  requireNoCredentials(scope, field, value);
+  if (typeof value === 'string' && isIP(value) !== 0) {
+    return value;
+  }
+  const name = typeof value === 'string' ? value.replace(/\.$/, '') : '';
+  if (name.length === 0 || name.length > DNS_SUBDOMAIN_MAX || !name.split('.').every((l) => /^[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?$/.test(l))) {
+    const port = typeof value === 'string' && /^[^:]+:\d+$/.test(value) ? ', without a port (give it in the port field)' : '';
+    inputError(scope, field, value, `a host name or IP address${port}: labels of letters, digits and '-' of at most ${DNS_LABEL_MAX} characters, at most ${DNS_SUBDOMAIN_MAX} in all`);
+  }
+  return value as string;
 }
 
 /**

@@ -27,6 +27,11 @@
  * - `delete certificate <name>... [--ignore-not-found]`: deletes those Certificates;
  * - `delete secret <name>... [--ignore-not-found]`: deletes those Secrets, refusing (before deleting any) a name
  *   that is not there unless told to ignore it;
+ * - `get secret <name> <name>... -n <ns>`: a table of them, or NotFound for the first missing;
+ * - `get|describe <resource> <name> -n <ns>` of an applied object (`backups.db.operator.io`, say);
+ * - `wait --for=condition=Ready <kind> -l <selector> -n <ns>`: waits until every matching object is Ready;
+ * - `patch <kind> <name> -n <ns> --type merge --patch-file <file>|-p <patch>`: merges the patch in;
+ * - `exec <pod> -n <ns> -- <command>...`: refuses a pod that does not run, and records the call;
  * - `rollout restart|status <kind>/<name> -n <ns>`: records a restart for the controller to carry
  *   out; `status` waits until it has.
  *
@@ -189,11 +194,23 @@ let fieldManager;
 let forceConflicts = false;
 let selector;
 let file;
+let waitFor;
+let patchType;
+let patchFile;
+let patchText;
+let command;
 const fromFiles = [];
 const words = [];
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
+  if (a === '--') { command = args.slice(i + 1); break; }
   if (a === '-n' || a === '--namespace') namespace = args[++i];
+  else if (a.startsWith('--for=')) waitFor = a.slice('--for='.length);
+  else if (a.startsWith('--timeout=')) continue;
+  else if (a === '--type') patchType = args[++i];
+  else if (a.startsWith('--type=')) patchType = a.slice('--type='.length);
+  else if (a === '--patch-file') patchFile = args[++i];
+  else if (a === '-p' || a === '--patch') patchText = args[++i];
   else if (a.startsWith('--namespace=')) namespace = a.slice('--namespace='.length);
   else if (a === '-o' || a === '--output') output = args[++i];
   else if (a.startsWith('--output=')) output = a.slice('--output='.length);
@@ -273,6 +290,14 @@ if (verb === 'get' && resource === 'secrets,pods') {
 }
 if (verb === 'get' && (resource === 'secret' || resource === 'secrets')) {
   withState((state) => {
+    if (rest.length > 0) {
+      // Several names: kubectl reports the first missing one, and lists the others.
+      const missing = [third, ...rest].find((n) => !state.secrets.some((s) => s.namespace === ns && s.name === n));
+      if (missing !== undefined) die('Error from server (NotFound): secrets "' + missing + '" not found');
+      if (output !== undefined) die('fake kubectl: get secret with several names takes no -o', 2);
+      out(['NAME\tTYPE\tDATA', ...[third, ...rest].map((n) => n + '\tOpaque\t3')].join('\n') + '\n');
+      return;
+    }
     if (third !== undefined) {
       const found = state.secrets.find((s) => s.namespace === ns && s.name === third);
       if (!found) die('Error from server (NotFound): secrets "' + third + '" not found');
@@ -295,6 +320,63 @@ if (verb === 'get' && kindOf(resource) && third !== undefined) {
     if (output === 'json') out(JSON.stringify(found, null, 2) + '\n');
     else if (output !== undefined) out(jsonpathTemplate(found, output.slice('jsonpath='.length)));
     else out('NAME\n' + third + '\n');
+  });
+  process.exit(0);
+}
+if ((verb === 'describe' || verb === 'get') && kindOf(resource) && third !== undefined && output === undefined && rest.length === 0
+  && !['Secret', 'Certificate'].includes(kindOf(resource).kind)) {
+  const k = kindOf(resource);
+  withState((state) => {
+    const found = (state.objects || []).find((o) => o.kind === k.kind && o.metadata.namespace === ns && o.metadata.name === third);
+    if (!found) die('Error from server (NotFound): ' + k.plural + (k.group ? '.' + k.group : '') + ' "' + third + '" not found');
+    out(verb === 'get' ? 'NAME\n' + third + '\n' : 'Name:         ' + third + '\nNamespace:    ' + ns + '\nKind:         ' + k.kind + '\n');
+  });
+  process.exit(0);
+}
+if (verb === 'wait' && waitFor === 'condition=Ready' && kindOf(resource) && selector !== undefined && third === undefined) {
+  const k = kindOf(resource);
+  const requirements = parseSelector(selector);
+  const ready = (o) => ((o.status && o.status.conditions) || []).some((c) => c.type === 'Ready' && c.status === 'True');
+  for (let waited = 0; ; waited += 20) {
+    const matching = withState((state) => (state.objects || []).filter((o) => o.kind === k.kind && o.metadata.namespace === ns && matches(o, requirements)));
+    if (matching.length === 0) die('error: no matching resources found');
+    if (matching.every(ready)) {
+      out(matching.map((o) => k.singular + '.' + k.group + '/' + o.metadata.name + ' condition met\n').join(''));
+      process.exit(0);
+    }
+    if (waited > 60000) die('error: timed out waiting for the condition on ' + k.plural + '.' + k.group);
+    sleep(20);
+  }
+}
+if (verb === 'patch' && kindOf(resource) && third !== undefined && rest.length === 0) {
+  const k = kindOf(resource);
+  if (patchType !== 'merge') die('fake kubectl: only --type merge patches', 2);
+  if ((patchFile === undefined) === (patchText === undefined)) die('error: must specify --patch or --patch-file containing the contents of the patch');
+  if (patchFile !== undefined && !fs.existsSync(patchFile)) die('error: unable to read patch file: open ' + patchFile + ': no such file or directory');
+  const patch = YAML.parse(patchFile !== undefined ? fs.readFileSync(patchFile, 'utf8') : patchText);
+  const merge = (into, from) => {
+    for (const [key, value] of Object.entries(from)) {
+      if (value === null) delete into[key];
+      else if (typeof value === 'object' && !Array.isArray(value) && typeof into[key] === 'object' && into[key] !== null) merge(into[key], value);
+      else into[key] = value;
+    }
+  };
+  withState((state) => {
+    const found = (state.objects || []).find((o) => o.kind === k.kind && o.metadata.namespace === ns && o.metadata.name === third);
+    if (!found) die('Error from server (NotFound): ' + k.plural + '.' + k.group + ' "' + third + '" not found');
+    const before = JSON.stringify(found.spec);
+    merge(found, patch);
+    if (JSON.stringify(found.spec) !== before) found.metadata.generation += 1;
+    return { save: true };
+  });
+  out(k.singular + '.' + k.group + '/' + third + ' patched\n');
+  process.exit(0);
+}
+if (verb === 'exec' && resource !== undefined && third === undefined && command !== undefined && command.length > 0) {
+  // The command runs in the pod: the stand-in checks the pod runs, and records it (the call log).
+  withState((state) => {
+    const pod = (state.pods || []).find((p) => p.metadata.namespace === ns && p.metadata.name === resource);
+    if (!pod) die('Error from server (NotFound): pods "' + resource + '" not found');
   });
   process.exit(0);
 }
@@ -584,6 +666,55 @@ for (let i = 1; i < args.length; i++) {
 if (names.length === 0) { process.stderr.write('Error: please supply one or more Certificate resource names or use the --all flag\\n'); process.exit(1); }
 const r = spawnSync(${JSON.stringify(kubectl.command)}, ['__mark-issuing', ...names, '--namespace=' + namespace], { stdio: 'inherit', env: { ...process.env, FAKE_KUBECTL_INTERNAL: '1' } });
 process.exit(r.status === null ? 1 : r.status);
+`, { mode: 0o755 });
+  fs.chmodSync(command, 0o755);
+  return command;
+}
+
+/**
+ * A stand-in for `helm` beside a stand-in kubectl (named `helm`, in the same folder), for the two
+ * commands the runbooks give: `repo add <name> <https:// or oci:// URL>`, and
+ * `install <release> <repo>/<chart>|oci://… --namespace=<ns> --version=<v> -f <values file>`, which
+ * refuses a repository never added, a missing values file (read from the caller's folder), a
+ * missing version and any other flag, as helm would.
+ */
+export function createFakeHelm(kubectl: FakeKubectl): string {
+  const command = path.join(kubectl.dir, 'helm');
+  const repos = path.join(kubectl.dir, 'helm-repos.json');
+  fs.writeFileSync(command, `#!${process.execPath}
+'use strict';
+const fs = require('fs');
+const REPOS = ${JSON.stringify(repos)};
+const args = process.argv.slice(2);
+const die = (m) => { process.stderr.write('Error: ' + m + '\\n'); process.exit(1); };
+const known = fs.existsSync(REPOS) ? JSON.parse(fs.readFileSync(REPOS, 'utf8')) : {};
+if (args[0] === 'repo' && args[1] === 'add' && args.length === 4) {
+  if (!/^(https|oci):\\/\\//.test(args[3])) die('could not find protocol handler for: ' + args[3]);
+  known[args[2]] = args[3];
+  fs.writeFileSync(REPOS, JSON.stringify(known));
+  process.stdout.write('"' + args[2] + '" has been added to your repositories\\n');
+  process.exit(0);
+}
+if (args[0] !== 'install') die('unknown command "' + args[0] + '" for "helm"');
+const words = [];
+let namespace, version;
+const values = [];
+for (let i = 1; i < args.length; i++) {
+  const a = args[i];
+  if (a.startsWith('--namespace=')) namespace = a.slice(12);
+  else if (a === '--namespace' || a === '-n') namespace = args[++i];
+  else if (a.startsWith('--version=')) version = a.slice(10);
+  else if (a === '--version') version = args[++i];
+  else if (a === '-f' || a === '--values') values.push(args[++i]);
+  else if (a.startsWith('-')) die('unknown flag: ' + a);
+  else words.push(a);
+}
+if (words.length !== 2) die('"helm install" requires 2 arguments');
+const [release, chart] = words;
+if (!chart.startsWith('oci://') && !(chart.split('/')[0] in known)) die('repo ' + chart.split('/')[0] + ' not found');
+if (version === undefined) die('the stand-in installs pinned versions only');
+for (const v of values) if (!fs.existsSync(v)) die('open ' + v + ': no such file or directory');
+process.stdout.write('NAME: ' + release + '\\nNAMESPACE: ' + (namespace || 'default') + '\\nSTATUS: deployed\\n');
 `, { mode: 0o755 });
   fs.chmodSync(command, 0o755);
   return command;

@@ -8,7 +8,8 @@
  * command, and the cluster's controllers (cert-manager, the operator, the StatefulSet and
  * Deployment controllers) run concurrently (test/_fake-cluster.ts), every pod restart going
  * through the rotation simulator's real handshakes. The synth of each next phase reads the verify
- * report the runbook wrote, from where it wrote it.
+ * report the runbook wrote, from where it wrote it. The database runbook's blocks run the same way
+ * on the running cluster, with a stand-in helm.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
@@ -19,14 +20,14 @@ import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-27';
 import * as YAML from 'yaml';
 import {
-  CertificateRotation, ClusterCertificates, DrainerRelease, IssuingMethod, RotationKind, ROTATION_PHASES, TlsDatabaseCluster, TlsMigrationCluster,
+  BackupRestore, CertificateRotation, ClusterCertificates, DrainerRelease, IssuingMethod, RotationKind, ROTATION_PHASES, TlsDatabaseCluster, TlsMigrationCluster,
   TlsPlan, synthesize,
 } from '../lib';
 import { secretConsumers } from '../lib/certificates/secret-consumers';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { FakeCluster } from './_fake-cluster';
-import { FakeKubectl, createFakeCmctl, createFakeKubectl } from './_fake-kubectl';
+import { FakeKubectl, createFakeCmctl, createFakeHelm, createFakeKubectl } from './_fake-kubectl';
 import { TestCa, TestKey, issueLeaf, makeCa, makeKey } from './_pki';
 import { CHANGEFEED_FIRST, RollOptions, RotationSimulator, formatOutages } from './_rotation-simulator';
 
@@ -34,6 +35,8 @@ const ROOT = path.join(__dirname, '..');
 const NS = 'payments';
 const CLUSTER = 'ledger';
 const MANIFEST = `${NS}.k8s.yaml`;
+/** The Secrets the team creates itself: the backup user's password and the bucket's access keys. */
+const USER_SECRETS = ['ledger-backup-credentials', 'ledger-s3-credentials'];
 
 /**
  * The app: a database cluster with several replicas of most components, a migration cluster, a
@@ -60,6 +63,13 @@ function buildApp(method: IssuingMethod, rotations: CertificateRotation[]): App 
     const workload = new kplus.Deployment(chart, id, { containers: [{ image: `registry.example.com/${id}:1.0.0` }] });
     workload.containers[0].mount('/etc/db-tls', kplus.Volume.fromSecret(chart, `${id}-tls`, secret));
   }
+  // A backup and a restore, each in a file of its own, as the operator starts them when applied.
+  for (const [file, operation] of [['backup', { backup: {} }], ['restore', { restore: {} }]] as const) {
+    new BackupRestore(new Chart(app, `${NS}-${file}`, { namespace: NS }), file, {
+      cluster: database, ...operation, user: 'backup', credentialsSecretName: USER_SECRETS[0],
+      s3: { provider: 'aws', region: 'eu-west-1', bucket: 'ledger-backups', secretName: USER_SECRETS[1] },
+    });
+  }
   return app;
 }
 
@@ -79,6 +89,7 @@ function project(): Project {
   fs.writeFileSync(path.join(bin, 'cluster-tls'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, 'build', 'bin', 'cluster-tls.js')}" "$@"\n`, { mode: 0o755 });
   const kubectl = createFakeKubectl(path.join(dir, 'tools'));
   createFakeCmctl(kubectl);
+  createFakeHelm(kubectl);
   const home = path.join(dir, 'home');
   fs.mkdirSync(home);
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${kubectl.dir}:${process.env.PATH}`, HOME: home, POLL: '0.05', TIMEOUT: '60' };
@@ -118,8 +129,8 @@ function shellBlocks(markdown: string): string[] {
  * After the block that applies the manifests, waits as the runbook says until every pod has
  * restarted (the cluster settles); nowhere else.
  */
-async function runRunbook(p: Project, cluster: FakeCluster): Promise<string[]> {
-  const runbook = fs.readFileSync(path.join(p.outdir, NS, CLUSTER, 'rotation-runbook.md'), 'utf8');
+async function runRunbook(p: Project, cluster: FakeCluster, file = 'rotation-runbook.md'): Promise<string[]> {
+  const runbook = fs.readFileSync(path.join(p.outdir, NS, CLUSTER, file), 'utf8');
   const outputs: string[] = [];
   for (const block of shellBlocks(runbook)) {
     const [first, ...commands] = block.trimEnd().split('\n');
@@ -365,4 +376,38 @@ describe('rotation runbooks run as written: Secrets the user provides', () => {
     expect(formatOutages(sim.outages)).toBe('');
     expect(sim.handshakes).toBeGreaterThan(0);
   }, 300_000);
+});
+
+describe('the database runbook runs as written', () => {
+  /** Every block of database-runbook.md, from the folder it names, on a running cluster: each step again, as a user re-running it would. */
+  async function runDatabaseRunbook(method: IssuingMethod): Promise<void> {
+    const p = project();
+    const { cluster, sim } = await created(p, method, { interleaving: 'alternate' });
+    // The Secrets the runbook says are the team's to create, before the backup and the restore.
+    USER_SECRETS.forEach((name) => p.kubectl.putSecret(NS, name, { value: 'created by the team' }));
+    try {
+      await runRunbook(p, cluster, 'database-runbook.md');
+    } finally {
+      await cluster.stop();
+    }
+    expect(cluster.errors).toEqual([]);
+    expect(formatOutages(sim.outages)).toBe('');
+    // The client tools ran in the first coordinator and store pods, from the mounted client certificate folder.
+    const execs = p.kubectl.calls().filter((c) => c[0] === 'exec').map((c) => `${c[1]}: ${c[c.length - 1]}`);
+    expect(execs).toEqual([
+      expect.stringMatching(/^ledger-coordinator-0: cd \/var\/lib\/cluster-client-tls && coordctl /),
+      expect.stringMatching(/^ledger-store-0: cd \/var\/lib\/cluster-client-tls && storectl /),
+    ]);
+  }
+
+  test('cert-manager: every command, from the output folder', async () => {
+    await runDatabaseRunbook(IssuingMethod.CERT_MANAGER);
+  }, 300_000);
+
+  describeWithCfssl('the database runbook with cfssl')('cfssl', () => {
+    test('every command, from the output folder, the issuing script run again keeping what it made', async () => {
+      requireCfssl();
+      await runDatabaseRunbook(IssuingMethod.CFSSL);
+    }, 300_000);
+  });
 });

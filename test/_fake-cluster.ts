@@ -21,7 +21,7 @@
  */
 import { ClusterKind, COMPONENTS, OPERATOR_ROLL_ORDER } from '../lib/spec/catalog';
 import { CertManagerIssuer } from './_cert-manager-issuer';
-import { FakeKubectl, FakeState, clockTime } from './_fake-kubectl';
+import { FakeKubectl, FakeState, clockTime, tlsSecretsOf } from './_fake-kubectl';
 import { SecretPem } from './_handshakes';
 import { Pod, RollOptions, RotationSimulator } from './_rotation-simulator';
 
@@ -106,11 +106,7 @@ export class FakeCluster {
 
   /** The Secrets of the namespace, decoded. */
   public secrets(): Map<string, SecretPem> {
-    return new Map(this.kubectl.secrets().filter((s) => s.namespace === this.options.namespace && s.data['tls.crt']).map((s) => [s.name, {
-      'tls.crt': Buffer.from(s.data['tls.crt'], 'base64').toString(),
-      'tls.key': Buffer.from(s.data['tls.key'], 'base64').toString(),
-      'ca.crt': Buffer.from(s.data['ca.crt'], 'base64').toString(),
-    }]));
+    return tlsSecretsOf(this.kubectl, this.options.namespace);
   }
 
   private settled(): boolean {

@@ -719,3 +719,11 @@ process.stdout.write('NAME: ' + release + '\\nNAMESPACE: ' + (namespace || 'defa
   fs.chmodSync(command, 0o755);
   return command;
 }
+
+/** The certificate Secrets of a namespace the stand-in holds (those with a `tls.crt`), decoded, by name. */
+export function tlsSecretsOf(kubectl: FakeKubectl, namespace: string): Map<string, { 'tls.crt': string; 'tls.key': string; 'ca.crt': string }> {
+  const decode = (value: string | undefined) => Buffer.from(value ?? '', 'base64').toString();
+  return new Map(kubectl.secrets().filter((s) => s.namespace === namespace && s.data['tls.crt']).map((s) => [s.name, {
+    'tls.crt': decode(s.data['tls.crt']), 'tls.key': decode(s.data['tls.key']), 'ca.crt': decode(s.data['ca.crt']),
+  }]));
+}

@@ -21,7 +21,7 @@ import {
 } from '../lib';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
-import { createFakeKubectl, FakeKubectl } from './_fake-kubectl';
+import { createFakeKubectl, FakeKubectl, tlsSecretsOf } from './_fake-kubectl';
 import { SecretPem } from './_handshakes';
 import { CHANGEFEED_FIRST, RotationSimulator, formatOutages } from './_rotation-simulator';
 
@@ -41,11 +41,7 @@ function render(method: IssuingMethod, rotations: CertificateRotation[]) {
 
 /** The Secrets of the namespace the stand-in kubectl holds, decoded. */
 function secretsOf(kubectl: FakeKubectl): Map<string, SecretPem> {
-  return new Map(kubectl.secrets().filter((s) => s.namespace === NS).map((s) => [s.name, {
-    'tls.crt': Buffer.from(s.data['tls.crt'], 'base64').toString(),
-    'tls.key': Buffer.from(s.data['tls.key'], 'base64').toString(),
-    'ca.crt': Buffer.from(s.data['ca.crt'], 'base64').toString(),
-  }]));
+  return tlsSecretsOf(kubectl, NS);
 }
 
 /** Runs a generated script with the stand-in kubectl; throws with its output when it fails. */

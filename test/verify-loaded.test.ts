@@ -240,6 +240,13 @@ describe('the loaded check', () => {
     expect(loaded(report, CLIENT)!.found).toBe(`pod app-7d9f started 2026-11-24T10:00:00Z, before the Secret was written at ${WRITTEN}: restart it`);
   });
 
+  test('a Secret a container reads into its environment is loaded at start too', async () => {
+    const reader = pod('app-env', { containers: { app: '2026-11-24T10:00:00Z' } });
+    reader.spec.containers[0].envFrom = [{ secretRef: { name: CLIENT } }];
+    const report = await check(await listOf([reader]));
+    expect(loaded(report, CLIENT)!.found).toBe(`pod app-env started 2026-11-24T10:00:00Z, before the Secret was written at ${WRITTEN}: restart it`);
+  });
+
   test('fails when the input does not say when the Secret was last written', async () => {
     const pods = [pod('basic-store-0', { secrets: [STORE], containers: { store: '2026-11-24T10:00:09Z' } })];
     const noManagedFields = await check(await listOf(pods, {}, { managers: null }));

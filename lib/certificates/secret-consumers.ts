@@ -4,6 +4,7 @@
  * rendered Kubernetes objects, so that any workload counts, whoever made it (a cdk8s-plus
  * `Deployment` given `clientSecret()`, an `ApiObject` written by hand).
  */
+import { secretsOfPodSpec } from '../spec/pod-secrets';
 
 /** A workload that loads one or more of the Secrets asked about. */
 export interface SecretConsumer {
@@ -34,28 +35,6 @@ export function isWorkload(kind: string): boolean {
 }
 
 /**
- * The Secrets a pod spec loads: volumes (`secret`, and `projected` sources), and the containers'
- * and init containers' `env` (`secretKeyRef`) and `envFrom` (`secretRef`).
- */
-export function secretsOfPodSpec(spec: any): Set<string> {
-  const found = new Set<string>();
-  const add = (name: unknown) => {
-    if (typeof name === 'string') {
-      found.add(name);
-    }
-  };
-  for (const volume of list(spec?.volumes)) {
-    add(volume?.secret?.secretName);
-    list(volume?.projected?.sources).forEach((s) => add(s?.secret?.name));
-  }
-  for (const container of [...list(spec?.containers), ...list(spec?.initContainers)]) {
-    list(container?.env).forEach((e) => add(e?.valueFrom?.secretKeyRef?.name));
-    list(container?.envFrom).forEach((e) => add(e?.secretRef?.name));
-  }
-  return found;
-}
-
-/**
  * The workloads among `objects` (rendered manifests) that load one of `secretNames` in
  * `namespace`, in the order given.
  */
@@ -74,8 +53,4 @@ export function secretConsumers(objects: readonly any[], namespace: string, secr
     }
   }
   return out;
-}
-
-function list(value: unknown): any[] {
-  return Array.isArray(value) ? value : [];
 }

@@ -4,6 +4,7 @@
  * Pods when the input is `kubectl get secrets,pods -o json --show-managed-fields`, and the error
  * of input it cannot read. The plans it checks them against are read by `plans.ts`.
  */
+import { secretsOfPodSpec } from '../spec/pod-secrets';
 import { ClusterTlsError, inputErrorMessage } from '../spec/errors';
 import { brief, oneLine } from './text';
 
@@ -63,8 +64,8 @@ export interface PodData {
   /** `status.phase` (`Pending`, `Running`, …), when the input carries it. */
   readonly phase?: string;
   /**
-   * The Secrets its volumes mount, each once: `spec.volumes[].secret.secretName` and
-   * `spec.volumes[].projected.sources[].secret.name`.
+   * The Secrets it loads, each once: those its volumes mount (`secret`, `projected`) and those its
+   * containers read into their environment (`spec/pod-secrets.ts`).
    */
   readonly secretNames: readonly string[];
   /** `status.containerStatuses`, in order; empty when no container has a status yet. */
@@ -246,34 +247,36 @@ function parsePod(doc: any, source: string, label: string): PodData {
   if (status.phase !== undefined && typeof status.phase !== 'string') {
     throw new VerifyInputError(source, `${where} status.phase`, brief(status.phase), 'a Pod phase such as "Running"');
   }
+  checkVolumes(spec.volumes, source, where);
   return {
     name, namespace, phase: status.phase,
-    secretNames: mountedSecrets(spec.volumes, source, where),
+    secretNames: [...secretsOfPodSpec(spec)],
     containers: containerStarts(status.containerStatuses, source, where),
     source,
   };
 }
 
-/** The Secrets a Pod's volumes mount, whole (`secret`) or among other sources (`projected`). */
-function mountedSecrets(volumes: unknown, source: string, where: string): string[] {
-  const names: string[] = [];
+/**
+ * Refuses, in one line, volumes that do not name their Secrets as kubectl prints them: a `secret`
+ * without a `secretName`, a `projected` secret source without a `name`.
+ */
+function checkVolumes(volumes: unknown, source: string, where: string): void {
   arrayAt(volumes, source, `${where} spec.volumes`, 'an array of volumes').forEach((entry, i) => {
     const field = `${where} spec.volumes[${i}]`;
     const volume = objectAt(entry, source, field, 'a volume, an object');
     if (volume.secret !== undefined && volume.secret !== null) {
-      names.push(nameAt(objectAt(volume.secret, source, `${field}.secret`, 'an object with secretName').secretName,
-        source, `${field}.secret.secretName`, 'the name of the Secret the volume mounts'));
+      nameAt(objectAt(volume.secret, source, `${field}.secret`, 'an object with secretName').secretName,
+        source, `${field}.secret.secretName`, 'the name of the Secret the volume mounts');
     }
     const projected = objectAt(volume.projected, source, `${field}.projected`, 'an object with sources');
     arrayAt(projected.sources, source, `${field}.projected.sources`, 'an array of projected sources').forEach((item, j) => {
       const secret = objectAt(item, source, `${field}.projected.sources[${j}]`, 'a projected source, an object').secret;
       if (secret !== undefined && secret !== null) {
-        names.push(nameAt(objectAt(secret, source, `${field}.projected.sources[${j}].secret`, 'an object with name').name,
-          source, `${field}.projected.sources[${j}].secret.name`, 'the name of the Secret the volume projects'));
+        nameAt(objectAt(secret, source, `${field}.projected.sources[${j}].secret`, 'an object with name').name,
+          source, `${field}.projected.sources[${j}].secret.name`, 'the name of the Secret the volume projects');
       }
     });
   });
-  return [...new Set(names)];
 }
 
 /** When each container of a Pod started, or, when it is not running, its state in words. */

@@ -17,7 +17,7 @@ const HOSTILE_WORDS = [
   '%YAML', '@at', '`tick`', '"q"', '\'q\'', 'it\'s', 'say "hi"', 'both \' and "', 'back\\slash', '|', '>', '[a]', '{a}', 'a, b', ',a',
   'yes', 'Yes', 'YES', 'no', 'No', 'NO', 'on', 'On', 'ON', 'off', 'Off', 'OFF', 'y', 'Y', 'n', 'N', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE',
   '~', 'null', 'Null', 'NULL', '', '<<', '=',
-  '0', '-1', '+1', '007', '0777', '0o7', '0x1', '0x1F', '0b101', '1_000', '1e3', '1E3', '-1e-3', '.5', '5.', '-.5', '1.5', '.inf', '-.Inf', '.nan', '.NaN',
+  '0', '-1', '+1', '007', '0777', '0o7', '0x1', '0x1F', '0b101', '1_000', '1e3', '1E3', '-1e-3', '.5', '5.', '-.5', '1.5', '.inf', '-.Inf', '.nan', '.NaN', 'e-0000', 'E+123456', 'e1234567', 'exponent',
   '12:30', '1:20:30', '190:20:30.15', '2001-01-01', '2001-12-14t21:59:43.10-05:00', '2001-12-14 21:59:43.10 -5',
   ' lead', 'trail ', 'a  b', 'multi\nline', 'trail\n', '\nlead', 'tab\there', 'ünïcødé', 'snow\u2603man', '\u00a0nbsp', 'nel\u0085', '\u2028', 'ctrl\u0001',
   'x'.repeat(79), `${'word '.repeat(30)}end`, 'a'.repeat(1100),

@@ -42,7 +42,11 @@ const NOT_PLAIN = /^[ ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-] |: | #|[ :]$/;
 /** A document marker at the start, which `yaml` treats apart depending on where the scalar sits. */
 const DOCUMENT_MARKER = /^(?:---|\.\.\.)/;
 
-/** Every 1.1 type other than string that a word starting with a letter can take is at most 5 letters long (`false`, `NULL`). */
+/**
+ * Every 1.1 type other than string that a word starting with a letter other than `e` can take is at
+ * most 5 letters long (`false`, `NULL`). A word starting with `e` or `E` can be a float of any
+ * length: `yaml`'s 1.1 float allows the exponent without a mantissa (`e-0000`).
+ */
 const LONGEST_TYPED_WORD = 5;
 
 /**
@@ -51,7 +55,7 @@ const LONGEST_TYPED_WORD = 5;
  */
 function readsAsOtherType(value: string): boolean | undefined {
   const first = value.charCodeAt(0);
-  const letter = (first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a);
+  const letter = ((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a)) && first !== 0x45 && first !== 0x65;
   if (letter && value.length > LONGEST_TYPED_WORD) {
     return false;
   }
@@ -69,10 +73,11 @@ function quoted(value: string): string {
 }
 
 /**
- * Strings plain at a glance: a letter, `_` or `/`, then letters, digits, `_`, `.`, `/`, `-`. No
- * indicator, space or colon; of the 1.1 types, only a word of at most 5 letters can be one.
+ * Strings plain at a glance: a letter other than `e`, `_` or `/`, then letters, digits, `_`, `.`,
+ * `/`, `-`. No indicator, space or colon; of the 1.1 types, only a word of at most 5 letters can be
+ * one (a word starting with `e` can be a float, `e-0000`, see {@link LONGEST_TYPED_WORD}).
  */
-const SIMPLE = /^[A-Za-z_/][\w./-]*$/;
+const SIMPLE = /^[A-DF-Za-df-z_/][\w./-]*$/;
 
 /**
  * A string as `yaml` writes it on one line in a block collection, or `undefined` when that is not

@@ -97,17 +97,40 @@ describe('synthesize', () => {
     expect(a).toEqual(b);
   });
 
-  test('replaces the previous output entirely, leaving no staging folder behind', () => {
+  test('replaces the previous output entirely, leaving nothing else beside it', () => {
     const parent = tmpdir();
     const dir = path.join(parent, 'dist');
-    fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, 'stale.k8s.yaml'), 'old');
+    const first = demoApp(dir);
+    new OutputFile(Chart.of(first.node.findChild('demo')), 'stale', { path: 'stale.txt', content: 'old' });
+    synthesize(first);
+    expect(listFiles(dir)).toContain('stale.txt');
     synthesize(demoApp(dir));
-    expect(listFiles(dir)).not.toContain('stale.k8s.yaml');
+    expect(listFiles(dir)).not.toContain('stale.txt');
     expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist']);
   });
 
-  test('deleting the previous output removes a link in it, never what the link points to', () => {
+  test('a folder holding files no synth wrote is refused in one line, and replaced only when the user says to take it over', () => {
+    const parent = tmpdir();
+    const dir = path.join(parent, 'dist');
+    fs.mkdirSync(path.join(dir, 'mine'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'mine', 'app.yaml'), 'kind: ConfigMap\n');
+    expect(() => synthesize(demoApp(dir))).toThrow(new ClusterTlsError(`${dir}: received a folder no synth wrote (it has no .cluster-tls-output.json) holding mine/app.yaml; `
+      + `expected an output folder of synthesized files only, or none: move them out, or set CLUSTER_TLS_TAKE_OVER=${dir} to replace the folder and delete them`));
+    expect(fs.readFileSync(path.join(dir, 'mine', 'app.yaml'), 'utf8')).toBe('kind: ConfigMap\n');
+    expect(fs.readdirSync(parent).sort()).toEqual(['dist']);
+    synthesize(demoApp(dir), { takeOver: true });
+    expect(listFiles(dir)).not.toContain('mine/app.yaml');
+    // A file added later to a synthesized folder is refused too, naming it.
+    fs.writeFileSync(path.join(dir, 'demo', 'added.md'), 'mine');
+    expect(() => synthesize(demoApp(dir))).toThrow(/received files the last synth did not write \(demo\/added\.md\); /);
+    // An empty folder holds nothing to lose.
+    const empty = path.join(parent, 'empty');
+    fs.mkdirSync(empty);
+    synthesize(demoApp(empty));
+    expect(listFiles(empty)).toContain('demo.k8s.yaml');
+  });
+
+  test('taking a folder over deletes a link in it, never what the link points to', () => {
     const parent = tmpdir();
     const dir = path.join(parent, 'dist');
     const outside = path.join(parent, 'keep');
@@ -116,11 +139,30 @@ describe('synthesize', () => {
     fs.mkdirSync(path.join(dir, 'nested'), { recursive: true });
     fs.symlinkSync(outside, path.join(dir, 'nested', 'to-folder'));
     fs.symlinkSync(path.join(outside, 'inner', 'file.txt'), path.join(dir, 'to-file'));
-    synthesize(demoApp(dir));
+    expect(() => synthesize(demoApp(dir))).toThrow(/holding nested\/to-folder, to-file; /);
+    synthesize(demoApp(dir), { takeOver: true });
     expect(fs.existsSync(path.join(dir, 'nested'))).toBe(false);
     expect(fs.existsSync(path.join(dir, 'to-file'))).toBe(false);
     expect(fs.readFileSync(path.join(outside, 'inner', 'file.txt'), 'utf8')).toBe('mine');
     expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist', 'keep']);
+  });
+
+  test('an output path that is a symbolic link or a file is refused in one line, and what it points to is untouched', () => {
+    const parent = tmpdir();
+    const target = path.join(parent, 'real');
+    synthesize(demoApp(target));
+    const before = listFiles(target).map((f) => [f, fs.readFileSync(path.join(target, f), 'utf8')]);
+    const link = path.join(parent, 'dist');
+    fs.symlinkSync(target, link);
+    expect(() => synthesize(demoApp(link))).toThrow(new ClusterTlsError(`${link}: received a symbolic link (to ${target}); expected a folder: synth replaces the output folder whole and never writes `
+      + 'through a link: set the output folder (outdir, CDK8S_OUTDIR) to the folder the link points to'));
+    expect(listFiles(target).map((f) => [f, fs.readFileSync(path.join(target, f), 'utf8')])).toEqual(before);
+    const file = path.join(parent, 'file');
+    fs.writeFileSync(file, 'data');
+    expect(() => synthesize(demoApp(file))).toThrow(new ClusterTlsError(`${file}: received a file that is not a folder; expected the output folder: move the file away, `
+      + 'or set the output folder (outdir, CDK8S_OUTDIR) to another path'));
+    expect(fs.readFileSync(file, 'utf8')).toBe('data');
+    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist', 'file', 'real']);
   });
 
   test('a failed synth leaves the previous output exactly as it was', () => {

@@ -10,8 +10,9 @@ import { IConstruct } from 'constructs';
  * alone (no stack trace) and exit with a non-zero code.
  */
 export class ClusterTlsError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** @param options.cause the error of the system behind this one, kept for a debugger, never printed by the entry points */
+  constructor(message: string, options?: { readonly cause?: unknown }) {
+    super(message, options);
     this.name = 'ClusterTlsError';
   }
 }

@@ -71,6 +71,8 @@ export interface OutputMarker {
   readonly about: string;
   /** The file extension of the manifests (the app's `outputFileExtension`). */
   readonly outputFileExtension: string;
+  /** Every other file of the folder, as synth wrote it: the next synth deletes these and refuses to delete any other. */
+  readonly files?: readonly string[];
 }
 
 /**

@@ -14,6 +14,9 @@ import { isPlainObject } from '../spec/props';
 import type { DrainerFacts } from './app-rules';
 import { ClusterTlsError, describeValue } from '../spec/errors';
 import type { TlsPlan } from '../certificates/certificate-options';
+import * as layout from '../spec/output-layout';
+import { isSystemError, machineError } from './machine-errors';
+import { TAKE_OVER_ENV, readBounded } from './output-swap';
 
 /** Environment variable that acknowledges deliberate re-creations for `npm run synth`. */
 export const RECREATE_ENV = 'CLUSTER_TLS_RECREATE';
@@ -106,16 +109,23 @@ export function recordText(settings: FixedSettings): string {
   }, undefined, 2)}\n`;
 }
 
+/** The largest record read: a record of thousands of clusters stays far below it. */
+const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
 /** Reads a record; undefined when there is none yet (a first synth). */
 export function readRecord(file: string): FixedSettings | undefined {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readBounded(file, MAX_RECORD_BYTES);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
       return undefined;
     }
-    throw e;
+    if (isSystemError(e)) {
+      throw machineError(e, file, 'read the record of settings fixed at creation');
+    }
+    throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received a file ${(e as Error).message}; `
+      + 'expected the file an earlier synth wrote: restore it from version control');
   }
   let parsed: any;
   try {
@@ -137,15 +147,14 @@ export function readRecord(file: string): FixedSettings | undefined {
   return { clusters: parsed.clusters, drainers: parsed.drainers, rotations: parsed.rotations };
 }
 
-/** Writes a record in place of the old one, whole or not at all. */
-export function writeRecord(file: string, settings: FixedSettings): void {
+/** The record's new text, or undefined when the file already holds it (an unchanged app leaves it untouched). */
+export function changedRecordText(file: string, settings: FixedSettings): string | undefined {
   const text = recordText(settings);
-  if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) {
-    return;
+  try {
+    return readBounded(file, MAX_RECORD_BYTES) === text ? undefined : text;
+  } catch {
+    return text;
   }
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, text);
-  fs.renameSync(temporary, file);
 }
 
 /** A path as a message shows it: relative to the working folder when inside it. */
@@ -208,7 +217,44 @@ export function checkNoKeyMaterial(outdir: string, written: ReadonlySet<string>)
     .filter((rel) => !written.has(rel))
     .sort();
   if (found.length > 0) {
-    throw new ClusterTlsError(`${outdir}: received keys or certificates that synth did not write (${found.join(', ')}); `
+    throw new ClusterTlsError(`${displayPath(outdir)}: received keys or certificates that synth did not write (${found.join(', ')}); `
       + 'expected an output folder of synthesized files only: move them out before synthesizing, or the swap would delete them');
   }
+}
+
+/** How many paths a message lists before it counts the rest. */
+const LISTED = 5;
+
+/**
+ * Refuses to replace an output folder that holds files no synth wrote: a folder without the
+ * marker of a synth output that is not empty, or files the marker does not list (a marker of an
+ * earlier release, without a list, lets the key check alone stand). The swap would delete them.
+ */
+export function checkOnlySynthesizedFiles(outdir: string): void {
+  let entries: string[] = [];
+  let marker: layout.OutputMarker | undefined;
+  try {
+    entries = fs.readdirSync(outdir, { recursive: true, withFileTypes: true })
+      .filter((e) => !e.isDirectory())
+      .map((e) => path.relative(outdir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+      .sort();
+    marker = entries.includes(layout.OUTPUT_MARKER_FILE) ? JSON.parse(readBounded(path.join(outdir, layout.OUTPUT_MARKER_FILE), 1024 * 1024)) : undefined;
+  } catch (e) {
+    if (isSystemError(e)) {
+      throw machineError(e, outdir, 'read the output folder');
+    }
+    marker = undefined;
+  }
+  const listed = Array.isArray(marker?.files) && marker.files.every((f) => typeof f === 'string') ? new Set([...marker.files, layout.OUTPUT_MARKER_FILE]) : undefined;
+  if (marker !== undefined && listed === undefined) {
+    return;
+  }
+  const foreign = entries.filter((f) => !listed?.has(f));
+  if (foreign.length === 0) {
+    return;
+  }
+  const shown = foreign.slice(0, LISTED).join(', ') + (foreign.length > LISTED ? ` and ${foreign.length - LISTED} more` : '');
+  const what = listed === undefined ? `a folder no synth wrote (it has no ${layout.OUTPUT_MARKER_FILE}) holding ${shown}` : `files the last synth did not write (${shown})`;
+  throw new ClusterTlsError(`${displayPath(outdir)}: received ${what}; expected an output folder of synthesized files only, or none: `
+    + `move them out, or set ${TAKE_OVER_ENV}=${displayPath(outdir)} to replace the folder and delete them`);
 }

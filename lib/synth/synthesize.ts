@@ -9,11 +9,13 @@ import { ClusterTlsError } from '../spec/errors';
 import * as layout from '../spec/output-layout';
 import { registeredDrainers } from './app-rules';
 import {
-  RECREATE_ENV, checkFixedSettings, checkNoKeyMaterial, clusterKey, fixedSettings, readRecord, writeRecord,
+  RECREATE_ENV, changedRecordText, checkFixedSettings, checkNoKeyMaterial, checkOnlySynthesizedFiles, clusterKey, fixedSettings, readRecord,
 } from './guards';
+import { isSystemError, machineError } from './machine-errors';
+import { OutputSwap, TAKE_OVER_ENV } from './output-swap';
 import { UNVERIFIED_ENV, VERIFY_REPORT_ENV, checkRotations } from './rotation-guard';
 import { RenderedObject, planOutput } from './output-plan';
-import { RenderedFile, copyFiles, writeOutput } from './write-output';
+import { RenderedFile, copyFiles } from './write-output';
 
 export { RenderedFile, writeOutput } from './write-output';
 export type { RenderedObject } from './output-plan';
@@ -91,6 +93,13 @@ export interface SynthesizeOptions {
    * @default - the comma-separated entries of the `CLUSTER_TLS_UNVERIFIED_PHASE` environment variable
    */
   readonly acknowledgeUnverifiedPhase?: string[];
+  /**
+   * Whether to replace an output folder that holds files no synth wrote (a folder of your own
+   * manifests, say), deleting them. Keys and certificates are never deleted: move them out.
+   * @default - true when the `CLUSTER_TLS_TAKE_OVER` environment variable names the output folder
+   * (comma-separated paths)
+   */
+  readonly takeOver?: boolean;
 }
 
 /** What {@link synthesize} wrote. */
@@ -125,7 +134,7 @@ export interface SynthesisResult {
  * list, print (`--stdout`) and hand to its validation plugins.
  */
 export function synthesize(app: App, options: SynthesizeOptions = {}): SynthesisResult {
-  const outdir = options.outdir ?? app.outdir;
+  const outdir = path.resolve(options.outdir ?? app.outdir);
   const recordFile = path.resolve(options.recordFile ?? layout.defaultRecordFile(outdir));
   const plan = planOutput(app, { renderFirst: (o) => CLUSTER_RESOURCE_KINDS.has(o.kind) });
   // Rendered ahead for the checks, and written from here; each is let go once written.
@@ -133,16 +142,8 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   const now = fixedSettings([...plan.renderedFirst.values()], registeredDrainers(app), [...plans.values()].map((text) => JSON.parse(text)));
   const sources = new Map([...plan.renderedFirst].map(([o, manifest]) => [clusterKey(manifest), o.node.path]));
   const acknowledged = options.acknowledgeRecreation ?? listFromEnv(RECREATE_ENV);
-  const record = readRecord(recordFile);
-  checkFixedSettings(record, now, recordFile, sources, acknowledged);
-  const rotations = checkRotations(record, now, recordFile, {
-    outdir,
-    report: options.verifyReport !== undefined ? { file: options.verifyReport, from: 'verifyReport' }
-      : process.env[VERIFY_REPORT_ENV] ? { file: process.env[VERIFY_REPORT_ENV], from: VERIFY_REPORT_ENV } : undefined,
-    acknowledged,
-    unverified: options.acknowledgeUnverifiedPhase ?? listFromEnv(UNVERIFIED_ENV),
-  });
-  checkNoKeyMaterial(outdir, new Set(plan.files.map((f) => f.path)));
+  const takeOver = options.takeOver ?? listFromEnv(TAKE_OVER_ENV).some((p) => path.resolve(p) === outdir);
+  const files = [...plan.files.map((f) => f.path), layout.OUTPUT_MARKER_FILE];
 
   let objects = 0;
   function* rendered(): Generator<RenderedFile> {
@@ -156,16 +157,36 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
       }
       yield { path: file.path, content, executable: file.executable };
     }
-    yield outputMarker(app);
+    yield outputMarker(app, files.slice(0, -1));
   }
-  writeOutput(outdir, rendered());
-  writeRecord(recordFile, { ...now, ...(rotations ? { rotations } : {}) });
-  const files = [...plan.files.map((f) => f.path), layout.OUTPUT_MARKER_FILE];
+
+  // From the lock on, the record and the output are read and replaced by this run alone.
+  const swap = OutputSwap.open(outdir, recordFile);
+  try {
+    const record = readRecord(recordFile);
+    checkFixedSettings(record, now, recordFile, sources, acknowledged);
+    const rotations = checkRotations(record, now, recordFile, {
+      outdir,
+      report: options.verifyReport !== undefined ? { file: options.verifyReport, from: 'verifyReport' }
+        : process.env[VERIFY_REPORT_ENV] ? { file: process.env[VERIFY_REPORT_ENV], from: VERIFY_REPORT_ENV } : undefined,
+      acknowledged,
+      unverified: options.acknowledgeUnverifiedPhase ?? listFromEnv(UNVERIFIED_ENV),
+    });
+    if (swap.output.exists) {
+      checkNoKeyMaterial(outdir, new Set(files));
+      if (!takeOver) {
+        checkOnlySynthesizedFiles(outdir);
+      }
+    }
+    swap.commit(rendered(), changedRecordText(recordFile, { ...now, ...(rotations ? { rotations } : {}) }));
+  } finally {
+    swap.close();
+  }
   const cli = process.env.CDK8S_OUTDIR;
-  if (cli && path.resolve(cli) !== path.resolve(outdir)) {
+  if (cli && path.resolve(cli) !== outdir) {
     copyFiles(outdir, cli, files.slice(0, plan.manifestFiles));
   }
-  return { outdir: path.resolve(outdir), files, manifestFiles: plan.manifestFiles, objects };
+  return { outdir, files, manifestFiles: plan.manifestFiles, objects };
 }
 
 /** The comma-separated entries of an environment variable. */
@@ -174,14 +195,16 @@ function listFromEnv(name: string): string[] {
 }
 
 /**
- * The marker of a synthesized output folder: the issuing script refuses to run below it, and
- * `cluster-tls verify` reads the manifests' file extension from it.
+ * The marker of a synthesized output folder: the issuing script refuses to run below it,
+ * `cluster-tls verify` reads the manifests' file extension from it, and the next synth the list of
+ * files it may delete.
  */
-function outputMarker(app: App): RenderedFile {
+function outputMarker(app: App, files: readonly string[]): RenderedFile {
   const marker: layout.OutputMarker = {
     writtenBy: 'cdk8s-cluster-tls',
-    about: 'Every synth replaces this folder whole. Keep no keys here: copy a cfssl folder out before running its issuing script.',
+    about: 'Every synth replaces this folder whole, and refuses to when it holds a file not listed here. Keep no keys here: copy a cfssl folder out before running its issuing script.',
     outputFileExtension: app.outputFileExtension,
+    files,
   };
   return { path: layout.OUTPUT_MARKER_FILE, content: `${JSON.stringify(marker, undefined, 2)}\n`, executable: false };
 }
@@ -194,8 +217,10 @@ export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = 
   try {
     synthesize(build(), options);
   } catch (e) {
-    if (e instanceof ClusterTlsError) {
-      process.stderr.write(`error: ${e.message.split('\n').join('\nerror: ')}\n`);
+    // A failure of the machine that no step named is still one line, naming the path the system gave.
+    const error = isSystemError(e) ? machineError(e, e.path ?? '.', `complete ${e.syscall}`) : e;
+    if (error instanceof ClusterTlsError) {
+      process.stderr.write(`error: ${error.message.split('\n').join('\nerror: ')}\n`);
       process.exitCode = 1;
       return;
     }

@@ -1,0 +1,39 @@
+/**
+ * Loaded with `node -r` into a synth the fault-injection test kills: counts every call that
+ * changes the file system and, at the call FAULT_KILL_AT names, kills its own process with SIGKILL
+ * before the call runs (with FAULT_TORN=1, a file write first writes half its content). With
+ * FAULT_LOG set, it writes every such call, one per line, to that file when the process exits.
+ * Plain JavaScript, loaded before anything else, so that every module sees the wrapped functions.
+ */
+'use strict';
+const fs = require('node:fs');
+
+const killAt = Number(process.env.FAULT_KILL_AT || 0);
+const torn = process.env.FAULT_TORN === '1';
+const logFile = process.env.FAULT_LOG;
+const original = {};
+const calls = [];
+
+/** The calls that change the file system, and for openSync the flags that make it one. */
+const CHANGING = ['mkdirSync', 'writeFileSync', 'renameSync', 'unlinkSync', 'rmdirSync', 'rmSync', 'linkSync', 'chmodSync', 'copyFileSync', 'symlinkSync', 'appendFileSync', 'openSync', 'writeSync'];
+
+for (const name of CHANGING) {
+  original[name] = fs[name];
+  fs[name] = function changing(...args) {
+    if (name === 'openSync' && !/[wax+]/.test(String(args[1] ?? 'r'))) {
+      return original[name].apply(fs, args);
+    }
+    calls.push(`${name} ${typeof args[0] === 'number' ? `fd ${args[0]}` : String(args[0])}${name === 'renameSync' || name === 'linkSync' ? ` -> ${args[1]}` : ''}`);
+    if (calls.length === killAt) {
+      if (torn && name === 'writeFileSync' && typeof args[1] === 'string') {
+        original.writeFileSync.call(fs, args[0], args[1].slice(0, Math.floor(args[1].length / 2)));
+      }
+      process.kill(process.pid, 'SIGKILL');
+    }
+    return original[name].apply(fs, args);
+  };
+}
+
+if (logFile) {
+  process.on('exit', () => original.writeFileSync.call(fs, logFile, calls.map((c) => `${c}\n`).join('')));
+}

@@ -1,0 +1,423 @@
+/**
+ * Faults, not inputs: a synth of a large app killed at every step of its swap and at points spread
+ * over its run, on disk and on tmpfs; two synths at once; a read-only and a full file system; a
+ * symbolic link or a file where the output folder belongs. After each, the output folder and the
+ * record are both the whole old version or both the whole new one (once the next run finished what
+ * the killed one committed), nothing beside them changed, and the next synth succeeds and leaves
+ * nothing behind.
+ *
+ * Each synth is a real process (`node` on the compiled library), killed with SIGKILL by
+ * test/_fault-preload.js just before the file-system call the test names.
+ */
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { recoverOutput } from '../lib/synth/output-swap';
+
+const ROOT = path.resolve(__dirname, '..');
+const PRELOAD = path.join(__dirname, '_fault-preload.js');
+const inCi = process.env.CI === 'true';
+/** Namespaces of the old version; the new one has one more, so every kind of file and the record differ. */
+const NAMESPACES = 10;
+const RECORD = 'cluster-tls.lock.json';
+/** A file beside the output that no synth may touch. */
+const NEIGHBOUR = 'notes.txt';
+/** The lock file of the output folder. */
+const LOCK = '.dist.cluster-tls-lock';
+
+/** The app both versions come from: the reference deployment, once per namespace, alternating issuing methods. */
+const APP = `
+const path = require('node:path');
+const root = ${JSON.stringify(ROOT)};
+const { App } = require(require.resolve('cdk8s', { paths: [root] }));
+const lib = require(path.join(root, 'build/lib'));
+const { addDeployment } = require(path.join(root, 'build/main.js'));
+const [outdir, version] = process.argv.slice(2);
+lib.synthesizeOrExit(() => {
+  const app = new App({ outdir });
+  for (let i = 0; i < ${NAMESPACES} + (version === 'new' ? 1 : 0); i++) {
+    addDeployment(app, 'ns' + i, i % 2 ? lib.IssuingMethod.CFSSL : lib.IssuingMethod.CERT_MANAGER);
+  }
+  return app;
+}, { outdir });
+`;
+
+type Version = 'old' | 'new';
+
+interface Run {
+  readonly status: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+let work: string;
+let appFile: string;
+/** Every file of each version's output and its record, by path relative to the folder that holds the output. */
+const versions = new Map<Version, Map<string, string>>();
+
+/** Runs a synth of one version into `<parent>/dist`; `env` adds the fault's settings. */
+function synth(parent: string, version: Version, env: Record<string, string> = {}): Promise<Run> {
+  const child = spawn(process.execPath, ['-r', PRELOAD, appFile, path.join(parent, 'dist'), version], {
+    cwd: parent, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return finished(child);
+}
+
+function finished(child: ChildProcess): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => { stdout += d; });
+  child.stderr!.on('data', (d) => { stderr += d; });
+  return new Promise((resolve) => child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr })));
+}
+
+/** Every file below `parent` (links as `-> target`), by relative path, with its content. */
+function snapshot(parent: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const e of fs.readdirSync(parent, { recursive: true, withFileTypes: true })) {
+    const full = path.join(e.parentPath, e.name);
+    const rel = path.relative(parent, full).split(path.sep).join('/');
+    if (e.isSymbolicLink()) {
+      files.set(rel, `-> ${fs.readlinkSync(full)}`);
+    } else if (e.isFile()) {
+      files.set(rel, fs.readFileSync(full, 'latin1'));
+    } else if (e.isDirectory() && fs.readdirSync(full).length === 0) {
+      files.set(`${rel}/`, '');
+    }
+  }
+  return files;
+}
+
+/** The output and the record of a version, as `snapshot` lists them. */
+function expected(version: Version): Map<string, string> {
+  return versions.get(version)!;
+}
+
+/** The output and record below `parent`: without the neighbour and the lock a killed synth leaves for the next one to take over. */
+function state(parent: string): Map<string, string> {
+  const now = snapshot(parent);
+  now.delete(NEIGHBOUR);
+  now.delete(LOCK);
+  return now;
+}
+
+/** Which version the output folder and the record are, both whole; undefined for anything else. */
+function versionOf(parent: string): Version | undefined {
+  const now = state(parent);
+  for (const [version, files] of versions) {
+    if (now.size === files.size && [...files].every(([f, content]) => now.get(f) === content)) {
+      return version;
+    }
+  }
+  return undefined;
+}
+
+/** What differs from the nearest version, for a failure message. */
+function describeState(parent: string): string {
+  const now = state(parent);
+  return [...versions].map(([v, files]) => {
+    const missing = [...files.keys()].filter((f) => !now.has(f));
+    const extra = [...now.keys()].filter((f) => !files.has(f));
+    const changed = [...files.keys()].filter((f) => now.has(f) && now.get(f) !== files.get(f));
+    return `${v}: ${missing.length} missing (${missing.slice(0, 3).join(', ')}), ${extra.length} extra (${extra.slice(0, 3).join(', ')}), ${changed.length} changed (${changed.slice(0, 3).join(', ')})`;
+  }).join('; ');
+}
+
+/** A folder holding the old version's output and record, and a neighbour. */
+function oldState(base: string, name: string): string {
+  const parent = path.join(base, name);
+  fs.mkdirSync(parent, { recursive: true });
+  for (const [f, content] of expected('old')) {
+    fs.mkdirSync(path.dirname(path.join(parent, f)), { recursive: true });
+    fs.writeFileSync(path.join(parent, f), content, 'latin1');
+  }
+  fs.writeFileSync(path.join(parent, NEIGHBOUR), 'mine\n');
+  return parent;
+}
+
+/** Runs `jobs` two at a time (the machine's cores), in order of start. */
+async function inPool<T>(jobs: (() => Promise<T>)[], width = 2): Promise<T[]> {
+  const results: T[] = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await jobs[i]();
+    }
+  }));
+  return results;
+}
+
+/** The invariant after a kill: see the file's comment. Returns which version the state resolved to. */
+async function checkAfterKill(parent: string, what: string): Promise<Version> {
+  const journal = fs.existsSync(path.join(parent, '.dist.cluster-tls-journal.json'));
+  if (!journal) {
+    // Without a journal nothing was committed or everything was: the folder is whole already.
+    const leftovers = fs.readdirSync(parent).filter((f) => f.startsWith('.'));
+    const visible = snapshot(parent);
+    for (const f of [...visible.keys()]) {
+      if (leftovers.some((l) => f === l || f.startsWith(`${l}/`))) {
+        visible.delete(f);
+      }
+    }
+    visible.delete(NEIGHBOUR);
+    const whole = [...versions].some(([, files]) => visible.size === files.size && [...files].every(([f, c]) => visible.get(f) === c));
+    if (!whole) {
+      throw new Error(`${what}: no journal, yet the output and record are neither whole version: ${describeState(parent)}`);
+    }
+  }
+  recoverOutput(path.join(parent, 'dist'), path.join(parent, RECORD));
+  const resolved = versionOf(parent);
+  if (resolved === undefined) {
+    throw new Error(`${what}: after recovery the output and record are neither whole version: ${describeState(parent)}`);
+  }
+  if (fs.readFileSync(path.join(parent, NEIGHBOUR), 'utf8') !== 'mine\n') {
+    throw new Error(`${what}: the file beside the output changed`);
+  }
+  const next = await synth(parent, 'new');
+  if (next.status !== 0) {
+    throw new Error(`${what}: the next synth failed: ${next.stderr}`);
+  }
+  if (versionOf(parent) !== 'new') {
+    throw new Error(`${what}: the next synth did not leave the new version whole: ${describeState(parent)}`);
+  }
+  const beside = fs.readdirSync(parent).sort();
+  if (beside.join(',') !== ['cluster-tls.lock.json', 'dist', NEIGHBOUR].sort().join(',')) {
+    throw new Error(`${what}: the next synth left ${beside.join(', ')}`);
+  }
+  return resolved;
+}
+
+/** The kill points of a traced run: every step outside the staging folder's files, and `spread` more spread evenly over the rest. */
+function killPoints(trace: readonly string[], spread: number): number[] {
+  const swap = trace.map((c, i) => ({ c, at: i + 1 })).filter(({ c }) => !/staging-[^/\s]*\//.test(c) && !/^writeSync fd/.test(c)).map(({ at }) => at);
+  const rest = trace.map((_, i) => i + 1).filter((at) => !swap.includes(at));
+  const spreadPoints = Array.from({ length: spread }, (_, k) => rest[Math.floor(((k + 0.5) * rest.length) / spread)]);
+  return [...new Set([...swap, ...spreadPoints])].sort((a, b) => a - b);
+}
+
+/** Whether `dir` is on tmpfs (statfs's f_type TMPFS_MAGIC). */
+function onTmpfs(dir: string): boolean {
+  try {
+    return fs.statfsSync(dir).type === 0x01021994;
+  } catch {
+    return false;
+  }
+}
+
+const shm = '/dev/shm';
+/** Runs a shell script in a mount namespace of its own, as root there: how the test mounts a small or read-only tmpfs. */
+const unshare = ['unshare', '--user', '--map-root-user', '--mount', 'sh', '-c'];
+const canMount = spawnSync(unshare[0], [...unshare.slice(1), 'd=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs "$d" && umount "$d" && rmdir "$d"']).status === 0;
+
+beforeAll(async () => {
+  spawnSync('npx', ['tsc', '-b'], { cwd: ROOT, stdio: 'inherit' });
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-faults-'));
+  appFile = path.join(work, 'app.js');
+  fs.writeFileSync(appFile, APP);
+  for (const version of ['old', 'new'] as Version[]) {
+    const parent = path.join(work, `reference-${version}`);
+    fs.mkdirSync(parent);
+    const run = await synth(parent, version);
+    expect(run).toMatchObject({ status: 0, stderr: '' });
+    versions.set(version, snapshot(parent));
+  }
+}, 180_000);
+
+afterAll(() => {
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe('a synth killed at any step', () => {
+  jest.setTimeout(900_000);
+
+  /** Kills the new version's synth over the old state at each point, on the file system holding `base`. */
+  async function killEverywhere(base: string, spread: number, minimum: number): Promise<Record<Version, number>> {
+    const traced = oldState(base, 'traced');
+    const trace = path.join(base, 'trace.log');
+    expect(await synth(traced, 'new', { FAULT_LOG: trace })).toMatchObject({ status: 0 });
+    const calls = fs.readFileSync(trace, 'utf8').split('\n').filter((l) => l);
+    const points = killPoints(calls, spread);
+    expect(points.length).toBeGreaterThanOrEqual(minimum);
+    // Every rename of the swap and the journal's writing are among the points.
+    for (const step of calls.filter((c) => /^renameSync|journal/.test(c))) {
+      expect(points).toContain(calls.indexOf(step) + 1);
+    }
+    const outcomes = await inPool(points.map((at, i) => async () => {
+      const parent = oldState(base, `kill-${at}`);
+      const torn = i % 2 === 1;
+      const run = await synth(parent, 'new', { FAULT_KILL_AT: String(at), ...(torn ? { FAULT_TORN: '1' } : {}) });
+      const what = `killed before call ${at} (${calls[at - 1]})${torn ? ', a write torn' : ''}`;
+      if (run.signal !== 'SIGKILL') {
+        throw new Error(`${what}: the synth was not killed (status ${run.status}): ${run.stderr}`);
+      }
+      const version = await checkAfterKill(parent, what);
+      fs.rmSync(parent, { recursive: true, force: true });
+      return version;
+    }));
+    const count = { old: outcomes.filter((v) => v === 'old').length, new: outcomes.filter((v) => v === 'new').length };
+    // Kills before the journal keep the old version, kills after it give the new one: both happen.
+    expect(count.old).toBeGreaterThan(0);
+    expect(count.new).toBeGreaterThan(0);
+    return count;
+  }
+
+  test('on disk, at 50 points and more: the old or the new version whole, recovered and cleaned by the next synth', async () => {
+    const base = fs.mkdtempSync(path.join(work, 'disk-'));
+    expect(onTmpfs(base)).toBe(false);
+    await killEverywhere(base, 40, 50);
+  });
+
+  const tmpfs = onTmpfs(shm) ? describe : describe.skip;
+  if (!onTmpfs(shm)) {
+    // eslint-disable-next-line no-console
+    console.log(`skipping the kills on tmpfs: ${shm} is not a tmpfs here${inCi ? ' (under CI=true the test below fails instead)' : ''}`);
+    if (inCi) {
+      test('tmpfs is available under CI', () => {
+        throw new Error(`CI=true but ${shm} is not a tmpfs: the kills on tmpfs cannot run`);
+      });
+    }
+  }
+  tmpfs('on tmpfs', () => {
+    test('at 25 points and more, the same holds', async () => {
+      const base = fs.mkdtempSync(path.join(shm, 'cluster-tls-faults-'));
+      try {
+        await killEverywhere(base, 15, 25);
+      } finally {
+        fs.rmSync(base, { recursive: true, force: true });
+      }
+    });
+  });
+
+  test('killed at random moments by a timer, the same holds', async () => {
+    const base = fs.mkdtempSync(path.join(work, 'timer-'));
+    const start = Date.now();
+    expect(await synth(oldState(base, 'timed'), 'new')).toMatchObject({ status: 0 });
+    const full = Date.now() - start;
+    await inPool(Array.from({ length: 10 }, (_, i) => async () => {
+      const parent = oldState(base, `timer-${i}`);
+      const child = spawn(process.execPath, [appFile, path.join(parent, 'dist'), 'new'], { cwd: parent, stdio: ['ignore', 'pipe', 'pipe'] });
+      const delay = Math.floor(Math.random() * full);
+      setTimeout(() => child.kill('SIGKILL'), delay);
+      const run = await finished(child);
+      await checkAfterKill(parent, `killed by a timer after ${delay} ms (${run.signal ?? `ended with ${run.status}`})`);
+    }));
+  });
+});
+
+describe('other faults', () => {
+  jest.setTimeout(300_000);
+
+  test('two synths of different versions at once: one writes, the other is refused in one line, and output and record agree', async () => {
+    const base = fs.mkdtempSync(path.join(work, 'two-'));
+    for (let i = 0; i < 4; i++) {
+      const parent = oldState(base, `pair-${i}`);
+      const [a, b] = await Promise.all([synth(parent, 'new'), synth(parent, i % 2 ? 'old' : 'new')]);
+      for (const run of [a, b]) {
+        if (run.status !== 0) {
+          expect(run.stderr).toMatch(/^error: [^\n]*dist: received a synth while another one (writes it \(process \d+ on [^)]*\)|is taking the lock)[^\n]*\n$/);
+        }
+      }
+      expect(a.status === 0 || b.status === 0).toBe(true);
+      expect(versionOf(parent)).toBeDefined();
+      expect(fs.readdirSync(parent).sort()).toEqual([RECORD, 'dist', NEIGHBOUR].sort());
+    }
+  });
+
+  test('a lock left by a killed synth does not hold the next one', async () => {
+    const parent = oldState(fs.mkdtempSync(path.join(work, 'stale-')), 'p');
+    const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid;
+    fs.writeFileSync(path.join(parent, '.dist.cluster-tls-lock'), JSON.stringify({ pid: dead, host: os.hostname(), nonce: 'x', started: '2026-11-24T00:00:00Z' }));
+    expect(await synth(parent, 'new')).toMatchObject({ status: 0, stderr: '' });
+    expect(versionOf(parent)).toBe('new');
+    expect(fs.readdirSync(parent).sort()).toEqual([RECORD, 'dist', NEIGHBOUR].sort());
+  });
+
+  test('a symbolic link or a file where the output folder belongs: one line, nothing changed', async () => {
+    const base = fs.mkdtempSync(path.join(work, 'link-'));
+    const parent = oldState(base, 'p');
+    fs.renameSync(path.join(parent, 'dist'), path.join(base, 'real'));
+    fs.symlinkSync(path.join(base, 'real'), path.join(parent, 'dist'));
+    const before = snapshot(base);
+    const linked = await synth(parent, 'new');
+    expect(linked.status).toBe(1);
+    expect(linked.stderr).toMatch(/^error: [^\n]*dist: received a symbolic link \(to [^)]*real\); expected a folder[^\n]*\n$/);
+    expect(snapshot(base)).toEqual(before);
+    fs.rmSync(path.join(parent, 'dist'));
+    fs.writeFileSync(path.join(parent, 'dist'), 'a file');
+    const file = await synth(parent, 'new');
+    expect(file.status).toBe(1);
+    expect(file.stderr).toMatch(/^error: [^\n]*dist: received a file that is not a folder[^\n]*\n$/);
+    expect(fs.readFileSync(path.join(parent, 'dist'), 'utf8')).toBe('a file');
+  });
+
+  const mounting = canMount ? describe : describe.skip;
+  if (!canMount) {
+    // eslint-disable-next-line no-console
+    console.log(`skipping the read-only and full file systems: cannot mount a tmpfs in a mount namespace here (unshare)${inCi ? '; under CI=true the test below fails instead' : ''}`);
+    if (inCi) {
+      test('a tmpfs can be mounted under CI', () => {
+        throw new Error('CI=true but unshare --user --map-root-user --mount cannot mount a tmpfs: the read-only and full file-system tests cannot run');
+      });
+    }
+  }
+
+  /**
+   * Runs, in a mount namespace, the old version's synth on a new tmpfs of `size`, then `fault`
+   * (shell), the new version's synth, `repair` and the new version's synth again; returns both
+   * runs and the folder's content after each.
+   */
+  function onSmallFileSystem(size: string, fault: (mnt: string) => string, repair: (mnt: string) => string) {
+    const out = fs.mkdtempSync(path.join(work, 'mounted-'));
+    const mnt = path.join(out, 'mnt');
+    fs.mkdirSync(mnt);
+    const node = (version: Version, tag: string) => `"${process.execPath}" "${appFile}" "${mnt}/p/dist" ${version} > "${out}/${tag}.out" 2> "${out}/${tag}.err"; echo $? > "${out}/${tag}.status"`;
+    const script = [
+      'set -u',
+      `mount -t tmpfs -o size=${size} tmpfs "${mnt}" || exit 90`,
+      `mkdir "${mnt}/p" && cd "${mnt}/p"`,
+      node('old', 'first'),
+      `cp -a "${mnt}/p" "${out}/before"`,
+      fault(mnt),
+      node('new', 'faulted'),
+      `cp -a "${mnt}/p" "${out}/after-fault"`,
+      repair(mnt),
+      node('new', 'repaired'),
+      `cp -a "${mnt}/p" "${out}/after-repair"`,
+    ].join('\n');
+    const result = spawnSync(unshare[0], [...unshare.slice(1), script], { encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    const read = (tag: string) => ({
+      status: Number(fs.readFileSync(path.join(out, `${tag}.status`), 'utf8')),
+      stderr: fs.readFileSync(path.join(out, `${tag}.err`), 'utf8'),
+    });
+    return { first: read('first'), faulted: read('faulted'), repaired: read('repaired'), out };
+  }
+
+  mounting('mounted file systems', () => {
+    test('read-only: one line naming the path and what to do, the old output and record as they were', () => {
+      const r = onSmallFileSystem('64m', (mnt) => `mount -o remount,ro "${mnt}"`, (mnt) => `mount -o remount,rw "${mnt}"`);
+      expect(r.first.status).toBe(0);
+      expect(r.faulted.status).toBe(1);
+      expect(r.faulted.stderr).toMatch(/^error: [^\n]*: cannot [^\n]* \(EROFS\): the file system is read-only: synthesize into a writable folder[^\n]*; the previous output is as it was\n$/);
+      expect(snapshot(path.join(r.out, 'after-fault'))).toEqual(snapshot(path.join(r.out, 'before')));
+      expect(r.repaired.status).toBe(0);
+      expect(fs.readdirSync(path.join(r.out, 'after-repair')).sort()).toEqual([RECORD, 'dist']);
+    });
+
+    for (const room of [0, 64, 256]) {
+      test(`full, with ${room} KiB left: one line, the old output and record as they were; the next synth with room succeeds and leaves nothing behind`, () => {
+        const fill = (mnt: string) => `avail=$(df --output=avail -B1 "${mnt}" | tail -1); head -c $((avail - ${room * 1024})) /dev/zero > "${mnt}/filler" 2>/dev/null; true`;
+        const r = onSmallFileSystem('16m', fill, (mnt) => `rm -f "${mnt}/filler"`);
+        expect(r.first.status).toBe(0);
+        expect(r.faulted.status).toBe(1);
+        expect(r.faulted.stderr).toMatch(/^error: [^\n]*: cannot [^\n]* \((ENOSPC|EDQUOT)\): [^\n]*; the previous output is as it was\n$/);
+        expect(snapshot(path.join(r.out, 'after-fault'))).toEqual(snapshot(path.join(r.out, 'before')));
+        expect(r.repaired).toMatchObject({ status: 0, stderr: '' });
+        expect(fs.readdirSync(path.join(r.out, 'after-repair')).sort()).toEqual([RECORD, 'dist']);
+      });
+    }
+  });
+});

@@ -5,8 +5,8 @@
  * loaded what its Secret holds. The logic lives in lib/verify; this file only parses arguments,
  * reads the inputs and prints.
  */
-import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { READ_LIMITS, TooLargeError, readBounded, readStreamBounded } from '../lib/spec/bounded-read';
 import { ClusterTlsError } from '../lib/spec/errors';
 import { VerifyInputError, formatReport, loadPlans, parseSecretsAndPods, verify } from '../lib/verify';
 
@@ -143,8 +143,11 @@ async function readSecrets(file: string, io: CliIo): Promise<string> {
     return io.readStdin();
   }
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readBounded(file, READ_LIMITS.kubectlList);
   } catch (e) {
+    if (e instanceof TooLargeError) {
+      throw new VerifyInputError('--secrets', 'file', file, `a list of Secrets (and pods) from kubectl, at most ${e.message.replace('larger than ', '')}; list one namespace`);
+    }
     throw new VerifyInputError('--secrets', 'file', file, `a readable file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); save kubectl get secrets -n <namespace> -o json to it, or pass - for standard input`);
   }
 }
@@ -155,11 +158,14 @@ export function processIo(): CliIo {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) {
-        chunks.push(Buffer.from(chunk));
+      try {
+        return await readStreamBounded(process.stdin, READ_LIMITS.kubectlList);
+      } catch (e) {
+        if (e instanceof TooLargeError) {
+          throw new VerifyInputError('--secrets', 'standard input', e.message, 'a list of Secrets (and pods) from kubectl; list one namespace');
+        }
+        throw e;
       }
-      return Buffer.concat(chunks).toString('utf8');
     },
   };
 }

@@ -190,10 +190,14 @@ async function checkAfterKill(parent: string, what: string): Promise<Version> {
   return resolved;
 }
 
-/** The kill points of a traced run: every step outside the staging folder's files, and `spread` more spread evenly over the rest. */
-function killPoints(trace: readonly string[], spread: number): number[] {
+/**
+ * The kill points of a traced run: every step outside the staging folder's files, and at least
+ * `spread` more spread evenly over the rest, `minimum` in all.
+ */
+function killPoints(trace: readonly string[], spread: number, minimum: number): number[] {
   const swap = trace.map((c, i) => ({ c, at: i + 1 })).filter(({ c }) => !/staging-[^/\s]*\//.test(c) && !/^writeSync fd/.test(c)).map(({ at }) => at);
   const rest = trace.map((_, i) => i + 1).filter((at) => !swap.includes(at));
+  spread = Math.max(spread, minimum - swap.length);
   const spreadPoints = Array.from({ length: spread }, (_, k) => rest[Math.floor(((k + 0.5) * rest.length) / spread)]);
   return [...new Set([...swap, ...spreadPoints])].sort((a, b) => a - b);
 }
@@ -239,7 +243,7 @@ describe('a synth killed at any step', () => {
     const trace = path.join(base, 'trace.log');
     expect(await synth(traced, 'new', { FAULT_LOG: trace })).toMatchObject({ status: 0 });
     const calls = fs.readFileSync(trace, 'utf8').split('\n').filter((l) => l);
-    const points = killPoints(calls, spread);
+    const points = killPoints(calls, spread, minimum);
     expect(points.length).toBeGreaterThanOrEqual(minimum);
     // Every rename of the swap and the journal's writing are among the points.
     for (const step of calls.filter((c) => /^renameSync|journal/.test(c))) {
@@ -351,6 +355,38 @@ describe('other faults', () => {
     expect(file.status).toBe(1);
     expect(file.stderr).toMatch(/^error: [^\n]*dist: received a file that is not a folder[^\n]*\n$/);
     expect(fs.readFileSync(path.join(parent, 'dist'), 'utf8')).toBe('a file');
+  });
+
+  test('a live synth holding the lock: the next is refused in one line naming it, and nothing changes', async () => {
+    const parent = oldState(fs.mkdtempSync(path.join(work, 'held-')), 'p');
+    const holder = spawn('sleep', ['60']);
+    try {
+      fs.writeFileSync(path.join(parent, LOCK), JSON.stringify({ pid: holder.pid, host: os.hostname(), nonce: 'held', started: '2026-11-24T00:00:00Z' }));
+      const run = await synth(parent, 'new');
+      expect(run.status).toBe(1);
+      // The synth runs in the folder that holds the output, so the paths are relative to it.
+      expect(run.stderr).toBe(`error: dist: received a synth while another one writes it (process ${holder.pid} on ${os.hostname()}, since 2026-11-24T00:00:00Z); `
+        + `expected one synth at a time per output folder: run again when it ends; if no synth runs, delete ${LOCK}\n`);
+      expect(versionOf(parent)).toBe('old');
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
+  test('inputs that never end (a record, a Secret list, standard input from /dev/zero) are refused in one line, not read into memory', async () => {
+    const parent = oldState(fs.mkdtempSync(path.join(work, 'endless-')), 'p');
+    fs.rmSync(path.join(parent, RECORD));
+    fs.symlinkSync('/dev/zero', path.join(parent, RECORD));
+    const run = await synth(parent, 'new');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^error: [^\n]*cluster-tls\.lock\.json: the record of settings fixed at creation: received a file larger than 16 MiB; [^\n]*\n$/);
+    const cli = path.join(ROOT, 'build', 'bin', 'cluster-tls.js');
+    const fromFile = spawnSync(process.execPath, [cli, 'verify', '--dist', path.join(ROOT, 'dist'), '--secrets', '/dev/zero'], { encoding: 'utf8' });
+    expect(fromFile.status).not.toBe(0);
+    expect(fromFile.stderr.split('\n')[0]).toMatch(/^error: --secrets: file: received "\/dev\/zero"; expected a list of Secrets \(and pods\) from kubectl, at most 256 MiB/);
+    const fromStdin = spawnSync('sh', ['-c', `"${process.execPath}" "${cli}" verify --dist "${path.join(ROOT, 'dist')}" --secrets - < /dev/zero`], { encoding: 'utf8' });
+    expect(fromStdin.status).not.toBe(0);
+    expect(fromStdin.stderr.split('\n')[0]).toMatch(/^error: --secrets: standard input: received "larger than 256 MiB"; expected a list of Secrets \(and pods\) from kubectl/);
   });
 
   const mounting = canMount ? describe : describe.skip;

@@ -16,7 +16,8 @@ import { ClusterTlsError, describeValue } from '../spec/errors';
 import type { TlsPlan } from '../certificates/certificate-options';
 import * as layout from '../spec/output-layout';
 import { isSystemError, machineError } from './machine-errors';
-import { TAKE_OVER_ENV, readBounded } from './output-swap';
+import { READ_LIMITS, readBounded } from '../spec/bounded-read';
+import { TAKE_OVER_ENV } from './output-swap';
 
 /** Environment variable that acknowledges deliberate re-creations for `npm run synth`. */
 export const RECREATE_ENV = 'CLUSTER_TLS_RECREATE';
@@ -109,14 +110,11 @@ export function recordText(settings: FixedSettings): string {
   }, undefined, 2)}\n`;
 }
 
-/** The largest record read: a record of thousands of clusters stays far below it. */
-const MAX_RECORD_BYTES = 16 * 1024 * 1024;
-
 /** Reads a record; undefined when there is none yet (a first synth). */
 export function readRecord(file: string): FixedSettings | undefined {
   let text: string;
   try {
-    text = readBounded(file, MAX_RECORD_BYTES);
+    text = readBounded(file, READ_LIMITS.record);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
       return undefined;
@@ -151,7 +149,7 @@ export function readRecord(file: string): FixedSettings | undefined {
 export function changedRecordText(file: string, settings: FixedSettings): string | undefined {
   const text = recordText(settings);
   try {
-    return readBounded(file, MAX_RECORD_BYTES) === text ? undefined : text;
+    return readBounded(file, READ_LIMITS.record) === text ? undefined : text;
   } catch {
     return text;
   }
@@ -238,7 +236,7 @@ export function checkOnlySynthesizedFiles(outdir: string): void {
       .filter((e) => !e.isDirectory())
       .map((e) => path.relative(outdir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
       .sort();
-    marker = entries.includes(layout.OUTPUT_MARKER_FILE) ? JSON.parse(readBounded(path.join(outdir, layout.OUTPUT_MARKER_FILE), 1024 * 1024)) : undefined;
+    marker = entries.includes(layout.OUTPUT_MARKER_FILE) ? JSON.parse(readBounded(path.join(outdir, layout.OUTPUT_MARKER_FILE), READ_LIMITS.small)) : undefined;
   } catch (e) {
     if (isSystemError(e)) {
       throw machineError(e, outdir, 'read the output folder');

@@ -24,15 +24,13 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { READ_LIMITS, readBounded } from '../spec/bounded-read';
 import { ClusterTlsError } from '../spec/errors';
 import { displayPath } from './guards';
 import { machineError } from './machine-errors';
 
 /** Environment variable naming output folders synth may take over although they hold files it did not write. */
 export const TAKE_OVER_ENV = 'CLUSTER_TLS_TAKE_OVER';
-
-/** The largest journal or lock file read: either is a few hundred bytes when written by a synth. */
-const MAX_SMALL_FILE_BYTES = 64 * 1024;
 
 /** How long a lock file may stay empty or unreadable before it counts as left by a killed synth. */
 const UNREADABLE_LOCK_GRACE_MS = 10_000;
@@ -467,35 +465,15 @@ function releaseLock(paths: SwapPaths, nonce: string): void {
   }
 }
 
-/** A small file's text, undefined when it does not exist; refused past {@link MAX_SMALL_FILE_BYTES}. */
+/** A small file's text, undefined when it does not exist; refused past its bound. */
 function readSmall(file: string): string | undefined {
   try {
-    return readBounded(file, MAX_SMALL_FILE_BYTES);
+    return readBounded(file, READ_LIMITS.small);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
       return undefined;
     }
     throw e;
-  }
-}
-
-/** A file's text, refused past `limit` bytes (a pipe or device that never ends included). */
-export function readBounded(file: string, limit: number): string {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const chunk = Buffer.alloc(Math.min(limit + 1, 1024 * 1024));
-    for (let n = fs.readSync(fd, chunk); n > 0; n = fs.readSync(fd, chunk)) {
-      total += n;
-      if (total > limit) {
-        throw new Error(`larger than ${limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MiB` : `${limit / 1024} KiB`}`);
-      }
-      chunks.push(Buffer.from(chunk.subarray(0, n)));
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

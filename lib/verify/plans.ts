@@ -12,6 +12,7 @@ import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, DeployedBy } fr
 import { TLS_PLAN_VERSION } from '../certificates/certificate-options';
 import type { TlsPlan } from '../certificates/certificate-options';
 import { parseDuration } from '../spec/duration';
+import { READ_LIMITS, TooLargeError, readBounded } from '../spec/bounded-read';
 import { DEFAULT_MANIFEST_EXTENSION, OUTPUT_MARKER_FILE, OutputMarker, parseOutputPath, tlsPlanPath } from '../spec/output-layout';
 import { VerifyInputError } from './input';
 import { brief, oneLine } from './text';
@@ -79,7 +80,7 @@ export function loadPlans(distDir: string): LoadedPlan[] {
 function manifestExtension(distDir: string): string {
   let marker: unknown;
   try {
-    marker = JSON.parse(fs.readFileSync(path.join(distDir, OUTPUT_MARKER_FILE), 'utf8'));
+    marker = JSON.parse(readBounded(path.join(distDir, OUTPUT_MARKER_FILE), READ_LIMITS.small));
   } catch {
     return DEFAULT_MANIFEST_EXTENSION;
   }
@@ -104,13 +105,25 @@ function listFiles(root: string, rel = ''): string[] {
   return out;
 }
 
+/** A file of the output folder, refused in one line past its bound. */
+function readOutputFile(root: string, file: string): string {
+  try {
+    return readBounded(path.join(root, file), READ_LIMITS.outputFile);
+  } catch (e) {
+    if (e instanceof TooLargeError) {
+      throw new VerifyInputError(file, 'size', e.message, 'a file of the output folder as synth writes it');
+    }
+    throw e;
+  }
+}
+
 interface YamlDocument {
   readonly file: string;
   readonly doc: any;
 }
 
 function readYamlDocuments(root: string, file: string): YamlDocument[] {
-  const docs = YAML.parseAllDocuments(fs.readFileSync(path.join(root, file), 'utf8'));
+  const docs = YAML.parseAllDocuments(readOutputFile(root, file));
   const bad = docs.find((d) => d.errors.length > 0);
   if (bad) {
     throw new VerifyInputError(file, 'content', 'YAML that does not parse', `valid YAML; the parser said: ${oneLine(bad.errors[0].message.split('\n')[0])}`);
@@ -140,7 +153,7 @@ function checkPlanSchema(file: string, plan: unknown): asserts plan is TlsPlan {
 function readPlan(root: string, file: string): TlsPlan {
   let plan: unknown;
   try {
-    plan = JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'));
+    plan = JSON.parse(readOutputFile(root, file));
   } catch (e) {
     throw new VerifyInputError(file, 'content', 'text that is not JSON', `the certificate plan as synth writes it; the JSON parser said: ${oneLine((e as Error).message)}`);
   }

@@ -54,7 +54,28 @@ function build(tree: Tree, outdir?: string): App {
   const app = new App({ outdir });
   const chart = new Chart(app, 'demo', { namespace: 'demo' });
   const refs: Record<string, unknown> = {};
-  const resolve = (props: Record<string, any>): any => JSON.parse(JSON.stringify(props ?? null, (_k, v) => (v === undefined ? undefined : v)), (_k, v) => (typeof v === 'string' && v in refs ? refs[v] : v));
+  // A copy with `$certs` and `$db` replaced; values that are not plain data (functions, cycles,
+  // symbols, class instances) are passed on as they are.
+  const copies = new Map<unknown, unknown>();
+  const resolve = (v: any): any => {
+    if (typeof v === 'string') {
+      return v in refs ? refs[v] : v;
+    }
+    if (typeof v !== 'object' || v === null || ![Object.prototype, Array.prototype].includes(Object.getPrototypeOf(v))) {
+      return v;
+    }
+    if (copies.has(v)) {
+      return copies.get(v);
+    }
+    const copy: any = Array.isArray(v) ? [] : {};
+    copies.set(v, copy);
+    for (const [k, x] of Object.entries(v)) {
+      if (x !== undefined) {
+        copy[k] = resolve(x);
+      }
+    }
+    return copy;
+  };
   refs.$certs = new ClusterCertificates(chart, 'certs', resolve(tree.certs));
   const db = new TlsDatabaseCluster(chart, 'db', resolve(tree.db));
   refs.$db = db;
@@ -97,7 +118,7 @@ describe('each bad input of the report is refused with its one line, the output 
 
   const cases: [string, (t: Tree) => void, string][] = [
     ['a migration source reaching its database with the CA Secret', (t) => { t.mig.sources[0].tlsSecretName = 'basic-ca-secret'; },
-      'demo/mig: sources[0].tlsSecretName: received "basic-ca-secret"; expected a Secret of the external database\'s own client certificate: basic-ca-secret holds the CA and its private key'],
+      'demo/mig: sources[0].tlsSecretName: received "basic-ca-secret"; expected a Secret you create, not one the library writes (basic-ca-secret holds the CA and its private key)'],
     ['a drainer named as another component\'s service', (t) => { t.drainer.drainerName = 'basic-sqlserver'; },
       'demo/drainer: drainerName: received "basic-sqlserver"; expected a drainer name other than "basic-sqlserver", the service of the cluster\'s sqlserver, which the drainer\'s service would clash with'],
     ['a Common Name with a newline', (t) => { t.certs.commonName = 'basic\nO=evil'; },
@@ -152,6 +173,73 @@ describe('each bad input of the report is refused with its one line, the output 
     app.node.setContext('cdk8s-cluster-tls:apiGroup', 'Not A Group!');
     expect(() => new TlsDatabaseCluster(new Chart(app, 'demo', { namespace: 'demo' }), 'db', { clusterName: 'basic', version: 'v4.0.5' }))
       .toThrow(new ClusterTlsError('demo/db: context cdk8s-cluster-tls:apiGroup: received "Not A Group!"; expected an API group: a DNS subdomain with at least one dot, such as "example.org"'));
+  });
+});
+
+describe('the input rules of issue 28: each refused in one line that repeats no credential, the output untouched', () => {
+  const parent = committed();
+  const before = snapshot(parent);
+  afterAll(() => fs.rmSync(parent, { recursive: true, force: true }));
+  /** A function whose source holds the marker: refused by its type, its source never printed. */
+  const fn = new Function(`return "${MARKER}";`);
+  const cyclic: Record<string, unknown> = { token: MARKER };
+  cyclic.self = cyclic;
+  const rotated = (t: Tree) => { t.certs.rotations = [{ id: '2026-11', kind: 'ca-replacement', phase: 'trust-both' }]; };
+  const data = 'plain data all the way down: objects, lists, strings, finite numbers, true, false and null, as JSON and YAML hold them';
+  const url = 'a value with a user name or password in it (not repeated here)';
+
+  const cases: [string, (t: Tree) => void, string][] = [
+    ['the backup\'s S3 Secret is the CA Secret', (t) => { t.backup.s3.secretName = 'basic-ca-secret'; },
+      'demo-backup/backup: s3.secretName: received "basic-ca-secret"; expected a Secret you create, not one the library writes (basic-ca-secret holds the CA and its private key)'],
+    ['the backup\'s password Secret is a server Secret', (t) => { t.backup.credentialsSecretName = 'basic-sqlserver-cluster-secret'; },
+      'demo-backup/backup: credentialsSecretName: received "basic-sqlserver-cluster-secret"; expected a Secret you create, not one the library writes (basic-sqlserver-cluster-secret holds the sqlserver\'s server certificate and key)'],
+    ['a changefeed sink Secret is a rotation\'s staging Secret', (t) => { rotated(t); t.db.changefeed.sinkTlsSecretNames = ['basic-store-cluster-secret-2026-11']; },
+      'demo/db: changefeed.sinkTlsSecretNames[0]: received "basic-store-cluster-secret-2026-11"; expected a Secret you create, not one the library writes '
+        + '(basic-store-cluster-secret-2026-11 holds the store\'s server certificate and key issued by rotation 2026-11, staged before it is copied to basic-store-cluster-secret)'],
+    ['a changefeed sink Secret is the next CA\'s Secret', (t) => { rotated(t); t.db.changefeed.sinkTlsSecretNames = ['sink-tls', 'basic-ca-2026-11-secret']; },
+      'demo/db: changefeed.sinkTlsSecretNames[1]: received "basic-ca-2026-11-secret"; expected a Secret you create, not one the library writes (basic-ca-2026-11-secret holds the CA of rotation 2026-11 and its private key)'],
+    ['a drainer checkpoint Secret is the previous CA\'s Secret during a rotation', (t) => { rotated(t); t.drainer.downstreamTls = { secretName: 'down-tls', checkpointSecretName: 'basic-ca-secret' }; },
+      'demo/drainer: downstreamTls.checkpointSecretName: received "basic-ca-secret"; expected a Secret you create, not one the library writes (basic-ca-secret holds the CA and its private key)'],
+    ['a migration target Secret is the client Secret\'s staging copy', (t) => { rotated(t); t.mig.target.tlsSecretName = 'basic-mig-client-secret-2026-11'; },
+      'demo/mig: target.tlsSecretName: received "basic-mig-client-secret-2026-11"; expected a Secret you create, not one the library writes '
+        + '(basic-mig-client-secret-2026-11 holds the migration cluster\'s client certificate and key issued by rotation 2026-11, staged before it is copied to basic-mig-client-secret)'],
+    ['a function in extraValues', (t) => { t.drainer.extraValues = { nodeSelector: { disk: fn } }; },
+      `demo/drainer: extraValues.nodeSelector.disk: received a value of type function; expected ${data}`],
+    ['a cycle in discovery', (t) => { t.mig.discovery = cyclic; }, `demo/mig: discovery.self: received an object that contains itself; expected ${data}`],
+    ['a symbol in a component config', (t) => { t.db.store.config = { log: { level: Symbol(MARKER) } }; },
+      `demo/db: store.config.log.level: received a value of type symbol; expected ${data}`],
+    ['a BigInt in a component config', (t) => { t.db.store.config = { raft: { capacity: BigInt(10) } }; },
+      `demo/db: store.config.raft.capacity: received a value of type bigint; expected ${data}`],
+    ['a class instance in extraValues', (t) => { t.drainer.extraValues = { startedAt: new Date(0) }; },
+      `demo/drainer: extraValues.startedAt: received an object of a class (a Date, a Map, a construct, …), not a plain object; expected ${data}`],
+    ['a BigInt where a string is expected', (t) => { t.backup.user = BigInt(1); },
+      'demo-backup/backup: user: received a value of type bigint; expected a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need'],
+    ['a cluster domain with a label of 70 characters', (t) => { t.certs.clusterDomain = `${'a'.repeat(70)}.local`; },
+      `demo/certs: clusterDomain: received "${'a'.repeat(70)}.local"; expected a DNS name: lowercase letters, digits, '-' and '.', labels of at most 63 characters, at most 253 in all`],
+    ['a cluster domain that makes a host name longer than 253 characters', (t) => { t.certs.clusterDomain = Array(4).fill('d'.repeat(55)).join('.'); },
+      `demo/certs: clusterDomain: received "${Array(4).fill('d'.repeat(55)).join('.')}"; expected a domain short enough that every host name on the certificates stays within 253 characters: `
+        + `with clusterName "basic" and namespace "demo" it makes the coordinator's name "*.basic-coordinator-peer.demo.svc.${Array(4).fill('d'.repeat(55)).join('.')}" (257 characters); shorten the domain, the namespace or the name`],
+    ['an extra DNS name with a label of 64 characters', (t) => { t.certs.extraNames.store.extraDnsNames = [`${'x'.repeat(64)}.example.com`]; },
+      `demo/certs: extraNames.store.extraDnsNames[0]: received "${'x'.repeat(64)}.example.com"; expected a DNS name: lowercase letters, digits, '-' and '.', labels of at most 63 characters, at most 253 in all, optionally starting with "*."`],
+    ['a chart repository whose user name has a space', (t) => { t.drainer.chart.repository = `https://ci bot:${MARKER}@charts.example.com`; },
+      `demo/drainer: chart.repository: received ${url}; expected a URL or host without credentials: give them in the Secret the construct's documentation names`],
+    ['an S3 endpoint with credentials a URL parser finds without slashes', (t) => { t.backup.s3.endpoint = `https:key:${MARKER}@s3.example.com`; },
+      `demo-backup/backup: s3.endpoint: received ${url}; expected a URL or host without credentials: give them in the Secret the construct's documentation names`],
+    ['an S3 endpoint with a token in its query', (t) => { t.backup.s3.endpoint = `https://s3.example.com/?X-Amz-Security-Token=${MARKER}`; },
+      'demo-backup/backup: s3.endpoint: received a URL with a query or fragment (not repeated here: it may hold a token); expected the storage service\'s URL, such as "https://s3.example.com" (a port after the host, as in "https://s3.example.com:9000"), without a query or fragment'],
+    ['a chart given as an OCI reference with credentials', (t) => { t.drainer.chart.name = `oci://robot:${MARKER}@registry.example.com/drainer`; },
+      `demo/drainer: chart.name: received ${url}; expected a URL or host without credentials: give them in the Secret the construct's documentation names`],
+    ['a migration host that is a host and port', (t) => { t.mig.sources[0].host = 'mysql.example.com:3306'; },
+      'demo/mig: sources[0].host: received "mysql.example.com:3306"; expected a host name or IP address, without a port (give it in the port field): labels of letters, digits and \'-\' of at most 63 characters, at most 253 in all'],
+  ];
+
+  test.each(cases)('%s', (_name, edit, message) => {
+    const error = attempt(parent, edit);
+    expect(error).toBeInstanceOf(ClusterTlsError);
+    const received = (error as Error).message;
+    expect(received).toBe(message);
+    expect(received).not.toContain(MARKER);
+    expect(snapshot(parent)).toEqual(before);
   });
 });
 

@@ -338,9 +338,9 @@ describe('input errors', () => {
 
   test('downstream Secrets are not the cluster\'s own certificate Secrets', () => {
     expect(() => synth({ downstreamTls: { secretName: 'basic-ca-secret' } }))
-      .toThrow('test/early/drainer: downstreamTls.secretName: received "basic-ca-secret"; expected a Secret of the external database\'s own client certificate: basic-ca-secret holds the CA and its private key');
+      .toThrow('test/early/drainer: downstreamTls.secretName: received "basic-ca-secret"; expected a Secret you create, not one the library writes (basic-ca-secret holds the CA and its private key)');
     expect(() => synth({ downstreamTls: { secretName: 'ok', checkpointSecretName: 'basic-cluster-client-secret' } }))
-      .toThrow('test/early/drainer: downstreamTls.checkpointSecretName: received "basic-cluster-client-secret"; expected a Secret of the external database\'s own client certificate: basic-cluster-client-secret holds a certificate of the cluster itself');
+      .toThrow('test/early/drainer: downstreamTls.checkpointSecretName: received "basic-cluster-client-secret"; expected a Secret you create, not one the library writes (basic-cluster-client-secret holds the database cluster\'s client certificate and key)');
   });
 
   test('downstream Secrets are Secret names', () => {

@@ -109,7 +109,7 @@ describe('DatabaseCluster', () => {
 
   test('changefeed: a sink Secret is never one of the cluster\'s own', () => {
     expect(() => synth({ changefeed: { sinkTlsSecretNames: ['basic-ca-secret'] } }))
-      .toThrow('test/db: changefeed.sinkTlsSecretNames[0]: received "basic-ca-secret"; expected a Secret of the external database\'s own client certificate: basic-ca-secret holds the CA and its private key');
+      .toThrow('test/db: changefeed.sinkTlsSecretNames[0]: received "basic-ca-secret"; expected a Secret you create, not one the library writes (basic-ca-secret holds the CA and its private key)');
     expect(() => synth({ changefeed: { sinkTlsSecretNames: ['Kafka TLS'] } }))
       .toThrow('test/db: changefeed.sinkTlsSecretNames[0]: received "Kafka TLS"; expected a DNS-1123 subdomain');
   });

@@ -401,13 +401,13 @@ describe('runbook', () => {
 describe('input errors', () => {
   test.each([
     ['basic-ca-secret', 'the CA and its private key'],
-    ['basic-store-cluster-secret', 'a certificate of the cluster itself'],
-    ['basic-mig-client-secret', 'a certificate of the cluster itself'],
+    ['basic-store-cluster-secret', 'the store\'s server certificate and key'],
+    ['basic-mig-client-secret', 'the migration cluster\'s client certificate and key'],
   ])('an external database Secret is never one of the cluster\'s own: %s', (secret, holds) => {
     expect(() => synth({ sources: [{ sourceId: 'source1', host: 'mysql.example.com', user: 'root', tlsSecretName: secret }] }))
-      .toThrow(`demo/migration: sources[0].tlsSecretName: received "${secret}"; expected a Secret of the external database's own client certificate: ${secret} holds ${holds}`);
+      .toThrow(`demo/migration: sources[0].tlsSecretName: received "${secret}"; expected a Secret you create, not one the library writes (${secret} holds ${holds})`);
     expect(() => synth({ target: { database: DATABASE, user: 'root', tlsSecretName: secret } }))
-      .toThrow(`demo/migration: target.tlsSecretName: received "${secret}"; expected a Secret of the external database's own client certificate: ${secret} holds ${holds}`);
+      .toThrow(`demo/migration: target.tlsSecretName: received "${secret}"; expected a Secret you create, not one the library writes (${secret} holds ${holds})`);
   });
 
   test.each<[string, Partial<TlsMigrationClusterProps>, string]>([

@@ -8,7 +8,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct } from 'constructs';
 import {
-  COMPONENTS, ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, OPERATOR_ROLL_ORDER_SOURCE, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken,
+  ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, OPERATOR_ROLL_ORDER_SOURCE, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken,
 } from '../spec/catalog';
 import {
   CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
@@ -32,7 +32,7 @@ import { registerCertificates } from '../synth/app-rules';
 import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf } from '../spec/props';
 import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, isLastPhase, resolveRotations, restartOrder, restartValue, signingCaObject } from './rotation';
 import { requireDistinctSubjects } from './subjects';
-import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../spec/validate';
+import { DNS_SUBDOMAIN_MAX, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../spec/validate';
 
 
 /** Props of {@link ClusterCertificates}. */
@@ -206,7 +206,7 @@ export class ClusterCertificates extends Construct {
     requireDnsLabel(this, 'clusterName', props.clusterName);
     const namespace = resolveNamespace(this, props.namespace);
     if (props.clusterDomain !== undefined) {
-      requireDnsSubdomain(this, 'clusterDomain', props.clusterDomain);
+      requireDnsName(this, 'clusterDomain', props.clusterDomain);
     }
     const commonName = requireCommonName(this, 'commonName', props.commonName ?? props.clusterName);
 
@@ -284,13 +284,12 @@ export class ClusterCertificates extends Construct {
     } else {
       requireDerivedLabels(this, 'clusterName', this.clusterName, serviceLabels);
     }
+    const computed = names.hostNames(token, { clusterName: this.clusterName, namespace: this.namespace, clusterDomain: this.clusterDomain, ...options });
+    this.requireNamesFit(token, computed);
     const plan = {
       token,
       secretName: names.serverSecretName(this.clusterName, token),
-      dnsNames: [
-        ...names.hostNames(token, { clusterName: this.clusterName, namespace: this.namespace, clusterDomain: this.clusterDomain, ...options }),
-        ...(extra.extraDnsNames ?? []), ...(options.extraDnsNames ?? []),
-      ],
+      dnsNames: [...computed, ...(extra.extraDnsNames ?? []), ...(options.extraDnsNames ?? [])],
       ipAddresses: [...SERVER_IP_ADDRESSES, ...(extra.extraIpAddresses ?? []), ...(options.extraIpAddresses ?? [])],
       options,
     };
@@ -299,6 +298,21 @@ export class ClusterCertificates extends Construct {
     this.servers.set(token, plan);
     this.renderer.addServer(plan);
     return plan;
+  }
+
+  /**
+   * Refuses host names of a component longer than a DNS name may be (253 characters): its labels
+   * are checked one by one, but the namespace and the cluster domain add up. Only the cluster
+   * domain can make them that long, so the message is about it, and names what else made them.
+   */
+  private requireNamesFit(token: ComponentToken, hostNames: readonly string[]): void {
+    const longest = [...hostNames].sort((a, b) => b.length - a.length)[0];
+    if (longest !== undefined && longest.length > DNS_SUBDOMAIN_MAX) {
+      const service = token === 'drainer' ? 'the drainer\'s name' : `clusterName "${this.clusterName}"`;
+      inputError(this, 'clusterDomain', this.clusterDomain,
+        `a domain short enough that every host name on the certificates stays within ${DNS_SUBDOMAIN_MAX} characters: with ${service} and namespace `
+        + `"${this.namespace}" it makes the ${token}'s name "${longest}" (${longest.length} characters); shorten the domain, the namespace or the name`);
+    }
   }
 
   /** Whether a component's server certificate is planned. */
@@ -351,14 +365,20 @@ export class ClusterCertificates extends Construct {
   }
 
   /**
-   * Whether a Secret of this name belongs to the cluster's certificates: the CA Secret, any
-   * component's server Secret or either kind's client Secret, whether or not it is planned yet.
+   * Whether a Secret of this name is one the library writes for this cluster (see
+   * {@link ownedSecret}).
    */
   public ownsSecretName(name: string): boolean {
-    return name === this.caSecretName
-      || (this.method === IssuingMethod.CERT_MANAGER && Object.values(this.caSecretsByGeneration()).includes(name))
-      || COMPONENTS.some((c) => names.serverSecretName(this.clusterName, c.token) === name)
-      || Object.values(ClusterKind).some((k) => names.clientSecretName(this.clusterName, k) === name);
+    return this.ownedSecret(name) !== undefined;
+  }
+
+  /**
+   * What a Secret of this name holds when the library writes it for this cluster, or undefined:
+   * the CA Secret of every generation, any component's server Secret and either kind's client
+   * Secret (planned or not), and their staging Secrets, for every rotation declared.
+   */
+  public ownedSecret(name: string): string | undefined {
+    return names.clusterSecrets(this.clusterName, this.rotation?.history.map((h) => h.id) ?? []).get(name);
   }
 
   /** Every Secret the certificates issue or require: the CA Secret (cert-manager) and those of the plan. */

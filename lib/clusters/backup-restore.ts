@@ -13,8 +13,8 @@ import { manifestFileName } from '../spec/output-layout';
 import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
 import { compact, dependWithinChart, operatorObject } from './operator';
 import { RunbookStep } from '../documents/runbook';
-import { requireDnsSubdomain, requireNoCredentials } from '../spec/validate';
-import { DATABASE_CLUSTER_PROP } from './cluster-props';
+import { requireNoCredentials, requireUrl, shown } from '../spec/validate';
+import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-props';
 import { ShapeOf, checkProps, objectOf, text } from '../spec/props';
 
 /** The components a restore that loads data runs, each with a server certificate (importer, lightning). */
@@ -284,8 +284,9 @@ function resolveBackupRestoreProps(scope: IConstruct, props: BackupRestoreProps)
   }
   const s3 = props.s3;
   const s3SecretName = checkS3(scope, s3);
+  requireExternalSecretName(scope, 's3.secretName', s3SecretName, cluster.certificates);
   const credentialsSecretName = secretRefName(props.credentialsSecretName);
-  requireDnsSubdomain(scope, 'credentialsSecretName', credentialsSecretName);
+  requireExternalSecretName(scope, 'credentialsSecretName', credentialsSecretName, cluster.certificates);
   requireText(scope, 'user', props.user,
     /^[^\s'"`$\\]+$/, 'a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need');
   const sendCredToStore = props.sendCredToStore ?? true;
@@ -302,11 +303,11 @@ function checkS3(scope: IConstruct, s3: S3Storage): string {
   requireText(scope, 's3.region', s3.region, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a region such as "us-west-2"');
   requireText(scope, 's3.bucket', s3.bucket, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a bucket name (letters, digits, \'-\', \'_\' and \'.\')');
   const secretName = secretRefName(s3.secretName);
-  requireDnsSubdomain(scope, 's3.secretName', secretName);
   const allowInsecureEndpoint = s3.allowInsecureEndpoint ?? false;
   if (s3.endpoint !== undefined) {
-    requireNoCredentials(scope, 's3.endpoint', s3.endpoint);
-    requireText(scope, 's3.endpoint', s3.endpoint, /^https?:\/\/[^\s'"]+$/, 'the storage service\'s URL, such as "https://s3.example.com"');
+    const expected = 'the storage service\'s URL, such as "https://s3.example.com" (a port after the host, as in "https://s3.example.com:9000")';
+    requireUrl(scope, 's3.endpoint', s3.endpoint, ['https', 'http'], expected);
+    requireText(scope, 's3.endpoint', s3.endpoint, /^https?:\/\/[^\s'"`$\\]+$/, expected);
     if (s3.endpoint.startsWith('http://') && !allowInsecureEndpoint) {
       inputError(scope, 's3.endpoint', s3.endpoint,
         'an https:// URL, since the backup and the storage access keys travel over it; set s3.allowInsecureEndpoint to true to accept http://');
@@ -349,7 +350,7 @@ function operationSpec(props: BackupRestoreProps, op: Operation, { sendCredToSto
 /** One operation's options checked, over the shared defaults. */
 function resolveOperation(scope: IConstruct, field: 'backup' | 'restore', options: BackupOptions | RestoreOptions, defaults: Operation): Operation {
   if (options === null || typeof options !== 'object') {
-    inputError(scope, field, options, 'an object of options, {} for the defaults');
+    inputError(scope, field, shown(options), 'an object of options, {} for the defaults');
   }
   const backupType = options.backupType ?? defaults.backupType;
   requireBackupType(scope, `${field}.backupType`, backupType);
@@ -358,10 +359,11 @@ function resolveOperation(scope: IConstruct, field: 'backup' | 'restore', option
   return { ...defaults, backupType, prefix };
 }
 
-/** Refuses a value that is not a string matching `pattern`. */
+/** Refuses a value that is not a string matching `pattern`, or one with a URL's user name or password (without repeating it). */
 function requireText(scope: IConstruct, field: string, value: unknown, pattern: RegExp, expected: string): void {
+  requireNoCredentials(scope, field, value);
   if (typeof value !== 'string' || !pattern.test(value)) {
-    inputError(scope, field, value, expected);
+    inputError(scope, field, shown(value), expected);
   }
 }
 
@@ -374,6 +376,6 @@ function requireBackupType(scope: IConstruct, field: string, value: unknown): vo
 function requirePrefix(scope: IConstruct, field: string, value: unknown): void {
   requireText(scope, field, value, /^[^/\s'"`$\\][^\s'"`$\\]*$/, 'a key prefix without spaces or quotes that does not start with \'/\'');
   if ((value as string).endsWith('/')) {
-    inputError(scope, field, value, 'a key prefix that does not end with \'/\'');
+    inputError(scope, field, shown(value), 'a key prefix that does not end with \'/\'');
   }
 }

@@ -1,5 +1,5 @@
 /** Resolution shared by the two cluster constructs: namespace, version and certificates. */
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { ClusterCertificates, SUBJECT_PROP } from '../certificates/cluster-certificates';
 import { inputError } from '../spec/errors';
 import { ITlsDatabaseCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
@@ -91,12 +91,17 @@ export function externalSecretNames(scope: Construct, field: string, secretNames
   return [...new Set(secretNames)];
 }
 
-/** Throws unless `name` is a Secret name that none of the cluster's own certificates use. */
-export function requireExternalSecretName(scope: Construct, field: string, name: string, certificates: ClusterCertificates): void {
+/**
+ * Throws unless `name` is a Secret name that the library does not write for the cluster: a Secret
+ * the user creates (an external database's client certificate, a password, storage keys) must
+ * never be one that holds a CA key or a component's identity, which the pods that mount it, or
+ * whoever holds the other Secret's access, would then get.
+ */
+export function requireExternalSecretName(scope: IConstruct, field: string, name: string, certificates: ClusterCertificates): void {
   requireDnsSubdomain(scope, field, name);
-  if (certificates.ownsSecretName(name)) {
-    inputError(scope, field, name,
-      `a Secret of the external database's own client certificate: ${name} holds ${name === certificates.caSecretName ? 'the CA and its private key' : 'a certificate of the cluster itself'}`);
+  const holds = certificates.ownedSecret(name);
+  if (holds !== undefined) {
+    inputError(scope, field, name, `a Secret you create, not one the library writes (${name} holds ${holds})`);
   }
 }
 

@@ -21,7 +21,7 @@ import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-prop
 import { stringifyYaml } from '../yaml/emitter';
 import { ShapeOf, checkProps, objectOf, oneOf, strings, text } from '../spec/props';
 import {
-  QUANTITY_EXPECTED, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireNoCredentials, requireQuantity,
+  QUANTITY_EXPECTED, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireNoCredentials, requireQuantity, requireUrl, shown,
 } from '../spec/validate';
 import { requireRelease } from '../spec/versions';
 
@@ -191,7 +191,7 @@ const DRAINER_RELEASE_SHAPE = {
   config: text('a TOML document as a string (the chart value config is text)'),
   extraAllowedCommonNames: strings('a list of Common Names'),
   downstreamTls: objectOf({ secretName: secretRef(false), allowedCommonNames: strings('a list of Common Names'), checkpointSecretName: secretRef() }),
-  extraValues: { type: 'object', optional: true, expected: 'an object of chart values' },
+  extraValues: { type: 'object', optional: true, expected: 'an object of chart values', data: true },
   gitOps: oneOf(Object.values(GitOpsEngine)),
   gitOpsInterval: 'string?',
   argoCdNamespace: 'string?',
@@ -510,7 +510,7 @@ function dependOnCluster(obj: ApiObject, cluster: ITlsDatabaseCluster): void {
 /** Checks the release name against Helm's rules. */
 function checkReleaseName(scope: IConstruct, releaseName: string): void {
   if (typeof releaseName !== 'string' || !isDnsLabel(releaseName) || releaseName.length > HELM_RELEASE_MAX) {
-    inputError(scope, 'releaseName', releaseName,
+    inputError(scope, 'releaseName', shown(releaseName),
       `a Helm release name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most ${HELM_RELEASE_MAX} characters`);
   }
 }
@@ -518,23 +518,27 @@ function checkReleaseName(scope: IConstruct, releaseName: string): void {
 /** Checks the chart and applies the default chart name. */
 function resolveChart(scope: IConstruct, props: DrainerReleaseProps): ResolvedChart {
   if (props.chart === undefined || typeof props.chart !== 'object') {
-    inputError(scope, 'chart', props.chart, 'the drainer chart, with at least its exact version: { version: "1.1.0" }');
+    inputError(scope, 'chart', shown(props.chart), 'the drainer chart, with at least its exact version: { version: "1.1.0" }');
   }
   const name = props.chart.name ?? DEFAULT_DRAINER_CHART;
   const { repository, version } = props.chart;
   if (repository !== undefined) {
-    requireNoCredentials(scope, 'chart.repository', repository);
-    if (typeof repository !== 'string' || !/^(https|oci):\/\/[^\s'"$`\\]+[^/\s'"$`\\]$/.test(repository)) {
-      inputError(scope, 'chart.repository', repository, 'a repository URL starting with https:// (or oci:// for an OCI registry), without a trailing \'/\'');
+    const expected = 'a repository URL starting with https:// (or oci:// for an OCI registry), without a trailing \'/\'';
+    requireUrl(scope, 'chart.repository', repository, ['https', 'oci'], expected);
+    if (!/^(https|oci):\/\/[^\s'"$`\\]+[^/\s'"$`\\]$/.test(repository)) {
+      inputError(scope, 'chart.repository', shown(repository), expected);
     }
     if (typeof name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
-      inputError(scope, 'chart.name', name, 'the chart\'s name in the repository: lowercase letters, digits and \'-\'');
+      inputError(scope, 'chart.name', shown(name), 'the chart\'s name in the repository: lowercase letters, digits and \'-\'');
     }
-  } else if (typeof name !== 'string' || !/^[A-Za-z0-9._/:@-]+$/.test(name)) {
-    inputError(scope, 'chart.name', name, 'a chart reference for helm, such as "myrepo/drainer" or "./charts/drainer" (letters, digits and . _ / : @ -)');
+  } else {
+    requireNoCredentials(scope, 'chart.name', name);
+    if (typeof name !== 'string' || !/^[A-Za-z0-9._/:@-]+$/.test(name)) {
+      inputError(scope, 'chart.name', shown(name), 'a chart reference for helm, such as "myrepo/drainer" or "./charts/drainer" (letters, digits and . _ / : @ -)');
+    }
   }
   if (typeof version !== 'string' || semver.valid(version.replace(/^v/, '')) === null) {
-    inputError(scope, 'chart.version', version,
+    inputError(scope, 'chart.version', shown(version),
       'an exact chart version such as "1.1.0" (SemVer, optionally prefixed with v): a range or "latest" makes the install unrepeatable');
   }
   return { name, repository, version };

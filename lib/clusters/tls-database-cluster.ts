@@ -183,7 +183,7 @@ const DATABASE_COMPONENTS = COMPONENTS.filter((c) => c.databaseSpec !== undefine
   readonly token: OperatorComponent; readonly databaseSpec: NonNullable<ComponentEntry['databaseSpec']>;
 })[];
 
-const COMPONENT: PropShape = { baseImage: 'string?', replicas: 'number?', config: { type: 'object', optional: true, expected: 'an object: the component\'s configuration' } };
+const COMPONENT: PropShape = { baseImage: 'string?', replicas: 'number?', config: { type: 'object', optional: true, expected: 'an object: the component\'s configuration', data: true } };
 const FAILOVER: PropShape = { maxFailoverCount: 'number?' };
 const STORAGE: PropShape = { storage: text(QUANTITY_EXPECTED) };
 const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };

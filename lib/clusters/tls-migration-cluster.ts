@@ -22,7 +22,7 @@ import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, ownComponent, requireExternalSecretName, resolveCluster, rotationRestart } from './cluster-props';
 import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
 import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../spec/props';
-import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireHost, requireImageName, requireQuantity } from '../spec/validate';
+import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity, shown } from '../spec/validate';
 import { requireMinimum } from '../spec/versions';
 
 /** Settings of the master or the worker members. */
@@ -401,7 +401,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     return sources.map((s, i) => {
       const field = `sources[${i}]`;
       if (typeof s.sourceId !== 'string' || !ID.test(s.sourceId)) {
-        inputError(this, `${field}.sourceId`, s.sourceId, `a source id of ${ID_RULE}`);
+        inputError(this, `${field}.sourceId`, shown(s.sourceId), `a source id of ${ID_RULE}`);
       }
       if (sourceFileName(s.sourceId) === TASK_FILE) {
         inputError(this, `${field}.sourceId`, s.sourceId, `a source id other than "${s.sourceId}": ${TASK_FILE} is the task file`);
@@ -412,8 +412,9 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       }
       seen.set(s.sourceId, i);
       const relayDir = s.relayDir ?? SHOWN_VALUES.relayDir;
+      requireNoCredentials(this, `${field}.relayDir`, relayDir);
       if (typeof relayDir !== 'string' || !NO_SPACE.test(relayDir)) {
-        inputError(this, `${field}.relayDir`, s.relayDir, 'a folder path without spaces');
+        inputError(this, `${field}.relayDir`, shown(s.relayDir), 'a folder path without spaces');
       }
       return { sourceId: s.sourceId, relayDir, ...this.database(field, s, s.host, s.port ?? PORTS.mysql) };
     });
@@ -423,10 +424,10 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
   private resolveTarget(target: MigrationTarget): ResolvedDatabase {
     if (target.database !== undefined) {
       if (target.host !== undefined) {
-        inputError(this, 'target.host', target.host, `nothing when target.database is given: the host is the database's, ${target.database.sqlHost}`);
+        inputError(this, 'target.host', shown(target.host), `nothing when target.database is given: the host is the database's, ${target.database.sqlHost}`);
       }
       if (target.port !== undefined) {
-        inputError(this, 'target.port', target.port, `nothing when target.database is given: the port is the database's, ${target.database.sqlPort}`);
+        inputError(this, 'target.port', shown(target.port), `nothing when target.database is given: the port is the database's, ${target.database.sqlPort}`);
       }
       return this.database('target', target, target.database.sqlHost, target.database.sqlPort);
     }
@@ -440,7 +441,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
   private database(field: string, db: { user: string; password?: string; tlsSecretName: SecretRef }, host: string, port: number): ResolvedDatabase {
     requireHost(this, `${field}.host`, host);
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
-      inputError(this, `${field}.port`, port, 'a port from 1 to 65535');
+      inputError(this, `${field}.port`, shown(port), 'a port from 1 to 65535');
     }
     requireExternalSecretName(this, `${field}.tlsSecretName`, secretRefName(db.tlsSecretName), this.certificates);
     return {
@@ -451,19 +452,21 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
   /** The migration task, checked and with its defaults applied. */
   private resolveTask(task: MigrationTaskProps): ResolvedTask {
     if (typeof task.name !== 'string' || !ID.test(task.name)) {
-      inputError(this, 'task.name', task.name, `a task name of ${ID_RULE}`);
+      inputError(this, 'task.name', shown(task.name), `a task name of ${ID_RULE}`);
     }
     const taskMode = task.taskMode ?? SHOWN_VALUES.taskMode;
+    requireNoCredentials(this, 'task.taskMode', taskMode);
     if (typeof taskMode !== 'string' || !NO_SPACE.test(taskMode)) {
-      inputError(this, 'task.taskMode', task.taskMode, 'a task mode such as "all"');
+      inputError(this, 'task.taskMode', shown(task.taskMode), 'a task mode such as "all"');
     }
     const isSharding = task.isSharding ?? false;
     if (typeof isSharding !== 'boolean') {
-      inputError(this, 'task.isSharding', task.isSharding, 'true or false');
+      inputError(this, 'task.isSharding', shown(task.isSharding), 'true or false');
     }
     const loaderDir = task.loaderDir ?? SHOWN_VALUES.loaderDir;
+    requireNoCredentials(this, 'task.loaderDir', loaderDir);
     if (typeof loaderDir !== 'string' || !NO_SPACE.test(loaderDir)) {
-      inputError(this, 'task.loaderDir', task.loaderDir, 'a folder path without spaces');
+      inputError(this, 'task.loaderDir', shown(task.loaderDir), 'a folder path without spaces');
     }
     return { name: task.name, taskMode, isSharding, loaderDir };
   }

@@ -8,7 +8,8 @@
  * with the constructs. A field that can hold a credential is described by its type only.
  */
 import { Construct, IConstruct } from 'constructs';
-import { describeType, inputError } from './errors';
+import { Description, describeType, inputError } from './errors';
+import { shown } from './validate';
 
 /** What one prop must be. */
 export type PropSpec =
@@ -28,6 +29,11 @@ export type PropSpec =
     readonly itemExpected?: string;
     /** A test for each item of a list of values other than strings and objects. */
     readonly itemIs?: (value: unknown) => boolean;
+    /**
+     * An object of free-form data (chart values, a configuration): checked to hold plain data
+     * only, all the way down (see {@link notPlainData}).
+     */
+    readonly data?: boolean;
   };
 
 /** The props of a construct or of one of its objects, by name. */
@@ -82,6 +88,75 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !Construct.isConstruct(value);
 }
 
+/** Nesting deeper than this is refused rather than walked: no configuration is that deep. */
+const MAX_DATA_DEPTH = 256;
+
+/** What free-form data must hold, as messages say it. */
+export const PLAIN_DATA = 'plain data all the way down: objects, lists, strings, finite numbers, true, false and null, as JSON and YAML hold them';
+
+/** A key as a field path shows it: a plain name after '.', anything else as `[…]`, never repeated (keys of chart values are the user's). */
+function keyPath(key: string): string {
+  return /^[A-Za-z_$][\w$-]{0,62}$/.test(key) ? `.${key}` : '[…]';
+}
+
+/**
+ * Where a value stops being plain data (objects with the plain object prototype or none, lists,
+ * strings, finite numbers, booleans and null; `undefined` stands for a prop left out), and what
+ * is there, by its type alone: a function, a symbol, a BigInt, a number that is not finite, an
+ * object of a class, an accessor property or a symbol key, an object that contains itself, or
+ * nesting deeper than {@link MAX_DATA_DEPTH}. Undefined for plain data. Nothing of the value is
+ * read but its own properties, and no getter is run.
+ */
+export function notPlainData(value: unknown): { readonly at: string; readonly what: Description } | undefined {
+  const ancestors = new Set<object>();
+  const walk = (v: unknown, at: string, depth: number): { at: string; what: Description } | undefined => {
+    if (v === null || v === undefined || typeof v === 'string' || typeof v === 'boolean') {
+      return undefined;
+    }
+    if (typeof v === 'number') {
+      return Number.isFinite(v) ? undefined : { at, what: new Description('a number that is not finite') };
+    }
+    if (typeof v !== 'object') {
+      return { at, what: describeType(v) };
+    }
+    if (ancestors.has(v)) {
+      return { at, what: new Description('an object that contains itself') };
+    }
+    if (depth > MAX_DATA_DEPTH) {
+      return { at, what: new Description(`objects nested deeper than ${MAX_DATA_DEPTH} levels`) };
+    }
+    const proto = Object.getPrototypeOf(v);
+    const isList = Array.isArray(v) && proto === Array.prototype;
+    if (!isList && proto !== Object.prototype && proto !== null) {
+      return { at, what: new Description('an object of a class (a Date, a Map, a construct, …), not a plain object') };
+    }
+    const descriptors = Object.getOwnPropertyDescriptors(v);
+    if (Object.getOwnPropertySymbols(descriptors).length > 0) {
+      return { at, what: new Description('an object with a symbol key') };
+    }
+    ancestors.add(v);
+    try {
+      for (const [key, d] of Object.entries(descriptors)) {
+        if (isList && key === 'length') {
+          continue;
+        }
+        const path = isList ? `${at}[${key}]` : `${at}${keyPath(key)}`;
+        if (!('value' in d)) {
+          return { at: path, what: new Description('a property with a getter or setter') };
+        }
+        const found = walk(d.value, path, depth + 1);
+        if (found !== undefined) {
+          return found;
+        }
+      }
+    } finally {
+      ancestors.delete(v);
+    }
+    return undefined;
+  };
+  return walk(value, '', 0);
+}
+
 /**
  * Throws, with one line, unless `props` matches `shape`: every prop of the right type, every
  * required one present, and no prop the construct does not have.
@@ -109,8 +184,7 @@ function checkProp(scope: IConstruct, field: string, key: string, value: unknown
     return;
   }
   const wrong = () => {
-    const shown = CREDENTIAL.test(key) || (typeof value === 'object' && value !== null) || typeof value === 'function' ? describeType(value) : value;
-    inputError(scope, field, shown, expectedOf(full));
+    inputError(scope, field, CREDENTIAL.test(key) ? describeType(value) : shown(value), expectedOf(full));
   };
   switch (full.type) {
     case 'string':
@@ -121,6 +195,12 @@ function checkProp(scope: IConstruct, field: string, key: string, value: unknown
     case 'object':
       if (!isPlainObject(value)) {
         wrong();
+      }
+      if (full.data) {
+        const found = notPlainData(value);
+        if (found !== undefined) {
+          inputError(scope, `${field}${found.at}`, found.what, PLAIN_DATA);
+        }
       }
       if (full.shape) {
         checkProps(scope, value, full.shape, `${field}.`);
@@ -136,7 +216,7 @@ function checkProp(scope: IConstruct, field: string, key: string, value: unknown
         } else if (full.itemIs) {
           checkProp(scope, `${field}[${i}]`, key, item, { type: 'value', is: full.itemIs, expected: full.itemExpected });
         } else if (typeof item !== 'string') {
-          inputError(scope, `${field}[${i}]`, typeof item === 'object' && item !== null ? describeType(item) : item, 'a string');
+          inputError(scope, `${field}[${i}]`, CREDENTIAL.test(key) ? describeType(item) : shown(item), 'a string');
         }
       });
       break;
@@ -157,7 +237,7 @@ function shorthand(spec: Extract<PropSpec, string>): FullSpec {
     case 'number': return { type: 'value', optional, is: (v) => typeof v === 'number' && Number.isFinite(v), expected: 'a number' };
     case 'boolean': return { type: 'value', optional, is: (v) => typeof v === 'boolean', expected: 'true or false' };
     case 'strings': return { type: 'list', optional };
-    default: return { type: 'object', optional };
+    default: return { type: 'object', optional, data: true };
   }
 }
 

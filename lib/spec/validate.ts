@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { parseDuration } from './duration';
-import { Description, inputError } from './errors';
+import { Description, describeType, inputError } from './errors';
 
 /** Longest DNS-1123 label: service names, namespaces, labels of host names. */
 export const DNS_LABEL_MAX = 63;
@@ -25,12 +25,31 @@ export function isDnsSubdomain(value: string): boolean {
   return value.length <= DNS_SUBDOMAIN_MAX && value.split('.').every((l) => LABEL.test(l));
 }
 
+/**
+ * Whether a string is a DNS name as certificates and resolvers take it: DNS-1123 labels of at most
+ * 63 characters each, joined by '.', at most 253 characters in all. (A Kubernetes object name, a
+ * DNS-1123 subdomain, has no limit per label.)
+ */
+export function isDnsName(value: string): boolean {
+  return isDnsSubdomain(value) && value.split('.').every((l) => l.length <= DNS_LABEL_MAX);
+}
+
+/** What a DNS name must be, as messages say it. */
+const DNS_NAME_RULE = `lowercase letters, digits, '-' and '.', labels of at most ${DNS_LABEL_MAX} characters, at most ${DNS_SUBDOMAIN_MAX} in all`;
+
+/** Throws unless `value` is a DNS name (see {@link isDnsName}), such as a cluster domain. */
+export function requireDnsName(scope: IConstruct, field: string, value: string): void {
+  if (typeof value !== 'string' || !isDnsName(value)) {
+    inputError(scope, field, shown(value), `a DNS name: ${DNS_NAME_RULE}`);
+  }
+}
+
 const LABEL_RULE = 'a DNS-1123 label: lowercase letters, digits and \'-\', starting and ending with a letter or digit, at most 63 characters';
 
 /** Throws unless `value` is a DNS-1123 label. */
 export function requireDnsLabel(scope: IConstruct, field: string, value: string): void {
   if (typeof value !== 'string' || !isDnsLabel(value)) {
-    inputError(scope, field, value, LABEL_RULE);
+    inputError(scope, field, shown(value), LABEL_RULE);
   }
 }
 
@@ -51,7 +70,7 @@ export function requireDerivedLabels(scope: IConstruct, field: string, value: st
 /** Throws unless `value` is a DNS-1123 subdomain, such as a Secret name. */
 export function requireDnsSubdomain(scope: IConstruct, field: string, value: string): void {
   if (typeof value !== 'string' || !isDnsSubdomain(value)) {
-    inputError(scope, field, value, 'a DNS-1123 subdomain: lowercase letters, digits, \'-\' and \'.\', at most 253 characters');
+    inputError(scope, field, shown(value), 'a DNS-1123 subdomain: lowercase letters, digits, \'-\' and \'.\', at most 253 characters');
   }
 }
 
@@ -59,7 +78,7 @@ export function requireDnsSubdomain(scope: IConstruct, field: string, value: str
 export function requireDuration(scope: IConstruct, field: string, value: string): number {
   const ms = typeof value === 'string' ? parseDuration(value) : undefined;
   if (ms === undefined || ms <= 0) {
-    inputError(scope, field, value, 'a positive Go duration such as "8760h" or "1h30m" (units h, m, s, ms)');
+    inputError(scope, field, shown(value), 'a positive Go duration such as "8760h" or "1h30m" (units h, m, s, ms)');
   }
   return ms;
 }
@@ -72,7 +91,7 @@ export const QUANTITY_EXPECTED = 'a storage quantity greater than zero, such as 
 /** Throws unless `value` is a Kubernetes storage quantity greater than zero, such as `10Gi`. */
 export function requireQuantity(scope: IConstruct, field: string, value: string): string {
   if (typeof value !== 'string' || !QUANTITY.test(value) || !/[1-9]/.test(value.replace(/[A-Za-z]+$/, ''))) {
-    inputError(scope, field, value, QUANTITY_EXPECTED);
+    inputError(scope, field, shown(value), QUANTITY_EXPECTED);
   }
   return value;
 }
@@ -105,7 +124,7 @@ function isTimeZone(value: string): boolean {
  */
 export function requireTimeZone(scope: IConstruct, field: string, value: string): string {
   if (!isTimeZone(value)) {
-    inputError(scope, field, value, 'an IANA time zone name, spelled exactly, such as "UTC" or "Asia/Shanghai"');
+    inputError(scope, field, shown(value), 'an IANA time zone name, spelled exactly, such as "UTC" or "Asia/Shanghai"');
   }
   return value;
 }
@@ -113,7 +132,7 @@ export function requireTimeZone(scope: IConstruct, field: string, value: string)
 /** Throws unless `value` is a whole number of at least `min` (replicas, failover counts). */
 export function requireCount(scope: IConstruct, field: string, value: number, min: number): number {
   if (!Number.isInteger(value) || value < min) {
-    inputError(scope, field, value, `a whole number of at least ${min}`);
+    inputError(scope, field, shown(value), `a whole number of at least ${min}`);
   }
   return value;
 }
@@ -129,7 +148,7 @@ export function requireCommonName(scope: IConstruct, field: string, value: strin
 /** Throws unless `value` is a single line of printable text of 1 to `limit` characters. */
 export function requireSubjectText(scope: IConstruct, field: string, value: unknown, limit: number): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > limit || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value) || value.trim() !== value) {
-    inputError(scope, field, value, `a single line of 1 to ${limit} printable characters, without leading or trailing spaces`);
+    inputError(scope, field, shown(value), `a single line of 1 to ${limit} printable characters, without leading or trailing spaces`);
   }
   return value;
 }
@@ -140,33 +159,64 @@ export function requireSubjectText(scope: IConstruct, field: string, value: unkn
  */
 export function requireExtraCommonNames(scope: IConstruct, field: string, names: readonly string[] | undefined, commonName: string): string[] {
   if (names !== undefined && !Array.isArray(names)) {
-    inputError(scope, field, names, 'a list of Common Names');
+    inputError(scope, field, shown(names), 'a list of Common Names');
   }
   (names ?? []).forEach((n, i) => requireCommonName(scope, `${field}[${i}]`, n));
   return [...new Set(names ?? [])].filter((n) => n !== commonName);
 }
 
-/** Throws unless `value` is a DNS name for a certificate: a DNS-1123 subdomain, optionally starting with `*.`. */
+/**
+ * Throws unless `value` is a DNS name for a certificate: a DNS name (see {@link isDnsName}),
+ * optionally starting with `*.`, at most 253 characters in all.
+ */
 export function requireCertificateDnsName(scope: IConstruct, field: string, value: string): void {
-  if (typeof value !== 'string' || !isDnsSubdomain(value.startsWith('*.') ? value.slice(2) : value)) {
-    inputError(scope, field, value, 'a DNS name: lowercase letters, digits, \'-\' and \'.\', optionally starting with "*."');
+  if (typeof value !== 'string' || value.length > DNS_SUBDOMAIN_MAX || !isDnsName(value.startsWith('*.') ? value.slice(2) : value)) {
+    inputError(scope, field, shown(value), `a DNS name: ${DNS_NAME_RULE}, optionally starting with "*."`);
   }
 }
 
 /** Throws unless `value` is an IPv4 or IPv6 address. */
 export function requireIpAddress(scope: IConstruct, field: string, value: string): void {
   if (typeof value !== 'string' || isIP(value) === 0) {
-    inputError(scope, field, value, 'an IPv4 or IPv6 address');
+    inputError(scope, field, shown(value), 'an IPv4 or IPv6 address');
   }
 }
 
-/** Whether a text holds a URL's user information (`scheme://user[:password]@host`) or a DSN's (`user:password@host`). */
+/**
+ * Whether a text holds a URL's user information (`scheme://user[:password]@host`, in any of the
+ * spellings a URL parser accepts) or a DSN's (`user:password@host`): an '@' before the first '/',
+ * '\\', '?' or '#' after the scheme.
+ */
 export function hasCredentials(value: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]*@/i.test(value) || /^[^/@\s]+@[^@\s]+$/.test(value);
+  const authority = value.replace(/^[a-z][a-z0-9+.-]*:/i, '').replace(/^[/\\]+/, '').split(/[/\\?#]/)[0];
+  if (authority.includes('@')) {
+    return true;
+  }
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** What a message says it received in place of a text that holds credentials: the text itself is never repeated. */
 const WITH_CREDENTIALS = new Description('a value with a user name or password in it (not repeated here)');
+
+/**
+ * What a message may show of a received value: a string, number, boolean or null as it is, unless
+ * it may hold a credential (see {@link hasCredentials}); anything else by its type alone (a function's source,
+ * a symbol, a BigInt or a cycle is never printed).
+ */
+export function shown(value: unknown): unknown {
+  if (typeof value === 'string') {
+    return hasCredentials(value) ? WITH_CREDENTIALS : value;
+  }
+  if (value === null || value === undefined || typeof value === 'boolean' || typeof value === 'number' || value instanceof Description) {
+    return value;
+  }
+  return describeType(value);
+}
 
 /**
  * Refuses a URL that carries a user name or password, without repeating it: the library would copy
@@ -177,6 +227,30 @@ export function requireNoCredentials(scope: IConstruct, field: string, value: un
   if (typeof value === 'string' && hasCredentials(value)) {
     inputError(scope, field, WITH_CREDENTIALS, 'a URL or host without credentials: give them in the Secret the construct\'s documentation names');
   }
+}
+
+/**
+ * Throws unless `value` is an absolute URL of one of `schemes` (without the ':'), whose host is a
+ * DNS name or an IP address, without user information (refused without being repeated), query or
+ * fragment (which may hold a token, so not repeated either). `expected` says what the field holds.
+ */
+export function requireUrl(scope: IConstruct, field: string, value: unknown, schemes: readonly string[], expected: string): string {
+  requireNoCredentials(scope, field, value);
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url !== undefined && typeof value === 'string' && (url.search !== '' || url.hash !== '' || /[?#]/.test(value))) {
+    inputError(scope, field, new Description('a URL with a query or fragment (not repeated here: it may hold a token)'), `${expected}, without a query or fragment`);
+  }
+  const host = url?.hostname.replace(/^\[(.*)\]$/, '$1') ?? '';
+  if (url === undefined || !schemes.includes(url.protocol.slice(0, -1)) || !(isIP(host) !== 0 || isDnsName(host.replace(/\.$/, '')))
+    || !(value as string).toLowerCase().startsWith(`${url.protocol}//`)) {
+    inputError(scope, field, shown(value), expected);
+  }
+  return value as string;
 }
 
 /**
@@ -192,7 +266,7 @@ export function requireHost(scope: IConstruct, field: string, value: unknown): s
   const name = typeof value === 'string' ? value.replace(/\.$/, '') : '';
   if (name.length === 0 || name.length > DNS_SUBDOMAIN_MAX || !name.split('.').every((l) => /^[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?$/.test(l))) {
     const port = typeof value === 'string' && /^[^:]+:\d+$/.test(value) ? ', without a port (give it in the port field)' : '';
-    inputError(scope, field, value, `a host name or IP address${port}: labels of letters, digits and '-' of at most ${DNS_LABEL_MAX} characters, at most ${DNS_SUBDOMAIN_MAX} in all`);
+    inputError(scope, field, shown(value), `a host name or IP address${port}: labels of letters, digits and '-' of at most ${DNS_LABEL_MAX} characters, at most ${DNS_SUBDOMAIN_MAX} in all`);
   }
   return value as string;
 }
@@ -229,7 +303,9 @@ export function requireImageName(scope: IConstruct, field: string, value: string
   const [first, ...rest] = typeof value === 'string' ? value.split('/') : [];
   const registry = rest.length > 0 && (first.includes('.') || first.includes(':') || first === 'localhost');
   if (typeof value !== 'string' || value.length > 255 || !IMAGE_NAME.test(value) || (!registry && first !== first.toLowerCase())) {
-    inputError(scope, field, value, 'an image repository without a tag or digest, in lowercase after the registry, '
+    // A digest's '@' is not a user's: the reference is shown unless what comes before it holds one.
+    const bare = typeof value === 'string' ? value.replace(/@[a-z0-9]+:[0-9a-fA-F]*$/, '') : value;
+    inputError(scope, field, shown(bare) === bare ? value : shown(bare), 'an image repository without a tag or digest, in lowercase after the registry, '
       + 'such as "registry.example.com/db/store": the operator appends the version as the tag');
   }
   return value;

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import { ClusterTlsError, describeValue } from '../spec/errors';
 import * as layout from '../spec/output-layout';
 import { LOADED_CHECK, ROTATION_CHECK, VerifyReportFile } from '../spec/verify-report';
+import { hasCredentials } from '../spec/validate';
 import { FixedSettings, RECREATE_ENV, RecordedRotation, displayPath, sortedKeys } from './guards';
 
 /** Environment variable naming one JSON report of `cluster-tls verify` for every phase in place. */
@@ -129,6 +130,10 @@ function allowedNext(old: RecordedRotation | undefined): ({ id: string; phase: s
  * larger than {@link MAX_REPORT_BYTES}, not JSON, or not shaped as a report.
  */
 export function readVerifyReport(file: string, source: string): VerifyReportFile | undefined {
+  if (hasCredentials(file)) {
+    // A URL given where a file is expected is not repeated: it may carry a password.
+    throw new ClusterTlsError(`${source}: received a value with a user name or password in it (not repeated here); expected the path of the JSON report of cluster-tls verify --json`);
+  }
   let text: string;
   try {
     text = readBounded(file, MAX_REPORT_BYTES);

@@ -91,6 +91,18 @@ describe('synthesize', () => {
       + 'expected a file extension that starts with a dot, such as ".k8s.yaml" or ".yaml", without \'/\''));
   });
 
+  test('a file name longer than a file system takes is refused before anything is written, naming where it comes from', () => {
+    const parent = tmpdir();
+    const app = new App({ outdir: path.join(parent, 'dist'), outputFileExtension: `.${'a'.repeat(300)}` });
+    new ClusterCertificates(new Chart(app, 'demo', { namespace: 'demo' }), 'certs', { clusterName: 'basic', components: ['store'] });
+    expect(() => synthesize(app)).toThrow(new ClusterTlsError(`app: path: received a file name of 305 bytes ("demo.${'a'.repeat(35)}…"); expected at most 255, `
+      + 'the longest name a file system takes: shorten the chart, namespace, cluster or release name, or the file extension, that makes it'));
+    expect(fs.readdirSync(parent)).toEqual([]);
+    const own = Testing.app();
+    new OutputFile(new Chart(own, 'demo'), 'long', { path: `notes/${'n'.repeat(256)}.md`, content: '' });
+    expect(() => renderApp(own)).toThrow(/^demo\/long: path: received a file name of 259 bytes /);
+  });
+
   test('the same app gives the same bytes every time', () => {
     const a = renderApp(demoApp('x')).files;
     const b = renderApp(demoApp('x')).files;

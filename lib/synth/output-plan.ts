@@ -84,6 +84,9 @@ export function planOutput(app: App, options: PlanOptions = {}): OutputPlan {
   return { files, manifestFiles, apiObjects, renderedFirst };
 }
 
+/** The longest file name (one path component) most file systems take, in bytes. */
+const MAX_FILE_NAME_BYTES = 255;
+
 /**
  * The files `OutputFile` constructs declare, sorted by path, refused with one line where one would
  * land on a manifest or on another's path.
@@ -92,10 +95,15 @@ function outputFiles(constructs: readonly IConstruct[], manifests: readonly Plan
   const extra = constructs.filter(OutputFile.isOutputFile);
   const seen = new Map<string, string>();
   const owned = [
-    ...manifests.map((f) => ({ path: f.path, owner: 'stock cdk8s\'s layout of the manifests' })),
-    ...extra.map((f) => ({ path: f.path, owner: f.node.path })),
+    ...manifests.map((f) => ({ path: f.path, owner: 'stock cdk8s\'s layout of the manifests', construct: 'app' })),
+    ...extra.map((f) => ({ path: f.path, owner: f.node.path, construct: f.node.path })),
   ];
   for (const f of owned) {
+    const long = f.path.split('/').find((part) => Buffer.byteLength(part) > MAX_FILE_NAME_BYTES);
+    if (long !== undefined) {
+      throw new ClusterTlsError(`${f.construct}: path: received a file name of ${Buffer.byteLength(long)} bytes (${JSON.stringify(`${long.slice(0, 40)}…`)}); `
+        + `expected at most ${MAX_FILE_NAME_BYTES}, the longest name a file system takes: shorten the chart, namespace, cluster or release name, or the file extension, that makes it`);
+    }
     const owner = seen.get(f.path);
     if (owner !== undefined) {
       throw new ClusterTlsError(`${f.owner}: path: received ${JSON.stringify(f.path)}; expected a file nothing else writes (${owner} writes it too)`);

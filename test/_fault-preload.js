@@ -1,14 +1,16 @@
 /**
  * Loaded with `node -r` into a synth the fault-injection test kills: counts every call that
  * changes the file system and, at the call FAULT_KILL_AT names, kills its own process with SIGKILL
- * before the call runs (with FAULT_TORN=1, a file write first writes half its content). With
- * FAULT_LOG set, it writes every such call, one per line, to that file when the process exits.
+ * before the call runs (with FAULT_TORN=1, a file write first writes half its content). At the
+ * call FAULT_FAIL_AT names, the call fails instead, with an input/output error (EIO), as a failing
+ * disk would make it fail, and the process goes on. With FAULT_LOG set, it writes every such call, one per line, to that file when the process exits.
  * Plain JavaScript, loaded before anything else, so that every module sees the wrapped functions.
  */
 'use strict';
 const fs = require('node:fs');
 
 const killAt = Number(process.env.FAULT_KILL_AT || 0);
+const failAt = Number(process.env.FAULT_FAIL_AT || 0);
 const torn = process.env.FAULT_TORN === '1';
 const logFile = process.env.FAULT_LOG;
 const original = {};
@@ -29,6 +31,11 @@ for (const name of CHANGING) {
         original.writeFileSync.call(fs, args[0], args[1].slice(0, Math.floor(args[1].length / 2)));
       }
       process.kill(process.pid, 'SIGKILL');
+    }
+    if (calls.length === failAt) {
+      const error = new Error(`EIO: i/o error, ${name.replace(/Sync$/, '')} '${args[0]}'`);
+      Object.assign(error, { errno: -5, code: 'EIO', syscall: name.replace(/Sync$/, ''), path: String(args[0]) });
+      throw error;
     }
     return original[name].apply(fs, args);
   };

@@ -17,6 +17,23 @@ describe('input errors', () => {
     expect(describeValue(describeType({ password: 'hunter2' }))).toBe('a value of type object');
   });
 
+  test('any value is one line, and one JSON cannot show faithfully is named by its type: never a function\'s source, never a credential in a URL', () => {
+    const cycle: Record<string, unknown> = { name: 'x' };
+    cycle.self = cycle;
+    function leaky(): string {
+      return 'MARKER-in-the-source';
+    }
+    expect(describeValue(10n)).toBe('a value of type bigint');
+    expect(describeValue(cycle)).toBe('a value of type object');
+    expect(describeValue(leaky)).toBe('a value of type function');
+    expect(describeValue(Symbol('MARKER'))).toBe('a value of type symbol');
+    expect(describeValue({ a: [1, 2n] })).toBe('a value of type object');
+    expect(describeValue({ fn: leaky })).toBe('a value of type object');
+    expect(describeValue('https://ci:MARKER@charts.example.com')).toBe('a value with a user name or password in it (not repeated here)');
+    expect(describeValue({ endpoint: 'https://ci:MARKER@s3.example.com' })).toBe('{"endpoint":"a value with a user name or password in it (not repeated here)"}');
+    expect(describeValue('line\nbreak')).toBe('"line\\nbreak"');
+  });
+
   test('nothing received reads as "nothing"', () => {
     expect(describeValue(undefined)).toBe('nothing');
   });

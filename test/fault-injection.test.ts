@@ -268,6 +268,31 @@ describe('a synth killed at any step', () => {
     return count;
   }
 
+  test('a step of the swap that fails (EIO) instead: one line, and the old or the new version whole; the next synth succeeds and leaves nothing behind', async () => {
+    const base = fs.mkdtempSync(path.join(work, 'fail-'));
+    const traced = oldState(base, 'traced');
+    const trace = path.join(base, 'trace.log');
+    expect(await synth(traced, 'new', { FAULT_LOG: trace })).toMatchObject({ status: 0 });
+    const calls = fs.readFileSync(trace, 'utf8').split('\n').filter((l) => l);
+    const points = killPoints(calls, 6, 0);
+    const outcomes = await inPool(points.map((at) => async () => {
+      const parent = oldState(base, `fail-${at}`);
+      const what = `call ${at} (${calls[at - 1]}) failing`;
+      const run = await synth(parent, 'new', { FAULT_FAIL_AT: String(at) });
+      if (run.status === 0) {
+        // A failure the writer may shrug off: releasing a lock no one else holds, deleting a leftover.
+        expect(run.stderr).toBe('');
+      } else if (!/^error: [^\n]*\(EIO\): the disk reported an input\/output error[^\n]*\n$/.test(run.stderr)) {
+        throw new Error(`${what}: expected one line naming EIO, received status ${run.status}: ${run.stderr}`);
+      }
+      const version = await checkAfterKill(parent, what);
+      fs.rmSync(parent, { recursive: true, force: true });
+      return { version, failed: run.status !== 0 };
+    }));
+    // Failures before the new output took the folder's place are undone at once.
+    expect(outcomes.some((o) => o.failed && o.version === 'old')).toBe(true);
+  });
+
   test('on disk, at 50 points and more: the old or the new version whole, recovered and cleaned by the next synth', async () => {
     const base = fs.mkdtempSync(path.join(work, 'disk-'));
     expect(onTmpfs(base)).toBe(false);
@@ -441,6 +466,21 @@ describe('other faults', () => {
       expect(snapshot(path.join(r.out, 'after-fault'))).toEqual(snapshot(path.join(r.out, 'before')));
       expect(r.repaired.status).toBe(0);
       expect(fs.readdirSync(path.join(r.out, 'after-repair')).sort()).toEqual([RECORD, 'dist']);
+    });
+
+    test('a mount point as the output folder: refused in one line before anything is written, since the swap renames the folder', () => {
+      const out = fs.mkdtempSync(path.join(work, 'mountpoint-'));
+      const script = [
+        `mkdir -p "${out}/p/dist" && mount -t tmpfs -o size=8m tmpfs "${out}/p/dist" || exit 90`,
+        `cd "${out}/p" && "${process.execPath}" "${appFile}" "${out}/p/dist" old > "${out}/run.out" 2> "${out}/run.err"; echo $? > "${out}/run.status"`,
+        `ls -A "${out}/p/dist" > "${out}/inside"; ls -A "${out}/p" > "${out}/beside"`,
+      ].join('\n');
+      expect(spawnSync(unshare[0], [...unshare.slice(1), script]).status).toBe(0);
+      expect(fs.readFileSync(path.join(out, 'run.status'), 'utf8').trim()).toBe('1');
+      expect(fs.readFileSync(path.join(out, 'run.err'), 'utf8')).toBe('error: dist: received a mount point as the output folder; expected a folder on the same file system as the folder that holds it, '
+        + 'since the swap renames it: set the output folder (outdir, CDK8S_OUTDIR) to a folder inside the mounted one\n');
+      expect(fs.readFileSync(path.join(out, 'inside'), 'utf8')).toBe('');
+      expect(fs.readFileSync(path.join(out, 'beside'), 'utf8')).toBe('dist\n');
     });
 
     for (const room of [0, 64, 256]) {

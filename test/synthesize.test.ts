@@ -159,6 +159,33 @@ describe('synthesize', () => {
     expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist', 'keep']);
   });
 
+  test('an output folder whose swap would take more with it is refused in one line: the root, one holding the record, one holding the working folder', () => {
+    const parent = tmpdir();
+    expect(() => synthesize(demoApp('/'))).toThrow(new ClusterTlsError('/: received the root of the file system as the output folder; '
+      + 'expected a folder synth may replace whole: set the output folder (outdir, CDK8S_OUTDIR) to a folder of its own, such as dist'));
+    const dir = path.join(parent, 'dist');
+    expect(() => synthesize(demoApp(dir), { recordFile: path.join(dir, 'record.json') })).toThrow(new ClusterTlsError(`${dir}: received an output folder that holds the record ${dir}/record.json; `
+      + 'expected the record outside it, since every synth replaces the output folder whole: set recordFile to a path beside the output folder'));
+    fs.mkdirSync(path.join(dir, 'inner'), { recursive: true });
+    const cwd = process.cwd();
+    process.chdir(path.join(dir, 'inner'));
+    try {
+      expect(() => synthesize(demoApp(dir))).toThrow(`${dir}: received an output folder that holds the working folder (${path.join(dir, 'inner')}); expected a folder synth may replace whole`);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(fs.readdirSync(parent)).toEqual(['dist']);
+    expect(fs.readdirSync(dir)).toEqual(['inner']);
+  });
+
+  test('a path with a line break in it is quoted, so the message stays one line', () => {
+    const parent = tmpdir();
+    const file = path.join(parent, 'a\nb');
+    fs.writeFileSync(file, 'x');
+    expect(() => synthesize(demoApp(file))).toThrow(new ClusterTlsError(`${JSON.stringify(file)}: received a file that is not a folder; expected the output folder: move the file away, `
+      + 'or set the output folder (outdir, CDK8S_OUTDIR) to another path'));
+  });
+
   test('an output path that is a symbolic link or a file is refused in one line, and what it points to is untouched', () => {
     const parent = tmpdir();
     const target = path.join(parent, 'real');

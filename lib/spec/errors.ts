@@ -30,8 +30,49 @@ export class Description {
 }
 
 /**
- * Formats a received value for an error message. Values under keys that look like credentials
- * (`password`, `privateKey`, …) are masked, so a message never repeats a secret.
+ * Whether a text holds a URL's user information (`scheme://user[:password]@host`, in any of the
+ * spellings a URL parser accepts) or a DSN's (`user:password@host`): an '@' before the first '/',
+ * '\\', '?' or '#' after the scheme.
+ */
+export function hasCredentials(value: string): boolean {
+  const authority = value.replace(/^[a-z][a-z0-9+.-]*:/i, '').replace(/^[/\\]+/, '').split(/[/\\?#]/)[0];
+  if (authority.includes('@')) {
+    return true;
+  }
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** What a message says it received in place of a text that holds credentials: the text itself is never repeated. */
+export const WITH_CREDENTIALS = new Description('a value with a user name or password in it (not repeated here)');
+
+/**
+ * What a message may show of a received value: a string, number, boolean or null as it is, unless
+ * it may hold a credential (see {@link hasCredentials}); anything else by its type alone (a function's source,
+ * a symbol, a BigInt or a cycle is never printed).
+ */
+export function shown(value: unknown): unknown {
+  if (typeof value === 'string') {
+    return hasCredentials(value) ? WITH_CREDENTIALS : value;
+  }
+  if (value === null || value === undefined || typeof value === 'boolean' || typeof value === 'number' || value instanceof Description) {
+    return value;
+  }
+  return describeType(value);
+}
+
+/** Thrown inside {@link describeValue}'s replacer at a value JSON cannot show faithfully. */
+const NOT_JSON = Symbol('not JSON');
+
+/**
+ * Formats a received value for an error message, on one line. Values under keys that look like
+ * credentials (`password`, `privateKey`, …) are masked, a text that holds a URL's user name or
+ * password is not repeated, and a value JSON cannot show faithfully (a function, whose source it
+ * would otherwise hold, a symbol, a BigInt, a cycle) is described by its type alone.
  */
 export function describeValue(value: unknown): string {
   if (value === undefined) {
@@ -40,7 +81,21 @@ export function describeValue(value: unknown): string {
   if (value instanceof Description) {
     return value.text;
   }
-  return JSON.stringify(value, (key, v) => (key !== '' && SECRET_KEY.test(key) && typeof v === 'string' && !key.endsWith('Name') ? '***' : v));
+  try {
+    const text = JSON.stringify(value, (key, v) => {
+      if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') {
+        throw NOT_JSON;
+      }
+      if (typeof v === 'string' && hasCredentials(v)) {
+        return WITH_CREDENTIALS.text;
+      }
+      return key !== '' && SECRET_KEY.test(key) && typeof v === 'string' && !key.endsWith('Name') ? '***' : v;
+    });
+    return text === undefined ? describeType(value).text : typeof value === 'string' && hasCredentials(value) ? WITH_CREDENTIALS.text : text;
+  } catch {
+    // A cycle (TypeError from JSON.stringify) or a value of NOT_JSON.
+    return describeType(value).text;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { parseDuration } from './duration';
-import { Description, describeType, inputError } from './errors';
+import { Description, WITH_CREDENTIALS, hasCredentials, inputError, shown } from './errors';
 
 /** Longest DNS-1123 label: service names, namespaces, labels of host names. */
 export const DNS_LABEL_MAX = 63;
@@ -182,41 +182,7 @@ export function requireIpAddress(scope: IConstruct, field: string, value: string
   }
 }
 
-/**
- * Whether a text holds a URL's user information (`scheme://user[:password]@host`, in any of the
- * spellings a URL parser accepts) or a DSN's (`user:password@host`): an '@' before the first '/',
- * '\\', '?' or '#' after the scheme.
- */
-export function hasCredentials(value: string): boolean {
-  const authority = value.replace(/^[a-z][a-z0-9+.-]*:/i, '').replace(/^[/\\]+/, '').split(/[/\\?#]/)[0];
-  if (authority.includes('@')) {
-    return true;
-  }
-  try {
-    const url = new URL(value);
-    return url.username !== '' || url.password !== '';
-  } catch {
-    return false;
-  }
-}
-
-/** What a message says it received in place of a text that holds credentials: the text itself is never repeated. */
-const WITH_CREDENTIALS = new Description('a value with a user name or password in it (not repeated here)');
-
-/**
- * What a message may show of a received value: a string, number, boolean or null as it is, unless
- * it may hold a credential (see {@link hasCredentials}); anything else by its type alone (a function's source,
- * a symbol, a BigInt or a cycle is never printed).
- */
-export function shown(value: unknown): unknown {
-  if (typeof value === 'string') {
-    return hasCredentials(value) ? WITH_CREDENTIALS : value;
-  }
-  if (value === null || value === undefined || typeof value === 'boolean' || typeof value === 'number' || value instanceof Description) {
-    return value;
-  }
-  return describeType(value);
-}
+export { hasCredentials, shown } from './errors';
 
 /**
  * Refuses a URL that carries a user name or password, without repeating it: the library would copy

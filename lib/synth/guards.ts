@@ -158,7 +158,9 @@ export function changedRecordText(file: string, settings: FixedSettings): string
 /** A path as a message shows it: relative to the working folder when inside it. */
 export function displayPath(file: string): string {
   const relative = path.relative(process.cwd(), file);
-  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+  const shown = relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+  // A line break or other control character in a name would split the one-line message: quoted then.
+  return /[\u0000-\u001f\u007f]/.test(shown) ? JSON.stringify(shown) : shown;
 }
 
 /**

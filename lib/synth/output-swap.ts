@@ -111,6 +111,7 @@ export class OutputSwap {
    */
   public static open(outdir: string, recordFile?: string): OutputSwap {
     const paths = new SwapPaths(path.resolve(outdir));
+    refuseUnsafeTarget(paths.target, recordFile);
     fsStep(paths.parent, 'create the folder that holds the output folder', () => fs.mkdirSync(paths.parent, { recursive: true }));
     const nonce = `${process.pid}-${randomBytes(6).toString('hex')}`;
     acquireLock(paths, nonce);
@@ -170,10 +171,14 @@ export class OutputSwap {
       removeQuietly(recordTemp);
       throw e;
     }
-    // The commit point is passed: from here a failure is finished by the next run, as a kill is.
+    // The commit point is passed: a kill from here is finished by the next run. A failure while
+    // this run still lives is undone when the new output has not taken the folder's place yet.
     try {
       complete(this.paths, journal);
     } catch (e) {
+      if (rollBack(this.paths, journal)) {
+        throw machineError(e, this.paths.target, 'replace the output folder');
+      }
       throw machineError(e, this.paths.target, 'replace the output folder',
         `the new output is staged and ${displayPath(this.paths.journal)} names it: the next synth finishes the swap`);
     }
@@ -267,6 +272,53 @@ function complete(paths: SwapPaths, journal: Journal): void {
 }
 
 /**
+ * Undoes a journal whose new output has not taken the folder's place: the old output goes back if
+ * it was moved aside, then the journal and the staged copies are deleted.
+ * @returns whether the old output and record are in place again
+ */
+function rollBack(paths: SwapPaths, journal: Journal): boolean {
+  const staging = path.join(paths.parent, journal.staging);
+  const previous = path.join(paths.parent, journal.previous);
+  try {
+    if (!exists(staging)) {
+      return false;
+    }
+    if (!exists(paths.target) && exists(previous)) {
+      fs.renameSync(previous, paths.target);
+    }
+    fs.unlinkSync(paths.journal);
+  } catch {
+    return false;
+  }
+  removeQuietly(staging);
+  removeQuietly(journal.record?.from);
+  return true;
+}
+
+/**
+ * Refuses an output folder whose swap would take more than the output with it: the root of the
+ * file system, a folder that holds the record (the swap would delete it), or one that holds the
+ * working folder.
+ */
+function refuseUnsafeTarget(target: string, recordFile: string | undefined): void {
+  const inside = (p: string) => {
+    const relative = path.relative(target, path.resolve(p));
+    return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  };
+  const fix = 'set the output folder (outdir, CDK8S_OUTDIR) to a folder of its own, such as dist';
+  if (path.dirname(target) === target) {
+    throw new ClusterTlsError(`${target}: received the root of the file system as the output folder; expected a folder synth may replace whole: ${fix}`);
+  }
+  if (inside(process.cwd())) {
+    throw new ClusterTlsError(`${displayPath(target)}: received an output folder that holds the working folder (${process.cwd()}); expected a folder synth may replace whole: ${fix}`);
+  }
+  if (recordFile !== undefined && inside(recordFile)) {
+    throw new ClusterTlsError(`${displayPath(target)}: received an output folder that holds the record ${displayPath(path.resolve(recordFile))}; `
+      + 'expected the record outside it, since every synth replaces the output folder whole: set recordFile to a path beside the output folder');
+  }
+}
+
+/**
  * Finishes what a killed synth left: a journal is completed; staging folders, record copies and
  * old outputs that no journal names are deleted (the synth that wrote them never reached its
  * commit point, or had passed it and was deleting the old output).
@@ -309,7 +361,7 @@ function readJournal(paths: SwapPaths): Journal | undefined {
   const inParent = (name: unknown) => typeof name === 'string' && name.startsWith(paths.stagingPrefix) && !name.includes('/') && !name.includes(path.sep);
   const record = parsed?.record;
   const recordOk = record === undefined || (typeof record?.from === 'string' && typeof record.to === 'string'
-    && path.isAbsolute(record.from) && path.basename(record.from).startsWith(`.${path.basename(record.to)}.staging-`));
+    && path.isAbsolute(record.from) && path.dirname(record.from) === path.dirname(record.to) && path.basename(record.from).startsWith(`.${path.basename(record.to)}.staging-`));
   if (!inParent(parsed?.staging) || !inParent(parsed.previous) || !recordOk) {
     throw new ClusterTlsError(`${displayPath(paths.journal)}: received a file that is not a journal synth writes; expected the journal of a killed synth: `
       + `delete it, then check that ${displayPath(paths.target)} holds the output you expect`);
@@ -338,6 +390,10 @@ function inspect(target: string): FoundOutput {
   }
   if (!stat.isDirectory()) {
     throw new ClusterTlsError(`${displayPath(target)}: received a file that is not a folder; expected the output folder: move the file away, or set the output folder (outdir, CDK8S_OUTDIR) to another path`);
+  }
+  if (stat.dev !== fsStep(target, 'read the folder that holds the output folder', () => fs.statSync(path.dirname(target))).dev) {
+    throw new ClusterTlsError(`${displayPath(target)}: received a mount point as the output folder; expected a folder on the same file system as the folder that holds it, `
+      + 'since the swap renames it: set the output folder (outdir, CDK8S_OUTDIR) to a folder inside the mounted one');
   }
   return { exists: true };
 }
@@ -454,14 +510,21 @@ function breakStaleLock(paths: SwapPaths, nonce: string, staleNonce: string | un
       // A third run holds the lock now; the one put aside loses it, and its own release sees that.
     }
   }
-  fs.rmSync(aside, { force: true });
+  removeTree(aside);
 }
 
-/** Lets go of the lock, when it is still this run's. */
+/**
+ * Lets go of the lock, when it is still this run's. A failure is let pass: the lock then names a
+ * process that is gone once this one ends, which the next run takes over.
+ */
 function releaseLock(paths: SwapPaths, nonce: string): void {
   const held = readLock(paths.lock);
   if (typeof held === 'object' && held.nonce === nonce) {
-    fs.rmSync(paths.lock, { force: true });
+    try {
+      fs.unlinkSync(paths.lock);
+    } catch {
+      // Left for the next run, as a killed synth's lock is.
+    }
   }
 }
 

@@ -6,7 +6,7 @@
  * and no pod still holding what it loaded before. Moving on without a report is an acknowledged
  * choice, written into the record for review.
  */
-import * as fs from 'node:fs';
+import { READ_LIMITS, readBounded } from '../spec/bounded-read';
 import { ClusterTlsError, describeValue } from '../spec/errors';
 import * as layout from '../spec/output-layout';
 import { LOADED_CHECK, ROTATION_CHECK, VerifyReportFile } from '../spec/verify-report';
@@ -18,9 +18,6 @@ export const VERIFY_REPORT_ENV = 'CLUSTER_TLS_VERIFY_REPORT';
 
 /** Environment variable listing the clusters (`<namespace>/<cluster>`) whose phase may move on without a verify report. */
 export const UNVERIFIED_ENV = 'CLUSTER_TLS_UNVERIFIED_PHASE';
-
-/** The largest verify report read, in bytes: a report of thousands of Secrets stays far below it. */
-const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
 /** Where the reports come from, and which clusters may move on without one. */
 export interface RotationGuardInputs {
@@ -127,7 +124,7 @@ function allowedNext(old: RecordedRotation | undefined): ({ id: string; phase: s
 
 /**
  * Reads a report; undefined when the file does not exist. Refuses, in one line, a file that is
- * larger than {@link MAX_REPORT_BYTES}, not JSON, or not shaped as a report.
+ * larger than its bound (READ_LIMITS.verifyReport), not JSON, or not shaped as a report.
  */
 export function readVerifyReport(file: string, source: string): VerifyReportFile | undefined {
   if (hasCredentials(file)) {
@@ -136,7 +133,7 @@ export function readVerifyReport(file: string, source: string): VerifyReportFile
   }
   let text: string;
   try {
-    text = readBounded(file, MAX_REPORT_BYTES);
+    text = readBounded(file, READ_LIMITS.verifyReport);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
       return undefined;
@@ -155,26 +152,6 @@ export function readVerifyReport(file: string, source: string): VerifyReportFile
     throw new ClusterTlsError(`${source}: received ${describeValue(displayPath(file))}, which is not a report of cluster-tls verify --json; expected the JSON report of the phase in place`);
   }
   return { file, plans: parsed.plans, secrets: parsed.secrets };
-}
-
-/** A file's text, refused past `limit` bytes (a pipe or device that never ends included). */
-function readBounded(file: string, limit: number): string {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const chunk = Buffer.alloc(1024 * 1024);
-    for (let n = fs.readSync(fd, chunk); n > 0; n = fs.readSync(fd, chunk)) {
-      total += n;
-      if (total > limit) {
-        throw new Error(`larger than ${limit / 1024 / 1024} MiB`);
-      }
-      chunks.push(Buffer.from(chunk.subarray(0, n)));
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /**

@@ -218,7 +218,7 @@ export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = 
     synthesize(build(), options);
   } catch (e) {
     // A failure of the machine that no step named is still one line, naming the path the system gave.
-    const error = isSystemError(e) ? machineError(e, e.path ?? '.', `complete ${e.syscall}`) : e;
+    const error = isSystemError(e) ? machineError(e, e.path ?? '.', `complete ${e.syscall}`, 'synthesize again once it is fixed: the next synth finishes or undoes what this one left') : e;
     if (error instanceof ClusterTlsError) {
       process.stderr.write(`error: ${error.message.split('\n').join('\nerror: ')}\n`);
       process.exitCode = 1;

@@ -32,6 +32,9 @@ describe('input errors', () => {
     expect(describeValue('https://ci:MARKER@charts.example.com')).toBe('a value with a user name or password in it (not repeated here)');
     expect(describeValue({ endpoint: 'https://ci:MARKER@s3.example.com' })).toBe('{"endpoint":"a value with a user name or password in it (not repeated here)"}');
     expect(describeValue('line\nbreak')).toBe('"line\\nbreak"');
+    // An image digest's '@' is not user information.
+    expect(describeValue('registry.example.com/mig@sha256:00')).toBe('"registry.example.com/mig@sha256:00"');
+    expect(describeValue('mig@sha256:00')).toBe('"mig@sha256:00"');
   });
 
   test('nothing received reads as "nothing"', () => {

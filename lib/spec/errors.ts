@@ -32,10 +32,11 @@ export class Description {
 /**
  * Whether a text holds a URL's user information (`scheme://user[:password]@host`, in any of the
  * spellings a URL parser accepts) or a DSN's (`user:password@host`): an '@' before the first '/',
- * '\\', '?' or '#' after the scheme.
+ * '\\', '?' or '#' after the scheme, other than the one of an image digest.
  */
 export function hasCredentials(value: string): boolean {
-  const authority = value.replace(/^[a-z][a-z0-9+.-]*:/i, '').replace(/^[/\\]+/, '').split(/[/\\?#]/)[0];
+  // An image's digest (`repo@sha256:…`) is not a host after user information.
+  const authority = value.replace(/@sha(256|384|512):[0-9a-f]*$/i, '').replace(/^[a-z][a-z0-9+.-]*:/i, '').replace(/^[/\\]+/, '').split(/[/\\?#]/)[0];
   if (authority.includes('@')) {
     return true;
   }

@@ -6,8 +6,9 @@
  * reads the inputs and prints.
  */
 import { parseArgs } from 'node:util';
-import { READ_LIMITS, TooLargeError, readBounded, readStreamBounded } from '../lib/spec/bounded-read';
-import { ClusterTlsError } from '../lib/spec/errors';
+import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded, readStreamBounded } from '../lib/spec/bounded-read';
+import { ClusterTlsError, Description, oneLine } from '../lib/spec/errors';
+import { isSystemError } from '../lib/synth/machine-errors';
 import { VerifyInputError, formatReport, loadPlans, parseSecretsAndPods, verify } from '../lib/verify';
 
 /** Exit codes. */
@@ -70,7 +71,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return await run(argv, io);
   } catch (e) {
     if (e instanceof ClusterTlsError) {
-      io.stderr(`error: ${e.message}\n`);
+      io.stderr(`error: ${oneLine(e.message)}\n`);
+      return EXIT.usage;
+    }
+    if (isSystemError(e)) {
+      // A folder it cannot read, say: one line naming the path, as every input error is.
+      io.stderr(`error: ${oneLine(`${e.path ?? ''}: cannot ${e.syscall} (${e.code}): check that the path exists and this user may read it`)}\n`);
       return EXIT.usage;
     }
     throw e;
@@ -134,7 +140,7 @@ function isCalendarDate(day: string): boolean {
 }
 
 function usageError(io: CliIo, message: string): number {
-  io.stderr(`error: ${message}\nRun cluster-tls --help for usage.\n`);
+  io.stderr(`error: ${oneLine(message)}; run cluster-tls --help for usage\n`);
   return EXIT.usage;
 }
 
@@ -143,10 +149,14 @@ async function readSecrets(file: string, io: CliIo): Promise<string> {
     return io.readStdin();
   }
   try {
-    return readBounded(file, READ_LIMITS.kubectlList);
+    // A pipe is welcome here (--secrets <(kubectl get secrets,pods … -o json)): the user names it.
+    return readBounded(file, READ_LIMITS.kubectlList, { regularOnly: false });
   } catch (e) {
     if (e instanceof TooLargeError) {
-      throw new VerifyInputError('--secrets', 'file', file, `a list of Secrets (and pods) from kubectl, at most ${e.message.replace('larger than ', '')}; list one namespace`);
+      throw new VerifyInputError('--secrets', 'file', file, `a list of Secrets (and pods) from kubectl of at most ${e.limit / 1024 / 1024} MiB; list one namespace`);
+    }
+    if (e instanceof UnreadableInputError) {
+      throw new VerifyInputError('--secrets', 'file', file, `a file or a pipe holding a list of Secrets (and pods) from kubectl, not ${e.message}`);
     }
     throw new VerifyInputError('--secrets', 'file', file, `a readable file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); save kubectl get secrets -n <namespace> -o json to it, or pass - for standard input`);
   }
@@ -162,7 +172,7 @@ export function processIo(): CliIo {
         return await readStreamBounded(process.stdin, READ_LIMITS.kubectlList);
       } catch (e) {
         if (e instanceof TooLargeError) {
-          throw new VerifyInputError('--secrets', 'standard input', e.message, 'a list of Secrets (and pods) from kubectl; list one namespace');
+          throw new VerifyInputError('--secrets', 'standard input', new Description(e.message), `a list of Secrets (and pods) from kubectl of at most ${e.limit / 1024 / 1024} MiB; list one namespace`);
         }
         throw e;
       }
@@ -176,7 +186,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`error: unexpected failure: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.stderr.write(`error: unexpected failure: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
       process.exitCode = EXIT.usage;
     },
   );

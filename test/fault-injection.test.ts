@@ -358,7 +358,7 @@ describe('other faults', () => {
   test('a lock left by a killed synth does not hold the next one', async () => {
     const parent = oldState(fs.mkdtempSync(path.join(work, 'stale-')), 'p');
     const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid;
-    fs.writeFileSync(path.join(parent, '.dist.cluster-tls-lock'), JSON.stringify({ pid: dead, host: os.hostname(), nonce: 'x', started: '2026-11-24T00:00:00Z' }));
+    fs.writeFileSync(path.join(parent, '.dist.cluster-tls-lock'), JSON.stringify({ pid: dead, host: os.hostname(), nonce: '1-0123456789ab', started: '2026-11-24T00:00:00Z' }));
     expect(await synth(parent, 'new')).toMatchObject({ status: 0, stderr: '' });
     expect(versionOf(parent)).toBe('new');
     expect(fs.readdirSync(parent).sort()).toEqual([RECORD, 'dist', NEIGHBOUR].sort());
@@ -386,7 +386,7 @@ describe('other faults', () => {
     const parent = oldState(fs.mkdtempSync(path.join(work, 'held-')), 'p');
     const holder = spawn('sleep', ['60']);
     try {
-      fs.writeFileSync(path.join(parent, LOCK), JSON.stringify({ pid: holder.pid, host: os.hostname(), nonce: 'held', started: '2026-11-24T00:00:00Z' }));
+      fs.writeFileSync(path.join(parent, LOCK), JSON.stringify({ pid: holder.pid, host: os.hostname(), nonce: '2-0123456789ab', started: '2026-11-24T00:00:00Z' }));
       const run = await synth(parent, 'new');
       expect(run.status).toBe(1);
       // The synth runs in the folder that holds the output, so the paths are relative to it.
@@ -404,14 +404,14 @@ describe('other faults', () => {
     fs.symlinkSync('/dev/zero', path.join(parent, RECORD));
     const run = await synth(parent, 'new');
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/^error: [^\n]*cluster-tls\.lock\.json: the record of settings fixed at creation: received a file larger than 16 MiB; [^\n]*\n$/);
+    expect(run.stderr).toMatch(/^error: [^\n]*cluster-tls\.lock\.json: the record of settings fixed at creation: received a device, not a regular file; [^\n]*\n$/);
     const cli = path.join(ROOT, 'build', 'bin', 'cluster-tls.js');
     const fromFile = spawnSync(process.execPath, [cli, 'verify', '--dist', path.join(ROOT, 'dist'), '--secrets', '/dev/zero'], { encoding: 'utf8' });
     expect(fromFile.status).not.toBe(0);
-    expect(fromFile.stderr.split('\n')[0]).toMatch(/^error: --secrets: file: received "\/dev\/zero"; expected a list of Secrets \(and pods\) from kubectl, at most 256 MiB/);
+    expect(fromFile.stderr.split('\n')[0]).toMatch(/^error: --secrets: file: received "\/dev\/zero"; expected a list of Secrets \(and pods\) from kubectl of at most 256 MiB/);
     const fromStdin = spawnSync('sh', ['-c', `"${process.execPath}" "${cli}" verify --dist "${path.join(ROOT, 'dist')}" --secrets - < /dev/zero`], { encoding: 'utf8' });
     expect(fromStdin.status).not.toBe(0);
-    expect(fromStdin.stderr.split('\n')[0]).toMatch(/^error: --secrets: standard input: received "larger than 256 MiB"; expected a list of Secrets \(and pods\) from kubectl/);
+    expect(fromStdin.stderr.split('\n')[0]).toMatch(/^error: --secrets: standard input: received input larger than 256 MiB; expected a list of Secrets \(and pods\) from kubectl of at most 256 MiB/);
   });
 
   const mounting = canMount ? describe : describe.skip;
@@ -497,3 +497,199 @@ describe('other faults', () => {
     }
   });
 });
+
+/**
+ * What a hostile tester found against the first version of the swap, each case as it was
+ * reproduced: every one ended in lost or torn output, a stack trace, a hang or a message of several
+ * lines before its fix.
+ */
+describe('a hostile tester\'s cases', () => {
+  jest.setTimeout(120_000);
+  /** Kills the new version's synth just after its commit point: the journal written, nothing renamed. */
+  const AFTER_COMMIT = { FAULT_KILL_ON: '^renameSync .*/dist -> ' };
+  let base: string;
+  beforeAll(() => {
+    base = fs.mkdtempSync(path.join(work, 'hostile-'));
+  });
+
+  /** Runs `sh -c script` with a bound on its time, so that a hang fails the test instead of the suite. */
+  function timed(script: string, cwd: string, env: Record<string, string> = {}) {
+    return spawnSync('sh', ['-c', script], { cwd, encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });
+  }
+  const node = (version: Version) => `"${process.execPath}" "${appFile}" dist ${version}`;
+
+  test('a project folder moved or copied after a kill is finished where it now is, the record with the output', async () => {
+    const parent = oldState(base, 'moved');
+    expect((await synth(parent, 'new', AFTER_COMMIT)).signal).toBe('SIGKILL');
+    const copy = path.join(base, 'copied');
+    fs.cpSync(parent, copy, { recursive: true, verbatimSymlinks: true });
+    const moved = path.join(base, 'moved-away');
+    fs.renameSync(parent, moved);
+    expect(await synth(moved, 'new')).toMatchObject({ status: 0, stderr: '' });
+    expect(versionOf(moved)).toBe('new');
+    // The copy is finished on its own, and finishing it touches nothing of the moved folder.
+    const before = snapshot(moved);
+    recoverOutput(path.join(copy, 'dist'), path.join(copy, RECORD));
+    expect(versionOf(copy)).toBe('new');
+    expect(snapshot(moved)).toEqual(before);
+  });
+
+  test('a staged output deleted by hand after a kill leaves the old output and the old record', async () => {
+    const parent = oldState(base, 'staging-deleted');
+    expect((await synth(parent, 'new', AFTER_COMMIT)).signal).toBe('SIGKILL');
+    for (const entry of fs.readdirSync(parent).filter((e) => /^\.dist\.staging-\d+-[0-9a-f]{12}$/.test(e))) {
+      fs.rmSync(path.join(parent, entry), { recursive: true });
+    }
+    recoverOutput(path.join(parent, 'dist'), path.join(parent, RECORD));
+    expect(versionOf(parent)).toBe('old');
+  });
+
+  test('a journal that is not one synth writes is refused in one line and nothing is moved', () => {
+    for (const staged of ['file', 'folder']) {
+      const parent = oldState(base, `journal-${staged}`);
+      const name = '.dist.staging-1-0123456789ab';
+      if (staged === 'file') {
+        fs.writeFileSync(path.join(parent, name), 'not an output\n');
+      } else {
+        fs.mkdirSync(path.join(parent, name, 'notes'), { recursive: true });
+      }
+      fs.writeFileSync(path.join(parent, '.dist.cluster-tls-journal.json'), JSON.stringify({ staging: name, previous: `${name}.previous`, hadOutput: true }));
+      const before = snapshot(parent);
+      const run = timed(node('new'), parent);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe('error: .dist.cluster-tls-journal.json: received a file that is not a journal synth writes; expected the journal of a killed synth, or none: '
+        + 'delete it, then check that dist holds the output you expect\n');
+      expect(snapshot(parent)).toEqual(before);
+    }
+    // A journal that never ends, or one far too large: the same line, not a stack trace.
+    const parent = oldState(base, 'journal-endless');
+    fs.symlinkSync('/dev/zero', path.join(parent, '.dist.cluster-tls-journal.json'));
+    expect(timed(node('new'), parent).stderr).toMatch(/^error: \.dist\.cluster-tls-journal\.json: received a file that is not a journal synth writes; [^\n]*\n$/);
+  });
+
+  test('files beside the output that only look like a swap\'s own are kept', async () => {
+    const parent = oldState(base, 'look-alikes');
+    const keep = ['.dist.staging-notes.md', '.dist.staging-backup/old-ca-key.pem', '.cluster-tls.lock.json.staging-mine', '.dist.staging-1-0123456789ab.bak'];
+    for (const f of keep) {
+      fs.mkdirSync(path.dirname(path.join(parent, f)), { recursive: true });
+      fs.writeFileSync(path.join(parent, f), 'keep\n');
+    }
+    expect(await synth(parent, 'new')).toMatchObject({ status: 0, stderr: '' });
+    for (const f of keep) {
+      expect(fs.readFileSync(path.join(parent, f), 'utf8')).toBe('keep\n');
+    }
+  });
+
+  test('a marker that is not a synth\'s, or keys of any name or only recognised by content, keep the folder from being replaced', async () => {
+    for (const marker of ['null', '{}', '{"writtenBy":"someone else","files":[]}']) {
+      const parent = oldState(base, `marker-${marker.length}`);
+      fs.writeFileSync(path.join(parent, 'dist', '.cluster-tls-output.json'), marker);
+      fs.writeFileSync(path.join(parent, 'dist', 'important.txt'), 'data');
+      fs.mkdirSync(path.join(parent, 'dist', 'empty-of-mine'));
+      const run = await synth(parent, 'new');
+      expect(run.stderr).toMatch(/^error: dist: received a folder no synth wrote \(it has no valid \.cluster-tls-output\.json\) holding [^\n]*empty-of-mine\/[^\n]*important\.txt[^\n]*\n$/);
+      expect(fs.readFileSync(path.join(parent, 'dist', 'important.txt'), 'utf8')).toBe('data');
+    }
+    const parent = oldState(base, 'keys');
+    const keys = ['CA-KEY.PEM', 'ca-key.pem.bak', 'tls.der', 'client.p8', 'id_ed25519', 'keystore.jks', 'server.KEY', 'notes.txt'];
+    for (const k of keys) {
+      fs.writeFileSync(path.join(parent, 'dist', k), k === 'notes.txt' ? '-----BEGIN EC PRIVATE KEY-----\nMHc=\n-----END EC PRIVATE KEY-----\n' : 'secret');
+    }
+    const run = await synth(parent, 'new', { CLUSTER_TLS_TAKE_OVER: 'dist' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^error: dist: received keys or certificates that synth did not write \(CA-KEY\.PEM, ca-key\.pem\.bak, client\.p8, id_ed25519, keystore\.jks and 3 more\); [^\n]*\n$/);
+    for (const k of keys) {
+      expect(fs.existsSync(path.join(parent, 'dist', k))).toBe(true);
+    }
+  });
+
+  test('a named pipe where synth or verify reads a file is one line, not a wait that never ends', () => {
+    const places = [RECORD, '.dist.cluster-tls-journal.json', LOCK, 'dist/.cluster-tls-output.json', 'report.json'];
+    for (const place of places) {
+      const parent = oldState(base, `fifo-${places.indexOf(place)}`);
+      fs.rmSync(path.join(parent, place), { force: true });
+      expect(spawnSync('mkfifo', [path.join(parent, place)]).status).toBe(0);
+      const run = timed(node('new'), parent, place === 'report.json' ? { CLUSTER_TLS_VERIFY_REPORT: 'report.json' } : {});
+      expect(run.error).toBeUndefined();
+      if (place === 'report.json') {
+        // The report is read only when a phase moves on; with none, the synth just succeeds.
+        expect(run.status).toBe(0);
+      } else {
+        expect(run.status).toBe(1);
+        expect(run.stderr).toMatch(/^error: [^\n]*\n$/);
+      }
+    }
+    const dist = path.join(base, 'fifo-verify');
+    fs.mkdirSync(dist);
+    expect(spawnSync('mkfifo', [path.join(dist, '.cluster-tls-output.json')]).status).toBe(0);
+    const cli = path.join(ROOT, 'build', 'bin', 'cluster-tls.js');
+    const verify = timed(`"${process.execPath}" "${cli}" verify --dist "${dist}" --secrets /dev/null`, base);
+    expect(verify.error).toBeUndefined();
+  });
+
+  test('a lock that is not a synth\'s (a dangling link, a folder, pid 0, garbage) is one line naming it, and nothing in it is deleted', () => {
+    const cases: [string, (lock: string) => void][] = [
+      ['dangling link', (lock) => fs.symlinkSync('/nonexistent/lock', lock)],
+      ['folder', (lock) => { fs.mkdirSync(lock); fs.writeFileSync(path.join(lock, 'mine.txt'), 'keep'); }],
+      ['pid 0', (lock) => fs.writeFileSync(lock, JSON.stringify({ pid: 0, host: os.hostname(), nonce: '1-0123456789ab', started: 'x' }))],
+      ['garbage', (lock) => fs.writeFileSync(lock, 'garbage')],
+    ];
+    for (const [what, make] of cases) {
+      const parent = oldState(base, `lock-${what.replace(' ', '-')}`);
+      make(path.join(parent, LOCK));
+      const before = snapshot(parent);
+      const run = timed(node('new'), parent);
+      expect(run.stderr).toBe(`error: ${LOCK}: received a file that is not a lock synth writes; expected the lock of a synth, or none: if no synth runs, delete it and synthesize again\n`);
+      expect(snapshot(parent)).toEqual(before);
+    }
+    expect(fs.readFileSync(path.join(base, 'lock-folder', LOCK, 'mine.txt'), 'utf8')).toBe('keep');
+  });
+
+  test('a name with a line break (a link target, a file in the output, a lock field) and a usage error of cluster-tls stay one line', () => {
+    const parent = oldState(base, 'newlines');
+    fs.writeFileSync(path.join(parent, 'dist', 'notes\nerror: all good.md'), 'x');
+    expect(timed(node('new'), parent).stderr).toMatch(/^error: dist: received files the last synth did not write \("notes\\nerror: all good\.md"\); [^\n]*\n$/);
+    const linked = oldState(base, 'newline-link');
+    fs.renameSync(path.join(linked, 'dist'), path.join(linked, 'real\nerror: fake success'));
+    fs.symlinkSync('real\nerror: fake success', path.join(linked, 'dist'));
+    expect(timed(node('new'), linked).stderr).toMatch(/^error: dist: received a symbolic link \(to "[^\n]*real\\nerror: fake success"\); [^\n]*\n$/);
+    const held = oldState(base, 'newline-lock');
+    const holder = spawn('sleep', ['30']);
+    try {
+      fs.writeFileSync(path.join(held, LOCK), JSON.stringify({ pid: holder.pid, host: os.hostname(), nonce: '1-0123456789ab', started: 'y\nINJECTED' }));
+      expect(timed(node('new'), held).stderr).toMatch(/^error: [^\n]*since "y\\nINJECTED"[^\n]*\n$/);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+    const cli = path.join(ROOT, 'build', 'bin', 'cluster-tls.js');
+    const usage = spawnSync(process.execPath, [cli, 'verify', '--bogus\nline2'], { encoding: 'utf8' });
+    expect(usage.stderr).toMatch(/^error: Unknown option '--bogus\\nline2'[^\n]*; run cluster-tls --help for usage\n$/);
+  });
+
+  test('an output folder name too long for the swap\'s names beside it is refused before anything is written', () => {
+    const parent = fs.mkdtempSync(path.join(base, 'long-'));
+    const name = 'd'.repeat(230);
+    const run = spawnSync(process.execPath, [appFile, name, 'old'], { cwd: parent, encoding: 'utf8' });
+    expect(run.stderr).toBe(`error: ${name}: received an output folder name of 230 bytes; expected at most 200, since the swap's files beside it add their suffixes to it: `
+      + 'set the output folder (outdir, CDK8S_OUTDIR) to a folder of its own, such as dist\n');
+    expect(fs.readdirSync(parent)).toEqual([]);
+  });
+
+  const isWithinTmp = (dir: string) => !path.relative(os.tmpdir(), dir).startsWith('..');
+  const asNobody = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true']).status === 0;
+  (asNobody ? test : test.skip)('an output folder its owner made read-only is replaced whole, and the synth says so', () => {
+    const parent = oldState(base, 'read-only');
+    spawnSync('chown', ['-R', '65534:65534', parent]);
+    // The user reaches the app and the folder through the test's private temporary folders.
+    for (let dir = base; isWithinTmp(dir); dir = path.dirname(dir)) {
+      fs.chmodSync(dir, 0o755);
+    }
+    const asUser = (script: string) => spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'sh', '-c', script], { cwd: parent, encoding: 'utf8' });
+    expect(asUser('chmod -R a-w dist').status).toBe(0);
+    const run = asUser(node('new'));
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(versionOf(parent)).toBe('new');
+    expect(fs.readdirSync(parent).sort()).toEqual([RECORD, 'dist', NEIGHBOUR].sort());
+  });
+});
+

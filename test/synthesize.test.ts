@@ -126,7 +126,7 @@ describe('synthesize', () => {
     const dir = path.join(parent, 'dist');
     fs.mkdirSync(path.join(dir, 'mine'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'mine', 'app.yaml'), 'kind: ConfigMap\n');
-    expect(() => synthesize(demoApp(dir))).toThrow(new ClusterTlsError(`${dir}: received a folder no synth wrote (it has no .cluster-tls-output.json) holding mine/app.yaml; `
+    expect(() => synthesize(demoApp(dir))).toThrow(new ClusterTlsError(`${dir}: received a folder no synth wrote (it has no valid .cluster-tls-output.json) holding mine/app.yaml; `
       + `expected an output folder of synthesized files only, or none: move them out, or set CLUSTER_TLS_TAKE_OVER=${dir} to replace the folder and delete them`));
     expect(fs.readFileSync(path.join(dir, 'mine', 'app.yaml'), 'utf8')).toBe('kind: ConfigMap\n');
     expect(fs.readdirSync(parent).sort()).toEqual(['dist']);
@@ -135,10 +135,10 @@ describe('synthesize', () => {
     // A file added later to a synthesized folder is refused too, naming it.
     fs.writeFileSync(path.join(dir, 'demo', 'added.md'), 'mine');
     expect(() => synthesize(demoApp(dir))).toThrow(/received files the last synth did not write \(demo\/added\.md\); /);
-    // An empty folder holds nothing to lose.
+    // An empty folder holds nothing to lose (beside dist, it needs a record of its own).
     const empty = path.join(parent, 'empty');
     fs.mkdirSync(empty);
-    synthesize(demoApp(empty));
+    synthesize(demoApp(empty), { recordFile: path.join(parent, 'empty.lock.json') });
     expect(listFiles(empty)).toContain('demo.k8s.yaml');
   });
 
@@ -176,6 +176,59 @@ describe('synthesize', () => {
     }
     expect(fs.readdirSync(parent)).toEqual(['dist']);
     expect(fs.readdirSync(dir)).toEqual(['inner']);
+  });
+
+  test('two output folders side by side cannot share one record, which each synth replaces whole', () => {
+    const parent = tmpdir();
+    synthesize(demoApp(path.join(parent, 'prod')));
+    const record = fs.readFileSync(path.join(parent, 'cluster-tls.lock.json'), 'utf8');
+    expect(JSON.parse(record).output).toBe('prod');
+    expect(() => synthesize(demoApp(path.join(parent, 'other')))).toThrow(new ClusterTlsError(`${path.join(parent, 'cluster-tls.lock.json')}: received the record of output folder prod; `
+      + 'expected the record of other: one record goes with one output folder, each synth replacing it whole: give this output folder a record of its own (recordFile)'));
+    expect(fs.readFileSync(path.join(parent, 'cluster-tls.lock.json'), 'utf8')).toBe(record);
+    expect(fs.existsSync(path.join(parent, 'other'))).toBe(false);
+  });
+
+  test('a record inside the output folder is refused where the path really leads, through a link too', () => {
+    const parent = tmpdir();
+    synthesize(demoApp(path.join(parent, 'out', 'dist')));
+    fs.symlinkSync(path.join(parent, 'out'), path.join(parent, 'link'));
+    expect(() => synthesize(demoApp(path.join(parent, 'link', 'dist')), { recordFile: path.join(parent, 'out', 'dist', 'rec.json') }))
+      .toThrow(/link\/dist: received an output folder that holds the record .*out\/dist\/rec\.json; /);
+  });
+
+  test('a path holding a URL\'s user name or password is never repeated', () => {
+    const parent = tmpdir();
+    const dir = path.join(parent, 'https:', 'deploy:MARKER@git.example.com', 'dist');
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    fs.writeFileSync(dir, 'a file');
+    const cwd = process.cwd();
+    process.chdir(parent);
+    try {
+      expect(() => synthesize(demoApp(dir))).toThrow(new ClusterTlsError('a path with a user name or password in it (not repeated here): received a file that is not a folder; '
+        + 'expected the output folder: move the file away, or set the output folder (outdir, CDK8S_OUTDIR) to another path'));
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  test('the cdk8s CLI\'s folder (CDK8S_OUTDIR) may neither hold the output folder nor sit inside it', () => {
+    const parent = tmpdir();
+    const dir = path.join(parent, 'out', 'dist');
+    const saved = process.env.CDK8S_OUTDIR;
+    try {
+      for (const cli of [path.join(dir, 'cli'), path.join(parent, 'out')]) {
+        process.env.CDK8S_OUTDIR = cli;
+        expect(() => synthesize(demoApp(dir))).toThrow(/^CDK8S_OUTDIR: received .*, which (is inside|holds) the output folder .*; expected a folder of its own for the cdk8s CLI/);
+      }
+      expect(fs.existsSync(parent + '/out')).toBe(false);
+    } finally {
+      if (saved === undefined) {
+        delete process.env.CDK8S_OUTDIR;
+      } else {
+        process.env.CDK8S_OUTDIR = saved;
+      }
+    }
   });
 
   test('a path with a line break in it is quoted, so the message stays one line', () => {

@@ -595,10 +595,10 @@ describe('the cluster-tls command', () => {
   });
 
   test.each([
-    [[], 'error: a command is required: verify\nRun cluster-tls --help for usage.\n'],
-    [['check'], 'error: unknown command "check"; the command is verify\nRun cluster-tls --help for usage.\n'],
-    [['verify'], 'error: verify needs --dist <folder> and --secrets <file|->\nRun cluster-tls --help for usage.\n'],
-    [['verify', '--dist', 'x', '--secrets', 'y', '--colour'], 'error: Unknown option \'--colour\'\nRun cluster-tls --help for usage.\n'],
+    [[], 'error: a command is required: verify; run cluster-tls --help for usage\n'],
+    [['check'], 'error: unknown command "check"; the command is verify; run cluster-tls --help for usage\n'],
+    [['verify'], 'error: verify needs --dist <folder> and --secrets <file|->; run cluster-tls --help for usage\n'],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--colour'], 'error: Unknown option \'--colour\'; run cluster-tls --help for usage\n'],
     [['verify', '--dist', 'x', '--secrets', 'y', '--now', 'soon'], 'error: --now: date: received "soon"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
     [['verify', '--dist', 'x', '--secrets', 'y', '--now', '2030-02-31'], 'error: --now: date: received "2030-02-31"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
     [['verify', '--dist', 'x', '--secrets', 'y', '--now', '2030-04-31T12:00:00Z'], 'error: --now: date: received "2030-04-31T12:00:00Z"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],

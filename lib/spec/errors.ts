@@ -116,6 +116,11 @@ export function inputErrorMessage(scope: IConstruct | string, field: string, rec
   return `${where}: ${field}: received ${describeValue(received)}; expected ${expected}`;
 }
 
+/** A message made one line: a line break or other control character in it is written as its escape (`\\n`). */
+export function oneLine(message: string): string {
+  return message.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+}
+
 /** Throws a {@link ClusterTlsError} for a user mistake (see {@link inputErrorMessage}). */
 export function inputError(scope: IConstruct | string, field: string, received: unknown, expected: string): never {
   throw new ClusterTlsError(inputErrorMessage(scope, field, received, expected));

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { CLUSTER_RESOURCE_KINDS } from '../spec/catalog';
 import { isPlainObject } from '../spec/props';
 import type { DrainerFacts } from './app-rules';
-import { ClusterTlsError, describeValue } from '../spec/errors';
+import { ClusterTlsError, describeValue, hasCredentials } from '../spec/errors';
 import type { TlsPlan } from '../certificates/certificate-options';
 import * as layout from '../spec/output-layout';
 import { isSystemError, machineError } from './machine-errors';
@@ -55,6 +55,11 @@ export interface RecordedRotation {
 
 /** The settings fixed at creation of every cluster and drainer of an app. */
 export interface FixedSettings {
+  /**
+   * The output folder the record goes with, relative to the record's folder (`dist`): two output
+   * folders side by side cannot share one record, each synth replacing it whole.
+   */
+  readonly output?: string;
   /** By `<Kind>/<namespace>/<name>`. */
   readonly clusters: Readonly<Record<string, RecordedCluster>>;
   /** By the `DrainerRelease`'s construct path. */
@@ -122,7 +127,7 @@ export function readRecord(file: string): FixedSettings | undefined {
     if (isSystemError(e)) {
       throw machineError(e, file, 'read the record of settings fixed at creation');
     }
-    throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received a file ${(e as Error).message}; `
+    throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received ${(e as Error).message}; `
       + 'expected the file an earlier synth wrote: restore it from version control');
   }
   let parsed: any;
@@ -142,7 +147,29 @@ export function readRecord(file: string): FixedSettings | undefined {
     throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received a rotations entry that is not one an earlier synth wrote; `
       + 'expected the file an earlier synth wrote: restore it from version control');
   }
-  return { clusters: parsed.clusters, drainers: parsed.drainers, rotations: parsed.rotations };
+  if (parsed.output !== undefined && typeof parsed.output !== 'string') {
+    throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received an output entry that is not one an earlier synth wrote; `
+      + 'expected the file an earlier synth wrote: restore it from version control');
+  }
+  return { output: parsed.output, clusters: parsed.clusters, drainers: parsed.drainers, rotations: parsed.rotations };
+}
+
+/** The output folder a record goes with, as the record names it: relative to the record's folder, with '/' separators. */
+export function recordOutput(recordFile: string, outdir: string): string {
+  return path.relative(path.dirname(recordFile), outdir).split(path.sep).join('/');
+}
+
+/**
+ * Refuses a record written for another output folder (two apps synthesizing side by side into one
+ * folder's `dist-a` and `dist-b` would otherwise share, and erase, one record). A record of an
+ * earlier release, which names no output folder, is taken as this one's.
+ */
+export function checkRecordOutput(record: FixedSettings | undefined, recordFile: string, outdir: string): void {
+  const mine = recordOutput(recordFile, outdir);
+  if (record?.output !== undefined && record.output !== mine) {
+    throw new ClusterTlsError(`${displayPath(recordFile)}: received the record of output folder ${shownName(record.output)}; expected the record of ${shownName(mine)}: `
+      + 'one record goes with one output folder, each synth replacing it whole: give this output folder a record of its own (recordFile)');
+  }
 }
 
 /** The record's new text, or undefined when the file already holds it (an unchanged app leaves it untouched). */
@@ -155,12 +182,25 @@ export function changedRecordText(file: string, settings: FixedSettings): string
   }
 }
 
-/** A path as a message shows it: relative to the working folder when inside it. */
+/** A name as a message shows it: as it is, or quoted when a line break or other control character would split the one-line message. */
+export function shownName(name: string): string {
+  return /[\u0000-\u001f\u007f]/.test(name) ? JSON.stringify(name) : name;
+}
+
+/**
+ * A path as a message shows it: relative to the working folder when inside it, quoted when it
+ * holds a control character, and never repeated when it holds a URL's user name or password (an
+ * output folder named after a repository URL).
+ */
 export function displayPath(file: string): string {
+  const shown = relativePath(file);
+  return hasCredentials(shown) ? 'a path with a user name or password in it (not repeated here)' : shownName(shown);
+}
+
+/** A path relative to the working folder when inside it, else as given: for a received value, which `describeValue` quotes and masks. */
+export function relativePath(file: string): string {
   const relative = path.relative(process.cwd(), file);
-  const shown = relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
-  // A line break or other control character in a name would split the one-line message: quoted then.
-  return /[\u0000-\u001f\u007f]/.test(shown) ? JSON.stringify(shown) : shown;
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }
 
 /**
@@ -199,25 +239,68 @@ export function checkFixedSettings(record: FixedSettings | undefined, now: Fixed
   }
 }
 
-/** Files that hold keys or certificates: the issuing script's, never the synth's. */
-const KEY_MATERIAL = /\.(pem|key|csr|crt|p12|pfx)$/;
+/**
+ * Names of files that hold keys or certificates: PEM, DER and PKCS files and Java keystores, with
+ * any further suffix (a `.bak` copy) and in any case, and SSH key files.
+ */
+const KEY_MATERIAL = /(\.(pem|key|csr|crt|cer|der|p7b|p7c|p8|pk8|p12|pfx|jks|jceks|keystore|bcfks)(\.[^/]*)?$|^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$)/i;
+
+/** What a PEM or OpenSSH key file starts a block with, whatever its name. */
+const KEY_CONTENT = /-----BEGIN [A-Z0-9 ]*(PRIVATE KEY|CERTIFICATE)[A-Z0-9 ]*-----/;
+
+/** How much of a file the content check reads. */
+const KEY_SNIFF_BYTES = 64 * 1024;
+
+/** Whether a file of the output folder holds a key or a certificate, by its name or its first bytes. */
+function isKeyMaterial(file: string): boolean {
+  if (KEY_MATERIAL.test(path.basename(file))) {
+    return true;
+  }
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    if (!fs.fstatSync(fd).isFile()) {
+      return false;
+    }
+    const buffer = Buffer.alloc(KEY_SNIFF_BYTES);
+    const n = fs.readSync(fd, buffer);
+    return KEY_CONTENT.test(buffer.subarray(0, n).toString('latin1'));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) {
+      fs.closeSync(fd);
+    }
+  }
+}
+
+/** Every entry below a folder, relative with '/' separators, sorted: files and links, and folders that hold nothing (with a trailing '/'). */
+function entriesBelow(outdir: string): string[] {
+  const all = fs.readdirSync(outdir, { recursive: true, withFileTypes: true });
+  const rel = (e: fs.Dirent) => path.relative(outdir, path.join(e.parentPath, e.name)).split(path.sep).join('/');
+  const parents = new Set(all.map((e) => path.relative(outdir, e.parentPath).split(path.sep).join('/')));
+  return all.filter((e) => !e.isDirectory() || !parents.has(rel(e))).map((e) => (e.isDirectory() ? `${rel(e)}/` : rel(e))).sort();
+}
+
+/** A list of paths in a message: the first few, quoted where needed, then how many more. */
+function shownList(paths: readonly string[]): string {
+  return paths.slice(0, LISTED).map(shownName).join(', ') + (paths.length > LISTED ? ` and ${paths.length - LISTED} more` : '');
+}
 
 /**
  * Refuses to replace an output folder that holds keys or certificates synth did not write (the
- * cfssl script copied back in, say): the swap would delete them, and with them a running
- * cluster's CA. Lists them all in one line.
+ * cfssl script copied back in, say), told by name or by content: the swap would delete them, and
+ * with them a running cluster's CA. Taking the folder over does not lift it.
  */
 export function checkNoKeyMaterial(outdir: string, written: ReadonlySet<string>): void {
-  if (!fs.existsSync(outdir)) {
-    return;
+  let found: string[];
+  try {
+    found = entriesBelow(outdir).filter((rel) => !rel.endsWith('/') && !written.has(rel) && isKeyMaterial(path.join(outdir, ...rel.split('/'))));
+  } catch (e) {
+    throw machineError(e, outdir, 'read the output folder');
   }
-  const found = fs.readdirSync(outdir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && KEY_MATERIAL.test(e.name))
-    .map((e) => path.relative(outdir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-    .filter((rel) => !written.has(rel))
-    .sort();
   if (found.length > 0) {
-    throw new ClusterTlsError(`${displayPath(outdir)}: received keys or certificates that synth did not write (${found.join(', ')}); `
+    throw new ClusterTlsError(`${displayPath(outdir)}: received keys or certificates that synth did not write (${shownList(found)}); `
       + 'expected an output folder of synthesized files only: move them out before synthesizing, or the swap would delete them');
   }
 }
@@ -226,35 +309,36 @@ export function checkNoKeyMaterial(outdir: string, written: ReadonlySet<string>)
 const LISTED = 5;
 
 /**
- * Refuses to replace an output folder that holds files no synth wrote: a folder without the
- * marker of a synth output that is not empty, or files the marker does not list (a marker of an
- * earlier release, without a list, lets the key check alone stand). The swap would delete them.
+ * Refuses to replace an output folder that holds anything no synth wrote: a folder without a
+ * valid marker of a synth output that is not empty, or entries the marker does not list (a marker
+ * of an earlier release, without a list, lets the key check alone stand). The swap would delete
+ * them.
  */
 export function checkOnlySynthesizedFiles(outdir: string): void {
-  let entries: string[] = [];
+  let entries: string[];
   let marker: layout.OutputMarker | undefined;
   try {
-    entries = fs.readdirSync(outdir, { recursive: true, withFileTypes: true })
-      .filter((e) => !e.isDirectory())
-      .map((e) => path.relative(outdir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-      .sort();
-    marker = entries.includes(layout.OUTPUT_MARKER_FILE) ? JSON.parse(readBounded(path.join(outdir, layout.OUTPUT_MARKER_FILE), READ_LIMITS.small)) : undefined;
+    entries = entriesBelow(outdir);
   } catch (e) {
-    if (isSystemError(e)) {
-      throw machineError(e, outdir, 'read the output folder');
-    }
+    throw machineError(e, outdir, 'read the output folder');
+  }
+  try {
+    const parsed = entries.includes(layout.OUTPUT_MARKER_FILE) ? JSON.parse(readBounded(path.join(outdir, layout.OUTPUT_MARKER_FILE), READ_LIMITS.small)) : undefined;
+    marker = parsed?.writtenBy === 'cdk8s-cluster-tls' ? parsed : undefined;
+  } catch {
     marker = undefined;
   }
-  const listed = Array.isArray(marker?.files) && marker.files.every((f) => typeof f === 'string') ? new Set([...marker.files, layout.OUTPUT_MARKER_FILE]) : undefined;
-  if (marker !== undefined && listed === undefined) {
+  const files = marker?.files;
+  const listed = Array.isArray(files) && files.every((f) => typeof f === 'string') ? new Set([...files, layout.OUTPUT_MARKER_FILE]) : undefined;
+  if (marker !== undefined && files === undefined) {
     return;
   }
   const foreign = entries.filter((f) => !listed?.has(f));
   if (foreign.length === 0) {
     return;
   }
-  const shown = foreign.slice(0, LISTED).join(', ') + (foreign.length > LISTED ? ` and ${foreign.length - LISTED} more` : '');
-  const what = listed === undefined ? `a folder no synth wrote (it has no ${layout.OUTPUT_MARKER_FILE}) holding ${shown}` : `files the last synth did not write (${shown})`;
+  const what = listed === undefined ? `a folder no synth wrote (it has no valid ${layout.OUTPUT_MARKER_FILE}) holding ${shownList(foreign)}`
+    : `files the last synth did not write (${shownList(foreign)})`;
   throw new ClusterTlsError(`${displayPath(outdir)}: received ${what}; expected an output folder of synthesized files only, or none: `
     + `move them out, or set ${TAKE_OVER_ENV}=${displayPath(outdir)} to replace the folder and delete them`);
 }

@@ -5,7 +5,7 @@
  */
 import { ApiObject, App, Chart, DependencyGraph, Names, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { ClusterTlsError, inputErrorMessage } from '../spec/errors';
+import { ClusterTlsError, inputErrorMessage, oneLine } from '../spec/errors';
 import * as layout from '../spec/output-layout';
 import { stringifyManifests } from '../yaml/emitter';
 import { OutputFile } from './output-file';
@@ -336,6 +336,6 @@ function firstChart(scope: IConstruct): Chart | undefined {
 function validateApp(constructs: readonly IConstruct[]): void {
   const errors = constructs.flatMap((c) => c.node.validate().map((e) => (e.startsWith(c.node.path) ? e : `${c.node.path}: ${e}`)));
   if (errors.length > 0) {
-    throw new ClusterTlsError(errors.join('\n'));
+    throw new ClusterTlsError(errors.map(oneLine).join('\n'));
   }
 }

@@ -12,8 +12,14 @@
  * .<name>.cluster-tls-journal.json    the commit point: what to rename where
  * .<name>.staging-<nonce>             the new output, written in full before the journal
  * .<name>.staging-<nonce>.previous    the old output, between its rename and its deletion
- * .<record>.staging-<nonce>           the new record, beside the record, until it is renamed over it
+ * .<name>.staging-<nonce>.record      the new record, in the record's folder, until it is renamed over it
+ * .<name>.staging-<nonce>.journal     the journal, until it is renamed into place
+ * .<name>.staging-<nonce>.lock        the lock, until it is linked into place
  * ```
+ *
+ * `<nonce>` is `<pid>-<12 hex digits>`; the next run deletes what matches these names exactly and
+ * nothing else. The journal names paths relative to the output's parent, so a project folder
+ * moved or copied after a kill is finished where it now is.
  *
  * A folder cannot be replaced by one rename(2) of a non-empty folder, so between the two renames
  * of the swap (microseconds) nothing is at the output path; the journal written before them names
@@ -24,16 +30,13 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { READ_LIMITS, readBounded } from '../spec/bounded-read';
+import { READ_LIMITS, UnreadableInputError, readBounded } from '../spec/bounded-read';
 import { ClusterTlsError } from '../spec/errors';
-import { displayPath } from './guards';
+import { displayPath, shownName } from './guards';
 import { machineError } from './machine-errors';
 
 /** Environment variable naming output folders synth may take over although they hold files it did not write. */
 export const TAKE_OVER_ENV = 'CLUSTER_TLS_TAKE_OVER';
-
-/** How long a lock file may stay empty or unreadable before it counts as left by a killed synth. */
-const UNREADABLE_LOCK_GRACE_MS = 10_000;
 
 /** The content of the lock file. */
 interface LockContent {
@@ -43,20 +46,34 @@ interface LockContent {
   readonly started: string;
 }
 
-/** The content of the journal: names relative to the output's parent, the record as absolute paths. */
+/** The content of the journal: every path relative to the output's parent folder. */
 interface Journal {
   readonly staging: string;
   readonly previous: string;
+  /** Whether an output folder was there to move aside. */
+  readonly hadOutput: boolean;
   readonly record?: { readonly from: string; readonly to: string };
 }
+
+/** A run's nonce: its pid and 12 random hex digits. */
+const NONCE = '\\d+-[0-9a-f]{12}';
+
+/** The suffixes of a swap's files beside its staging folder. */
+const SUFFIXES = ['previous', 'record', 'journal', 'lock', 'stale-lock'] as const;
+
+/** The longest output folder name, in bytes: the swap's names beside it add up to 40 bytes to it, and a file system takes 255. */
+const MAX_OUTPUT_NAME_BYTES = 200;
 
 /** The paths of the swap of one output folder. */
 class SwapPaths {
   public readonly parent: string;
   public readonly name: string;
+  private readonly leftover: RegExp;
   constructor(public readonly target: string) {
     this.parent = path.dirname(target);
     this.name = path.basename(target);
+    const escaped = this.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    this.leftover = new RegExp(`^\\.${escaped}\\.staging-${NONCE}(\\.(${SUFFIXES.join('|')}))?$`);
   }
 
   get lock(): string {
@@ -67,19 +84,14 @@ class SwapPaths {
     return path.join(this.parent, `.${this.name}.cluster-tls-journal.json`);
   }
 
-  /** The prefix of everything a swap leaves in the parent folder until it ends. */
-  get stagingPrefix(): string {
-    return `.${this.name}.staging-`;
-  }
-
   staging(nonce: string): string {
-    return path.join(this.parent, `${this.stagingPrefix}${nonce}`);
+    return path.join(this.parent, `.${this.name}.staging-${nonce}`);
   }
-}
 
-/** The staging name of a record file: beside it, so that its rename stays on one file system. */
-function recordStaging(record: string, nonce: string): string {
-  return path.join(path.dirname(record), `.${path.basename(record)}.staging-${nonce}`);
+  /** Whether an entry's name is one a swap of this folder leaves until it ends, exactly. */
+  isLeftover(entry: string, suffix?: typeof SUFFIXES[number]): boolean {
+    return this.leftover.test(entry) && (suffix === undefined || entry.endsWith(`.${suffix}`));
+  }
 }
 
 /** A rendered output file. */
@@ -94,15 +106,13 @@ export interface SwapFile {
 export interface FoundOutput {
   /** Whether a folder is at the path. */
   readonly exists: boolean;
-  /** The parsed marker of an earlier synth, when there is one. */
-  readonly marker?: { readonly files?: unknown };
 }
 
 /**
  * One synth's hold on an output folder: taken with {@link OutputSwap.open}, which waits for no
  * one (another live synth makes it fail with one line), finishes what a killed synth left, and
- * refuses an output path that is a link or a file. {@link commit} then replaces the folder and
- * the record; {@link close} lets go of the lock.
+ * refuses an output path that is a link, a file or a mount point. {@link commit} then replaces the
+ * folder and the record; {@link close} lets go of the lock.
  */
 export class OutputSwap {
   /**
@@ -111,11 +121,11 @@ export class OutputSwap {
    */
   public static open(outdir: string, recordFile?: string): OutputSwap {
     const paths = new SwapPaths(path.resolve(outdir));
-    refuseUnsafeTarget(paths.target, recordFile);
     fsStep(paths.parent, 'create the folder that holds the output folder', () => fs.mkdirSync(paths.parent, { recursive: true }));
+    refuseUnsafeTarget(paths, recordFile);
     const nonce = `${process.pid}-${randomBytes(6).toString('hex')}`;
     acquireLock(paths, nonce);
-    const swap = new OutputSwap(paths, nonce, recordFile);
+    const swap = new OutputSwap(paths, nonce, recordFile === undefined ? undefined : path.resolve(recordFile));
     try {
       recover(paths, recordFile);
       swap.found = inspect(paths.target);
@@ -148,7 +158,8 @@ export class OutputSwap {
    */
   public commit(files: Iterable<SwapFile>, recordText?: string): void {
     const staging = this.paths.staging(this.nonce);
-    const recordTemp = this.recordFile !== undefined && recordText !== undefined ? recordStaging(this.recordFile, this.nonce) : undefined;
+    const recordTemp = this.recordFile !== undefined && recordText !== undefined
+      ? path.join(path.dirname(this.recordFile), `${path.basename(staging)}.record`) : undefined;
     try {
       writeStaging(staging, this.paths.target, files);
       if (recordTemp !== undefined) {
@@ -159,10 +170,12 @@ export class OutputSwap {
       removeQuietly(recordTemp);
       throw e;
     }
+    const relative = (p: string) => path.relative(this.paths.parent, p);
     const journal: Journal = {
       staging: path.basename(staging),
       previous: `${path.basename(staging)}.previous`,
-      ...(recordTemp !== undefined ? { record: { from: recordTemp, to: this.recordFile! } } : {}),
+      hadOutput: this.found.exists,
+      ...(recordTemp !== undefined ? { record: { from: relative(recordTemp), to: relative(this.recordFile!) } } : {}),
     };
     try {
       writeJournal(this.paths, journal, this.nonce);
@@ -180,7 +193,7 @@ export class OutputSwap {
         throw machineError(e, this.paths.target, 'replace the output folder');
       }
       throw machineError(e, this.paths.target, 'replace the output folder',
-        `the new output is staged and ${displayPath(this.paths.journal)} names it: the next synth finishes the swap`);
+        `the new output is in place and ${displayPath(this.paths.journal)} names what is left to do: the next synth finishes it`);
     }
   }
 
@@ -251,24 +264,30 @@ function writeJournal(paths: SwapPaths, journal: Journal, nonce: string): void {
 
 /**
  * Carries out a journal: each step is done only when its source is still there, so a run killed
- * at any step is completed by the next, step by step.
+ * at any step is completed by the next, step by step. The record follows the output only once the
+ * new output holds the folder's place; a staged output that is gone (deleted by hand after a kill)
+ * leaves both the old output and the old record.
  */
 function complete(paths: SwapPaths, journal: Journal): void {
   const staging = path.join(paths.parent, journal.staging);
   const previous = path.join(paths.parent, journal.previous);
+  let swapped: boolean;
   if (exists(staging)) {
-    if (exists(paths.target) && !exists(previous)) {
+    if (journal.hadOutput && exists(paths.target) && !exists(previous)) {
       fs.renameSync(paths.target, previous);
     }
     fs.renameSync(staging, paths.target);
+    swapped = true;
+  } else {
+    swapped = journal.hadOutput ? exists(previous) : exists(paths.target);
   }
-  if (journal.record !== undefined && exists(journal.record.from)) {
-    fs.renameSync(journal.record.from, journal.record.to);
+  const record = journal.record && { from: path.resolve(paths.parent, journal.record.from), to: path.resolve(paths.parent, journal.record.to) };
+  if (swapped && record !== undefined && exists(record.from)) {
+    fs.renameSync(record.from, record.to);
   }
   fs.unlinkSync(paths.journal);
-  if (exists(previous)) {
-    removeTree(previous);
-  }
+  removeQuietly(swapped ? undefined : record?.from);
+  removeQuietly(previous);
 }
 
 /**
@@ -291,29 +310,47 @@ function rollBack(paths: SwapPaths, journal: Journal): boolean {
     return false;
   }
   removeQuietly(staging);
-  removeQuietly(journal.record?.from);
+  removeQuietly(journal.record && path.resolve(paths.parent, journal.record.from));
   return true;
 }
 
+/** Whether `inner` is `outer` or below it, both real paths. */
+function isWithin(outer: string, inner: string): boolean {
+  const relative = path.relative(outer, inner);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** A path with the links of its folder resolved (the folder must exist), for comparing places. */
+function realPath(p: string): string {
+  const folder = path.dirname(path.resolve(p));
+  try {
+    return path.join(fs.realpathSync(folder), path.basename(p));
+  } catch {
+    return path.resolve(p);
+  }
+}
+
 /**
- * Refuses an output folder whose swap would take more than the output with it: the root of the
- * file system, a folder that holds the record (the swap would delete it), or one that holds the
- * working folder.
+ * Refuses an output folder whose swap would take more than the output with it, compared where the
+ * paths really lead (links resolved): the root of the file system, a folder that holds the record
+ * (the swap would delete it), or one that holds the working folder; and a name too long for the
+ * swap's own names beside it.
  */
-function refuseUnsafeTarget(target: string, recordFile: string | undefined): void {
-  const inside = (p: string) => {
-    const relative = path.relative(target, path.resolve(p));
-    return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-  };
+function refuseUnsafeTarget(paths: SwapPaths, recordFile: string | undefined): void {
+  const target = realPath(paths.target);
   const fix = 'set the output folder (outdir, CDK8S_OUTDIR) to a folder of its own, such as dist';
-  if (path.dirname(target) === target) {
-    throw new ClusterTlsError(`${target}: received the root of the file system as the output folder; expected a folder synth may replace whole: ${fix}`);
+  if (path.dirname(paths.target) === paths.target) {
+    throw new ClusterTlsError(`${paths.target}: received the root of the file system as the output folder; expected a folder synth may replace whole: ${fix}`);
   }
-  if (inside(process.cwd())) {
-    throw new ClusterTlsError(`${displayPath(target)}: received an output folder that holds the working folder (${process.cwd()}); expected a folder synth may replace whole: ${fix}`);
+  if (Buffer.byteLength(paths.name) > MAX_OUTPUT_NAME_BYTES) {
+    throw new ClusterTlsError(`${displayPath(paths.target)}: received an output folder name of ${Buffer.byteLength(paths.name)} bytes; expected at most ${MAX_OUTPUT_NAME_BYTES}, `
+      + `since the swap's files beside it add their suffixes to it: ${fix}`);
   }
-  if (recordFile !== undefined && inside(recordFile)) {
-    throw new ClusterTlsError(`${displayPath(target)}: received an output folder that holds the record ${displayPath(path.resolve(recordFile))}; `
+  if (isWithin(target, fs.realpathSync(process.cwd()))) {
+    throw new ClusterTlsError(`${displayPath(paths.target)}: received an output folder that holds the working folder (${shownName(process.cwd())}); expected a folder synth may replace whole: ${fix}`);
+  }
+  if (recordFile !== undefined && isWithin(target, realPath(recordFile))) {
+    throw new ClusterTlsError(`${displayPath(paths.target)}: received an output folder that holds the record ${displayPath(path.resolve(recordFile))}; `
       + 'expected the record outside it, since every synth replaces the output folder whole: set recordFile to a path beside the output folder');
   }
 }
@@ -321,7 +358,8 @@ function refuseUnsafeTarget(target: string, recordFile: string | undefined): voi
 /**
  * Finishes what a killed synth left: a journal is completed; staging folders, record copies and
  * old outputs that no journal names are deleted (the synth that wrote them never reached its
- * commit point, or had passed it and was deleting the old output).
+ * commit point, or had passed it and was deleting the old output). Only names a swap of this
+ * folder makes are touched.
  */
 function recover(paths: SwapPaths, recordFile: string | undefined): void {
   fsStep(paths.journal, 'finish the swap a killed synth left', () => {
@@ -330,25 +368,36 @@ function recover(paths: SwapPaths, recordFile: string | undefined): void {
       complete(paths, journal);
     }
     for (const entry of fs.readdirSync(paths.parent)) {
-      if (entry.startsWith(paths.stagingPrefix)) {
-        removeTree(path.join(paths.parent, entry));
+      if (paths.isLeftover(entry)) {
+        removeQuietly(path.join(paths.parent, entry));
       }
     }
-    if (recordFile !== undefined) {
-      const folder = path.dirname(path.resolve(recordFile));
-      const prefix = `.${path.basename(recordFile)}.staging-`;
-      for (const entry of exists(folder) ? fs.readdirSync(folder) : []) {
-        if (entry.startsWith(prefix)) {
-          removeTree(path.join(folder, entry));
+    const folder = recordFile === undefined ? undefined : path.dirname(path.resolve(recordFile));
+    if (folder !== undefined && folder !== paths.parent && exists(folder)) {
+      for (const entry of fs.readdirSync(folder)) {
+        if (paths.isLeftover(entry, 'record')) {
+          removeQuietly(path.join(folder, entry));
         }
       }
     }
   });
 }
 
-/** The journal a killed synth left, or undefined; refused in one line when it is not one a synth writes. */
+/**
+ * The journal a killed synth left, or undefined. Refused in one line, before anything is moved,
+ * when it is not one a synth writes: names other than a swap's own, or a staged output that is not
+ * a folder holding a synth's marker.
+ */
 function readJournal(paths: SwapPaths): Journal | undefined {
-  const text = readSmall(paths.journal);
+  let text: string | undefined;
+  try {
+    text = readSmall(paths.journal);
+  } catch (e) {
+    if (!(e instanceof UnreadableInputError)) {
+      throw e;
+    }
+    text = '';
+  }
   if (text === undefined) {
     return undefined;
   }
@@ -358,20 +407,37 @@ function readJournal(paths: SwapPaths): Journal | undefined {
   } catch {
     parsed = undefined;
   }
-  const inParent = (name: unknown) => typeof name === 'string' && name.startsWith(paths.stagingPrefix) && !name.includes('/') && !name.includes(path.sep);
+  const staging = parsed?.staging;
   const record = parsed?.record;
-  const recordOk = record === undefined || (typeof record?.from === 'string' && typeof record.to === 'string'
-    && path.isAbsolute(record.from) && path.dirname(record.from) === path.dirname(record.to) && path.basename(record.from).startsWith(`.${path.basename(record.to)}.staging-`));
-  if (!inParent(parsed?.staging) || !inParent(parsed.previous) || !recordOk) {
-    throw new ClusterTlsError(`${displayPath(paths.journal)}: received a file that is not a journal synth writes; expected the journal of a killed synth: `
+  const relativeName = (p: unknown) => typeof p === 'string' && !path.isAbsolute(p);
+  const valid = typeof staging === 'string' && paths.isLeftover(staging) && !/\.[a-z-]+$/.test(staging.replace(/^.*staging-/, ''))
+    && parsed.previous === `${staging}.previous` && typeof parsed.hadOutput === 'boolean'
+    && (record === undefined || (relativeName(record?.from) && relativeName(record.to) && path.basename(record.from) === `${staging}.record`
+      && path.dirname(record.from) === path.dirname(record.to)))
+    && (!exists(path.join(paths.parent, staging)) || isStagedOutput(path.join(paths.parent, staging)));
+  if (!valid) {
+    throw new ClusterTlsError(`${displayPath(paths.journal)}: received a file that is not a journal synth writes; expected the journal of a killed synth, or none: `
       + `delete it, then check that ${displayPath(paths.target)} holds the output you expect`);
   }
   return parsed;
 }
 
+/** Whether a path is a folder holding the marker of a synth output (a staged output, not a user's file). */
+function isStagedOutput(folder: string): boolean {
+  try {
+    if (!fs.lstatSync(folder).isDirectory()) {
+      return false;
+    }
+    return JSON.parse(readBounded(path.join(folder, '.cluster-tls-output.json'), READ_LIMITS.small))?.writtenBy === 'cdk8s-cluster-tls';
+  } catch {
+    return false;
+  }
+}
+
 /**
- * What is at the output path: nothing, or a folder. A symbolic link or a file is refused with one
- * line: the swap would replace it, and a link's target is not the synth's to delete.
+ * What is at the output path: nothing, or a folder. A symbolic link, a file or a mount point is
+ * refused with one line: the swap would replace it, and a link's target is not the synth's to
+ * delete.
  */
 function inspect(target: string): FoundOutput {
   let stat: fs.Stats;
@@ -385,8 +451,8 @@ function inspect(target: string): FoundOutput {
   }
   if (stat.isSymbolicLink()) {
     const to = fsStep(target, 'read the link', () => fs.readlinkSync(target));
-    throw new ClusterTlsError(`${displayPath(target)}: received a symbolic link (to ${to}); expected a folder: synth replaces the output folder whole and never writes `
-      + 'through a link: set the output folder (outdir, CDK8S_OUTDIR) to the folder the link points to');
+    throw new ClusterTlsError(`${displayPath(target)}: received a symbolic link (to ${displayPath(path.resolve(path.dirname(target), to))}); expected a folder: `
+      + 'synth replaces the output folder whole and never writes through a link: set the output folder (outdir, CDK8S_OUTDIR) to the folder the link points to');
   }
   if (!stat.isDirectory()) {
     throw new ClusterTlsError(`${displayPath(target)}: received a file that is not a folder; expected the output folder: move the file away, or set the output folder (outdir, CDK8S_OUTDIR) to another path`);
@@ -398,64 +464,94 @@ function inspect(target: string): FoundOutput {
   return { exists: true };
 }
 
-/** Takes the lock, or fails with one line naming the live synth that holds it. */
+/** Hard links are not offered by every file system; there the lock is created in place instead. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/**
+ * Takes the lock, or fails with one line naming the live synth that holds it. The lock is written
+ * whole under a staging name, then linked into place, which fails when a lock is there: a lock is
+ * never seen half-written.
+ */
 function acquireLock(paths: SwapPaths, nonce: string): void {
   const content: LockContent = { pid: process.pid, host: os.hostname(), nonce, started: new Date().toISOString() };
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      const fd = fs.openSync(paths.lock, 'wx');
-      try {
-        fs.writeSync(fd, `${JSON.stringify(content)}\n`);
-      } catch (e) {
-        // Not left behind empty: the next run would take it for a synth taking the lock.
-        fs.closeSync(fd);
-        fs.rmSync(paths.lock, { force: true });
-        throw e;
+  const temporary = `${paths.staging(nonce)}.lock`;
+  try {
+    fsStep(paths.lock, 'create the lock file', () => fs.writeFileSync(temporary, `${JSON.stringify(content)}\n`, { flag: 'wx' }));
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (placeLock(paths, temporary)) {
+        return;
       }
-      fs.closeSync(fd);
-      return;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw machineError(e, paths.lock, 'create the lock file');
+      const held = readLock(paths.lock);
+      if (held === 'gone') {
+        continue;
       }
+      if (held === 'foreign') {
+        throw new ClusterTlsError(`${displayPath(paths.lock)}: received a file that is not a lock synth writes; expected the lock of a synth, or none: `
+          + 'if no synth runs, delete it and synthesize again');
+      }
+      if (isHeldByLiveProcess(held)) {
+        throw new ClusterTlsError(`${displayPath(paths.target)}: received a synth while another one writes it (process ${held.pid} on ${shownName(held.host)}, since ${shownName(held.started)}); `
+          + `expected one synth at a time per output folder: run again when it ends; if no synth runs, delete ${displayPath(paths.lock)}`);
+      }
+      breakStaleLock(paths, nonce, held.nonce);
     }
-    const held = readLock(paths.lock);
-    if (held === 'gone') {
-      continue;
-    }
-    if (held !== 'unreadable' && isHeldByLiveProcess(held)) {
-      throw new ClusterTlsError(`${displayPath(paths.target)}: received a synth while another one writes it (process ${held.pid} on ${held.host}, since ${held.started}); `
-        + `expected one synth at a time per output folder: run again when it ends; if no synth runs, delete ${displayPath(paths.lock)}`);
-    }
-    if (held === 'unreadable' && !isOlderThan(paths.lock, UNREADABLE_LOCK_GRACE_MS)) {
-      throw new ClusterTlsError(`${displayPath(paths.target)}: received a synth while another one is taking the lock; expected one synth at a time per output folder: `
-        + `run again in a few seconds; if no synth runs, delete ${displayPath(paths.lock)}`);
-    }
-    breakStaleLock(paths, nonce, held === 'unreadable' ? undefined : held.nonce);
+    throw new ClusterTlsError(`${displayPath(paths.target)}: received a lock file that other synths keep taking (${displayPath(paths.lock)}); `
+      + 'expected one synth at a time per output folder: run again when they end; if none runs, delete the lock file');
+  } finally {
+    removeQuietly(temporary);
   }
-  throw new ClusterTlsError(`${displayPath(paths.target)}: received a lock file that other synths keep taking (${displayPath(paths.lock)}); expected one synth at a time per output folder: run again when they end`);
 }
 
-/** Reads the lock file: its content, 'gone' when it was deleted meanwhile, or 'unreadable'. */
-function readLock(file: string): LockContent | 'gone' | 'unreadable' {
+/** Puts the staged lock in place; false when a lock is there already. */
+function placeLock(paths: SwapPaths, temporary: string): boolean {
+  try {
+    fs.linkSync(temporary, paths.lock);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      return false;
+    }
+    if (code === undefined || !NO_LINKS.has(code)) {
+      throw machineError(e, paths.lock, 'create the lock file');
+    }
+  }
+  try {
+    fs.copyFileSync(temporary, paths.lock, fs.constants.COPYFILE_EXCL);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+      return false;
+    }
+    throw machineError(e, paths.lock, 'create the lock file');
+  }
+}
+
+/** Reads the lock file: its content, 'gone' when there is none, or 'foreign' when it is not a lock a synth writes. */
+function readLock(file: string): LockContent | 'gone' | 'foreign' {
   let text: string | undefined;
   try {
+    if (!fs.lstatSync(file).isFile()) {
+      return 'foreign';
+    }
     text = readSmall(file);
-  } catch {
-    return 'unreadable';
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'foreign';
   }
   if (text === undefined) {
     return 'gone';
   }
   try {
     const parsed = JSON.parse(text);
-    if (Number.isSafeInteger(parsed?.pid) && typeof parsed.host === 'string' && typeof parsed.nonce === 'string' && typeof parsed.started === 'string') {
+    const plain = (v: unknown) => typeof v === 'string' && v.length <= 256;
+    if (Number.isSafeInteger(parsed?.pid) && parsed.pid > 0 && plain(parsed.host) && plain(parsed.started)
+      && typeof parsed.nonce === 'string' && new RegExp(`^${NONCE}$`).test(parsed.nonce)) {
       return parsed;
     }
   } catch {
-    // Unreadable: written by a synth killed between creating and filling it, or not by a synth.
+    // Not JSON: not a lock a synth writes.
   }
-  return 'unreadable';
+  return 'foreign';
 }
 
 /**
@@ -478,20 +574,11 @@ function isHeldByLiveProcess(lock: LockContent): boolean {
   }
 }
 
-/** Whether a file was last modified more than `ms` ago (a file gone meanwhile counts as old). */
-function isOlderThan(file: string, ms: number): boolean {
-  try {
-    return Date.now() - fs.statSync(file).mtimeMs > ms;
-  } catch {
-    return true;
-  }
-}
-
 /**
  * Removes a lock left by a dead synth. It is first renamed to a name of this run's, then checked:
  * when another run replaced it meanwhile with a live lock of its own, that lock is put back.
  */
-function breakStaleLock(paths: SwapPaths, nonce: string, staleNonce: string | undefined): void {
+function breakStaleLock(paths: SwapPaths, nonce: string, staleNonce: string): void {
   const aside = `${paths.staging(nonce)}.stale-lock`;
   try {
     fs.renameSync(paths.lock, aside);
@@ -502,15 +589,14 @@ function breakStaleLock(paths: SwapPaths, nonce: string, staleNonce: string | un
     throw machineError(e, paths.lock, 'remove the lock file a killed synth left');
   }
   const taken = readLock(aside);
-  const wasStale = taken === 'gone' || taken === 'unreadable' ? staleNonce === undefined : taken.nonce === staleNonce;
-  if (!wasStale) {
+  if (typeof taken === 'object' && taken.nonce !== staleNonce) {
     try {
       fs.linkSync(aside, paths.lock);
     } catch {
       // A third run holds the lock now; the one put aside loses it, and its own release sees that.
     }
   }
-  removeTree(aside);
+  removeQuietly(aside);
 }
 
 /**
@@ -528,7 +614,7 @@ function releaseLock(paths: SwapPaths, nonce: string): void {
   }
 }
 
-/** A small file's text, undefined when it does not exist; refused past its bound. */
+/** A small file's text, undefined when it does not exist; refused past its bound or when not a regular file. */
 function readSmall(file: string): string | undefined {
   try {
     return readBounded(file, READ_LIMITS.small);
@@ -550,7 +636,7 @@ function exists(p: string): boolean {
   }
 }
 
-/** Deletes what is at a path, if anything, ignoring failures: cleaning after a failure that is reported already. */
+/** Deletes what is at a path, if anything, ignoring failures: its name is a swap's own, and the next run deletes what is left. */
 function removeQuietly(p: string | undefined): void {
   if (p === undefined) {
     return;
@@ -558,14 +644,15 @@ function removeQuietly(p: string | undefined): void {
   try {
     removeTree(p);
   } catch {
-    // The next run deletes what is left: its name starts with the staging prefix.
+    // Left for the next run.
   }
 }
 
 /**
  * Deletes a path and, when it is a folder, everything below it; a symbolic link is deleted, never
- * followed. Each entry's type is taken from its folder's listing instead of asked for again entry
- * by entry: deleting the previous output is then one system call per file, not two.
+ * followed. A folder made read-only is given its owner's write access back first. Each
+ * entry's type is taken from its folder's listing instead of asked for again entry by entry:
+ * deleting the previous output is then one system call per file, not two.
  */
 export function removeTree(p: string): void {
   let stat: fs.Stats;
@@ -585,6 +672,11 @@ export function removeTree(p: string): void {
 }
 
 function removeFolder(dir: string): void {
+  // Read-only below is a mode, not a refusal: the owner may give write access back, as rm -rf does not.
+  const mode = fs.lstatSync(dir).mode;
+  if ((mode & 0o700) !== 0o700) {
+    fs.chmodSync(dir, mode | 0o700);
+  }
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const entryPath = path.join(dir, entry.name);
     if (entry.isDirectory()) {

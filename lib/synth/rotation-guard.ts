@@ -7,11 +7,11 @@
  * choice, written into the record for review.
  */
 import { READ_LIMITS, readBounded } from '../spec/bounded-read';
-import { ClusterTlsError, describeValue } from '../spec/errors';
+import { ClusterTlsError, describeValue, oneLine } from '../spec/errors';
 import * as layout from '../spec/output-layout';
 import { LOADED_CHECK, ROTATION_CHECK, VerifyReportFile } from '../spec/verify-report';
 import { hasCredentials } from '../spec/validate';
-import { FixedSettings, RECREATE_ENV, RecordedRotation, displayPath, sortedKeys } from './guards';
+import { FixedSettings, RECREATE_ENV, RecordedRotation, displayPath, relativePath, sortedKeys } from './guards';
 
 /** Environment variable naming one JSON report of `cluster-tls verify` for every phase in place. */
 export const VERIFY_REPORT_ENV = 'CLUSTER_TLS_VERIFY_REPORT';
@@ -138,7 +138,7 @@ export function readVerifyReport(file: string, source: string): VerifyReportFile
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
       return undefined;
     }
-    throw new ClusterTlsError(`${source}: received ${describeValue(displayPath(file))}, which cannot be read (${(e as Error).message}); expected the JSON report of cluster-tls verify --json`);
+    throw new ClusterTlsError(`${source}: received ${describeValue(relativePath(file))}, which cannot be read (${oneLine((e as NodeJS.ErrnoException).code ?? (e as Error).message)}); expected the JSON report of cluster-tls verify --json`);
   }
   let parsed: any;
   try {
@@ -149,7 +149,7 @@ export function readVerifyReport(file: string, source: string): VerifyReportFile
   const isSecret = (s: any) => typeof s?.name === 'string' && typeof s.namespace === 'string' && Array.isArray(s.checks)
     && s.checks.every((c: any) => typeof c?.check === 'string' && typeof c.ok === 'boolean');
   if (!Array.isArray(parsed?.plans) || !Array.isArray(parsed?.secrets) || !parsed.secrets.every(isSecret)) {
-    throw new ClusterTlsError(`${source}: received ${describeValue(displayPath(file))}, which is not a report of cluster-tls verify --json; expected the JSON report of the phase in place`);
+    throw new ClusterTlsError(`${source}: received ${describeValue(relativePath(file))}, which is not a report of cluster-tls verify --json; expected the JSON report of the phase in place`);
   }
   return { file, plans: parsed.plans, secrets: parsed.secrets };
 }

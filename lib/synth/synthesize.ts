@@ -5,11 +5,11 @@
 import * as path from 'node:path';
 import { App } from 'cdk8s';
 import { CLUSTER_RESOURCE_KINDS } from '../spec/catalog';
-import { ClusterTlsError } from '../spec/errors';
+import { ClusterTlsError, oneLine } from '../spec/errors';
 import * as layout from '../spec/output-layout';
 import { registeredDrainers } from './app-rules';
 import {
-  RECREATE_ENV, changedRecordText, checkFixedSettings, checkNoKeyMaterial, checkOnlySynthesizedFiles, clusterKey, fixedSettings, readRecord,
+  RECREATE_ENV, changedRecordText, checkFixedSettings, checkRecordOutput, displayPath, recordOutput, checkNoKeyMaterial, checkOnlySynthesizedFiles, clusterKey, fixedSettings, readRecord,
 } from './guards';
 import { isSystemError, machineError } from './machine-errors';
 import { OutputSwap, TAKE_OVER_ENV } from './output-swap';
@@ -160,10 +160,12 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
     yield outputMarker(app, files.slice(0, -1));
   }
 
+  const cli = cliFolder(outdir);
   // From the lock on, the record and the output are read and replaced by this run alone.
   const swap = OutputSwap.open(outdir, recordFile);
   try {
     const record = readRecord(recordFile);
+    checkRecordOutput(record, recordFile, outdir);
     checkFixedSettings(record, now, recordFile, sources, acknowledged);
     const rotations = checkRotations(record, now, recordFile, {
       outdir,
@@ -178,15 +180,35 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
         checkOnlySynthesizedFiles(outdir);
       }
     }
-    swap.commit(rendered(), changedRecordText(recordFile, { ...now, ...(rotations ? { rotations } : {}) }));
+    swap.commit(rendered(), changedRecordText(recordFile, { output: recordOutput(recordFile, outdir), ...now, ...(rotations ? { rotations } : {}) }));
   } finally {
     swap.close();
   }
-  const cli = process.env.CDK8S_OUTDIR;
-  if (cli && path.resolve(cli) !== outdir) {
+  if (cli !== undefined) {
     copyFiles(outdir, cli, files.slice(0, plan.manifestFiles));
   }
   return { outdir, files, manifestFiles: plan.manifestFiles, objects };
+}
+
+/**
+ * The cdk8s CLI's output folder (`CDK8S_OUTDIR`) when it is not the output folder itself: it gets a
+ * copy of the manifests. Refused when one holds the other: the CLI deletes its folder before every
+ * run, and a copy into the output folder would be a file no synth listed.
+ */
+function cliFolder(outdir: string): string | undefined {
+  const cli = process.env.CDK8S_OUTDIR;
+  if (!cli || path.resolve(cli) === outdir) {
+    return undefined;
+  }
+  const within = (outer: string, inner: string) => {
+    const relative = path.relative(outer, inner);
+    return !relative.startsWith('..') && !path.isAbsolute(relative);
+  };
+  if (within(outdir, path.resolve(cli)) || within(path.resolve(cli), outdir)) {
+    throw new ClusterTlsError(`CDK8S_OUTDIR: received ${displayPath(path.resolve(cli))}, which ${within(outdir, path.resolve(cli)) ? 'is inside' : 'holds'} the output folder ${displayPath(outdir)}; `
+      + 'expected a folder of its own for the cdk8s CLI, which deletes it before every run: set output in cdk8s.yaml to another folder, such as build/cdk8s-cli');
+  }
+  return cli;
 }
 
 /** The comma-separated entries of an environment variable. */
@@ -220,7 +242,9 @@ export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = 
     // A failure of the machine that no step named is still one line, naming the path the system gave.
     const error = isSystemError(e) ? machineError(e, e.path ?? '.', `complete ${e.syscall}`, 'synthesize again once it is fixed: the next synth finishes or undoes what this one left') : e;
     if (error instanceof ClusterTlsError) {
-      process.stderr.write(`error: ${error.message.split('\n').join('\nerror: ')}\n`);
+      // One line per failure (construct validations report several at once, one per line), each
+      // kept to one line whatever a name in it holds: a control character is written as its escape.
+      process.stderr.write(error.message.split('\n').map((line) => `error: ${oneLine(line)}\n`).join(''));
       process.exitCode = 1;
       return;
     }

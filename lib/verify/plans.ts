@@ -12,7 +12,8 @@ import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, DeployedBy } fr
 import { TLS_PLAN_VERSION } from '../certificates/certificate-options';
 import type { TlsPlan } from '../certificates/certificate-options';
 import { parseDuration } from '../spec/duration';
-import { READ_LIMITS, TooLargeError, readBounded } from '../spec/bounded-read';
+import { READ_LIMITS, UnreadableInputError, readBounded } from '../spec/bounded-read';
+import { Description } from '../spec/errors';
 import { DEFAULT_MANIFEST_EXTENSION, OUTPUT_MARKER_FILE, OutputMarker, parseOutputPath, tlsPlanPath } from '../spec/output-layout';
 import { VerifyInputError } from './input';
 import { brief, oneLine } from './text';
@@ -110,8 +111,8 @@ function readOutputFile(root: string, file: string): string {
   try {
     return readBounded(path.join(root, file), READ_LIMITS.outputFile);
   } catch (e) {
-    if (e instanceof TooLargeError) {
-      throw new VerifyInputError(file, 'size', e.message, 'a file of the output folder as synth writes it');
+    if (e instanceof UnreadableInputError) {
+      throw new VerifyInputError(file, 'content', new Description(e.message), 'a file of the output folder as synth writes it');
     }
     throw e;
   }

@@ -34,13 +34,14 @@ const { App } = require(require.resolve('cdk8s', { paths: [root] }));
 const lib = require(path.join(root, 'build/lib'));
 const { addDeployment } = require(path.join(root, 'build/main.js'));
 const [outdir, version] = process.argv.slice(2);
+const recordFile = process.env.RECORD || undefined;
 lib.synthesizeOrExit(() => {
   const app = new App({ outdir });
   for (let i = 0; i < ${NAMESPACES} + (version === 'new' ? 1 : 0); i++) {
     addDeployment(app, 'ns' + i, i % 2 ? lib.IssuingMethod.CFSSL : lib.IssuingMethod.CERT_MANAGER);
   }
   return app;
-}, { outdir });
+}, { outdir, recordFile });
 `;
 
 type Version = 'old' | 'new';
@@ -690,6 +691,89 @@ describe('a hostile tester\'s cases', () => {
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     expect(versionOf(parent)).toBe('new');
     expect(fs.readdirSync(parent).sort()).toEqual([RECORD, 'dist', NEIGHBOUR].sort());
+  });
+
+  test('what was put in the output folder after a kill is checked before the journal moves the folder aside', async () => {
+    const parent = oldState(base, 'added-after-kill');
+    expect((await synth(parent, 'new', AFTER_COMMIT)).signal).toBe('SIGKILL');
+    fs.writeFileSync(path.join(parent, 'dist', 'ca-key.pem'), '-----BEGIN EC PRIVATE KEY-----\n');
+    fs.writeFileSync(path.join(parent, 'dist', 'notes.md'), 'mine');
+    const run = timed(node('new'), parent);
+    expect(run.stderr).toMatch(/^error: dist: received keys or certificates that synth did not write \(ca-key\.pem\); [^\n]*\n$/);
+    fs.rmSync(path.join(parent, 'dist', 'ca-key.pem'));
+    expect(timed(node('new'), parent).stderr).toMatch(/^error: dist: received files the last synth did not write \(notes\.md\); [^\n]*\n$/);
+    expect(fs.readFileSync(path.join(parent, 'dist', 'notes.md'), 'utf8')).toBe('mine');
+    // A file in the output folder's place is refused too, not moved aside and deleted.
+    const replaced = oldState(base, 'replaced-after-kill');
+    expect((await synth(replaced, 'new', AFTER_COMMIT)).signal).toBe('SIGKILL');
+    fs.rmSync(path.join(replaced, 'dist'), { recursive: true });
+    fs.writeFileSync(path.join(replaced, 'dist'), 'mine');
+    expect(timed(node('new'), replaced).stderr).toMatch(/^error: dist: received a file that is not a folder; [^\n]*\n$/);
+    expect(fs.readFileSync(path.join(replaced, 'dist'), 'utf8')).toBe('mine');
+  });
+
+  test('a synth whose lock another one took while it wrote commits nothing and says so', async () => {
+    const parent = oldState(base, 'stolen');
+    const flag = path.join(base, 'stolen.paused');
+    const running = synth(parent, 'new', { FAULT_PAUSE_ON: 'staging-[^/ ]*\\.record$', FAULT_PAUSE_MS: '4000', FAULT_PAUSE_FLAG: flag });
+    while (!fs.existsSync(flag)) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Another synth took the lock for stale: its own lock is in place now.
+    fs.writeFileSync(path.join(parent, LOCK), JSON.stringify({ pid: process.pid, host: os.hostname(), nonce: '3-0123456789ab', started: 'now' }));
+    const run = await running;
+    expect(run.stderr).toBe('error: dist: received a synth whose lock another synth took while it wrote; expected one synth at a time per output folder: '
+      + 'nothing was changed by this one; run again when no other synth runs\n');
+    fs.rmSync(path.join(parent, LOCK));
+    recoverOutput(path.join(parent, 'dist'), path.join(parent, RECORD));
+    expect(versionOf(parent)).toBe('old');
+  });
+
+  test('a record outside the project folder, which moved after a kill: the record this run is given is the one finished', async () => {
+    const root = fs.mkdtempSync(path.join(base, 'outside-'));
+    fs.mkdirSync(path.join(root, 'state'));
+    const record = path.join(root, 'state', 'rec.json');
+    const project = path.join(root, 'proj');
+    fs.mkdirSync(project);
+    expect(await synth(project, 'old', { RECORD: record })).toMatchObject({ status: 0 });
+    const oldRecord = fs.readFileSync(record, 'utf8');
+    expect((await synth(project, 'new', { RECORD: record, ...AFTER_COMMIT })).signal).toBe('SIGKILL');
+    fs.mkdirSync(path.join(root, 'moved', 'deeper'), { recursive: true });
+    const moved = path.join(root, 'moved', 'deeper', 'proj');
+    fs.renameSync(project, moved);
+    recoverOutput(path.join(moved, 'dist'), record);
+    const newRecord = fs.readFileSync(record, 'utf8');
+    expect(newRecord).not.toBe(oldRecord);
+    expect(JSON.parse(newRecord).clusters).toEqual(JSON.parse(expected('new').get(RECORD)!).clusters);
+    expect(fs.readFileSync(path.join(moved, 'dist', '.cluster-tls-output.json'), 'latin1')).toBe(expected('new').get('dist/.cluster-tls-output.json'));
+  });
+
+  test('a lock of another host is held while young and taken over once older than any synth runs', async () => {
+    const parent = oldState(base, 'other-host');
+    const lock = path.join(parent, LOCK);
+    fs.writeFileSync(lock, JSON.stringify({ pid: 1, host: 'ci-runner-elsewhere', nonce: '4-0123456789ab', started: 'earlier' }));
+    expect(timed(node('new'), parent).stderr).toMatch(/^error: dist: received a synth while another one writes it \(process 1 on ci-runner-elsewhere, since earlier\); /);
+    const hourAgo = new Date(Date.now() - 3600_000);
+    fs.utimesSync(lock, hourAgo, hourAgo);
+    expect(timed(node('new'), parent)).toMatchObject({ status: 0, stderr: '' });
+    expect(versionOf(parent)).toBe('new');
+  });
+
+  test('a working folder deleted under the synth, and a YAML alias bomb given to verify: one line each', () => {
+    const gone = fs.mkdtempSync(path.join(base, 'gone-'));
+    const parent = oldState(base, 'cwd-gone');
+    const run = timed(`cd "${gone}" && rmdir "${gone}" && "${process.execPath}" "${appFile}" "${path.join(parent, 'dist')}" new`, base);
+    expect(run.stderr).toBe('error: the working folder: received a folder that no longer exists; expected the folder the synth runs in: change to an existing folder and synthesize again\n');
+    const dist = path.join(fs.mkdtempSync(path.join(base, 'bomb-')), 'dist');
+    fs.cpSync(path.join(ROOT, 'dist'), dist, { recursive: true });
+    const lines = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let i = 0; i < 12; i++) {
+      lines.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${new Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`);
+    }
+    fs.writeFileSync(path.join(dist, 'bomb.k8s.yaml'), `${lines.join('\n')}\n`);
+    const cli = path.join(ROOT, 'build', 'bin', 'cluster-tls.js');
+    const verify = timed(`"${process.execPath}" "${cli}" verify --dist "${dist}" --secrets /dev/null`, base);
+    expect(verify.stderr).toMatch(/^error: bomb\.k8s\.yaml: content: received "YAML that does not parse"; expected valid YAML; the parser said: [^\n]*\n$/);
   });
 });
 

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import { ClusterCertificates, ClusterTlsError, MANIFESTS_ONLY_CONTEXT, OutputFile, renderApp, synthesize, synthesizeOrExit, writeOutput } from '../lib';
+import { machineError } from '../lib/synth/machine-errors';
 
 function tmpdir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-synth-'));
@@ -229,6 +230,53 @@ describe('synthesize', () => {
         process.env.CDK8S_OUTDIR = saved;
       }
     }
+  });
+
+  test('writeOutput, the lower-level writer, keeps its files inside the folder and deletes no key', () => {
+    const parent = tmpdir();
+    const dir = path.join(parent, 'out');
+    for (const bad of ['../escaped.txt', '/etc/x', 'a/../../b', '']) {
+      expect(() => writeOutput(dir, [{ path: bad, content: 'x', executable: false }])).toThrow(`writeOutput: path: received ${JSON.stringify(bad)}; expected a relative path inside the output folder`);
+    }
+    expect(fs.readdirSync(parent)).toEqual([]);
+    writeOutput(dir, [{ path: 'a.txt', content: 'x', executable: false }]);
+    fs.writeFileSync(path.join(dir, 'ca-key.pem'), 'KEY');
+    expect(() => writeOutput(dir, [{ path: 'a.txt', content: 'y', executable: false }])).toThrow(/received keys or certificates that synth did not write \(ca-key\.pem\)/);
+    expect(fs.readFileSync(path.join(dir, 'ca-key.pem'), 'utf8')).toBe('KEY');
+  });
+
+  test('keys are told past the first bytes of a file and by PuTTY\'s name too, and taking over never deletes them', () => {
+    const parent = tmpdir();
+    const dir = path.join(parent, 'dist');
+    synthesize(demoApp(dir));
+    fs.writeFileSync(path.join(dir, 'notes.txt'), `${'x'.repeat(200_000)}\n-----BEGIN PRIVATE KEY-----\nMC4=\n-----END PRIVATE KEY-----\n`);
+    fs.writeFileSync(path.join(dir, 'admin.ppk'), 'secret');
+    expect(() => synthesize(demoApp(dir), { takeOver: true })).toThrow(/received keys or certificates that synth did not write \(admin\.ppk, notes\.txt\)/);
+  });
+
+  test('a failure of the machine never repeats the system\'s message, which holds the raw path', () => {
+    const fault = Object.assign(new Error('ENOENT: no such file, open \'/p/https:/admin:MARKER@git.example.com/rec.json\''), { code: 'ENOENT', syscall: 'open', path: '/p/https:/admin:MARKER@git.example.com/rec.json' });
+    const line = machineError(fault, '/p/https:/admin:MARKER@git.example.com/rec.json', 'write the record').message;
+    expect(line).not.toContain('MARKER');
+    expect(line).toBe('a path with a user name or password in it (not repeated here): cannot write the record (ENOENT): the system refused it (open); check the path and synthesize again; the previous output is as it was');
+  });
+
+  test('one output folder reached by two spellings (a link) is one output for its record', () => {
+    const parent = tmpdir();
+    fs.mkdirSync(path.join(parent, 'real'));
+    fs.symlinkSync(path.join(parent, 'real'), path.join(parent, 'link'));
+    const recordFile = path.join(parent, 'state.json');
+    synthesize(demoApp(path.join(parent, 'link', 'dist')), { recordFile });
+    synthesize(demoApp(path.join(parent, 'real', 'dist')), { recordFile });
+    expect(JSON.parse(fs.readFileSync(recordFile, 'utf8')).output).toBe('real/dist');
+  });
+
+  test('a folder whose name has a comma is told to take over in code, since the variable splits on commas', () => {
+    const parent = tmpdir();
+    const dir = path.join(parent, 'out,v2');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'mine.yaml'), 'x');
+    expect(() => synthesize(demoApp(dir))).toThrow(/move them out, or pass takeOver: true to synthesize to replace the folder and delete them$/);
   });
 
   test('a path with a line break in it is quoted, so the message stays one line', () => {

@@ -16,7 +16,7 @@ import { ClusterTlsError, describeValue, hasCredentials } from '../spec/errors';
 import type { TlsPlan } from '../certificates/certificate-options';
 import * as layout from '../spec/output-layout';
 import { isSystemError, machineError } from './machine-errors';
-import { READ_LIMITS, readBounded } from '../spec/bounded-read';
+import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded } from '../spec/bounded-read';
 import { TAKE_OVER_ENV } from './output-swap';
 
 /** Environment variable that acknowledges deliberate re-creations for `npm run synth`. */
@@ -156,7 +156,15 @@ export function readRecord(file: string): FixedSettings | undefined {
 
 /** The output folder a record goes with, as the record names it: relative to the record's folder, with '/' separators. */
 export function recordOutput(recordFile: string, outdir: string): string {
-  return path.relative(path.dirname(recordFile), outdir).split(path.sep).join('/');
+  // Where the paths lead, so that one folder reached by two spellings (a link) is one output.
+  const real = (p: string) => {
+    try {
+      return path.join(fs.realpathSync(path.dirname(path.resolve(p))), path.basename(p));
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  return path.relative(path.dirname(real(recordFile)), real(outdir)).split(path.sep).join('/');
 }
 
 /**
@@ -194,13 +202,30 @@ export function shownName(name: string): string {
  */
 export function displayPath(file: string): string {
   const shown = relativePath(file);
-  return hasCredentials(shown) ? 'a path with a user name or password in it (not repeated here)' : shownName(shown);
+  return hasCredentials(shown) || pathHoldsCredentials(shown) ? 'a path with a user name or password in it (not repeated here)' : shownName(shown);
+}
+
+/**
+ * Whether a path holds a URL's user information below its first folder (a folder named after a
+ * repository URL, `…/https:/user:token@host/…`): a folder name `user:password@host`, or a name with
+ * an '@' right after a folder named like a scheme (`https:`).
+ */
+function pathHoldsCredentials(file: string): boolean {
+  const parts = file.split(/[/\\]/);
+  return parts.some((part, i) => /^[^@]*:[^@]*@/.test(part) || (part.includes('@') && i > 0 && /^[a-z][a-z0-9+.-]*:$/i.test(parts[i - 1])));
 }
 
 /** A path relative to the working folder when inside it, else as given: for a received value, which `describeValue` quotes and masks. */
 export function relativePath(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+  let cwd: string;
+  try {
+    cwd = process.cwd();
+  } catch {
+    // The working folder was deleted: the path as given.
+    return file;
+  }
+  const relative = path.relative(cwd, file);
+  return relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }
 
 /**
@@ -243,34 +268,27 @@ export function checkFixedSettings(record: FixedSettings | undefined, now: Fixed
  * Names of files that hold keys or certificates: PEM, DER and PKCS files and Java keystores, with
  * any further suffix (a `.bak` copy) and in any case, and SSH key files.
  */
-const KEY_MATERIAL = /(\.(pem|key|csr|crt|cer|der|p7b|p7c|p8|pk8|p12|pfx|jks|jceks|keystore|bcfks)(\.[^/]*)?$|^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$)/i;
+const KEY_MATERIAL = /(\.(pem|key|csr|crt|cer|der|p7b|p7c|p8|pk8|p12|pfx|jks|jceks|keystore|bcfks|ppk|gpg|pgp|asc|kdbx)(\.[^/]*)?$|^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$)/i;
 
-/** What a PEM or OpenSSH key file starts a block with, whatever its name. */
-const KEY_CONTENT = /-----BEGIN [A-Z0-9 ]*(PRIVATE KEY|CERTIFICATE)[A-Z0-9 ]*-----/;
+/** What a key or certificate file holds, whatever its name: a PEM block, a PuTTY key, an armoured PGP key. */
+const KEY_CONTENT = /-----BEGIN [A-Z0-9 ]*(PRIVATE KEY|CERTIFICATE)[A-Z0-9 ]*-----|PuTTY-User-Key-File-|-----BEGIN PGP PRIVATE KEY BLOCK-----/;
 
-/** How much of a file the content check reads. */
-const KEY_SNIFF_BYTES = 64 * 1024;
+/** The largest file the content check reads whole; a larger one is taken for a key, to be safe. */
+const KEY_SNIFF_BYTES = 16 * 1024 * 1024;
 
-/** Whether a file of the output folder holds a key or a certificate, by its name or its first bytes. */
+/**
+ * Whether a file of the output folder holds a key or a certificate, by its name or its content. A
+ * file that cannot be read, or is larger than the check reads, counts as one: the swap must not
+ * delete what it could not look at.
+ */
 function isKeyMaterial(file: string): boolean {
   if (KEY_MATERIAL.test(path.basename(file))) {
     return true;
   }
-  let fd: number | undefined;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    if (!fs.fstatSync(fd).isFile()) {
-      return false;
-    }
-    const buffer = Buffer.alloc(KEY_SNIFF_BYTES);
-    const n = fs.readSync(fd, buffer);
-    return KEY_CONTENT.test(buffer.subarray(0, n).toString('latin1'));
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) {
-      fs.closeSync(fd);
-    }
+    return KEY_CONTENT.test(readBounded(file, KEY_SNIFF_BYTES));
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? false : !(e instanceof UnreadableInputError && !(e instanceof TooLargeError));
   }
 }
 
@@ -339,6 +357,19 @@ export function checkOnlySynthesizedFiles(outdir: string): void {
   }
   const what = listed === undefined ? `a folder no synth wrote (it has no valid ${layout.OUTPUT_MARKER_FILE}) holding ${shownList(foreign)}`
     : `files the last synth did not write (${shownList(foreign)})`;
+  // The variable holds comma-separated folders: a folder whose name has a comma is taken over in code.
+  const takeOver = displayPath(outdir).includes(',') ? 'pass takeOver: true to synthesize' : `set ${TAKE_OVER_ENV}=${displayPath(outdir)}`;
   throw new ClusterTlsError(`${displayPath(outdir)}: received ${what}; expected an output folder of synthesized files only, or none: `
-    + `move them out, or set ${TAKE_OVER_ENV}=${displayPath(outdir)} to replace the folder and delete them`);
+    + `move them out, or ${takeOver} to replace the folder and delete them`);
+}
+
+/**
+ * Refuses to replace an output folder that holds what the swap must not delete: keys and
+ * certificates synth did not write (always), and any other file no synth wrote (unless taken over).
+ */
+export function checkReplaceable(outdir: string, written: ReadonlySet<string>, takeOver: boolean): void {
+  checkNoKeyMaterial(outdir, written);
+  if (!takeOver) {
+    checkOnlySynthesizedFiles(outdir);
+  }
 }

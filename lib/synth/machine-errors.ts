@@ -40,6 +40,7 @@ export function machineError(e: unknown, at: string, action: string, outcome = '
     return e as Error;
   }
   const code = e.code!;
-  const advice = ADVICE[code] ?? `the system refused it (${e.message.split('\n')[0]})`;
+  // The system's message is not repeated: it holds the raw path, which may hold a credential.
+  const advice = ADVICE[code] ?? `the system refused it (${e.syscall}); check the path and synthesize again`;
   return new ClusterTlsError(`${displayPath(at)}: cannot ${action} (${code}): ${advice}; ${outcome}`, { cause: e });
 }

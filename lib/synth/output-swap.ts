@@ -32,7 +32,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { READ_LIMITS, UnreadableInputError, readBounded } from '../spec/bounded-read';
 import { ClusterTlsError } from '../spec/errors';
-import { displayPath, shownName } from './guards';
+import { checkReplaceable, displayPath, shownName } from './guards';
 import { machineError } from './machine-errors';
 
 /** Environment variable naming output folders synth may take over although they hold files it did not write. */
@@ -44,7 +44,29 @@ interface LockContent {
   readonly host: string;
   readonly nonce: string;
   readonly started: string;
+  /** The kernel's boot id (Linux): a lock of an earlier boot is stale whatever its pid. */
+  readonly boot?: string;
+  /** The process's pid namespace (Linux): a pid means something only inside its own. */
+  readonly pidNamespace?: string;
 }
+
+/** How old a lock whose process cannot be asked (another host, another pid namespace) must be to count as left by a killed synth: no synth takes this long. */
+const UNCHECKABLE_LOCK_MS = 10 * 60 * 1000;
+
+/** A line of a file of /proc, or undefined where there is none (not Linux). */
+function procValue(read: () => string): string | undefined {
+  try {
+    return read().trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** This process's boot id and pid namespace, as its lock records them. */
+const IDENTITY = {
+  boot: procValue(() => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8')),
+  pidNamespace: procValue(() => fs.readlinkSync('/proc/self/ns/pid')),
+};
 
 /** The content of the journal: every path relative to the output's parent folder. */
 interface Journal {
@@ -108,6 +130,16 @@ export interface FoundOutput {
   readonly exists: boolean;
 }
 
+/** Options of {@link OutputSwap.open}. */
+export interface SwapOptions {
+  /**
+   * Whether files no synth wrote may be deleted with the old output (keys never are): checked on
+   * an output folder a killed synth's journal is about to move aside, as on any other.
+   * @default false
+   */
+  readonly takeOver?: boolean;
+}
+
 /**
  * One synth's hold on an output folder: taken with {@link OutputSwap.open}, which waits for no
  * one (another live synth makes it fail with one line), finishes what a killed synth left, and
@@ -119,15 +151,15 @@ export class OutputSwap {
    * Takes the lock of `outdir` and recovers from a killed synth.
    * @param recordFile the record replaced with the output, when there is one
    */
-  public static open(outdir: string, recordFile?: string): OutputSwap {
+  public static open(outdir: string, recordFile?: string, options: SwapOptions = {}): OutputSwap {
     const paths = new SwapPaths(path.resolve(outdir));
-    fsStep(paths.parent, 'create the folder that holds the output folder', () => fs.mkdirSync(paths.parent, { recursive: true }));
     refuseUnsafeTarget(paths, recordFile);
+    fsStep(paths.parent, 'create the folder that holds the output folder', () => fs.mkdirSync(paths.parent, { recursive: true }));
     const nonce = `${process.pid}-${randomBytes(6).toString('hex')}`;
     acquireLock(paths, nonce);
     const swap = new OutputSwap(paths, nonce, recordFile === undefined ? undefined : path.resolve(recordFile));
     try {
-      recover(paths, recordFile);
+      recover(paths, recordFile, options);
       swap.found = inspect(paths.target);
     } catch (e) {
       swap.close();
@@ -178,6 +210,7 @@ export class OutputSwap {
       ...(recordTemp !== undefined ? { record: { from: relative(recordTemp), to: relative(this.recordFile!) } } : {}),
     };
     try {
+      this.checkStillMine(staging);
       writeJournal(this.paths, journal, this.nonce);
     } catch (e) {
       removeQuietly(staging);
@@ -187,13 +220,25 @@ export class OutputSwap {
     // The commit point is passed: a kill from here is finished by the next run. A failure while
     // this run still lives is undone when the new output has not taken the folder's place yet.
     try {
-      complete(this.paths, journal);
+      complete(this.paths, journal, this.recordFile);
     } catch (e) {
       if (rollBack(this.paths, journal)) {
         throw machineError(e, this.paths.target, 'replace the output folder');
       }
       throw machineError(e, this.paths.target, 'replace the output folder',
         `the new output is in place and ${displayPath(this.paths.journal)} names what is left to do: the next synth finishes it`);
+    }
+  }
+
+  /**
+   * Refuses to commit when another synth took the lock meanwhile (its process could not be asked,
+   * and it took this one for stale) and with it, maybe, this run's staged files.
+   */
+  private checkStillMine(staging: string): void {
+    const held = readLock(this.paths.lock);
+    if (typeof held !== 'object' || held.nonce !== this.nonce || !exists(staging)) {
+      throw new ClusterTlsError(`${displayPath(this.paths.target)}: received a synth whose lock another synth took while it wrote; expected one synth at a time per output folder: `
+        + 'nothing was changed by this one; run again when no other synth runs');
     }
   }
 
@@ -212,7 +257,7 @@ export class OutputSwap {
  * test that stands for the next run.
  */
 export function recoverOutput(outdir: string, recordFile?: string): void {
-  recover(new SwapPaths(path.resolve(outdir)), recordFile);
+  recover(new SwapPaths(path.resolve(outdir)), recordFile, {});
 }
 
 /** One step of the file system, with a failure of the machine turned into one line naming `at`. */
@@ -268,7 +313,7 @@ function writeJournal(paths: SwapPaths, journal: Journal, nonce: string): void {
  * new output holds the folder's place; a staged output that is gone (deleted by hand after a kill)
  * leaves both the old output and the old record.
  */
-function complete(paths: SwapPaths, journal: Journal): void {
+function complete(paths: SwapPaths, journal: Journal, recordFile?: string): void {
   const staging = path.join(paths.parent, journal.staging);
   const previous = path.join(paths.parent, journal.previous);
   let swapped: boolean;
@@ -281,7 +326,11 @@ function complete(paths: SwapPaths, journal: Journal): void {
   } else {
     swapped = journal.hadOutput ? exists(previous) : exists(paths.target);
   }
-  const record = journal.record && { from: path.resolve(paths.parent, journal.record.from), to: path.resolve(paths.parent, journal.record.to) };
+  // The record this run is given wins over the journal's relative path: the project may have moved
+  // since, and a record outside it did not move with it.
+  const record = journal.record && (recordFile !== undefined
+    ? { from: path.join(path.dirname(path.resolve(recordFile)), `${journal.staging}.record`), to: path.resolve(recordFile) }
+    : { from: path.resolve(paths.parent, journal.record.from), to: path.resolve(paths.parent, journal.record.to) });
   if (swapped && record !== undefined && exists(record.from)) {
     fs.renameSync(record.from, record.to);
   }
@@ -361,11 +410,17 @@ function refuseUnsafeTarget(paths: SwapPaths, recordFile: string | undefined): v
  * commit point, or had passed it and was deleting the old output). Only names a swap of this
  * folder makes are touched.
  */
-function recover(paths: SwapPaths, recordFile: string | undefined): void {
+function recover(paths: SwapPaths, recordFile: string | undefined, options: SwapOptions): void {
   fsStep(paths.journal, 'finish the swap a killed synth left', () => {
     const journal = readJournal(paths);
     if (journal !== undefined) {
-      complete(paths, journal);
+      const staging = path.join(paths.parent, journal.staging);
+      if (journal.hadOutput && exists(staging) && exists(paths.target) && !exists(path.join(paths.parent, journal.previous))) {
+        // The output folder is about to be moved aside and deleted: what was put in it since the kill is checked as at any synth.
+        inspect(paths.target);
+        checkReplaceable(paths.target, new Set(), options.takeOver ?? false);
+      }
+      complete(paths, journal, recordFile);
     }
     for (const entry of fs.readdirSync(paths.parent)) {
       if (paths.isLeftover(entry)) {
@@ -473,13 +528,19 @@ const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
  * never seen half-written.
  */
 function acquireLock(paths: SwapPaths, nonce: string): void {
-  const content: LockContent = { pid: process.pid, host: os.hostname(), nonce, started: new Date().toISOString() };
+  const content: LockContent = { pid: process.pid, host: os.hostname(), nonce, started: new Date().toISOString(), ...IDENTITY };
   const temporary = `${paths.staging(nonce)}.lock`;
   try {
     fsStep(paths.lock, 'create the lock file', () => fs.writeFileSync(temporary, `${JSON.stringify(content)}\n`, { flag: 'wx' }));
     for (let attempt = 0; attempt < 5; attempt++) {
-      if (placeLock(paths, temporary)) {
+      const placed = placeLock(paths, temporary);
+      if (placed === 'placed') {
         return;
+      }
+      if (placed === 'temporary gone') {
+        // The synth holding the lock cleaned it as a leftover: write it again and try again.
+        fsStep(paths.lock, 'create the lock file', () => fs.writeFileSync(temporary, `${JSON.stringify(content)}\n`, { flag: 'wx' }));
+        continue;
       }
       const held = readLock(paths.lock);
       if (held === 'gone') {
@@ -489,7 +550,7 @@ function acquireLock(paths: SwapPaths, nonce: string): void {
         throw new ClusterTlsError(`${displayPath(paths.lock)}: received a file that is not a lock synth writes; expected the lock of a synth, or none: `
           + 'if no synth runs, delete it and synthesize again');
       }
-      if (isHeldByLiveProcess(held)) {
+      if (isHeldByLiveProcess(held, paths.lock)) {
         throw new ClusterTlsError(`${displayPath(paths.target)}: received a synth while another one writes it (process ${held.pid} on ${shownName(held.host)}, since ${shownName(held.started)}); `
           + `expected one synth at a time per output folder: run again when it ends; if no synth runs, delete ${displayPath(paths.lock)}`);
       }
@@ -502,15 +563,20 @@ function acquireLock(paths: SwapPaths, nonce: string): void {
   }
 }
 
-/** Puts the staged lock in place; false when a lock is there already. */
-function placeLock(paths: SwapPaths, temporary: string): boolean {
+/** Puts the staged lock in place: 'held' when a lock is there already, 'temporary gone' when the staged one was deleted meanwhile. */
+function placeLock(paths: SwapPaths, temporary: string): 'placed' | 'held' | 'temporary gone' {
+  const outcome = (e: unknown): 'held' | 'temporary gone' | undefined => {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'EEXIST' ? 'held' : code === 'ENOENT' && !exists(temporary) ? 'temporary gone' : undefined;
+  };
   try {
     fs.linkSync(temporary, paths.lock);
-    return true;
+    return 'placed';
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') {
-      return false;
+    const known = outcome(e);
+    if (known !== undefined) {
+      return known;
     }
     if (code === undefined || !NO_LINKS.has(code)) {
       throw machineError(e, paths.lock, 'create the lock file');
@@ -518,10 +584,11 @@ function placeLock(paths: SwapPaths, temporary: string): boolean {
   }
   try {
     fs.copyFileSync(temporary, paths.lock, fs.constants.COPYFILE_EXCL);
-    return true;
+    return 'placed';
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-      return false;
+    const known = outcome(e);
+    if (known !== undefined) {
+      return known;
     }
     throw machineError(e, paths.lock, 'create the lock file');
   }
@@ -544,7 +611,8 @@ function readLock(file: string): LockContent | 'gone' | 'foreign' {
   try {
     const parsed = JSON.parse(text);
     const plain = (v: unknown) => typeof v === 'string' && v.length <= 256;
-    if (Number.isSafeInteger(parsed?.pid) && parsed.pid > 0 && plain(parsed.host) && plain(parsed.started)
+    const optional = (v: unknown) => v === undefined || plain(v);
+    if (Number.isSafeInteger(parsed?.pid) && parsed.pid > 0 && plain(parsed.host) && plain(parsed.started) && optional(parsed.boot) && optional(parsed.pidNamespace)
       && typeof parsed.nonce === 'string' && new RegExp(`^${NONCE}$`).test(parsed.nonce)) {
       return parsed;
     }
@@ -559,9 +627,13 @@ function readLock(file: string): LockContent | 'gone' | 'foreign' {
  * process cannot be asked. A lock of this process's own pid that is not its own was left by an
  * earlier process of the same pid (a container starts each run with the same pids).
  */
-function isHeldByLiveProcess(lock: LockContent): boolean {
-  if (lock.host !== os.hostname()) {
-    return true;
+function isHeldByLiveProcess(lock: LockContent, file: string): boolean {
+  if (lock.boot !== undefined && IDENTITY.boot !== undefined && lock.boot !== IDENTITY.boot && lock.host === os.hostname()) {
+    return false;
+  }
+  if (lock.host !== os.hostname() || lock.pidNamespace !== IDENTITY.pidNamespace) {
+    // Its process cannot be asked: held, unless older than any synth runs.
+    return !isOlderThan(file, UNCHECKABLE_LOCK_MS);
   }
   if (lock.pid === process.pid) {
     return false;
@@ -571,6 +643,15 @@ function isHeldByLiveProcess(lock: LockContent): boolean {
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether a file was last modified more than `ms` ago. */
+function isOlderThan(file: string, ms: number): boolean {
+  try {
+    return Date.now() - fs.lstatSync(file).mtimeMs > ms;
+  } catch {
+    return true;
   }
 }
 

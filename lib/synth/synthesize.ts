@@ -9,7 +9,7 @@ import { ClusterTlsError, oneLine } from '../spec/errors';
 import * as layout from '../spec/output-layout';
 import { registeredDrainers } from './app-rules';
 import {
-  RECREATE_ENV, changedRecordText, checkFixedSettings, checkRecordOutput, displayPath, recordOutput, checkNoKeyMaterial, checkOnlySynthesizedFiles, clusterKey, fixedSettings, readRecord,
+  RECREATE_ENV, changedRecordText, checkFixedSettings, checkRecordOutput, checkReplaceable, displayPath, recordOutput, clusterKey, fixedSettings, readRecord,
 } from './guards';
 import { isSystemError, machineError } from './machine-errors';
 import { OutputSwap, TAKE_OVER_ENV } from './output-swap';
@@ -162,7 +162,7 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
 
   const cli = cliFolder(outdir);
   // From the lock on, the record and the output are read and replaced by this run alone.
-  const swap = OutputSwap.open(outdir, recordFile);
+  const swap = OutputSwap.open(outdir, recordFile, { takeOver });
   try {
     const record = readRecord(recordFile);
     checkRecordOutput(record, recordFile, outdir);
@@ -175,10 +175,7 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
       unverified: options.acknowledgeUnverifiedPhase ?? listFromEnv(UNVERIFIED_ENV),
     });
     if (swap.output.exists) {
-      checkNoKeyMaterial(outdir, new Set(files));
-      if (!takeOver) {
-        checkOnlySynthesizedFiles(outdir);
-      }
+      checkReplaceable(outdir, new Set(files), takeOver);
     }
     swap.commit(rendered(), changedRecordText(recordFile, { output: recordOutput(recordFile, outdir), ...now, ...(rotations ? { rotations } : {}) }));
   } finally {
@@ -240,7 +237,9 @@ export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = 
     synthesize(build(), options);
   } catch (e) {
     // A failure of the machine that no step named is still one line, naming the path the system gave.
-    const error = isSystemError(e) ? machineError(e, e.path ?? '.', `complete ${e.syscall}`, 'synthesize again once it is fixed: the next synth finishes or undoes what this one left') : e;
+    const error = !isSystemError(e) ? e
+      : e.syscall === 'uv_cwd' ? new ClusterTlsError('the working folder: received a folder that no longer exists; expected the folder the synth runs in: change to an existing folder and synthesize again')
+        : machineError(e, e.path ?? '.', `complete ${e.syscall}`, 'synthesize again once it is fixed: the next synth finishes or undoes what this one left');
     if (error instanceof ClusterTlsError) {
       // One line per failure (construct validations report several at once, one per line), each
       // kept to one line whatever a name in it holds: a control character is written as its escape.

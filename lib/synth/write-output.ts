@@ -4,6 +4,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ClusterTlsError, describeValue } from '../spec/errors';
+import { checkNoKeyMaterial, displayPath } from './guards';
 import { machineError } from './machine-errors';
 import { OutputSwap } from './output-swap';
 
@@ -23,14 +25,30 @@ export interface RenderedFile {
  * finished or undone by the next. On failure (an error writing, or one thrown by `files` while it
  * makes the next file) the previous content is left as it was. `files` is read once, one file at
  * a time, so a generator that renders each file as it is asked for keeps only one file in memory.
- * An output path that is a symbolic link or a file is refused.
+ * An output path that is a symbolic link or a file is refused, as is a folder holding keys or
+ * certificates (which the swap would delete) and a file path that would leave the folder.
  */
 export function writeOutput(outdir: string, files: Iterable<RenderedFile>): void {
   const swap = OutputSwap.open(outdir);
   try {
-    swap.commit(files);
+    if (swap.output.exists) {
+      // No list of what it will write is known ahead: no key of any name is deleted.
+      checkNoKeyMaterial(swap.target, new Set());
+    }
+    swap.commit(insideOutput(files));
   } finally {
     swap.close();
+  }
+}
+
+/** The files, each refused in one line when its path would leave the output folder. */
+function* insideOutput(files: Iterable<RenderedFile>): Generator<RenderedFile> {
+  for (const file of files) {
+    const parts = typeof file.path === 'string' ? file.path.split('/') : [];
+    if (parts.length === 0 || file.path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\'))) {
+      throw new ClusterTlsError(`writeOutput: path: received ${describeValue(file.path)}; expected a relative path inside the output folder, with '/' separators`);
+    }
+    yield file;
   }
 }
 
@@ -42,7 +60,7 @@ export function copyFiles(from: string, to: string, files: readonly string[]): v
       fs.mkdirSync(path.dirname(dest), { recursive: true });
       fs.copyFileSync(path.join(from, ...file.split('/')), dest);
     } catch (e) {
-      throw machineError(e, dest, 'copy the manifest into the cdk8s CLI\'s output folder', `the output folder ${from} and its record are written; only the CLI's copy is not`);
+      throw machineError(e, dest, 'copy the manifest into the cdk8s CLI\'s output folder', `the output folder ${displayPath(from)} and its record are written; only the CLI's copy is not`);
     }
   }
 }

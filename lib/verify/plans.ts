@@ -124,12 +124,20 @@ interface YamlDocument {
 }
 
 function readYamlDocuments(root: string, file: string): YamlDocument[] {
-  const docs = YAML.parseAllDocuments(readOutputFile(root, file));
-  const bad = docs.find((d) => d.errors.length > 0);
-  if (bad) {
-    throw new VerifyInputError(file, 'content', 'YAML that does not parse', `valid YAML; the parser said: ${oneLine(bad.errors[0].message.split('\n')[0])}`);
+  const text = readOutputFile(root, file);
+  // The parser refuses some documents by throwing (too many aliases, say) rather than listing an
+  // error: both are named as the file's parse error, on one line.
+  const parseError = (message: string) => new VerifyInputError(file, 'content', 'YAML that does not parse', `valid YAML; the parser said: ${oneLine(message.split('\n')[0])}`);
+  try {
+    const docs = YAML.parseAllDocuments(text);
+    const bad = docs.find((d) => d.errors.length > 0);
+    if (bad) {
+      throw parseError(bad.errors[0].message);
+    }
+    return docs.map((d) => ({ file, doc: d.toJSON() }));
+  } catch (e) {
+    throw e instanceof VerifyInputError ? e : parseError((e as Error).message);
   }
-  return docs.map((d) => ({ file, doc: d.toJSON() }));
 }
 
 /**

@@ -23,6 +23,11 @@ const NAMESPACES = 10;
 const RECORD = 'cluster-tls.lock.json';
 /** A file beside the output that no synth may touch. */
 const NEIGHBOUR = 'notes.txt';
+/** What a lock of this machine records beside the pid (Linux): its boot and pid namespace, as the library reads them. */
+const IDENTITY = {
+  boot: fs.existsSync('/proc/sys/kernel/random/boot_id') ? fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() : undefined,
+  pidNamespace: fs.existsSync('/proc/self/ns/pid') ? fs.readlinkSync('/proc/self/ns/pid') : undefined,
+};
 /** The lock file of the output folder. */
 const LOCK = '.dist.cluster-tls-lock';
 
@@ -359,7 +364,7 @@ describe('other faults', () => {
   test('a lock left by a killed synth does not hold the next one', async () => {
     const parent = oldState(fs.mkdtempSync(path.join(work, 'stale-')), 'p');
     const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid;
-    fs.writeFileSync(path.join(parent, '.dist.cluster-tls-lock'), JSON.stringify({ pid: dead, host: os.hostname(), nonce: '1-0123456789ab', started: '2026-11-24T00:00:00Z' }));
+    fs.writeFileSync(path.join(parent, '.dist.cluster-tls-lock'), JSON.stringify({ pid: dead, host: os.hostname(), nonce: '1-0123456789ab', started: '2026-11-24T00:00:00Z', ...IDENTITY }));
     expect(await synth(parent, 'new')).toMatchObject({ status: 0, stderr: '' });
     expect(versionOf(parent)).toBe('new');
     expect(fs.readdirSync(parent).sort()).toEqual([RECORD, 'dist', NEIGHBOUR].sort());
@@ -387,7 +392,7 @@ describe('other faults', () => {
     const parent = oldState(fs.mkdtempSync(path.join(work, 'held-')), 'p');
     const holder = spawn('sleep', ['60']);
     try {
-      fs.writeFileSync(path.join(parent, LOCK), JSON.stringify({ pid: holder.pid, host: os.hostname(), nonce: '2-0123456789ab', started: '2026-11-24T00:00:00Z' }));
+      fs.writeFileSync(path.join(parent, LOCK), JSON.stringify({ pid: holder.pid, host: os.hostname(), nonce: '2-0123456789ab', started: '2026-11-24T00:00:00Z', ...IDENTITY }));
       const run = await synth(parent, 'new');
       expect(run.status).toBe(1);
       // The synth runs in the folder that holds the output, so the paths are relative to it.
@@ -657,7 +662,7 @@ describe('a hostile tester\'s cases', () => {
     const held = oldState(base, 'newline-lock');
     const holder = spawn('sleep', ['30']);
     try {
-      fs.writeFileSync(path.join(held, LOCK), JSON.stringify({ pid: holder.pid, host: os.hostname(), nonce: '1-0123456789ab', started: 'y\nINJECTED' }));
+      fs.writeFileSync(path.join(held, LOCK), JSON.stringify({ pid: holder.pid, host: os.hostname(), nonce: '1-0123456789ab', started: 'y\nINJECTED', ...IDENTITY }));
       expect(timed(node('new'), held).stderr).toMatch(/^error: [^\n]*since "y\\nINJECTED"[^\n]*\n$/);
     } finally {
       holder.kill('SIGKILL');

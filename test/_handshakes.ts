@@ -87,3 +87,48 @@ export function formatRejections(rejections: readonly Rejection[], most = 10): s
   const lines = rejections.slice(0, most).map((r) => `${r.client} → ${r.server} as ${r.name}: ${r.reason}`);
   return [...lines, ...(rejections.length > most ? [`… and ${rejections.length - most} more`] : [])].join('\n');
 }
+
+/** The Go peer (tools/control-plane/cmd/tls-peer), built by scripts/build-control-plane.sh. */
+export const GO_PEER = require('node:path').join(__dirname, '..', '.cache', 'control-plane', 'bin', 'tls-peer') as string;
+
+/**
+ * The same matrix as {@link handshakeMatrix}, with Go's crypto/tls on both sides (the coordinator,
+ * sqlserver and changefeed are Go programs): every handshake runs in the Go peer, whose server
+ * requires and verifies the client's certificate and whose client verifies the server's name (or
+ * its chain alone, for a name no certificate can hold).
+ */
+export function goHandshakeMatrix(plan: TlsPlan, secrets: ReadonlyMap<string, SecretPem>): MatrixResult {
+  const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+  const get = (name: string) => {
+    const s = secrets.get(name);
+    if (!s) {
+      throw new Error(`the plan of ${plan.namespace}/${plan.clusterName} needs Secret ${name}, which was not issued`);
+    }
+    return s;
+  };
+  const tries: { server: string; client: string; name: string }[] = [];
+  for (const server of plan.secrets.filter((s) => s.role === 'server')) {
+    const dialed = dialedNames(server);
+    if (dialed.length < (server.dnsNames ?? []).length + (server.ipAddresses ?? []).length) {
+      dialed.push('');
+    }
+    for (const client of plan.secrets) {
+      dialed.forEach((name) => tries.push({ server: server.name, client: client.name, name }));
+    }
+  }
+  const input = tries.map((t) => ({
+    serverCert: get(t.server)['tls.crt'], serverKey: get(t.server)['tls.key'], serverTrust: get(t.server)['ca.crt'],
+    clientCert: get(t.client)['tls.crt'], clientKey: get(t.client)['tls.key'], clientTrust: get(t.client)['ca.crt'],
+    serverName: t.name,
+  }));
+  const run = spawnSync(GO_PEER, [], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (run.status !== 0) {
+    throw new Error(`the Go peer failed (${run.status}): ${run.stderr}`);
+  }
+  const results: { ok: boolean; serverError?: string; clientError?: string }[] = JSON.parse(run.stdout);
+  const rejections = results.flatMap((r, i) => (r.ok ? [] : [{
+    server: tries[i].server, client: tries[i].client, name: tries[i].name || '(chain only)',
+    reason: [r.clientError && `client: ${r.clientError}`, r.serverError && `server: ${r.serverError}`].filter(Boolean).join('; '),
+  }]));
+  return { handshakes: results.length, rejections, chainOnly: [] };
+}

@@ -18,7 +18,8 @@ import { buildApp } from '../main';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { createFakeKubectl } from './_fake-kubectl';
-import { MatrixResult, SecretPem, formatRejections, handshakeMatrix, nameVerifiable } from './_handshakes';
+import { MatrixResult, SecretPem, formatRejections, goHandshakeMatrix, handshakeMatrix, nameVerifiable } from './_handshakes';
+import { describeWithTools } from './_control-plane';
 import { HandshakeServer } from '../lib/verify/handshake';
 
 /** The rendered objects and plan of one namespace of an app. */
@@ -157,6 +158,48 @@ describe('CA renewal with cert-manager', () => {
 });
 
 const describeCfssl = describeWithCfssl('the cfssl handshake tests');
+
+describeWithTools('Go\'s crypto/tls as the peer (the coordinator, sqlserver and changefeed are Go programs)', ['tls-peer'], () => {
+  /** The Go matrix dials every name the OpenSSL one does, and the chain alone where it does. */
+  function expectGoAcceptsAll(result: MatrixResult, plan: TlsPlan): void {
+    expect(formatRejections(result.rejections)).toBe('');
+    const servers = plan.secrets.filter((s) => s.role === 'server');
+    const dialed = servers.reduce((n, s) => n + (s.dnsNames ?? []).filter(nameVerifiable).length + (s.ipAddresses ?? []).length
+      + ((s.dnsNames ?? []).some((d) => !nameVerifiable(d)) ? 1 : 0), 0);
+    expect(result.handshakes).toBe(dialed * plan.secrets.length);
+  }
+
+  test('cert-manager\'s Secrets: Go accepts every pair, for every name', async () => {
+    const { objects, plan } = namespaceOf(buildApp(), 'demo');
+    expectGoAcceptsAll(goHandshakeMatrix(plan, await issueWithCertManager(objects)), plan);
+  }, 120_000);
+
+  describeCfssl('cfssl', () => {
+    test('the real cfssl\'s Secrets: Go accepts every pair, for every name', () => {
+      requireCfssl();
+      const { plan } = namespaceOf(buildApp(), 'demo-cfssl');
+      expectGoAcceptsAll(goHandshakeMatrix(plan, issueWithCfssl(buildApp(), 'demo-cfssl')), plan);
+    }, 180_000);
+  });
+
+  test('Go rejects what it must: a client its server cannot chain to a CA it trusts, and a name the server does not hold', async () => {
+    const { objects, plan } = namespaceOf(buildApp(), 'demo');
+    const secrets = await issueWithCertManager(objects);
+    const server = plan.secrets.find((s) => s.role === 'server')!;
+    const client = plan.secrets.find((s) => s.role === 'client')!;
+    // The server trusts its own leaf instead of the CA: no client chains to it.
+    const untrusting = new Map(secrets).set(server.name, { ...secrets.get(server.name)!, 'ca.crt': secrets.get(server.name)!['tls.crt'] });
+    const unchained = goHandshakeMatrix({ ...plan, secrets: [server, client] }, untrusting);
+    // Every handshake fails at the server: Go's client offers no certificate the server's CA list does not name.
+    expect(unchained.rejections.length).toBe(unchained.handshakes);
+    for (const r of unchained.rejections) {
+      expect(r.reason).toMatch(/server: (tls: client didn't provide a certificate|.*certificate signed by unknown authority)/);
+    }
+    // Dialed by a name its certificate does not hold.
+    const misnamed = goHandshakeMatrix({ ...plan, secrets: [{ ...server, dnsNames: ['not-its-name.example.com'], ipAddresses: [] }, client] }, secrets);
+    expect(misnamed.rejections.map((r) => r.reason).join('\n')).toMatch(/client: .*certificate is valid for .*, not not-its-name\.example\.com/);
+  }, 120_000);
+});
 
 describeCfssl('the reference app, cfssl (namespace demo-cfssl)', () => {
   test('the Secrets the real cfssl issues complete every mutual handshake, for every name', async () => {

@@ -1,0 +1,266 @@
+/**
+ * Proven on a real Kubernetes API server with the real cert-manager: etcd and kube-apiserver
+ * (Kubernetes 1.36.3) and cert-manager's controllers (v1.21.2), all built from their Go modules by
+ * scripts/build-control-plane.sh, started for this file and stopped after it. The manifests are
+ * applied as a user applies them (`kubectl apply --server-side`, strict field validation), read
+ * back field by field, issued by the real controller, checked by `cluster-tls verify` on the live
+ * Secrets, and handshaken by OpenSSL (node:tls) and Go's crypto/tls; the in-test re-creation of
+ * cert-manager is compared with the real one field by field.
+ */
+import 'reflect-metadata';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { webcrypto } from 'node:crypto';
+import type * as X509 from '@peculiar/x509';
+import * as YAML from 'yaml';
+import type { TlsPlan } from '../lib/certificates/certificate-options';
+import { CertManagerIssuer } from './_cert-manager-issuer';
+import { TOOLS_BIN, describeWithTools, tool } from './_control-plane';
+import { SecretPem, formatRejections, goHandshakeMatrix, handshakeMatrix } from './_handshakes';
+
+const x509: typeof X509 = require('@peculiar/x509');
+x509.cryptoProvider.set(webcrypto as any);
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST = path.join(ROOT, 'dist');
+const CLI = path.join(ROOT, 'build', 'bin', 'cluster-tls.js');
+/** The groups whose objects come from CRDs: read back, they must hold exactly what was written. */
+const CUSTOM_GROUPS = /^(db\.operator\.io|cert-manager\.io)\//;
+
+let work: string;
+let kubeconfig: string;
+let launcher: ChildProcess | undefined;
+let controller: ChildProcess | undefined;
+
+function kubectl(args: readonly string[], input?: string) {
+  return spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+}
+
+/** Every object of a manifest file. */
+function objectsOf(file: string): any[] {
+  return YAML.parseAllDocuments(fs.readFileSync(file, 'utf8')).map((d) => d.toJSON()).filter((o) => o);
+}
+
+/** The manifest files of the reference output. */
+const manifests = () => fs.readdirSync(DIST).filter((f) => f.endsWith('.k8s.yaml')).map((f) => path.join(DIST, f));
+
+/** Where `written` differs from `read` (every written field must be read back as it was), as paths. */
+function notReadBack(written: unknown, read: unknown, at = ''): string[] {
+  if (written !== null && typeof written === 'object') {
+    if (read === null || typeof read !== 'object' || Array.isArray(written) !== Array.isArray(read)) {
+      return [`${at}: written ${JSON.stringify(written).slice(0, 80)}, read ${JSON.stringify(read)?.slice(0, 80)}`];
+    }
+    if (Array.isArray(written) && written.length !== (read as unknown[]).length) {
+      return [`${at}: written ${written.length} items, read ${(read as unknown[]).length}`];
+    }
+    return Object.entries(written).flatMap(([k, v]) => notReadBack(v, (read as Record<string, unknown>)[k], `${at}.${k}`));
+  }
+  return written === read ? [] : [`${at}: written ${JSON.stringify(written)}, read ${JSON.stringify(read)}`];
+}
+
+/** Fields the server added below `spec` that were not written: a default the library meant to leave out. */
+function addedBelow(written: unknown, read: unknown, at: string): string[] {
+  if (read === null || typeof read !== 'object' || Array.isArray(read)) {
+    return [];
+  }
+  if (written === null || typeof written !== 'object') {
+    return [];
+  }
+  return Object.entries(read).flatMap(([k, v]) => (!(k in (written as object)) ? [`${at}.${k}`]
+    : Array.isArray(v) ? v.flatMap((item, i) => addedBelow((written as any)[k]?.[i], item, `${at}.${k}[${i}]`)) : addedBelow((written as any)[k], v, `${at}.${k}`)));
+}
+
+/** Reads an object back from the server. */
+function readBack(o: any): any {
+  const got = kubectl(['get', `${o.kind}.${o.apiVersion.split('/')[0]}`, o.metadata.name, ...(o.metadata.namespace ? ['-n', o.metadata.namespace] : []), '-o', 'json']);
+  if (got.status !== 0) {
+    throw new Error(`kubectl get ${o.kind} ${o.metadata.name}: ${got.stderr}`);
+  }
+  return JSON.parse(got.stdout);
+}
+
+/** Applies a manifest server-side, as the runbook tells users to, with unknown fields refused rather than dropped. */
+function apply(file: string) {
+  return kubectl(['apply', '--server-side', '--field-manager=cdk8s-cluster-tls', '--validate=strict', '-f', file]);
+}
+
+/** The Secrets of a namespace as the API server holds them, by name, decoded. */
+function liveSecrets(namespace: string): Map<string, SecretPem> {
+  const got = kubectl(['get', 'secrets', '-n', namespace, '-o', 'json']);
+  expect(got.status).toBe(0);
+  return new Map(JSON.parse(got.stdout).items.filter((s: any) => s.type === 'kubernetes.io/tls').map((s: any) => [s.metadata.name, Object.fromEntries(
+    Object.entries(s.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+  ) as SecretPem]));
+}
+
+/** What a certificate is, as a field-by-field record: what a peer or the operator reads of it. */
+function describeCertificate(pem: string): Record<string, unknown> {
+  const cert = new x509.X509Certificate(pem.trim().split(/(?=-----BEGIN)/)[0]);
+  const ext = <T>(type: any) => cert.getExtension(type) as T | null;
+  const san = ext<X509.SubjectAlternativeNameExtension>(x509.SubjectAlternativeNameExtension);
+  const ku = ext<X509.KeyUsagesExtension>(x509.KeyUsagesExtension);
+  const eku = ext<X509.ExtendedKeyUsageExtension>(x509.ExtendedKeyUsageExtension);
+  const bc = ext<X509.BasicConstraintsExtension>(x509.BasicConstraintsExtension);
+  return {
+    subject: cert.subject,
+    issuer: cert.issuer,
+    dnsNames: (san?.names.items ?? []).filter((n) => n.type === 'dns').map((n) => n.value).sort(),
+    ipAddresses: (san?.names.items ?? []).filter((n) => n.type === 'ip').map((n) => n.value).sort(),
+    uris: (san?.names.items ?? []).filter((n) => n.type === 'url').map((n) => n.value).sort(),
+    keyUsages: ku ? { usages: ku.usages, critical: ku.critical } : null,
+    extendedKeyUsages: eku ? [...eku.usages].map(String).sort() : null,
+    basicConstraints: bc ? { ca: bc.ca, pathLength: bc.pathLength ?? null, critical: bc.critical } : null,
+    subjectKeyIdentifier: cert.getExtension('2.5.29.14') !== null,
+    authorityKeyIdentifier: cert.getExtension('2.5.29.35') !== null,
+    extensions: cert.extensions.map((e) => e.type).sort(),
+    signatureAlgorithm: JSON.stringify(cert.signatureAlgorithm),
+    publicKey: JSON.stringify(cert.publicKey.algorithm),
+  };
+}
+
+describeWithTools('on a real API server with the real cert-manager', ['etcd', 'kube-apiserver', 'launcher', 'cert-manager-controller', 'tls-peer', 'kubectl'], () => {
+  jest.setTimeout(180_000);
+
+  beforeAll(async () => {
+    spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'synth.js'), '--build-only'], { cwd: ROOT });
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-control-plane-'));
+    kubeconfig = path.join(work, 'kubeconfig');
+    const crds = [path.join(TOOLS_BIN, '..', 'crds', 'cert-manager'), path.join(ROOT, 'crds', 'operator')].join(',');
+    launcher = spawn(tool('launcher'), ['--assets', TOOLS_BIN, '--crds', crds, '--kubeconfig-out', kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let errors = '';
+    launcher.stderr!.on('data', (d) => { errors += d; });
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      launcher!.stdout!.on('data', (d) => {
+        out += d;
+        if (out.includes('ready')) {
+          resolve();
+        }
+      });
+      launcher!.on('exit', (code) => reject(new Error(`the control plane did not start (${code}): ${errors.slice(-2000)}`)));
+    });
+    for (const namespace of ['demo', 'demo-cfssl']) {
+      expect(kubectl(['create', 'namespace', namespace]).status).toBe(0);
+    }
+    controller = spawn(tool('cert-manager-controller'), ['--kubeconfig', kubeconfig], { stdio: 'ignore' });
+  }, 180_000);
+
+  afterAll(async () => {
+    controller?.kill('SIGTERM');
+    if (launcher && launcher.exitCode === null) {
+      const stopped = new Promise((resolve) => launcher!.on('exit', resolve));
+      launcher.stdin!.end();
+      await stopped;
+    }
+    if (work) {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test('every manifest of the reference output applies server-side with strict validation, and reads back field by field', () => {
+    const pruned: string[] = [];
+    const defaulted: string[] = [];
+    let count = 0;
+    for (const file of manifests()) {
+      const applied = apply(file);
+      expect({ file: path.basename(file), status: applied.status, stderr: applied.stderr }).toEqual({ file: path.basename(file), status: 0, stderr: '' });
+      for (const o of objectsOf(file)) {
+        count++;
+        const read = readBack(o);
+        const what = `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`;
+        pruned.push(...notReadBack(o, read).map((d) => `${what} ${d}`));
+        if (CUSTOM_GROUPS.test(o.apiVersion)) {
+          defaulted.push(...addedBelow(o.spec, read.spec, 'spec').map((d) => `${what} ${d}`));
+        }
+      }
+    }
+    expect(count).toBeGreaterThan(20);
+    expect(pruned).toEqual([]);
+    expect(defaulted).toEqual([]);
+  });
+
+  test('the server rejects what a schema forbids, so the test above would see it: an unknown field, a wrong type', () => {
+    const cluster = objectsOf(path.join(DIST, 'demo.k8s.yaml')).find((o) => o.kind === 'DatabaseCluster');
+    for (const [what, broken, message] of [
+      ['unknown field', { ...cluster, spec: { ...cluster.spec, tlsClusterr: { enabled: true } } }, /\.spec\.tlsClusterr: field not declared in schema/],
+      ['wrong type', { ...cluster, spec: { ...cluster.spec, version: 5 } }, /spec\.version/],
+    ] as const) {
+      const file = path.join(work, `broken-${what.replace(' ', '-')}.yaml`);
+      fs.writeFileSync(file, YAML.stringify(broken));
+      const applied = apply(file);
+      expect(applied.status).not.toBe(0);
+      expect(applied.stderr).toMatch(message);
+    }
+    // A plain create without validation has the server drop the unknown field in silence: the read-back comparison names it.
+    const file = path.join(work, 'pruned.yaml');
+    const pruned = { ...cluster, metadata: { ...cluster.metadata, name: 'pruned' }, spec: { ...cluster.spec, tlsClusterr: { enabled: true } } };
+    fs.writeFileSync(file, YAML.stringify(pruned));
+    expect(kubectl(['create', '--validate=false', '-f', file]).status).toBe(0);
+    expect(notReadBack(pruned, readBack(pruned))).toEqual(['.spec.tlsClusterr: written {"enabled":true}, read undefined']);
+  });
+
+  describe('issued by the real cert-manager', () => {
+    let secrets: Map<string, SecretPem>;
+    let plan: TlsPlan;
+
+    beforeAll(() => {
+      const wait = kubectl(['wait', '--for=condition=Ready', 'certificate', '--all', '-n', 'demo', '--timeout=120s']);
+      expect({ status: wait.status, stderr: wait.stderr }).toEqual({ status: 0, stderr: '' });
+      secrets = liveSecrets('demo');
+      plan = JSON.parse(fs.readFileSync(path.join(DIST, 'demo', 'basic', 'tls-plan.json'), 'utf8'));
+    }, 180_000);
+
+    test('every Certificate is Ready and cluster-tls verify passes on the live Secrets, read through kubectl', () => {
+      expect(secrets.size).toBe(plan.secrets.length + 1); // and the CA's
+      const live = kubectl(['get', 'secrets', '-n', 'demo', '-o', 'json']);
+      const verify = spawnSync(process.execPath, [CLI, 'verify', '--dist', DIST, '--secrets', '-', '--namespace', 'demo', '--cluster', 'basic'], { input: live.stdout, encoding: 'utf8' });
+      expect({ status: verify.status, stderr: verify.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(verify.stdout).toMatch(/13 secrets checked: 13 passed, 0 failed/);
+    });
+
+    test('OpenSSL (node:tls) and Go\'s crypto/tls accept every pair, for every name', async () => {
+      const openssl = await handshakeMatrix(plan, secrets);
+      expect(formatRejections(openssl.rejections)).toBe('');
+      const go = goHandshakeMatrix(plan, secrets);
+      expect(formatRejections(go.rejections)).toBe('');
+      expect(go.handshakes).toBe(openssl.handshakes);
+    });
+
+    test('the in-test re-creation of cert-manager writes the certificates the real one writes, field by field', async () => {
+      const objects = objectsOf(path.join(DIST, 'demo.k8s.yaml'));
+      const recreated = await CertManagerIssuer.issueAll(objects);
+      const byName = new Map([...recreated.secrets].map(([key, s]) => [key.split('/')[1], s]));
+      const differences: string[] = [];
+      for (const [name, real] of secrets) {
+        const model = byName.get(name);
+        if (!model) {
+          differences.push(`${name}: not issued by the re-creation`);
+          continue;
+        }
+        for (const key of ['tls.crt', 'ca.crt'] as const) {
+          const a = describeCertificate(real[key]);
+          const b = describeCertificate(model[key]);
+          for (const field of Object.keys(a)) {
+            if (JSON.stringify(a[field]) !== JSON.stringify(b[field])) {
+              differences.push(`${name} ${key} ${field}: real ${JSON.stringify(a[field])}, re-created ${JSON.stringify(b[field])}`);
+            }
+          }
+        }
+      }
+      expect(differences).toEqual([]);
+    });
+  });
+
+  test('a Certificate the real cert-manager cannot issue never becomes Ready, and the wait says so', () => {
+    const ca = objectsOf(path.join(DIST, 'demo.k8s.yaml')).find((o) => o.kind === 'Certificate' && !o.spec.isCA);
+    const orphan = { ...ca, metadata: { ...ca.metadata, name: 'orphan' }, spec: { ...ca.spec, secretName: 'orphan-secret', issuerRef: { ...ca.spec.issuerRef, name: 'no-such-issuer' } } };
+    const file = path.join(work, 'orphan.yaml');
+    fs.writeFileSync(file, YAML.stringify(orphan));
+    expect(apply(file).status).toBe(0);
+    const wait = kubectl(['wait', '--for=condition=Ready', 'certificate/orphan', '-n', 'demo', '--timeout=10s']);
+    expect(wait.status).not.toBe(0);
+    expect(wait.stderr).toMatch(/timed out waiting for the condition/);
+  });
+});

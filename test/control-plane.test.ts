@@ -4,8 +4,9 @@
  * scripts/build-control-plane.sh, started for this file and stopped after it. The manifests are
  * applied as a user applies them (`kubectl apply --server-side`, strict field validation), read
  * back field by field, issued by the real controller, checked by `cluster-tls verify` on the live
- * Secrets, and handshaken by OpenSSL (node:tls) and Go's crypto/tls; the in-test re-creation of
- * cert-manager is compared with the real one field by field.
+ * Secrets, and handshaken by OpenSSL (node:tls) and Go's crypto/tls; random valid apps are applied
+ * and issued too; the in-test re-creation of cert-manager is compared with the real one field by
+ * field.
  */
 import 'reflect-metadata';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -14,7 +15,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { webcrypto } from 'node:crypto';
 import type * as X509 from '@peculiar/x509';
+import { App, Chart } from 'cdk8s';
+import * as fc from 'fast-check';
 import * as YAML from 'yaml';
+import { ClusterCertificates, TlsDatabaseCluster, synthesize } from '../lib';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { TOOLS_BIN, describeWithTools, tool } from './_control-plane';
@@ -251,6 +255,43 @@ describeWithTools('on a real API server with the real cert-manager', ['etcd', 'k
       }
       expect(differences).toEqual([]);
     });
+  });
+
+  test('random valid apps apply server-side, read back field by field, and the real cert-manager makes every Certificate Ready', async () => {
+    const label = (min: number, max: number) => fc.stringMatching(new RegExp(`^[a-z]([a-z0-9-]{${min - 2},${max - 2}})[a-z0-9]$`));
+    const inputs = fc.record({
+      clusterName: label(2, 30), namespace: label(2, 40), changefeed: fc.boolean(), columnar: fc.boolean(),
+      version: fc.tuple(fc.integer({ min: 5, max: 9 }), fc.nat(20), fc.nat(30)).map(([a, b, c]) => `v${a}.${b}.${c}`),
+    });
+    const seen = new Set<string>(['demo', 'demo-cfssl']);
+    await fc.assert(fc.asyncProperty(inputs, async (i) => {
+      fc.pre(!seen.has(i.namespace));
+      seen.add(i.namespace);
+      const app = new App();
+      const chart = new Chart(app, 'c', { namespace: i.namespace });
+      const certificates = new ClusterCertificates(chart, 'certs', { clusterName: i.clusterName });
+      new TlsDatabaseCluster(chart, 'db', {
+        clusterName: i.clusterName, version: i.version, certificates, changefeed: i.changefeed ? {} : undefined, columnar: i.columnar ? {} : undefined,
+      });
+      const dist = path.join(work, `random-${i.namespace}`);
+      synthesize(app, { outdir: dist, recordFile: `${dist}.lock.json` });
+      expect(kubectl(['create', 'namespace', i.namespace]).status).toBe(0);
+      const problems: string[] = [];
+      for (const file of fs.readdirSync(dist).filter((f) => f.endsWith('.k8s.yaml')).map((f) => path.join(dist, f))) {
+        const applied = apply(file);
+        if (applied.status !== 0) {
+          problems.push(`${path.basename(file)}: ${applied.stderr}`);
+          continue;
+        }
+        for (const o of objectsOf(file)) {
+          const read = readBack(o);
+          problems.push(...notReadBack(o, read), ...(CUSTOM_GROUPS.test(o.apiVersion) ? addedBelow(o.spec, read.spec, 'spec') : []));
+        }
+      }
+      expect(problems).toEqual([]);
+      const wait = kubectl(['wait', '--for=condition=Ready', 'certificate', '--all', '-n', i.namespace, '--timeout=60s']);
+      expect({ status: wait.status, stderr: wait.stderr }).toEqual({ status: 0, stderr: '' });
+    }), { numRuns: 6 });
   });
 
   test('a Certificate the real cert-manager cannot issue never becomes Ready, and the wait says so', () => {

@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded, readStreamBounded } from '../lib/spec/bounded-read';
 import { ClusterTlsError, Description, oneLine } from '../lib/spec/errors';
+import { displayPath } from '../lib/synth/display-path';
 import { isSystemError } from '../lib/synth/machine-errors';
 import { VerifyInputError, formatReport, loadPlans, parseSecretsAndPods, verify } from '../lib/verify';
 
@@ -54,7 +55,7 @@ Options:
   --secrets <file|->   the Secrets, a List or one Secret as JSON, or the List of
                        kubectl get secrets,pods ... --show-managed-fields; - for standard input
   --json               print the report as JSON
-  --now <ISO date>     check validity at this time instead of now (2030-01-01T00:00:00Z)
+  --now <ISO date>     check validity at this time instead of now, such as 2030-01-01T00:00:00Z
   --namespace <name>   check only the plans of this namespace (default: the Secrets' namespace)
   --cluster <name>     check only the plans of this cluster name
   -h, --help           show this help
@@ -76,7 +77,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
     if (isSystemError(e)) {
       // A folder it cannot read, say: one line naming the path, as every input error is.
-      io.stderr(`error: ${oneLine(`${e.path ?? ''}: cannot ${e.syscall} (${e.code}): check that the path exists and this user may read it`)}\n`);
+      io.stderr(`error: ${oneLine(`${displayPath(e.path ?? '.')}: cannot ${e.syscall} (${e.code}): check that the path exists and this user may read it`)}\n`);
       return EXIT.usage;
     }
     throw e;

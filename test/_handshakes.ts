@@ -11,6 +11,7 @@
  */
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { HandshakeServer, TlsMaterial, describeOutcome, dialedNames, nameVerifiable } from '../lib/verify/handshake';
+import { tool } from './_control-plane';
 
 export { nameVerifiable };
 
@@ -88,8 +89,6 @@ export function formatRejections(rejections: readonly Rejection[], most = 10): s
   return [...lines, ...(rejections.length > most ? [`… and ${rejections.length - most} more`] : [])].join('\n');
 }
 
-/** The Go peer (tools/control-plane/cmd/tls-peer), built by scripts/build-control-plane.sh. */
-export const GO_PEER = require('node:path').join(__dirname, '..', '.cache', 'control-plane', 'bin', 'tls-peer') as string;
 
 /**
  * The same matrix as {@link handshakeMatrix}, with Go's crypto/tls on both sides (the coordinator,
@@ -121,7 +120,7 @@ export function goHandshakeMatrix(plan: TlsPlan, secrets: ReadonlyMap<string, Se
     clientCert: get(t.client)['tls.crt'], clientKey: get(t.client)['tls.key'], clientTrust: get(t.client)['ca.crt'],
     serverName: t.name,
   }));
-  const run = spawnSync(GO_PEER, [], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(tool('tls-peer'), [], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (run.status !== 0) {
     throw new Error(`the Go peer failed (${run.status}): ${run.stderr}`);
   }
@@ -130,5 +129,6 @@ export function goHandshakeMatrix(plan: TlsPlan, secrets: ReadonlyMap<string, Se
     server: tries[i].server, client: tries[i].client, name: tries[i].name || '(chain only)',
     reason: [r.clientError && `client: ${r.clientError}`, r.serverError && `server: ${r.serverError}`].filter(Boolean).join('; '),
   }]));
-  return { handshakes: results.length, rejections, chainOnly: [] };
+  const chainOnly = plan.secrets.filter((s) => s.role === 'server').flatMap((s) => (s.dnsNames ?? []).filter((n) => !nameVerifiable(n)));
+  return { handshakes: results.length, rejections, chainOnly: [...new Set(chainOnly)] };
 }

@@ -365,14 +365,6 @@ export class ClusterCertificates extends Construct {
   }
 
   /**
-   * Whether a Secret of this name is one the library writes for this cluster (see
-   * {@link ownedSecret}).
-   */
-  public ownsSecretName(name: string): boolean {
-    return this.ownedSecret(name) !== undefined;
-  }
-
-  /**
    * What a Secret of this name holds when the library writes it for this cluster, or undefined:
    * the CA Secret of every generation, any component's server Secret and either kind's client
    * Secret (planned or not), and their staging Secrets, for every rotation declared.

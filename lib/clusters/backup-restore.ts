@@ -361,7 +361,7 @@ function resolveOperation(scope: IConstruct, field: 'backup' | 'restore', option
 
 /** Refuses a value that is not a string matching `pattern`, or one with a URL's user name or password (without repeating it). */
 function requireText(scope: IConstruct, field: string, value: unknown, pattern: RegExp, expected: string): void {
-  requireNoCredentials(scope, field, value);
+  requireNoCredentials(scope, field, value, `${expected}, without a user name or password in it (no 'user:password@')`);
   if (typeof value !== 'string' || !pattern.test(value)) {
     inputError(scope, field, shown(value), expected);
   }

@@ -412,7 +412,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       }
       seen.set(s.sourceId, i);
       const relayDir = s.relayDir ?? SHOWN_VALUES.relayDir;
-      requireNoCredentials(this, `${field}.relayDir`, relayDir);
+      requireNoCredentials(this, `${field}.relayDir`, relayDir, 'a folder path without a user name or password in it (no \'user:password@\')');
       if (typeof relayDir !== 'string' || !NO_SPACE.test(relayDir)) {
         inputError(this, `${field}.relayDir`, shown(s.relayDir), 'a folder path without spaces');
       }
@@ -455,7 +455,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       inputError(this, 'task.name', shown(task.name), `a task name of ${ID_RULE}`);
     }
     const taskMode = task.taskMode ?? SHOWN_VALUES.taskMode;
-    requireNoCredentials(this, 'task.taskMode', taskMode);
+    requireNoCredentials(this, 'task.taskMode', taskMode, 'a task mode without a user name or password in it (no \'user:password@\')');
     if (typeof taskMode !== 'string' || !NO_SPACE.test(taskMode)) {
       inputError(this, 'task.taskMode', shown(task.taskMode), 'a task mode such as "all"');
     }
@@ -464,7 +464,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       inputError(this, 'task.isSharding', shown(task.isSharding), 'true or false');
     }
     const loaderDir = task.loaderDir ?? SHOWN_VALUES.loaderDir;
-    requireNoCredentials(this, 'task.loaderDir', loaderDir);
+    requireNoCredentials(this, 'task.loaderDir', loaderDir, 'a folder path without a user name or password in it (no \'user:password@\')');
     if (typeof loaderDir !== 'string' || !NO_SPACE.test(loaderDir)) {
       inputError(this, 'task.loaderDir', shown(task.loaderDir), 'a folder path without spaces');
     }

@@ -1,6 +1,6 @@
 /**
- * Reading what the library did not write itself (a record, a verify report, a plan, a Secret list,
- * standard input) with a size bound: a file that never ends (`/dev/zero`, a pipe left open) is
+ * Reading files that may have been changed outside the library (a record, a verify report, a plan,
+ * a Secret list, standard input) with a size bound: a file that never ends (`/dev/zero`, a pipe left open) is
  * refused instead of filling memory, and a file the library finds by its name must be a regular
  * file, so that a named pipe put in its place cannot make a synth wait forever. Each bound sits
  * far above what a real file of its kind holds.

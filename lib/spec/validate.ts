@@ -185,13 +185,15 @@ export function requireIpAddress(scope: IConstruct, field: string, value: string
 export { hasCredentials, shown } from './errors';
 
 /**
- * Refuses a URL that carries a user name or password, without repeating it: the library would copy
- * it into manifests and runbooks, and an error would print it. Run it before any check that names
- * the value it refuses.
+ * Refuses a value that carries a URL's user name or password, without repeating it: the library
+ * would copy it into manifests and runbooks, and an error would print it. Run it before any check
+ * that names the value it refuses. `expected` says what the field holds, for a field that is not a
+ * URL or host (a folder, a user name).
  */
-export function requireNoCredentials(scope: IConstruct, field: string, value: unknown): void {
+export function requireNoCredentials(scope: IConstruct, field: string, value: unknown,
+  expected = 'a URL or host without credentials: give them in the Secret the construct\'s documentation names'): void {
   if (typeof value === 'string' && hasCredentials(value)) {
-    inputError(scope, field, WITH_CREDENTIALS, 'a URL or host without credentials: give them in the Secret the construct\'s documentation names');
+    inputError(scope, field, WITH_CREDENTIALS, expected);
   }
 }
 

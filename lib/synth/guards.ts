@@ -12,12 +12,15 @@ import * as path from 'node:path';
 import { CLUSTER_RESOURCE_KINDS } from '../spec/catalog';
 import { isPlainObject } from '../spec/props';
 import type { DrainerFacts } from './app-rules';
-import { ClusterTlsError, describeValue, hasCredentials } from '../spec/errors';
+import { ClusterTlsError, describeValue } from '../spec/errors';
+import { displayPath, relativePath, shownName } from './display-path';
 import type { TlsPlan } from '../certificates/certificate-options';
 import * as layout from '../spec/output-layout';
 import { isSystemError, machineError } from './machine-errors';
 import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded } from '../spec/bounded-read';
-import { TAKE_OVER_ENV } from './output-swap';
+
+/** Environment variable naming output folders synth may take over although they hold files it did not write. */
+export const TAKE_OVER_ENV = 'CLUSTER_TLS_TAKE_OVER';
 
 /** Environment variable that acknowledges deliberate re-creations for `npm run synth`. */
 export const RECREATE_ENV = 'CLUSTER_TLS_RECREATE';
@@ -190,44 +193,6 @@ export function changedRecordText(file: string, settings: FixedSettings): string
   }
 }
 
-/** A name as a message shows it: as it is, or quoted when a line break or other control character would split the one-line message. */
-export function shownName(name: string): string {
-  return /[\u0000-\u001f\u007f]/.test(name) ? JSON.stringify(name) : name;
-}
-
-/**
- * A path as a message shows it: relative to the working folder when inside it, quoted when it
- * holds a control character, and never repeated when it holds a URL's user name or password (an
- * output folder named after a repository URL).
- */
-export function displayPath(file: string): string {
-  const shown = relativePath(file);
-  return hasCredentials(shown) || pathHoldsCredentials(shown) ? 'a path with a user name or password in it (not repeated here)' : shownName(shown);
-}
-
-/**
- * Whether a path holds a URL's user information below its first folder (a folder named after a
- * repository URL, `…/https:/user:token@host/…`): a folder name `user:password@host`, or a name with
- * an '@' right after a folder named like a scheme (`https:`).
- */
-function pathHoldsCredentials(file: string): boolean {
-  const parts = file.split(/[/\\]/);
-  return parts.some((part, i) => /^[^@]*:[^@]*@/.test(part) || (part.includes('@') && i > 0 && /^[a-z][a-z0-9+.-]*:$/i.test(parts[i - 1])));
-}
-
-/** A path relative to the working folder when inside it, else as given: for a received value, which `describeValue` quotes and masks. */
-export function relativePath(file: string): string {
-  let cwd: string;
-  try {
-    cwd = process.cwd();
-  } catch {
-    // The working folder was deleted: the path as given.
-    return file;
-  }
-  const relative = path.relative(cwd, file);
-  return relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
-}
-
 /**
  * Refuses to change a setting fixed at creation relative to the record: `spec.tlsCluster.enabled`
  * of either cluster kind, and a drainer's effective name (changed by `drainerName` or by the
@@ -278,8 +243,8 @@ const KEY_SNIFF_BYTES = 16 * 1024 * 1024;
 
 /**
  * Whether a file of the output folder holds a key or a certificate, by its name or its content. A
- * file that cannot be read, or is larger than the check reads, counts as one: the swap must not
- * delete what it could not look at.
+ * regular file that cannot be read, or is larger than the check reads, counts as one: the swap must
+ * not delete what it could not look at. A pipe, device or socket holds no key file.
  */
 function isKeyMaterial(file: string): boolean {
   if (KEY_MATERIAL.test(path.basename(file))) {
@@ -357,8 +322,9 @@ export function checkOnlySynthesizedFiles(outdir: string): void {
   }
   const what = listed === undefined ? `a folder no synth wrote (it has no valid ${layout.OUTPUT_MARKER_FILE}) holding ${shownList(foreign)}`
     : `files the last synth did not write (${shownList(foreign)})`;
-  // The variable holds comma-separated folders: a folder whose name has a comma is taken over in code.
-  const takeOver = displayPath(outdir).includes(',') ? 'pass takeOver: true to synthesize' : `set ${TAKE_OVER_ENV}=${displayPath(outdir)}`;
+  // The variable holds comma-separated folders as typed in a shell: a name it cannot carry (a comma, a quoted or masked name) is taken over in code.
+  const shown = displayPath(outdir);
+  const takeOver = shown !== relativePath(outdir) || shown.includes(',') ? 'pass takeOver: true to synthesize' : `set ${TAKE_OVER_ENV}=${shown}`;
   throw new ClusterTlsError(`${displayPath(outdir)}: received ${what}; expected an output folder of synthesized files only, or none: `
     + `move them out, or ${takeOver} to replace the folder and delete them`);
 }

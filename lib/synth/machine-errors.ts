@@ -3,7 +3,7 @@
  * as one line that names the path and what to do, with the system's error kept as `cause`.
  */
 import { ClusterTlsError } from '../spec/errors';
-import { displayPath } from './guards';
+import { displayPath } from './display-path';
 
 /** What to do about each error code of the file system. */
 const ADVICE: Readonly<Record<string, string>> = {

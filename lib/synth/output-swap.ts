@@ -8,13 +8,14 @@
  * Beside the output folder `<parent>/<name>`, the swap uses:
  *
  * ```
- * .<name>.cluster-tls-lock            the lock: pid, host and a nonce of the synth writing the folder
+ * .<name>.cluster-tls-lock            the lock: pid, host, boot, pid namespace, start and nonce of the synth writing it
  * .<name>.cluster-tls-journal.json    the commit point: what to rename where
  * .<name>.staging-<nonce>             the new output, written in full before the journal
  * .<name>.staging-<nonce>.previous    the old output, between its rename and its deletion
  * .<name>.staging-<nonce>.record      the new record, in the record's folder, until it is renamed over it
  * .<name>.staging-<nonce>.journal     the journal, until it is renamed into place
  * .<name>.staging-<nonce>.lock        the lock, until it is linked into place
+ * .<name>.staging-<nonce>.stale-lock  a dead synth's lock, set aside before it is deleted
  * ```
  *
  * `<nonce>` is `<pid>-<12 hex digits>`; the next run deletes what matches these names exactly and
@@ -32,11 +33,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { READ_LIMITS, UnreadableInputError, readBounded } from '../spec/bounded-read';
 import { ClusterTlsError } from '../spec/errors';
-import { checkReplaceable, displayPath, shownName } from './guards';
+import { displayPath, shownName } from './display-path';
+import { checkReplaceable } from './guards';
 import { machineError } from './machine-errors';
-
-/** Environment variable naming output folders synth may take over although they hold files it did not write. */
-export const TAKE_OVER_ENV = 'CLUSTER_TLS_TAKE_OVER';
 
 /** The content of the lock file. */
 interface LockContent {
@@ -133,8 +132,9 @@ export interface FoundOutput {
 /** Options of {@link OutputSwap.open}. */
 export interface SwapOptions {
   /**
-   * Whether files no synth wrote may be deleted with the old output (keys never are): checked on
-   * an output folder a killed synth's journal is about to move aside, as on any other.
+   * Whether files no synth wrote may be deleted with the old output (keys never are), when a
+   * killed synth's journal is about to move the output folder aside; the caller checks the folder
+   * it replaces itself.
    * @default false
    */
   readonly takeOver?: boolean;
@@ -253,8 +253,8 @@ export class OutputSwap {
 }
 
 /**
- * Finishes a swap a killed synth left, without taking the lock: for a run that holds it, or a
- * test that stands for the next run.
+ * Finishes a swap a killed synth left, without taking the lock: for the tests, standing for the
+ * first step of the next run (which runs it under the lock).
  */
 export function recoverOutput(outdir: string, recordFile?: string): void {
   recover(new SwapPaths(path.resolve(outdir)), recordFile, {});
@@ -366,7 +366,7 @@ function rollBack(paths: SwapPaths, journal: Journal): boolean {
 /** Whether `inner` is `outer` or below it, both real paths. */
 function isWithin(outer: string, inner: string): boolean {
   const relative = path.relative(outer, inner);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
 /** A path with the links of its folder resolved (the folder must exist), for comparing places. */
@@ -623,9 +623,10 @@ function readLock(file: string): LockContent | 'gone' | 'foreign' {
 }
 
 /**
- * Whether the process a lock names still runs. A lock of another host is taken as held: its
- * process cannot be asked. A lock of this process's own pid that is not its own was left by an
- * earlier process of the same pid (a container starts each run with the same pids).
+ * Whether the process a lock names still runs. A lock of an earlier boot of this host is not. A
+ * lock whose process cannot be asked (another host, another pid namespace) is taken as held until
+ * it is older than any synth runs. A lock of this process's own pid that is not its own was left by
+ * an earlier process of the same pid (a container starts each run with the same pids).
  */
 function isHeldByLiveProcess(lock: LockContent, file: string): boolean {
   if (lock.boot !== undefined && IDENTITY.boot !== undefined && lock.boot !== IDENTITY.boot && lock.host === os.hostname()) {
@@ -640,10 +641,21 @@ function isHeldByLiveProcess(lock: LockContent, file: string): boolean {
   }
   try {
     process.kill(lock.pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return !isDeadProcess(lock.pid);
+}
+
+/**
+ * Whether a process that still has its pid has ended: a zombie, killed but not yet reaped by its
+ * parent (Linux's /proc/<pid>/stat says Z or X). Where there is no /proc, it counts as running.
+ */
+function isDeadProcess(pid: number): boolean {
+  const stat = procValue(() => fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  // The state follows the command name, which is in parentheses and may hold anything.
+  const state = stat?.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state === 'Z' || state === 'X';
 }
 
 /** Whether a file was last modified more than `ms` ago. */
@@ -735,7 +747,7 @@ function removeQuietly(p: string | undefined): void {
  * entry's type is taken from its folder's listing instead of asked for again entry by entry:
  * deleting the previous output is then one system call per file, not two.
  */
-export function removeTree(p: string): void {
+function removeTree(p: string): void {
   let stat: fs.Stats;
   try {
     stat = fs.lstatSync(p);

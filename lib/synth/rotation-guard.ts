@@ -11,7 +11,8 @@ import { ClusterTlsError, describeValue, oneLine } from '../spec/errors';
 import * as layout from '../spec/output-layout';
 import { LOADED_CHECK, ROTATION_CHECK, VerifyReportFile } from '../spec/verify-report';
 import { hasCredentials } from '../spec/validate';
-import { FixedSettings, RECREATE_ENV, RecordedRotation, displayPath, relativePath, sortedKeys } from './guards';
+import { displayPath, relativePath } from './display-path';
+import { FixedSettings, RECREATE_ENV, RecordedRotation, sortedKeys } from './guards';
 
 /** Environment variable naming one JSON report of `cluster-tls verify` for every phase in place. */
 export const VERIFY_REPORT_ENV = 'CLUSTER_TLS_VERIFY_REPORT';

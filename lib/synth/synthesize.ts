@@ -9,10 +9,11 @@ import { ClusterTlsError, oneLine } from '../spec/errors';
 import * as layout from '../spec/output-layout';
 import { registeredDrainers } from './app-rules';
 import {
-  RECREATE_ENV, changedRecordText, checkFixedSettings, checkRecordOutput, checkReplaceable, displayPath, recordOutput, clusterKey, fixedSettings, readRecord,
+  RECREATE_ENV, TAKE_OVER_ENV, changedRecordText, checkFixedSettings, checkRecordOutput, checkReplaceable, clusterKey, fixedSettings, readRecord, recordOutput,
 } from './guards';
+import { displayPath } from './display-path';
 import { isSystemError, machineError } from './machine-errors';
-import { OutputSwap, TAKE_OVER_ENV } from './output-swap';
+import { OutputSwap } from './output-swap';
 import { UNVERIFIED_ENV, VERIFY_REPORT_ENV, checkRotations } from './rotation-guard';
 import { RenderedObject, planOutput } from './output-plan';
 import { RenderedFile, copyFiles } from './write-output';
@@ -199,7 +200,7 @@ function cliFolder(outdir: string): string | undefined {
   }
   const within = (outer: string, inner: string) => {
     const relative = path.relative(outer, inner);
-    return !relative.startsWith('..') && !path.isAbsolute(relative);
+    return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
   };
   if (within(outdir, path.resolve(cli)) || within(path.resolve(cli), outdir)) {
     throw new ClusterTlsError(`CDK8S_OUTDIR: received ${displayPath(path.resolve(cli))}, which ${within(outdir, path.resolve(cli)) ? 'is inside' : 'holds'} the output folder ${displayPath(outdir)}; `

@@ -5,7 +5,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ClusterTlsError, describeValue } from '../spec/errors';
-import { checkNoKeyMaterial, displayPath } from './guards';
+import { displayPath } from './display-path';
+import { checkNoKeyMaterial } from './guards';
 import { machineError } from './machine-errors';
 import { OutputSwap } from './output-swap';
 

@@ -160,9 +160,10 @@ function checkPlanSchema(file: string, plan: unknown): asserts plan is TlsPlan {
  * line naming the field, the value and the schema's description of what is expected.
  */
 function readPlan(root: string, file: string): TlsPlan {
+  const text = readOutputFile(root, file);
   let plan: unknown;
   try {
-    plan = JSON.parse(readOutputFile(root, file));
+    plan = JSON.parse(text);
   } catch (e) {
     throw new VerifyInputError(file, 'content', 'text that is not JSON', `the certificate plan as synth writes it; the JSON parser said: ${oneLine((e as Error).message)}`);
   }

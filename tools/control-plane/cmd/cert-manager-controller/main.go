@@ -59,7 +59,8 @@ var controllers = []string{
 
 func main() {
 	kubeconfig := flag.String("kubeconfig", "", "kubeconfig of the API server")
-	clusterResourceNamespace := flag.String("cluster-resource-namespace", "cert-manager", "namespace of the Secrets of ClusterIssuers")
+	// The release's binary defaults to kube-system; its Helm chart passes the namespace it installs into.
+	clusterResourceNamespace := flag.String("cluster-resource-namespace", "kube-system", "namespace of the Secrets of ClusterIssuers")
 	ownerRef := flag.Bool("enable-certificate-owner-ref", false, "set the Certificate as owner of its Secret, as --enable-certificate-owner-ref does")
 	workers := flag.Int("workers", 5, "workers per controller")
 	flag.Parse()
@@ -74,9 +75,10 @@ func run(kubeconfig, clusterResourceNamespace string, ownerRef bool, workers int
 	defer stop()
 	root = logf.NewContext(root, logf.Log, "controller")
 	factory, err := controller.NewContextFactory(root, controller.ContextOptions{
-		Kubeconfig:         kubeconfig,
-		KubernetesAPIQPS:   50,
-		KubernetesAPIBurst: 100,
+		Kubeconfig: kubeconfig,
+		// The release's defaults (its controller configuration's kubernetesAPIQPS and kubernetesAPIBurst).
+		KubernetesAPIQPS:   20,
+		KubernetesAPIBurst: 50,
 		IssuerOptions:      controller.IssuerOptions{ClusterResourceNamespace: clusterResourceNamespace},
 		CertificateOptions: controller.CertificateOptions{
 			EnableOwnerRef: ownerRef,
@@ -90,7 +92,7 @@ func run(kubeconfig, clusterResourceNamespace string, ownerRef bool, workers int
 	}
 	ctx, err := factory.Build()
 	if err != nil {
-		return fmt.Errorf("building the controller context: %w", err)
+		return fmt.Errorf("building the shared context of the controllers: %w", err)
 	}
 	group, groupCtx := errgroup.WithContext(root)
 	known := controller.Known()

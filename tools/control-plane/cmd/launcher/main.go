@@ -50,10 +50,10 @@ func run(assets, crds, kubeconfig string) error {
 	}
 	config, err := user.KubeConfig()
 	if err != nil {
-		return fmt.Errorf("writing the kubeconfig: %w", err)
+		return fmt.Errorf("making the admin kubeconfig: %w", err)
 	}
 	if err := os.WriteFile(kubeconfig, config, 0o600); err != nil {
-		return err
+		return fmt.Errorf("writing the admin kubeconfig: %w", err)
 	}
 	fmt.Println("ready")
 	done := make(chan struct{})

@@ -1,0 +1,187 @@
+/**
+ * The journal of a swap, its commit point, and the recovery that carries out what a killed synth
+ * left: each step done only when its source is still there, so a run killed at any step is
+ * completed by the next.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { READ_LIMITS, UnreadableInputError, readBounded } from '../spec/bounded-read';
+import { ClusterTlsError } from '../spec/errors';
+import { displayPath } from './display-path';
+import { checkReplaceable } from './guards';
+import { SwapPaths, exists, fsStep, inspect, readSmall, removeQuietly } from './swap-files';
+
+/** The content of the journal: every path relative to the output's parent folder. */
+export interface Journal {
+  readonly staging: string;
+  readonly previous: string;
+  /** Whether an output folder was there to move aside. */
+  readonly hadOutput: boolean;
+  readonly record?: { readonly from: string; readonly to: string };
+}
+
+/** Options of the recovery (and of {@link OutputSwap.open}, which runs it first). */
+export interface RecoveryOptions {
+  /**
+   * Whether files no synth wrote may be deleted with the old output (keys never are), when a
+   * killed synth's journal is about to move the output folder aside; the caller checks the folder
+   * it replaces itself.
+   * @default false
+   */
+  readonly takeOver?: boolean;
+}
+
+/** Writes the journal whole: to a staging name, then renamed into place. */
+export function writeJournal(paths: SwapPaths, journal: Journal, nonce: string): void {
+  const temporary = `${paths.staging(nonce)}.journal`;
+  try {
+    fsStep(paths.journal, 'write the journal of the swap', () => {
+      fs.writeFileSync(temporary, `${JSON.stringify(journal)}\n`);
+      fs.renameSync(temporary, paths.journal);
+    });
+  } catch (e) {
+    removeQuietly(temporary);
+    throw e;
+  }
+}
+
+/**
+ * Carries out a journal: each step is done only when its source is still there, so a run killed
+ * at any step is completed by the next, step by step. The record follows the output only once the
+ * new output holds the folder's place; a staged output that is gone (deleted by hand after a kill)
+ * leaves both the old output and the old record.
+ */
+export function complete(paths: SwapPaths, journal: Journal, recordFile?: string): void {
+  const staging = path.join(paths.parent, journal.staging);
+  const previous = path.join(paths.parent, journal.previous);
+  let swapped: boolean;
+  if (exists(staging)) {
+    if (journal.hadOutput && exists(paths.target) && !exists(previous)) {
+      fs.renameSync(paths.target, previous);
+    }
+    fs.renameSync(staging, paths.target);
+    swapped = true;
+  } else {
+    swapped = journal.hadOutput ? exists(previous) : exists(paths.target);
+  }
+  // The record this run is given wins over the journal's relative path: the project may have moved
+  // since, and a record outside it did not move with it.
+  const record = journal.record && (recordFile !== undefined
+    ? { from: path.join(path.dirname(path.resolve(recordFile)), `${journal.staging}.record`), to: path.resolve(recordFile) }
+    : { from: path.resolve(paths.parent, journal.record.from), to: path.resolve(paths.parent, journal.record.to) });
+  if (swapped && record !== undefined && exists(record.from)) {
+    fs.renameSync(record.from, record.to);
+  }
+  fs.unlinkSync(paths.journal);
+  removeQuietly(swapped ? undefined : record?.from);
+  removeQuietly(previous);
+}
+
+/**
+ * Undoes a journal whose new output has not taken the folder's place: the old output goes back if
+ * it was moved aside, then the journal and the staged copies are deleted.
+ * @returns whether the old output and record are in place again
+ */
+export function rollBack(paths: SwapPaths, journal: Journal): boolean {
+  const staging = path.join(paths.parent, journal.staging);
+  const previous = path.join(paths.parent, journal.previous);
+  try {
+    if (!exists(staging)) {
+      return false;
+    }
+    if (!exists(paths.target) && exists(previous)) {
+      fs.renameSync(previous, paths.target);
+    }
+    fs.unlinkSync(paths.journal);
+  } catch {
+    return false;
+  }
+  removeQuietly(staging);
+  removeQuietly(journal.record && path.resolve(paths.parent, journal.record.from));
+  return true;
+}
+
+/**
+ * Finishes what a killed synth left: a journal is completed; staging folders, record copies and
+ * old outputs that no journal names are deleted (the synth that wrote them never reached its
+ * commit point, or had passed it and was deleting the old output). Only names a swap of this
+ * folder makes are touched.
+ */
+export function recover(paths: SwapPaths, recordFile: string | undefined, options: RecoveryOptions): void {
+  fsStep(paths.journal, 'finish the swap a killed synth left', () => {
+    const journal = readJournal(paths);
+    if (journal !== undefined) {
+      const staging = path.join(paths.parent, journal.staging);
+      if (journal.hadOutput && exists(staging) && exists(paths.target) && !exists(path.join(paths.parent, journal.previous))) {
+        // The output folder is about to be moved aside and deleted: what was put in it since the kill is checked as at any synth.
+        inspect(paths.target);
+        checkReplaceable(paths.target, new Set(), options.takeOver ?? false);
+      }
+      complete(paths, journal, recordFile);
+    }
+    for (const entry of fs.readdirSync(paths.parent)) {
+      if (paths.isLeftover(entry)) {
+        removeQuietly(path.join(paths.parent, entry));
+      }
+    }
+    const folder = recordFile === undefined ? undefined : path.dirname(path.resolve(recordFile));
+    if (folder !== undefined && folder !== paths.parent && exists(folder)) {
+      for (const entry of fs.readdirSync(folder)) {
+        if (paths.isLeftover(entry, 'record')) {
+          removeQuietly(path.join(folder, entry));
+        }
+      }
+    }
+  });
+}
+
+/**
+ * The journal a killed synth left, or undefined. Refused in one line, before anything is moved,
+ * when it is not one a synth writes: names other than a swap's own, or a staged output that is not
+ * a folder holding a synth's marker.
+ */
+function readJournal(paths: SwapPaths): Journal | undefined {
+  let text: string | undefined;
+  try {
+    text = readSmall(paths.journal);
+  } catch (e) {
+    if (!(e instanceof UnreadableInputError)) {
+      throw e;
+    }
+    text = '';
+  }
+  if (text === undefined) {
+    return undefined;
+  }
+  let parsed: any;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const staging = parsed?.staging;
+  const record = parsed?.record;
+  const relativeName = (p: unknown) => typeof p === 'string' && !path.isAbsolute(p);
+  const valid = typeof staging === 'string' && paths.isLeftover(staging) && !/\.[a-z-]+$/.test(staging.replace(/^.*staging-/, ''))
+    && parsed.previous === `${staging}.previous` && typeof parsed.hadOutput === 'boolean'
+    && (record === undefined || (relativeName(record?.from) && relativeName(record.to) && path.basename(record.from) === `${staging}.record`
+      && path.dirname(record.from) === path.dirname(record.to)))
+    && (!exists(path.join(paths.parent, staging)) || isStagedOutput(path.join(paths.parent, staging)));
+  if (!valid) {
+    throw new ClusterTlsError(`${displayPath(paths.journal)}: received a file that is not a journal synth writes; expected the journal of a killed synth, or none: `
+      + `delete it, then check that ${displayPath(paths.target)} holds the output you expect`);
+  }
+  return parsed;
+}
+
+/** Whether a path is a folder holding the marker of a synth output (a staged output, not a user's file). */
+function isStagedOutput(folder: string): boolean {
+  try {
+    if (!fs.lstatSync(folder).isDirectory()) {
+      return false;
+    }
+    return JSON.parse(readBounded(path.join(folder, '.cluster-tls-output.json'), READ_LIMITS.small))?.writtenBy === 'cdk8s-cluster-tls';
+  } catch {
+    return false;
+  }
+}

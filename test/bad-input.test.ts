@@ -14,6 +14,7 @@ import {
   BackupRestore, ClusterCertificates, ClusterTlsError, DrainerRelease, TlsDatabaseCluster, TlsMigrationCluster, renderApp, synthesize,
 } from '../lib';
 import { crdErrors } from './_crds';
+import { filesBelow, propResolver } from './_prop-trees';
 
 /** Planted in every field that can hold a credential; no error message may contain it. */
 const MARKER = 'M4RK3R\u2603hunter2';
@@ -54,28 +55,8 @@ function build(tree: Tree, outdir?: string): App {
   const app = new App({ outdir });
   const chart = new Chart(app, 'demo', { namespace: 'demo' });
   const refs: Record<string, unknown> = {};
-  // A copy with `$certs` and `$db` replaced; values that are not plain data (functions, cycles,
-  // symbols, class instances) are passed on as they are.
-  const copies = new Map<unknown, unknown>();
-  const resolve = (v: any): any => {
-    if (typeof v === 'string') {
-      return v in refs ? refs[v] : v;
-    }
-    if (typeof v !== 'object' || v === null || ![Object.prototype, Array.prototype].includes(Object.getPrototypeOf(v))) {
-      return v;
-    }
-    if (copies.has(v)) {
-      return copies.get(v);
-    }
-    const copy: any = Array.isArray(v) ? [] : {};
-    copies.set(v, copy);
-    for (const [k, x] of Object.entries(v)) {
-      if (x !== undefined) {
-        copy[k] = resolve(x);
-      }
-    }
-    return copy;
-  };
+  // A copy with `$certs` and `$db` replaced; values that are not plain data pass on as they are.
+  const resolve = propResolver(refs, { dropUndefined: true });
   refs.$certs = new ClusterCertificates(chart, 'certs', resolve(tree.certs));
   const db = new TlsDatabaseCluster(chart, 'db', resolve(tree.db));
   refs.$db = db;
@@ -84,12 +65,6 @@ function build(tree: Tree, outdir?: string): App {
   new DrainerRelease(chart, 'drainer', resolve(tree.drainer));
   new BackupRestore(new Chart(app, 'demo-backup', { namespace: 'demo' }), 'backup', resolve(tree.backup));
   return app;
-}
-
-/** Every file below a folder and beside it (the record), with its content. */
-function snapshot(parent: string): Record<string, string> {
-  return Object.fromEntries(fs.readdirSync(parent, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
-    .map((e) => [path.relative(parent, path.join(e.parentPath, e.name)), fs.readFileSync(path.join(e.parentPath, e.name), 'utf8')]));
 }
 
 /** A folder holding the output of the valid tree and its record. */
@@ -113,7 +88,7 @@ function attempt(parent: string, edit: (tree: Tree) => void): unknown {
 
 describe('each bad input of the report is refused with its one line, the output untouched', () => {
   const parent = committed();
-  const before = snapshot(parent);
+  const before = filesBelow(parent);
   afterAll(() => fs.rmSync(parent, { recursive: true, force: true }));
 
   const cases: [string, (t: Tree) => void, string][] = [
@@ -165,7 +140,7 @@ describe('each bad input of the report is refused with its one line, the output 
     expect(received).toBe(message);
     expect(received.split('\n')).toHaveLength(1);
     expect(received).not.toContain(MARKER);
-    expect(snapshot(parent)).toEqual(before);
+    expect(filesBelow(parent)).toEqual(before);
   });
 
   test('the API group setting must be an API group, not any text', () => {
@@ -178,7 +153,7 @@ describe('each bad input of the report is refused with its one line, the output 
 
 describe('the input rules of issue 28: each refused in one line that repeats no credential, the output untouched', () => {
   const parent = committed();
-  const before = snapshot(parent);
+  const before = filesBelow(parent);
   afterAll(() => fs.rmSync(parent, { recursive: true, force: true }));
   /** A function whose source holds the marker: refused by its type, its source never printed. */
   const fn = new Function(`return "${MARKER}";`);
@@ -239,7 +214,7 @@ describe('the input rules of issue 28: each refused in one line that repeats no 
     const received = (error as Error).message;
     expect(received).toBe(message);
     expect(received).not.toContain(MARKER);
-    expect(snapshot(parent)).toEqual(before);
+    expect(filesBelow(parent)).toEqual(before);
   });
 });
 
@@ -308,7 +283,7 @@ describe('every construct, fed random wrong-typed and out-of-range props', () =>
 
   test('a synth that validates against crds/, or exactly one ClusterTlsError line that shows no credential, and an unchanged output folder', () => {
     const parent = committed();
-    const before = snapshot(parent);
+    const before = filesBelow(parent);
     try {
       fc.assert(fc.property(fc.array(change, { minLength: 1, maxLength: 3 }), (changes) => {
         const t = validTree();
@@ -326,7 +301,7 @@ describe('every construct, fed random wrong-typed and out-of-range props', () =>
             const message = (e as Error).message;
             expect(message.split('\n')).toHaveLength(1);
             expect(message).not.toContain(MARKER);
-            expect(snapshot(work)).toEqual(before);
+            expect(filesBelow(work)).toEqual(before);
             return;
           }
           // The manifests as written, read back.

@@ -14,6 +14,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { recoverOutput } from '../lib/synth/output-swap';
+// What a lock of this machine records beside the pid (its boot and pid namespace), as the library reads it.
+import { IDENTITY } from '../lib/synth/swap-lock';
 
 const ROOT = path.resolve(__dirname, '..');
 const PRELOAD = path.join(__dirname, '_fault-preload.js');
@@ -23,11 +25,6 @@ const NAMESPACES = 10;
 const RECORD = 'cluster-tls.lock.json';
 /** A file beside the output that no synth may touch. */
 const NEIGHBOUR = 'notes.txt';
-/** What a lock of this machine records beside the pid (Linux): its boot and pid namespace, as the library reads them. */
-const IDENTITY = {
-  boot: fs.existsSync('/proc/sys/kernel/random/boot_id') ? fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() : undefined,
-  pidNamespace: fs.existsSync('/proc/self/ns/pid') ? fs.readlinkSync('/proc/self/ns/pid') : undefined,
-};
 /** The lock file of the output folder. */
 const LOCK = '.dist.cluster-tls-lock';
 

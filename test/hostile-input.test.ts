@@ -18,6 +18,7 @@ import {
   BackupRestore, ClusterCertificates, DrainerRelease, TlsDatabaseCluster, TlsMigrationCluster, synthesize, synthesizeOrExit,
 } from '../lib';
 import { crdErrors } from './_crds';
+import { filesBelow, propResolver } from './_prop-trees';
 
 /** The credential every hostile value carries; nothing the library prints or writes may hold it. */
 const MARKER = 'Cr3dM4rk\u2603s3cr3t';
@@ -56,34 +57,13 @@ function build(tree: Tree): App {
   const app = new App();
   const chart = new Chart(app, 'demo', { namespace: 'demo' });
   const refs: Record<string, unknown> = {};
-  const copies = new Map<unknown, unknown>();
-  const resolve = (v: any): any => {
-    if (typeof v === 'string') {
-      return v in refs ? refs[v] : v;
-    }
-    if (typeof v !== 'object' || v === null || ![Object.prototype, Array.prototype].includes(Object.getPrototypeOf(v))
-      || Object.values(Object.getOwnPropertyDescriptors(v)).some((d) => !('value' in d))) {
-      return v;
-    }
-    if (!copies.has(v)) {
-      const copy: any = Array.isArray(v) ? [] : {};
-      copies.set(v, copy);
-      Object.entries(v).forEach(([k, x]) => { copy[k] = resolve(x); });
-    }
-    return copies.get(v);
-  };
+  const resolve = propResolver(refs);
   refs.$certs = new ClusterCertificates(chart, 'certs', resolve(tree.certs));
   refs.$db = new TlsDatabaseCluster(chart, 'db', resolve(tree.db));
   new TlsMigrationCluster(chart, 'mig', resolve(tree.mig));
   new DrainerRelease(chart, 'drainer', resolve(tree.drainer));
   new BackupRestore(new Chart(app, 'demo-backup', { namespace: 'demo' }), 'backup', resolve(tree.backup));
   return app;
-}
-
-/** Every file below a folder, with its bytes as text. */
-function snapshot(parent: string): Record<string, string> {
-  return Object.fromEntries(fs.readdirSync(parent, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
-    .map((e) => [path.relative(parent, path.join(e.parentPath, e.name)), fs.readFileSync(path.join(e.parentPath, e.name), 'latin1')]));
 }
 
 /** Sets a value at a path of a tree; nothing when the path is gone. */
@@ -194,7 +174,7 @@ describe('every construct and the environment, fed hostile values', () => {
     const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-hostile-'));
     ENV_NAMES.forEach((n) => delete process.env[n]);
     synthesize(build(validTree()), { outdir: path.join(parent, 'dist') });
-    const before = snapshot(parent);
+    const before = filesBelow(parent);
     const outcomes = { written: 0, refused: 0 };
     // Captured, not printed: synthesizeOrExit writes a refusal to standard error, as a command would.
     const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
@@ -240,13 +220,13 @@ describe('every construct and the environment, fed hostile values', () => {
           if (refused) {
             expect(stdout.mock.calls).toEqual([]);
             expect(printed).toMatch(/^error: [^\n]*\n$/);
-            const after = snapshot(work);
+            const after = filesBelow(work);
             extra.forEach((f) => delete after[f]);
             expect(after).toEqual(before);
             outcomes.refused++;
             return;
           }
-          const files = snapshot(path.join(work, 'dist'));
+          const files = filesBelow(path.join(work, 'dist'));
           for (const [name, text] of Object.entries(files)) {
             expect({ name, holdsMarker: text.includes(MARKER) || Buffer.from(text, 'latin1').toString('utf8').includes(MARKER) }).toEqual({ name, holdsMarker: false });
           }

@@ -5,7 +5,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { ClusterKind, DeployedBy, SHOWN_VALUES, componentsOf } from '../spec/catalog';
-import { inputError } from '../spec/errors';
+import { inputError, shown } from '../spec/errors';
 import * as names from '../spec/names';
 import { operatorApiVersion } from '../spec/settings';
 import type { ITlsDatabaseCluster } from './tls-cluster';
@@ -13,7 +13,7 @@ import { manifestFileName } from '../spec/output-layout';
 import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
 import { compact, dependWithinChart, operatorObject } from './operator';
 import { RunbookStep } from '../documents/runbook';
-import { requireNoCredentials, requireUrl, shown } from '../spec/validate';
+import { requireNoCredentials, requireUrl } from '../spec/validate';
 import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-props';
 import { ShapeOf, checkProps, objectOf, text } from '../spec/props';
 

@@ -7,7 +7,7 @@ import type * as kplus from 'cdk8s-plus-27';
 import { Construct, IConstruct } from 'constructs';
 import * as semver from 'semver';
 import { COMPONENTS, SHOWN_VALUES, component } from '../spec/catalog';
-import { Description, describeType, describeValue, inputError } from '../spec/errors';
+import { Description, describeType, describeValue, inputError, shown } from '../spec/errors';
 import * as names from '../spec/names';
 import { OutputFile } from '../synth/output-file';
 import type { ClusterCertificates } from '../certificates/cluster-certificates';
@@ -21,7 +21,7 @@ import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-prop
 import { stringifyYaml } from '../yaml/emitter';
 import { ShapeOf, checkProps, objectOf, oneOf, strings, text } from '../spec/props';
 import {
-  QUANTITY_EXPECTED, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireNoCredentials, requireQuantity, requireUrl, shown,
+  QUANTITY_EXPECTED, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireNoCredentials, requireQuantity, requireUrl,
 } from '../spec/validate';
 import { requireRelease } from '../spec/versions';
 

@@ -9,7 +9,7 @@ import { Construct, IConstruct } from 'constructs';
 import { ClusterKind, ComponentToken, DeployedBy, PORTS, SHOWN_VALUES, clusterKind, component, componentsOf } from '../spec/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
-import { inputError } from '../spec/errors';
+import { inputError, shown } from '../spec/errors';
 import { OutputFile } from '../synth/output-file';
 import {
   ResolvedDatabase, ResolvedSource, ResolvedTask, configYaml, migrationRunbook, sourceConfig, taskConfig,
@@ -22,7 +22,7 @@ import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, ownComponent, requireExternalSecretName, resolveCluster, rotationRestart } from './cluster-props';
 import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
 import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../spec/props';
-import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity, shown } from '../spec/validate';
+import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity } from '../spec/validate';
 import { requireMinimum } from '../spec/versions';
 
 /** Settings of the master or the worker members. */

@@ -8,8 +8,7 @@
  * with the constructs. A field that can hold a credential is described by its type only.
  */
 import { Construct, IConstruct } from 'constructs';
-import { Description, describeType, inputError } from './errors';
-import { shown } from './validate';
+import { Description, describeType, inputError, shown } from './errors';
 
 /** What one prop must be. */
 export type PropSpec =
@@ -32,6 +31,7 @@ export type PropSpec =
     /**
      * An object of free-form data (chart values, a configuration): checked to hold plain data
      * only, all the way down (see {@link notPlainData}).
+     * @default false
      */
     readonly data?: boolean;
   };

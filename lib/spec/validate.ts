@@ -182,8 +182,6 @@ export function requireIpAddress(scope: IConstruct, field: string, value: string
   }
 }
 
-export { hasCredentials, shown } from './errors';
-
 /**
  * Refuses a value that carries a URL's user name or password, without repeating it: the library
  * would copy it into manifests and runbooks, and an error would print it. Run it before any check

@@ -14,6 +14,7 @@ import { isPlainObject } from '../spec/props';
 import type { DrainerFacts } from './app-rules';
 import { ClusterTlsError, describeValue } from '../spec/errors';
 import { displayPath, relativePath, shownName } from './display-path';
+import { realPath } from './swap-files';
 import type { TlsPlan } from '../certificates/certificate-options';
 import * as layout from '../spec/output-layout';
 import { isSystemError, machineError } from './machine-errors';
@@ -160,14 +161,7 @@ export function readRecord(file: string): FixedSettings | undefined {
 /** The output folder a record goes with, as the record names it: relative to the record's folder, with '/' separators. */
 export function recordOutput(recordFile: string, outdir: string): string {
   // Where the paths lead, so that one folder reached by two spellings (a link) is one output.
-  const real = (p: string) => {
-    try {
-      return path.join(fs.realpathSync(path.dirname(path.resolve(p))), path.basename(p));
-    } catch {
-      return path.resolve(p);
-    }
-  };
-  return path.relative(path.dirname(real(recordFile)), real(outdir)).split(path.sep).join('/');
+  return path.relative(path.dirname(realPath(recordFile)), realPath(outdir)).split(path.sep).join('/');
 }
 
 /**
@@ -275,13 +269,8 @@ function shownList(paths: readonly string[]): string {
  * cfssl script copied back in, say), told by name or by content: the swap would delete them, and
  * with them a running cluster's CA. Taking the folder over does not lift it.
  */
-export function checkNoKeyMaterial(outdir: string, written: ReadonlySet<string>): void {
-  let found: string[];
-  try {
-    found = entriesBelow(outdir).filter((rel) => !rel.endsWith('/') && !written.has(rel) && isKeyMaterial(path.join(outdir, ...rel.split('/'))));
-  } catch (e) {
-    throw machineError(e, outdir, 'read the output folder');
-  }
+export function checkNoKeyMaterial(outdir: string, written: ReadonlySet<string>, entries = listOutput(outdir)): void {
+  const found = entries.filter((rel) => !rel.endsWith('/') && !written.has(rel) && isKeyMaterial(path.join(outdir, ...rel.split('/'))));
   if (found.length > 0) {
     throw new ClusterTlsError(`${displayPath(outdir)}: received keys or certificates that synth did not write (${shownList(found)}); `
       + 'expected an output folder of synthesized files only: move them out before synthesizing, or the swap would delete them');
@@ -297,14 +286,8 @@ const LISTED = 5;
  * of an earlier release, without a list, lets the key check alone stand). The swap would delete
  * them.
  */
-export function checkOnlySynthesizedFiles(outdir: string): void {
-  let entries: string[];
+export function checkOnlySynthesizedFiles(outdir: string, entries = listOutput(outdir)): void {
   let marker: layout.OutputMarker | undefined;
-  try {
-    entries = entriesBelow(outdir);
-  } catch (e) {
-    throw machineError(e, outdir, 'read the output folder');
-  }
   try {
     const parsed = entries.includes(layout.OUTPUT_MARKER_FILE) ? JSON.parse(readBounded(path.join(outdir, layout.OUTPUT_MARKER_FILE), READ_LIMITS.small)) : undefined;
     marker = parsed?.writtenBy === 'cdk8s-cluster-tls' ? parsed : undefined;
@@ -334,8 +317,19 @@ export function checkOnlySynthesizedFiles(outdir: string): void {
  * certificates synth did not write (always), and any other file no synth wrote (unless taken over).
  */
 export function checkReplaceable(outdir: string, written: ReadonlySet<string>, takeOver: boolean): void {
-  checkNoKeyMaterial(outdir, written);
+  // One walk of the folder for both checks.
+  const entries = listOutput(outdir);
+  checkNoKeyMaterial(outdir, written, entries);
   if (!takeOver) {
-    checkOnlySynthesizedFiles(outdir);
+    checkOnlySynthesizedFiles(outdir, entries);
+  }
+}
+
+/** {@link entriesBelow} of the output folder, a failure of the machine as one line. */
+function listOutput(outdir: string): string[] {
+  try {
+    return entriesBelow(outdir);
+  } catch (e) {
+    throw machineError(e, outdir, 'read the output folder');
   }
 }

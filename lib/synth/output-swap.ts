@@ -36,7 +36,7 @@ import * as path from 'node:path';
 import { ClusterTlsError } from '../spec/errors';
 import { displayPath, shownName } from './display-path';
 import { machineError } from './machine-errors';
-import { FoundOutput, SwapPaths, exists, fsStep, inspect, removeQuietly } from './swap-files';
+import { FoundOutput, SwapPaths, exists, fsStep, inspect, isWithin, realPath, removeQuietly } from './swap-files';
 import { Journal, RecoveryOptions, complete, recover, rollBack, writeJournal } from './swap-journal';
 import { acquireLock, readLock, releaseLock } from './swap-lock';
 
@@ -197,22 +197,6 @@ function writeStaging(staging: string, target: string, files: Iterable<SwapFile>
         fs.chmodSync(dest, mode);
       }
     });
-  }
-}
-
-/** Whether `inner` is `outer` or below it, both real paths. */
-function isWithin(outer: string, inner: string): boolean {
-  const relative = path.relative(outer, inner);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
-}
-
-/** A path with the links of its folder resolved (the folder must exist), for comparing places. */
-function realPath(p: string): string {
-  const folder = path.dirname(path.resolve(p));
-  try {
-    return path.join(fs.realpathSync(folder), path.basename(p));
-  } catch {
-    return path.resolve(p);
   }
 }
 

@@ -7,10 +7,9 @@
  * choice, written into the record for review.
  */
 import { READ_LIMITS, readBounded } from '../spec/bounded-read';
-import { ClusterTlsError, describeValue, oneLine } from '../spec/errors';
+import { ClusterTlsError, describeValue, hasCredentials, oneLine } from '../spec/errors';
 import * as layout from '../spec/output-layout';
 import { LOADED_CHECK, ROTATION_CHECK, VerifyReportFile } from '../spec/verify-report';
-import { hasCredentials } from '../spec/validate';
 import { displayPath, relativePath } from './display-path';
 import { FixedSettings, RECREATE_ENV, RecordedRotation, sortedKeys } from './guards';
 

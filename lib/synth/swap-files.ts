@@ -91,6 +91,22 @@ export function inspect(target: string): FoundOutput {
   return { exists: true };
 }
 
+/** Whether `inner` is `outer` or below it (compare real paths, see {@link realPath}, where links may lead elsewhere). */
+export function isWithin(outer: string, inner: string): boolean {
+  const relative = path.relative(outer, inner);
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}
+
+/** A path with the links of its folder resolved (the folder must exist), for comparing places. */
+export function realPath(p: string): string {
+  const folder = path.dirname(path.resolve(p));
+  try {
+    return path.join(fs.realpathSync(folder), path.basename(p));
+  } catch {
+    return path.resolve(p);
+  }
+}
+
 /** A small file's text, undefined when it does not exist; refused past its bound or when not a regular file. */
 export function readSmall(file: string): string | undefined {
   try {

@@ -34,7 +34,7 @@ function procValue(read: () => string): string | undefined {
 }
 
 /** This process's boot id and pid namespace, as its lock records them. */
-const IDENTITY = {
+export const IDENTITY = {
   boot: procValue(() => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8')),
   pidNamespace: procValue(() => fs.readlinkSync('/proc/self/ns/pid')),
 };

@@ -14,6 +14,7 @@ import {
 import { displayPath } from './display-path';
 import { isSystemError, machineError } from './machine-errors';
 import { OutputSwap } from './output-swap';
+import { isWithin } from './swap-files';
 import { UNVERIFIED_ENV, VERIFY_REPORT_ENV, checkRotations } from './rotation-guard';
 import { RenderedObject, planOutput } from './output-plan';
 import { RenderedFile, copyFiles } from './write-output';
@@ -198,12 +199,9 @@ function cliFolder(outdir: string): string | undefined {
   if (!cli || path.resolve(cli) === outdir) {
     return undefined;
   }
-  const within = (outer: string, inner: string) => {
-    const relative = path.relative(outer, inner);
-    return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
-  };
-  if (within(outdir, path.resolve(cli)) || within(path.resolve(cli), outdir)) {
-    throw new ClusterTlsError(`CDK8S_OUTDIR: received ${displayPath(path.resolve(cli))}, which ${within(outdir, path.resolve(cli)) ? 'is inside' : 'holds'} the output folder ${displayPath(outdir)}; `
+  const inside = isWithin(outdir, path.resolve(cli));
+  if (inside || isWithin(path.resolve(cli), outdir)) {
+    throw new ClusterTlsError(`CDK8S_OUTDIR: received ${displayPath(path.resolve(cli))}, which ${inside ? 'is inside' : 'holds'} the output folder ${displayPath(outdir)}; `
       + 'expected a folder of its own for the cdk8s CLI, which deletes it before every run: set output in cdk8s.yaml to another folder, such as build/cdk8s-cli');
   }
   return cli;

@@ -4,9 +4,14 @@
 #
 #   etcd                      etcd's server module (tools/control-plane/etcd)
 #   kube-apiserver            k8s.io/kubernetes/cmd/kube-apiserver (tools/control-plane/kube-apiserver)
+#   kube-controller-manager   the same release's controller manager, run with its garbage collector
+#                             only (what deletes a deleted Certificate's CertificateRequests)
 #   cert-manager-controller   cert-manager's controllers (tools/control-plane/cmd/cert-manager-controller)
 #   launcher                  envtest, which starts etcd and kube-apiserver for a test
 #   tls-peer                  Go's crypto/tls, the Go side of the handshake matrix
+#   cmctl                     cert-manager's command line, which the leaf-renewal script calls
+#                             (tools/control-plane/cmctl: v2.2.0, the newest release whose
+#                             checksum the module proxy's checksum database serves here)
 #   crds/cert-manager         the CRDs of the pinned cert-manager release
 #
 # A program is built again only when its module's go.mod, go.sum or Go files changed: each one's
@@ -25,7 +30,7 @@ export GOFLAGS="-mod=readonly -trimpath"
 build() {
   local module="$root/tools/control-plane/$1" name="$2" package="$3"
   local fingerprint
-  fingerprint="$(cd "$module" && { go version; find . -path ./etcd -prune -o -path ./kube-apiserver -prune -o \( -name '*.go' -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort | xargs sha256sum; } | sha256sum | cut -d' ' -f1)"
+  fingerprint="$(cd "$module" && { go version; find . -path ./etcd -prune -o -path ./kube-apiserver -prune -o -path ./cmctl -prune -o \( -name '*.go' -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort | xargs sha256sum; } | sha256sum | cut -d' ' -f1)"
   if [ -x "$bin/$name" ] && [ "$(cat "$bin/$name.fingerprint" 2>/dev/null)" = "$fingerprint" ]; then
     echo "build-control-plane: $name is up to date"
     return
@@ -40,9 +45,11 @@ build() {
 
 build etcd etcd .
 build kube-apiserver kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
+build kube-apiserver kube-controller-manager k8s.io/kubernetes/cmd/kube-controller-manager
 build . cert-manager-controller ./cmd/cert-manager-controller
 build . launcher ./cmd/launcher
 build . tls-peer ./cmd/tls-peer
+build cmctl cmctl github.com/cert-manager/cmctl/v2
 
 # The CRDs of the pinned cert-manager release, as its own deploy/crds holds them: what a user's
 # cluster has once cert-manager is installed (the project's crds/cert-manager are the ones the

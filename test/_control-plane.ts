@@ -4,19 +4,121 @@
  * they are there, and the suites that need them. Outside CI a suite whose programs are missing is
  * skipped with its reason printed; under CI (CI=true) it runs and fails with what to do.
  */
-import { spawnSync } from 'node:child_process';
+import { ChildProcess, SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import type { SecretPem } from './_handshakes';
 
 /** Where the build script puts the programs. */
 export const TOOLS_BIN = path.join(__dirname, '..', '.cache', 'control-plane', 'bin');
 
 /** The path of a built program. */
-export function tool(name: 'etcd' | 'kube-apiserver' | 'cert-manager-controller' | 'launcher' | 'tls-peer'): string {
+export function tool(name: 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'cert-manager-controller' | 'launcher' | 'tls-peer' | 'cmctl'): string {
   return path.join(TOOLS_BIN, name);
 }
 
 const inCi = process.env.CI === 'true';
+
+/**
+ * Resolves once `child` prints `text` on `stream` (which it then keeps reading, so that the
+ * program never blocks on a full pipe); rejects with the end of what it printed when it exits
+ * first or takes more than two minutes.
+ */
+function untilPrinted(child: ChildProcess, stream: 'stdout' | 'stderr', text: string, what: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let printed = '';
+    const fail = (why: string) => { clearTimeout(timer); reject(new Error(`${what} ${why}: ${printed.slice(-2000)}`)); };
+    const timer = setTimeout(() => fail('did not start within 120 s'), 120_000);
+    child.stderr!.on('data', (d) => { printed = (printed + d).slice(-100_000); });
+    child[stream]!.on('data', (d) => {
+      if (stream === 'stdout') {
+        printed = (printed + d).slice(-100_000);
+      }
+      if (printed.includes(text)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('exit', (code) => fail(`stopped (exit ${code})`));
+  });
+}
+
+/** The programs a {@link ControlPlane} runs. */
+export const CONTROL_PLANE_TOOLS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'launcher', 'cert-manager-controller', 'kubectl'] as const;
+
+/**
+ * A control plane of its own for one test file: etcd and kube-apiserver started by the launcher
+ * with cert-manager's release CRDs and the operator's (crds/operator/), an admin kubeconfig, the
+ * garbage collector of kube-controller-manager (what deletes a deleted Certificate's
+ * CertificateRequests; the other controllers manage pods, which a node-less cluster has none
+ * of), and the real cert-manager controllers once {@link startCertManager} is called.
+ * {@link stop} stops them all and removes the folder.
+ */
+export class ControlPlane {
+  /** Starts etcd and kube-apiserver, then the garbage collector; resolves once both run. */
+  public static async start(): Promise<ControlPlane> {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-control-plane-'));
+    const kubeconfig = path.join(work, 'kubeconfig');
+    const crds = [path.join(TOOLS_BIN, '..', 'crds', 'cert-manager'), path.join(__dirname, '..', 'crds', 'operator')].join(',');
+    const launcher = spawn(tool('launcher'), ['--assets', TOOLS_BIN, '--crds', crds, '--kubeconfig-out', kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'] });
+    await untilPrinted(launcher, 'stdout', 'ready', 'the control plane');
+    const collector = spawn(tool('kube-controller-manager'), ['--kubeconfig', kubeconfig, '--controllers=garbagecollector', '--leader-elect=false', '--secure-port=0'],
+      { stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      await untilPrinted(collector, 'stderr', 'Proceeding to collect garbage', 'the garbage collector');
+    } catch (e) {
+      launcher.stdin!.end();
+      throw e;
+    }
+    return new ControlPlane(work, kubeconfig, launcher, collector);
+  }
+
+  private controller?: ChildProcess;
+
+  private constructor(
+    /** A private folder of the test file's, removed by {@link stop}. */
+    public readonly work: string,
+    /** The admin user's kubeconfig. */
+    public readonly kubeconfig: string,
+    private readonly launcher: ChildProcess,
+    private readonly collector: ChildProcess,
+  ) {}
+
+  /** Runs the real kubectl against this API server. */
+  public kubectl(args: readonly string[], input?: string): SpawnSyncReturns<string> {
+    return spawnSync('kubectl', ['--kubeconfig', this.kubeconfig, ...args], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  }
+
+  /** The TLS Secrets of a namespace as the API server holds them now, by name, decoded. */
+  public tlsSecrets(namespace: string): Map<string, SecretPem> {
+    const got = this.kubectl(['get', 'secrets', '-n', namespace, '-o', 'json']);
+    if (got.status !== 0) {
+      throw new Error(`kubectl get secrets -n ${namespace}: ${got.stderr}`);
+    }
+    return new Map(JSON.parse(got.stdout).items.filter((s: any) => s.type === 'kubernetes.io/tls' || s.data?.['tls.crt'] !== undefined)
+      .map((s: any) => [s.metadata.name, Object.fromEntries(
+        Object.entries(s.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+      ) as SecretPem]));
+  }
+
+  /** Starts cert-manager's controllers (the release's defaults, as scripts/build-control-plane.sh builds them). */
+  public startCertManager(): void {
+    this.controller = spawn(tool('cert-manager-controller'), ['--kubeconfig', this.kubeconfig], { stdio: 'ignore' });
+  }
+
+  /** Stops cert-manager and the garbage collector, then etcd and kube-apiserver, and removes the folder. */
+  public async stop(): Promise<void> {
+    this.controller?.kill('SIGTERM');
+    this.collector.kill('SIGTERM');
+    if (this.launcher.exitCode === null) {
+      const stopped = new Promise((resolve) => this.launcher.on('exit', resolve));
+      this.launcher.stdin!.end();
+      await stopped;
+    }
+    fs.rmSync(this.work, { recursive: true, force: true });
+  }
+}
 
 /** The programs of `names` that are missing ('kubectl' is looked for on PATH). */
 export function missingTools(names: readonly string[]): string[] {

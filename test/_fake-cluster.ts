@@ -19,7 +19,7 @@
  * moment and runs real handshakes between every pair of pods; the pods are also written into the
  * stand-in's state with their start time, as `kubectl get pods -o json` prints them.
  */
-import { ClusterKind, COMPONENTS, OPERATOR_ROLL_ORDER } from '../lib/spec/catalog';
+import { ClusterKind, COMPONENTS, ComponentToken, OPERATOR_ROLL_ORDER } from '../lib/spec/catalog';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { FakeKubectl, FakeState, clockTime, tlsSecretsOf } from './_fake-kubectl';
 import { SecretPem } from './_handshakes';
@@ -50,6 +50,38 @@ export interface FakeClusterOptions {
 }
 
 const RESOURCE_KINDS: Record<string, ClusterKind> = { DatabaseCluster: ClusterKind.DATABASE, MigrationCluster: ClusterKind.MIGRATION };
+
+/** A component's pod-template annotations in its cluster resource, as the operator compares them. */
+export interface ComponentAnnotations {
+  readonly kind: ClusterKind;
+  readonly token: ComponentToken;
+  /** The annotations, as JSON. */
+  readonly value: string;
+}
+
+/** The pod-template annotations of each component of the cluster resources among `objects`, by `<resource kind>/<component>`. */
+export function componentAnnotations(objects: readonly any[], namespace: string): Map<string, ComponentAnnotations> {
+  const out = new Map<string, ComponentAnnotations>();
+  for (const o of objects.filter((x) => RESOURCE_KINDS[x.kind] !== undefined && x.metadata.namespace === namespace)) {
+    for (const entry of COMPONENTS.filter((c) => c.cluster === RESOURCE_KINDS[o.kind] && c.specKey && o.spec?.[c.specKey])) {
+      out.set(`${o.kind}/${entry.token}`, { kind: entry.cluster, token: entry.token, value: JSON.stringify(o.spec[entry.specKey!].annotations ?? {}) });
+    }
+  }
+  return out;
+}
+
+/** Where a simulator pod runs: its workload and pod name, as the cluster names them. */
+export function podWorkload(pod: Pod, cluster: { readonly clusterName: string; readonly clients: ReadonlyMap<string, string>; readonly drainer?: string }): PodWorkload {
+  if (pod.component === undefined) {
+    const deployment = cluster.clients.get(pod.secretName) ?? `unknown-client-of-${pod.secretName}`;
+    return { workload: `Deployment/${deployment}`, name: `${deployment}-0` };
+  }
+  if (pod.component === 'drainer') {
+    const set = cluster.drainer ?? `${cluster.clusterName}-drainer`;
+    return { workload: `StatefulSet/${set}`, name: `${set}-${pod.ordinal}` };
+  }
+  return { workload: `StatefulSet/${cluster.clusterName}-${pod.component}`, name: `${cluster.clusterName}-${pod.component}-${pod.ordinal}` };
+}
 
 /** A cluster's controllers, running until {@link stop}. */
 export class FakeCluster {
@@ -218,15 +250,8 @@ export class FakeCluster {
     });
   }
 
-  /** The pod-template annotations of each component, by `<resource kind>/<component>`. */
-  private annotations(state: FakeState): Map<string, { kind: ClusterKind; token: string; value: string }> {
-    const out = new Map<string, { kind: ClusterKind; token: string; value: string }>();
-    for (const o of (state.objects ?? []).filter((x) => RESOURCE_KINDS[x.kind] !== undefined && x.metadata.namespace === this.options.namespace)) {
-      for (const entry of COMPONENTS.filter((c) => c.cluster === RESOURCE_KINDS[o.kind] && c.specKey && o.spec?.[c.specKey])) {
-        out.set(`${o.kind}/${entry.token}`, { kind: entry.cluster, token: entry.token, value: JSON.stringify(o.spec[entry.specKey!].annotations ?? {}) });
-      }
-    }
-    return out;
+  private annotations(state: FakeState): Map<string, ComponentAnnotations> {
+    return componentAnnotations(state.objects ?? [], this.options.namespace);
   }
 
   private noteRolled(state: FakeState): void {
@@ -275,18 +300,8 @@ export class FakeCluster {
     await this.sim.check(step);
   }
 
-  /** The workload and pod name of a simulator pod. */
   private workloadOf(pod: Pod): PodWorkload {
-    const { clusterName } = this.options;
-    if (pod.component === undefined) {
-      const deployment = this.options.clients.get(pod.secretName) ?? `unknown-client-of-${pod.secretName}`;
-      return { workload: `Deployment/${deployment}`, name: `${deployment}-0` };
-    }
-    if (pod.component === 'drainer') {
-      const set = this.options.drainer ?? `${clusterName}-drainer`;
-      return { workload: `StatefulSet/${set}`, name: `${set}-${pod.ordinal}` };
-    }
-    return { workload: `StatefulSet/${clusterName}-${pod.component}`, name: `${clusterName}-${pod.component}-${pod.ordinal}` };
+    return podWorkload(pod, this.options);
   }
 
   /** A pod as `kubectl get pods -o json` prints it: the Secret it mounts and when it started. */

@@ -9,9 +9,8 @@
  * field.
  */
 import 'reflect-metadata';
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { webcrypto } from 'node:crypto';
 import type * as X509 from '@peculiar/x509';
@@ -21,7 +20,7 @@ import * as YAML from 'yaml';
 import { ClusterCertificates, TlsDatabaseCluster, synthesize } from '../lib';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { CertManagerIssuer } from './_cert-manager-issuer';
-import { TOOLS_BIN, describeWithTools, tool } from './_control-plane';
+import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools } from './_control-plane';
 import { SecretPem, formatRejections, goHandshakeMatrix, handshakeMatrix } from './_handshakes';
 
 const x509: typeof X509 = require('@peculiar/x509');
@@ -33,13 +32,11 @@ const CLI = path.join(ROOT, 'build', 'bin', 'cluster-tls.js');
 /** The groups whose objects come from CRDs: read back, they must hold exactly what was written. */
 const CUSTOM_GROUPS = /^(db\.operator\.io|cert-manager\.io)\//;
 
+let plane: ControlPlane | undefined;
 let work: string;
-let kubeconfig: string;
-let launcher: ChildProcess | undefined;
-let controller: ChildProcess | undefined;
 
 function kubectl(args: readonly string[], input?: string) {
-  return spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  return plane!.kubectl(args, input);
 }
 
 /** Every object of a manifest file. */
@@ -90,15 +87,6 @@ function apply(file: string) {
   return kubectl(['apply', '--server-side', '--field-manager=cdk8s-cluster-tls', '--validate=strict', '-f', file]);
 }
 
-/** The Secrets of a namespace as the API server holds them, by name, decoded. */
-function liveSecrets(namespace: string): Map<string, SecretPem> {
-  const got = kubectl(['get', 'secrets', '-n', namespace, '-o', 'json']);
-  expect(got.status).toBe(0);
-  return new Map(JSON.parse(got.stdout).items.filter((s: any) => s.type === 'kubernetes.io/tls').map((s: any) => [s.metadata.name, Object.fromEntries(
-    Object.entries(s.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
-  ) as SecretPem]));
-}
-
 /** What a certificate is, as a field-by-field record: what a peer or the operator reads of it. */
 function describeCertificate(pem: string): Record<string, unknown> {
   const cert = new x509.X509Certificate(pem.trim().split(/(?=-----BEGIN)/)[0]);
@@ -127,43 +115,21 @@ function describeCertificate(pem: string): Record<string, unknown> {
 // For the whole file (a describe body's call would apply file-wide anyway): an API server on a loaded machine is slow.
 jest.setTimeout(300_000);
 
-describeWithTools('on a real API server with the real cert-manager', ['etcd', 'kube-apiserver', 'launcher', 'cert-manager-controller', 'tls-peer', 'kubectl'], () => {
+describeWithTools('on a real API server with the real cert-manager', [...CONTROL_PLANE_TOOLS, 'tls-peer'], () => {
 
   beforeAll(async () => {
     // cluster-tls verify runs compiled: build it from the sources under test, or fail here.
     expect(spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'synth.js'), '--build-only'], { cwd: ROOT }).status).toBe(0);
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-control-plane-'));
-    kubeconfig = path.join(work, 'kubeconfig');
-    const crds = [path.join(TOOLS_BIN, '..', 'crds', 'cert-manager'), path.join(ROOT, 'crds', 'operator')].join(',');
-    launcher = spawn(tool('launcher'), ['--assets', TOOLS_BIN, '--crds', crds, '--kubeconfig-out', kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let errors = '';
-    launcher.stderr!.on('data', (d) => { errors += d; });
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      launcher!.stdout!.on('data', (d) => {
-        out += d;
-        if (out.includes('ready')) {
-          resolve();
-        }
-      });
-      launcher!.on('exit', (code) => reject(new Error(`the control plane did not start (${code}): ${errors.slice(-2000)}`)));
-    });
+    plane = await ControlPlane.start();
+    work = plane.work;
     for (const namespace of ['demo', 'demo-cfssl']) {
       expect(kubectl(['create', 'namespace', namespace]).status).toBe(0);
     }
-    controller = spawn(tool('cert-manager-controller'), ['--kubeconfig', kubeconfig], { stdio: 'ignore' });
+    plane.startCertManager();
   }, 180_000);
 
   afterAll(async () => {
-    controller?.kill('SIGTERM');
-    if (launcher && launcher.exitCode === null) {
-      const stopped = new Promise((resolve) => launcher!.on('exit', resolve));
-      launcher.stdin!.end();
-      await stopped;
-    }
-    if (work) {
-      fs.rmSync(work, { recursive: true, force: true });
-    }
+    await plane?.stop();
   }, 60_000);
 
   test('every manifest of the reference output applies server-side with strict validation, and reads back field by field', () => {
@@ -215,7 +181,7 @@ describeWithTools('on a real API server with the real cert-manager', ['etcd', 'k
     beforeAll(() => {
       const wait = kubectl(['wait', '--for=condition=Ready', 'certificate', '--all', '-n', 'demo', '--timeout=120s']);
       expect({ status: wait.status, stderr: wait.stderr }).toEqual({ status: 0, stderr: '' });
-      secrets = liveSecrets('demo');
+      secrets = plane!.tlsSecrets('demo');
       plan = JSON.parse(fs.readFileSync(path.join(DIST, 'demo', 'basic', 'tls-plan.json'), 'utf8'));
     }, 180_000);
 

@@ -11,10 +11,9 @@
  * report the runbook wrote, from where it wrote it. The database runbook's blocks run the same way
  * on the running cluster, with a stand-in helm.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-27';
@@ -29,6 +28,7 @@ import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { FakeCluster } from './_fake-cluster';
 import { FakeKubectl, createFakeCmctl, createFakeHelm, createFakeKubectl } from './_fake-kubectl';
 import { TestCa, TestKey, issueLeaf, makeCa, makeKey } from './_pki';
+import { bash, failures, projectFolder, runbookEnv, shellBlocks } from './_runbooks';
 import { CHANGEFEED_FIRST, RollOptions, RotationSimulator, formatOutages } from './_rotation-simulator';
 
 const ROOT = path.join(__dirname, '..');
@@ -82,21 +82,12 @@ interface Project {
 }
 
 function project(): Project {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runbook-project-'));
-  fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "ledger-app", "private": true }\n');
-  const bin = path.join(dir, 'node_modules', '.bin');
-  fs.mkdirSync(bin, { recursive: true });
-  fs.writeFileSync(path.join(bin, 'cluster-tls'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, 'build', 'bin', 'cluster-tls.js')}" "$@"\n`, { mode: 0o755 });
+  const { dir, outdir, home } = projectFolder('runbook-project-');
   const kubectl = createFakeKubectl(path.join(dir, 'tools'));
   createFakeCmctl(kubectl);
   createFakeHelm(kubectl);
-  const home = path.join(dir, 'home');
-  fs.mkdirSync(home);
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${kubectl.dir}:${process.env.PATH}`, HOME: home, POLL: '0.05', TIMEOUT: '60' };
-  delete env.KUBECTL;
-  delete env.CLUSTER_TLS_VERIFY_REPORT;
-  delete env.CLUSTER_TLS_UNVERIFIED_PHASE;
-  return { dir, outdir: path.join(dir, 'dist'), kubectl, env };
+  const env = runbookEnv(home, { PATH: `${kubectl.dir}:${process.env.PATH}`, POLL: '0.05', TIMEOUT: '60' });
+  return { dir, outdir, kubectl, env };
 }
 
 /** Synthesizes the app at a phase into the project's output folder, as the user's `npm run synth` would. */
@@ -106,22 +97,6 @@ function synth(p: Project, method: IssuingMethod, rotations: CertificateRotation
     plan: JSON.parse(fs.readFileSync(path.join(p.outdir, NS, CLUSTER, 'tls-plan.json'), 'utf8')),
     manifests: YAML.parseAllDocuments(fs.readFileSync(path.join(p.outdir, MANIFEST), 'utf8')).map((d) => d.toJS()),
   };
-}
-
-/** Runs a bash block from `cwd`, asynchronously, so that the controllers act meanwhile; throws with its output when it fails. */
-function bash(block: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', block], { cwd, env });
-    let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { out += d; });
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`block exited ${code} in ${cwd}:\n${block}\n--- output:\n${out}`))));
-  });
-}
-
-/** The `sh` blocks of a Markdown file, in order. */
-function shellBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
 }
 
 /**
@@ -149,11 +124,6 @@ async function runRunbook(p: Project, cluster: FakeCluster, file = 'rotation-run
     }
   }
   return outputs;
-}
-
-/** The failing checks of a verify report, one line per Secret. */
-function failures(r: any): string[] {
-  return r.secrets.filter((s: any) => !s.ok).map((s: any) => `${s.name}: ${s.checks.filter((c: any) => !c.ok).map((c: any) => `${c.check} ${c.found}`).join('; ')}`);
 }
 
 /** The verify report the runbook wrote beside the output folder, which the next synth reads. */

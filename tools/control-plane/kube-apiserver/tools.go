@@ -1,6 +1,9 @@
 //go:build tools
 
-// Package tools names the program this module builds, so that go mod tidy keeps what it needs.
+// Package tools names the programs this module builds, so that go mod tidy keeps what it needs.
 package tools
 
-import _ "k8s.io/kubernetes/cmd/kube-apiserver"
+import (
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+)

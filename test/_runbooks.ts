@@ -1,0 +1,60 @@
+/**
+ * Running a runbook as written: its `sh` blocks, each with bash (`-euo pipefail`, so any command
+ * that fails fails the block) from the folder its first line names, and the failing checks of the
+ * verify report a block wrote; and the project folder a user runs it in.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** The `sh` blocks of a Markdown file, in order. */
+export function shellBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
+/** Runs a bash block from `cwd`, asynchronously, so that the controllers act meanwhile; throws with its output when it fails. */
+export function bash(block: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', block], { cwd, env });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`block exited ${code} in ${cwd}:\n${block}\n--- output:\n${out}`))));
+  });
+}
+
+/** The failing checks of a `cluster-tls verify --json` report, one line per Secret. */
+export function failures(report: any): string[] {
+  return report.secrets.filter((s: any) => !s.ok).map((s: any) => `${s.name}: ${s.checks.filter((c: any) => !c.ok).map((c: any) => `${c.check} ${c.found}`).join('; ')}`);
+}
+
+/** A project folder as a user has it: `npx cluster-tls` resolves to this package's built command. */
+export interface ProjectFolder {
+  readonly dir: string;
+  /** The output folder, `dist/` in the project. */
+  readonly outdir: string;
+  /** A home folder of the project's own, for the commands' HOME. */
+  readonly home: string;
+}
+
+/** Makes a project folder under `parent` (the system's temporary folder by default). */
+export function projectFolder(prefix: string, parent = os.tmpdir()): ProjectFolder {
+  const dir = fs.mkdtempSync(path.join(parent, prefix));
+  fs.writeFileSync(path.join(dir, 'package.json'), `{ "name": "${path.basename(dir).toLowerCase()}", "private": true }\n`);
+  const bin = path.join(dir, 'node_modules', '.bin');
+  fs.mkdirSync(bin, { recursive: true });
+  fs.writeFileSync(path.join(bin, 'cluster-tls'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(__dirname, '..', 'build', 'bin', 'cluster-tls.js')}" "$@"\n`, { mode: 0o755 });
+  const home = path.join(dir, 'home');
+  fs.mkdirSync(home);
+  return { dir, outdir: path.join(dir, 'dist'), home };
+}
+
+/** The environment of a runbook's commands: the caller's, without the variables that would change what the scripts and the CLI do. */
+export function runbookEnv(home: string, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, ...extra };
+  for (const name of ['KUBECTL', 'CMCTL', 'CLUSTER_TLS_VERIFY_REPORT', 'CLUSTER_TLS_UNVERIFIED_PHASE']) {
+    delete env[name];
+  }
+  return env;
+}

@@ -9,6 +9,7 @@
 #   cert-manager-controller   cert-manager's controllers (tools/control-plane/cmd/cert-manager-controller)
 #   launcher                  envtest, which starts etcd and kube-apiserver for a test
 #   tls-peer                  Go's crypto/tls, the Go side of the handshake matrix
+#   cert-manager-webhook      cert-manager's admission webhook (tools/control-plane/cert-manager-webhook)
 #   cmctl                     cert-manager's command line, which the leaf-renewal script calls
 #                             (tools/control-plane/cmctl: v2.2.0, the newest release whose
 #                             checksum the module proxy's checksum database serves here)
@@ -26,11 +27,12 @@ bin="$cache/bin"
 mkdir -p "$bin"
 export GOFLAGS="-mod=readonly -trimpath"
 
-# build <module folder> <program name> <package>
+# build <module folder, under tools/control-plane or absolute> <program name> <package>
 build() {
-  local module="$root/tools/control-plane/$1" name="$2" package="$3"
+  local module="$1" name="$2" package="$3"
+  [[ "$module" = /* ]] || module="$root/tools/control-plane/$module"
   local fingerprint
-  fingerprint="$(cd "$module" && { go version; find . -path ./etcd -prune -o -path ./kube-apiserver -prune -o -path ./cmctl -prune -o \( -name '*.go' -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort | xargs sha256sum; } | sha256sum | cut -d' ' -f1)"
+  fingerprint="$(cd "$module" && { go version; find . -path ./etcd -prune -o -path ./kube-apiserver -prune -o -path ./cmctl -prune -o -path ./cert-manager-webhook -prune -o \( -name '*.go' -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort | xargs sha256sum; } | sha256sum | cut -d' ' -f1)"
   if [ -x "$bin/$name" ] && [ "$(cat "$bin/$name.fingerprint" 2>/dev/null)" = "$fingerprint" ]; then
     echo "build-control-plane: $name is up to date"
     return
@@ -51,12 +53,30 @@ build . launcher ./cmd/launcher
 build . tls-peer ./cmd/tls-peer
 build cmctl cmctl github.com/cert-manager/cmctl/v2
 
+# The pinned cert-manager release's main module, as the module proxy serves it.
+release="$(cd "$root/tools/control-plane" && go list -m -f '{{.Dir}}' github.com/cert-manager/cert-manager)"
+
+# cert-manager's webhook: its code is internal to the release's main module (a program outside the
+# module cannot import it), and the module of the release's own webhook command is not served by
+# the proxy. So the project's command is built inside a copy of the main module, made once per
+# release in the cache and never committed.
+copy="$cache/src/$(basename "$release")"
+if [ ! -d "$copy" ]; then
+  rm -rf "$copy.partial"
+  mkdir -p "$cache/src"
+  cp -r "$release" "$copy.partial"
+  chmod -R u+w "$copy.partial"
+  mv "$copy.partial" "$copy"
+fi
+mkdir -p "$copy/cmd/cluster-tls-webhook"
+cp "$root/tools/control-plane/cert-manager-webhook/main.go" "$copy/cmd/cluster-tls-webhook/main.go"
+build "$copy" cert-manager-webhook ./cmd/cluster-tls-webhook/main.go
+
 # The CRDs of the pinned cert-manager release, as its own deploy/crds holds them: what a user's
 # cluster has once cert-manager is installed (the project's crds/cert-manager are the ones the
 # library validates its objects against).
 crds="$cache/crds/cert-manager"
 mkdir -p "$crds"
-release="$(cd "$root/tools/control-plane" && go list -m -f '{{.Dir}}' github.com/cert-manager/cert-manager)"
 cp "$release"/deploy/crds/*.yaml "$crds/"
 chmod u+w "$crds"/*.yaml
 echo "build-control-plane: cert-manager's CRDs in $crds"

@@ -14,7 +14,7 @@ import type { SecretPem } from './_handshakes';
 export const TOOLS_BIN = path.join(__dirname, '..', '.cache', 'control-plane', 'bin');
 
 /** The path of a built program. */
-export function tool(name: 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'cert-manager-controller' | 'launcher' | 'tls-peer' | 'cmctl'): string {
+export function tool(name: 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'cert-manager-controller' | 'cert-manager-webhook' | 'launcher' | 'tls-peer' | 'cmctl'): string {
   return path.join(TOOLS_BIN, name);
 }
 
@@ -45,14 +45,15 @@ function untilPrinted(child: ChildProcess, stream: 'stdout' | 'stderr', text: st
 }
 
 /** The programs a {@link ControlPlane} runs. */
-export const CONTROL_PLANE_TOOLS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'launcher', 'cert-manager-controller', 'kubectl'] as const;
+export const CONTROL_PLANE_TOOLS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'launcher', 'cert-manager-controller', 'cert-manager-webhook', 'kubectl'] as const;
 
 /**
  * A control plane of its own for one test file: etcd and kube-apiserver started by the launcher
  * with cert-manager's release CRDs and the operator's (crds/operator/), an admin kubeconfig, the
  * garbage collector of kube-controller-manager (what deletes a deleted Certificate's
  * CertificateRequests; the other controllers manage pods, which a node-less cluster has none
- * of), and the real cert-manager controllers once {@link startCertManager} is called.
+ * of), and the real cert-manager, its webhook and its controllers, once {@link startCertManager}
+ * is called.
  * {@link stop} stops them all and removes the folder.
  */
 export class ControlPlane {
@@ -75,6 +76,7 @@ export class ControlPlane {
   }
 
   private controller?: ChildProcess;
+  private webhook?: ChildProcess;
 
   private constructor(
     /** A private folder of the test file's, removed by {@link stop}. */
@@ -102,14 +104,21 @@ export class ControlPlane {
       ) as SecretPem]));
   }
 
-  /** Starts cert-manager's controllers (the release's defaults, as scripts/build-control-plane.sh builds them). */
-  public startCertManager(): void {
+  /**
+   * Starts cert-manager as a cluster runs it: the webhook first (registered with the API server,
+   * failing closed, so that every cert-manager object applied from then on passes its validation),
+   * then the controllers, with the release's defaults.
+   */
+  public async startCertManager(): Promise<void> {
+    this.webhook = spawn(tool('cert-manager-webhook'), ['--kubeconfig', this.kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'] });
+    await untilPrinted(this.webhook, 'stdout', 'ready', 'cert-manager\'s webhook');
     this.controller = spawn(tool('cert-manager-controller'), ['--kubeconfig', this.kubeconfig], { stdio: 'ignore' });
   }
 
-  /** Stops cert-manager and the garbage collector, then etcd and kube-apiserver, and removes the folder. */
+  /** Stops cert-manager (controllers and webhook) and the garbage collector, then etcd and kube-apiserver, and removes the folder. */
   public async stop(): Promise<void> {
     this.controller?.kill('SIGTERM');
+    this.webhook?.kill('SIGTERM');
     this.collector.kill('SIGTERM');
     if (this.launcher.exitCode === null) {
       const stopped = new Promise((resolve) => this.launcher.on('exit', resolve));

@@ -119,7 +119,7 @@ describeWithTools('rotations on a real API server with the real cert-manager', [
     // `npx cluster-tls` runs the built command: build it from the sources under test, or fail here.
     expect(spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'synth.js'), '--build-only'], { cwd: ROOT }).status).toBe(0);
     plane = await ControlPlane.start();
-    plane.startCertManager();
+    await plane.startCertManager();
   }, 180_000);
 
   afterAll(async () => {

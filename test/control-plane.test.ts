@@ -1,7 +1,8 @@
 /**
  * Proven on a real Kubernetes API server with the real cert-manager: etcd and kube-apiserver
- * (Kubernetes 1.36.3) and cert-manager's controllers (v1.21.2), all built from their Go modules by
- * scripts/build-control-plane.sh, started for this file and stopped after it. The manifests are
+ * (Kubernetes 1.36.3) and cert-manager's webhook and controllers (v1.21.2), all built from their
+ * Go modules by scripts/build-control-plane.sh, started for this file and stopped after it. The
+ * manifests are
  * applied as a user applies them (`kubectl apply --server-side`, strict field validation), read
  * back field by field, issued by the real controller, checked by `cluster-tls verify` on the live
  * Secrets, and handshaken by OpenSSL (node:tls) and Go's crypto/tls; random valid apps are applied
@@ -125,7 +126,7 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
     for (const namespace of ['demo', 'demo-cfssl']) {
       expect(kubectl(['create', 'namespace', namespace]).status).toBe(0);
     }
-    plane.startCertManager();
+    await plane.startCertManager();
   }, 180_000);
 
   afterAll(async () => {
@@ -172,6 +173,21 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
     fs.writeFileSync(file, YAML.stringify(pruned));
     expect(kubectl(['create', '--validate=false', '-f', file]).status).toBe(0);
     expect(notReadBack(pruned, readBack(pruned))).toEqual(['.spec.tlsClusterr: written {"enabled":true}, read undefined']);
+  });
+
+  test('cert-manager\'s real webhook refuses a Certificate its validation forbids, so every Certificate applied above passed it', () => {
+    const leaf = objectsOf(path.join(DIST, 'demo.k8s.yaml')).find((o) => o.kind === 'Certificate' && !o.spec.isCA);
+    for (const [what, spec, message] of [
+      ['a duration under an hour', { duration: '30m', renewBefore: '10m' }, /spec\.duration: Invalid value: .*certificate duration must be greater than 1h0m0s/],
+      ['renewBefore not below duration', { duration: '2h', renewBefore: '2h' }, /spec\.renewBefore: Invalid value: .*must be greater than renewBefore/],
+    ] as const) {
+      const file = path.join(work, `refused-${what.replace(/ /g, '-')}.yaml`);
+      fs.writeFileSync(file, YAML.stringify({ ...leaf, metadata: { ...leaf.metadata, name: 'refused' }, spec: { ...leaf.spec, ...spec, secretName: 'refused' } }));
+      const applied = apply(file);
+      expect({ what, status: applied.status }).toEqual({ what, status: 1 });
+      expect(applied.stderr).toMatch(/admission webhook "webhook\.cert-manager\.io" denied the request/);
+      expect(applied.stderr).toMatch(message);
+    }
   });
 
   describe('issued by the real cert-manager', () => {

@@ -1,8 +1,13 @@
 /**
  * The real programs built from Go modules by scripts/build-control-plane.sh (etcd, kube-apiserver,
- * the cert-manager controllers, the launcher, the Go TLS peer) and the kubectl on PATH: whether
- * they are there, and the suites that need them. Outside CI a suite whose programs are missing is
- * skipped with its reason printed; under CI (CI=true) it runs and fails with what to do.
+ * kube-controller-manager, cert-manager's controllers and webhook, cmctl, the launcher, the Go TLS
+ * peer) and the kubectl on PATH: whether they are there, the suites that need them, and
+ * {@link ControlPlane}, which runs them for one test file. Outside CI a suite whose programs are
+ * missing is skipped with its reason printed; under CI (CI=true) it runs and fails with what to do.
+ *
+ * Every program started here stops when the test process ends, however it ends: the launcher,
+ * the webhook and the controllers stop when their standard input closes, and the garbage
+ * collector when its log pipe breaks.
  */
 import { ChildProcess, SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -62,17 +67,21 @@ export class ControlPlane {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-control-plane-'));
     const kubeconfig = path.join(work, 'kubeconfig');
     const crds = [path.join(TOOLS_BIN, '..', 'crds', 'cert-manager'), path.join(__dirname, '..', 'crds', 'operator')].join(',');
-    const launcher = spawn(tool('launcher'), ['--assets', TOOLS_BIN, '--crds', crds, '--kubeconfig-out', kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'] });
-    await untilPrinted(launcher, 'stdout', 'ready', 'the control plane');
-    const collector = spawn(tool('kube-controller-manager'), ['--kubeconfig', kubeconfig, '--controllers=garbagecollector', '--leader-elect=false', '--secure-port=0'],
-      { stdio: ['ignore', 'ignore', 'pipe'] });
+    const started: ChildProcess[] = [];
     try {
+      const launcher = spawn(tool('launcher'), ['--assets', TOOLS_BIN, '--crds', crds, '--kubeconfig-out', kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'] });
+      started.push(launcher);
+      await untilPrinted(launcher, 'stdout', 'ready', 'the control plane');
+      const collector = spawn(tool('kube-controller-manager'), ['--kubeconfig', kubeconfig, '--controllers=garbagecollector', '--leader-elect=false', '--secure-port=0'],
+        { stdio: ['ignore', 'ignore', 'pipe'] });
+      started.push(collector);
       await untilPrinted(collector, 'stderr', 'Proceeding to collect garbage', 'the garbage collector');
+      return new ControlPlane(work, kubeconfig, launcher, collector);
     } catch (e) {
-      launcher.stdin!.end();
+      await stopAll(started.reverse());
+      fs.rmSync(work, { recursive: true, force: true });
       throw e;
     }
-    return new ControlPlane(work, kubeconfig, launcher, collector);
   }
 
   private controller?: ChildProcess;
@@ -112,20 +121,32 @@ export class ControlPlane {
   public async startCertManager(): Promise<void> {
     this.webhook = spawn(tool('cert-manager-webhook'), ['--kubeconfig', this.kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'] });
     await untilPrinted(this.webhook, 'stdout', 'ready', 'cert-manager\'s webhook');
-    this.controller = spawn(tool('cert-manager-controller'), ['--kubeconfig', this.kubeconfig], { stdio: 'ignore' });
+    this.controller = spawn(tool('cert-manager-controller'), ['--kubeconfig', this.kubeconfig], { stdio: ['pipe', 'ignore', 'ignore'] });
   }
 
-  /** Stops cert-manager (controllers and webhook) and the garbage collector, then etcd and kube-apiserver, and removes the folder. */
+  /** Stops cert-manager (controllers, then webhook) and the garbage collector, then etcd and kube-apiserver, and removes the folder. */
   public async stop(): Promise<void> {
-    this.controller?.kill('SIGTERM');
-    this.webhook?.kill('SIGTERM');
-    this.collector.kill('SIGTERM');
-    if (this.launcher.exitCode === null) {
-      const stopped = new Promise((resolve) => this.launcher.on('exit', resolve));
-      this.launcher.stdin!.end();
-      await stopped;
-    }
+    await stopAll([this.controller, this.webhook, this.collector, this.launcher].filter((c): c is ChildProcess => c !== undefined));
     fs.rmSync(this.work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Stops programs one after the other, each waited for: by closing its standard input when it has
+ * one (the launcher then stops etcd and kube-apiserver itself), else by SIGTERM.
+ */
+async function stopAll(programs: readonly ChildProcess[]): Promise<void> {
+  for (const program of programs) {
+    if (program.exitCode !== null || program.signalCode !== null) {
+      continue;
+    }
+    const stopped = new Promise((resolve) => program.on('exit', resolve));
+    if (program.stdin) {
+      program.stdin.end();
+    } else {
+      program.kill('SIGTERM');
+    }
+    await stopped;
   }
 }
 

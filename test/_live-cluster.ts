@@ -182,7 +182,8 @@ export class LiveCluster {
     return componentAnnotations(items, this.options.namespace);
   }
 
-  private podName(pod: Pod): string {
+  /** The name of a simulator pod's Pod object. */
+  public podName(pod: Pod): string {
     return podWorkload(pod, { ...this.options, clients: this.options.clients ?? new Map() }).name;
   }
 

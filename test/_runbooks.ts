@@ -1,12 +1,14 @@
 /**
  * Running a runbook as written: its `sh` blocks, each with bash (`-euo pipefail`, so any command
- * that fails fails the block) from the folder its first line names, and the failing checks of the
- * verify report a block wrote; and the project folder a user runs it in.
+ * that fails fails the block) from the output folder its first line names, with the cluster's part
+ * (the restarts the applied manifest causes) between them; the verify report a block wrote; and
+ * the project folder a user runs it in.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { defaultVerifyReportFile } from '../lib/spec/output-layout';
 
 /** The `sh` blocks of a Markdown file, in order. */
 export function shellBlocks(markdown: string): string[] {
@@ -57,4 +59,56 @@ export function runbookEnv(home: string, extra: NodeJS.ProcessEnv): NodeJS.Proce
     delete env[name];
   }
   return env;
+}
+
+/** Where a runbook runs: the output folder, the manifest its blocks apply, the cluster it is for. */
+export interface RunbookSite {
+  readonly outdir: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly namespace: string;
+  readonly clusterName: string;
+  /** The manifest file the blocks apply, in the output folder. */
+  readonly manifest: string;
+}
+
+/** What the cluster does between a runbook's blocks. */
+export interface RunbookCluster {
+  /** Before a block runs (the team restarts its own workloads before the check, for example). */
+  beforeBlock?(block: string): Promise<void>;
+  /** After the block that applies the whole manifest: the restarts it causes, until the cluster settles. */
+  afterApply(): Promise<void>;
+  /** What to add to a failing block's output: the rejected handshakes so far, the controllers' state. */
+  describe(): string;
+}
+
+/**
+ * Runs every `sh` block of a runbook in order, each from the output folder its first line names
+ * (checked). A block that fails throws with its output, the failing checks of the report it
+ * wrote, and what the cluster says of itself.
+ */
+export async function runRunbook(site: RunbookSite, runbookFile: string, cluster: RunbookCluster): Promise<string[]> {
+  const outputs: string[] = [];
+  for (const block of shellBlocks(fs.readFileSync(path.join(site.outdir, runbookFile), 'utf8'))) {
+    const [first, ...commands] = block.trimEnd().split('\n');
+    if (first !== `# run in the output folder (the one that holds ${site.manifest})`) {
+      throw new Error(`${runbookFile}: a block does not say it runs in the output folder: ${first}`);
+    }
+    await cluster.beforeBlock?.(block);
+    try {
+      outputs.push(await bash(block, site.outdir, site.env));
+    } catch (e) {
+      const file = defaultVerifyReportFile(site.outdir, site.namespace, site.clusterName);
+      const failing = fs.existsSync(file) ? failures(JSON.parse(fs.readFileSync(file, 'utf8'))) : [];
+      throw new Error([(e as Error).message, ...failing, cluster.describe()].join('\n'));
+    }
+    if (commands.includes(`kubectl apply -f ${site.manifest}`)) {
+      await cluster.afterApply();
+    }
+  }
+  return outputs;
+}
+
+/** The verify report the runbook wrote where it writes it, beside the output folder. */
+export function verifyReport(site: Pick<RunbookSite, 'outdir' | 'namespace' | 'clusterName'>): any {
+  return JSON.parse(fs.readFileSync(defaultVerifyReportFile(site.outdir, site.namespace, site.clusterName), 'utf8'));
 }

@@ -16,11 +16,12 @@ import * as path from 'node:path';
 import { App } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CertificateRotation, IssuingMethod, ROTATION_PHASES, RotationKind, RotationPhase, TlsPlan, synthesize } from '../lib';
+import { databaseRunbookPath, rotationRunbookPath, rotationScriptPath, tlsPlanPath } from '../lib/spec/output-layout';
 import { addDeployment } from '../main';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools, tool } from './_control-plane';
 import { LiveCluster } from './_live-cluster';
-import { RotationSimulator, formatOutages } from './_rotation-simulator';
-import { ProjectFolder, bash, failures, projectFolder, runbookEnv, shellBlocks } from './_runbooks';
+import { LEGAL_ROLLS, RotationSimulator, formatOutages } from './_rotation-simulator';
+import { ProjectFolder, RunbookSite, bash, failures, projectFolder, runRunbook, runbookEnv, shellBlocks, verifyReport } from './_runbooks';
 
 const ROOT = path.resolve(__dirname, '..');
 const CLUSTER = 'basic';
@@ -28,10 +29,7 @@ const CLUSTER = 'basic';
 let plane: ControlPlane | undefined;
 
 /** A project folder whose commands reach the real API server: kubectl and cmctl read its kubeconfig. */
-interface Project extends ProjectFolder {
-  readonly namespace: string;
-  readonly env: NodeJS.ProcessEnv;
-}
+interface Project extends ProjectFolder, RunbookSite {}
 
 function project(namespace: string): Project {
   const folder = projectFolder(`${namespace}-`, plane!.work);
@@ -39,7 +37,7 @@ function project(namespace: string): Project {
   fs.mkdirSync(bin);
   fs.symlinkSync(tool('cmctl'), path.join(bin, 'cmctl'));
   const env = runbookEnv(folder.home, { PATH: `${bin}:${process.env.PATH}`, KUBECONFIG: plane!.kubeconfig, POLL: '0.2', TIMEOUT: '120' });
-  return { ...folder, namespace, env };
+  return { ...folder, namespace, env, clusterName: CLUSTER, manifest: `${namespace}.k8s.yaml` };
 }
 
 /** Synthesizes the reference deployment in the project's namespace at the given rotations, as the user's `npm run synth` would. */
@@ -48,21 +46,19 @@ function synth(p: Project, rotations: CertificateRotation[], acknowledgeUnverifi
   addDeployment(app, p.namespace, IssuingMethod.CERT_MANAGER, rotations);
   synthesize(app, { outdir: p.outdir, acknowledgeRecreation: [], acknowledgeUnverifiedPhase });
   return {
-    plan: JSON.parse(fs.readFileSync(path.join(p.outdir, p.namespace, CLUSTER, 'tls-plan.json'), 'utf8')),
-    manifests: YAML.parseAllDocuments(fs.readFileSync(path.join(p.outdir, `${p.namespace}.k8s.yaml`), 'utf8')).map((d) => d.toJS()),
+    plan: JSON.parse(fs.readFileSync(path.join(p.outdir, tlsPlanPath(p.namespace, CLUSTER)), 'utf8')),
+    manifests: YAML.parseAllDocuments(fs.readFileSync(path.join(p.outdir, p.manifest), 'utf8')).map((d) => d.toJS()),
   };
 }
 
-/** The blocks of one of the cluster's runbooks, each checked to say it runs from the output folder. */
-function blocksOf(p: Project, runbook: string): string[] {
-  const blocks = shellBlocks(fs.readFileSync(path.join(p.outdir, p.namespace, CLUSTER, runbook), 'utf8'));
-  blocks.forEach((b) => expect(b.split('\n')[0]).toBe(`# run in the output folder (the one that holds ${p.namespace}.k8s.yaml)`));
-  return blocks;
-}
+/** The `sh` blocks of the cluster's database runbook or rotation runbook. */
+const blocksOf = (p: Project, runbook: string) => shellBlocks(fs.readFileSync(path.join(p.outdir, runbook), 'utf8'));
 
-/** The verify report the runbook wrote beside the output folder. */
-function report(p: Project): any {
-  return JSON.parse(fs.readFileSync(path.join(p.dir, `cluster-tls-verify.${p.namespace}.${CLUSTER}.json`), 'utf8'));
+/** The one block of a runbook whose commands include `command`. */
+function blockWith(p: Project, runbook: string, command: string): string {
+  const found = blocksOf(p, runbook).filter((b) => b.split('\n').includes(command));
+  expect(found).toHaveLength(1);
+  return found[0];
 }
 
 /**
@@ -73,42 +69,46 @@ async function created(namespace: string): Promise<{ p: Project; live: LiveClust
   const p = project(namespace);
   const { plan, manifests } = synth(p, []);
   expect(plane!.kubectl(['create', 'namespace', namespace]).status).toBe(0);
-  const blocks = blocksOf(p, 'database-runbook.md');
-  const [issue, deploy] = [blocks.find((b) => b.includes('kubectl wait --for=condition=Ready certificate')), blocks.find((b) => b.endsWith(`kubectl apply -f ${namespace}.k8s.yaml\n`))];
-  await bash(issue!, p.outdir, p.env);
-  await bash(deploy!, p.outdir, p.env);
+  const runbook = databaseRunbookPath(namespace, CLUSTER);
+  await bash(blockWith(p, runbook, `kubectl wait --for=condition=Ready certificate -l cdk8s-cluster-tls/certificates=${CLUSTER} -n ${namespace} --timeout=5m`), p.outdir, p.env);
+  await bash(blockWith(p, runbook, `kubectl apply -f ${p.manifest}`), p.outdir, p.env);
   const live = new LiveCluster(plane!, new RotationSimulator(plan, manifests), { namespace, clusterName: CLUSTER, drainer: `${CLUSTER}-binlog-drainer` });
-  await live.start();
-  expect(await live.sim.check('created')).toEqual([]);
+  try {
+    await live.start();
+    expect(await live.sim.check('created')).toEqual([]);
+  } catch (e) {
+    await live.stop();
+    throw e;
+  }
   return { p, live };
 }
 
 /**
- * Runs every block of the phase's rotation runbook as written, in order. The node-less cluster's
- * part: after the block that applies the cluster resources, the operator's restarts; before the
- * check, the restart of the team's own workloads, which the runbook asks of the user in words.
+ * Runs every block of the phase's rotation runbook as written (test/_runbooks.ts). The node-less
+ * cluster's part: after the block that applies the cluster resources, the operator's restarts;
+ * before the check, the restart of the team's own workloads, which the runbook asks of the user in
+ * words.
  */
 async function runRotationRunbook(p: Project, live: LiveCluster): Promise<void> {
-  for (const block of blocksOf(p, 'rotation-runbook.md')) {
-    if (block.includes('cluster-tls verify')) {
-      await live.restartClients();
-    }
-    try {
-      await bash(block, p.outdir, p.env);
-    } catch (e) {
-      // Say what failed: the checks of the report, the outages, and where cert-manager is.
-      const file = path.join(p.dir, `cluster-tls-verify.${p.namespace}.${CLUSTER}.json`);
-      const certificates = plane!.kubectl(['get', 'certificates,certificaterequests', '-n', p.namespace, '-o', 'wide']).stdout;
-      throw new Error([(e as Error).message, ...(fs.existsSync(file) ? failures(JSON.parse(fs.readFileSync(file, 'utf8'))) : []), formatOutages(live.sim.outages), certificates].join('\n'));
-    }
-    if (block.trimEnd().endsWith(`kubectl apply -f ${p.namespace}.k8s.yaml`)) {
-      expect((await live.operatorRoll()).length).toBeGreaterThan(0);
-    }
-  }
+  await runRunbook(p, rotationRunbookPath(p.namespace, CLUSTER), {
+    beforeBlock: async (block) => {
+      if (block.includes('cluster-tls verify')) {
+        await live.restartClients();
+      }
+    },
+    afterApply: async () => { expect(await live.operatorRoll()).not.toEqual([]); },
+    describe: () => [formatOutages(live.sim.outages), plane!.kubectl(['get', 'certificates,certificaterequests', '-n', p.namespace, '-o', 'wide']).stdout].join('\n'),
+  });
 }
 
-/** The CA certificates of a PEM bundle, by fingerprint. */
-const fingerprints = (pem: string) => pem.split(/(?<=-----END CERTIFICATE-----)/).filter((b) => b.includes('BEGIN')).map((b) => new X509Certificate(b.trim()).fingerprint256);
+/** The CA certificates of a PEM bundle. */
+const certificatesOf = (pem: string) => pem.split(/(?<=-----END CERTIFICATE-----)/).filter((b) => b.includes('BEGIN')).map((b) => new X509Certificate(b.trim()));
+
+/** The revision of every Certificate of the namespace, by name (0 when it has none). */
+function revisions(namespace: string): Map<string, number> {
+  const items = JSON.parse(plane!.kubectl(['get', 'certificates', '-n', namespace, '-o', 'json']).stdout).items as any[];
+  return new Map(items.map((c) => [c.metadata.name, c.status?.revision ?? 0]));
+}
 
 // For the whole file: an API server and cert-manager on a loaded 2-core machine are slow.
 jest.setTimeout(600_000);
@@ -128,32 +128,44 @@ describeWithTools('rotations on a real API server with the real cert-manager', [
 
   test('a CA replacement, then a leaf renewal: every block run as written with the real kubectl and cmctl, zero rejected handshakes, verify passing at every phase', async () => {
     const { p, live } = await created('demo');
-    const secretsBefore = live.secrets();
-    const initialCa = secretsBefore.get(`${CLUSTER}-store-cluster-secret`)!['ca.crt'];
+    const initialCa = certificatesOf(live.secrets().get(`${CLUSTER}-store-cluster-secret`)!['ca.crt'])[0];
     const replacement: CertificateRotation = { id: '2026-11' };
+    // The check passed for the phase, and compared every Secret a pod mounts with that pod's start.
+    const checked = (phase: string) => {
+      const report = verifyReport(p);
+      expect({ phase: report.plans[0].rotation.phase, failures: failures(report) }).toEqual({ phase, failures: [] });
+      const unseen = live.sim.pods.filter((pod) => !report.secrets.find((x: any) => x.name === pod.secretName)?.checks
+        .some((c: any) => c.check === 'loaded' && c.ok && c.found.includes(live.podName(pod))));
+      expect(unseen.map((pod) => pod.name)).toEqual([]);
+    };
     try {
       for (const phase of ROTATION_PHASES[RotationKind.CA_REPLACEMENT]) {
         synth(p, [{ ...replacement, phase }]);
         await runRotationRunbook(p, live);
-        expect({ phase, failures: failures(report(p)) }).toEqual({ phase, failures: [] });
+        checked(phase);
       }
-      // Every pod ended on the new CA alone, with a certificate it signed.
+      // Every pod ended trusting the new CA alone, with a certificate that CA signed.
       for (const pod of live.sim.pods) {
-        expect([pod.name, fingerprints(pod.loaded!.ca)]).toEqual([pod.name, [expect.not.stringMatching(fingerprints(initialCa)[0])]]);
+        const cas = certificatesOf(pod.loaded!.ca);
+        expect([pod.name, cas.length, cas[0].fingerprint256 !== initialCa.fingerprint256, new X509Certificate(pod.loaded!.cert).verify(cas[0].publicKey)])
+          .toEqual([pod.name, 1, true, true]);
       }
       const replaced = live.secrets();
-      const renewal: CertificateRotation = { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL };
-      synth(p, [{ ...replacement, phase: RotationPhase.DROP_OLD }, renewal]);
+      const before = revisions(p.namespace);
+      synth(p, [{ ...replacement, phase: RotationPhase.DROP_OLD }, { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }]);
       await runRotationRunbook(p, live);
-      expect(failures(report(p))).toEqual([]);
+      checked(RotationPhase.RENEW);
       const renewed = live.secrets();
-      for (const [name, secret] of replaced) {
-        if (name === `${CLUSTER}-ca-2026-11-secret`) {
-          expect(renewed.get(name)).toEqual(secret);
-        } else if (renewed.has(name)) {
-          expect([name, renewed.get(name)!['tls.key'] !== secret['tls.key'], renewed.get(name)!['ca.crt'] === secret['ca.crt']]).toEqual([name, true, true]);
-        }
+      const after = revisions(p.namespace);
+      expect([...renewed.keys()].sort()).toEqual([...replaced.keys()].sort());
+      const caSecret = `${CLUSTER}-ca-2026-11-secret`;
+      expect(renewed.get(caSecret)).toEqual(replaced.get(caSecret));
+      for (const [name, secret] of [...replaced].filter(([n]) => n !== caSecret)) {
+        // cmctl renew had cert-manager issue each leaf exactly once more: a new key, the same CA.
+        expect([name, renewed.get(name)!['tls.key'] !== secret['tls.key'], renewed.get(name)!['ca.crt'] === secret['ca.crt'], after.get(name)! - before.get(name)!])
+          .toEqual([name, true, true, 1]);
       }
+      expect(after.get(`${CLUSTER}-ca-2026-11`)).toBe(before.get(`${CLUSTER}-ca-2026-11`));
       // Every pod restarted after its Secret was renewed: what it loaded is what the Secret holds now.
       live.sim.pods.forEach((pod) => expect([pod.name, pod.loaded!.key]).toEqual([pod.name, renewed.get(pod.secretName)!['tls.key']]));
     } finally {
@@ -164,26 +176,36 @@ describeWithTools('rotations on a real API server with the real cert-manager', [
     expect(live.sim.handshakes).toBeGreaterThan(0);
   });
 
-  test('out of order, the same procedure fails: leaves switched before the pods of trust-both restarted are rejected by the pods that did not', async () => {
+  test('out of order, the same procedure fails: leaves switched before the pods of trust-both restarted are rejected by the pods that did not restart', async () => {
     const { p, live } = await created('early');
     const replacement: CertificateRotation = { id: '2026-11' };
+    const runbook = rotationRunbookPath(p.namespace, CLUSTER);
+    const key = `${p.namespace}/${CLUSTER}`;
     try {
       synth(p, [{ ...replacement, phase: RotationPhase.TRUST_BOTH }]);
-      // Only the first block: the Secrets are written, no pod restarts, no check.
-      await bash(blocksOf(p, 'rotation-runbook.md')[0], p.outdir, p.env);
+      // Only the block that writes the Secrets: no pod restarts, no check.
+      await bash(blockWith(p, runbook, `${rotationScriptPath(p.namespace, CLUSTER)}`), p.outdir, p.env);
       // The next phase's synth refuses without the check's report; the user overrides it.
-      expect(() => synth(p, [{ ...replacement, phase: RotationPhase.SWITCH_LEAVES }])).toThrow(/report/);
-      synth(p, [{ ...replacement, phase: RotationPhase.SWITCH_LEAVES }], [`${p.namespace}/${CLUSTER}`]);
-      const [write, restart] = blocksOf(p, 'rotation-runbook.md');
-      await bash(write, p.outdir, p.env);
-      await bash(restart, p.outdir, p.env);
-      await live.operatorRoll();
+      expect(() => synth(p, [{ ...replacement, phase: RotationPhase.SWITCH_LEAVES }])).toThrow(
+        `certificates ${key}: rotations: received 2026-11 at "switch-leaves"; expected 2026-11 at "trust-both" until cluster-tls verify shows every Secret of the cluster in it and every pod restarted since: no report at`);
+      synth(p, [{ ...replacement, phase: RotationPhase.SWITCH_LEAVES }], [key]);
+      await bash(blockWith(p, runbook, `${rotationScriptPath(p.namespace, CLUSTER)}`), p.outdir, p.env);
+      await bash(blockWith(p, runbook, `kubectl apply -f ${p.manifest}`), p.outdir, p.env);
+      expect(await live.operatorRoll()).not.toEqual([]);
     } finally {
       await live.stop();
     }
     expect(live.errors).toEqual([]);
     expect(live.sim.outages.length).toBeGreaterThan(0);
-    // Each rejection is a peer that does not trust the new CA: a pod that never loaded the bundle.
-    expect(live.sim.outages.filter((o) => !/\((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\)$/.test(o.reason))).toEqual([]);
+    // Each rejection is by a pod the roll had not reached yet (it trusts the initial CA alone) of
+    // one it had (it presents a certificate of the new CA), for want of the new CA.
+    const misplaced = live.sim.outages.filter((o) => {
+      const [, pod, interleaving] = /^operator restarted (\S+) \((\S+)\)$/.exec(o.step)!;
+      const sequence = live.sim.rollSequence(LEGAL_ROLLS.find((r) => (r.interleaving ?? 'alternate') === interleaving)).map((x) => x.name);
+      const restarted = sequence.slice(0, sequence.indexOf(pod) + 1);
+      const [rejecting, rejected] = /the client rejected/.test(o.reason) ? [o.client, o.server] : [o.server, o.client];
+      return restarted.includes(rejecting) || !restarted.includes(rejected) || !/\((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\)$/.test(o.reason);
+    });
+    expect(formatOutages(misplaced)).toBe('');
   });
 });

@@ -209,6 +209,13 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
       expect(verify.stdout).toMatch(/13 secrets checked: 13 passed, 0 failed/);
     });
 
+    test('every CertificateRequest went through the webhook\'s mutation: it names the user whose request created it', () => {
+      const requests = JSON.parse(kubectl(['get', 'certificaterequests', '-n', 'demo', '-o', 'json']).stdout).items as any[];
+      expect(requests.length).toBeGreaterThanOrEqual(plan.secrets.length);
+      // cert-manager's controllers run as the launcher's admin user; only the webhook writes spec.username.
+      expect(requests.filter((r) => r.spec.username !== 'cluster-tls-tests').map((r) => r.metadata.name)).toEqual([]);
+    });
+
     test('OpenSSL (node:tls) and Go\'s crypto/tls accept every pair, for every name', async () => {
       const openssl = await handshakeMatrix(plan, secrets);
       expect(formatRejections(openssl.rejections)).toBe('');

@@ -23,12 +23,13 @@ import {
   TlsPlan, synthesize,
 } from '../lib';
 import { secretConsumers } from '../lib/certificates/secret-consumers';
+import { databaseRunbookPath, rotationRunbookPath, tlsPlanPath } from '../lib/spec/output-layout';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { FakeCluster } from './_fake-cluster';
 import { FakeKubectl, createFakeCmctl, createFakeHelm, createFakeKubectl } from './_fake-kubectl';
 import { TestCa, TestKey, issueLeaf, makeCa, makeKey } from './_pki';
-import { bash, failures, projectFolder, runbookEnv, shellBlocks } from './_runbooks';
+import { bash, failures, projectFolder, runRunbook, runbookEnv, shellBlocks, verifyReport } from './_runbooks';
 import { CHANGEFEED_FIRST, RollOptions, RotationSimulator, formatOutages } from './_rotation-simulator';
 
 const ROOT = path.join(__dirname, '..');
@@ -94,42 +95,25 @@ function project(): Project {
 function synth(p: Project, method: IssuingMethod, rotations: CertificateRotation[]): { plan: TlsPlan; manifests: any[] } {
   synthesize(buildApp(method, rotations), { outdir: p.outdir, acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [] });
   return {
-    plan: JSON.parse(fs.readFileSync(path.join(p.outdir, NS, CLUSTER, 'tls-plan.json'), 'utf8')),
+    plan: JSON.parse(fs.readFileSync(path.join(p.outdir, tlsPlanPath(NS, CLUSTER)), 'utf8')),
     manifests: YAML.parseAllDocuments(fs.readFileSync(path.join(p.outdir, MANIFEST), 'utf8')).map((d) => d.toJS()),
   };
 }
 
 /**
- * Runs every block of the phase's rotation runbook from the folder its first line names, in order.
- * After the block that applies the manifests, waits as the runbook says until every pod has
- * restarted (the cluster settles); nowhere else.
+ * Runs every block of a runbook of the cluster as written (test/_runbooks.ts). After the block that
+ * applies the manifests, waits as the runbook says until every pod has restarted (the cluster
+ * settles); nowhere else.
  */
-async function runRunbook(p: Project, cluster: FakeCluster, file = 'rotation-runbook.md'): Promise<string[]> {
-  const runbook = fs.readFileSync(path.join(p.outdir, NS, CLUSTER, file), 'utf8');
-  const outputs: string[] = [];
-  for (const block of shellBlocks(runbook)) {
-    const [first, ...commands] = block.trimEnd().split('\n');
-    expect(first).toBe(`# run in the output folder (the one that holds ${MANIFEST})`);
-    expect(fs.existsSync(path.join(p.outdir, MANIFEST))).toBe(true);
-    try {
-      outputs.push(await bash(block, p.outdir, p.env));
-    } catch (e) {
-      // The verify block fails when a check fails: say which, from the report it wrote.
-      const file = path.join(p.dir, `cluster-tls-verify.${NS}.${CLUSTER}.json`);
-      const failing = fs.existsSync(file) ? failures(JSON.parse(fs.readFileSync(file, 'utf8'))) : [];
-      throw new Error(`${(e as Error).message}\n${failing.join('\n')}\n${formatOutages(cluster.outagesSoFar())}`);
-    }
-    if (commands.includes(`kubectl apply -f ${MANIFEST}`)) {
-      await cluster.idle();
-    }
-  }
-  return outputs;
+function runClusterRunbook(p: Project, cluster: FakeCluster, runbook = rotationRunbookPath(NS, CLUSTER)): Promise<string[]> {
+  return runRunbook({ ...p, namespace: NS, clusterName: CLUSTER, manifest: MANIFEST }, runbook, {
+    afterApply: () => cluster.idle(),
+    describe: () => formatOutages(cluster.outagesSoFar()),
+  });
 }
 
 /** The verify report the runbook wrote beside the output folder, which the next synth reads. */
-function report(p: Project): any {
-  return JSON.parse(fs.readFileSync(path.join(p.dir, `cluster-tls-verify.${NS}.${CLUSTER}.json`), 'utf8'));
-}
+const report = (p: Project) => verifyReport({ outdir: p.outdir, namespace: NS, clusterName: CLUSTER });
 
 /** Creates the cluster: applies every object, issues the Secrets (cert-manager, or the given block), starts every pod. */
 async function created(p: Project, method: IssuingMethod, roll: RollOptions): Promise<{ cluster: FakeCluster; sim: RotationSimulator; issuer?: CertManagerIssuer }> {
@@ -137,7 +121,7 @@ async function created(p: Project, method: IssuingMethod, roll: RollOptions): Pr
   const issuer = method === IssuingMethod.CERT_MANAGER ? await CertManagerIssuer.issueAll([]) : undefined;
   if (method === IssuingMethod.CFSSL) {
     // The database runbook's issuing block, as written.
-    const runbook = fs.readFileSync(path.join(p.outdir, NS, CLUSTER, 'database-runbook.md'), 'utf8');
+    const runbook = fs.readFileSync(path.join(p.outdir, databaseRunbookPath(NS, CLUSTER)), 'utf8');
     await bash(shellBlocks(runbook)[0], p.outdir, p.env);
   }
   execFileSync('kubectl', ['apply', '-f', MANIFEST], { cwd: p.outdir, env: p.env });
@@ -156,7 +140,7 @@ async function rotate(p: Project, method: IssuingMethod, cluster: FakeCluster, e
   try {
     for (const phase of ROTATION_PHASES[last.kind ?? RotationKind.CA_REPLACEMENT]) {
       synth(p, method, [...earlier, { ...last, phase }]);
-      await runRunbook(p, cluster);
+      await runClusterRunbook(p, cluster);
       const r = report(p);
       expect(failures(r)).toEqual([]);
       expect(r.secrets.every((s: any) => s.checks.some((c: any) => c.check === 'loaded' && c.ok))).toBe(true);
@@ -247,7 +231,7 @@ describeWithCfssl('rotation runbooks run as written')('rotation runbooks run as 
     const before = cluster.secrets().get(`${CLUSTER}-store-cluster-secret`)!;
     const leaves = { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL };
     synth(p, IssuingMethod.CFSSL, [leaves]);
-    await runRunbook(p, cluster);
+    await runClusterRunbook(p, cluster);
     const renewed = cluster.secrets().get(`${CLUSTER}-store-cluster-secret`)!;
     expect(renewed['tls.key']).not.toBe(before['tls.key']);
     await rotate(p, IssuingMethod.CFSSL, cluster, [leaves], { id: 'ca-1', kind: RotationKind.CA_RENEWAL });
@@ -332,7 +316,7 @@ describe('rotation runbooks run as written: Secrets the user provides', () => {
           const { plan } = synth(p, IssuingMethod.USER_PROVIDED, [...rotations.slice(0, i), { ...last, phase }]);
           // The runbook's first step is the user's: write every Secret as the plan of the phase says.
           await pki.write(plan, p.kubectl);
-          await runRunbook(p, cluster);
+          await runClusterRunbook(p, cluster);
           expect(failures(report(p))).toEqual([]);
         }
         if (i === 0) {
@@ -356,7 +340,7 @@ describe('the database runbook runs as written', () => {
     // The Secrets the runbook says are the team's to create, before the backup and the restore.
     USER_SECRETS.forEach((name) => p.kubectl.putSecret(NS, name, { value: 'created by the team' }));
     try {
-      await runRunbook(p, cluster, 'database-runbook.md');
+      await runClusterRunbook(p, cluster, databaseRunbookPath(NS, CLUSTER));
     } finally {
       await cluster.stop();
     }

@@ -189,6 +189,8 @@ func register(ctx context.Context, kubeconfig string, port int, caPEM []byte) er
 	}
 	url := func(path string) *string { u := fmt.Sprintf("https://127.0.0.1:%d%s", port, path); return &u }
 	equivalent, fail, none := admissionv1.Equivalent, admissionv1.Fail, admissionv1.SideEffectClassNone
+	// The chart's timeout: the API server's default of 10 s can refuse objects on a loaded machine.
+	timeout := int32(30)
 	validating := &admissionv1.ValidatingWebhookConfiguration{
 		ObjectMeta: metav1.ObjectMeta{Name: registration},
 		Webhooks: []admissionv1.ValidatingWebhook{{
@@ -197,7 +199,7 @@ func register(ctx context.Context, kubeconfig string, port int, caPEM []byte) er
 				Operations: []admissionv1.OperationType{admissionv1.Create, admissionv1.Update},
 				Rule:       admissionv1.Rule{APIGroups: []string{"cert-manager.io", "acme.cert-manager.io"}, APIVersions: []string{"v1"}, Resources: []string{"*/*"}},
 			}},
-			AdmissionReviewVersions: []string{"v1"}, MatchPolicy: &equivalent, FailurePolicy: &fail, SideEffects: &none,
+			AdmissionReviewVersions: []string{"v1"}, MatchPolicy: &equivalent, FailurePolicy: &fail, SideEffects: &none, TimeoutSeconds: &timeout,
 			ClientConfig: admissionv1.WebhookClientConfig{URL: url("/validate"), CABundle: caPEM},
 		}},
 	}
@@ -209,19 +211,21 @@ func register(ctx context.Context, kubeconfig string, port int, caPEM []byte) er
 				Operations: []admissionv1.OperationType{admissionv1.Create},
 				Rule:       admissionv1.Rule{APIGroups: []string{"cert-manager.io"}, APIVersions: []string{"v1"}, Resources: []string{"certificaterequests"}},
 			}},
-			AdmissionReviewVersions: []string{"v1"}, MatchPolicy: &equivalent, FailurePolicy: &fail, SideEffects: &none,
+			AdmissionReviewVersions: []string{"v1"}, MatchPolicy: &equivalent, FailurePolicy: &fail, SideEffects: &none, TimeoutSeconds: &timeout,
 			ClientConfig: admissionv1.WebhookClientConfig{URL: url("/mutate"), CABundle: caPEM},
 		}},
 	}
+	// A registration left by an earlier run points at a port nothing serves: replace it.
 	hooks := client.AdmissionregistrationV1()
-	_ = hooks.ValidatingWebhookConfigurations().Delete(ctx, registration, metav1.DeleteOptions{})
-	_ = hooks.MutatingWebhookConfigurations().Delete(ctx, registration, metav1.DeleteOptions{})
-	if _, err := hooks.ValidatingWebhookConfigurations().Create(ctx, validating, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+	if err := hooks.ValidatingWebhookConfigurations().Delete(ctx, registration, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 		return err
 	}
-	if _, err := hooks.MutatingWebhookConfigurations().Create(ctx, mutating, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+	if err := hooks.MutatingWebhookConfigurations().Delete(ctx, registration, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 		return err
 	}
-	return nil
+	if _, err := hooks.ValidatingWebhookConfigurations().Create(ctx, validating, metav1.CreateOptions{}); err != nil {
+		return err
+	}
+	_, err = hooks.MutatingWebhookConfigurations().Create(ctx, mutating, metav1.CreateOptions{})
+	return err
 }
-

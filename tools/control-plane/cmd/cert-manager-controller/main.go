@@ -12,6 +12,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -73,6 +74,17 @@ func main() {
 func run(kubeconfig, clusterResourceNamespace string, ownerRef bool, workers int) error {
 	root, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		// The test holds standard input open; it closes when the test process ends, however it
+		// ends, and the controllers stop with it instead of running on without a parent.
+		reader := bufio.NewReader(os.Stdin)
+		for {
+			if _, err := reader.ReadByte(); err != nil {
+				stop()
+				return
+			}
+		}
+	}()
 	root = logf.NewContext(root, logf.Log, "controller")
 	factory, err := controller.NewContextFactory(root, controller.ContextOptions{
 		Kubeconfig: kubeconfig,

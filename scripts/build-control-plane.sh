@@ -21,14 +21,23 @@
 # minutes, downloads included (half of it kube-apiserver); in a new clone with warm Go caches about
 # a minute; cached, a second.
 #
-# Usage: scripts/build-control-plane.sh [cache folder, default .cache/control-plane]
+# Usage: scripts/build-control-plane.sh [--check] [cache folder, default .cache/control-plane]
+# With --check it builds nothing: it names each program not built from the current sources, build
+# flags and Go, and exits 1 if there is one (the tests skip, or fail under CI, on what it names).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+check=false
+if [ "${1:-}" = --check ]; then
+  check=true
+  shift
+fi
+stale=0
 cache="${1:-$root/.cache/control-plane}"
 mkdir -p "$cache/bin"
 cache="$(cd "$cache" && pwd)"
 bin="$cache/bin"
 export GOFLAGS="-mod=readonly -trimpath"
+ldflags='-s -w'
 
 # sources <folder> [folder to leave out]: the hash of the Go files, go.mod and go.sum under a folder,
 # leaving out the folders of modules of their own (a go.mod below the top) and the one named.
@@ -44,15 +53,20 @@ build() {
   local module="$1" name="$2" package="$3"
   [[ "$module" = /* ]] || module="$root/tools/control-plane/$module"
   local fingerprint
-  fingerprint="$(go version; sources "$module")"
+  fingerprint="$(go version; echo "$GOFLAGS $ldflags $package"; sources "$module")"
   fingerprint="$(sha256sum <<<"$fingerprint" | cut -d' ' -f1)"
   if [ -x "$bin/$name" ] && [ "$(cat "$bin/$name.fingerprint" 2>/dev/null)" = "$fingerprint" ]; then
-    echo "build-control-plane: $name is up to date"
+    $check || echo "build-control-plane: $name is up to date"
+    return
+  fi
+  if $check; then
+    echo "build-control-plane: $name is not built from the current sources"
+    stale=1
     return
   fi
   local start=$SECONDS
   rm -f "$bin/$name.fingerprint"
-  (cd "$module" && go build -ldflags='-s -w' -o "$bin/$name.partial" "$package")
+  (cd "$module" && go build -ldflags="$ldflags" -o "$bin/$name.partial" "$package")
   mv "$bin/$name.partial" "$bin/$name"
   echo "$fingerprint" > "$bin/$name.fingerprint"
   echo "build-control-plane: built $name in $((SECONDS - start)) s"
@@ -84,6 +98,9 @@ fi
 mkdir -p "$copy/cmd/cert-manager-webhook"
 cp "$root/tools/control-plane/cert-manager-webhook/main.go" "$copy/cmd/cert-manager-webhook/main.go"
 build "$copy" cert-manager-webhook ./cmd/cert-manager-webhook/main.go
+if $check; then
+  exit "$stale"
+fi
 
 # The CRDs of the pinned cert-manager release, as its own deploy/crds holds them: what a user's
 # cluster has once cert-manager is installed (the project's crds/cert-manager are the ones the

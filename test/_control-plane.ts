@@ -150,9 +150,18 @@ async function stopAll(programs: readonly ChildProcess[]): Promise<void> {
   }
 }
 
-/** The programs of `names` that are missing ('kubectl' is looked for on PATH). */
+let stale: Set<string> | undefined;
+
+/**
+ * The programs of `names` that are missing or not built from the current sources (the build
+ * script's `--check`, asked once per test file), and kubectl when it is not on PATH.
+ */
 export function missingTools(names: readonly string[]): string[] {
-  return names.filter((n) => (n === 'kubectl' ? spawnSync('sh', ['-c', 'command -v kubectl']).status !== 0 : !fs.existsSync(path.join(TOOLS_BIN, n))));
+  if (stale === undefined) {
+    const checked = spawnSync('bash', [path.join(__dirname, '..', 'scripts', 'build-control-plane.sh'), '--check'], { encoding: 'utf8' });
+    stale = new Set([...(checked.stdout ?? '').matchAll(/build-control-plane: (\S+) is not built from the current sources/g)].map((m) => m[1]));
+  }
+  return names.filter((n) => (n === 'kubectl' ? spawnSync('sh', ['-c', 'command -v kubectl']).status !== 0 : !fs.existsSync(path.join(TOOLS_BIN, n)) || stale!.has(n)));
 }
 
 /**
@@ -165,16 +174,20 @@ export function describeWithTools(what: string, names: readonly string[], body: 
     describe(what, body);
     return;
   }
-  const fix = `run scripts/build-control-plane.sh (.ci/run does)${missing.includes('kubectl') ? ', and install kubectl' : ''}`;
+  const programs = missing.filter((n) => n !== 'kubectl');
+  const why = [
+    ...(programs.length > 0 ? [`${programs.join(', ')} not built from the current sources (run scripts/build-control-plane.sh; .ci/run does)`] : []),
+    ...(missing.includes('kubectl') ? ['kubectl not on PATH (install it)'] : []),
+  ].join('; ');
   if (inCi) {
     describe(what, () => {
       test('has the programs it needs', () => {
-        throw new Error(`CI=true but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing: ${fix}`);
+        throw new Error(`CI=true but ${why}`);
       });
     });
     return;
   }
   // eslint-disable-next-line no-console
-  console.log(`skipping ${what}: ${missing.join(', ')} not built (${fix}; under CI=true the suite fails instead)`);
+  console.log(`skipping ${what}: ${why}; under CI=true the suite fails instead`);
   describe.skip(what, body);
 }

@@ -6,6 +6,7 @@
 #   kube-apiserver            k8s.io/kubernetes/cmd/kube-apiserver (tools/control-plane/kube-apiserver)
 #   kube-controller-manager   the same release's controller manager, run with its garbage collector
 #                             only (what deletes a deleted Certificate's CertificateRequests)
+#   kubectl                   the same release's kubectl, which the tests and the runbooks they run call
 #   cert-manager-controller   cert-manager's controllers (tools/control-plane/cmd/cert-manager-controller)
 #   launcher                  envtest, which starts etcd and kube-apiserver for a test
 #   tls-peer                  Go's crypto/tls, the Go side of the handshake matrix
@@ -17,7 +18,7 @@
 #   crds/cert-manager         the CRDs of the pinned cert-manager release
 #
 # A program is built again only when its module's go.mod, go.sum or Go files changed: each one's
-# fingerprint is kept beside it. On 2 cores with empty Go caches the whole build takes about 16
+# fingerprint is kept beside it. On 2 cores with empty Go caches the whole build takes about 17
 # minutes, downloads included (half of it kube-apiserver); in a new clone with warm Go caches about
 # a minute; cached, a second.
 #
@@ -48,12 +49,12 @@ sources() {
   (cd "$1" && find . "${leave[@]}" \( -name '*.go' -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)
 }
 
-# build <module folder, under tools/control-plane or absolute> <program name> <package>
+# build <module folder, under tools/control-plane or absolute> <program name> <package> [more -ldflags]
 build() {
-  local module="$1" name="$2" package="$3"
+  local module="$1" name="$2" package="$3" flags="$ldflags ${4:-}"
   [[ "$module" = /* ]] || module="$root/tools/control-plane/$module"
   local fingerprint
-  fingerprint="$(go version; echo "$GOFLAGS $ldflags $package"; sources "$module")"
+  fingerprint="$(go version; echo "$GOFLAGS $flags $package"; sources "$module")"
   fingerprint="$(sha256sum <<<"$fingerprint" | cut -d' ' -f1)"
   if [ -x "$bin/$name" ] && [ "$(cat "$bin/$name.fingerprint" 2>/dev/null)" = "$fingerprint" ]; then
     $check || echo "build-control-plane: $name is up to date"
@@ -66,15 +67,20 @@ build() {
   fi
   local start=$SECONDS
   rm -f "$bin/$name.fingerprint"
-  (cd "$module" && go build -ldflags="$ldflags" -o "$bin/$name.partial" "$package")
+  (cd "$module" && go build -ldflags="$flags" -o "$bin/$name.partial" "$package")
   mv "$bin/$name.partial" "$bin/$name"
   echo "$fingerprint" > "$bin/$name.fingerprint"
   echo "build-control-plane: built $name in $((SECONDS - start)) s"
 }
 
 build etcd etcd .
-build kube-apiserver kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
-build kube-apiserver kube-controller-manager k8s.io/kubernetes/cmd/kube-controller-manager
+# The Kubernetes programs say which release they are, as the release's own build makes them say.
+kubernetes="$(cd "$root/tools/control-plane/kube-apiserver" && go list -m -f '{{.Version}}' k8s.io/kubernetes)"
+minor="${kubernetes#v1.}"
+release_flags="-X k8s.io/component-base/version.gitVersion=$kubernetes -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=${minor%%.*} -X k8s.io/client-go/pkg/version.gitVersion=$kubernetes"
+build kube-apiserver kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver "$release_flags"
+build kube-apiserver kube-controller-manager k8s.io/kubernetes/cmd/kube-controller-manager "$release_flags"
+build kube-apiserver kubectl k8s.io/kubernetes/cmd/kubectl "$release_flags"
 build . cert-manager-controller ./cmd/cert-manager-controller
 build . launcher ./cmd/launcher
 build . tls-peer ./cmd/tls-peer

@@ -1,7 +1,7 @@
 /**
  * The real programs built from Go modules by scripts/build-control-plane.sh (etcd, kube-apiserver,
- * kube-controller-manager, cert-manager's controllers and webhook, cmctl, the launcher, the Go TLS
- * peer) and the kubectl on PATH: whether they are there, the suites that need them, and
+ * kube-controller-manager and kubectl of one Kubernetes release, cert-manager's controllers and
+ * webhook, cmctl, the launcher, the Go TLS peer): whether they are there, the suites that need them, and
  * {@link ControlPlane}, which runs them for one test file. Outside CI a suite whose programs are
  * missing is skipped with its reason printed; under CI (CI=true) it runs and fails with what to do.
  *
@@ -19,7 +19,7 @@ import type { SecretPem } from './_handshakes';
 export const TOOLS_BIN = path.join(__dirname, '..', '.cache', 'control-plane', 'bin');
 
 /** The path of a built program. */
-export function tool(name: 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'cert-manager-controller' | 'cert-manager-webhook' | 'launcher' | 'tls-peer' | 'cmctl'): string {
+export function tool(name: 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'cert-manager-controller' | 'cert-manager-webhook' | 'launcher' | 'tls-peer' | 'cmctl'): string {
   return path.join(TOOLS_BIN, name);
 }
 
@@ -50,7 +50,7 @@ function untilPrinted(child: ChildProcess, stream: 'stdout' | 'stderr', text: st
 }
 
 /** The programs a {@link ControlPlane} runs. */
-export const CONTROL_PLANE_TOOLS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'launcher', 'cert-manager-controller', 'cert-manager-webhook', 'kubectl'] as const;
+export const CONTROL_PLANE_TOOLS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kubectl', 'launcher', 'cert-manager-controller', 'cert-manager-webhook'] as const;
 
 /**
  * A control plane of its own for one test file: etcd and kube-apiserver started by the launcher
@@ -96,9 +96,9 @@ export class ControlPlane {
     private readonly collector: ChildProcess,
   ) {}
 
-  /** Runs the real kubectl against this API server. */
+  /** Runs the release's kubectl against this API server. */
   public kubectl(args: readonly string[], input?: string): SpawnSyncReturns<string> {
-    return spawnSync('kubectl', ['--kubeconfig', this.kubeconfig, ...args], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    return spawnSync(tool('kubectl'), ['--kubeconfig', this.kubeconfig, ...args], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   }
 
   /** The TLS Secrets of a namespace as the API server holds them now, by name, decoded. */
@@ -154,14 +154,14 @@ let stale: Set<string> | undefined;
 
 /**
  * The programs of `names` that are missing or not built from the current sources (the build
- * script's `--check`, asked once per test file), and kubectl when it is not on PATH.
+ * script's `--check`, asked once per test file).
  */
 export function missingTools(names: readonly string[]): string[] {
   if (stale === undefined) {
     const checked = spawnSync('bash', [path.join(__dirname, '..', 'scripts', 'build-control-plane.sh'), '--check'], { encoding: 'utf8' });
     stale = new Set([...(checked.stdout ?? '').matchAll(/build-control-plane: (\S+) is not built from the current sources/g)].map((m) => m[1]));
   }
-  return names.filter((n) => (n === 'kubectl' ? spawnSync('sh', ['-c', 'command -v kubectl']).status !== 0 : !fs.existsSync(path.join(TOOLS_BIN, n)) || stale!.has(n)));
+  return names.filter((n) => !fs.existsSync(path.join(TOOLS_BIN, n)) || stale!.has(n));
 }
 
 /**
@@ -174,11 +174,7 @@ export function describeWithTools(what: string, names: readonly string[], body: 
     describe(what, body);
     return;
   }
-  const programs = missing.filter((n) => n !== 'kubectl');
-  const why = [
-    ...(programs.length > 0 ? [`${programs.join(', ')} not built from the current sources (run scripts/build-control-plane.sh; .ci/run does)`] : []),
-    ...(missing.includes('kubectl') ? ['kubectl not on PATH (install it)'] : []),
-  ].join('; ');
+  const why = `${missing.join(', ')} not built from the current sources (run scripts/build-control-plane.sh; .ci/run does)`;
   if (inCi) {
     describe(what, () => {
       test('has the programs it needs', () => {

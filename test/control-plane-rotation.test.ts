@@ -28,14 +28,17 @@ const CLUSTER = 'basic';
 
 let plane: ControlPlane | undefined;
 
-/** A project folder whose commands reach the real API server: kubectl and cmctl read its kubeconfig. */
+/** A project folder whose commands reach the real API server: the release's kubectl and cmctl read its kubeconfig. */
 interface Project extends ProjectFolder, RunbookSite {}
 
 function project(namespace: string): Project {
   const folder = projectFolder(`${namespace}-`, plane!.work);
   const bin = path.join(folder.dir, 'tools');
   fs.mkdirSync(bin);
-  fs.symlinkSync(tool('cmctl'), path.join(bin, 'cmctl'));
+  // The release's kubectl and cmctl come first on the commands' PATH, as a user's own do.
+  for (const name of ['kubectl', 'cmctl'] as const) {
+    fs.symlinkSync(tool(name), path.join(bin, name));
+  }
   const env = runbookEnv(folder.home, { PATH: `${bin}:${process.env.PATH}`, KUBECONFIG: plane!.kubeconfig, POLL: '0.2', TIMEOUT: '120' });
   return { ...folder, namespace, env, clusterName: CLUSTER, manifest: `${namespace}.k8s.yaml` };
 }

@@ -1,9 +1,10 @@
 /**
  * The real programs built from Go modules by scripts/build-control-plane.sh (etcd, kube-apiserver,
  * kube-controller-manager and kubectl of one Kubernetes release, cert-manager's controllers and
- * webhook, cmctl, the launcher, the Go TLS peer): whether they are there, the suites that need them, and
- * {@link ControlPlane}, which runs them for one test file. Outside CI a suite whose programs are
- * missing is skipped with its reason printed; under CI (CI=true) it runs and fails with what to do.
+ * webhook, cmctl, the launcher, the Go TLS peer): whether they are there, the suites that need
+ * them, and {@link ControlPlane}, which runs them for one test file. Outside CI a suite whose
+ * programs are missing or out of date is skipped with its reason printed; under CI (CI=true) it
+ * runs and fails with what to do.
  *
  * Every program started here stops when the test process ends, however it ends: the launcher,
  * the webhook and the controllers stop when their standard input closes, and the garbage
@@ -18,8 +19,11 @@ import type { SecretPem } from './_handshakes';
 /** Where the build script puts the programs. */
 export const TOOLS_BIN = path.join(__dirname, '..', '.cache', 'control-plane', 'bin');
 
+/** The programs the build script makes. */
+export type Program = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'launcher' | 'cert-manager-controller' | 'cert-manager-webhook' | 'cmctl' | 'tls-peer';
+
 /** The path of a built program. */
-export function tool(name: 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'cert-manager-controller' | 'cert-manager-webhook' | 'launcher' | 'tls-peer' | 'cmctl'): string {
+export function tool(name: Program): string {
   return path.join(TOOLS_BIN, name);
 }
 
@@ -50,7 +54,7 @@ function untilPrinted(child: ChildProcess, stream: 'stdout' | 'stderr', text: st
 }
 
 /** The programs a {@link ControlPlane} runs. */
-export const CONTROL_PLANE_TOOLS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kubectl', 'launcher', 'cert-manager-controller', 'cert-manager-webhook'] as const;
+export const CONTROL_PLANE_TOOLS: readonly Program[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kubectl', 'launcher', 'cert-manager-controller', 'cert-manager-webhook'];
 
 /**
  * A control plane of its own for one test file: etcd and kube-apiserver started by the launcher
@@ -58,8 +62,7 @@ export const CONTROL_PLANE_TOOLS = ['etcd', 'kube-apiserver', 'kube-controller-m
  * garbage collector of kube-controller-manager (what deletes a deleted Certificate's
  * CertificateRequests; the other controllers manage pods, which a node-less cluster has none
  * of), and the real cert-manager, its webhook and its controllers, once {@link startCertManager}
- * is called.
- * {@link stop} stops them all and removes the folder.
+ * is called. {@link stop} stops them all and removes the folder.
  */
 export class ControlPlane {
   /** Starts etcd and kube-apiserver, then the garbage collector; resolves once both run. */
@@ -156,7 +159,7 @@ let stale: Set<string> | undefined;
  * The programs of `names` that are missing or not built from the current sources (the build
  * script's `--check`, asked once per test file).
  */
-export function missingTools(names: readonly string[]): string[] {
+export function missingTools(names: readonly Program[]): Program[] {
   if (stale === undefined) {
     const checked = spawnSync('bash', [path.join(__dirname, '..', 'scripts', 'build-control-plane.sh'), '--check'], { encoding: 'utf8' });
     stale = new Set([...(checked.stdout ?? '').matchAll(/build-control-plane: (\S+) is not built from the current sources/g)].map((m) => m[1]));
@@ -168,7 +171,7 @@ export function missingTools(names: readonly string[]): string[] {
  * `describe` when the programs are there or under CI, else `describe.skip` after printing why.
  * Under CI a suite whose programs are missing gets one failing test saying what to run.
  */
-export function describeWithTools(what: string, names: readonly string[], body: () => void): void {
+export function describeWithTools(what: string, names: readonly Program[], body: () => void): void {
   const missing = missingTools(names);
   if (missing.length === 0) {
     describe(what, body);

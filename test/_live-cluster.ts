@@ -54,6 +54,9 @@ export class LiveCluster {
   public async start(): Promise<void> {
     const { namespace, drainer } = this.options;
     const drainerPods = this.sim.pods.filter((p) => p.component === 'drainer');
+    if (drainerPods.length === 0) {
+      throw new Error(`the plan has no drainer, so StatefulSet ${drainer} would have no pod: give the app a DrainerRelease`);
+    }
     const labels = { 'app.kubernetes.io/instance': drainer };
     this.create({
       apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: drainer, namespace },

@@ -139,6 +139,24 @@ describe('guards: one phase per synth, forward', () => {
     expect(record(root).rotations['demo/basic'].phase).toBe('trust-both');
   });
 
+  test('a report that cannot be read, and a record of an earlier release that lists no Secrets of the phase, are each refused in one line', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-unreadable-'));
+    synth(root, undefined);
+    synth(root, RotationPhase.TRUST_BOTH);
+    const folder = path.join(root, 'report-folder');
+    fs.mkdirSync(folder);
+    expect(() => synth(root, RotationPhase.SWITCH_LEAVES, { verifyReport: folder })).toThrow(
+      /^verifyReport: received ".*report-folder", which cannot be read \(a folder, not a regular file\); expected the JSON report of cluster-tls verify --json$/);
+    const file = path.join(root, 'cluster-tls.lock.json');
+    const written = record(root);
+    delete written.rotations['demo/basic'].secrets;
+    fs.writeFileSync(file, JSON.stringify(written));
+    expect(() => synth(root, RotationPhase.SWITCH_LEAVES)).toThrow(new RegExp(
+      '^certificates demo/basic: rotations: received 2026-11 at "switch-leaves"; expected 2026-11 at "trust-both" until cluster-tls verify shows every Secret of the cluster in it and every pod restarted since: '
+      + `${file} does not list the Secrets of phase "trust-both" \\(an earlier release wrote it\\): synthesize phase "trust-both" once more, then verify$`));
+    expect(record(root).rotations['demo/basic'].phase).toBe('trust-both');
+  });
+
   test('a report moves the phase on only when it covers every Secret the record names, in the phase in place', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-report-'));
     synth(root, undefined);

@@ -104,13 +104,13 @@ export class ControlPlane {
     return spawnSync(tool('kubectl'), ['--kubeconfig', this.kubeconfig, ...args], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   }
 
-  /** The TLS Secrets of a namespace as the API server holds them now, by name, decoded. */
+  /** The Secrets of a namespace that hold a certificate, as the API server holds them now, by name, decoded. */
   public tlsSecrets(namespace: string): Map<string, SecretPem> {
     const got = this.kubectl(['get', 'secrets', '-n', namespace, '-o', 'json']);
     if (got.status !== 0) {
       throw new Error(`kubectl get secrets -n ${namespace}: ${got.stderr}`);
     }
-    return new Map(JSON.parse(got.stdout).items.filter((s: any) => s.type === 'kubernetes.io/tls' || s.data?.['tls.crt'] !== undefined)
+    return new Map(JSON.parse(got.stdout).items.filter((s: any) => s.data?.['tls.crt'] !== undefined)
       .map((s: any) => [s.metadata.name, Object.fromEntries(
         Object.entries(s.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
       ) as SecretPem]));

@@ -67,14 +67,14 @@ export function fsStep<T>(at: string, action: string, step: () => T): T {
  * delete.
  */
 export function inspect(target: string): FoundOutput {
-  let stat: fs.Stats;
+  let stat: fs.Stats | undefined;
   try {
-    stat = fs.lstatSync(target);
+    stat = lstatIfAny(target);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { exists: false };
-    }
     throw machineError(e, target, 'read the output folder');
+  }
+  if (stat === undefined) {
+    return { exists: false };
   }
   if (stat.isSymbolicLink()) {
     const to = fsStep(target, 'read the link', () => fs.readlinkSync(target));
@@ -119,6 +119,18 @@ export function readSmall(file: string): string | undefined {
   }
 }
 
+/** What a path is, itself (a link is not followed); undefined when nothing is there. */
+function lstatIfAny(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      return undefined;
+    }
+    throw e;
+  }
+}
+
 /** Whether a path exists, itself (a link is not followed). */
 export function exists(p: string): boolean {
   try {
@@ -148,14 +160,9 @@ export function removeQuietly(p: string | undefined): void {
  * deleting the previous output is then one system call per file, not two.
  */
 export function removeTree(p: string): void {
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(p);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      return;
-    }
-    throw e;
+  const stat = lstatIfAny(p);
+  if (stat === undefined) {
+    return;
   }
   if (stat.isDirectory()) {
     removeFolder(p);

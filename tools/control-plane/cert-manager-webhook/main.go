@@ -64,6 +64,8 @@ func run(kubeconfig string) error {
 	defer stop()
 	go func() {
 		// The test holds standard input open; it closes when the test process ends, however it ends.
+		// (The project's internal/parent does this for the other programs; this file is built in
+		// cert-manager's module, which cannot import it.)
 		reader := bufio.NewReader(os.Stdin)
 		for {
 			if _, err := reader.ReadByte(); err != nil {

@@ -12,7 +12,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -37,6 +36,8 @@ import (
 	"github.com/cert-manager/cert-manager/pkg/controller/clusterissuers"
 	"github.com/cert-manager/cert-manager/pkg/controller/issuers"
 	logf "github.com/cert-manager/cert-manager/pkg/logs"
+
+	"cdk8s-cluster-tls/tools/control-plane/internal/parent"
 
 	// The issuer kinds the library declares register themselves with the issuers controller.
 	_ "github.com/cert-manager/cert-manager/pkg/issuer/ca"
@@ -74,17 +75,7 @@ func main() {
 func run(kubeconfig, clusterResourceNamespace string, ownerRef bool, workers int) error {
 	root, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	go func() {
-		// The test holds standard input open; it closes when the test process ends, however it
-		// ends, and the controllers stop with it instead of running on without a parent.
-		reader := bufio.NewReader(os.Stdin)
-		for {
-			if _, err := reader.ReadByte(); err != nil {
-				stop()
-				return
-			}
-		}
-	}()
+	parent.OnExit(stop)
 	root = logf.NewContext(root, logf.Log, "controller")
 	factory, err := controller.NewContextFactory(root, controller.ContextOptions{
 		Kubeconfig: kubeconfig,

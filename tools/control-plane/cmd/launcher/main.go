@@ -6,7 +6,6 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"os"
@@ -15,6 +14,8 @@ import (
 	"syscall"
 
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"cdk8s-cluster-tls/tools/control-plane/internal/parent"
 )
 
 func main() {
@@ -57,16 +58,7 @@ func run(assets, crds, kubeconfig string) error {
 	}
 	fmt.Println("ready")
 	done := make(chan struct{})
-	go func() {
-		// The test holds standard input open; it closes when the test process ends, however it ends.
-		reader := bufio.NewReader(os.Stdin)
-		for {
-			if _, err := reader.ReadByte(); err != nil {
-				close(done)
-				return
-			}
-		}
-	}()
+	parent.OnExit(func() { close(done) })
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, os.Interrupt)
 	select {

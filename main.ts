@@ -6,8 +6,8 @@
  */
 import { App, Chart } from 'cdk8s';
 import {
-  BackupRestore, CertificateRotation, ClusterCertificates, DrainerRelease, IssuingMethod, RotationPhase, TlsDatabaseCluster, TlsMigrationCluster,
-  synthesizeOrExit,
+  BackupRestore, CertificateRotation, ClusterCertificates, DrainerRelease, IssuingMethod, RotationPhase, TlsDatabaseCluster, TlsEnablement, TlsEnablementPhase,
+  TlsMigrationCluster, synthesizeOrExit,
 } from './lib';
 
 /**
@@ -16,6 +16,18 @@ import {
  * keeps the reference output: `CLUSTER_TLS_ROTATION_PHASE=trust-both npm run synth`.
  */
 export const ROTATION_PHASE_ENV = 'CLUSTER_TLS_ROTATION_PHASE';
+
+/**
+ * Set to a phase of a TLS enablement (`issue`, `scale-in`, `enable`, `scale-out`) to synthesize the
+ * reference deployment as a cluster that ran without TLS and turns it on in place, into
+ * `build/enablement/dist`: `CLUSTER_TLS_ENABLEMENT_PHASE=issue npm run synth`.
+ */
+export const ENABLEMENT_PHASE_ENV = 'CLUSTER_TLS_ENABLEMENT_PHASE';
+
+/** The reference app's TLS enablement: none, or the given phase. */
+export function referenceEnablement(phase: string | undefined = process.env[ENABLEMENT_PHASE_ENV]): TlsEnablement | undefined {
+  return phase ? { phase: phase as TlsEnablementPhase } : undefined;
+}
 
 /** The reference app's rotations: none, or the CA replacement `2026-11` at the given phase. */
 export function referenceRotations(phase: string | undefined = process.env[ROTATION_PHASE_ENV]): CertificateRotation[] {
@@ -28,9 +40,10 @@ const REGISTRY = 'registry.example.com/db';
 /**
  * One namespace holding the database cluster "basic" with its monitor, drainer, backup and
  * restore, and the migration cluster "basic" that copies an upstream MySQL database into it.
- * Both clusters share one CA.
+ * Both clusters share one CA. With an enablement, the database cluster ran without TLS and turns
+ * it on in place; the migration cluster, whose TLS cannot be turned on in place, is left out.
  */
-export function addDeployment(app: App, namespace: string, method: IssuingMethod, rotations: CertificateRotation[] = []): void {
+export function addDeployment(app: App, namespace: string, method: IssuingMethod, rotations: CertificateRotation[] = [], enablement?: TlsEnablement): void {
   const chart = new Chart(app, namespace, { namespace });
 
   const certs = new ClusterCertificates(chart, 'basic-certificates', {
@@ -52,6 +65,7 @@ export function addDeployment(app: App, namespace: string, method: IssuingMethod
     // The changefeed writes to a downstream database over TLS with that database's client certificate.
     changefeed: { baseImage: `${REGISTRY}/changefeed`, sinkTlsSecretNames: ['basic-sink-tls'] },
     columnar: { baseImage: `${REGISTRY}/columnar`, storageClaims: [{ storage: '100Gi' }] },
+    enablement,
   });
   database.addMonitor({
     initializer: { baseImage: `${REGISTRY}/monitor-initializer`, version: 'v4.0.5' },
@@ -60,19 +74,9 @@ export function addDeployment(app: App, namespace: string, method: IssuingMethod
 
   // One upstream MySQL source; the database cluster above is the target. Each is reached with its
   // own client certificate Secret.
-  new TlsMigrationCluster(chart, 'basic-migration', {
-    clusterName: 'basic',
-    version: 'v1.2.0',
-    operatorVersion: 'v1.2.0',
-    certificates: certs,
-    master: { baseImage: `${REGISTRY}/migration` },
-    worker: { baseImage: `${REGISTRY}/migration` },
-    sources: [
-      { sourceId: 'source1', host: 'mysql.example.com', port: 3306, user: 'root', tlsSecretName: 'basic-source1-tls' },
-    ],
-    target: { database, user: 'root', tlsSecretName: 'basic-target-tls' },
-    task: { name: 'basic-migration' },
-  });
+  if (enablement === undefined) {
+    addMigration(chart, certs, database);
+  }
 
   // The drainer, installed with its chart. No drainerName is set, so its certificate's host names
   // follow the release name: *.basic-binlog-drainer…
@@ -98,16 +102,34 @@ export function addDeployment(app: App, namespace: string, method: IssuingMethod
   });
 }
 
+/** The migration cluster "basic", copying one upstream MySQL source into the database cluster. */
+function addMigration(chart: Chart, certs: ClusterCertificates, database: TlsDatabaseCluster): void {
+  new TlsMigrationCluster(chart, 'basic-migration', {
+    clusterName: 'basic',
+    version: 'v1.2.0',
+    operatorVersion: 'v1.2.0',
+    certificates: certs,
+    master: { baseImage: `${REGISTRY}/migration` },
+    worker: { baseImage: `${REGISTRY}/migration` },
+    sources: [
+      { sourceId: 'source1', host: 'mysql.example.com', port: 3306, user: 'root', tlsSecretName: 'basic-source1-tls' },
+    ],
+    target: { database, user: 'root', tlsSecretName: 'basic-target-tls' },
+    task: { name: 'basic-migration' },
+  });
+}
+
 /** Builds the reference app. */
-export function buildApp(outdir?: string, rotations: CertificateRotation[] = referenceRotations()): App {
+export function buildApp(outdir?: string, rotations: CertificateRotation[] = referenceRotations(), enablement = referenceEnablement()): App {
   const app = new App({ outdir });
-  addDeployment(app, 'demo', IssuingMethod.CERT_MANAGER, rotations);
-  addDeployment(app, 'demo-cfssl', IssuingMethod.CFSSL, rotations);
+  addDeployment(app, 'demo', IssuingMethod.CERT_MANAGER, rotations, enablement);
+  addDeployment(app, 'demo-cfssl', IssuingMethod.CFSSL, rotations, enablement);
   return app;
 }
 
 if (require.main === module) {
   // Always dist/, whoever runs it: the cdk8s CLI deletes its own output folder (cdk8s.yaml's
   // `output`) before it runs the app, so it gets a copy of the manifests instead.
-  synthesizeOrExit(() => buildApp(), { outdir: process.env[ROTATION_PHASE_ENV] ? 'build/rotation/dist' : 'dist' });
+  const outdir = process.env[ROTATION_PHASE_ENV] ? 'build/rotation/dist' : process.env[ENABLEMENT_PHASE_ENV] ? 'build/enablement/dist' : 'dist';
+  synthesizeOrExit(() => buildApp(), { outdir });
 }

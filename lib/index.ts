@@ -8,6 +8,10 @@ export type { SecretRef } from './spec/secret-ref';
 export * from './spec/duration';
 export * from './spec/errors';
 export * from './spec/settings';
+export {
+  DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT, ENABLEMENT_PHASES, ENABLEMENT_STATES, EnablementState, TlsEnablement, TlsEnablementPhase, TlsPlanEnablement,
+} from './spec/enablement';
+export type { ResolvedEnablement } from './clusters/enablement';
 export * from './certificates/certificate-options';
 export * from './certificates/cluster-certificates';
 export {

@@ -4,6 +4,7 @@
  */
 import { ClusterKind, ComponentToken } from '../spec/catalog';
 import type { ResolvedRotation, RotationKind, RotationPhase } from './rotation';
+import type { TlsPlanEnablement } from '../spec/enablement';
 
 /** How the certificates of a cluster are issued; the cluster constructs work the same with each. */
 export enum IssuingMethod {
@@ -201,6 +202,8 @@ export interface TlsPlan {
   readonly secrets: TlsPlanSecret[];
   /** The rotation declared, when one is: its phase and what every Secret must hold in it. */
   readonly rotation?: TlsPlanRotation;
+  /** The TLS enablement of the database cluster, when one is declared: its phase, and whether TLS is on in it. */
+  readonly enablement?: TlsPlanEnablement;
 }
 
 /** The rotation of a plan: what every Secret of `secrets` must hold in the declared phase. */

@@ -6,7 +6,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
+import { TlsEnablementPhase, nextEnablementPhase, planEnablement } from '../spec/enablement';
 import {
   ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, OPERATOR_ROLL_ORDER_SOURCE, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken,
 } from '../spec/catalog';
@@ -188,6 +189,7 @@ export class ClusterCertificates extends Construct {
   public readonly caSecretName: string;
   /** The rotation under way or last done, resolved, when `rotations` declares one. */
   public readonly rotation?: ResolvedRotation;
+  private enablementPhase?: TlsEnablementPhase;
   /** How the certificates are issued. */
   public readonly method: IssuingMethod;
   /** Resolved settings of every certificate. */
@@ -413,7 +415,28 @@ export class ClusterCertificates extends Construct {
         })),
       ],
       rotation: this.planRotation(),
+      enablement: this.enablementPhase === undefined ? undefined : planEnablement(this.enablementPhase),
     };
+  }
+
+  /**
+   * Records that the database cluster loading these certificates turns TLS on in place, at
+   * `phase`: the plan then says so, for `cluster-tls verify` and the record. Called by
+   * `TlsDatabaseCluster`; a rotation cannot be under way at the same time.
+   */
+  public declareEnablement(scope: IConstruct, phase: TlsEnablementPhase): void {
+    if (this.enablementPhase !== undefined && this.enablementPhase !== phase) {
+      inputError(scope, 'enablement.phase', phase, `"${this.enablementPhase}", the phase another cluster of these certificates declares`);
+    }
+    if (this.rotation !== undefined && nextEnablementPhase(phase) !== undefined) {
+      inputError(scope, 'enablement.phase', phase, `"${TlsEnablementPhase.SCALE_OUT}" while the certificates declare rotations: finish turning TLS on before rotating the certificates`);
+    }
+    this.enablementPhase = phase;
+  }
+
+  /** The phase of the TLS enablement declared by the database cluster, when one is (see {@link declareEnablement}). */
+  public get enablement(): TlsEnablementPhase | undefined {
+    return this.enablementPhase;
   }
 
   /** cert-manager: the CA Secret of each generation the Secrets trust in this phase, by generation. */

@@ -253,7 +253,8 @@ export class DrainerRelease extends Construct {
     this.chartValues = drainerChartValues(props, resolved);
     const valuesPath = drainerValuesPath(namespace, clusterName, props.releaseName);
     this.valuesFile = new OutputFile(this, 'Values', { path: valuesPath, content: this.valuesFileContent(clusterName) });
-    this.installCommand = helmInstallCommand(props.releaseName, resolved.chart, namespace, valuesPath);
+    this.installCommand = helmCommand('install', props.releaseName, resolved.chart, namespace, valuesPath);
+    cluster.addEnablementStep(this.enablementStep(resolved.chart, valuesPath, gitOps));
 
     const interval = props.gitOpsInterval ?? '10m';
     requireDuration(this, 'gitOpsInterval', interval);
@@ -342,6 +343,21 @@ export class DrainerRelease extends Construct {
   }
 
   /** The runbook step that checks the Secrets and installs the drainer, by hand or through the GitOps engine. */
+  /** The `enable` phase's step: the drainer, installed in plain text, upgraded to the values with TLS on once the cluster has rolled. */
+  private enablementStep(chart: ResolvedChart, valuesPath: string, gitOps?: GitOpsEngine): RunbookStep {
+    const target = `statefulset/${this.drainerName}`;
+    const text = [`The drainer's chart is not the operator's: it still speaks plain text to a cluster that now speaks TLS, and reads nothing until it is upgraded. Its values file \`${valuesPath}\` now turns TLS on.`];
+    if (gitOps !== undefined) {
+      text.push(`${gitOps === GitOpsEngine.FLUX ? 'Flux' : 'Argo CD'} upgrades the release from the manifests applied above; wait for the drainer to restart.`);
+      return { title: 'Upgrade the drainer to TLS', text, commands: [`kubectl rollout status ${target} -n ${this.namespace}`] };
+    }
+    return {
+      title: 'Upgrade the drainer to TLS',
+      text,
+      commands: [helmCommand('upgrade', this.releaseName, chart, this.namespace, valuesPath), `kubectl rollout status ${target} -n ${this.namespace}`],
+    };
+  }
+
   private runbookStep(cluster: ITlsDatabaseCluster, { chart, downstream }: ResolvedDrainerProps, valuesPath: string, gitOps?: GitOpsEngine): RunbookStep {
     const { namespace } = this;
     const secrets = [this.serverSecretName];
@@ -477,7 +493,8 @@ function drainerChartValues(props: DrainerReleaseProps, resolved: ResolvedDraine
     clusterVersion: resolved.version,
     storage: resolved.storage,
     storageClassName: props.storageClassName,
-    [tlsKey]: { enabled: true, [allowedKey]: [cluster.commonName, ...resolved.extraAllowedCommonNames] },
+    // Before a TLS enablement's flip, the drainer speaks plain text like the cluster it reads from.
+    [tlsKey]: cluster.tlsEnabled ? { enabled: true, [allowedKey]: [cluster.commonName, ...resolved.extraAllowedCommonNames] } : { enabled: false },
     tlsSyncer: downstream && {
       tlsClientSecretName: downstream.secretName,
       certAllowedCN: downstream.allowedCommonNames,
@@ -494,11 +511,11 @@ function isOci(chart: ResolvedChart): boolean {
 }
 
 /** The `helm install` command, run from the output folder: an OCI chart by its URL, a repository's through the added repository. */
-function helmInstallCommand(releaseName: string, chart: ResolvedChart, namespace: string, valuesPath: string): string {
+function helmCommand(verb: 'install' | 'upgrade', releaseName: string, chart: ResolvedChart, namespace: string, valuesPath: string): string {
   const repositoryName = names.drainerChartRepositoryName(releaseName);
   const chartRef = chart.repository === undefined ? chart.name
     : isOci(chart) ? `${chart.repository}/${chart.name}` : `${repositoryName}/${chart.name}`;
-  return `helm install ${releaseName} ${chartRef} --namespace=${namespace} --version=${chart.version} -f ${valuesPath}`;
+  return `helm ${verb} ${releaseName} ${chartRef} --namespace=${namespace} --version=${chart.version} -f ${valuesPath}`;
 }
 
 /** Makes a GitOps object wait for the cluster and its certificates, when they are in its chart. */

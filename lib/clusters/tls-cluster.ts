@@ -44,8 +44,12 @@ export interface ITlsCluster extends IConstruct {
 export interface ITlsDatabaseCluster extends ITlsCluster, IDatabaseEndpoint {
   /** The operator version the cluster was declared for, when given. */
   readonly operatorVersion?: string;
+  /** Whether the cluster runs with TLS in this synth (false before the `enable` phase of a TLS enablement). */
+  readonly tlsEnabled: boolean;
   /** Adds a step to the cluster's runbook, after the cluster's own steps. */
   addRunbookStep(step: RunbookStep): void;
+  /** Adds a step to the enablement runbook after the operator's roll of the `enable` phase; nothing otherwise. */
+  addEnablementStep(step: RunbookStep): void;
 }
 
 /** What happens to a cluster's persistent volumes when their claims are deleted. */

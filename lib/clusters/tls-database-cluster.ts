@@ -7,7 +7,7 @@ import type * as kplus from 'cdk8s-plus-27';
 import { SecretRef, secretRefName, secretRefs } from '../spec/secret-ref';
 import { Construct } from 'constructs';
 import {
-  CAPABILITIES, CLIENT_SECRET_MOUNTING, COMPONENTS, ClusterKind, ComponentEntry, ComponentToken, MOUNT_PATHS, PORTS, SHOWN_VALUES, clusterKind,
+  CAPABILITIES, CLIENT_SECRET_MOUNTING, COMPONENTS, ClusterKind, ComponentEntry, ComponentToken, MOUNT_PATHS, OPERATOR_ROLL_ORDER, PORTS, SHOWN_VALUES, clusterKind,
   component,
 } from '../spec/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
@@ -18,13 +18,16 @@ import type { TlsFilePaths } from '../spec/names';
 import { OutputFile } from '../synth/output-file';
 import { compact, operatorObject } from './operator';
 import { DatabaseRunbookInput, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from '../documents/database-runbook';
-import { databaseRunbookPath, manifestFileName, mountClientSecretPatchPath } from '../spec/output-layout';
+import { databaseRunbookPath, enablementRunbookPath, manifestFileName, mountClientSecretPatchPath, verifyReportFromOutputFolder } from '../spec/output-layout';
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
 import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings, text } from '../spec/props';
 import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../spec/validate';
 import { requireMinimum } from '../spec/versions';
+import { ENABLEMENT_PHASES, ENABLEMENT_SHAPE, TlsEnablement, TlsEnablementPhase } from '../spec/enablement';
+import { ResolvedEnablement, resolveEnablement } from './enablement';
+import { EnablementRunbookInput, enablementRunbook } from '../documents/enablement-runbook';
 
 /** How the SQL server is exposed. */
 export enum SqlServiceType {
@@ -169,6 +172,14 @@ export interface TlsDatabaseClusterProps extends TlsClusterProps {
    * @default - no columnar component
    */
   readonly columnar?: ColumnarProps;
+  /**
+   * Turns TLS on for a cluster that already runs without it, one phase per commit (see
+   * {@link TlsEnablementPhase}): each phase writes what the operator's procedure needs at that
+   * point, and `enablement-runbook.md` gives its commands. The record of the last synth holds the
+   * phase, so it moves one step per synth, forward.
+   * @default - the cluster runs with TLS from its creation
+   */
+  readonly enablement?: TlsEnablement;
 }
 
 /** Every field any component's props may have, for code that handles components alike. */
@@ -200,6 +211,7 @@ const DATABASE_CLUSTER_SHAPE = {
   pump: objectOf({ ...COMPONENT, ...STORAGE, ...EXTRA }),
   changefeed: objectOf({ ...COMPONENT, ...EXTRA, sinkTlsSecretNames: secretRefs() }),
   columnar: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, storageClaims: listOf({ storage: text(QUANTITY_EXPECTED, false), storageClassName: 'string?' }) }),
+  enablement: objectOf(ENABLEMENT_SHAPE, true, 'an object { phase, evictLeaderTimeout? }'),
 } satisfies ShapeOf<TlsDatabaseClusterProps>;
 
 /**
@@ -237,8 +249,13 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
   public readonly runbook: OutputFile;
   /** The Secrets the changefeed reaches its sinks with (`spec.changefeed.tlsClientSecretNames`). */
   public readonly sinkTlsSecretNames: string[];
+  /** Whether the cluster runs with TLS in this synth: always, unless an enablement is before its `enable` phase. */
+  public readonly tlsEnabled: boolean;
+  /** The TLS enablement declared, with its defaults, when one is. */
+  public readonly enablement?: ResolvedEnablement;
   private monitor?: DatabaseMonitor;
   private readonly runbookSteps: RunbookStep[] = [];
+  private readonly enablementSteps: RunbookStep[] = [];
 
   constructor(scope: Construct, id: string, props: TlsDatabaseClusterProps) {
     super(scope, id);
@@ -267,6 +284,11 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     this.checkVersions(props, running);
 
     this.certificates = certificates;
+    this.enablement = resolveEnablement(this, props.enablement);
+    this.tlsEnabled = this.enablement?.state.tls ?? true;
+    if (this.enablement !== undefined) {
+      this.certificates.declareEnablement(this, this.enablement.phase);
+    }
     for (const token of running) {
       this.certificates.addComponent(token);
     }
@@ -276,7 +298,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
 
     this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', props.changefeed?.sinkTlsSecretNames?.map(secretRefName), this.certificates);
     const spec: Record<string, unknown> = {
-      tlsCluster: { enabled: true },
+      tlsCluster: { enabled: this.tlsEnabled },
       version: props.version,
       timezone: requireTimeZone(this, 'timezone', props.timezone ?? SHOWN_VALUES.timezone),
       pvReclaimPolicy,
@@ -299,6 +321,12 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       path: mountClientSecretPatchPath(namespace, props.clusterName),
       content: MOUNT_CLIENT_SECRET_PATCH_YAML,
     });
+    if (this.enablement !== undefined) {
+      new OutputFile(this, 'EnablementRunbook', {
+        path: enablementRunbookPath(namespace, props.clusterName),
+        content: () => enablementRunbook(this.enablementRunbookInput(this.enablement!, parts.coordinator!.replicas ?? 1)),
+      });
+    }
   }
 
   /**
@@ -351,6 +379,42 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     this.runbookSteps.push(step);
   }
 
+  /**
+   * Adds a step to the enablement runbook, after the operator's roll of the `enable` phase (the
+   * drainer's `helm upgrade`). Does nothing without an enablement, or in another phase.
+   */
+  public addEnablementStep(step: RunbookStep): void {
+    if (this.enablement?.phase === TlsEnablementPhase.ENABLE) {
+      this.enablementSteps.push(step);
+    }
+  }
+
+  /** What the enablement runbook says, resolved at synth. */
+  private enablementRunbookInput(enablement: ResolvedEnablement, coordinatorReplicas: number): EnablementRunbookInput {
+    return {
+      clusterName: this.clusterName,
+      namespace: this.namespace,
+      phase: enablement.phase,
+      phases: ENABLEMENT_PHASES,
+      tls: enablement.state.tls,
+      manifestFile: manifestFileName(Chart.of(this)),
+      issuanceSteps: this.certificates.issuanceSteps(),
+      secretNames: [...this.components.map((t) => this.serverSecretName(t)), this.clientSecretName],
+      coordinator: {
+        statefulSet: names.serviceName(this.clusterName, 'coordinator'),
+        pod: names.firstPodName(this.clusterName, 'coordinator'),
+        replicas: coordinatorReplicas,
+        peerUrl: names.coordinatorPeerUrl(this.clusterName, this.namespace, 0, this.certificates.clusterDomain),
+        tlsFolder: MOUNT_PATHS.coordinatorTls,
+        clientPort: PORTS.coordinatorClient,
+      },
+      rolled: OPERATOR_ROLL_ORDER[ClusterKind.DATABASE].filter((t) => this.components.includes(t)),
+      evictLeaderTimeout: enablement.evictLeaderTimeout,
+      afterRoll: this.enablementSteps,
+      verifyReport: verifyReportFromOutputFolder(this.namespace, this.clusterName),
+    };
+  }
+
   /** What the runbook says about this cluster, resolved at synth (components may be added until then). */
   private runbookInput(): DatabaseRunbookInput {
     return {
@@ -371,13 +435,14 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     const check = component(token).commonNameCheck!;
     const extra = check.singleValue ? [] : requireExtraCommonNames(this, `${token}.extraAllowedCommonNames`, part.extraAllowedCommonNames, this.commonName);
     const claims = part.storageClaims ?? [{ storage: shape.defaultStorage! }];
+    const config = this.configOf(token, part.config, [this.commonName, ...extra]);
     if (shape.storage === 'claims' && (!Array.isArray(claims) || claims.length === 0)) {
       inputError(this, `${token}.storageClaims`, part.storageClaims, 'at least one storage claim');
     }
     return {
       baseImage: part.baseImage === undefined ? undefined : requireImageName(this, `${token}.baseImage`, part.baseImage),
       maxFailoverCount: shape.failover ? requireCount(this, `${token}.maxFailoverCount`, part.maxFailoverCount ?? 0, 0) : undefined,
-      replicas: requireCount(this, `${token}.replicas`, part.replicas ?? 1, 1),
+      replicas: token === 'coordinator' && this.enablement?.state.singleCoordinator ? 1 : requireCount(this, `${token}.replicas`, part.replicas ?? 1, 1),
       requests: shape.storage === 'requests'
         ? { storage: requireQuantity(this, `${token}.storage`, part.storage ?? shape.defaultStorage!) }
         : undefined,
@@ -388,8 +453,10 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
         }))
         : undefined,
       service: token === 'sqlserver' ? { type: part.serviceType ?? SqlServiceType.CLUSTER_IP } : undefined,
-      config: this.configOf(token, part.config, [this.commonName, ...extra]),
-      mountClusterClientSecret: CLIENT_SECRET_MOUNTING.includes(token) ? this.mountClusterClientSecret : undefined,
+      // A cluster in plain text gets its allowed Common Names and the client Secret's mount with the flip, which rolls every pod anyway.
+      config: this.tlsEnabled ? config : part.config,
+      mountClusterClientSecret: CLIENT_SECRET_MOUNTING.includes(token) && this.tlsEnabled ? this.mountClusterClientSecret : undefined,
+      evictLeaderTimeout: token === 'store' && this.enablement?.state.lowEvictionTimeout ? this.enablement.evictLeaderTimeout : undefined,
       tlsClientSecretNames: token === 'changefeed' && this.sinkTlsSecretNames.length > 0 ? this.sinkTlsSecretNames : undefined,
       annotations: rotationRestart(this, this.certificates),
     };

@@ -350,6 +350,8 @@ export const PORTS = {
   sql: 4000,
   /** The coordinator's client port (`coordctl -u https://127.0.0.1:2379`). */
   coordinatorClient: 2379,
+  /** The coordinator's peer port, in the peer URL each member is stored with. */
+  coordinatorPeer: 2380,
   /** The store's status port (`storectl --host 127.0.0.1:20160`). */
   storeStatus: 20160,
   /** The migration master's port (`migctl --master-addr 127.0.0.1:8261`). */
@@ -360,6 +362,8 @@ export const PORTS = {
 
 /** Paths inside the pods where the operator mounts certificate sets. */
 export const MOUNT_PATHS = {
+  /** The coordinator's own server certificate set, where the operator mounts it with TLS on (the real operator's `/var/lib/pd-tls`). */
+  coordinatorTls: '/var/lib/coordinator-tls',
   /** The database cluster's client certificate set, when `mountClusterClientSecret` is on. */
   clusterClientTls: '/var/lib/cluster-client-tls',
   /** Parent folder of each external database's Secret on the migration pods. */

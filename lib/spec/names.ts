@@ -6,7 +6,7 @@
  * validate: `validate.ts` checks the names they return against
  * Kubernetes' limits (a DNS-1123 label is at most 63 characters, a Secret name at most 253).
  */
-import { COMPONENTS, ClusterKind, ComponentToken, MOUNT_PATHS, SECRET_KEYS, clusterKind, component } from './catalog';
+import { COMPONENTS, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind, component } from './catalog';
 
 /** The self-signed Issuer that signs the CA: `${cluster_name}-selfsigned-ca-issuer`. */
 export function selfSignedIssuerName(clusterName: string): string {
@@ -135,6 +135,15 @@ export function componentServiceNames(clusterName: string, component: { readonly
 /** The name of a component's first pod, `${cluster_name}-<token>-0`, where the client tools run. */
 export function firstPodName(clusterName: string, token: ComponentToken): string {
   return `${clusterName}-${token}-0`;
+}
+
+/**
+ * The peer URL a coordinator member is stored with once TLS is on:
+ * `https://${cluster_name}-coordinator-<ordinal>.${cluster_name}-coordinator-peer.<namespace>.svc[.<domain>]:2380`.
+ */
+export function coordinatorPeerUrl(clusterName: string, namespace: string, ordinal: number, clusterDomain?: string): string {
+  const host = `${clusterName}-coordinator-${ordinal}.${peerServiceName(clusterName, 'coordinator')}.${namespace}.svc${clusterDomain ? `.${clusterDomain}` : ''}`;
+  return `https://${host}:${PORTS.coordinatorPeer}`;
 }
 
 /** What the host names of a server certificate depend on. */

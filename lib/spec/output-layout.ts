@@ -18,6 +18,7 @@
  * <namespace>/<cluster>/migration-runbook.md
  * <namespace>/<cluster>/rotation-runbook.md     while a rotation is declared: its phase, step by step
  * <namespace>/<cluster>/rotate-certificates.sh  cert-manager, while a rotation is declared: the phase's script
+ * <namespace>/<cluster>/enablement-runbook.md   while a TLS enablement is declared: its phase, step by step
  * ../cluster-tls.lock.json                      the record of settings fixed at creation, beside the folder
  * ../cluster-tls-verify.<namespace>.<cluster>.json  a rotation phase's verify report, beside the folder
  * ```
@@ -37,6 +38,7 @@ const FILES = {
   migrationRunbook: 'migration-runbook.md',
   rotationRunbook: 'rotation-runbook.md',
   rotationScript: 'rotate-certificates.sh',
+  enablementRunbook: 'enablement-runbook.md',
   marker: '.cluster-tls-output.json',
   constructMetadata: 'construct-metadata.json',
   record: 'cluster-tls.lock.json',
@@ -51,6 +53,8 @@ export const REQUIRED_SECRETS_FILE = FILES.requiredSecrets;
 export const ROTATION_RUNBOOK_FILE = FILES.rotationRunbook;
 /** The file name of the cert-manager method's rotation script, in the cluster's folder. */
 export const ROTATION_SCRIPT_FILE = FILES.rotationScript;
+/** The file name of the runbook of a declared TLS enablement's phase, in the cluster's folder. */
+export const ENABLEMENT_RUNBOOK_FILE = FILES.enablementRunbook;
 /** The file name of the migration task's configuration, in the cluster's migration folder. */
 export const TASK_FILE = FILES.migrationTask;
 /**
@@ -91,6 +95,11 @@ export function tlsPlanPath(namespace: string, clusterName: string): string {
 /** The runbook of the declared rotation's phase: `<namespace>/<cluster>/rotation-runbook.md`. */
 export function rotationRunbookPath(namespace: string, clusterName: string): string {
   return `${clusterFolder(namespace, clusterName)}/${FILES.rotationRunbook}`;
+}
+
+/** The runbook of a declared TLS enablement's phase: `<namespace>/<cluster>/enablement-runbook.md`. */
+export function enablementRunbookPath(namespace: string, clusterName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${FILES.enablementRunbook}`;
 }
 
 /** The rotation script of the cert-manager method: `<namespace>/<cluster>/rotate-certificates.sh`. */
@@ -193,13 +202,13 @@ export function defaultVerifyReportFile(outdir: string, namespace: string, clust
 export type OutputPath =
   | { readonly file: 'marker' | 'construct-metadata' }
   | { readonly file: 'manifest' }
-  | { readonly file: 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-task' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script'; readonly namespace: string; readonly clusterName: string }
+  | { readonly file: 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-task' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script' | 'enablement-runbook'; readonly namespace: string; readonly clusterName: string }
   | { readonly file: 'cfssl'; readonly namespace: string; readonly clusterName: string; readonly name: string }
   | { readonly file: 'drainer-values'; readonly namespace: string; readonly clusterName: string; readonly releaseName: string }
   | { readonly file: 'migration-source'; readonly namespace: string; readonly clusterName: string; readonly sourceId: string };
 
 /** The files directly in a cluster's folder, by name. */
-const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script'>> = {
+const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script' | 'enablement-runbook'>> = {
   [FILES.tlsPlan]: 'tls-plan',
   [FILES.requiredSecrets]: 'required-secrets',
   [FILES.databaseRunbook]: 'database-runbook',
@@ -207,6 +216,7 @@ const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | '
   [FILES.migrationRunbook]: 'migration-runbook',
   [FILES.rotationRunbook]: 'rotation-runbook',
   [FILES.rotationScript]: 'rotation-script',
+  [FILES.enablementRunbook]: 'enablement-runbook',
 };
 
 /**

@@ -8,6 +8,9 @@
 /** The check of what each Secret holds in the rotation phase of its plan. */
 export const ROTATION_CHECK = 'rotation';
 
+/** The check of a Secret against the TLS enablement phase of its plan: allowed Common Name lists only once TLS is on, then for every component. */
+export const ENABLEMENT_CHECK = 'enablement';
+
 /** The check that every pod mounting a Secret started after the Secret's last write. */
 export const LOADED_CHECK = 'loaded';
 
@@ -21,6 +24,8 @@ export interface ReportedCheck {
 /** A `cluster-tls verify --json` report, as the synth reads it. */
 export interface VerifyReportFile {
   readonly file: string;
-  readonly plans: readonly { readonly namespace: string; readonly clusterName: string; readonly rotation?: { readonly id: string; readonly phase: string } }[];
+  readonly plans: readonly { readonly namespace: string; readonly clusterName: string; readonly rotation?: { readonly id: string; readonly phase: string };
+    readonly enablement?: { readonly phase: string };
+  }[];
   readonly secrets: readonly { readonly name: string; readonly namespace: string; readonly checks: readonly ReportedCheck[] }[];
 }

@@ -173,7 +173,8 @@ export function drainerReleases(drainers: readonly DrainerFacts[]): string | und
 /**
  * The allowed Common Name lists of every cluster resource, as rendered (escape hatches applied),
  * against the Common Name of its cluster's certificates: each list holds it, and the
- * single-value lists (coordinator, migration master) hold exactly it.
+ * single-value lists (coordinator, migration master) hold exactly it. A cluster resource with TLS
+ * off (a TLS enablement before its flip) has no lists yet, and is skipped.
  */
 export function commonNames(objects: readonly ApiObject[], certificates: readonly CertificatesFacts[]): string | undefined {
   const byCluster = new Map(certificates.map((c) => [`${c.namespace}/${c.clusterName}`, c.commonName]));
@@ -181,11 +182,12 @@ export function commonNames(objects: readonly ApiObject[], certificates: readonl
     if (!CLUSTER_RESOURCES.has(o.kind)) {
       continue;
     }
+    const rendered = o.toJson();
     const cn = byCluster.get(`${o.metadata.namespace}/${o.name}`);
-    if (cn === undefined) {
+    if (cn === undefined || rendered.spec?.tlsCluster?.enabled === false) {
       continue;
     }
-    for (const { entry, path, value: list, optional } of allowedCommonNameLists(o.toJson())) {
+    for (const { entry, path, value: list, optional } of allowedCommonNameLists(rendered)) {
       const field = path.join('.');
       if (optional && list === undefined) {
         continue;

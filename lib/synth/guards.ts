@@ -57,6 +57,17 @@ export interface RecordedRotation {
   readonly history?: readonly string[];
 }
 
+/** The TLS enablement a database cluster declares: it moves one phase per synth, forward. */
+export interface RecordedEnablement {
+  readonly phase: string;
+  /** Every phase, in order. */
+  readonly phases: readonly string[];
+  /** Every Secret of the plan in this phase: a verify report must show each one in place before the phase moves on. */
+  readonly secrets: readonly string[];
+  /** The phases left without a verify report, each acknowledged by name: kept, for review. */
+  readonly unverified?: readonly string[];
+}
+
 /** The settings fixed at creation of every cluster and drainer of an app. */
 export interface FixedSettings {
   /**
@@ -70,6 +81,8 @@ export interface FixedSettings {
   readonly drainers: Readonly<Record<string, RecordedDrainer>>;
   /** By `<namespace>/<cluster>` of the certificates; left out of the record while empty. */
   readonly rotations?: Readonly<Record<string, RecordedRotation>>;
+  /** By `<namespace>/<cluster>` of the certificates; left out of the record while empty. */
+  readonly enablements?: Readonly<Record<string, RecordedEnablement>>;
 }
 
 /** A declared rotation as the record lists it: `<id> (<kind>)`. */
@@ -98,7 +111,18 @@ export function fixedSettings(manifests: readonly any[], drainers: readonly Drai
       };
     }
   }
-  return { clusters: sortedKeys(clusters), drainers: sortedKeys(byPath), ...(plans.some((p) => p.rotation) ? { rotations: sortedKeys(rotations) } : {}) };
+  const enablements: Record<string, RecordedEnablement> = {};
+  for (const p of plans) {
+    if (p.enablement) {
+      enablements[`${p.namespace}/${p.clusterName}`] = { phase: p.enablement.phase, phases: p.enablement.phases, secrets: p.secrets.map((s) => s.name) };
+    }
+  }
+  return {
+    clusters: sortedKeys(clusters),
+    drainers: sortedKeys(byPath),
+    ...(plans.some((p) => p.rotation) ? { rotations: sortedKeys(rotations) } : {}),
+    ...(plans.some((p) => p.enablement) ? { enablements: sortedKeys(enablements) } : {}),
+  };
 }
 
 export function sortedKeys<T>(o: Record<string, T>): Record<string, T> {
@@ -151,11 +175,17 @@ export function readRecord(file: string): FixedSettings | undefined {
     throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received a rotations entry that is not one an earlier synth wrote; `
       + 'expected the file an earlier synth wrote: restore it from version control');
   }
+  const enablement = (r: any) => isPlainObject(r) && typeof r.phase === 'string' && strings(r.phases) && strings(r.secrets)
+    && (r.unverified === undefined || strings(r.unverified));
+  if (parsed.enablements !== undefined && (!isPlainObject(parsed.enablements) || !Object.values(parsed.enablements).every(enablement))) {
+    throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received an enablements entry that is not one an earlier synth wrote; `
+      + 'expected the file an earlier synth wrote: restore it from version control');
+  }
   if (parsed.output !== undefined && typeof parsed.output !== 'string') {
     throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received an output entry that is not one an earlier synth wrote; `
       + 'expected the file an earlier synth wrote: restore it from version control');
   }
-  return { output: parsed.output, clusters: parsed.clusters, drainers: parsed.drainers, rotations: parsed.rotations };
+  return { output: parsed.output, clusters: parsed.clusters, drainers: parsed.drainers, rotations: parsed.rotations, enablements: parsed.enablements };
 }
 
 /** The output folder a record goes with, as the record names it: relative to the record's folder, with '/' separators. */
@@ -192,10 +222,11 @@ export function changedRecordText(file: string, settings: FixedSettings): string
  * of either cluster kind, and a drainer's effective name (changed by `drainerName` or by the
  * `releaseName` it derives from). `sources` gives the construct path of each cluster key, for the
  * message; `acknowledged` lists the deliberate re-creations (`<Kind>/<namespace>/<name>`, or
- * `drainer/<construct path>`).
+ * `drainer/<construct path>`); `flipping` lists the clusters whose TLS enablement turns
+ * `tlsCluster.enabled` on in this synth, the one change of it allowed.
  */
 export function checkFixedSettings(record: FixedSettings | undefined, now: FixedSettings, recordFile: string,
-  sources: ReadonlyMap<string, string>, acknowledged: readonly string[]): void {
+  sources: ReadonlyMap<string, string>, acknowledged: readonly string[], flipping: ReadonlySet<string> = new Set()): void {
   if (record === undefined) {
     return;
   }
@@ -203,13 +234,14 @@ export function checkFixedSettings(record: FixedSettings | undefined, now: Fixed
   const where = `as recorded in ${displayPath(recordFile)}`;
   for (const [key, cluster] of Object.entries(now.clusters)) {
     const old = record.clusters[key];
-    if (old === undefined || ack.has(key) || old.tlsClusterEnabled === cluster.tlsClusterEnabled) {
+    if (old === undefined || ack.has(key) || old.tlsClusterEnabled === cluster.tlsClusterEnabled
+      || (flipping.has(key) && old.tlsClusterEnabled === false && cluster.tlsClusterEnabled === true)) {
       continue;
     }
     const [kind, , name] = key.split('/');
     throw new ClusterTlsError(`${sources.get(key) ?? key}: ${kind} "${name}" tlsCluster.enabled: received ${describeValue(cluster.tlsClusterEnabled ?? undefined)}; `
       + `expected ${describeValue(old.tlsClusterEnabled ?? undefined)} ${where}: the setting is fixed at creation and changing it makes the cluster fail to upgrade; `
-      + `to re-create the cluster deliberately, set ${RECREATE_ENV}=${key}`);
+      + `${old.tlsClusterEnabled === false ? 'turn TLS on in place through the phases of the cluster\'s enablement prop, or ' : ''}to re-create the cluster deliberately, set ${RECREATE_ENV}=${key}`);
   }
   for (const [at, drainer] of Object.entries(now.drainers)) {
     const old = record.drainers[at];

@@ -16,6 +16,7 @@ import { isSystemError, machineError } from './machine-errors';
 import { OutputSwap } from './output-swap';
 import { isWithin } from './swap-files';
 import { UNVERIFIED_ENV, VERIFY_REPORT_ENV, checkRotations } from './rotation-guard';
+import { checkEnablements, flippingClusters } from './enablement-guard';
 import { RenderedObject, planOutput } from './output-plan';
 import { RenderedFile, copyFiles } from './write-output';
 
@@ -168,18 +169,21 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   try {
     const record = readRecord(recordFile);
     checkRecordOutput(record, recordFile, outdir);
-    checkFixedSettings(record, now, recordFile, sources, acknowledged);
-    const rotations = checkRotations(record, now, recordFile, {
+    const guardInputs = {
       outdir,
       report: options.verifyReport !== undefined ? { file: options.verifyReport, from: 'verifyReport' }
         : process.env[VERIFY_REPORT_ENV] ? { file: process.env[VERIFY_REPORT_ENV], from: VERIFY_REPORT_ENV } : undefined,
       acknowledged,
       unverified: options.acknowledgeUnverifiedPhase ?? listFromEnv(UNVERIFIED_ENV),
-    });
+    };
+    // The enablement's own refusals first: a phase out of order says so rather than that tlsCluster changed.
+    const enablements = checkEnablements(record, now, recordFile, guardInputs);
+    checkFixedSettings(record, now, recordFile, sources, acknowledged, flippingClusters(record, now));
+    const rotations = checkRotations(record, now, recordFile, guardInputs);
     if (swap.output.exists) {
       checkReplaceable(outdir, new Set(files), takeOver);
     }
-    swap.commit(rendered(), changedRecordText(recordFile, { output: recordOutput(recordFile, outdir), ...now, ...(rotations ? { rotations } : {}) }));
+    swap.commit(rendered(), changedRecordText(recordFile, { output: recordOutput(recordFile, outdir), ...now, ...(rotations ? { rotations } : {}), ...(enablements ? { enablements } : {}) }));
   } finally {
     swap.close();
   }

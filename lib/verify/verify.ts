@@ -3,9 +3,9 @@
  * The checks of `cluster-tls verify`: every Secret a certificate plan requires, against what the
  * components need from it. Pure functions: the inputs come from `input.ts`, the time is a parameter.
  */
-import { LOADED_CHECK, ROTATION_CHECK } from '../spec/verify-report';
+import { ENABLEMENT_CHECK, LOADED_CHECK, ROTATION_CHECK } from '../spec/verify-report';
 import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
-import { SECRET_KEYS } from '../spec/catalog';
+import { ClusterKind, SECRET_KEYS, component } from '../spec/catalog';
 import type { TlsPlan, TlsPlanSecret } from '../certificates/certificate-options';
 import { parseDuration } from '../spec/duration';
 import {
@@ -21,7 +21,7 @@ import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHand
 /** The checks of the Secrets, in the order they are run and reported. Their names are stable (`--json`). */
 export const CHECKS = [
   'present', 'keys', 'subject', 'chain', 'same-ca', 'key-match', 'san', 'usage', 'common-name', 'validity', 'renewal', 'ca-lifetime',
-  'key-strength', ROTATION_CHECK, 'handshake',
+  'key-strength', ROTATION_CHECK, ENABLEMENT_CHECK, 'handshake',
 ] as const;
 
 /**
@@ -174,7 +174,28 @@ export async function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secre
   if (plan.rotation !== undefined) {
     results.push(checkRotation(m, plan.rotation));
   }
+  if (plan.enablement !== undefined && required.cluster === ClusterKind.DATABASE) {
+    results.push(checkEnablement(required, plan, plan.enablement, context.allowedCommonNames ?? []));
+  }
   return results;
+}
+
+/**
+ * The declared enablement phase: before the flip the cluster runs in plain text and the output
+ * configures no allowed Common Name list for it; from the flip on, every component of the
+ * cluster that checks Common Names has its list (the common-name check says whether it holds the CN).
+ */
+function checkEnablement(required: TlsPlanSecret, plan: TlsPlan, enablement: NonNullable<TlsPlan['enablement']>, allowed: readonly AllowedCommonNames[]): CheckResult {
+  const lists = allowed.filter((a) => a.cluster === required.cluster);
+  if (!enablement.tls) {
+    return result(ENABLEMENT_CHECK, lists.length === 0, `phase ${enablement.phase}: the cluster runs in plain text, so no allowed Common Name list is configured yet`,
+      lists.length === 0 ? 'no allowed Common Name list' : `allowed Common Name lists of ${lists.map((l) => `${l.component} (${l.source})`).join(', ')}`);
+  }
+  const checking = plan.secrets.filter((s) => s.role === 'server' && s.cluster === required.cluster && s.component !== undefined
+    && component(s.component).commonNameCheck !== undefined).map((s) => s.component!);
+  const missing = checking.filter((t) => !lists.some((l) => l.component === t));
+  return result(ENABLEMENT_CHECK, missing.length === 0, `phase ${enablement.phase}: TLS is on, and every component that checks Common Names (${checking.join(', ')}) has its allowed list`,
+    missing.length === 0 ? 'every component has its list' : `no allowed Common Name list for ${missing.join(', ')}`);
 }
 
 /**
@@ -442,6 +463,8 @@ export interface PlanReport {
   readonly ca?: string;
   /** The rotation the plan declares, when it does: its id and phase. */
   readonly rotation?: { readonly id: string; readonly phase: string };
+  /** The TLS enablement the plan declares, when it does: its phase. */
+  readonly enablement?: { readonly phase: string };
 }
 
 /** Everything `cluster-tls verify` found. */
@@ -501,6 +524,7 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
       file: loaded.file, namespace: plan.namespace, clusterName: plan.clusterName, method: plan.method,
       allowedCommonNames: loaded.allowedCommonNames, ca: clusterCa?.origin,
       rotation: plan.rotation && { id: plan.rotation.id, phase: plan.rotation.phase },
+      enablement: plan.enablement && { phase: plan.enablement.phase },
     });
     const checked: { required: TlsPlanSecret; secret?: SecretData; checks: CheckResult[] }[] = [];
     for (const required of plan.secrets) {

@@ -1,0 +1,126 @@
+/**
+ * The guard of declared TLS enablements, run before the output is replaced. Like the rotation
+ * guard it compares the app with the record of the last synth, never with what the app says of
+ * itself: an enablement starts at its first phase on a cluster the record does not hold with TLS
+ * on, moves one phase per synth, forward, stays declared until its last phase, and leaves a phase
+ * only once a `cluster-tls verify --json` report of that phase shows every Secret in place.
+ */
+import { ClusterTlsError } from '../spec/errors';
+import { ENABLEMENT_PHASES, TlsEnablementPhase, nextEnablementPhase } from '../spec/enablement';
+import * as layout from '../spec/output-layout';
+import { displayPath } from './display-path';
+import { FixedSettings, RECREATE_ENV, RecordedEnablement, sortedKeys } from './guards';
+import { RotationGuardInputs, UNVERIFIED_ENV, readVerifyReport } from './rotation-guard';
+
+/** The record key of the database cluster of certificates `<namespace>/<cluster>`. */
+function databaseClusterKey(key: string): string {
+  return `DatabaseCluster/${key}`;
+}
+
+/**
+ * The database clusters (`DatabaseCluster/<namespace>/<name>`) whose enablement moves from
+ * `scale-in` to `enable` in this synth: the one change of `tlsCluster.enabled` the record allows.
+ */
+export function flippingClusters(record: FixedSettings | undefined, now: FixedSettings): Set<string> {
+  const flipping = new Set<string>();
+  for (const [key, cur] of Object.entries(now.enablements ?? {})) {
+    if (record?.enablements?.[key]?.phase === TlsEnablementPhase.SCALE_IN && cur.phase === TlsEnablementPhase.ENABLE) {
+      flipping.add(databaseClusterKey(key));
+    }
+  }
+  return flipping;
+}
+
+/**
+ * Refuses an enablement that does not start at its first phase, starts on a cluster recorded with
+ * TLS on, skips or repeats backwards a phase, or is dropped before its last phase, relative to the
+ * record; and a phase that moves on without a report showing it reached (unless acknowledged,
+ * which the record then keeps).
+ * @returns the enablements to record: the app's, with the acknowledged unverified phases
+ */
+export function checkEnablements(record: FixedSettings | undefined, now: FixedSettings, recordFile: string,
+  inputs: RotationGuardInputs): FixedSettings['enablements'] {
+  const where = `as recorded in ${displayPath(recordFile)}`;
+  const before = record?.enablements ?? {};
+  const after = now.enablements ?? {};
+  const recorded: Record<string, RecordedEnablement> = {};
+  for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+    const old = before[key];
+    const cur = after[key];
+    const acknowledged = inputs.acknowledged.includes(`enablement/${key}`);
+    if (!acknowledged) {
+      checkStart(key, old, cur, record, recordFile);
+      checkStep(key, old, cur, where);
+    }
+    if (cur === undefined) {
+      continue;
+    }
+    let unverified = old?.unverified ?? [];
+    if (old !== undefined && old.phase !== cur.phase && !acknowledged) {
+      if (inputs.unverified.includes(key)) {
+        unverified = [...unverified, old.phase];
+      } else {
+        checkPhaseReached(key, old, cur, inputs, recordFile);
+      }
+    }
+    recorded[key] = unverified.length > 0 ? { ...cur, unverified } : cur;
+  }
+  return Object.keys(recorded).length > 0 ? sortedKeys(recorded) : undefined;
+}
+
+const override = (key: string) => `to override deliberately, set ${RECREATE_ENV}=enablement/${key}`;
+
+/** A new enablement starts at its first phase, on a cluster the record does not hold with TLS on. */
+function checkStart(key: string, old: RecordedEnablement | undefined, cur: RecordedEnablement | undefined, record: FixedSettings | undefined, recordFile: string): void {
+  const where = `as recorded in ${displayPath(recordFile)}`;
+  if (old !== undefined || cur === undefined) {
+    return;
+  }
+  if (record?.clusters[databaseClusterKey(key)]?.tlsClusterEnabled === true) {
+    throw new ClusterTlsError(`certificates ${key}: enablement.phase: received "${cur.phase}"; expected no enablement: the cluster runs with TLS on ${where}, `
+      + `and an enablement turns TLS on for a cluster that runs without it; ${override(key)}`);
+  }
+  if (cur.phase !== ENABLEMENT_PHASES[0]) {
+    throw new ClusterTlsError(`certificates ${key}: enablement.phase: received "${cur.phase}"; expected "${ENABLEMENT_PHASES[0]}", the first phase, `
+      + `since ${displayPath(recordFile)} records no enablement of this cluster: each phase's commands assume the ones before were run; ${override(key)}`);
+  }
+}
+
+/** An enablement moves one phase per synth, forward, and stays declared until its last phase. */
+function checkStep(key: string, old: RecordedEnablement | undefined, cur: RecordedEnablement | undefined, where: string): void {
+  if (old === undefined) {
+    return;
+  }
+  const next = nextEnablementPhase(old.phase as TlsEnablementPhase);
+  const allowed = [old.phase, ...(next ? [next] : [])];
+  if (cur === undefined ? next !== undefined : !allowed.includes(cur.phase)) {
+    const want = allowed.map((p) => `"${p}"`).join(' or ') + (next === undefined ? ' or no enablement' : '');
+    throw new ClusterTlsError(`certificates ${key}: enablement.phase: received ${cur === undefined ? 'no enablement' : `"${cur.phase}"`}; expected ${want} ${where}: `
+      + `an enablement moves one phase per synth, forward, and stays declared until its last phase; ${override(key)}`);
+  }
+}
+
+/** Refuses to leave a phase unless a report of that phase shows every Secret the record names in it passing every check. */
+function checkPhaseReached(key: string, old: RecordedEnablement, cur: RecordedEnablement, inputs: RotationGuardInputs, recordFile: string): void {
+  const [namespace, clusterName] = key.split('/');
+  const file = inputs.report?.file ?? layout.defaultVerifyReportFile(inputs.outdir, namespace, clusterName);
+  const source = inputs.report?.from ?? 'verify report';
+  const at = `certificates ${key}: enablement.phase: received "${cur.phase}"; expected "${old.phase}" until cluster-tls verify shows every Secret of the cluster in it`;
+  const skip = `or, to move on unverified, set ${UNVERIFIED_ENV}=${key} (kept in ${displayPath(recordFile)})`;
+  const report = readVerifyReport(file, source);
+  if (report === undefined) {
+    throw new ClusterTlsError(`${at}: no report at ${displayPath(file)}; run the check step of ${layout.ENABLEMENT_RUNBOOK_FILE}, ${skip}`);
+  }
+  const plan = report.plans.find((p) => p?.namespace === namespace && p?.clusterName === clusterName);
+  if (plan?.enablement?.phase !== old.phase) {
+    throw new ClusterTlsError(`${at}: ${displayPath(file)} is not a report of phase "${old.phase}"; run the check step of ${layout.ENABLEMENT_RUNBOOK_FILE} again, ${skip}`);
+  }
+  for (const name of old.secrets) {
+    const secret = report.secrets.find((s) => s.namespace === namespace && s.name === name);
+    const failed = secret?.checks.find((c) => !c.ok);
+    if (secret === undefined || failed !== undefined) {
+      const reason = secret === undefined ? 'it is not in the report' : `${failed!.check}: ${failed!.found}`;
+      throw new ClusterTlsError(`${at}, and ${displayPath(file)} does not show Secret ${name} there: ${reason}; finish the phase as ${layout.ENABLEMENT_RUNBOOK_FILE} says and verify again, ${skip}`);
+    }
+  }
+}

@@ -42,8 +42,11 @@ const REGISTRY = 'registry.example.com/db';
  * restore, and the migration cluster "basic" that copies an upstream MySQL database into it.
  * Both clusters share one CA. With an enablement, the database cluster ran without TLS and turns
  * it on in place; the migration cluster, whose TLS cannot be turned on in place, is left out.
+ * `replicas` sizes the coordinator, the store and the SQL server (one pod each by default), as the
+ * tests that compare enablement choices need.
  */
-export function addDeployment(app: App, namespace: string, method: IssuingMethod, rotations: CertificateRotation[] = [], enablement?: TlsEnablement): void {
+export function addDeployment(app: App, namespace: string, method: IssuingMethod, rotations: CertificateRotation[] = [], enablement?: TlsEnablement,
+  replicas: { readonly coordinator?: number; readonly store?: number; readonly sqlserver?: number } = {}): void {
   const chart = new Chart(app, namespace, { namespace });
 
   const certs = new ClusterCertificates(chart, 'basic-certificates', {
@@ -58,9 +61,9 @@ export function addDeployment(app: App, namespace: string, method: IssuingMethod
     version: 'v4.0.5',
     operatorVersion: 'v1.2.0',
     certificates: certs,
-    coordinator: { baseImage: `${REGISTRY}/coordinator`, storage: '10Gi' },
-    store: { baseImage: `${REGISTRY}/store`, storage: '100Gi' },
-    sqlserver: { baseImage: `${REGISTRY}/sqlserver` },
+    coordinator: { baseImage: `${REGISTRY}/coordinator`, storage: '10Gi', replicas: replicas.coordinator },
+    store: { baseImage: `${REGISTRY}/store`, storage: '100Gi', replicas: replicas.store },
+    sqlserver: { baseImage: `${REGISTRY}/sqlserver`, replicas: replicas.sqlserver },
     pump: { baseImage: `${REGISTRY}/pump`, storage: '20Gi' },
     // The changefeed writes to a downstream database over TLS with that database's client certificate.
     changefeed: { baseImage: `${REGISTRY}/changefeed`, sinkTlsSecretNames: ['basic-sink-tls'] },

@@ -1,0 +1,193 @@
+/**
+ * What each phase of a TLS enablement writes (the reference app, as `CLUSTER_TLS_ENABLEMENT_PHASE`
+ * selects it), the guard that keeps the phases in order against the record, the prop's refusals,
+ * and `cluster-tls verify`'s check of a phase.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App, Chart } from 'cdk8s';
+import * as YAML from 'yaml';
+import { buildApp, referenceEnablement } from '../main';
+import {
+  ClusterTlsError, TlsDatabaseCluster, TlsEnablementPhase, TlsPlan, ClusterCertificates, loadPlans, parseSecrets, renderApp, synthesize, verify,
+} from '../lib';
+import { expectValidAgainstCrds } from './_crds';
+import { TestPki } from './_pki';
+
+const PHASES = Object.values(TlsEnablementPhase);
+
+function filesAt(phase: TlsEnablementPhase): Map<string, string> {
+  return new Map(renderApp(buildApp(undefined, [], referenceEnablement(phase))).files.map((f) => [f.path, f.content]));
+}
+
+describe.each(PHASES)('the reference app at phase %s', (phase) => {
+  const files = filesAt(phase);
+  const manifests = YAML.parseAllDocuments(files.get('demo.k8s.yaml')!).map((d) => d.toJS());
+  const cluster = manifests.find((m) => m.kind === 'DatabaseCluster');
+  const tls = phase === TlsEnablementPhase.ENABLE || phase === TlsEnablementPhase.SCALE_OUT;
+
+  test('fits the CRDs, leaves the migration cluster out, and writes the phase\'s runbook', () => {
+    expectValidAgainstCrds([...manifests, ...YAML.parseAllDocuments(files.get('demo-cfssl.k8s.yaml')!).map((d) => d.toJS())]);
+    expect(manifests.some((m) => m.kind === 'MigrationCluster')).toBe(false);
+    expect(files.get('demo/basic/enablement-runbook.md')).toContain(`phase ${phase} (${PHASES.indexOf(phase) + 1} of 4)`);
+    expect(JSON.parse(files.get('demo/basic/tls-plan.json')!).enablement).toEqual({ phase, phases: PHASES, tls });
+  });
+
+  test('gives the allowed Common Names and the client Secret\'s mount only with TLS on', () => {
+    expect(cluster.spec.tlsCluster).toEqual({ enabled: tls });
+    expect(cluster.spec.coordinator.config?.security?.['cert-allowed-cn']).toEqual(tls ? ['basic'] : undefined);
+    expect(cluster.spec.store.config?.security?.['cert-allowed-cn']).toEqual(tls ? ['basic'] : undefined);
+    expect(cluster.spec.coordinator.mountClusterClientSecret).toBe(tls ? true : undefined);
+  });
+});
+
+describe('the enable phase\'s runbook', () => {
+  const runbook = filesAt(TlsEnablementPhase.ENABLE).get('demo/basic/enablement-runbook.md')!;
+  test('stores the member\'s https peer URL with etcdctl and the pod\'s own certificate files, then checks it', () => {
+    const etcdctl = 'kubectl exec -n demo basic-coordinator-0 -- /tmp/etcdctl --endpoints https://127.0.0.1:2379 --cacert /var/lib/coordinator-tls/ca.crt '
+      + '--cert /var/lib/coordinator-tls/tls.crt --key /var/lib/coordinator-tls/tls.key';
+    expect(runbook).toContain(`${etcdctl} member update "$ID" --peer-urls=https://basic-coordinator-0.basic-coordinator-peer.demo.svc:2380`);
+    expect(runbook).toContain(`${etcdctl} member list | grep -F 'https://basic-coordinator-0.basic-coordinator-peer.demo.svc:2380'`);
+  });
+  test('upgrades the drainer after the roll', () => {
+    expect(runbook.indexOf('helm upgrade binlog binlog-charts/drainer --namespace=demo --version=1.1.5 -f demo/basic/drainer-binlog-values.yaml'))
+      .toBeGreaterThan(runbook.indexOf('Wait for the operator to restart every component'));
+  });
+});
+
+/** A project folder with an output folder and its record. */
+function project(): { outdir: string; record: string; report: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'enablement-'));
+  return { outdir: path.join(dir, 'dist'), record: path.join(dir, 'cluster-tls.lock.json'), report: path.join(dir, 'cluster-tls-verify.demo.basic.json') };
+}
+
+/** One database cluster, `demo/basic`, at a phase (or with TLS from creation). */
+function appAt(phase?: TlsEnablementPhase, coordinators = 3): App {
+  const app = new App();
+  const chart = new Chart(app, 'demo', { namespace: 'demo' });
+  new TlsDatabaseCluster(chart, 'db', {
+    clusterName: 'basic', version: 'v4.0.5', coordinator: { replicas: coordinators },
+    enablement: phase === undefined ? undefined : { phase },
+  });
+  return app;
+}
+
+const UNVERIFIED = { acknowledgeUnverifiedPhase: ['demo/basic'] };
+
+describe('the guard, against the record', () => {
+  test('walks the four phases forward, tlsCluster.enabled moving from false to true only from scale-in to enable', () => {
+    const p = project();
+    for (const phase of PHASES) {
+      synthesize(appAt(phase), { outdir: p.outdir, recordFile: p.record, ...UNVERIFIED });
+      const record = JSON.parse(fs.readFileSync(p.record, 'utf8'));
+      expect(record.clusters['DatabaseCluster/demo/basic'].tlsClusterEnabled).toBe(phase === 'enable' || phase === 'scale-out');
+      expect(record.enablements['demo/basic'].phase).toBe(phase);
+    }
+    expect(JSON.parse(fs.readFileSync(p.record, 'utf8')).enablements['demo/basic'].unverified).toEqual(['issue', 'scale-in', 'enable']);
+    // Done: the enablement may stay or go.
+    synthesize(appAt(), { outdir: p.outdir, recordFile: p.record });
+    expect(JSON.parse(fs.readFileSync(p.record, 'utf8')).enablements).toBeUndefined();
+  });
+
+  test('refuses a first phase other than issue, in one line', () => {
+    const p = project();
+    expect(() => synthesize(appAt(TlsEnablementPhase.ENABLE), { outdir: p.outdir, recordFile: p.record })).toThrow(new ClusterTlsError(
+      `certificates demo/basic: enablement.phase: received "enable"; expected "issue", the first phase, since ${p.record} records no enablement of this cluster: `
+      + 'each phase\'s commands assume the ones before were run; to override deliberately, set CLUSTER_TLS_RECREATE=enablement/demo/basic'));
+  });
+
+  test('refuses an enablement of a cluster recorded with TLS on', () => {
+    const p = project();
+    synthesize(appAt(), { outdir: p.outdir, recordFile: p.record });
+    expect(() => synthesize(appAt(TlsEnablementPhase.ISSUE), { outdir: p.outdir, recordFile: p.record }))
+      .toThrow(/^certificates demo\/basic: enablement\.phase: received "issue"; expected no enablement: the cluster runs with TLS on as recorded in .*; to override deliberately, set CLUSTER_TLS_RECREATE=enablement\/demo\/basic$/);
+  });
+
+  test('refuses a skipped phase, a step back, and an enablement dropped before its last phase', () => {
+    const p = project();
+    synthesize(appAt(TlsEnablementPhase.ISSUE), { outdir: p.outdir, recordFile: p.record });
+    expect(() => synthesize(appAt(TlsEnablementPhase.ENABLE), { outdir: p.outdir, recordFile: p.record, ...UNVERIFIED }))
+      .toThrow(/enablement\.phase: received "enable"; expected "issue" or "scale-in" as recorded in .*: an enablement moves one phase per synth, forward, and stays declared until its last phase/);
+    expect(() => synthesize(appAt(), { outdir: p.outdir, recordFile: p.record }))
+      .toThrow(/enablement\.phase: received no enablement; expected "issue" or "scale-in" as recorded/);
+    synthesize(appAt(TlsEnablementPhase.SCALE_IN), { outdir: p.outdir, recordFile: p.record, ...UNVERIFIED });
+    expect(() => synthesize(appAt(TlsEnablementPhase.ISSUE), { outdir: p.outdir, recordFile: p.record }))
+      .toThrow(/received "issue"; expected "scale-in" or "enable"/);
+  });
+
+  test('refuses tlsCluster.enabled turned on outside the enablement, naming the enablement', () => {
+    const p = project();
+    synthesize(appAt(TlsEnablementPhase.ISSUE), { outdir: p.outdir, recordFile: p.record });
+    expect(() => synthesize(appAt(), { outdir: p.outdir, recordFile: p.record, acknowledgeRecreation: ['enablement/demo/basic'] }))
+      .toThrow(/tlsCluster\.enabled: received true; expected false as recorded in .*: the setting is fixed at creation .*; turn TLS on in place through the phases of the cluster's enablement prop, or to re-create/);
+  });
+
+  test('leaves a phase only with a verify report of it that shows every Secret passing', async () => {
+    const p = project();
+    synthesize(appAt(TlsEnablementPhase.ISSUE), { outdir: p.outdir, recordFile: p.record });
+    expect(() => synthesize(appAt(TlsEnablementPhase.SCALE_IN), { outdir: p.outdir, recordFile: p.record }))
+      .toThrow(/expected "issue" until cluster-tls verify shows every Secret of the cluster in it: no report at .*cluster-tls-verify\.demo\.basic\.json; run the check step of enablement-runbook\.md, or, to move on unverified, set CLUSTER_TLS_UNVERIFIED_PHASE=demo\/basic/);
+    const plan: TlsPlan = JSON.parse(fs.readFileSync(path.join(p.outdir, 'demo/basic/tls-plan.json'), 'utf8'));
+    const pki = await TestPki.create(new Date());
+    const write = async (omit: string[]) => {
+      const secrets = parseSecrets(JSON.stringify(await pki.secrets(plan, { omit })));
+      fs.writeFileSync(p.report, JSON.stringify(await verify(loadPlans(p.outdir), secrets, { namespace: 'demo', clusterName: 'basic' })));
+    };
+    await write(['basic-store-cluster-secret']);
+    expect(() => synthesize(appAt(TlsEnablementPhase.SCALE_IN), { outdir: p.outdir, recordFile: p.record }))
+      .toThrow(/does not show Secret basic-store-cluster-secret there: present: no Secret of that name in the input; finish the phase as enablement-runbook\.md says/);
+    await write([]);
+    synthesize(appAt(TlsEnablementPhase.SCALE_IN), { outdir: p.outdir, recordFile: p.record });
+    // The report of issue is not one of scale-in.
+    expect(() => synthesize(appAt(TlsEnablementPhase.ENABLE), { outdir: p.outdir, recordFile: p.record }))
+      .toThrow(/is not a report of phase "scale-in"; run the check step of enablement-runbook\.md again/);
+  });
+});
+
+describe('cluster-tls verify knows the phase', () => {
+  async function checksAt(phase: TlsEnablementPhase, edit?: (files: string) => void) {
+    const p = project();
+    synthesize(appAt(phase, 1), { outdir: p.outdir, recordFile: p.record, acknowledgeRecreation: ['enablement/demo/basic'] });
+    edit?.(p.outdir);
+    const plan: TlsPlan = JSON.parse(fs.readFileSync(path.join(p.outdir, 'demo/basic/tls-plan.json'), 'utf8'));
+    const secrets = parseSecrets(JSON.stringify(await (await TestPki.create(new Date())).secrets(plan)));
+    const report = await verify(loadPlans(p.outdir), secrets, { namespace: 'demo', clusterName: 'basic' });
+    return report.secrets.find((s) => s.name === 'basic-store-cluster-secret')!.checks.find((c) => c.check === 'enablement')!;
+  }
+
+  test('before the flip: Secrets in place and no allowed Common Name list yet', async () => {
+    expect(await checksAt(TlsEnablementPhase.SCALE_IN)).toMatchObject({ ok: true, found: 'no allowed Common Name list' });
+  });
+
+  test('after the flip: every component has its list, and a missing one fails', async () => {
+    expect(await checksAt(TlsEnablementPhase.ENABLE)).toMatchObject({ ok: true, found: 'every component has its list' });
+    const dropped = await checksAt(TlsEnablementPhase.ENABLE, (dir) => {
+      const file = path.join(dir, 'demo.k8s.yaml');
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/\n {6}security:\n {8}cert-allowed-cn:\n {10}- basic/, ''));
+    });
+    expect(dropped).toMatchObject({ ok: false, found: 'no allowed Common Name list for coordinator' });
+  });
+});
+
+describe('the prop', () => {
+  test('refuses a phase that is not one, an eviction timeout that is not a duration, and rotations before the last phase', () => {
+    const chart = () => new Chart(new App(), 'demo', { namespace: 'demo' });
+    expect(() => new TlsDatabaseCluster(chart(), 'db', { clusterName: 'basic', version: 'v4.0.5', enablement: { phase: 'flip' as TlsEnablementPhase } }))
+      .toThrow('demo/db: enablement.phase: received "flip"; expected one of "issue", "scale-in", "enable", "scale-out"');
+    expect(() => new TlsDatabaseCluster(chart(), 'db', { clusterName: 'basic', version: 'v4.0.5', enablement: { phase: TlsEnablementPhase.ISSUE, evictLeaderTimeout: '3 minutes' } }))
+      .toThrow('demo/db: enablement.evictLeaderTimeout: received "3 minutes"; expected a positive Go duration such as "8760h" or "1h30m" (units h, m, s, ms)');
+    const c = chart();
+    const certificates = new ClusterCertificates(c, 'certs', { clusterName: 'basic', rotations: [{ id: '2026-11' }] });
+    expect(() => new TlsDatabaseCluster(c, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates, enablement: { phase: TlsEnablementPhase.ENABLE } }))
+      .toThrow('demo/db: enablement.phase: received "enable"; expected "scale-out" while the certificates declare rotations: finish turning TLS on before rotating the certificates');
+  });
+
+  test('refuses two clusters of one set of certificates at different phases', () => {
+    const c = new Chart(new App(), 'demo', { namespace: 'demo' });
+    const certificates = new ClusterCertificates(c, 'certs', { clusterName: 'basic' });
+    const db = new TlsDatabaseCluster(c, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates, enablement: { phase: TlsEnablementPhase.ISSUE } });
+    expect(() => certificates.declareEnablement(db, TlsEnablementPhase.ENABLE))
+      .toThrow('demo/db: enablement.phase: received "enable"; expected "issue", the phase another cluster of these certificates declares');
+  });
+});

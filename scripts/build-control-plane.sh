@@ -3,6 +3,8 @@
 # releases (tools/control-plane/*/go.mod), into a git-ignored cache:
 #
 #   etcd                      etcd's server module (tools/control-plane/etcd)
+#   etcdctl                   the same release's command line (tools/control-plane/etcd), which the
+#                             TLS enablement runbook runs in the coordinator pod
 #   kube-apiserver            k8s.io/kubernetes/cmd/kube-apiserver (tools/control-plane/kube-apiserver)
 #   kube-controller-manager   the same release's controller manager, run with its garbage collector
 #                             only (what deletes a deleted Certificate's CertificateRequests)
@@ -74,6 +76,7 @@ build() {
 }
 
 build etcd etcd .
+build etcd etcdctl go.etcd.io/etcd/etcdctl/v3
 # The Kubernetes programs say which release they are, as the release's own build makes them say.
 kubernetes="$(cd "$root/tools/control-plane/kube-apiserver" && go list -m -f '{{.Version}}' k8s.io/kubernetes)"
 minor="${kubernetes#v1.}"

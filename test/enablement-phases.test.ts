@@ -31,7 +31,9 @@ describe.each(PHASES)('the reference app at phase %s', (phase) => {
     expectValidAgainstCrds([...manifests, ...YAML.parseAllDocuments(files.get('demo-cfssl.k8s.yaml')!).map((d) => d.toJS())]);
     expect(manifests.some((m) => m.kind === 'MigrationCluster')).toBe(false);
     expect(files.get('demo/basic/enablement-runbook.md')).toContain(`phase ${phase} (${PHASES.indexOf(phase) + 1} of 4)`);
-    expect(JSON.parse(files.get('demo/basic/tls-plan.json')!).enablement).toEqual({ phase, phases: PHASES, tls });
+    expect(JSON.parse(files.get('demo/basic/tls-plan.json')!).enablement).toEqual({
+      phase, phases: PHASES, tls, coordinator: { member: 'basic-coordinator-0', peerUrl: 'https://basic-coordinator-0.basic-coordinator-peer.demo.svc:2380' },
+    });
   });
 
   test('gives the allowed Common Names and the client Secret\'s mount only with TLS on', () => {
@@ -48,7 +50,8 @@ describe('the enable phase\'s runbook', () => {
     const etcdctl = 'kubectl exec -n demo basic-coordinator-0 -- /tmp/etcdctl --endpoints https://127.0.0.1:2379 --cacert /var/lib/coordinator-tls/ca.crt '
       + '--cert /var/lib/coordinator-tls/tls.crt --key /var/lib/coordinator-tls/tls.key';
     expect(runbook).toContain(`${etcdctl} member update "$ID" --peer-urls=https://basic-coordinator-0.basic-coordinator-peer.demo.svc:2380`);
-    expect(runbook).toContain(`${etcdctl} member list | grep -F 'https://basic-coordinator-0.basic-coordinator-peer.demo.svc:2380'`);
+    expect(runbook).toContain(`${etcdctl} member list > ../cluster-tls-members.demo.basic.txt\n`
+      + 'grep -F \'https://basic-coordinator-0.basic-coordinator-peer.demo.svc:2380\' ../cluster-tls-members.demo.basic.txt');
   });
   test('upgrades the drainer after the roll', () => {
     expect(runbook.indexOf('helm upgrade binlog binlog-charts/drainer --namespace=demo --version=1.1.5 -f demo/basic/drainer-binlog-values.yaml'))
@@ -142,6 +145,37 @@ describe('the guard, against the record', () => {
     // The report of issue is not one of scale-in.
     expect(() => synthesize(appAt(TlsEnablementPhase.ENABLE), { outdir: p.outdir, recordFile: p.record }))
       .toThrow(/is not a report of phase "scale-in"; run the check step of enablement-runbook\.md again/);
+  });
+});
+
+describe('the scale-out, against the member list the runbook wrote', () => {
+  const MEMBER = 'basic-coordinator-0';
+  const HTTPS = 'https://basic-coordinator-0.basic-coordinator-peer.demo.svc:2380';
+  function atEnable() {
+    const p = project();
+    for (const phase of [TlsEnablementPhase.ISSUE, TlsEnablementPhase.SCALE_IN, TlsEnablementPhase.ENABLE]) {
+      synthesize(appAt(phase), { outdir: p.outdir, recordFile: p.record, ...UNVERIFIED });
+    }
+    return { ...p, members: path.join(path.dirname(p.outdir), 'cluster-tls-members.demo.basic.txt') };
+  }
+  const scaleOut = (p: ReturnType<typeof atEnable>) => synthesize(appAt(TlsEnablementPhase.SCALE_OUT), { outdir: p.outdir, recordFile: p.record, acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [] });
+  const report = async (p: ReturnType<typeof atEnable>) => {
+    const plan: TlsPlan = JSON.parse(fs.readFileSync(path.join(p.outdir, 'demo/basic/tls-plan.json'), 'utf8'));
+    const secrets = parseSecrets(JSON.stringify(await (await TestPki.create(new Date())).secrets(plan)));
+    fs.writeFileSync(p.report, JSON.stringify(await verify(loadPlans(p.outdir), secrets, { namespace: 'demo', clusterName: 'basic' })));
+  };
+
+  test('is refused without the list, with the member still on http, and allowed once it shows the https URL', async () => {
+    const p = atEnable();
+    await report(p);
+    expect(() => scaleOut(p)).toThrow(new RegExp(`expected "enable" until the coordinator member ${MEMBER} is stored with peer URL ${HTTPS}: no member list at .*cluster-tls-members\\.demo\\.basic\\.txt; run the peer-URL step of enablement-runbook\\.md`));
+    fs.writeFileSync(p.members, `8e9e05c52164694d, started, ${MEMBER}, http://basic-coordinator-0.basic-coordinator-peer.demo.svc:2380, https://127.0.0.1:2379, false\n`);
+    expect(() => scaleOut(p)).toThrow(/shows peer URL http:\/\/basic-coordinator-0\.basic-coordinator-peer\.demo\.svc:2380; run the peer-URL step of enablement-runbook\.md again/);
+    fs.writeFileSync(p.members, `8e9e05c52164694d, started, basic-coordinator-1, ${HTTPS}, https://127.0.0.1:2379, false\n`);
+    expect(() => scaleOut(p)).toThrow(/shows no such member/);
+    fs.writeFileSync(p.members, `8e9e05c52164694d, started, ${MEMBER}, ${HTTPS}, https://127.0.0.1:2379, false\n`);
+    scaleOut(p);
+    expect(JSON.parse(fs.readFileSync(p.record, 'utf8')).enablements['demo/basic'].phase).toBe('scale-out');
   });
 });
 

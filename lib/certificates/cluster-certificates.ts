@@ -415,7 +415,10 @@ export class ClusterCertificates extends Construct {
         })),
       ],
       rotation: this.planRotation(),
-      enablement: this.enablementPhase === undefined ? undefined : planEnablement(this.enablementPhase),
+      enablement: this.enablementPhase === undefined ? undefined : planEnablement(this.enablementPhase, {
+        member: names.firstPodName(this.clusterName, 'coordinator'),
+        peerUrl: names.coordinatorPeerUrl(this.clusterName, this.namespace, 0, this.clusterDomain),
+      }),
     };
   }
 

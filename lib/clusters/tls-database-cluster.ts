@@ -18,7 +18,9 @@ import type { TlsFilePaths } from '../spec/names';
 import { OutputFile } from '../synth/output-file';
 import { compact, operatorObject } from './operator';
 import { DatabaseRunbookInput, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from '../documents/database-runbook';
-import { databaseRunbookPath, enablementRunbookPath, manifestFileName, mountClientSecretPatchPath, verifyReportFromOutputFolder } from '../spec/output-layout';
+import {
+  databaseRunbookPath, enablementRunbookPath, manifestFileName, membersFileFromOutputFolder, mountClientSecretPatchPath, verifyReportFromOutputFolder,
+} from '../spec/output-layout';
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
@@ -412,6 +414,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       evictLeaderTimeout: enablement.evictLeaderTimeout,
       afterRoll: this.enablementSteps,
       verifyReport: verifyReportFromOutputFolder(this.namespace, this.clusterName),
+      membersFile: membersFileFromOutputFolder(this.namespace, this.clusterName),
     };
   }
 

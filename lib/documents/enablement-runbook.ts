@@ -44,6 +44,8 @@ export interface EnablementRunbookInput {
   readonly afterRoll: readonly RunbookStep[];
   /** The verify report, relative to the output folder (beside it). */
   readonly verifyReport: string;
+  /** The coordinator's member list, relative to the output folder (beside it). */
+  readonly membersFile: string;
 }
 
 /** The enablement runbook of a phase, as Markdown. */
@@ -103,12 +105,13 @@ function peerUrlSteps(input: EnablementRunbookInput): RunbookStep[] {
     },
     {
       title: 'Store the member\'s peer URL as https',
-      text: [`The member still is stored with the \`http\` peer URL it was created with: the restart kept its data and did not announce the URL again. Read its id from the member list (its name is the pod's), store the \`https\` URL, and list again: the last command fails unless the member now shows \`${c.peerUrl}\`. Do this before anything else joins: a member added while the URL is \`http\` could not reach this one.`],
+      text: [`The member is still stored with the \`http\` peer URL it was created with: the restart kept its data and did not announce the URL again. Read its id from the member list (its name is the pod's), store the \`https\` URL, and list again into \`${input.membersFile}\`: the last command fails unless the member now shows \`${c.peerUrl}\`, and the synth of the next phase reads the list. Do this before anything else joins: a member added while the URL is \`http\` could not reach this one.`],
       commands: [
         etcdctl(input, 'member list'),
         `ID=$(${etcdctl(input, 'member list')} | awk -F', ' '$3 == "${c.pod}" { print $1 }')`,
         `${etcdctl(input, `member update "$ID" --peer-urls=${c.peerUrl}`)}`,
-        `${etcdctl(input, 'member list')} | grep -F '${c.peerUrl}'`,
+        `${etcdctl(input, 'member list')} > ${input.membersFile}`,
+        `grep -F '${c.peerUrl}' ${input.membersFile}`,
       ],
     },
   ];

@@ -102,9 +102,11 @@ export interface TlsPlanEnablement {
   readonly phases: TlsEnablementPhase[];
   /** Whether the cluster runs with TLS in this phase: the allowed Common Name lists are expected only then. */
   readonly tls: boolean;
+  /** The coordinator member that stays through the flip, and the https peer URL it must be stored with before the scale-out. */
+  readonly coordinator: { readonly member: string; readonly peerUrl: string };
 }
 
 /** The plan's section for a phase. */
-export function planEnablement(phase: TlsEnablementPhase): TlsPlanEnablement {
-  return { phase, phases: [...ENABLEMENT_PHASES], tls: ENABLEMENT_STATES[phase].tls };
+export function planEnablement(phase: TlsEnablementPhase, coordinator: TlsPlanEnablement['coordinator']): TlsPlanEnablement {
+  return { phase, phases: [...ENABLEMENT_PHASES], tls: ENABLEMENT_STATES[phase].tls, coordinator };
 }

@@ -21,6 +21,7 @@
  * <namespace>/<cluster>/enablement-runbook.md   while a TLS enablement is declared: its phase, step by step
  * ../cluster-tls.lock.json                      the record of settings fixed at creation, beside the folder
  * ../cluster-tls-verify.<namespace>.<cluster>.json  a rotation phase's verify report, beside the folder
+ * ../cluster-tls-members.<namespace>.<cluster>.txt   an enablement's coordinator member list, beside the folder
  * ```
  */
 import * as path from 'node:path';
@@ -43,6 +44,7 @@ const FILES = {
   constructMetadata: 'construct-metadata.json',
   record: 'cluster-tls.lock.json',
   verifyReportPrefix: 'cluster-tls-verify',
+  membersPrefix: 'cluster-tls-members',
 } as const;
 
 /** The file name of the certificate plan in a cluster's folder. */
@@ -191,6 +193,25 @@ export function verifyReportFileName(namespace: string, clusterName: string): st
 /** The verify report of a cluster as a command run in the output folder names it: `../cluster-tls-verify.<namespace>.<cluster>.json`. */
 export function verifyReportFromOutputFolder(namespace: string, clusterName: string): string {
   return `../${verifyReportFileName(namespace, clusterName)}`;
+}
+
+/**
+ * The coordinator's member list (`etcdctl member list`) that the enablement runbook writes after
+ * storing the https peer URL, `cluster-tls-members.<namespace>.<cluster>.txt`, beside the output
+ * folder; the synth that leaves the `enable` phase reads it.
+ */
+export function membersFileName(namespace: string, clusterName: string): string {
+  return `${FILES.membersPrefix}.${namespace}.${clusterName}.txt`;
+}
+
+/** The member list as a command run in the output folder names it: `../cluster-tls-members.<namespace>.<cluster>.txt`. */
+export function membersFileFromOutputFolder(namespace: string, clusterName: string): string {
+  return `../${membersFileName(namespace, clusterName)}`;
+}
+
+/** The member list of a cluster beside an output folder. */
+export function defaultMembersFile(outdir: string, namespace: string, clusterName: string): string {
+  return path.join(path.dirname(path.resolve(outdir)), membersFileName(namespace, clusterName));
 }
 
 /** The verify report of a cluster beside an output folder: {@link verifyReportFileName} in the folder that holds it. */

@@ -5,7 +5,8 @@
  * on, moves one phase per synth, forward, stays declared until its last phase, and leaves a phase
  * only once a `cluster-tls verify --json` report of that phase shows every Secret in place.
  */
-import { ClusterTlsError } from '../spec/errors';
+import { READ_LIMITS, readBounded } from '../spec/bounded-read';
+import { ClusterTlsError, oneLine } from '../spec/errors';
 import { ENABLEMENT_PHASES, TlsEnablementPhase, nextEnablementPhase } from '../spec/enablement';
 import * as layout from '../spec/output-layout';
 import { displayPath } from './display-path';
@@ -61,6 +62,9 @@ export function checkEnablements(record: FixedSettings | undefined, now: FixedSe
         unverified = [...unverified, old.phase];
       } else {
         checkPhaseReached(key, old, cur, inputs, recordFile);
+        if (old.phase === TlsEnablementPhase.ENABLE) {
+          checkPeerUrlStored(key, old, cur, inputs, recordFile);
+        }
       }
     }
     recorded[key] = unverified.length > 0 ? { ...cur, unverified } : cur;
@@ -97,6 +101,32 @@ function checkStep(key: string, old: RecordedEnablement | undefined, cur: Record
     const want = allowed.map((p) => `"${p}"`).join(' or ') + (next === undefined ? ' or no enablement' : '');
     throw new ClusterTlsError(`certificates ${key}: enablement.phase: received ${cur === undefined ? 'no enablement' : `"${cur.phase}"`}; expected ${want} ${where}: `
       + `an enablement moves one phase per synth, forward, and stays declared until its last phase; ${override(key)}`);
+  }
+}
+
+/**
+ * Refuses to leave the `enable` phase (to scale the coordinator back out) unless the member list
+ * the runbook wrote beside the output folder shows the remaining member stored with its https
+ * peer URL: a member added before that could not reach it, and the quorum would be lost.
+ */
+function checkPeerUrlStored(key: string, old: RecordedEnablement, cur: RecordedEnablement, inputs: RotationGuardInputs, recordFile: string): void {
+  const [namespace, clusterName] = key.split('/');
+  const file = layout.defaultMembersFile(inputs.outdir, namespace, clusterName);
+  const { member, peerUrl } = old.coordinator;
+  const at = `certificates ${key}: enablement.phase: received "${cur.phase}"; expected "${old.phase}" until the coordinator member ${member} is stored with peer URL ${peerUrl}`;
+  const skip = `or, to move on unverified, set ${UNVERIFIED_ENV}=${key} (kept in ${displayPath(recordFile)})`;
+  let text: string;
+  try {
+    text = readBounded(file, READ_LIMITS.verifyReport);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no member list at' : `${oneLine((e as Error).message)}, reading`;
+    throw new ClusterTlsError(`${at}: ${why} ${displayPath(file)}; run the peer-URL step of ${layout.ENABLEMENT_RUNBOOK_FILE}, ${skip}`);
+  }
+  // etcdctl's simple output: `<id>, <status>, <name>, <peer URLs>, <client URLs>, <is learner>`.
+  const stored = text.split('\n').map((line) => line.split(', ')).find((f) => f[2] === member)?.[3]?.split(',');
+  if (!stored?.includes(peerUrl)) {
+    throw new ClusterTlsError(`${at}: ${displayPath(file)} shows ${stored === undefined ? 'no such member' : `peer URL ${stored.join(',')}`}; `
+      + `run the peer-URL step of ${layout.ENABLEMENT_RUNBOOK_FILE} again, ${skip}`);
   }
 }
 

@@ -66,6 +66,8 @@ export interface RecordedEnablement {
   readonly secrets: readonly string[];
   /** The phases left without a verify report, each acknowledged by name: kept, for review. */
   readonly unverified?: readonly string[];
+  /** The coordinator member that stays through the flip and the https peer URL it must show before the scale-out. */
+  readonly coordinator: { readonly member: string; readonly peerUrl: string };
 }
 
 /** The settings fixed at creation of every cluster and drainer of an app. */
@@ -114,7 +116,9 @@ export function fixedSettings(manifests: readonly any[], drainers: readonly Drai
   const enablements: Record<string, RecordedEnablement> = {};
   for (const p of plans) {
     if (p.enablement) {
-      enablements[`${p.namespace}/${p.clusterName}`] = { phase: p.enablement.phase, phases: p.enablement.phases, secrets: p.secrets.map((s) => s.name) };
+      enablements[`${p.namespace}/${p.clusterName}`] = {
+        phase: p.enablement.phase, phases: p.enablement.phases, secrets: p.secrets.map((s) => s.name), coordinator: p.enablement.coordinator,
+      };
     }
   }
   return {
@@ -176,7 +180,7 @@ export function readRecord(file: string): FixedSettings | undefined {
       + 'expected the file an earlier synth wrote: restore it from version control');
   }
   const enablement = (r: any) => isPlainObject(r) && typeof r.phase === 'string' && strings(r.phases) && strings(r.secrets)
-    && (r.unverified === undefined || strings(r.unverified));
+    && (r.unverified === undefined || strings(r.unverified)) && isPlainObject(r.coordinator) && typeof (r.coordinator as any).member === 'string' && typeof (r.coordinator as any).peerUrl === 'string';
   if (parsed.enablements !== undefined && (!isPlainObject(parsed.enablements) || !Object.values(parsed.enablements).every(enablement))) {
     throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received an enablements entry that is not one an earlier synth wrote; `
       + 'expected the file an earlier synth wrote: restore it from version control');

@@ -31,7 +31,10 @@
  * - `get|describe <resource> <name> -n <ns>` of an applied object (`backups.db.operator.io`, say);
  * - `wait --for=condition=Ready <kind> -l <selector> -n <ns>`: waits until every matching object is Ready;
  * - `patch <kind> <name> -n <ns> --type merge --patch-file <file>|-p <patch>`: merges the patch in;
- * - `exec <pod> -n <ns> -- <command>...`: refuses a pod that does not run, and records the call;
+ * - `exec [-i] <pod> -n <ns> -- <command>...`: refuses a pod that does not run, and records the call;
+ *   with `FAKE_KUBECTL_EXEC` set, runs that program with the namespace, the pod and the command,
+ *   standard streams passed through, as the pod would run the command;
+ * - `get pods -n <ns> [-l <selector>] -o custom-columns=<name>:<path>,...`: a table of the pods;
  * - `rollout restart|status <kind>/<name> -n <ns>`: records a restart for the controller to carry
  *   out; `status` waits until it has.
  *
@@ -222,6 +225,7 @@ for (let i = 0; i < args.length; i++) {
   else if (a.startsWith('--field-manager=')) fieldManager = a.slice('--field-manager='.length);
   else if (a === '--force-conflicts') forceConflicts = true;
   else if (a === '--ignore-not-found') continue;
+  else if (a === '-i' || a === '--stdin') continue;
   else if (a === '-l' || a === '--selector') selector = args[++i];
   else if (a.startsWith('--selector=')) selector = a.slice('--selector='.length);
   else if (a === '-f' || a === '--filename') file = args[++i];
@@ -232,7 +236,7 @@ for (let i = 0; i < args.length; i++) {
   else words.push(a);
 }
 const ns = namespace === undefined ? 'default' : namespace;
-if (output !== undefined && output !== 'json' && !output.startsWith('jsonpath=')) die('fake kubectl: unsupported output ' + output, 2);
+if (output !== undefined && output !== 'json' && !output.startsWith('jsonpath=') && !output.startsWith('custom-columns=')) die('fake kubectl: unsupported output ' + output, 2);
 
 /** The requirements of a label selector, as kubectl parses them: k=v, k==v, k!=v, comma-separated. */
 function parseSelector(text) {
@@ -277,6 +281,15 @@ function secretJsonpath(secret, expression) {
 const [verb, resource, third, ...rest] = words;
 const kindOf = (word) => KINDS.find((k) => k.plural === word || k.singular === word || k.kind.toLowerCase() === word || (k.plural + '.' + k.group) === word);
 
+if (verb === 'get' && resource === 'pods' && third === undefined && output !== undefined && output.startsWith('custom-columns=')) {
+  // A table of the pods matching the selector, one column per spec: only the fields the pods carry.
+  const columns = output.slice('custom-columns='.length).split(',').map((c) => c.split(':'));
+  const wanted = selector === undefined ? [] : parseSelector(selector);
+  const field = (o, p) => p.replace(/^\./, '').split('.').reduce((v, k) => (v === undefined || v === null ? undefined : v[k]), o);
+  const pods = withState((state) => (state.pods || []).filter((p) => p.metadata.namespace === ns && matches(p.metadata.labels || {}, wanted)));
+  out([columns.map((c) => c[0]).join('   '), ...pods.map((p) => columns.map((c) => String(field(p, c[1]) ?? '<none>')).join('   '))].join('\n') + '\n');
+  process.exit(0);
+}
 if (verb === 'get' && resource === 'secrets,pods') {
   if (third !== undefined || output !== 'json') die('fake kubectl: get secrets,pods takes no name and -o json', 2);
   withState((state) => {
@@ -378,6 +391,11 @@ if (verb === 'exec' && resource !== undefined && third === undefined && command 
     const pod = (state.pods || []).find((p) => p.metadata.namespace === ns && p.metadata.name === resource);
     if (!pod) die('Error from server (NotFound): pods "' + resource + '" not found');
   });
+  // A test that plays the pod's part names a program that runs the command as the pod would.
+  if (process.env.FAKE_KUBECTL_EXEC) {
+    const run = require('child_process').spawnSync(process.env.FAKE_KUBECTL_EXEC, [ns, resource, ...command], { stdio: 'inherit' });
+    process.exit(run.status === null ? 1 : run.status);
+  }
   process.exit(0);
 }
 if (verb === 'create' && resource === 'secret' && third === 'generic') {
@@ -672,11 +690,12 @@ process.exit(r.status === null ? 1 : r.status);
 }
 
 /**
- * A stand-in for `helm` beside a stand-in kubectl (named `helm`, in the same folder), for the two
+ * A stand-in for `helm` beside a stand-in kubectl (named `helm`, in the same folder), for the
  * commands the runbooks give: `repo add <name> <https:// or oci:// URL>`, and
- * `install <release> <repo>/<chart>|oci://… --namespace=<ns> --version=<v> -f <values file>`, which
- * refuses a repository never added, a missing values file (read from the caller's folder), a
- * missing version and any other flag, as helm would.
+ * `install|upgrade <release> <repo>/<chart>|oci://… --namespace=<ns> --version=<v> -f <values file>`,
+ * which refuses a repository never added, a missing values file (read from the caller's folder), a
+ * missing version, any other flag, an install of a release that exists and an upgrade of one that
+ * does not, as helm would; `helm-releases.json` beside it keeps each release's values.
  */
 export function createFakeHelm(kubectl: FakeKubectl): string {
   const command = path.join(kubectl.dir, 'helm');
@@ -695,7 +714,7 @@ if (args[0] === 'repo' && args[1] === 'add' && args.length === 4) {
   process.stdout.write('"' + args[2] + '" has been added to your repositories\\n');
   process.exit(0);
 }
-if (args[0] !== 'install') die('unknown command "' + args[0] + '" for "helm"');
+if (args[0] !== 'install' && args[0] !== 'upgrade') die('unknown command "' + args[0] + '" for "helm"');
 const words = [];
 let namespace, version;
 const values = [];
@@ -709,11 +728,19 @@ for (let i = 1; i < args.length; i++) {
   else if (a.startsWith('-')) die('unknown flag: ' + a);
   else words.push(a);
 }
-if (words.length !== 2) die('"helm install" requires 2 arguments');
+if (words.length !== 2) die('"helm ' + args[0] + '" requires 2 arguments');
 const [release, chart] = words;
 if (!chart.startsWith('oci://') && !(chart.split('/')[0] in known)) die('repo ' + chart.split('/')[0] + ' not found');
 if (version === undefined) die('the stand-in installs pinned versions only');
 for (const v of values) if (!fs.existsSync(v)) die('open ' + v + ': no such file or directory');
+// Releases by namespace/name: an install refuses one that exists, an upgrade one that does not.
+const RELEASES = ${JSON.stringify(path.join(kubectl.dir, 'helm-releases.json'))};
+const releases = fs.existsSync(RELEASES) ? JSON.parse(fs.readFileSync(RELEASES, 'utf8')) : {};
+const id = (namespace || 'default') + '/' + release;
+if (args[0] === 'install' && id in releases) die('INSTALLATION FAILED: cannot re-use a name that is still in use');
+if (args[0] === 'upgrade' && !(id in releases)) die('UPGRADE FAILED: "' + release + '" has no deployed releases');
+releases[id] = { chart, version, values: values.map((v) => fs.readFileSync(v, 'utf8')) };
+fs.writeFileSync(RELEASES, JSON.stringify(releases));
 process.stdout.write('NAME: ' + release + '\\nNAMESPACE: ' + (namespace || 'default') + '\\nSTATUS: deployed\\n');
 `, { mode: 0o755 });
   fs.chmodSync(command, 0o755);

@@ -114,6 +114,15 @@ export class FakeCluster {
     this.loop = this.run();
   }
 
+  /**
+   * Starts the controllers only, the pods left to the test (a cluster that runs without TLS, whose
+   * pods load none of the Secrets cert-manager is about to issue).
+   */
+  public startControllers(): void {
+    this.kubectl.update((state) => this.noteRolled(state));
+    this.loop = this.run();
+  }
+
   /** Stops the controllers once the current tick ends. */
   public async stop(): Promise<void> {
     this.running = false;
@@ -260,13 +269,18 @@ export class FakeCluster {
     }
   }
 
-  /** Queues the pods of every component whose annotations changed, in the operator's order. */
+  /**
+   * Queues the pods of every component whose annotations changed, in the operator's order. A
+   * component seen for the first time (its resource applied while the controllers run) is
+   * created by the operator, not rolled.
+   */
   private queueRolls(state: FakeState): void {
     for (const [key, a] of this.annotations(state)) {
-      if (this.rolled.get(key) === a.value) {
+      const before = this.rolled.get(key);
+      this.rolled.set(key, a.value);
+      if (before === undefined || before === a.value) {
         continue;
       }
-      this.rolled.set(key, a.value);
       const order = a.kind === ClusterKind.DATABASE ? this.options.roll?.databaseOrder ?? OPERATOR_ROLL_ORDER[a.kind] : OPERATOR_ROLL_ORDER[a.kind];
       const queue = [...(this.queues.get(a.kind) ?? []), ...this.sim.pods.filter((p) => p.component === a.token)];
       queue.sort((x, y) => order.indexOf(x.component!) - order.indexOf(y.component!) || (y.ordinal ?? 0) - (x.ordinal ?? 0));

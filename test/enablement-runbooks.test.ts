@@ -1,6 +1,7 @@
 /**
  * Every enablement runbook run as written, phase after phase: the reference deployment with cfssl
- * (namespace demo-cfssl) synthesized at each phase, each synth reading the report and the member
+ * (namespace demo-cfssl) and with cert-manager (namespace demo, the in-test cert-manager issuing
+ * what the runbook applies) synthesized at each phase, each synth reading the report and the member
  * list the runbook before it wrote, and every command block of `enablement-runbook.md` run with
  * bash from the output folder. cfssl is the real one, `npx cluster-tls` is this package's command,
  * kubectl and helm are the stand-ins (test/_fake-kubectl.ts), and the coordinator is a real etcd
@@ -16,20 +17,24 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { App } from 'cdk8s';
 import { IssuingMethod, TlsEnablementPhase, synthesize } from '../lib';
-import { defaultMembersFile, enablementRunbookPath } from '../lib/spec/output-layout';
+import * as YAML from 'yaml';
+import { defaultMembersFile, enablementRunbookPath, tlsPlanPath } from '../lib/spec/output-layout';
 import { addDeployment } from '../main';
+import { CertManagerIssuer } from './_cert-manager-issuer';
+import { FakeCluster } from './_fake-cluster';
+import { RotationSimulator } from './_rotation-simulator';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { describeWithTools, tool } from './_control-plane';
 import { FakeKubectl, clockTime, createFakeHelm, createFakeKubectl, tlsSecretsOf } from './_fake-kubectl';
 import { failures, projectFolder, runRunbook, runbookEnv, shellBlocks, bash, verifyReport } from './_runbooks';
 
 const ROOT = path.join(__dirname, '..');
-const NS = 'demo-cfssl';
 const CLUSTER = 'basic';
-const MANIFEST = `${NS}.k8s.yaml`;
 const MEMBER = 'basic-coordinator-0';
-const HTTP_PEER = `http://${MEMBER}.basic-coordinator-peer.${NS}.svc:2380`;
-const HTTPS_PEER = `https://${MEMBER}.basic-coordinator-peer.${NS}.svc:2380`;
+/** The reference deployment's namespace of each method. */
+const NAMESPACES: Partial<Record<IssuingMethod, string>> = { [IssuingMethod.CFSSL]: 'demo-cfssl', [IssuingMethod.CERT_MANAGER]: 'demo' };
+const httpPeer = (ns: string) => `http://${MEMBER}.basic-coordinator-peer.${ns}.svc:2380`;
+const httpsPeer = (ns: string) => `https://${MEMBER}.basic-coordinator-peer.${ns}.svc:2380`;
 /** The components of the reference deployment, each one pod, and the drainer. */
 const PODS = ['coordinator', 'columnar', 'store', 'pump', 'sqlserver', 'changefeed'];
 
@@ -51,13 +56,13 @@ function freePort(): Promise<number> {
 class CoordinatorPod {
   public readonly root: string;
   private process?: ChildProcess;
-  private constructor(private readonly dir: string, public readonly clientPort: number, private readonly peerPort: number) {
+  private constructor(private readonly dir: string, private readonly ns: string, public readonly clientPort: number, private readonly peerPort: number) {
     this.root = path.join(dir, 'pod');
     fs.mkdirSync(path.join(this.root, 'tmp'), { recursive: true });
   }
 
-  public static async create(dir: string): Promise<CoordinatorPod> {
-    return new CoordinatorPod(dir, await freePort(), await freePort());
+  public static async create(dir: string, ns: string): Promise<CoordinatorPod> {
+    return new CoordinatorPod(dir, ns, await freePort(), await freePort());
   }
 
   /** Starts the member in plain text, or with the certificate set mounted where the operator mounts it. */
@@ -81,7 +86,7 @@ class CoordinatorPod {
         '--peer-cert-file', cert, '--peer-key-file', key, '--peer-trusted-ca-file', ca, '--peer-client-cert-auth');
     } else {
       // Created with its http peer URL; restarted later on the same data, it is not announced again.
-      args.push('--initial-advertise-peer-urls', HTTP_PEER, '--initial-cluster', `${MEMBER}=${HTTP_PEER}`, '--initial-cluster-state', 'new');
+      args.push('--initial-advertise-peer-urls', httpPeer(this.ns), '--initial-cluster', `${MEMBER}=${httpPeer(this.ns)}`, '--initial-cluster-state', 'new');
     }
     this.process = spawn(tool('etcd'), args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -124,7 +129,7 @@ class CoordinatorPod {
 'use strict';
 const { spawnSync } = require('child_process');
 const [ns, pod, ...command] = process.argv.slice(2);
-if (ns !== ${JSON.stringify(NS)} || pod !== ${JSON.stringify(MEMBER)}) { process.stderr.write('pod-exec: only ' + ${JSON.stringify(MEMBER)} + ' is played\\n'); process.exit(2); }
+if (ns !== ${JSON.stringify(this.ns)} || pod !== ${JSON.stringify(MEMBER)}) { process.stderr.write('pod-exec: only ' + ${JSON.stringify(MEMBER)} + ' is played\\n'); process.exit(2); }
 const inPod = ${JSON.stringify({ '/var/lib/coordinator-tls/': `${this.root}/var/lib/coordinator-tls/`, '/tmp/': `${this.root}/tmp/`, '127.0.0.1:2379': `127.0.0.1:${this.clientPort}` })};
 const pattern = new RegExp(Object.keys(inPod).map((k) => k.replace(/[.]/g, '[.]')).join('|'), 'g');
 const map = (a) => a.replace(pattern, (m) => inPod[m]);
@@ -148,12 +153,12 @@ process.exit(run.status === null ? 1 : run.status);
 }
 
 /** The pods of the deployment in the stand-in's state, started at the clock's next tick, TLS ones mounting their Secrets. */
-function startPods(kubectl: FakeKubectl, tls: boolean): void {
+function startPods(kubectl: FakeKubectl, ns: string, tls: boolean): void {
   kubectl.update((s) => {
     s.clock = (s.clock ?? 0) + 1;
     const pod = (name: string, component: string, workload: string, secret: string) => ({
       apiVersion: 'v1', kind: 'Pod', workload,
-      metadata: { name, namespace: NS, labels: { 'app.kubernetes.io/instance': CLUSTER, 'app.kubernetes.io/component': component } },
+      metadata: { name, namespace: ns, labels: { 'app.kubernetes.io/instance': CLUSTER, 'app.kubernetes.io/component': component } },
       spec: { containers: [{ name: 'main' }], volumes: tls ? [{ name: 'tls', secret: { secretName: secret } }] : [] },
       status: { phase: 'Running', startTime: clockTime(s.clock!), containerStatuses: [{ name: 'main', ready: true, state: { running: { startedAt: clockTime(s.clock!) } } }] },
     });
@@ -164,10 +169,25 @@ function startPods(kubectl: FakeKubectl, tls: boolean): void {
   });
 }
 
-function synth(outdir: string, phase: TlsEnablementPhase): void {
+function synth(outdir: string, method: IssuingMethod, phase: TlsEnablementPhase, unverified: string[] = []): void {
   const app = new App();
-  addDeployment(app, NS, IssuingMethod.CFSSL, [], { phase });
-  synthesize(app, { outdir, acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [] });
+  addDeployment(app, NAMESPACES[method]!, method, [], { phase });
+  synthesize(app, { outdir, acknowledgeRecreation: [], acknowledgeUnverifiedPhase: unverified });
+}
+
+/** cert-manager's controllers for the cert-manager method, issuing what the runbook applies; none for cfssl, whose script writes the Secrets. */
+async function certManagerOf(kubectl: FakeKubectl, method: IssuingMethod, outdir: string): Promise<FakeCluster | undefined> {
+  if (method !== IssuingMethod.CERT_MANAGER) {
+    return undefined;
+  }
+  const ns = NAMESPACES[method]!;
+  const plan = JSON.parse(fs.readFileSync(path.join(outdir, tlsPlanPath(ns, CLUSTER)), 'utf8'));
+  const manifests = YAML.parseAllDocuments(fs.readFileSync(path.join(outdir, `${ns}.k8s.yaml`), 'utf8')).map((d) => d.toJS());
+  const cluster = new FakeCluster(kubectl, new RotationSimulator(plan, manifests), {
+    namespace: ns, clusterName: CLUSTER, issuer: await CertManagerIssuer.issueAll([]), clients: new Map(), issueDelayMs: 50,
+  });
+  cluster.startControllers();
+  return cluster;
 }
 
 beforeAll(() => {
@@ -177,66 +197,69 @@ beforeAll(() => {
 
 describeWithCfssl('enablement runbooks')('enablement runbooks', () => {
   describeWithTools('run as written against a real etcd coordinator', ['etcd', 'etcdctl'], () => {
-    test('issue, scale-in, enable, scale-out: every block passes, and the member ends stored with its https peer URL', async () => {
+    test.each([IssuingMethod.CFSSL, IssuingMethod.CERT_MANAGER])('%s: issue, scale-in, enable, scale-out: every block passes, and the member ends stored with its https peer URL', async (method) => {
       requireCfssl();
+      const ns = NAMESPACES[method]!;
       const { dir, outdir, home } = projectFolder('enablement-project-');
       const kubectl = createFakeKubectl(path.join(dir, 'tools'));
       createFakeHelm(kubectl);
-      const coordinator = await CoordinatorPod.create(dir);
+      const coordinator = await CoordinatorPod.create(dir, ns);
       const env = runbookEnv(home, {
-        PATH: `${kubectl.dir}:${process.env.PATH}`, FAKE_KUBECTL_EXEC: coordinator.execHook(dir), ETCDCTL: tool('etcdctl'),
+        PATH: `${kubectl.dir}:${process.env.PATH}`, FAKE_KUBECTL_EXEC: coordinator.execHook(dir), ETCDCTL: tool('etcdctl'), POLL: '0.05', TIMEOUT: '60',
       });
-      const site = { outdir, env, namespace: NS, clusterName: CLUSTER, manifest: MANIFEST };
+      const site = { outdir, env, namespace: ns, clusterName: CLUSTER, manifest: `${ns}.k8s.yaml` };
+      let certManager: FakeCluster | undefined;
       try {
         // The cluster as it ran before: plain text, the drainer installed from its chart.
         await coordinator.start();
-        startPods(kubectl, false);
-        synth(outdir, TlsEnablementPhase.ISSUE);
+        startPods(kubectl, ns, false);
+        synth(outdir, method, TlsEnablementPhase.ISSUE);
+        certManager = await certManagerOf(kubectl, method, outdir);
         execFileSync('helm', ['repo', 'add', 'binlog-charts', 'https://charts.example.com/stable'], { cwd: outdir, env });
-        execFileSync('helm', ['install', 'binlog', 'binlog-charts/drainer', `--namespace=${NS}`, '--version=1.1.5', '-f', `${NS}/${CLUSTER}/drainer-binlog-values.yaml`], { cwd: outdir, env });
-        expect(coordinator.members(false)).toContain(HTTP_PEER);
+        execFileSync('helm', ['install', 'binlog', 'binlog-charts/drainer', `--namespace=${ns}`, '--version=1.1.5', '-f', `${ns}/${CLUSTER}/drainer-binlog-values.yaml`], { cwd: outdir, env });
+        expect(coordinator.members(false)).toContain(httpPeer(ns));
 
-        const flipped = { afterApply: async () => undefined, describe: () => coordinator.members(false) };
+        const plain = { afterApply: async () => certManager?.idle(), describe: () => coordinator.members(false) };
         for (const phase of Object.values(TlsEnablementPhase)) {
-          synth(outdir, phase);
-          await runRunbook(site, enablementRunbookPath(NS, CLUSTER), phase !== TlsEnablementPhase.ENABLE ? flipped : {
+          synth(outdir, method, phase);
+          await runRunbook(site, enablementRunbookPath(ns, CLUSTER), phase !== TlsEnablementPhase.ENABLE ? plain : {
             // The operator restarts the coordinator with TLS at once, then every other pod.
             afterApply: async () => {
               await coordinator.stop();
-              await coordinator.start(tlsSecretsOf(kubectl, NS).get(`${CLUSTER}-coordinator-cluster-secret`));
-              startPods(kubectl, true);
+              await coordinator.start(tlsSecretsOf(kubectl, ns).get(`${CLUSTER}-coordinator-cluster-secret`));
+              startPods(kubectl, ns, true);
             },
             describe: () => '',
           });
           expect(failures(verifyReport(site))).toEqual([]);
         }
-        const members = coordinator.members(true);
-        expect(members).toContain(`, ${MEMBER}, ${HTTPS_PEER}, https://127.0.0.1:${coordinator.clientPort}`);
-        expect(fs.readFileSync(defaultMembersFile(outdir, NS, CLUSTER), 'utf8')).toContain(HTTPS_PEER);
+        expect(coordinator.members(true)).toContain(`, ${MEMBER}, ${httpsPeer(ns)}, https://127.0.0.1:${coordinator.clientPort}`);
+        expect(fs.readFileSync(defaultMembersFile(outdir, ns, CLUSTER), 'utf8')).toContain(httpsPeer(ns));
         const releases = JSON.parse(fs.readFileSync(path.join(kubectl.dir, 'helm-releases.json'), 'utf8'));
-        expect(releases[`${NS}/binlog`].values[0]).toMatch(/tlsCluster:\n {2}enabled: true\n/);
+        expect(releases[`${ns}/binlog`].values[0]).toMatch(/tlsCluster:\n {2}enabled: true\n/);
       } finally {
+        await certManager?.stop();
         await coordinator.stop();
       }
+      expect(certManager?.errors ?? []).toEqual([]);
     });
 
     test('the peer-URL block fails against the real member when its check cannot hold, and when it dials plain text', async () => {
+      const ns = NAMESPACES[IssuingMethod.CFSSL]!;
       const { dir, outdir, home } = projectFolder('enablement-fails-');
       const kubectl = createFakeKubectl(path.join(dir, 'tools'));
-      const coordinator = await CoordinatorPod.create(dir);
+      const coordinator = await CoordinatorPod.create(dir, ns);
       const env = runbookEnv(home, { PATH: `${kubectl.dir}:${process.env.PATH}`, FAKE_KUBECTL_EXEC: coordinator.execHook(dir), ETCDCTL: tool('etcdctl') });
       try {
         await coordinator.start();
-        startPods(kubectl, false);
+        startPods(kubectl, ns, false);
         for (const phase of [TlsEnablementPhase.ISSUE, TlsEnablementPhase.SCALE_IN, TlsEnablementPhase.ENABLE]) {
-          const app = new App();
-          addDeployment(app, NS, IssuingMethod.CFSSL, [], { phase });
-          synthesize(app, { outdir, acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [`${NS}/${CLUSTER}`] });
+          synth(outdir, IssuingMethod.CFSSL, phase, [`${ns}/${CLUSTER}`]);
         }
-        const blocks = shellBlocks(fs.readFileSync(path.join(outdir, enablementRunbookPath(NS, CLUSTER)), 'utf8'));
-        await bash(shellBlocks(fs.readFileSync(path.join(outdir, `${NS}/${CLUSTER}/database-runbook.md`), 'utf8'))[0], outdir, env);
+        const blocks = shellBlocks(fs.readFileSync(path.join(outdir, enablementRunbookPath(ns, CLUSTER)), 'utf8'));
+        await bash(shellBlocks(fs.readFileSync(path.join(outdir, `${ns}/${CLUSTER}/database-runbook.md`), 'utf8'))[0], outdir, env);
         await coordinator.stop();
-        await coordinator.start(tlsSecretsOf(kubectl, NS).get(`${CLUSTER}-coordinator-cluster-secret`));
+        await coordinator.start(tlsSecretsOf(kubectl, ns).get(`${CLUSTER}-coordinator-cluster-secret`));
         const copy = blocks.find((b) => b.includes('cat > /tmp/etcdctl'))!;
         const update = blocks.find((b) => b.includes('member update'))!;
         await bash(copy, outdir, env);
@@ -244,9 +267,9 @@ describeWithCfssl('enablement runbooks')('enablement runbooks', () => {
         const check = update.split('\n').filter((l) => l.startsWith('#') || l.includes('member list >') || l.startsWith('grep')).join('\n');
         await expect(bash(check, outdir, env)).rejects.toThrow(/block exited 1/);
         await expect(bash(update.split('https://127.0.0.1').join('http://127.0.0.1'), outdir, env)).rejects.toThrow(/block exited/);
-        expect(coordinator.members(true)).toContain(HTTP_PEER);
+        expect(coordinator.members(true)).toContain(httpPeer(ns));
         await bash(update, outdir, env);
-        expect(coordinator.members(true)).toContain(HTTPS_PEER);
+        expect(coordinator.members(true)).toContain(httpsPeer(ns));
       } finally {
         await coordinator.stop();
       }

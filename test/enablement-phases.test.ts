@@ -13,6 +13,8 @@ import {
   ClusterTlsError, TlsDatabaseCluster, TlsEnablementPhase, TlsPlan, ClusterCertificates, loadPlans, parseSecrets, renderApp, synthesize, verify,
 } from '../lib';
 import { expectValidAgainstCrds } from './_crds';
+import { readmeBlocks } from './_readme';
+import { execFileSync } from 'node:child_process';
 import { TestPki } from './_pki';
 
 const PHASES = Object.values(TlsEnablementPhase);
@@ -42,6 +44,23 @@ describe.each(PHASES)('the reference app at phase %s', (phase) => {
     expect(cluster.spec.store.config?.security?.['cert-allowed-cn']).toEqual(tls ? ['basic'] : undefined);
     expect(cluster.spec.coordinator.mountClusterClientSecret).toBe(tls ? true : undefined);
   });
+});
+
+describe('the README\'s walk through', () => {
+  test('synthesizes the reference app at phase issue into build/enablement/dist, as written, from the project folder', () => {
+    const root = path.join(__dirname, '..');
+    const block = readmeBlocks().find((b) => b.section === 'Turning TLS on for a cluster that already runs without it' && b.lang === 'sh')!;
+    expect(block.text).toBe('CLUSTER_TLS_ENABLEMENT_PHASE=issue npm run synth\n');
+    // The folder is the command's own output; an earlier walk through would hold a later phase.
+    fs.rmSync(path.join(root, 'build', 'enablement'), { recursive: true, force: true });
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CLUSTER_TLS_') && k !== 'CDK8S_OUTDIR'));
+    const marker = fs.readFileSync(path.join(root, 'dist', '.cluster-tls-output.json'), 'utf8');
+    execFileSync('bash', ['-euo', 'pipefail', '-c', block.text], { cwd: root, env, stdio: 'pipe' });
+    const runbook = fs.readFileSync(path.join(root, 'build', 'enablement', 'dist', 'demo', 'basic', 'enablement-runbook.md'), 'utf8');
+    expect(runbook).toContain('phase issue (1 of 4)');
+    expect(JSON.parse(fs.readFileSync(path.join(root, 'build', 'enablement', 'cluster-tls.lock.json'), 'utf8')).enablements['demo/basic'].phase).toBe('issue');
+    expect(fs.readFileSync(path.join(root, 'dist', '.cluster-tls-output.json'), 'utf8')).toBe(marker);
+  }, 180_000);
 });
 
 describe('the enable phase\'s runbook', () => {

@@ -156,6 +156,9 @@ describe('the guard, against the record', () => {
       const secrets = parseSecrets(JSON.stringify(await pki.secrets(plan, { omit })));
       fs.writeFileSync(p.report, JSON.stringify(await verify(loadPlans(p.outdir), secrets, { namespace: 'demo', clusterName: 'basic' })));
     };
+    fs.writeFileSync(p.report, JSON.stringify({ plans: [{ namespace: 'demo', clusterName: 'basic', enablement: { phase: 'issue' } }], secrets: [] }));
+    expect(() => synthesize(appAt(TlsEnablementPhase.SCALE_IN), { outdir: p.outdir, recordFile: p.record }))
+      .toThrow(/does not show Secret basic-cluster-client-secret there: it is not in the report;/);
     await write(['basic-store-cluster-secret']);
     expect(() => synthesize(appAt(TlsEnablementPhase.SCALE_IN), { outdir: p.outdir, recordFile: p.record }))
       .toThrow(/does not show Secret basic-store-cluster-secret there: present: no Secret of that name in the input; finish the phase as enablement-runbook\.md says/);
@@ -192,6 +195,10 @@ describe('the scale-out, against the member list the runbook wrote', () => {
     expect(() => scaleOut(p)).toThrow(/shows peer URL http:\/\/basic-coordinator-0\.basic-coordinator-peer\.demo\.svc:2380; run the peer-URL step of enablement-runbook\.md again/);
     fs.writeFileSync(p.members, `8e9e05c52164694d, started, basic-coordinator-1, ${HTTPS}, https://127.0.0.1:2379, false\n`);
     expect(() => scaleOut(p)).toThrow(/shows no such member/);
+    fs.rmSync(p.members);
+    fs.mkdirSync(p.members);
+    expect(() => scaleOut(p)).toThrow(/: a folder, not a regular file, reading .*cluster-tls-members\.demo\.basic\.txt; run the peer-URL step of enablement-runbook\.md/);
+    fs.rmdirSync(p.members);
     fs.writeFileSync(p.members, `8e9e05c52164694d, started, ${MEMBER}, ${HTTPS}, https://127.0.0.1:2379, false\n`);
     scaleOut(p);
     expect(JSON.parse(fs.readFileSync(p.record, 'utf8')).enablements['demo/basic'].phase).toBe('scale-out');
@@ -223,7 +230,25 @@ describe('cluster-tls verify knows the phase', () => {
   });
 });
 
+describe('the record', () => {
+  test('refuses an enablements entry no synth wrote', () => {
+    const p = project();
+    synthesize(appAt(TlsEnablementPhase.ISSUE), { outdir: p.outdir, recordFile: p.record });
+    const record = JSON.parse(fs.readFileSync(p.record, 'utf8'));
+    delete record.enablements['demo/basic'].coordinator;
+    fs.writeFileSync(p.record, JSON.stringify(record));
+    expect(() => synthesize(appAt(TlsEnablementPhase.ISSUE), { outdir: p.outdir, recordFile: p.record }))
+      .toThrow(/cluster-tls\.lock\.json: the record of settings fixed at creation: received an enablements entry that is not one an earlier synth wrote; expected the file an earlier synth wrote: restore it from version control$/);
+  });
+});
+
 describe('the prop', () => {
+  test('refuses an enablement that is not an object', () => {
+    const chart = new Chart(new App(), 'demo', { namespace: 'demo' });
+    expect(() => new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', enablement: 'issue' as never }))
+      .toThrow('demo/db: enablement: received "issue"; expected an object { phase, evictLeaderTimeout? }');
+  });
+
   test('refuses a phase that is not one, an eviction timeout that is not a duration, and rotations before the last phase', () => {
     const chart = () => new Chart(new App(), 'demo', { namespace: 'demo' });
     expect(() => new TlsDatabaseCluster(chart(), 'db', { clusterName: 'basic', version: 'v4.0.5', enablement: { phase: 'flip' as TlsEnablementPhase } }))

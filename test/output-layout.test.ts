@@ -1,8 +1,8 @@
 import { ApiObject, App, Chart, YamlOutputType } from 'cdk8s';
 import * as fc from 'fast-check';
 import {
-  OutputPath, cfsslFolder, databaseRunbookPath, defaultRecordFile, drainerValuesPath, migrationRunbookPath, migrationSourcePath,
-  migrationTaskPath, mountClientSecretPatchPath, parseOutputPath, requiredSecretsPath, tlsPlanPath,
+  OutputPath, cfsslFolder, databaseRunbookPath, defaultMembersFile, defaultRecordFile, drainerValuesPath, enablementRunbookPath, membersFileFromOutputFolder,
+  migrationRunbookPath, migrationSourcePath, migrationTaskPath, mountClientSecretPatchPath, parseOutputPath, requiredSecretsPath, tlsPlanPath,
 } from '../lib/spec/output-layout';
 import { renderApp } from '../lib/synth/synthesize';
 import { buildApp } from '../main';
@@ -19,6 +19,9 @@ describe('the output layout', () => {
       source: migrationSourcePath('demo', 'basic', 'source1'),
       task: migrationTaskPath('demo', 'basic'),
       migrationRunbook: migrationRunbookPath('demo', 'basic'),
+      enablementRunbook: enablementRunbookPath('demo', 'basic'),
+      members: membersFileFromOutputFolder('demo', 'basic'),
+      membersBeside: defaultMembersFile('/work/app/dist', 'demo', 'basic'),
       record: defaultRecordFile('/work/app/dist'),
     }).toEqual({
       plan: 'demo/basic/tls-plan.json',
@@ -30,6 +33,9 @@ describe('the output layout', () => {
       source: 'demo/basic/migration/source1.yaml',
       task: 'demo/basic/migration/task.yaml',
       migrationRunbook: 'demo/basic/migration-runbook.md',
+      enablementRunbook: 'demo/basic/enablement-runbook.md',
+      members: '../cluster-tls-members.demo.basic.txt',
+      membersBeside: '/work/app/cluster-tls-members.demo.basic.txt',
       record: '/work/app/cluster-tls.lock.json',
     });
   });
@@ -47,6 +53,7 @@ describe('the output layout', () => {
         [drainerValuesPath(ns, cluster, name), { file: 'drainer-values', ...at, releaseName: name }],
         [migrationTaskPath(ns, cluster), { file: 'migration-task', ...at }],
         [migrationRunbookPath(ns, cluster), { file: 'migration-runbook', ...at }],
+        [enablementRunbookPath(ns, cluster), { file: 'enablement-runbook', ...at }],
       ];
       if (name !== 'task') {
         cases.push([migrationSourcePath(ns, cluster, name), { file: 'migration-source', ...at, sourceId: name }]);

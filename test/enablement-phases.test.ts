@@ -10,7 +10,7 @@ import { App, Chart } from 'cdk8s';
 import * as YAML from 'yaml';
 import { buildApp, referenceEnablement } from '../main';
 import {
-  ClusterTlsError, TlsDatabaseCluster, TlsEnablementPhase, TlsPlan, ClusterCertificates, loadPlans, parseSecrets, renderApp, synthesize, verify,
+  ClusterTlsError, IssuingMethod, TlsDatabaseCluster, TlsEnablementPhase, TlsPlan, ClusterCertificates, loadPlans, parseSecrets, renderApp, synthesize, verify,
 } from '../lib';
 import { expectValidAgainstCrds } from './_crds';
 import { readmeBlocks } from './_readme';
@@ -61,6 +61,20 @@ describe('the README\'s walk through', () => {
     expect(JSON.parse(fs.readFileSync(path.join(root, 'build', 'enablement', 'cluster-tls.lock.json'), 'utf8')).enablements['demo/basic'].phase).toBe('issue');
     expect(fs.readFileSync(path.join(root, 'dist', '.cluster-tls-output.json'), 'utf8')).toBe(marker);
   }, 180_000);
+});
+
+describe('the issue phase\'s runbook', () => {
+  test('issues the Secrets as each method does, before anything is applied', () => {
+    const issue = filesAt(TlsEnablementPhase.ISSUE);
+    expect(issue.get('demo-cfssl/basic/enablement-runbook.md')).toMatch(/## 1\. [^\n]*\n[\s\S]*issue-certificates\.sh[\s\S]*## \d\. Apply the manifests/);
+    expect(issue.get('demo/basic/enablement-runbook.md')).toMatch(/## 1\. [^\n]*\n[\s\S]*kubectl apply -f demo\.k8s\.yaml -l [\s\S]*## \d\. Apply the manifests/);
+    const app = new App();
+    const chart = new Chart(app, 'own', { namespace: 'own' });
+    const certificates = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', method: IssuingMethod.USER_PROVIDED });
+    new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates, enablement: { phase: TlsEnablementPhase.ISSUE } });
+    const runbook = renderApp(app).files.find((f) => f.path === 'own/basic/enablement-runbook.md')!.content;
+    expect(runbook).toMatch(/## 1\. Create the certificate Secrets\n\nCreate them with your own PKI as `own\/basic\/required-secrets\.md` describes/);
+  });
 });
 
 describe('the enable phase\'s runbook', () => {

@@ -100,6 +100,10 @@ describe('Secret and issuer names', () => {
     expect(names.backupPrefix('demo', 'basic')).toBe('demo/basic');
   });
 
+  test('every pod of a cluster is selected by the operator\'s instance label', () => {
+    expect(names.clusterPodSelector('basic')).toBe('app.kubernetes.io/instance=basic');
+  });
+
   test('a coordinator member\'s https peer URL names its pod under the peer service, with the cluster domain when there is one', () => {
     expect(names.coordinatorPeerUrl('basic', 'demo', 0)).toBe('https://basic-coordinator-0.basic-coordinator-peer.demo.svc:2380');
     expect(names.coordinatorPeerUrl('basic', 'demo', 2, 'cluster.local')).toBe('https://basic-coordinator-2.basic-coordinator-peer.demo.svc.cluster.local:2380');

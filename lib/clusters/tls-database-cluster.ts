@@ -7,7 +7,7 @@ import type * as kplus from 'cdk8s-plus-27';
 import { SecretRef, secretRefName, secretRefs } from '../spec/secret-ref';
 import { Construct } from 'constructs';
 import {
-  CAPABILITIES, CLIENT_SECRET_MOUNTING, COMPONENTS, ClusterKind, ComponentEntry, ComponentToken, MOUNT_PATHS, OPERATOR_ROLL_ORDER, PORTS, SHOWN_VALUES, clusterKind,
+  CAPABILITIES, CLIENT_SECRET_MOUNTING, COMPONENTS, ClusterKind, ComponentEntry, ComponentToken, MOUNT_PATHS, PORTS, SHOWN_VALUES, clusterKind,
   component,
 } from '../spec/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
@@ -18,18 +18,16 @@ import type { TlsFilePaths } from '../spec/names';
 import { OutputFile } from '../synth/output-file';
 import { compact, operatorObject } from './operator';
 import { DatabaseRunbookInput, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from '../documents/database-runbook';
-import {
-  databaseRunbookPath, enablementRunbookPath, manifestFileName, membersFileFromOutputFolder, mountClientSecretPatchPath, verifyReportFromOutputFolder,
-} from '../spec/output-layout';
+import { databaseRunbookPath, enablementRunbookPath, manifestFileName, mountClientSecretPatchPath } from '../spec/output-layout';
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
 import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings, text } from '../spec/props';
 import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../spec/validate';
 import { requireMinimum } from '../spec/versions';
-import { ENABLEMENT_PHASES, ENABLEMENT_SHAPE, TlsEnablement, TlsEnablementPhase } from '../spec/enablement';
-import { ResolvedEnablement, resolveEnablement } from './enablement';
-import { EnablementRunbookInput, enablementRunbook } from '../documents/enablement-runbook';
+import { ENABLEMENT_SHAPE, TlsEnablement, TlsEnablementPhase } from '../spec/enablement';
+import { ResolvedEnablement, enablementRunbookInput, resolveEnablement } from './enablement';
+import { enablementRunbook } from '../documents/enablement-runbook';
 
 /** How the SQL server is exposed. */
 export enum SqlServiceType {
@@ -326,7 +324,9 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     if (this.enablement !== undefined) {
       new OutputFile(this, 'EnablementRunbook', {
         path: enablementRunbookPath(namespace, props.clusterName),
-        content: () => enablementRunbook(this.enablementRunbookInput(this.enablement!, parts.coordinator!.replicas ?? 1)),
+        content: () => enablementRunbook(enablementRunbookInput(this, this.enablement!, {
+          coordinatorReplicas: parts.coordinator!.replicas ?? 1, afterRoll: this.enablementSteps,
+        })),
       });
     }
   }
@@ -389,33 +389,6 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     if (this.enablement?.phase === TlsEnablementPhase.ENABLE) {
       this.enablementSteps.push(step);
     }
-  }
-
-  /** What the enablement runbook says, resolved at synth. */
-  private enablementRunbookInput(enablement: ResolvedEnablement, coordinatorReplicas: number): EnablementRunbookInput {
-    return {
-      clusterName: this.clusterName,
-      namespace: this.namespace,
-      phase: enablement.phase,
-      phases: ENABLEMENT_PHASES,
-      tls: enablement.state.tls,
-      manifestFile: manifestFileName(Chart.of(this)),
-      issuanceSteps: this.certificates.issuanceSteps(),
-      secretNames: [...this.components.map((t) => this.serverSecretName(t)), this.clientSecretName],
-      coordinator: {
-        statefulSet: names.serviceName(this.clusterName, 'coordinator'),
-        pod: names.firstPodName(this.clusterName, 'coordinator'),
-        replicas: coordinatorReplicas,
-        peerUrl: names.coordinatorPeerUrl(this.clusterName, this.namespace, 0, this.certificates.clusterDomain),
-        tlsFolder: MOUNT_PATHS.coordinatorTls,
-        clientPort: PORTS.coordinatorClient,
-      },
-      rolled: OPERATOR_ROLL_ORDER[ClusterKind.DATABASE].filter((t) => this.components.includes(t)),
-      evictLeaderTimeout: enablement.evictLeaderTimeout,
-      afterRoll: this.enablementSteps,
-      verifyReport: verifyReportFromOutputFolder(this.namespace, this.clusterName),
-      membersFile: membersFileFromOutputFolder(this.namespace, this.clusterName),
-    };
   }
 
   /** What the runbook says about this cluster, resolved at synth (components may be added until then). */

@@ -36,6 +36,8 @@ export interface EnablementRunbookInput {
   /** Every Secret the cluster loads once TLS is on. */
   readonly secretNames: readonly string[];
   readonly coordinator: EnablementCoordinator;
+  /** The label selector of every pod of the cluster. */
+  readonly podSelector: string;
   /** The components the operator restarts after the flip, in its order. */
   readonly rolled: readonly string[];
   /** The store's eviction timeout while it is lowered. */
@@ -118,12 +120,12 @@ function peerUrlSteps(input: EnablementRunbookInput): RunbookStep[] {
 }
 
 function rollStep(input: EnablementRunbookInput): RunbookStep {
-  const { namespace, clusterName } = input;
+  const { namespace } = input;
   const rest = input.rolled.filter((t) => t !== 'coordinator');
   return {
     title: 'Wait for the operator to restart every component',
     text: [`The operator restarts the other components one pod at a time, in its own order: ${rest.join(', then ')}. Before each store pod it waits at most \`${input.evictLeaderTimeout}\` for its leaders to move: the count it waits for is read with TLS from a store that still speaks plain text. Wait until every pod of the cluster has restarted since the apply.`],
-    commands: [`kubectl get pods -n ${namespace} -l app.kubernetes.io/instance=${clusterName} -o custom-columns=POD:.metadata.name,STARTED:.status.startTime`],
+    commands: [`kubectl get pods -n ${namespace} -l ${input.podSelector} -o custom-columns=POD:.metadata.name,STARTED:.status.startTime`],
   };
 }
 

@@ -360,6 +360,9 @@ export const PORTS = {
   mysql: 3306,
 } as const;
 
+/** The label the operator puts on every pod of a cluster, valued with the cluster's name (the real operator's). */
+export const CLUSTER_POD_LABEL = 'app.kubernetes.io/instance';
+
 /** Paths inside the pods where the operator mounts certificate sets. */
 export const MOUNT_PATHS = {
   /** The coordinator's own server certificate set, where the operator mounts it with TLS on (the real operator's `/var/lib/pd-tls`). */

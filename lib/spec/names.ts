@@ -6,7 +6,7 @@
  * validate: `validate.ts` checks the names they return against
  * Kubernetes' limits (a DNS-1123 label is at most 63 characters, a Secret name at most 253).
  */
-import { COMPONENTS, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind, component } from './catalog';
+import { CLUSTER_POD_LABEL, COMPONENTS, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind, component } from './catalog';
 
 /** The self-signed Issuer that signs the CA: `${cluster_name}-selfsigned-ca-issuer`. */
 export function selfSignedIssuerName(clusterName: string): string {
@@ -144,6 +144,11 @@ export function firstPodName(clusterName: string, token: ComponentToken): string
 export function coordinatorPeerUrl(clusterName: string, namespace: string, ordinal: number, clusterDomain?: string): string {
   const host = `${clusterName}-coordinator-${ordinal}.${peerServiceName(clusterName, 'coordinator')}.${namespace}.svc${clusterDomain ? `.${clusterDomain}` : ''}`;
   return `https://${host}:${PORTS.coordinatorPeer}`;
+}
+
+/** The label selector of every pod of a cluster: `app.kubernetes.io/instance=${cluster_name}`. */
+export function clusterPodSelector(clusterName: string): string {
+  return `${CLUSTER_POD_LABEL}=${clusterName}`;
 }
 
 /** What the host names of a server certificate depend on. */

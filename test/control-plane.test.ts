@@ -18,7 +18,8 @@ import type * as X509 from '@peculiar/x509';
 import { App, Chart } from 'cdk8s';
 import * as fc from 'fast-check';
 import * as YAML from 'yaml';
-import { ClusterCertificates, TlsDatabaseCluster, synthesize } from '../lib';
+import { ClusterCertificates, IssuingMethod, TlsDatabaseCluster, TlsEnablementPhase, synthesize } from '../lib';
+import { addDeployment } from '../main';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools } from './_control-plane';
@@ -153,6 +154,29 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
     expect(count).toBeGreaterThan(20);
     expect(pruned).toEqual([]);
     expect(defaulted).toEqual([]);
+  });
+
+  test('every phase of a TLS enablement applies over the one before, server-side with strict validation, and reads back field by field', () => {
+    const namespace = 'enabling';
+    expect(kubectl(['create', 'namespace', namespace]).status).toBe(0);
+    const outdir = fs.mkdtempSync(path.join(work, 'enablement-'));
+    const problems: string[] = [];
+    for (const phase of Object.values(TlsEnablementPhase)) {
+      const app = new App();
+      addDeployment(app, namespace, IssuingMethod.CERT_MANAGER, [], { phase });
+      synthesize(app, { outdir: path.join(outdir, 'dist'), acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [`${namespace}/basic`] });
+      const file = path.join(outdir, 'dist', `${namespace}.k8s.yaml`);
+      const applied = apply(file);
+      expect({ phase, status: applied.status, stderr: applied.stderr }).toEqual({ phase, status: 0, stderr: '' });
+      const cluster = objectsOf(file).find((o) => o.kind === 'DatabaseCluster');
+      const read = readBack(cluster);
+      problems.push(...notReadBack(cluster, read).map((d) => `${phase}: ${d}`));
+      // What a phase leaves out is gone from the server too (a field the server kept would still act).
+      expect({ phase, evict: read.spec.store.evictLeaderTimeout ?? null, replicas: read.spec.coordinator.replicas, tls: read.spec.tlsCluster.enabled })
+        .toEqual({ phase, evict: cluster.spec.store.evictLeaderTimeout ?? null, replicas: cluster.spec.coordinator.replicas, tls: cluster.spec.tlsCluster.enabled });
+      expect(read.spec.coordinator.config?.security?.['cert-allowed-cn'] ?? null).toEqual(cluster.spec.coordinator.config?.security?.['cert-allowed-cn'] ?? null);
+    }
+    expect(problems).toEqual([]);
   });
 
   test('the server rejects what a schema forbids, so the test above would see it: an unknown field, a wrong type', () => {

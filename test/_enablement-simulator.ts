@@ -13,9 +13,12 @@
  *   speaks, and refused before dialing when the URL is `https` and the dialer has no TLS.
  *
  * Pairs: every server pod (components and the drainer) dials every other, and the operator and
- * the client of the client Secret (the monitor, the tools) dial every server pod. Verdicts depend
+ * the client of the client Secret (the monitor, the tools) dial every server pod. That is more
+ * pairs than talk in a real cluster (the store never dials the drainer), so the window it
+ * measures is the span in which any pair fails: an upper bound of what the users lose. Verdicts depend
  * only on the two sides' material, the mode and the name dialed, so each is run once and reused.
  */
+import { createHash } from 'node:crypto';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as tls from 'node:tls';
@@ -127,7 +130,11 @@ export class EnablementSimulator {
 
   /** Removes a pod (a member scaled in). */
   public removePod(name: string): void {
-    this.pods.splice(this.pods.findIndex((p) => p.name === name), 1);
+    const at = this.pods.findIndex((p) => p.name === name);
+    if (at < 0) {
+      throw new Error(`no pod ${name} to remove`);
+    }
+    this.pods.splice(at, 1);
     this.peerUrls.delete(name);
   }
 
@@ -235,7 +242,7 @@ function order(token: ComponentToken): number {
 }
 
 function fingerprint(m: TlsMaterial): string {
-  return `${m.cert.length}:${m.cert.slice(-64)}:${m.ca.slice(-64)}`;
+  return createHash('sha256').update(m.cert).update('\0').update(m.key).update('\0').update(m.ca).digest('hex');
 }
 
 function* subsets<T>(items: readonly T[], size: number): Generator<T[]> {

@@ -34,7 +34,8 @@
  * - `exec [-i] <pod> -n <ns> -- <command>...`: refuses a pod that does not run, and records the call;
  *   with `FAKE_KUBECTL_EXEC` set, runs that program with the namespace, the pod and the command,
  *   standard streams passed through, as the pod would run the command;
- * - `get pods -n <ns> [-l <selector>] -o custom-columns=<name>:<path>,...`: a table of the pods;
+ * - `get pods -n <ns> [-l <selector>] -o custom-columns=<name>:<path>,...|name`: a table of the pods, or their names;
+ * - `get pod <name> -n <ns> -o jsonpath=<template>` and `wait --for=condition=Ready pod/<name> -n <ns>`;
  * - `rollout restart|status <kind>/<name> -n <ns>`: records a restart for the controller to carry
  *   out; `status` waits until it has.
  *
@@ -236,7 +237,7 @@ for (let i = 0; i < args.length; i++) {
   else words.push(a);
 }
 const ns = namespace === undefined ? 'default' : namespace;
-if (output !== undefined && output !== 'json' && !output.startsWith('jsonpath=') && !output.startsWith('custom-columns=')) die('fake kubectl: unsupported output ' + output, 2);
+if (output !== undefined && output !== 'json' && output !== 'name' && !output.startsWith('jsonpath=') && !output.startsWith('custom-columns=')) die('fake kubectl: unsupported output ' + output, 2);
 
 /** The requirements of a label selector, as kubectl parses them: k=v, k==v, k!=v, comma-separated. */
 function parseSelector(text) {
@@ -254,14 +255,15 @@ function matches(object, requirements) {
 /** The value of a {.path} expression over an object: dotted keys and [?(@.key=="value")] filters. */
 function evaluate(object, expression) {
   let values = [object];
-  const re = /\.([A-Za-z0-9_-]+)|\[\?\(@\.([A-Za-z0-9_-]+)=="([^"]*)"\)\]/g;
+  const re = /\.([A-Za-z0-9_-]+)|\[\?\(@\.([A-Za-z0-9_.-]+)=="([^"]*)"\)\]|(\[\*\])/g;
   let m;
   let at = 0;
   while ((m = re.exec(expression)) !== null) {
     if (m.index !== at) die('fake kubectl: unsupported jsonpath ' + expression, 2);
     at = re.lastIndex;
-    if (m[1] !== undefined) values = values.map((v) => (v == null ? undefined : v[m[1]])).filter((v) => v !== undefined);
-    else values = values.flatMap((v) => (Array.isArray(v) ? v : [])).filter((v) => String(v[m[2]]) === m[3]);
+    if (m[4] !== undefined) values = values.flatMap((v) => (Array.isArray(v) ? v : []));
+    else if (m[1] !== undefined) values = values.map((v) => (v == null ? undefined : v[m[1]])).filter((v) => v !== undefined);
+    else values = values.flatMap((v) => (Array.isArray(v) ? v : [])).filter((v) => String(m[2].split('.').reduce((x, k) => (x == null ? undefined : x[k]), v)) === m[3]);
   }
   if (at !== expression.length) die('fake kubectl: unsupported jsonpath ' + expression, 2);
   return values.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(' ');
@@ -281,12 +283,37 @@ function secretJsonpath(secret, expression) {
 const [verb, resource, third, ...rest] = words;
 const kindOf = (word) => KINDS.find((k) => k.plural === word || k.singular === word || k.kind.toLowerCase() === word || (k.plural + '.' + k.group) === word);
 
+if (verb === 'get' && resource === 'pods' && third === undefined && output === 'name') {
+  const wanted = selector === undefined ? [] : parseSelector(selector);
+  const pods = withState((state) => (state.pods || []).filter((p) => p.metadata.namespace === ns && matches(p, wanted)));
+  out(pods.map((p) => 'pod/' + p.metadata.name + '\n').join(''));
+  process.exit(0);
+}
+if (verb === 'get' && resource === 'pod' && third !== undefined && rest.length === 0 && output !== undefined && output.startsWith('jsonpath=')) {
+  const pod = withState((state) => (state.pods || []).find((p) => p.metadata.namespace === ns && p.metadata.name === third));
+  if (!pod) die('Error from server (NotFound): pods "' + third + '" not found');
+  out(jsonpathTemplate(pod, output.slice('jsonpath='.length)));
+  process.exit(0);
+}
+if (verb === 'wait' && waitFor === 'condition=Ready' && resource !== undefined && resource.startsWith('pod/') && third === undefined && selector === undefined) {
+  const name = resource.slice('pod/'.length);
+  for (let waited = 0; ; waited += 20) {
+    const pod = withState((state) => (state.pods || []).find((p) => p.metadata.namespace === ns && p.metadata.name === name));
+    if (!pod) die('Error from server (NotFound): pods "' + name + '" not found');
+    if (((pod.status && pod.status.conditions) || []).some((c) => c.type === 'Ready' && c.status === 'True')) {
+      out('pod/' + name + ' condition met\n');
+      process.exit(0);
+    }
+    if (waited > 60000) die('error: timed out waiting for the condition on pods/' + name);
+    sleep(20);
+  }
+}
 if (verb === 'get' && resource === 'pods' && third === undefined && output !== undefined && output.startsWith('custom-columns=')) {
   // A table of the pods matching the selector, one column per spec: only the fields the pods carry.
   const columns = output.slice('custom-columns='.length).split(',').map((c) => c.split(':'));
   const wanted = selector === undefined ? [] : parseSelector(selector);
-  const field = (o, p) => p.replace(/^\./, '').split('.').reduce((v, k) => (v === undefined || v === null ? undefined : v[k]), o);
-  const pods = withState((state) => (state.pods || []).filter((p) => p.metadata.namespace === ns && matches(p.metadata.labels || {}, wanted)));
+  const field = (o, p) => evaluate(o, p).split(' ').filter(Boolean).join(',') || undefined;
+  const pods = withState((state) => (state.pods || []).filter((p) => p.metadata.namespace === ns && matches(p, wanted)));
   out([columns.map((c) => c[0]).join('   '), ...pods.map((p) => columns.map((c) => String(field(p, c[1]) ?? '<none>')).join('   '))].join('\n') + '\n');
   process.exit(0);
 }

@@ -10,7 +10,8 @@ import { App, Chart } from 'cdk8s';
 import * as YAML from 'yaml';
 import { buildApp, referenceEnablement } from '../main';
 import {
-  ClusterTlsError, IssuingMethod, TlsDatabaseCluster, TlsEnablementPhase, TlsPlan, ClusterCertificates, loadPlans, parseSecrets, renderApp, synthesize, verify,
+  ClusterTlsError, IssuingMethod, TlsDatabaseCluster, TlsEnablementPhase, TlsPlan, ClusterCertificates, loadPlans, parseSecrets, parseSecretsAndPods, renderApp, synthesize,
+  verify,
 } from '../lib';
 import { expectValidAgainstCrds } from './_crds';
 import { readmeBlocks } from './_readme';
@@ -111,6 +112,25 @@ function appAt(phase?: TlsEnablementPhase, coordinators = 3): App {
 
 const UNVERIFIED = { acknowledgeUnverifiedPhase: ['demo/basic'] };
 
+/**
+ * The verify report of the output folder's plan for good Secrets, and, when `mounting` is given,
+ * the pods of the coordinator, store, sqlserver and pump, each mounting its Secret when `mounting`
+ * says so and started after the Secrets were written.
+ */
+async function reportOf(outdir: string, mounting?: (component: string) => boolean): Promise<any> {
+  const plan: TlsPlan = JSON.parse(fs.readFileSync(path.join(outdir, 'demo/basic/tls-plan.json'), 'utf8'));
+  const list = await (await TestPki.create(new Date())).secrets(plan);
+  const pods = mounting === undefined ? [] : ['coordinator', 'store', 'sqlserver', 'pump'].map((t) => ({
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name: `basic-${t}-0`, namespace: 'demo', labels: { 'app.kubernetes.io/instance': 'basic', 'app.kubernetes.io/component': t } },
+    spec: { volumes: mounting(t) ? [{ name: 'tls', secret: { secretName: `basic-${t}-cluster-secret` } }] : [] },
+    status: { phase: 'Running', containerStatuses: [{ name: 'main', ready: true, state: { running: { startedAt: new Date(Date.now() + 60_000).toISOString() } } }] },
+  }));
+  const written = list.items.map((s: any) => ({ ...s, metadata: { ...s.metadata, managedFields: [{ time: new Date().toISOString() }] } }));
+  const input = parseSecretsAndPods(JSON.stringify({ ...list, items: [...written, ...pods] }));
+  return verify(loadPlans(outdir), input.secrets, { namespace: 'demo', clusterName: 'basic', pods: input.pods });
+}
+
 describe('the guard, against the record', () => {
   test('walks the four phases forward, tlsCluster.enabled moving from false to true only from scale-in to enable', () => {
     const p = project();
@@ -121,9 +141,10 @@ describe('the guard, against the record', () => {
       expect(record.enablements['demo/basic'].phase).toBe(phase);
     }
     expect(JSON.parse(fs.readFileSync(p.record, 'utf8')).enablements['demo/basic'].unverified).toEqual(['issue', 'scale-in', 'enable']);
-    // Done: the enablement may stay or go.
+    // Done: the enablement may stay or go; the record keeps it, with the phases left unverified.
     synthesize(appAt(), { outdir: p.outdir, recordFile: p.record });
-    expect(JSON.parse(fs.readFileSync(p.record, 'utf8')).enablements).toBeUndefined();
+    expect(JSON.parse(fs.readFileSync(p.record, 'utf8')).enablements['demo/basic']).toMatchObject({ phase: 'scale-out', unverified: ['issue', 'scale-in', 'enable'] });
+    synthesize(appAt(TlsEnablementPhase.SCALE_OUT), { outdir: p.outdir, recordFile: p.record });
   });
 
   test('refuses a first phase other than issue, in one line', () => {
@@ -195,11 +216,7 @@ describe('the scale-out, against the member list the runbook wrote', () => {
     return { ...p, members: path.join(path.dirname(p.outdir), 'cluster-tls-members.demo.basic.txt') };
   }
   const scaleOut = (p: ReturnType<typeof atEnable>) => synthesize(appAt(TlsEnablementPhase.SCALE_OUT), { outdir: p.outdir, recordFile: p.record, acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [] });
-  const report = async (p: ReturnType<typeof atEnable>) => {
-    const plan: TlsPlan = JSON.parse(fs.readFileSync(path.join(p.outdir, 'demo/basic/tls-plan.json'), 'utf8'));
-    const secrets = parseSecrets(JSON.stringify(await (await TestPki.create(new Date())).secrets(plan)));
-    fs.writeFileSync(p.report, JSON.stringify(await verify(loadPlans(p.outdir), secrets, { namespace: 'demo', clusterName: 'basic' })));
-  };
+  const report = async (p: ReturnType<typeof atEnable>) => fs.writeFileSync(p.report, JSON.stringify(await reportOf(p.outdir, () => true)));
 
   test('is refused without the list, with the member still on http, and allowed once it shows the https URL', async () => {
     const p = atEnable();
@@ -234,6 +251,15 @@ describe('cluster-tls verify knows the phase', () => {
     expect(await checksAt(TlsEnablementPhase.SCALE_IN)).toMatchObject({ ok: true, found: 'no allowed Common Name list' });
   });
 
+  test('before the flip: a list the output configures already fails', async () => {
+    const listed = await checksAt(TlsEnablementPhase.ISSUE, (dir) => {
+      const file = path.join(dir, 'demo.k8s.yaml');
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/\n {4}tlsCluster:\n {6}enabled: false\n/, '\n    tlsCluster:\n      enabled: false\n').replace(/( {2}store:\n)/, '$1    config:\n      security:\n        cert-allowed-cn:\n          - basic\n'));
+    });
+    expect(listed).toMatchObject({ ok: false });
+    expect(listed.found).toMatch(/^allowed Common Name lists of store \(demo\.k8s\.yaml/);
+  });
+
   test('after the flip: every component has its list, and a missing one fails', async () => {
     expect(await checksAt(TlsEnablementPhase.ENABLE)).toMatchObject({ ok: true, found: 'every component has its list' });
     const dropped = await checksAt(TlsEnablementPhase.ENABLE, (dir) => {
@@ -256,6 +282,38 @@ describe('the record', () => {
   });
 });
 
+describe('cluster-tls verify\'s rolled check, once TLS is on', () => {
+  /** The report of phase `phase` for pods that mount their Secrets, or not. */
+  async function rolled(phase: TlsEnablementPhase, mounting: (component: string) => boolean) {
+    const p = project();
+    synthesize(appAt(phase, 1), { outdir: p.outdir, recordFile: p.record, acknowledgeRecreation: ['enablement/demo/basic'] });
+    return reportOf(p.outdir, mounting);
+  }
+  const check = (report: any, secret: string) => report.secrets.find((s: any) => s.name === secret).checks.find((c: any) => c.check === 'rolled');
+
+  test('passes when every pod of the component mounts its Secret, and names a pod still in plain text', async () => {
+    const half = await rolled(TlsEnablementPhase.ENABLE, (t) => t !== 'sqlserver');
+    expect(check(half, 'basic-store-cluster-secret')).toMatchObject({ ok: true, found: 'basic-store-0 mounts it' });
+    expect(check(half, 'basic-sqlserver-cluster-secret')).toMatchObject({ ok: false, found: 'basic-sqlserver-0 does not mount it: started before the flip, still in plain text; wait for the operator\'s roll' });
+    expect(check(half, 'basic-cluster-client-secret')).toBeUndefined();
+  });
+
+  test('is not run before the flip, when no pod mounts anything yet', async () => {
+    expect(check(await rolled(TlsEnablementPhase.SCALE_IN, () => false), 'basic-store-cluster-secret')).toBeUndefined();
+  });
+
+  test('the synth leaves enable only with a report that lists the pods', async () => {
+    const p = project();
+    for (const phase of [TlsEnablementPhase.ISSUE, TlsEnablementPhase.SCALE_IN, TlsEnablementPhase.ENABLE]) {
+      synthesize(appAt(phase), { outdir: p.outdir, recordFile: p.record, ...UNVERIFIED });
+    }
+    fs.writeFileSync(path.join(path.dirname(p.outdir), 'cluster-tls-members.demo.basic.txt'), '1, started, basic-coordinator-0, https://basic-coordinator-0.basic-coordinator-peer.demo.svc:2380, https://127.0.0.1:2379, false\n');
+    fs.writeFileSync(p.report, JSON.stringify(await reportOf(p.outdir)));
+    expect(() => synthesize(appAt(TlsEnablementPhase.SCALE_OUT), { outdir: p.outdir, recordFile: p.record, acknowledgeUnverifiedPhase: [] }))
+      .toThrow(/until cluster-tls verify shows every Secret of the cluster in it and every pod of it restarted with TLS: the report lists no pods, so it cannot show them \(check rolled\); list them as the check step of enablement-runbook\.md does/);
+  });
+});
+
 describe('the prop', () => {
   test('refuses an enablement that is not an object', () => {
     const chart = new Chart(new App(), 'demo', { namespace: 'demo' });
@@ -269,6 +327,10 @@ describe('the prop', () => {
       .toThrow('demo/db: enablement.phase: received "flip"; expected one of "issue", "scale-in", "enable", "scale-out"');
     expect(() => new TlsDatabaseCluster(chart(), 'db', { clusterName: 'basic', version: 'v4.0.5', enablement: { phase: TlsEnablementPhase.ISSUE, evictLeaderTimeout: '3 minutes' } }))
       .toThrow('demo/db: enablement.evictLeaderTimeout: received "3 minutes"; expected a positive Go duration such as "8760h" or "1h30m" (units h, m, s, ms)');
+    expect(() => new TlsDatabaseCluster(chart(), 'db', { clusterName: 'basic', version: 'v4.0.5', enablement: { phase: TlsEnablementPhase.ISSUE, evictLeaderTimeout: '25h' } }))
+      .toThrow('demo/db: enablement.evictLeaderTimeout: received "25h"; expected a duration shorter than the operator\'s own 1500m: each store waits it out during the roll, since the count it waits for cannot be read');
+    expect(() => new TlsDatabaseCluster(chart(), 'db', { clusterName: 'basic', version: 'v4.0.5', coordinator: { replicas: 0 }, enablement: { phase: TlsEnablementPhase.SCALE_IN } }))
+      .toThrow('demo/db: coordinator.replicas: received 0; expected a whole number of at least 1');
     const c = chart();
     const certificates = new ClusterCertificates(c, 'certs', { clusterName: 'basic', rotations: [{ id: '2026-11' }] });
     expect(() => new TlsDatabaseCluster(c, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates, enablement: { phase: TlsEnablementPhase.ENABLE } }))

@@ -17,8 +17,10 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { App } from 'cdk8s';
 import { IssuingMethod, TlsEnablementPhase, synthesize } from '../lib';
+import { ETCDCTL_IN_POD } from '../lib/documents/enablement-runbook';
 import * as YAML from 'yaml';
-import { defaultMembersFile, enablementRunbookPath, tlsPlanPath } from '../lib/spec/output-layout';
+import * as names from '../lib/spec/names';
+import { databaseRunbookPath, defaultMembersFile, enablementRunbookPath, tlsPlanPath } from '../lib/spec/output-layout';
 import { addDeployment } from '../main';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { FakeCluster } from './_fake-cluster';
@@ -36,7 +38,9 @@ const NAMESPACES: Partial<Record<IssuingMethod, string>> = { [IssuingMethod.CFSS
 const httpPeer = (ns: string) => `http://${MEMBER}.basic-coordinator-peer.${ns}.svc:2380`;
 const httpsPeer = (ns: string) => `https://${MEMBER}.basic-coordinator-peer.${ns}.svc:2380`;
 /** The components of the reference deployment, each one pod, and the drainer. */
-const PODS = ['coordinator', 'columnar', 'store', 'pump', 'sqlserver', 'changefeed'];
+const PODS = ['coordinator', 'columnar', 'store', 'pump', 'sqlserver', 'changefeed'] as const;
+/** The drainer's StatefulSet: release `binlog` of the reference deployment. */
+const DRAINER = names.drainerName(CLUSTER, 'binlog');
 
 jest.setTimeout(300_000);
 
@@ -160,11 +164,14 @@ function startPods(kubectl: FakeKubectl, ns: string, tls: boolean): void {
       apiVersion: 'v1', kind: 'Pod', workload,
       metadata: { name, namespace: ns, labels: { 'app.kubernetes.io/instance': CLUSTER, 'app.kubernetes.io/component': component } },
       spec: { containers: [{ name: 'main' }], volumes: tls ? [{ name: 'tls', secret: { secretName: secret } }] : [] },
-      status: { phase: 'Running', startTime: clockTime(s.clock!), containerStatuses: [{ name: 'main', ready: true, state: { running: { startedAt: clockTime(s.clock!) } } }] },
+      status: {
+        phase: 'Running', startTime: clockTime(s.clock!), conditions: [{ type: 'Ready', status: 'True' }],
+        containerStatuses: [{ name: 'main', ready: true, state: { running: { startedAt: clockTime(s.clock!) } } }],
+      },
     });
     s.pods = [
-      ...PODS.map((t) => pod(`${CLUSTER}-${t}-0`, t, `StatefulSet/${CLUSTER}-${t}`, `${CLUSTER}-${t}-cluster-secret`)),
-      pod(`${CLUSTER}-binlog-drainer-0`, 'drainer', `StatefulSet/${CLUSTER}-binlog-drainer`, `${CLUSTER}-drainer-cluster-secret`),
+      ...PODS.map((t) => pod(names.podName(CLUSTER, t, 0), t, `StatefulSet/${names.serviceName(CLUSTER, t)}`, names.serverSecretName(CLUSTER, t))),
+      pod(`${DRAINER}-0`, 'drainer', `StatefulSet/${DRAINER}`, names.serverSecretName(CLUSTER, 'drainer')),
     ];
   });
 }
@@ -226,7 +233,7 @@ describeWithCfssl('enablement runbooks')('enablement runbooks', () => {
             // The operator restarts the coordinator with TLS at once, then every other pod.
             afterApply: async () => {
               await coordinator.stop();
-              await coordinator.start(tlsSecretsOf(kubectl, ns).get(`${CLUSTER}-coordinator-cluster-secret`));
+              await coordinator.start(tlsSecretsOf(kubectl, ns).get(names.serverSecretName(CLUSTER, 'coordinator')));
               startPods(kubectl, ns, true);
             },
             describe: () => '',
@@ -257,10 +264,11 @@ describeWithCfssl('enablement runbooks')('enablement runbooks', () => {
           synth(outdir, IssuingMethod.CFSSL, phase, [`${ns}/${CLUSTER}`]);
         }
         const blocks = shellBlocks(fs.readFileSync(path.join(outdir, enablementRunbookPath(ns, CLUSTER)), 'utf8'));
-        await bash(shellBlocks(fs.readFileSync(path.join(outdir, `${ns}/${CLUSTER}/database-runbook.md`), 'utf8'))[0], outdir, env);
+        // The database runbook's issuing block, as written: the Secrets the flip needs.
+        await bash(shellBlocks(fs.readFileSync(path.join(outdir, databaseRunbookPath(ns, CLUSTER)), 'utf8')).find((b) => b.includes('issue-certificates.sh'))!, outdir, env);
         await coordinator.stop();
-        await coordinator.start(tlsSecretsOf(kubectl, ns).get(`${CLUSTER}-coordinator-cluster-secret`));
-        const copy = blocks.find((b) => b.includes('cat > /tmp/etcdctl'))!;
+        await coordinator.start(tlsSecretsOf(kubectl, ns).get(names.serverSecretName(CLUSTER, 'coordinator')));
+        const copy = blocks.find((b) => b.includes(`cat > ${ETCDCTL_IN_POD}`))!;
         const update = blocks.find((b) => b.includes('member update'))!;
         await bash(copy, outdir, env);
         // Its last two commands alone, before any update: the member still shows http, and grep fails.

@@ -279,7 +279,7 @@ describe('the Pods of the input', () => {
     const parsed: SecretsAndPods = parseSecretsAndPods(JSON.stringify(list), 'in.json');
     expect(parsed.secrets.map((s) => s.name)).toEqual(plan.secrets.map((s) => s.name));
     expect(parsed.pods).toEqual([{
-      name: 'basic-store-0', namespace: 'demo', phase: 'Pending', secretNames: [STORE, CLIENT], source: 'in.json',
+      name: 'basic-store-0', namespace: 'demo', phase: 'Pending', labels: { 'app.kubernetes.io/component': 'store' }, secretNames: [STORE, CLIENT], source: 'in.json',
       containers: [{ name: 'store', startedAt: new Date(WRITTEN) }, { name: 'sidecar', notRunning: 'waiting (ContainerCreating)' }],
     }]);
     expect(parseSecrets(JSON.stringify(list)).map((s) => s.name)).toEqual(plan.secrets.map((s) => s.name));
@@ -305,6 +305,8 @@ describe('the Pods of the input', () => {
     ['a spec that is not an object', podWith((p) => { p.spec = 'none'; }), 'in.json: Pod basic-store-0 spec: received "none"; expected the Pod\'s spec, an object'],
     ['a status that is not an object', podWith((p) => { p.status = []; }), 'in.json: Pod basic-store-0 status: received an array of 0; expected the Pod\'s status, an object'],
     ['a phase that is not a string', podWith((p) => { p.status.phase = 1; }), 'in.json: Pod basic-store-0 status.phase: received 1; expected a Pod phase such as "Running"'],
+    ['labels that are not an object', podWith((p) => { p.metadata.labels = ['store']; }), 'in.json: Pod basic-store-0 metadata.labels: received an array of 1; expected an object of label names and values'],
+    ['a label that is not a string', podWith((p) => { p.metadata.labels = { tier: 2 }; }), 'in.json: Pod basic-store-0 metadata.labels["tier"]: received 2; expected a string'],
     ['volumes that are not an array', podWith((p) => { p.spec.volumes = { tls: {} }; }), 'in.json: Pod basic-store-0 spec.volumes: received an object with keys tls; expected an array of volumes'],
     ['a volume that is not an object', podWith((p) => { p.spec.volumes[0] = 'tls'; }), 'in.json: Pod basic-store-0 spec.volumes[0]: received "tls"; expected a volume, an object'],
     ['a secret volume that is not an object', podWith((p) => { p.spec.volumes[0].secret = STORE; }),

@@ -342,7 +342,6 @@ export class DrainerRelease extends Construct {
     return application;
   }
 
-  /** The runbook step that checks the Secrets and installs the drainer, by hand or through the GitOps engine. */
   /** The `enable` phase's step: the drainer, installed in plain text, upgraded to the values with TLS on once the cluster has rolled. */
   private enablementStep(chart: ResolvedChart, valuesPath: string, gitOps?: GitOpsEngine): RunbookStep {
     const target = `statefulset/${this.drainerName}`;
@@ -351,13 +350,16 @@ export class DrainerRelease extends Construct {
       text.push(`${gitOps === GitOpsEngine.FLUX ? 'Flux' : 'Argo CD'} upgrades the release from the manifests applied above; wait for the drainer to restart.`);
       return { title: 'Upgrade the drainer to TLS', text, commands: [`kubectl rollout status ${target} -n ${this.namespace}`] };
     }
+    // The repository again, as on the machine that installed it: helm skips one it already has.
+    const repository = chart.repository !== undefined && !isOci(chart) ? [`helm repo add ${names.drainerChartRepositoryName(this.releaseName)} ${chart.repository}`] : [];
     return {
       title: 'Upgrade the drainer to TLS',
-      text,
-      commands: [helmCommand('upgrade', this.releaseName, chart, this.namespace, valuesPath), `kubectl rollout status ${target} -n ${this.namespace}`],
+      text: [...text, 'Run it once every pod of the cluster mounts its Secret (the step above).'],
+      commands: [...repository, helmCommand('upgrade', this.releaseName, chart, this.namespace, valuesPath), `kubectl rollout status ${target} -n ${this.namespace}`],
     };
   }
 
+  /** The runbook step that checks the Secrets and installs the drainer, by hand or through the GitOps engine. */
   private runbookStep(cluster: ITlsDatabaseCluster, { chart, downstream }: ResolvedDrainerProps, valuesPath: string, gitOps?: GitOpsEngine): RunbookStep {
     const { namespace } = this;
     const secrets = [this.serverSecretName];

@@ -6,12 +6,16 @@ import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { ClusterKind, MOUNT_PATHS, OPERATOR_ROLL_ORDER, PORTS } from '../spec/catalog';
 import {
-  DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT, ENABLEMENT_PHASES, ENABLEMENT_STATES, EnablementState, TlsEnablement, TlsEnablementPhase,
+  DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT, ENABLEMENT_PHASES, ENABLEMENT_STATES, EnablementState, OPERATOR_EVICT_LEADER_TIMEOUT, TlsEnablement,
+  TlsEnablementPhase,
 } from '../spec/enablement';
+import { parseDuration } from '../spec/duration';
+import { inputError } from '../spec/errors';
 import * as names from '../spec/names';
-import { manifestFileName, membersFileFromOutputFolder, verifyReportFromOutputFolder } from '../spec/output-layout';
+import { enablementRunbookPath, manifestFileName, membersFileFromOutputFolder, verifyReportFromOutputFolder } from '../spec/output-layout';
 import { requireDuration } from '../spec/validate';
-import type { EnablementRunbookInput } from '../documents/enablement-runbook';
+import { OutputFile } from '../synth/output-file';
+import { EnablementRunbookInput, enablementRunbook } from '../documents/enablement-runbook';
 import type { RunbookStep } from '../documents/runbook';
 import type { ITlsCluster } from './tls-cluster';
 
@@ -24,18 +28,39 @@ export interface ResolvedEnablement {
   readonly evictLeaderTimeout: string;
 }
 
+/**
+ * Resolves a database cluster's `enablement` prop (its shape already checked), declares it on the
+ * cluster's certificates and adds the phase's runbook (`EnablementRunbook`, rendered at synth);
+ * undefined when none is declared.
+ */
+export function declareEnablement(cluster: ITlsCluster, enablement: TlsEnablement | undefined,
+  extra: { readonly coordinatorReplicas: number; readonly afterRoll: readonly RunbookStep[] }): ResolvedEnablement | undefined {
+  const resolved = resolveEnablement(cluster, enablement);
+  if (resolved !== undefined) {
+    cluster.certificates.declareEnablement(cluster, resolved.phase);
+    new OutputFile(cluster, 'EnablementRunbook', {
+      path: enablementRunbookPath(cluster.namespace, cluster.clusterName),
+      content: () => enablementRunbook(enablementRunbookInput(cluster, resolved, extra)),
+    });
+  }
+  return resolved;
+}
+
 /** Resolves the `enablement` prop (its shape already checked); undefined when none is declared. */
-export function resolveEnablement(scope: IConstruct, enablement: TlsEnablement | undefined): ResolvedEnablement | undefined {
+function resolveEnablement(scope: IConstruct, enablement: TlsEnablement | undefined): ResolvedEnablement | undefined {
   if (enablement === undefined) {
     return undefined;
   }
   const evictLeaderTimeout = enablement.evictLeaderTimeout ?? DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT;
-  requireDuration(scope, 'enablement.evictLeaderTimeout', evictLeaderTimeout);
+  if (requireDuration(scope, 'enablement.evictLeaderTimeout', evictLeaderTimeout) >= parseDuration(OPERATOR_EVICT_LEADER_TIMEOUT)!) {
+    inputError(scope, 'enablement.evictLeaderTimeout', evictLeaderTimeout,
+      `a duration shorter than the operator's own ${OPERATOR_EVICT_LEADER_TIMEOUT}: each store waits it out during the roll, since the count it waits for cannot be read`);
+  }
   return { phase: enablement.phase, state: ENABLEMENT_STATES[enablement.phase], evictLeaderTimeout };
 }
 
 /** What the enablement runbook of a phase says of `cluster`, resolved at synth (components may be added until then). */
-export function enablementRunbookInput(cluster: ITlsCluster, enablement: ResolvedEnablement,
+function enablementRunbookInput(cluster: ITlsCluster, enablement: ResolvedEnablement,
   extra: { readonly coordinatorReplicas: number; readonly afterRoll: readonly RunbookStep[] }): EnablementRunbookInput {
   const { clusterName, namespace } = cluster;
   return {
@@ -46,13 +71,14 @@ export function enablementRunbookInput(cluster: ITlsCluster, enablement: Resolve
     tls: enablement.state.tls,
     manifestFile: manifestFileName(Chart.of(cluster)),
     issuanceSteps: cluster.certificates.issuanceSteps(),
-    secretNames: [...cluster.components.map((t) => cluster.serverSecretName(t)), cluster.clientSecretName],
+    secretNames: cluster.certificates.plan().secrets.map((s) => s.name),
     coordinator: {
-      statefulSet: names.serviceName(clusterName, 'coordinator'),
       pod: names.firstPodName(clusterName, 'coordinator'),
       replicas: extra.coordinatorReplicas,
       peerUrl: names.coordinatorPeerUrl(clusterName, namespace, 0, cluster.certificates.clusterDomain),
-      tlsFolder: MOUNT_PATHS.coordinatorTls,
+      tlsFiles: names.tlsFilePaths(MOUNT_PATHS.coordinatorTls),
+      secretName: cluster.serverSecretName('coordinator'),
+      podSelector: names.componentPodSelector(clusterName, 'coordinator'),
       clientPort: PORTS.coordinatorClient,
     },
     podSelector: names.clusterPodSelector(clusterName),

@@ -26,8 +26,7 @@ import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings, text 
 import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../spec/validate';
 import { requireMinimum } from '../spec/versions';
 import { ENABLEMENT_SHAPE, TlsEnablement, TlsEnablementPhase } from '../spec/enablement';
-import { ResolvedEnablement, enablementRunbookInput, resolveEnablement } from './enablement';
-import { enablementRunbook } from '../documents/enablement-runbook';
+import { ResolvedEnablement, declareEnablement } from './enablement';
 
 /** How the SQL server is exposed. */
 export enum SqlServiceType {
@@ -284,11 +283,10 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     this.checkVersions(props, running);
 
     this.certificates = certificates;
-    this.enablement = resolveEnablement(this, props.enablement);
+    this.enablement = declareEnablement(this, props.enablement, {
+      coordinatorReplicas: requireCount(this, 'coordinator.replicas', parts.coordinator!.replicas ?? 1, 1), afterRoll: this.enablementSteps,
+    });
     this.tlsEnabled = this.enablement?.state.tls ?? true;
-    if (this.enablement !== undefined) {
-      this.certificates.declareEnablement(this, this.enablement.phase);
-    }
     for (const token of running) {
       this.certificates.addComponent(token);
     }
@@ -321,14 +319,6 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       path: mountClientSecretPatchPath(namespace, props.clusterName),
       content: MOUNT_CLIENT_SECRET_PATCH_YAML,
     });
-    if (this.enablement !== undefined) {
-      new OutputFile(this, 'EnablementRunbook', {
-        path: enablementRunbookPath(namespace, props.clusterName),
-        content: () => enablementRunbook(enablementRunbookInput(this, this.enablement!, {
-          coordinatorReplicas: parts.coordinator!.replicas ?? 1, afterRoll: this.enablementSteps,
-        })),
-      });
-    }
   }
 
   /**
@@ -403,6 +393,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       mountClusterClientSecret: this.mountClusterClientSecret,
       operatorVersion: this.operatorVersion,
       manifestFile: manifestFileName(Chart.of(this)),
+      enablement: this.enablement && { phase: this.enablement.phase, tls: this.enablement.state.tls, runbook: enablementRunbookPath(this.namespace, this.clusterName) },
     };
   }
 
@@ -418,6 +409,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     return {
       baseImage: part.baseImage === undefined ? undefined : requireImageName(this, `${token}.baseImage`, part.baseImage),
       maxFailoverCount: shape.failover ? requireCount(this, `${token}.maxFailoverCount`, part.maxFailoverCount ?? 0, 0) : undefined,
+      // Checked before the enablement, if any, writes one coordinator member instead.
       replicas: token === 'coordinator' && this.enablement?.state.singleCoordinator ? 1 : requireCount(this, `${token}.replicas`, part.replicas ?? 1, 1),
       requests: shape.storage === 'requests'
         ? { storage: requireQuantity(this, `${token}.storage`, part.storage ?? shape.defaultStorage!) }

@@ -4,20 +4,26 @@
  * that commit is. The operator's procedure for a cluster that runs without TLS, in this project's
  * names, with the coordinator's peer-URL update spelled out.
  */
+import type { TlsFilePaths } from '../spec/names';
 import { Runbook, RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
+
+/** Where the runbook copies `etcdctl` in the coordinator pod: a folder every image can write, emptied by the pod's next restart. */
+export const ETCDCTL_IN_POD = '/tmp/etcdctl';
 
 /** The coordinator, as the phases need it. */
 export interface EnablementCoordinator {
-  /** Its StatefulSet. */
-  readonly statefulSet: string;
   /** The member that stays when it is scaled to one. */
   readonly pod: string;
   /** Its declared replicas, restored by the last phase. */
   readonly replicas: number;
   /** The peer URL the remaining member is stored with once the update is done (`https://…:2380`). */
   readonly peerUrl: string;
-  /** Where the operator mounts its server certificate set once TLS is on. */
-  readonly tlsFolder: string;
+  /** The files of its server certificate set, where the operator mounts them once TLS is on. */
+  readonly tlsFiles: TlsFilePaths;
+  /** Its server Secret, which the pods mount only once TLS is on. */
+  readonly secretName: string;
+  /** The label selector of its pods. */
+  readonly podSelector: string;
   readonly clientPort: number;
 }
 
@@ -33,7 +39,7 @@ export interface EnablementRunbookInput {
   readonly manifestFile: string;
   /** The steps that issue the Secrets, by method. */
   readonly issuanceSteps: readonly RunbookStep[];
-  /** Every Secret the cluster loads once TLS is on. */
+  /** Every Secret of the plan, which the check step verifies. */
   readonly secretNames: readonly string[];
   readonly coordinator: EnablementCoordinator;
   /** The label selector of every pod of the cluster. */
@@ -62,7 +68,7 @@ export function enablementRunbook(input: EnablementRunbookInput): string {
     'scale-out': () => [applyStep(input, `The operator adds coordinator members back up to ${input.coordinator.replicas}; each joins with an \`https\` peer URL, which the remaining member reaches since its own was updated. The store's eviction timeout is the operator's again.`), scaledOutStep(input)],
   };
   const runbook: Runbook = {
-    title: `TLS for running cluster ${clusterName} in namespace ${namespace}: phase ${phase} (${at + 1} of ${phases.length})`,
+    title: `Turning TLS on for cluster ${clusterName} in namespace ${namespace}, which runs without it: phase ${phase} (${at + 1} of ${phases.length})`,
     intro: [
       `Turning TLS on for a cluster that runs without it, phases ${phases.map((p) => `\`${p}\``).join(', ')}: one commit each, in order. Each phase's check writes a report that the synth of the next phase reads before it moves on.`,
       `Run every command block from ${outputFolderRunIn(input.manifestFile)}, in order; each block's first line says so.`,
@@ -80,16 +86,22 @@ function applyStep(input: EnablementRunbookInput, what: string): RunbookStep {
 /** `etcdctl` in the coordinator pod, against its own client port, with its own certificate set. */
 function etcdctl(input: EnablementRunbookInput, args: string): string {
   const { namespace, coordinator: c } = input;
-  return `kubectl exec -n ${namespace} ${c.pod} -- /tmp/etcdctl --endpoints https://127.0.0.1:${c.clientPort} `
-    + `--cacert ${c.tlsFolder}/ca.crt --cert ${c.tlsFolder}/tls.crt --key ${c.tlsFolder}/tls.key ${args}`;
+  return `kubectl exec -n ${namespace} ${c.pod} -- ${ETCDCTL_IN_POD} --endpoints https://127.0.0.1:${c.clientPort} `
+    + `--cacert ${c.tlsFiles.ca} --cert ${c.tlsFiles.certificate} --key ${c.tlsFiles.privateKey} ${args}`;
+}
+
+/** Waits until the coordinator runs `count` pods: the operator scales one member at a time, after the apply returns. */
+function waitForMembers(input: EnablementRunbookInput, count: number): string {
+  const { namespace, coordinator: c } = input;
+  return `until [ "$(kubectl get pods -n ${namespace} -l ${c.podSelector} -o name | wc -l)" -eq ${count} ]; do sleep 5; done`;
 }
 
 function scaledInStep(input: EnablementRunbookInput): RunbookStep {
   const { namespace, coordinator: c } = input;
   return {
     title: 'Wait for one coordinator member',
-    text: [`Wait until the StatefulSet has one pod and the coordinator lists one member: with several, the operator could neither read the coordinator's status nor restart it once TLS is on, and members restarted together would each dial the others' stored \`http\` peer URL and never form a quorum.`],
-    commands: [`kubectl rollout status statefulset/${c.statefulSet} -n ${namespace}`, `kubectl exec -n ${namespace} ${c.pod} -- coordctl -u http://127.0.0.1:${c.clientPort} member`],
+    text: [`Wait until the coordinator runs one pod and lists one member: with several, the operator could neither read the coordinator's status nor restart it once TLS is on, and members restarted together would each dial the others' stored \`http\` peer URL and never form a quorum.`],
+    commands: [waitForMembers(input, 1), `kubectl exec -n ${namespace} ${c.pod} -- coordctl -u http://127.0.0.1:${c.clientPort} member`],
   };
 }
 
@@ -98,12 +110,16 @@ function peerUrlSteps(input: EnablementRunbookInput): RunbookStep[] {
   return [
     {
       title: 'Wait for the coordinator to restart with TLS',
-      commands: [`kubectl rollout status statefulset/${c.statefulSet} -n ${namespace}`],
+      text: [`The operator replaces \`${c.pod}\` with a pod that mounts \`${c.secretName}\`: wait for that pod, and for it to be ready.`],
+      commands: [
+        `until kubectl get pod ${c.pod} -n ${namespace} -o jsonpath='{.spec.volumes[?(@.secret.secretName=="${c.secretName}")].name}' | grep -q .; do sleep 5; done`,
+        `kubectl wait --for=condition=Ready pod/${c.pod} -n ${namespace} --timeout=10m`,
+      ],
     },
     {
       title: 'Copy etcdctl into the coordinator pod',
-      text: [`The coordinator image has no \`etcdctl\`. Set \`ETCDCTL\` to an \`etcdctl\` binary for the pod's platform (etcd's v3 API), then copy it in; the copy lasts until the pod restarts.`],
-      commands: [`kubectl exec -i -n ${namespace} ${c.pod} -- sh -c 'cat > /tmp/etcdctl && chmod +x /tmp/etcdctl' < "$ETCDCTL"`],
+      text: [`The coordinator image has no \`etcdctl\`. Set \`ETCDCTL\` to the path of an \`etcdctl\` built for the pod's platform (linux/amd64 on most clusters), from etcd's release archive (\`etcd-v3.<minor>.<patch>-linux-amd64.tar.gz\`, any v3 release: it speaks the v3 API the coordinator serves), then copy it in. The copy lasts until the pod restarts.`],
+      commands: [`test -x "\${ETCDCTL:?set ETCDCTL to the path of an etcdctl binary}"`, `kubectl exec -i -n ${namespace} ${c.pod} -- sh -c 'cat > ${ETCDCTL_IN_POD} && chmod +x ${ETCDCTL_IN_POD}' < "$ETCDCTL"`],
     },
     {
       title: 'Store the member\'s peer URL as https',
@@ -124,8 +140,8 @@ function rollStep(input: EnablementRunbookInput): RunbookStep {
   const rest = input.rolled.filter((t) => t !== 'coordinator');
   return {
     title: 'Wait for the operator to restart every component',
-    text: [`The operator restarts the other components one pod at a time, in its own order: ${rest.join(', then ')}. Before each store pod it waits at most \`${input.evictLeaderTimeout}\` for its leaders to move: the count it waits for is read with TLS from a store that still speaks plain text. Wait until every pod of the cluster has restarted since the apply.`],
-    commands: [`kubectl get pods -n ${namespace} -l ${input.podSelector} -o custom-columns=POD:.metadata.name,STARTED:.status.startTime`],
+    text: [`The operator restarts the other components one pod at a time, in its own order: ${rest.join(', then ')}. Before each store pod it waits at most \`${input.evictLeaderTimeout}\` for its leaders to move: the count it waits for is read with TLS from a store that still speaks plain text. A pod restarted with TLS mounts its component's Secret; list them until every pod of the cluster does. The check step's \`rolled\` check fails while one does not.`],
+    commands: [`kubectl get pods -n ${namespace} -l ${input.podSelector} -o custom-columns=POD:.metadata.name,STARTED:.status.startTime,SECRETS:.spec.volumes[*].secret.secretName`],
   };
 }
 
@@ -133,10 +149,10 @@ function scaledOutStep(input: EnablementRunbookInput): RunbookStep {
   const { namespace, coordinator: c } = input;
   return {
     title: 'Wait for every coordinator member',
-    text: [`Wait until the StatefulSet has ${c.replicas} pod${c.replicas === 1 ? '' : 's'} and the coordinator lists as many members, each with an \`https\` peer URL.`],
+    text: [`Wait until the coordinator runs ${c.replicas} pod${c.replicas === 1 ? '' : 's'} and lists as many members, each with an \`https\` peer URL.`],
     commands: [
-      `kubectl rollout status statefulset/${c.statefulSet} -n ${namespace}`,
-      `kubectl exec -n ${namespace} ${c.pod} -- coordctl --cacert=${c.tlsFolder}/ca.crt --cert=${c.tlsFolder}/tls.crt --key=${c.tlsFolder}/tls.key -u https://127.0.0.1:${c.clientPort} member`,
+      waitForMembers(input, c.replicas),
+      `kubectl exec -n ${namespace} ${c.pod} -- coordctl --cacert=${c.tlsFiles.ca} --cert=${c.tlsFiles.certificate} --key=${c.tlsFiles.privateKey} -u https://127.0.0.1:${c.clientPort} member`,
     ],
   };
 }
@@ -150,7 +166,7 @@ function checkStep(input: EnablementRunbookInput): RunbookStep {
   return {
     title: next ? `Check, then commit phase ${next}` : 'Check: TLS is on',
     text: [
-      `Check every Secret the cluster loads (${input.secretNames.map((n) => `\`${n}\``).join(', ')}) against the plan: \`cluster-tls verify\` reads the phase from \`tls-plan.json\` and exits 1 while anything is not where this phase leaves it. ${what} Its JSON report goes beside the output folder, \`${input.verifyReport}\`.`,
+      `Check every Secret of the plan (${input.secretNames.map((n) => `\`${n}\``).join(', ')}) against it: \`cluster-tls verify\` reads the phase from \`tls-plan.json\` and exits 1 while anything is not where this phase leaves it. ${what} Its JSON report goes beside the output folder, \`${input.verifyReport}\`.`,
       next
         ? `Then set the enablement's \`phase\` to \`${next}\` in the app, synthesize, review and commit. The synth reads the report from beside the output folder and refuses to move on unless it is a report of this phase showing every Secret in place.`
         : 'The cluster now runs with TLS like one created with it. Keep the enablement declared, or remove it: either synthesizes the same cluster.',

@@ -17,6 +17,8 @@ export const READ_LIMITS = {
   kubectlList: 256 * 1024 * 1024,
   /** A manifest or a certificate plan of the output folder. */
   outputFile: 64 * 1024 * 1024,
+  /** etcdctl's member list of a coordinator: a line of about two hundred bytes per member. */
+  membersFile: 1024 * 1024,
   /** The marker, lock and journal files: a few hundred bytes, a file list at most. */
   small: 4 * 1024 * 1024,
 } as const;

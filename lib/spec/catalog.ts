@@ -363,6 +363,9 @@ export const PORTS = {
 /** The label the operator puts on every pod of a cluster, valued with the cluster's name (the real operator's). */
 export const CLUSTER_POD_LABEL = 'app.kubernetes.io/instance';
 
+/** The label the operator puts on every pod of a component, valued with the component (here, its token). */
+export const COMPONENT_POD_LABEL = 'app.kubernetes.io/component';
+
 /** Paths inside the pods where the operator mounts certificate sets. */
 export const MOUNT_PATHS = {
   /** The coordinator's own server certificate set, where the operator mounts it with TLS on (the real operator's `/var/lib/pd-tls`). */

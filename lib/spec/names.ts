@@ -6,7 +6,7 @@
  * validate: `validate.ts` checks the names they return against
  * Kubernetes' limits (a DNS-1123 label is at most 63 characters, a Secret name at most 253).
  */
-import { CLUSTER_POD_LABEL, COMPONENTS, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind, component } from './catalog';
+import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, COMPONENTS, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind, component } from './catalog';
 
 /** The self-signed Issuer that signs the CA: `${cluster_name}-selfsigned-ca-issuer`. */
 export function selfSignedIssuerName(clusterName: string): string {
@@ -133,8 +133,8 @@ export function componentServiceNames(clusterName: string, component: { readonly
 }
 
 /** The name of a component's first pod, `${cluster_name}-<token>-0`, where the client tools run. */
-export function firstPodName(clusterName: string, token: ComponentToken): string {
-  return `${clusterName}-${token}-0`;
+export function firstPodName(clusterName: string, token: Exclude<ComponentToken, 'drainer'>): string {
+  return podName(clusterName, token, 0);
 }
 
 /**
@@ -142,13 +142,23 @@ export function firstPodName(clusterName: string, token: ComponentToken): string
  * `https://${cluster_name}-coordinator-<ordinal>.${cluster_name}-coordinator-peer.<namespace>.svc[.<domain>]:2380`.
  */
 export function coordinatorPeerUrl(clusterName: string, namespace: string, ordinal: number, clusterDomain?: string): string {
-  const host = `${clusterName}-coordinator-${ordinal}.${peerServiceName(clusterName, 'coordinator')}.${namespace}.svc${clusterDomain ? `.${clusterDomain}` : ''}`;
+  const host = `${podName(clusterName, 'coordinator', ordinal)}.${peerServiceName(clusterName, 'coordinator')}.${namespace}.svc${clusterDomain ? `.${clusterDomain}` : ''}`;
   return `https://${host}:${PORTS.coordinatorPeer}`;
 }
 
 /** The label selector of every pod of a cluster: `app.kubernetes.io/instance=${cluster_name}`. */
 export function clusterPodSelector(clusterName: string): string {
   return `${CLUSTER_POD_LABEL}=${clusterName}`;
+}
+
+/** The label selector of the pods of one component: `app.kubernetes.io/instance=${cluster_name},app.kubernetes.io/component=<token>`. */
+export function componentPodSelector(clusterName: string, token: ComponentToken): string {
+  return `${clusterPodSelector(clusterName)},${COMPONENT_POD_LABEL}=${token}`;
+}
+
+/** The name of a pod of a component: `${cluster_name}-<token>-<ordinal>`, as the operator's StatefulSet names it. */
+export function podName(clusterName: string, token: Exclude<ComponentToken, 'drainer'>, ordinal: number): string {
+  return `${clusterName}-${token}-${ordinal}`;
 }
 
 /** What the host names of a server certificate depend on. */

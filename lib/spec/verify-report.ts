@@ -11,6 +11,12 @@ export const ROTATION_CHECK = 'rotation';
 /** The check of a Secret against the TLS enablement phase of its plan: allowed Common Name lists only once TLS is on, then for every component. */
 export const ENABLEMENT_CHECK = 'enablement';
 
+/**
+ * The check, during a TLS enablement once TLS is on, that every pod of a component was started
+ * with TLS: it mounts the component's Secret, which a pod started before the flip does not.
+ */
+export const ROLLED_CHECK = 'rolled';
+
 /** The check that every pod mounting a Secret started after the Secret's last write. */
 export const LOADED_CHECK = 'loaded';
 

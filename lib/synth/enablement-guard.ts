@@ -6,16 +6,19 @@
  * only once a `cluster-tls verify --json` report of that phase shows every Secret in place.
  */
 import { READ_LIMITS, readBounded } from '../spec/bounded-read';
+import { ClusterKind, clusterKind } from '../spec/catalog';
 import { ClusterTlsError, oneLine } from '../spec/errors';
-import { ENABLEMENT_PHASES, TlsEnablementPhase, nextEnablementPhase } from '../spec/enablement';
+import { ENABLEMENT_PHASES, ENABLEMENT_STATES, TlsEnablementPhase, nextEnablementPhase } from '../spec/enablement';
 import * as layout from '../spec/output-layout';
+import { ROLLED_CHECK } from '../spec/verify-report';
 import { displayPath } from './display-path';
-import { FixedSettings, RECREATE_ENV, RecordedEnablement, sortedKeys } from './guards';
-import { RotationGuardInputs, UNVERIFIED_ENV, readVerifyReport } from './rotation-guard';
+import { FixedSettings, RECREATE_ENV, RecordedEnablement, clusterKey, sortedKeys } from './guards';
+import { PhaseGuardInputs, requirePhaseReport, unverifiedHint } from './phase-report';
 
 /** The record key of the database cluster of certificates `<namespace>/<cluster>`. */
 function databaseClusterKey(key: string): string {
-  return `DatabaseCluster/${key}`;
+  const [namespace, name] = key.split('/');
+  return clusterKey({ kind: clusterKind(ClusterKind.DATABASE).resourceKind, metadata: { namespace, name } });
 }
 
 /**
@@ -40,7 +43,7 @@ export function flippingClusters(record: FixedSettings | undefined, now: FixedSe
  * @returns the enablements to record: the app's, with the acknowledged unverified phases
  */
 export function checkEnablements(record: FixedSettings | undefined, now: FixedSettings, recordFile: string,
-  inputs: RotationGuardInputs): FixedSettings['enablements'] {
+  inputs: PhaseGuardInputs): FixedSettings['enablements'] {
   const where = `as recorded in ${displayPath(recordFile)}`;
   const before = record?.enablements ?? {};
   const after = now.enablements ?? {};
@@ -54,6 +57,10 @@ export function checkEnablements(record: FixedSettings | undefined, now: FixedSe
       checkStep(key, old, cur, where);
     }
     if (cur === undefined) {
+      // Done and no longer declared: the record keeps it, with the phases left unverified, for review.
+      if (old !== undefined && nextEnablementPhase(old.phase as TlsEnablementPhase) === undefined) {
+        recorded[key] = old;
+      }
       continue;
     }
     let unverified = old?.unverified ?? [];
@@ -109,15 +116,15 @@ function checkStep(key: string, old: RecordedEnablement | undefined, cur: Record
  * the runbook wrote beside the output folder shows the remaining member stored with its https
  * peer URL: a member added before that could not reach it, and the quorum would be lost.
  */
-function checkPeerUrlStored(key: string, old: RecordedEnablement, cur: RecordedEnablement, inputs: RotationGuardInputs, recordFile: string): void {
+function checkPeerUrlStored(key: string, old: RecordedEnablement, cur: RecordedEnablement, inputs: PhaseGuardInputs, recordFile: string): void {
   const [namespace, clusterName] = key.split('/');
   const file = layout.defaultMembersFile(inputs.outdir, namespace, clusterName);
   const { member, peerUrl } = old.coordinator;
   const at = `certificates ${key}: enablement.phase: received "${cur.phase}"; expected "${old.phase}" until the coordinator member ${member} is stored with peer URL ${peerUrl}`;
-  const skip = `or, to move on unverified, set ${UNVERIFIED_ENV}=${key} (kept in ${displayPath(recordFile)})`;
+  const skip = unverifiedHint(key, recordFile);
   let text: string;
   try {
-    text = readBounded(file, READ_LIMITS.verifyReport);
+    text = readBounded(file, READ_LIMITS.membersFile);
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no member list at' : `${oneLine((e as Error).message)}, reading`;
     throw new ClusterTlsError(`${at}: ${why} ${displayPath(file)}; run the peer-URL step of ${layout.ENABLEMENT_RUNBOOK_FILE}, ${skip}`);
@@ -130,27 +137,23 @@ function checkPeerUrlStored(key: string, old: RecordedEnablement, cur: RecordedE
   }
 }
 
-/** Refuses to leave a phase unless a report of that phase shows every Secret the record names in it passing every check. */
-function checkPhaseReached(key: string, old: RecordedEnablement, cur: RecordedEnablement, inputs: RotationGuardInputs, recordFile: string): void {
-  const [namespace, clusterName] = key.split('/');
-  const file = inputs.report?.file ?? layout.defaultVerifyReportFile(inputs.outdir, namespace, clusterName);
-  const source = inputs.report?.from ?? 'verify report';
+/**
+ * Refuses to leave a phase unless a report of that phase shows every Secret the record names in it
+ * passing every check; once TLS is on, the report must also list the pods, so that its `rolled`
+ * check shows every pod of the cluster started with TLS.
+ */
+function checkPhaseReached(key: string, old: RecordedEnablement, cur: RecordedEnablement, inputs: PhaseGuardInputs, recordFile: string): void {
   const at = `certificates ${key}: enablement.phase: received "${cur.phase}"; expected "${old.phase}" until cluster-tls verify shows every Secret of the cluster in it`;
-  const skip = `or, to move on unverified, set ${UNVERIFIED_ENV}=${key} (kept in ${displayPath(recordFile)})`;
-  const report = readVerifyReport(file, source);
-  if (report === undefined) {
-    throw new ClusterTlsError(`${at}: no report at ${displayPath(file)}; run the check step of ${layout.ENABLEMENT_RUNBOOK_FILE}, ${skip}`);
-  }
-  const plan = report.plans.find((p) => p?.namespace === namespace && p?.clusterName === clusterName);
-  if (plan?.enablement?.phase !== old.phase) {
-    throw new ClusterTlsError(`${at}: ${displayPath(file)} is not a report of phase "${old.phase}"; run the check step of ${layout.ENABLEMENT_RUNBOOK_FILE} again, ${skip}`);
-  }
-  for (const name of old.secrets) {
-    const secret = report.secrets.find((s) => s.namespace === namespace && s.name === name);
-    const failed = secret?.checks.find((c) => !c.ok);
-    if (secret === undefined || failed !== undefined) {
-      const reason = secret === undefined ? 'it is not in the report' : `${failed!.check}: ${failed!.found}`;
-      throw new ClusterTlsError(`${at}, and ${displayPath(file)} does not show Secret ${name} there: ${reason}; finish the phase as ${layout.ENABLEMENT_RUNBOOK_FILE} says and verify again, ${skip}`);
-    }
+  const report = requirePhaseReport(inputs, recordFile, {
+    key, at, runbook: layout.ENABLEMENT_RUNBOOK_FILE, phase: `phase "${old.phase}"`, secrets: old.secrets,
+    isPhase: (plan) => plan.enablement?.phase === old.phase,
+    missed: (checks) => {
+      const failed = checks.find((c) => !c.ok);
+      return failed && `${failed.check}: ${failed.found}`;
+    },
+  });
+  if (ENABLEMENT_STATES[old.phase as TlsEnablementPhase]?.tls && !report.secrets.some((s) => s.checks.some((c) => c.check === ROLLED_CHECK))) {
+    throw new ClusterTlsError(`${at} and every pod of it restarted with TLS: the report lists no pods, so it cannot show them (check ${ROLLED_CHECK}); `
+      + `list them as the check step of ${layout.ENABLEMENT_RUNBOOK_FILE} does (kubectl get secrets,pods …), ${unverifiedHint(key, recordFile)}`);
   }
 }

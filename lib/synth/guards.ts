@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLUSTER_RESOURCE_KINDS } from '../spec/catalog';
+import { ENABLEMENT_PHASES } from '../spec/enablement';
 import { isPlainObject } from '../spec/props';
 import type { DrainerFacts } from './app-rules';
 import { ClusterTlsError, describeValue } from '../spec/errors';
@@ -59,9 +60,8 @@ export interface RecordedRotation {
 
 /** The TLS enablement a database cluster declares: it moves one phase per synth, forward. */
 export interface RecordedEnablement {
+  /** One of {@link ENABLEMENT_PHASES}. */
   readonly phase: string;
-  /** Every phase, in order. */
-  readonly phases: readonly string[];
   /** Every Secret of the plan in this phase: a verify report must show each one in place before the phase moves on. */
   readonly secrets: readonly string[];
   /** The phases left without a verify report, each acknowledged by name: kept, for review. */
@@ -116,9 +116,7 @@ export function fixedSettings(manifests: readonly any[], drainers: readonly Drai
   const enablements: Record<string, RecordedEnablement> = {};
   for (const p of plans) {
     if (p.enablement) {
-      enablements[`${p.namespace}/${p.clusterName}`] = {
-        phase: p.enablement.phase, phases: p.enablement.phases, secrets: p.secrets.map((s) => s.name), coordinator: p.enablement.coordinator,
-      };
+      enablements[`${p.namespace}/${p.clusterName}`] = { phase: p.enablement.phase, secrets: p.secrets.map((s) => s.name), coordinator: p.enablement.coordinator };
     }
   }
   return {
@@ -179,7 +177,7 @@ export function readRecord(file: string): FixedSettings | undefined {
     throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received a rotations entry that is not one an earlier synth wrote; `
       + 'expected the file an earlier synth wrote: restore it from version control');
   }
-  const enablement = (r: any) => isPlainObject(r) && typeof r.phase === 'string' && strings(r.phases) && strings(r.secrets)
+  const enablement = (r: any) => isPlainObject(r) && (ENABLEMENT_PHASES as readonly unknown[]).includes(r.phase) && strings(r.secrets)
     && (r.unverified === undefined || strings(r.unverified)) && isPlainObject(r.coordinator) && typeof (r.coordinator as any).member === 'string' && typeof (r.coordinator as any).peerUrl === 'string';
   if (parsed.enablements !== undefined && (!isPlainObject(parsed.enablements) || !Object.values(parsed.enablements).every(enablement))) {
     throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received an enablements entry that is not one an earlier synth wrote; `

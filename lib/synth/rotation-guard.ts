@@ -6,30 +6,12 @@
  * and no pod still holding what it loaded before. Moving on without a report is an acknowledged
  * choice, written into the record for review.
  */
-import { READ_LIMITS, readBounded } from '../spec/bounded-read';
-import { ClusterTlsError, describeValue, hasCredentials, oneLine } from '../spec/errors';
+import { ClusterTlsError } from '../spec/errors';
 import * as layout from '../spec/output-layout';
-import { LOADED_CHECK, ROTATION_CHECK, VerifyReportFile } from '../spec/verify-report';
-import { displayPath, relativePath } from './display-path';
+import { LOADED_CHECK, ROTATION_CHECK } from '../spec/verify-report';
+import { displayPath } from './display-path';
 import { FixedSettings, RECREATE_ENV, RecordedRotation, sortedKeys } from './guards';
-
-/** Environment variable naming one JSON report of `cluster-tls verify` for every phase in place. */
-export const VERIFY_REPORT_ENV = 'CLUSTER_TLS_VERIFY_REPORT';
-
-/** Environment variable listing the clusters (`<namespace>/<cluster>`) whose phase may move on without a verify report. */
-export const UNVERIFIED_ENV = 'CLUSTER_TLS_UNVERIFIED_PHASE';
-
-/** Where the reports come from, and which clusters may move on without one. */
-export interface RotationGuardInputs {
-  /** The output folder, beside which each cluster's report is looked for. */
-  readonly outdir: string;
-  /** One report for every cluster, instead of the files beside the output folder, and where its name came from. */
-  readonly report?: { readonly file: string; readonly from: string };
-  /** Entries `rotation/<namespace>/<cluster>` that lift every rotation rule for that cluster. */
-  readonly acknowledged: readonly string[];
-  /** `<namespace>/<cluster>` whose phase may move on without a report. */
-  readonly unverified: readonly string[];
-}
+import { PhaseGuardInputs, requirePhaseReport } from './phase-report';
 
 /**
  * Refuses a rotation that skips a phase, goes back, is dropped before its last phase, or starts
@@ -38,7 +20,7 @@ export interface RotationGuardInputs {
  * @returns the rotations to record: the app's, with the acknowledged unverified phases
  */
 export function checkRotations(record: FixedSettings | undefined, now: FixedSettings, recordFile: string,
-  inputs: RotationGuardInputs): FixedSettings['rotations'] {
+  inputs: PhaseGuardInputs): FixedSettings['rotations'] {
   if (record === undefined) {
     return now.rotations;
   }
@@ -123,66 +105,20 @@ function allowedNext(old: RecordedRotation | undefined): ({ id: string; phase: s
 }
 
 /**
- * Reads a report; undefined when the file does not exist. Refuses, in one line, a file that is
- * larger than its bound (READ_LIMITS.verifyReport), not JSON, or not shaped as a report.
- */
-export function readVerifyReport(file: string, source: string): VerifyReportFile | undefined {
-  if (hasCredentials(file)) {
-    // A URL given where a file is expected is not repeated: it may carry a password.
-    throw new ClusterTlsError(`${source}: received a value with a user name or password in it (not repeated here); expected the path of the JSON report of cluster-tls verify --json`);
-  }
-  let text: string;
-  try {
-    text = readBounded(file, READ_LIMITS.verifyReport);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      return undefined;
-    }
-    throw new ClusterTlsError(`${source}: received ${describeValue(relativePath(file))}, which cannot be read (${oneLine((e as NodeJS.ErrnoException).code ?? (e as Error).message)}); expected the JSON report of cluster-tls verify --json`);
-  }
-  let parsed: any;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  const isSecret = (s: any) => typeof s?.name === 'string' && typeof s.namespace === 'string' && Array.isArray(s.checks)
-    && s.checks.every((c: any) => typeof c?.check === 'string' && typeof c.ok === 'boolean');
-  if (!Array.isArray(parsed?.plans) || !Array.isArray(parsed?.secrets) || !parsed.secrets.every(isSecret)) {
-    throw new ClusterTlsError(`${source}: received ${describeValue(relativePath(file))}, which is not a report of cluster-tls verify --json; expected the JSON report of the phase in place`);
-  }
-  return { file, plans: parsed.plans, secrets: parsed.secrets };
-}
-
-/**
  * Refuses to leave a phase unless the report (the one given, else the file beside the output
  * folder) is of that phase and shows every Secret the record names in it, with no pod that
  * loaded it before it was written.
  */
-function checkPhaseReached(key: string, old: RecordedRotation, cur: RecordedRotation, inputs: RotationGuardInputs, recordFile: string): void {
-  const [namespace, clusterName] = key.split('/');
-  const file = inputs.report?.file ?? layout.defaultVerifyReportFile(inputs.outdir, namespace, clusterName);
-  const source = inputs.report?.from ?? 'verify report';
+function checkPhaseReached(key: string, old: RecordedRotation, cur: RecordedRotation, inputs: PhaseGuardInputs, recordFile: string): void {
   const at = `certificates ${key}: rotations: received ${cur.id} at "${cur.phase}"; expected ${old.id} at "${old.phase}" until cluster-tls verify shows every Secret of the cluster in it and every pod restarted since`;
-  const skip = `or, to move on unverified and risk pods that trust a CA their peers no longer present, set ${UNVERIFIED_ENV}=${key} (kept in ${displayPath(recordFile)})`;
   if (!Array.isArray(old.secrets)) {
     throw new ClusterTlsError(`${at}: ${displayPath(recordFile)} does not list the Secrets of phase "${old.phase}" (an earlier release wrote it): synthesize phase "${old.phase}" once more, then verify`);
   }
-  const report = readVerifyReport(file, source);
-  if (report === undefined) {
-    throw new ClusterTlsError(`${at}: no report at ${displayPath(file)}; run the check step of ${layout.ROTATION_RUNBOOK_FILE}, ${skip}`);
-  }
-  const plan = report.plans.find((p) => p?.namespace === namespace && p?.clusterName === clusterName);
-  if (plan?.rotation?.id !== old.id || plan.rotation.phase !== old.phase) {
-    throw new ClusterTlsError(`${at}: ${displayPath(file)} is not a report of phase "${old.phase}" of rotation ${old.id}; run the check step of ${layout.ROTATION_RUNBOOK_FILE} again, ${skip}`);
-  }
-  for (const name of old.secrets) {
-    const secret = report.secrets.find((s) => s.namespace === namespace && s.name === name);
-    const reason = secret === undefined ? 'it is not in the report' : missedCheck(secret.checks);
-    if (reason !== undefined) {
-      throw new ClusterTlsError(`${at}, and ${displayPath(file)} does not show Secret ${name} there: ${reason}; finish the phase as ${layout.ROTATION_RUNBOOK_FILE} says and verify again, ${skip}`);
-    }
-  }
+  requirePhaseReport(inputs, recordFile, {
+    key, at, runbook: layout.ROTATION_RUNBOOK_FILE, phase: `phase "${old.phase}" of rotation ${old.id}`, secrets: old.secrets, missed: missedCheck,
+    isPhase: (plan) => plan.rotation?.id === old.id && plan.rotation.phase === old.phase,
+    risk: 'and risk pods that trust a CA their peers no longer present',
+  });
 }
 
 /**

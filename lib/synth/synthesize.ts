@@ -15,7 +15,8 @@ import { displayPath } from './display-path';
 import { isSystemError, machineError } from './machine-errors';
 import { OutputSwap } from './output-swap';
 import { isWithin } from './swap-files';
-import { UNVERIFIED_ENV, VERIFY_REPORT_ENV, checkRotations } from './rotation-guard';
+import { checkRotations } from './rotation-guard';
+import { UNVERIFIED_ENV, VERIFY_REPORT_ENV } from './phase-report';
 import { checkEnablements, flippingClusters } from './enablement-guard';
 import { RenderedObject, planOutput } from './output-plan';
 import { RenderedFile, copyFiles } from './write-output';
@@ -90,9 +91,11 @@ export interface SynthesizeOptions {
    */
   readonly verifyReport?: string;
   /**
-   * Clusters (`<namespace>/<cluster>`) whose rotation may move to its next phase without a verify
-   * report. The risk is an outage: pods that still trust only a CA their peers no longer present.
-   * The record keeps each phase left this way, for review.
+   * Clusters (`<namespace>/<cluster>`) whose rotation or TLS enablement may move to its next phase
+   * without a verify report (and, leaving an enablement's `enable`, without the member list). The
+   * risk is an outage: pods that still trust only a CA their peers no longer present, pods still in
+   * plain text, or a coordinator member stored with its `http` peer URL when others join. The
+   * record keeps each phase left this way, for review. Given, it replaces the environment variable.
    * @default - the comma-separated entries of the `CLUSTER_TLS_UNVERIFIED_PHASE` environment variable
    */
   readonly acknowledgeUnverifiedPhase?: string[];

@@ -63,6 +63,8 @@ export interface PodData {
   readonly namespace?: string;
   /** `status.phase` (`Pending`, `Running`, …), when the input carries it. */
   readonly phase?: string;
+  /** `metadata.labels`; empty when it has none. */
+  readonly labels: Readonly<Record<string, string>>;
   /**
    * The Secrets it loads, each once: those its volumes mount (`secret`, `projected`) and those its
    * containers read into their environment (`spec/pod-secrets.ts`).
@@ -248,8 +250,14 @@ function parsePod(doc: any, source: string, label: string): PodData {
     throw new VerifyInputError(source, `${where} status.phase`, brief(status.phase), 'a Pod phase such as "Running"');
   }
   checkVolumes(spec.volumes, source, where);
+  const labels = objectAt(doc.metadata?.labels, source, `${where} metadata.labels`, 'an object of label names and values');
+  for (const [key, value] of Object.entries(labels)) {
+    if (typeof value !== 'string') {
+      throw new VerifyInputError(source, `${where} metadata.labels["${key}"]`, brief(value), 'a string');
+    }
+  }
   return {
-    name, namespace, phase: status.phase,
+    name, namespace, phase: status.phase, labels: labels as Record<string, string>,
     secretNames: [...secretsOfPodSpec(spec)],
     containers: containerStarts(status.containerStatuses, source, where),
     source,

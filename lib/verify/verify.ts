@@ -3,9 +3,9 @@
  * The checks of `cluster-tls verify`: every Secret a certificate plan requires, against what the
  * components need from it. Pure functions: the inputs come from `input.ts`, the time is a parameter.
  */
-import { ENABLEMENT_CHECK, LOADED_CHECK, ROTATION_CHECK } from '../spec/verify-report';
+import { ENABLEMENT_CHECK, LOADED_CHECK, ROLLED_CHECK, ROTATION_CHECK } from '../spec/verify-report';
 import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
-import { ClusterKind, SECRET_KEYS, component } from '../spec/catalog';
+import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, ClusterKind, OPERATOR_ROLL_ORDER, SECRET_KEYS, component } from '../spec/catalog';
 import type { TlsPlan, TlsPlanSecret } from '../certificates/certificate-options';
 import { parseDuration } from '../spec/duration';
 import {
@@ -29,7 +29,7 @@ export const CHECKS = [
  * (`kubectl get secrets,pods`): `loaded` (see `loaded.ts`). Kept apart from `CHECKS`, which lists
  * what every input is checked for.
  */
-export const POD_CHECKS = [LOADED_CHECK] as const;
+export const POD_CHECKS = [ROLLED_CHECK, LOADED_CHECK] as const;
 
 /** The name of one check. */
 export type CheckName = (typeof CHECKS)[number] | (typeof POD_CHECKS)[number];
@@ -178,6 +178,28 @@ export async function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secre
     results.push(checkEnablement(required, plan, plan.enablement, context.allowedCommonNames ?? []));
   }
   return results;
+}
+
+/** A server Secret of a database component whose pods the operator runs (not the drainer's, nor a restore's jobs'). */
+function isOperatorComponent(required: TlsPlanSecret): boolean {
+  return required.role === 'server' && required.cluster === ClusterKind.DATABASE && required.component !== undefined
+    && OPERATOR_ROLL_ORDER[ClusterKind.DATABASE].includes(required.component);
+}
+
+/**
+ * Once a TLS enablement has flipped: every pod of the component (by the operator's instance and
+ * component labels) mounts the component's Secret. The operator mounts it only in pods it
+ * creates with TLS on, so a pod without it started before the flip and still speaks plain text.
+ */
+function checkRolled(required: TlsPlanSecret, plan: TlsPlan, pods: readonly PodData[]): CheckResult {
+  const ofComponent = pods.filter((p) => p.labels[CLUSTER_POD_LABEL] === plan.clusterName && p.labels[COMPONENT_POD_LABEL] === required.component);
+  const plain = ofComponent.filter((p) => !p.secretNames.includes(required.name));
+  const expected = `every pod of the ${required.component} (${CLUSTER_POD_LABEL}=${plan.clusterName}, ${COMPONENT_POD_LABEL}=${required.component}) started with TLS on: it mounts the Secret`;
+  if (ofComponent.length === 0) {
+    return result(ROLLED_CHECK, false, expected, 'no pod of the component in the input: list the pods of the namespace with the Secrets');
+  }
+  return result(ROLLED_CHECK, plain.length === 0, expected, plain.length === 0 ? `${ofComponent.map((p) => p.name).join(', ')} mount${ofComponent.length === 1 ? 's' : ''} it`
+    : `${plain.map((p) => p.name).join(', ')} ${plain.length === 1 ? 'does' : 'do'} not mount it: started before the flip, still in plain text; wait for the operator's roll`);
 }
 
 /**
@@ -537,6 +559,9 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
     for (const { required, secret, checks } of checked) {
       if (secret !== undefined && checks.some((r) => r.check === 'chain')) {
         checks.push(await checkHandshakes(required, secret, good));
+      }
+      if (secret !== undefined && (options.pods?.length ?? 0) > 0 && plan.enablement?.tls && isOperatorComponent(required)) {
+        checks.push(checkRolled(required, plan, pods));
       }
       if (secret !== undefined && (options.pods?.length ?? 0) > 0) {
         checks.push(checkLoaded(secret, pods));

@@ -100,8 +100,14 @@ describe('Secret and issuer names', () => {
     expect(names.backupPrefix('demo', 'basic')).toBe('demo/basic');
   });
 
-  test('every pod of a cluster is selected by the operator\'s instance label', () => {
+  test('every pod of a cluster is selected by the operator\'s instance label, a component\'s by its component label too', () => {
     expect(names.clusterPodSelector('basic')).toBe('app.kubernetes.io/instance=basic');
+    expect(names.componentPodSelector('basic', 'coordinator')).toBe('app.kubernetes.io/instance=basic,app.kubernetes.io/component=coordinator');
+  });
+
+  test('pods are named by the StatefulSet of their component, with their ordinal', () => {
+    expect(names.podName('basic', 'store', 2)).toBe('basic-store-2');
+    expect(names.firstPodName('basic', 'coordinator')).toBe('basic-coordinator-0');
   });
 
   test('a coordinator member\'s https peer URL names its pod under the peer service, with the cluster domain when there is one', () => {

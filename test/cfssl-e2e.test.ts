@@ -104,7 +104,7 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
     expect({ status: refused.status, stderr: refused.stderr }).toEqual({
       status: 1,
       stderr: `issue-certificates.sh: ${real}/demo/basic/cfssl is inside the synth output ${real}, which the next synth replaces whole, keys included; `
-        + `copy this folder out and run the copy, for example: cp -r '${real}/demo/basic/cfssl' ~/pki-demo-basic && ~/pki-demo-basic/issue-certificates.sh\n`,
+        + `copy this folder out and run the copy, for example: mkdir -p ~/pki-demo-basic && cp -r '${real}/demo/basic/cfssl'/. ~/pki-demo-basic/ && ~/pki-demo-basic/issue-certificates.sh\n`,
     });
     expect(refusedLeft.filter((f) => !f.endsWith('.json') && f !== 'issue-certificates.sh' && f !== '.gitignore')).toEqual([]);
   });

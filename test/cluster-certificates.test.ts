@@ -316,7 +316,7 @@ describe('issuance steps for runbooks', () => {
 
   test('cfssl: copy the folder out of the output and run the script', () => {
     const [step] = synth({ method: IssuingMethod.CFSSL }).certs.issuanceSteps();
-    expect(step.commands).toEqual(['cp -r demo/basic/cfssl ~/pki-demo-basic', '~/pki-demo-basic/issue-certificates.sh']);
+    expect(step.commands).toEqual(['mkdir -p ~/pki-demo-basic', 'cp -r demo/basic/cfssl/. ~/pki-demo-basic/', '~/pki-demo-basic/issue-certificates.sh']);
   });
 
   test('user-provided: points at the list of required Secrets', () => {

@@ -264,13 +264,20 @@ describeWithCfssl('enablement runbooks')('enablement runbooks', () => {
           synth(outdir, IssuingMethod.CFSSL, phase, [`${ns}/${CLUSTER}`]);
         }
         const blocks = shellBlocks(fs.readFileSync(path.join(outdir, enablementRunbookPath(ns, CLUSTER)), 'utf8'));
-        // The database runbook's issuing block, as written: the Secrets the flip needs.
-        await bash(shellBlocks(fs.readFileSync(path.join(outdir, databaseRunbookPath(ns, CLUSTER)), 'utf8')).find((b) => b.includes('issue-certificates.sh'))!, outdir, env);
+        // The database runbook's issuing block, as written: the Secrets the flip needs. Run twice, as
+        // a user repeating a step does: the second copy goes over the first, keys kept, not inside it.
+        const issuing = shellBlocks(fs.readFileSync(path.join(outdir, databaseRunbookPath(ns, CLUSTER)), 'utf8')).find((b) => b.includes('issue-certificates.sh'))!;
+        await bash(issuing, outdir, env);
+        const copy = path.join(home, `pki-${ns}-${CLUSTER}`);
+        const caKey = fs.readFileSync(path.join(copy, 'ca-key.pem'), 'utf8');
+        await bash(issuing, outdir, env);
+        expect(fs.existsSync(path.join(copy, 'cfssl'))).toBe(false);
+        expect(fs.readFileSync(path.join(copy, 'ca-key.pem'), 'utf8')).toBe(caKey);
         await coordinator.stop();
         await coordinator.start(tlsSecretsOf(kubectl, ns).get(names.serverSecretName(CLUSTER, 'coordinator')));
-        const copy = blocks.find((b) => b.includes(`cat > ${ETCDCTL_IN_POD}`))!;
+        const copyIn = blocks.find((b) => b.includes(`cat > ${ETCDCTL_IN_POD}`))!;
         const update = blocks.find((b) => b.includes('member update'))!;
-        await bash(copy, outdir, env);
+        await bash(copyIn, outdir, env);
         // Its last two commands alone, before any update: the member still shows http, and grep fails.
         const check = update.split('\n').filter((l) => l.startsWith('#') || l.includes('member list >') || l.startsWith('grep')).join('\n');
         await expect(bash(check, outdir, env)).rejects.toThrow(/block exited 1/);

@@ -88,7 +88,7 @@ function outputFolderGuard({ clusterName, namespace }: CertificateSettings): Blo
     'dir="$here"',
     'while :; do',
     `  [ ! -e "$dir/${layout.OUTPUT_MARKER_FILE}" ] || fail "$here is inside the synth output $dir, which the next synth replaces whole, keys included; `
-      + `copy this folder out and run the copy, for example: cp -r '$here' ${copy} && ${copy}/${ISSUE_SCRIPT}"`,
+      + `copy this folder out and run the copy, for example: mkdir -p ${copy} && cp -r '$here'/. ${copy}/ && ${copy}/${ISSUE_SCRIPT}"`,
     '  [ "$dir" != / ] || break',
     '  dir="$(dirname "$dir")"',
     'done',

@@ -135,9 +135,9 @@ export function renderCfssl(scope: Construct, settings: CertificateSettings): Ce
       return [{
         title: 'Issue the certificates with cfssl',
         text: [
-          `Copy \`${folder}\` out of the output folder (the next synth replaces it) and run \`./${ISSUE_SCRIPT}\` there once. It makes the CA and every certificate and creates the Secrets; run again, it changes nothing that exists.`,
+          `Copy \`${folder}\` out of the output folder (the next synth replaces it) and run \`./${ISSUE_SCRIPT}\` there. It makes the CA and every certificate and creates the Secrets; run again, it changes nothing that exists, and the copy is made over the earlier one, whose keys it keeps.`,
         ],
-        commands: [`cp -r ${folder} ${copy}`, `${copy}/${ISSUE_SCRIPT}`],
+        commands: [`mkdir -p ${copy}`, `cp -r ${folder}/. ${copy}/`, `${copy}/${ISSUE_SCRIPT}`],
       }];
     },
   };

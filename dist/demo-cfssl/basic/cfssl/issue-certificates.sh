@@ -34,7 +34,7 @@ fail() {
 here="$(pwd -P)"
 dir="$here"
 while :; do
-  [ ! -e "$dir/.cluster-tls-output.json" ] || fail "$here is inside the synth output $dir, which the next synth replaces whole, keys included; copy this folder out and run the copy, for example: cp -r '$here' ~/pki-demo-cfssl-basic && ~/pki-demo-cfssl-basic/issue-certificates.sh"
+  [ ! -e "$dir/.cluster-tls-output.json" ] || fail "$here is inside the synth output $dir, which the next synth replaces whole, keys included; copy this folder out and run the copy, for example: mkdir -p ~/pki-demo-cfssl-basic && cp -r '$here'/. ~/pki-demo-cfssl-basic/ && ~/pki-demo-cfssl-basic/issue-certificates.sh"
   [ "$dir" != / ] || break
   dir="$(dirname "$dir")"
 done

@@ -34,7 +34,7 @@ export interface CliIo {
 
 const USAGE = `Usage:
   cluster-tls verify --dist <folder> --secrets <file|-> [--json] [--now <ISO date>]
-                     [--namespace <namespace>] [--cluster <name>]
+                     [--min-days <N>] [--namespace <namespace>] [--cluster <name>]
   cluster-tls --help
 
 verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads standard input)
@@ -56,6 +56,8 @@ Options:
                        kubectl get secrets,pods ... --show-managed-fields; - for standard input
   --json               print the report as JSON
   --now <ISO date>     check validity at this time instead of now, such as 2030-01-01T00:00:00Z
+  --min-days <N>       also fail when a certificate, CAs included, expires within N days
+                       (the expiry check), for a CI job or a CronJob to gate on
   --namespace <name>   check only the plans of this namespace (default: the Secrets' namespace)
   --cluster <name>     check only the plans of this cluster name
   -h, --help           show this help
@@ -96,6 +98,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
         'secrets': { type: 'string' },
         'json': { type: 'boolean' },
         'now': { type: 'string' },
+        'min-days': { type: 'string' },
         'namespace': { type: 'string' },
         'cluster': { type: 'string' },
         'help': { type: 'boolean', short: 'h' },
@@ -126,9 +129,14 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
   }
 
+  const minDays = values['min-days'] === undefined ? undefined : Number(values['min-days']);
+  if (minDays !== undefined && (!/^\d+$/.test(values['min-days']!) || !Number.isSafeInteger(minDays))) {
+    throw new VerifyInputError('--min-days', 'days', values['min-days'], 'a whole number of days, such as 21');
+  }
+
   const plans = loadPlans(values.dist);
   const { secrets, pods } = parseSecretsAndPods(await readSecrets(values.secrets, io), values.secrets === '-' ? 'standard input' : values.secrets);
-  const report = await verify(plans, secrets, { now, namespace: values.namespace, clusterName: values.cluster, pods });
+  const report = await verify(plans, secrets, { now, namespace: values.namespace, clusterName: values.cluster, pods, minDays });
   io.stdout(values.json ? `${JSON.stringify(report, undefined, 2)}\n` : formatReport(report));
   return report.ok ? EXIT.ok : EXIT.failed;
 }

@@ -110,8 +110,8 @@ describe('a good set of Secrets', () => {
     expect(report.ok).toBe(true);
     expect(report.summary).toEqual({ checked: 8, passed: 8, failed: 0 });
     expect(report.secrets.map((s) => s.name)).toEqual(plan.secrets.map((s) => s.name));
-    expect(report.secrets.find((s) => s.name === STORE)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'rotation' && c !== 'enablement'));
-    expect(report.secrets.find((s) => s.name === CLIENT)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'san' && c !== 'rotation' && c !== 'enablement'));
+    expect(report.secrets.find((s) => s.name === STORE)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'rotation' && c !== 'enablement' && c !== 'expiry'));
+    expect(report.secrets.find((s) => s.name === CLIENT)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'san' && c !== 'rotation' && c !== 'enablement' && c !== 'expiry'));
   });
 
   test('keys as cfssl writes them (PKCS#1, SEC1) in Opaque Secrets, and ECDSA P-256 leaves under an RSA 2048 plan', async () => {
@@ -587,6 +587,20 @@ describe('the cluster-tls command', () => {
     expect(stdout.endsWith('\n8 secrets checked: 0 passed, 8 failed\n')).toBe(true);
   });
 
+  test('--min-days fails every certificate that expires within the days given, CAs included, and passes the same Secrets with fewer days', async () => {
+    // The leaves of the test PKI are valid 8760h from a day before NOW: they expire in 8736h, 364 days.
+    const within = await cli(['verify', '--dist', dist, '--secrets', writeJson(good), '--now', NOW.toISOString(), '--min-days', '365']);
+    expect(within.code).toBe(1);
+    expect(within.stdout).toContain(`  - expiry: expected tls.crt and every CA certificate in ca.crt valid until at least ${at(365 * 24)} (365 days); found tls.crt expires ${at(8736)}, in 364 days`);
+    const beyond = await cli(['verify', '--dist', dist, '--secrets', writeJson(good), '--now', NOW.toISOString(), '--min-days', '364']);
+    expect(beyond.code).toBe(0);
+    const json = await cli(['verify', '--json', '--dist', dist, '--secrets', writeJson(good), '--now', NOW.toISOString(), '--min-days', '364']);
+    expect(JSON.parse(json.stdout).secrets[0].checks.find((c: any) => c.check === 'expiry')).toMatchObject({ ok: true, found: expect.stringMatching(/^the first to expire, tls\.crt, expires /) });
+    // Ten years on, the CA itself is within the days given.
+    const ca = await cli(['verify', '--json', '--dist', dist, '--secrets', writeJson(good), '--now', NOW.toISOString(), '--min-days', '3700']);
+    expect(JSON.parse(ca.stdout).secrets[0].checks.find((c: any) => c.check === 'expiry').found).toMatch(/; ca\.crt expires .*, in \d+ days$/);
+  });
+
   test('--help', async () => {
     const { code, stdout } = await cli(['--help']);
     expect(code).toBe(0);
@@ -602,6 +616,8 @@ describe('the cluster-tls command', () => {
     [['verify', '--dist', 'x', '--secrets', 'y', '--now', 'soon'], 'error: --now: date: received "soon"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
     [['verify', '--dist', 'x', '--secrets', 'y', '--now', '2030-02-31'], 'error: --now: date: received "2030-02-31"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
     [['verify', '--dist', 'x', '--secrets', 'y', '--now', '2030-04-31T12:00:00Z'], 'error: --now: date: received "2030-04-31T12:00:00Z"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--min-days', '3 weeks'], 'error: --min-days: days: received "3 weeks"; expected a whole number of days, such as 21\n'],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--min-days=-1'], 'error: --min-days: days: received "-1"; expected a whole number of days, such as 21\n'],
     [['verify', '--dist', '/nonexistent/dist', '--secrets', 'y'], 'error: --dist: folder: received "/nonexistent/dist"; expected the folder of the synthesized output, such as dist (run npm run synth first)\n'],
   ])('usage mistake %j exits 2 with one line', async (argv, message) => {
     const { code, stdout, stderr } = await cli(argv);

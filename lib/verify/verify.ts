@@ -21,7 +21,7 @@ import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHand
 /** The checks of the Secrets, in the order they are run and reported. Their names are stable (`--json`). */
 export const CHECKS = [
   'present', 'keys', 'subject', 'chain', 'same-ca', 'key-match', 'san', 'usage', 'common-name', 'validity', 'renewal', 'ca-lifetime',
-  'key-strength', ROTATION_CHECK, ENABLEMENT_CHECK, 'handshake',
+  'expiry', 'key-strength', ROTATION_CHECK, ENABLEMENT_CHECK, 'handshake',
 ] as const;
 
 /**
@@ -65,6 +65,8 @@ export interface VerifyContext {
   readonly allowedCommonNames?: readonly AllowedCommonNames[];
   /** The cluster's CA; without it the `same-ca` check is not run. */
   readonly clusterCa?: ClusterCa;
+  /** How many days every certificate must stay valid after `now`; without it the `expiry` check is not run. */
+  readonly minDays?: number;
 }
 
 /** A Secret of a plan that passed its own checks: the peers every other Secret shakes hands with. */
@@ -170,6 +172,9 @@ export async function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secre
   results.push(checkUsages(m, required));
   results.push(checkCommonName(m, required, plan, context.allowedCommonNames ?? []));
   results.push(...checkValidity(m, plan, context.now));
+  if (context.minDays !== undefined) {
+    results.push(checkExpiry(m, context.now, context.minDays));
+  }
   results.push(checkKeyStrength(m, plan));
   if (plan.rotation !== undefined) {
     results.push(checkRotation(m, plan.rotation));
@@ -399,6 +404,21 @@ function checkCommonName(m: Material, required: TlsPlanSecret, plan: TlsPlan, al
   return result('common-name', problems.length === 0, expected, `CN ${JSON.stringify(cn)}${problems.length ? `: ${problems.join('; ')}` : ''}`);
 }
 
+/**
+ * `--min-days`: `tls.crt` and every CA certificate in `ca.crt` stay valid for at least `days` days
+ * after `now`, so that a job can gate on certificates that would lapse before anyone renews them.
+ */
+function checkExpiry(m: Material, now: Date, days: number): CheckResult {
+  const until = new Date(now.getTime() + days * 86_400_000);
+  const certificates = [dated('tls.crt', m.leaf), ...m.anchors.map((a, i) => dated(m.anchors.length > 1 ? `ca.crt (certificate ${i + 1})` : 'ca.crt', a))];
+  const soon = certificates.filter((c) => c.notAfter < until);
+  const daysLeft = (c: Dated) => Math.floor((c.notAfter.getTime() - now.getTime()) / 86_400_000);
+  const first = certificates.reduce((a, b) => (a.notAfter <= b.notAfter ? a : b));
+  return result('expiry', soon.length === 0, `tls.crt and every CA certificate in ca.crt valid until at least ${iso(until)} (${days} days)`,
+    soon.length > 0 ? soon.map((c) => `${c.label} expires ${iso(c.notAfter)}, in ${daysLeft(c)} days`).join('; ')
+      : `the first to expire, ${first.label}, expires ${iso(first.notAfter)}`);
+}
+
 interface Dated {
   readonly label: string;
   readonly notBefore: Date;
@@ -524,6 +544,12 @@ export interface VerifyOptions {
    * @default - no Pods: the `loaded` check is not run
    */
   readonly pods?: readonly PodData[];
+  /**
+   * How many days every certificate (`tls.crt`, and every CA certificate in `ca.crt`) must stay
+   * valid after `now`: the `expiry` check.
+   * @default - the `expiry` check is not run
+   */
+  readonly minDays?: number;
 }
 
 /**
@@ -551,7 +577,7 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
     const checked: { required: TlsPlanSecret; secret?: SecretData; checks: CheckResult[] }[] = [];
     for (const required of plan.secrets) {
       const secret = find(required.name);
-      checked.push({ required, secret, checks: await verifySecret(required, plan, secret, { now, allowedCommonNames: loaded.allowedCommonNames, clusterCa }) });
+      checked.push({ required, secret, checks: await verifySecret(required, plan, secret, { now, allowedCommonNames: loaded.allowedCommonNames, clusterCa, minDays: options.minDays }) });
     }
     const good = checked.filter((c) => c.secret !== undefined && c.checks.some((r) => r.check === 'chain')
       && c.checks.every((r) => r.ok || !PEER_CHECKS.includes(r.check))) as PeerSecret[];

@@ -227,6 +227,16 @@ describe('input errors', () => {
     expect(make({ duration: '90000h' })).toThrow('test/certs: duration: received "90000h"; expected a validity shorter than the CA\'s (87600h), so that no certificate outlives the CA that signs it');
   });
 
+  test('with cert-manager, what its webhook refuses: a certificate under an hour, a renewal window under five minutes', () => {
+    expect(make({ duration: '59m', renewBefore: '10m' })).toThrow('test/certs: duration: received "59m"; expected at least 1h: cert-manager\'s webhook refuses less (its minimum, v1.21)');
+    expect(make({ caDuration: '30m', caRenewBefore: '10m', duration: '20m', renewBefore: '10m' })).toThrow('test/certs: caDuration: received "30m"; expected at least 1h');
+    expect(make({ renewBefore: '4m59s' })).toThrow('test/certs: renewBefore: received "4m59s"; expected at least 5m: cert-manager\'s webhook refuses less (its minimum, v1.21)');
+    expect(make({ caRenewBefore: '1m' })).toThrow('test/certs: caRenewBefore: received "1m"; expected at least 5m');
+    expect(make({ duration: '1h', renewBefore: '5m' })).not.toThrow();
+    // cfssl issues what it is asked for: the minimums are cert-manager's.
+    expect(make({ method: IssuingMethod.CFSSL, duration: '30m', renewBefore: '1m' })).not.toThrow();
+  });
+
   test('renewal window shorter than validity', () => {
     expect(make({ renewBefore: '8760h' })).toThrow('test/certs: renewBefore: received "8760h"; expected a window shorter than duration (8760h)');
     expect(make({ caRenewBefore: '87600h' })).toThrow('test/certs: caRenewBefore: received "87600h"; expected a window shorter than caDuration (87600h)');

@@ -214,6 +214,31 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
     }
   });
 
+  test('the library refuses exactly the durations cert-manager\'s real webhook refuses, at the boundaries of its minimums', () => {
+    const leaf = objectsOf(path.join(DIST, 'demo.k8s.yaml')).find((o) => o.kind === 'Certificate' && !o.spec.isCA);
+    const differ: string[] = [];
+    for (const [duration, renewBefore] of [['59m', '10m'], ['1h', '10m'], ['1h', '4m59s'], ['1h', '5m'], ['2h', '2h'], ['2h', '1h59m'], ['90m', '30m']]) {
+      let library = true;
+      try {
+        new ClusterCertificates(new Chart(new App(), 'c', { namespace: 'demo' }), 'certs', { clusterName: 'edge', duration, renewBefore });
+      } catch {
+        library = false;
+      }
+      const file = path.join(work, `edge-${duration}-${renewBefore}.yaml`);
+      fs.writeFileSync(file, YAML.stringify({ ...leaf, metadata: { ...leaf.metadata, name: 'edge' }, spec: { ...leaf.spec, duration, renewBefore, secretName: 'edge' } }));
+      const applied = apply(file);
+      const webhook = applied.status === 0;
+      if (!webhook) {
+        expect(applied.stderr).toMatch(/admission webhook "webhook\.cert-manager\.io" denied the request/);
+      }
+      kubectl(['delete', '-f', file, '--ignore-not-found']);
+      if (library !== webhook) {
+        differ.push(`duration ${duration}, renewBefore ${renewBefore}: the library ${library ? 'accepts' : 'refuses'}, the webhook ${webhook ? 'accepts' : 'refuses'}`);
+      }
+    }
+    expect(differ).toEqual([]);
+  });
+
   describe('issued by the real cert-manager', () => {
     let secrets: Map<string, SecretPem>;
     let plan: TlsPlan;

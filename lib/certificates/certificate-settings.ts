@@ -5,7 +5,7 @@ import {
   ServerCertificateOptions,
 } from './certificate-options';
 import { CFSSL_CA_KEY, ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } from '../spec/catalog';
-import { durationHours } from '../spec/duration';
+import { durationHours, parseDuration } from '../spec/duration';
 import { inputError } from '../spec/errors';
 import * as names from '../spec/names';
 import { PropShape, checkProps } from '../spec/props';
@@ -134,7 +134,17 @@ function resolvePrivateKey(scope: Construct, key: PrivateKeyOptions = {}): Certi
   }
 }
 
-export function resolveValidity(scope: Construct, props: ValidityProps) {
+/**
+ * cert-manager's own minimums (`MinimumCertificateDuration`, `MinimumRenewBefore` in
+ * `pkg/apis/certmanager/v1/const.go`, enforced by its webhook's `ValidateDuration`, v1.21.1).
+ */
+export const CERT_MANAGER_MINIMUMS = { duration: '1h', renewBefore: '5m' } as const;
+
+/**
+ * Resolves the validity props with their defaults and refuses, one line each, a window not shorter
+ * than its certificate, a leaf that outlives its CA and, with cert-manager, what its webhook refuses.
+ */
+export function resolveValidity(scope: Construct, props: ValidityProps, method: IssuingMethod) {
   const v = {
     caDuration: props.caDuration ?? VALIDITY.caDuration,
     caRenewBefore: props.caRenewBefore ?? VALIDITY.caRenewBefore,
@@ -145,6 +155,17 @@ export function resolveValidity(scope: Construct, props: ValidityProps) {
   const caRenewBefore = requireDuration(scope, 'caRenewBefore', v.caRenewBefore);
   const duration = requireDuration(scope, 'duration', v.duration);
   const renewBefore = requireDuration(scope, 'renewBefore', v.renewBefore);
+  if (method === IssuingMethod.CERT_MANAGER) {
+    const minimum = (field: string, value: string, ms: number, min: string) => {
+      if (ms < parseDuration(min)!) {
+        inputError(scope, field, value, `at least ${min}: cert-manager's webhook refuses less (its minimum, v1.21)`);
+      }
+    };
+    minimum('caDuration', v.caDuration, caDuration, CERT_MANAGER_MINIMUMS.duration);
+    minimum('duration', v.duration, duration, CERT_MANAGER_MINIMUMS.duration);
+    minimum('caRenewBefore', v.caRenewBefore, caRenewBefore, CERT_MANAGER_MINIMUMS.renewBefore);
+    minimum('renewBefore', v.renewBefore, renewBefore, CERT_MANAGER_MINIMUMS.renewBefore);
+  }
   if (caRenewBefore >= caDuration) {
     inputError(scope, 'caRenewBefore', v.caRenewBefore, `a window shorter than caDuration (${v.caDuration})`);
   }

@@ -236,7 +236,7 @@ export class ClusterCertificates extends Construct {
       commonName,
       subject: resolveSubject(this, props.subject, props.clusterName),
       ...resolveKeys(this, this.method, props.privateKey, props.caKeyRotationPolicy),
-      ...resolveValidity(this, props),
+      ...resolveValidity(this, props, this.method),
       rotation: this.rotation,
     };
     requireDistinctSubjects(this, this.settings, this.method);

@@ -64,7 +64,7 @@ function scratchCopy(): string {
   return dir;
 }
 
-/** Appends a line to a module under `lib/` of the copy (`spec/names.ts`, which most modules import). */
+/** Appends a line to a module under `lib/` of the copy (`model/names.ts`, which most modules import). */
 function editLib(dir: string, line: string): void {
   fs.appendFileSync(path.join(dir, 'lib', 'spec', 'names.ts'), `${line}\n`);
 }

@@ -124,7 +124,7 @@ async function child(mode: Mode, n: number, outdir: string, templateFile: string
   } else if (mode === 'library') {
     const { buildDeployments } = await import('./deployment');
     const { synthesize } = await import('../lib/synth/synthesize');
-    const { OUTPUT_MARKER_FILE } = await import('../lib/spec/output-layout');
+    const { OUTPUT_MARKER_FILE } = await import('../lib/model/output-layout');
     start = performance.now();
     const app = buildDeployments(n, outdir);
     part = performance.now() - start;
@@ -146,7 +146,7 @@ async function child(mode: Mode, n: number, outdir: string, templateFile: string
   const maxRssKb = process.resourceUsage().maxRSS;
   // Read back after the timed work: the library's marker of a synthesized folder is left out, as
   // the floor, made from renderApp(), does not write it.
-  const { OUTPUT_MARKER_FILE: marker } = await import('../lib/spec/output-layout');
+  const { OUTPUT_MARKER_FILE: marker } = await import('../lib/model/output-layout');
   return {
     mode,
     n,

@@ -6,8 +6,8 @@
  * reads the inputs and prints.
  */
 import { parseArgs } from 'node:util';
-import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded, readStreamBounded } from '../lib/spec/bounded-read';
-import { ClusterTlsError, Description, oneLine } from '../lib/spec/errors';
+import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded, readStreamBounded } from '../lib/model/bounded-read';
+import { ClusterTlsError, Description, oneLine } from '../lib/model/errors';
 import { displayPath } from '../lib/synth/display-path';
 import { isSystemError } from '../lib/synth/machine-errors';
 import { VerifyInputError, formatReport, loadPlans, parseSecretsAndPods, verify } from '../lib/verify';

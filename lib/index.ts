@@ -1,16 +1,16 @@
 /**
  * The public API of cdk8s-cluster-tls: re-exports only.
  */
-export * from './spec/catalog';
-export * from './spec/names';
-export * from './spec/output-layout';
-export type { SecretRef } from './spec/secret-ref';
-export * from './spec/duration';
-export * from './spec/errors';
-export * from './spec/settings';
+export * from './model/catalog';
+export * from './model/names';
+export * from './model/output-layout';
+export type { SecretRef } from './model/secret-ref';
+export * from './model/duration';
+export * from './model/errors';
+export * from './model/settings';
 export {
   DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT, ENABLEMENT_PHASES, ENABLEMENT_STATES, EnablementState, TlsEnablement, TlsEnablementPhase, TlsPlanEnablement,
-} from './spec/enablement';
+} from './model/enablement';
 export type { ResolvedEnablement } from './clusters/enablement';
 export * from './certificates/certificate-options';
 export * from './certificates/cluster-certificates';

@@ -24,7 +24,7 @@
 import 'reflect-metadata';
 import { createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
 import type * as X509 from '@peculiar/x509';
-import { parseDuration } from '../lib/spec/duration';
+import { parseDuration } from '../lib/model/duration';
 
 const x509: typeof X509 = require('@peculiar/x509');
 x509.cryptoProvider.set(webcrypto as any);

@@ -19,7 +19,7 @@
  * moment and runs real handshakes between every pair of pods; the pods are also written into the
  * stand-in's state with their start time, as `kubectl get pods -o json` prints them.
  */
-import { ClusterKind, COMPONENTS, ComponentToken, OPERATOR_ROLL_ORDER } from '../lib/spec/catalog';
+import { ClusterKind, COMPONENTS, ComponentToken, OPERATOR_ROLL_ORDER } from '../lib/model/catalog';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { FakeKubectl, FakeState, clockTime, tlsSecretsOf } from './_fake-kubectl';
 import { SecretPem } from './_handshakes';

@@ -9,7 +9,7 @@ import { createPrivateKey, webcrypto } from 'node:crypto';
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 import type * as X509 from '@peculiar/x509';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
-import { parseDuration } from '../lib/spec/duration';
+import { parseDuration } from '../lib/model/duration';
 
 const x509: typeof X509 = require('@peculiar/x509');
 x509.cryptoProvider.set(webcrypto as any);

@@ -14,7 +14,7 @@
  * and its verdict reused.
  */
 import { createHash } from 'node:crypto';
-import { ClusterKind, COMPONENTS, ComponentToken, OPERATOR_ROLL_ORDER } from '../lib/spec/catalog';
+import { ClusterKind, COMPONENTS, ComponentToken, OPERATOR_ROLL_ORDER } from '../lib/model/catalog';
 import type { TlsPlan, TlsPlanSecret } from '../lib/certificates/certificate-options';
 import { RESTART_ORDER } from '../lib/certificates/rotation';
 import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHandshake } from '../lib/verify/handshake';

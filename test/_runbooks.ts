@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { defaultVerifyReportFile } from '../lib/spec/output-layout';
+import { defaultVerifyReportFile } from '../lib/model/output-layout';
 
 /** The `sh` blocks of a Markdown file, in order. */
 export function shellBlocks(markdown: string): string[] {

@@ -1,4 +1,4 @@
-import { allowedCommonNameLists } from '../lib/spec/allowed-common-names';
+import { allowedCommonNameLists } from '../lib/model/allowed-common-names';
 
 describe('allowed Common Name lists of a cluster resource, through the catalog', () => {
   test('database cluster: each configured component at its own key', () => {

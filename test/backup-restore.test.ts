@@ -1,7 +1,7 @@
 import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import { BackupRestore, BackupRestoreProps } from '../lib/clusters/backup-restore';
-import { API_GROUP_CONTEXT } from '../lib/spec/settings';
+import { API_GROUP_CONTEXT } from '../lib/model/settings';
 import { renderApp } from '../lib/synth/synthesize';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import { expectValidAgainstCrds } from './_crds';

@@ -6,7 +6,7 @@ import { ApiObject, App, AppProps, Chart, YamlOutputType } from 'cdk8s';
 import { Construct } from 'constructs';
 import { LONG_TENANT, buildDeployments, buildTenant, tenantNamespace } from '../bench/deployment';
 import { compileTemplate, makeTemplate } from '../bench/floor';
-import { manifestFileName } from '../lib/spec/output-layout';
+import { manifestFileName } from '../lib/model/output-layout';
 import { MANIFESTS_ONLY_CONTEXT, renderApp } from '../lib/synth/synthesize';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject } from './_find';

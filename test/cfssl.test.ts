@@ -3,10 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Testing } from 'cdk8s';
-import { ClusterKind } from '../lib/spec/catalog';
+import { ClusterKind } from '../lib/model/catalog';
 import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
 import { IssuingMethod, KeyAlgorithm, TlsPlan } from '../lib/certificates/certificate-options';
-import { hostNames } from '../lib/spec/names';
+import { hostNames } from '../lib/model/names';
 import { OutputFile } from '../lib/synth/output-file';
 import { expectValidAgainstCrds } from './_crds';
 

@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { App } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CertificateRotation, IssuingMethod, ROTATION_PHASES, RotationKind, RotationPhase, TlsPlan, synthesize } from '../lib';
-import { databaseRunbookPath, rotationRunbookPath, rotationScriptPath, tlsPlanPath } from '../lib/spec/output-layout';
+import { databaseRunbookPath, rotationRunbookPath, rotationScriptPath, tlsPlanPath } from '../lib/model/output-layout';
 import { addDeployment } from '../main';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools, tool } from './_control-plane';
 import { LiveCluster } from './_live-cluster';

@@ -1,7 +1,7 @@
 import { App, Chart } from 'cdk8s';
 import * as fc from 'fast-check';
 import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
-import { durationHours, parseDuration } from '../lib/spec/duration';
+import { durationHours, parseDuration } from '../lib/model/duration';
 
 /*
  * Every expected value below is worked out by hand in milliseconds (1h = 3 600 000, 1m = 60 000,

@@ -7,7 +7,7 @@
 import { App } from 'cdk8s';
 import { ComponentToken, IssuingMethod, TlsEnablementPhase, TlsPlan, parseDuration } from '../lib';
 import { renderApp } from '../lib/synth/synthesize';
-import { enablementRunbookPath, tlsPlanPath } from '../lib/spec/output-layout';
+import { enablementRunbookPath, tlsPlanPath } from '../lib/model/output-layout';
 import * as YAML from 'yaml';
 import { addDeployment } from '../main';
 import type { SecretPem } from './_handshakes';

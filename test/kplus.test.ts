@@ -1,8 +1,8 @@
 import { App, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-27';
 import * as YAML from 'yaml';
-import { ClusterKind } from '../lib/spec/catalog';
-import { ClusterTlsError } from '../lib/spec/errors';
+import { ClusterKind } from '../lib/model/catalog';
+import { ClusterTlsError } from '../lib/model/errors';
 import { BackupRestore } from '../lib/clusters/backup-restore';
 import { DrainerRelease } from '../lib/clusters/drainer-release';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';

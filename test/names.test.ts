@@ -1,4 +1,4 @@
-import * as names from '../lib/spec/names';
+import * as names from '../lib/model/names';
 import {
   COMPONENTS, ClusterKind, OPERATOR_ROLL_ORDER, caCertificateName, caIssuerName, caSecretName, clientSecretName,
   component, componentsOf, drainerName, externalTlsMountPath, hostNames, selfSignedIssuerName, serverSecretName,

@@ -3,7 +3,7 @@ import * as fc from 'fast-check';
 import {
   OutputPath, cfsslFolder, databaseRunbookPath, defaultMembersFile, defaultRecordFile, drainerValuesPath, enablementRunbookPath, membersFileFromOutputFolder,
   migrationRunbookPath, migrationSourcePath, migrationTaskPath, mountClientSecretPatchPath, parseOutputPath, requiredSecretsPath, tlsPlanPath,
-} from '../lib/spec/output-layout';
+} from '../lib/model/output-layout';
 import { renderApp } from '../lib/synth/synthesize';
 import { buildApp } from '../main';
 

@@ -1,10 +1,10 @@
 import Ajv from 'ajv';
 import { Testing } from 'cdk8s';
 import * as fc from 'fast-check';
-import { COMPONENTS, ClusterKind } from '../lib/spec/catalog';
+import { COMPONENTS, ClusterKind } from '../lib/model/catalog';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
 import { IssuingMethod, KeyAlgorithm, TLS_PLAN_VERSION } from '../lib/certificates/certificate-options';
-import { TLS_PLAN_FILE } from '../lib/spec/output-layout';
+import { TLS_PLAN_FILE } from '../lib/model/output-layout';
 import { renderApp } from '../lib/synth/synthesize';
 import PLAN_SCHEMA from '../lib/certificates/tls-plan.schema.json';
 import { buildApp } from '../main';

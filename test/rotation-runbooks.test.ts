@@ -23,7 +23,7 @@ import {
   TlsPlan, synthesize,
 } from '../lib';
 import { secretConsumers } from '../lib/certificates/secret-consumers';
-import { databaseRunbookPath, rotationRunbookPath, tlsPlanPath } from '../lib/spec/output-layout';
+import { databaseRunbookPath, rotationRunbookPath, tlsPlanPath } from '../lib/model/output-layout';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { FakeCluster } from './_fake-cluster';

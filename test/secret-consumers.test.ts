@@ -6,7 +6,7 @@ import { App, ApiObject, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-27';
 import { ClusterCertificates, IssuingMethod, RotationKind, TlsDatabaseCluster, renderApp } from '../lib';
 import { ROLLING_KINDS, secretConsumers } from '../lib/certificates/secret-consumers';
-import { secretsOfPodSpec } from '../lib/spec/pod-secrets';
+import { secretsOfPodSpec } from '../lib/model/pod-secrets';
 
 const SECRETS = ['basic-cluster-client-secret', 'basic-store-cluster-secret'];
 

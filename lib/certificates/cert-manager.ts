@@ -9,11 +9,11 @@ import {
   CertificateSpecSubject, CertificateSpecUsages,
 } from '../../imports/certificates-cert-manager.io';
 import { Issuer } from '../../imports/issuers-cert-manager.io';
-import { ClusterKind, USAGES, clusterKind, component } from '../spec/catalog';
+import { ClusterKind, USAGES, clusterKind, component } from '../model/catalog';
 import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
 import { IssuingMethod } from './certificate-options';
-import * as names from '../spec/names';
-import * as layout from '../spec/output-layout';
+import * as names from '../model/names';
+import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
 import { certManagerRotationScript } from './rotation-script';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';

@@ -2,9 +2,9 @@
  * The options and the plan of a cluster's certificates: what `ClusterCertificates` takes and what
  * every issuing method renders.
  */
-import { ClusterKind, ComponentToken } from '../spec/catalog';
+import { ClusterKind, ComponentToken } from '../model/catalog';
 import type { ResolvedRotation, RotationKind, RotationPhase } from './rotation';
-import type { TlsPlanEnablement } from '../spec/enablement';
+import type { TlsPlanEnablement } from '../model/enablement';
 
 /** How the certificates of a cluster are issued; the cluster constructs work the same with each. */
 export enum IssuingMethod {

@@ -4,12 +4,12 @@ import {
   CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames,
   ServerCertificateOptions,
 } from './certificate-options';
-import { CFSSL_CA_KEY, ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } from '../spec/catalog';
-import { durationHours, parseDuration } from '../spec/duration';
-import { inputError } from '../spec/errors';
-import * as names from '../spec/names';
-import { PropShape, checkProps } from '../spec/props';
-import { requireCertificateDnsName, requireDuration, requireIpAddress, requireSubjectText } from '../spec/validate';
+import { CFSSL_CA_KEY, ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } from '../model/catalog';
+import { durationHours, parseDuration } from '../model/duration';
+import { inputError } from '../model/errors';
+import * as names from '../model/names';
+import { PropShape, checkProps } from '../model/props';
+import { requireCertificateDnsName, requireDuration, requireIpAddress, requireSubjectText } from '../model/validate';
 import { RotationKind } from './rotation';
 
 /** The upper bounds of the X.509 subject attributes (RFC 5280, appendix A). */

@@ -3,10 +3,10 @@
  * of blocks separated by blank lines, each block made by one function below, in script order.
  * Pure functions: the script is declared as a file by `cfssl.ts`, and runs where the user runs it.
  */
-import { CFSSL_PROFILES, ClusterKind, SECRET_KEYS } from '../spec/catalog';
+import { CFSSL_PROFILES, ClusterKind, SECRET_KEYS } from '../model/catalog';
 import type { CertificateSettings, ServerCertificatePlan } from './certificate-options';
-import * as names from '../spec/names';
-import * as layout from '../spec/output-layout';
+import * as names from '../model/names';
+import * as layout from '../model/output-layout';
 import { cfsslRotationBlocks } from './rotation-script';
 import { Block, KUBECTL_CHECK, NEED_FUNCTION, PUT_SECRET_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh } from './script-blocks';
 import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare } from './cfssl-files';

@@ -5,11 +5,11 @@
  * makes the keys where the user runs it.
  */
 import { Construct } from 'constructs';
-import { CFSSL_PROFILES, ClusterKind, USAGES } from '../spec/catalog';
+import { CFSSL_PROFILES, ClusterKind, USAGES } from '../model/catalog';
 import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
 import { IssuingMethod } from './certificate-options';
-import { inputError } from '../spec/errors';
-import * as layout from '../spec/output-layout';
+import { inputError } from '../model/errors';
+import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
 import type { CertificateRenderer } from './renderer';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';

@@ -7,17 +7,17 @@ import { isDeepStrictEqual } from 'node:util';
 import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct, IConstruct } from 'constructs';
-import { TlsEnablementPhase, nextEnablementPhase, planEnablement } from '../spec/enablement';
+import { TlsEnablementPhase, nextEnablementPhase, planEnablement } from '../model/enablement';
 import {
   ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, OPERATOR_ROLL_ORDER_SOURCE, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken,
-} from '../spec/catalog';
+} from '../model/catalog';
 import {
   CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
   ServerCertificatePlan, TLS_PLAN_VERSION, TlsPlan,
 } from './certificate-options';
-import { inputError } from '../spec/errors';
-import * as names from '../spec/names';
-import * as layout from '../spec/output-layout';
+import { inputError } from '../model/errors';
+import * as names from '../model/names';
+import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
 import { renderCertManager } from './cert-manager';
 import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
@@ -26,14 +26,14 @@ import type { CertificateRenderer } from './renderer';
 import type { RunbookStep } from '../documents/runbook';
 import { RotationConsumer, RotationRunbookInput, RotationWriter, rotationRunbook } from '../documents/rotation-runbook';
 import { ROLLING_KINDS, isWorkload, secretConsumers } from './secret-consumers';
-import { restartAnnotationKey } from '../spec/settings';
+import { restartAnnotationKey } from '../model/settings';
 import { ISSUE_SCRIPT, pkiCopyFolder } from './cfssl-files';
 import { renderUserProvided } from './user-provided';
 import { registerCertificates } from '../synth/app-rules';
-import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf } from '../spec/props';
+import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf } from '../model/props';
 import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, isLastPhase, resolveRotations, restartOrder, restartValue, signingCaObject } from './rotation';
 import { requireDistinctSubjects } from './subjects';
-import { DNS_SUBDOMAIN_MAX, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../spec/validate';
+import { DNS_SUBDOMAIN_MAX, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
 
 
 /** Props of {@link ClusterCertificates}. */

@@ -3,7 +3,7 @@
  * certificate as the plan grows, declares the objects or files that issue them, and says in the
  * runbook how they are issued. Each method owns both, so a method is one module.
  */
-import { ClusterKind } from '../spec/catalog';
+import { ClusterKind } from '../model/catalog';
 import type { RunbookStep } from '../documents/runbook';
 import type { ServerCertificatePlan } from './certificate-options';
 

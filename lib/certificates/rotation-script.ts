@@ -10,10 +10,10 @@
  * of a leaf renewal, the key and leaves of a CA renewal) is a relative symbolic link, so no key is
  * ever copied. Old generations stay until you remove them.
  */
-import { CFSSL_PROFILES, ClusterKind } from '../spec/catalog';
-import * as layout from '../spec/output-layout';
+import { CFSSL_PROFILES, ClusterKind } from '../model/catalog';
+import * as layout from '../model/output-layout';
 import type { ServerCertificatePlan } from './certificate-options';
-import * as names from '../spec/names';
+import * as names from '../model/names';
 import { CA_BARE, CA_CSR, CLIENT_BARE, serverBare } from './cfssl-files';
 import { ResolvedRotation, RotationKind, RotationPhase, caObjectOf } from './rotation';
 import {

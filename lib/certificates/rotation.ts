@@ -19,10 +19,10 @@
  * subject, needs one phase: every certificate then verifies against every CA certificate involved.
  */
 import { IConstruct } from 'constructs';
-import { ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER } from '../spec/catalog';
-import { inputError } from '../spec/errors';
-import { ShapeOf, oneOf } from '../spec/props';
-import { INITIAL_GENERATION } from '../spec/names';
+import { ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER } from '../model/catalog';
+import { inputError } from '../model/errors';
+import { ShapeOf, oneOf } from '../model/props';
+import { INITIAL_GENERATION } from '../model/names';
 
 /** What a rotation replaces. */
 export enum RotationKind {

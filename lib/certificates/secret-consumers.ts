@@ -4,7 +4,7 @@
  * rendered Kubernetes objects, so that any workload counts, whoever made it (a cdk8s-plus
  * `Deployment` given `clientSecret()`, an `ApiObject` written by hand).
  */
-import { secretsOfPodSpec } from '../spec/pod-secrets';
+import { secretsOfPodSpec } from '../model/pod-secrets';
 
 /** A workload that loads one or more of the Secrets asked about. */
 export interface SecretConsumer {

@@ -15,7 +15,7 @@
 import { IConstruct } from 'constructs';
 import type { CertificateSettings, CertificateSubject } from './certificate-options';
 import { IssuingMethod } from './certificate-options';
-import { inputError } from '../spec/errors';
+import { inputError } from '../model/errors';
 
 /** The attribute types the library writes, as OpenSSL abbreviates them. */
 export type AttributeType = 'C' | 'ST' | 'L' | 'O' | 'OU' | 'CN';

@@ -4,9 +4,9 @@
  * three keys and, for server Secrets, the names its certificate must cover.
  */
 import { Construct } from 'constructs';
-import { SECRET_KEYS } from '../spec/catalog';
+import { SECRET_KEYS } from '../model/catalog';
 import type { CertificateSettings, TlsPlan, TlsPlanSecret } from './certificate-options';
-import * as layout from '../spec/output-layout';
+import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
 import type { CertificateRenderer } from './renderer';
 

@@ -4,18 +4,18 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { ClusterKind, DeployedBy, SHOWN_VALUES, componentsOf } from '../spec/catalog';
-import { inputError, shown } from '../spec/errors';
-import * as names from '../spec/names';
-import { operatorApiVersion } from '../spec/settings';
+import { ClusterKind, DeployedBy, SHOWN_VALUES, componentsOf } from '../model/catalog';
+import { inputError, shown } from '../model/errors';
+import * as names from '../model/names';
+import { operatorApiVersion } from '../model/settings';
 import type { ITlsDatabaseCluster } from './tls-cluster';
-import { manifestFileName } from '../spec/output-layout';
-import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
+import { manifestFileName } from '../model/output-layout';
+import { SecretRef, secretRef, secretRefName } from '../model/secret-ref';
 import { compact, dependWithinChart, operatorObject } from './operator';
 import { RunbookStep } from '../documents/runbook';
-import { requireNoCredentials, requireUrl } from '../spec/validate';
+import { requireNoCredentials, requireUrl } from '../model/validate';
 import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-props';
-import { ShapeOf, checkProps, objectOf, text } from '../spec/props';
+import { ShapeOf, checkProps, objectOf, text } from '../model/props';
 
 /** The components a restore that loads data runs, each with a server certificate (importer, lightning). */
 const RESTORE_COMPONENTS = componentsOf(ClusterKind.DATABASE, DeployedBy.RESTORE);

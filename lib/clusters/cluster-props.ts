@@ -1,14 +1,14 @@
 /** Resolution shared by the two cluster constructs: namespace, version and certificates. */
 import { Construct, IConstruct } from 'constructs';
 import { ClusterCertificates, SUBJECT_PROP } from '../certificates/cluster-certificates';
-import { inputError } from '../spec/errors';
+import { inputError } from '../model/errors';
 import { ITlsDatabaseCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { ShapeOf, constructOf, isConstruct, oneOf } from '../spec/props';
-import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../spec/validate';
-import { ClusterKind, ComponentToken, DeployedBy, clusterKind, component, componentsOf } from '../spec/catalog';
-import * as names from '../spec/names';
-import { requireRelease } from '../spec/versions';
-import { restartAnnotationKey } from '../spec/settings';
+import { ShapeOf, constructOf, isConstruct, oneOf } from '../model/props';
+import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../model/validate';
+import { ClusterKind, ComponentToken, DeployedBy, clusterKind, component, componentsOf } from '../model/catalog';
+import * as names from '../model/names';
+import { requireRelease } from '../model/versions';
+import { restartAnnotationKey } from '../model/settings';
 import { restartValue } from '../certificates/rotation';
 
 /** The props both cluster constructs have. */

@@ -4,11 +4,11 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
-import { describeType, inputError } from '../spec/errors';
-import * as names from '../spec/names';
+import { describeType, inputError } from '../model/errors';
+import * as names from '../model/names';
 import { compact, operatorObject } from './operator';
-import { requireDnsLabel, requireImageName } from '../spec/validate';
-import { PropShape, ShapeOf, checkProps, constructOf, objectOf, oneOf } from '../spec/props';
+import { requireDnsLabel, requireImageName } from '../model/validate';
+import { PropShape, ShapeOf, checkProps, constructOf, objectOf, oneOf } from '../model/props';
 
 /** When the monitor's images are pulled. */
 export enum MonitorImagePullPolicy {

@@ -6,24 +6,24 @@ import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct, IConstruct } from 'constructs';
 import * as semver from 'semver';
-import { COMPONENTS, SHOWN_VALUES, component } from '../spec/catalog';
-import { Description, describeType, describeValue, inputError, shown } from '../spec/errors';
-import * as names from '../spec/names';
+import { COMPONENTS, SHOWN_VALUES, component } from '../model/catalog';
+import { Description, describeType, describeValue, inputError, shown } from '../model/errors';
+import * as names from '../model/names';
 import { OutputFile } from '../synth/output-file';
 import type { ClusterCertificates } from '../certificates/cluster-certificates';
 import type { ITlsDatabaseCluster } from './tls-cluster';
-import { drainerValuesPath, manifestFileName } from '../spec/output-layout';
-import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
+import { drainerValuesPath, manifestFileName } from '../model/output-layout';
+import { SecretRef, secretRef, secretRefName } from '../model/secret-ref';
 import { registerDrainer } from '../synth/app-rules';
 import { compact, dependWithinChart } from './operator';
 import { RunbookStep } from '../documents/runbook';
 import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-props';
 import { stringifyYaml } from '../yaml/emitter';
-import { ShapeOf, checkProps, objectOf, oneOf, strings, text } from '../spec/props';
+import { ShapeOf, checkProps, objectOf, oneOf, strings, text } from '../model/props';
 import {
   QUANTITY_EXPECTED, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireNoCredentials, requireQuantity, requireUrl,
-} from '../spec/validate';
-import { requireRelease } from '../spec/versions';
+} from '../model/validate';
+import { requireRelease } from '../model/versions';
 
 /** The GitOps engine that installs the drainer chart instead of a person running `helm install`. */
 export enum GitOpsEngine {

@@ -4,16 +4,16 @@
  */
 import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { ClusterKind, MOUNT_PATHS, OPERATOR_ROLL_ORDER, PORTS } from '../spec/catalog';
+import { ClusterKind, MOUNT_PATHS, OPERATOR_ROLL_ORDER, PORTS } from '../model/catalog';
 import {
   DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT, ENABLEMENT_PHASES, ENABLEMENT_STATES, EnablementState, OPERATOR_EVICT_LEADER_TIMEOUT, TlsEnablement,
   TlsEnablementPhase,
-} from '../spec/enablement';
-import { parseDuration } from '../spec/duration';
-import { inputError } from '../spec/errors';
-import * as names from '../spec/names';
-import { enablementRunbookPath, manifestFileName, membersFileFromOutputFolder, verifyReportFromOutputFolder } from '../spec/output-layout';
-import { requireDuration } from '../spec/validate';
+} from '../model/enablement';
+import { parseDuration } from '../model/duration';
+import { inputError } from '../model/errors';
+import * as names from '../model/names';
+import { enablementRunbookPath, manifestFileName, membersFileFromOutputFolder, verifyReportFromOutputFolder } from '../model/output-layout';
+import { requireDuration } from '../model/validate';
 import { OutputFile } from '../synth/output-file';
 import { EnablementRunbookInput, enablementRunbook } from '../documents/enablement-runbook';
 import type { RunbookStep } from '../documents/runbook';

@@ -3,7 +3,7 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { operatorApiVersion } from '../spec/settings';
+import { operatorApiVersion } from '../model/settings';
 
 /** What every operator object needs. */
 export interface OperatorObjectProps {

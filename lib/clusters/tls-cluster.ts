@@ -7,7 +7,7 @@ import type * as kplus from 'cdk8s-plus-27';
 import { IConstruct } from 'constructs';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { CertificateSubject } from '../certificates/certificate-options';
-import { ComponentToken } from '../spec/catalog';
+import { ComponentToken } from '../model/catalog';
 import type { RunbookStep } from '../documents/runbook';
 import { IDatabaseEndpoint } from './endpoints';
 

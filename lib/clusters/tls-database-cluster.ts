@@ -4,28 +4,28 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
-import { SecretRef, secretRefName, secretRefs } from '../spec/secret-ref';
+import { SecretRef, secretRefName, secretRefs } from '../model/secret-ref';
 import { Construct } from 'constructs';
 import {
   CAPABILITIES, CLIENT_SECRET_MOUNTING, COMPONENTS, ClusterKind, ComponentEntry, ComponentToken, MOUNT_PATHS, PORTS, SHOWN_VALUES, clusterKind,
   component,
-} from '../spec/catalog';
+} from '../model/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
-import { describeType, inputError } from '../spec/errors';
-import * as names from '../spec/names';
-import type { TlsFilePaths } from '../spec/names';
+import { describeType, inputError } from '../model/errors';
+import * as names from '../model/names';
+import type { TlsFilePaths } from '../model/names';
 import { OutputFile } from '../synth/output-file';
 import { compact, operatorObject } from './operator';
 import { DatabaseRunbookInput, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from '../documents/database-runbook';
-import { databaseRunbookPath, enablementRunbookPath, manifestFileName, mountClientSecretPatchPath } from '../spec/output-layout';
+import { databaseRunbookPath, enablementRunbookPath, manifestFileName, mountClientSecretPatchPath } from '../model/output-layout';
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
-import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings, text } from '../spec/props';
-import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../spec/validate';
-import { requireMinimum } from '../spec/versions';
-import { ENABLEMENT_SHAPE, TlsEnablement, TlsEnablementPhase } from '../spec/enablement';
+import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings, text } from '../model/props';
+import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../model/validate';
+import { requireMinimum } from '../model/versions';
+import { ENABLEMENT_SHAPE, TlsEnablement, TlsEnablementPhase } from '../model/enablement';
 import { ResolvedEnablement, declareEnablement } from './enablement';
 
 /** How the SQL server is exposed. */

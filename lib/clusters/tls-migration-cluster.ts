@@ -6,24 +6,24 @@ import * as path from 'node:path';
 import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct, IConstruct } from 'constructs';
-import { ClusterKind, ComponentToken, DeployedBy, PORTS, SHOWN_VALUES, clusterKind, component, componentsOf } from '../spec/catalog';
+import { ClusterKind, ComponentToken, DeployedBy, PORTS, SHOWN_VALUES, clusterKind, component, componentsOf } from '../model/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
-import { inputError, shown } from '../spec/errors';
+import { inputError, shown } from '../model/errors';
 import { OutputFile } from '../synth/output-file';
 import {
   ResolvedDatabase, ResolvedSource, ResolvedTask, configYaml, migrationRunbook, sourceConfig, taskConfig,
 } from '../documents/migration-files';
 import {
   TASK_FILE, manifestFileName, migrationFolder, migrationRunbookPath, migrationSourcePath, migrationTaskPath, sourceFileName,
-} from '../spec/output-layout';
+} from '../model/output-layout';
 import { compact, operatorObject } from './operator';
 import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, ownComponent, requireExternalSecretName, resolveCluster, rotationRestart } from './cluster-props';
-import { SecretRef, secretRef, secretRefName } from '../spec/secret-ref';
-import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../spec/props';
-import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity } from '../spec/validate';
-import { requireMinimum } from '../spec/versions';
+import { SecretRef, secretRef, secretRefName } from '../model/secret-ref';
+import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../model/props';
+import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity } from '../model/validate';
+import { requireMinimum } from '../model/versions';
 
 /** Settings of the master or the worker members. */
 export interface MigrationMemberProps {

@@ -1,11 +1,11 @@
 /**
  * The database cluster's runbook: deploy (section C) and connect the client tools (section D).
  */
-import { CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind } from '../spec/catalog';
-import * as names from '../spec/names';
-import { mountClientSecretPatchPath } from '../spec/output-layout';
+import { CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind } from '../model/catalog';
+import * as names from '../model/names';
+import { mountClientSecretPatchPath } from '../model/output-layout';
 import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
-import { isOlderThan } from '../spec/versions';
+import { isOlderThan } from '../model/versions';
 import { stringifyYaml } from '../yaml/emitter';
 
 /** The first operator version that mounts the client certificate set. */

@@ -4,7 +4,7 @@
  * that commit is. The operator's procedure for a cluster that runs without TLS, in this project's
  * names, with the coordinator's peer-URL update spelled out.
  */
-import type { TlsFilePaths } from '../spec/names';
+import type { TlsFilePaths } from '../model/names';
 import { Runbook, RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
 
 /** Where the runbook copies `etcdctl` in the coordinator pod: a folder every image can write, emptied by the pod's next restart. */

@@ -4,9 +4,9 @@
  * resolved declarations. Pure functions: the construct decides where the files go.
  */
 import * as YAML from 'yaml';
-import { PORTS, SECRET_KEYS } from '../spec/catalog';
-import * as names from '../spec/names';
-import { TASK_FILE, migrationFolder, sourceFileName } from '../spec/output-layout';
+import { PORTS, SECRET_KEYS } from '../model/catalog';
+import * as names from '../model/names';
+import { TASK_FILE, migrationFolder, sourceFileName } from '../model/output-layout';
 import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
 import { stringifyYaml } from '../yaml/emitter';
 

@@ -9,9 +9,9 @@
  */
 import { ApiObject, App } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { CLUSTER_RESOURCE_KINDS as CLUSTER_RESOURCES } from '../spec/catalog';
-import { allowedCommonNameLists } from '../spec/allowed-common-names';
-import { ClusterTlsError, describeValue } from '../spec/errors';
+import { CLUSTER_RESOURCE_KINDS as CLUSTER_RESOURCES } from '../model/catalog';
+import { allowedCommonNameLists } from '../model/allowed-common-names';
+import { ClusterTlsError, describeValue } from '../model/errors';
 
 /**
  * Context key that lets stock cdk8s synthesize an app holding the library's constructs. Set it to

@@ -4,7 +4,7 @@
  * URL's user name or password. Below every other module of the writer, which all report paths.
  */
 import * as path from 'node:path';
-import { hasCredentials } from '../spec/errors';
+import { hasCredentials } from '../model/errors';
 
 /** A name as a message shows it: as it is, or quoted when a line break or other control character would split the one-line message. */
 export function shownName(name: string): string {

@@ -5,12 +5,12 @@
  * on, moves one phase per synth, forward, stays declared until its last phase, and leaves a phase
  * only once a `cluster-tls verify --json` report of that phase shows every Secret in place.
  */
-import { READ_LIMITS, readBounded } from '../spec/bounded-read';
-import { ClusterKind, clusterKind } from '../spec/catalog';
-import { ClusterTlsError, oneLine } from '../spec/errors';
-import { ENABLEMENT_PHASES, ENABLEMENT_STATES, TlsEnablementPhase, nextEnablementPhase } from '../spec/enablement';
-import * as layout from '../spec/output-layout';
-import { ROLLED_CHECK } from '../spec/verify-report';
+import { READ_LIMITS, readBounded } from '../model/bounded-read';
+import { ClusterKind, clusterKind } from '../model/catalog';
+import { ClusterTlsError, oneLine } from '../model/errors';
+import { ENABLEMENT_PHASES, ENABLEMENT_STATES, TlsEnablementPhase, nextEnablementPhase } from '../model/enablement';
+import * as layout from '../model/output-layout';
+import { ROLLED_CHECK } from '../model/verify-report';
 import { displayPath } from './display-path';
 import { FixedSettings, RECREATE_ENV, RecordedEnablement, clusterKey, sortedKeys } from './guards';
 import { PhaseGuardInputs, requirePhaseReport, unverifiedHint } from './phase-report';

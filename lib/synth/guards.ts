@@ -9,17 +9,17 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLUSTER_RESOURCE_KINDS } from '../spec/catalog';
-import { ENABLEMENT_PHASES } from '../spec/enablement';
-import { isPlainObject } from '../spec/props';
+import { CLUSTER_RESOURCE_KINDS } from '../model/catalog';
+import { ENABLEMENT_PHASES } from '../model/enablement';
+import { isPlainObject } from '../model/props';
 import type { DrainerFacts } from './app-rules';
-import { ClusterTlsError, describeValue } from '../spec/errors';
+import { ClusterTlsError, describeValue } from '../model/errors';
 import { displayPath, relativePath, shownName } from './display-path';
 import { realPath } from './swap-files';
 import type { TlsPlan } from '../certificates/certificate-options';
-import * as layout from '../spec/output-layout';
+import * as layout from '../model/output-layout';
 import { isSystemError, machineError } from './machine-errors';
-import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded } from '../spec/bounded-read';
+import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded } from '../model/bounded-read';
 
 /** Environment variable naming output folders synth may take over although they hold files it did not write. */
 export const TAKE_OVER_ENV = 'CLUSTER_TLS_TAKE_OVER';

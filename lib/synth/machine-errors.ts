@@ -2,7 +2,7 @@
  * Failures of the machine (a full disk, a read-only file system, a permission, a name too long)
  * as one line that names the path and what to do, with the system's error kept as `cause`.
  */
-import { ClusterTlsError } from '../spec/errors';
+import { ClusterTlsError } from '../model/errors';
 import { displayPath } from './display-path';
 
 /** What to do about each error code of the file system. */

@@ -3,7 +3,7 @@
  * written by `synthesize` with the manifests.
  */
 import { Construct, IConstruct } from 'constructs';
-import { ClusterTlsError, inputError } from '../spec/errors';
+import { ClusterTlsError, inputError } from '../model/errors';
 
 const OUTPUT_FILE = Symbol.for('cdk8s-cluster-tls.OutputFile');
 

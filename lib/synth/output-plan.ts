@@ -5,8 +5,8 @@
  */
 import { ApiObject, App, Chart, DependencyGraph, Names, YamlOutputType } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { ClusterTlsError, inputErrorMessage, oneLine } from '../spec/errors';
-import * as layout from '../spec/output-layout';
+import { ClusterTlsError, inputErrorMessage, oneLine } from '../model/errors';
+import * as layout from '../model/output-layout';
 import { stringifyManifests } from '../yaml/emitter';
 import { OutputFile } from './output-file';
 

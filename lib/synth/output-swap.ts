@@ -33,7 +33,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ClusterTlsError } from '../spec/errors';
+import { ClusterTlsError } from '../model/errors';
 import { displayPath, shownName } from './display-path';
 import { machineError } from './machine-errors';
 import { FoundOutput, SwapPaths, exists, fsStep, inspect, isWithin, realPath, removeQuietly } from './swap-files';

@@ -3,10 +3,10 @@
  * --json` report comes from, how it is read, and the refusal to leave a phase unless the report
  * is of that phase and shows every Secret the record names in it.
  */
-import { READ_LIMITS, readBounded } from '../spec/bounded-read';
-import { ClusterTlsError, describeValue, hasCredentials, oneLine } from '../spec/errors';
-import * as layout from '../spec/output-layout';
-import { ReportedCheck, VerifyReportFile } from '../spec/verify-report';
+import { READ_LIMITS, readBounded } from '../model/bounded-read';
+import { ClusterTlsError, describeValue, hasCredentials, oneLine } from '../model/errors';
+import * as layout from '../model/output-layout';
+import { ReportedCheck, VerifyReportFile } from '../model/verify-report';
 import { displayPath, relativePath } from './display-path';
 
 /** Environment variable naming one JSON report of `cluster-tls verify` for every phase in place. */

@@ -6,9 +6,9 @@
  * and no pod still holding what it loaded before. Moving on without a report is an acknowledged
  * choice, written into the record for review.
  */
-import { ClusterTlsError } from '../spec/errors';
-import * as layout from '../spec/output-layout';
-import { LOADED_CHECK, ROTATION_CHECK } from '../spec/verify-report';
+import { ClusterTlsError } from '../model/errors';
+import * as layout from '../model/output-layout';
+import { LOADED_CHECK, ROTATION_CHECK } from '../model/verify-report';
 import { displayPath } from './display-path';
 import { FixedSettings, RECREATE_ENV, RecordedRotation, sortedKeys } from './guards';
 import { PhaseGuardInputs, requirePhaseReport } from './phase-report';

@@ -5,8 +5,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { READ_LIMITS, UnreadableInputError, readBounded } from '../spec/bounded-read';
-import { ClusterTlsError } from '../spec/errors';
+import { READ_LIMITS, UnreadableInputError, readBounded } from '../model/bounded-read';
+import { ClusterTlsError } from '../model/errors';
 import { displayPath } from './display-path';
 import { checkReplaceable } from './guards';
 import { SwapPaths, exists, fsStep, inspect, readSmall, removeQuietly } from './swap-files';

@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { ClusterTlsError } from '../spec/errors';
+import { ClusterTlsError } from '../model/errors';
 import { displayPath, shownName } from './display-path';
 import { machineError } from './machine-errors';
 import { NONCE, SwapPaths, exists, fsStep, readSmall, removeQuietly } from './swap-files';

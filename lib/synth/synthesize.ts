@@ -4,9 +4,9 @@
  */
 import * as path from 'node:path';
 import { App } from 'cdk8s';
-import { CLUSTER_RESOURCE_KINDS } from '../spec/catalog';
-import { ClusterTlsError, oneLine } from '../spec/errors';
-import * as layout from '../spec/output-layout';
+import { CLUSTER_RESOURCE_KINDS } from '../model/catalog';
+import { ClusterTlsError, oneLine } from '../model/errors';
+import * as layout from '../model/output-layout';
 import { registeredDrainers } from './app-rules';
 import {
   RECREATE_ENV, TAKE_OVER_ENV, changedRecordText, checkFixedSettings, checkRecordOutput, checkReplaceable, clusterKey, fixedSettings, readRecord, recordOutput,

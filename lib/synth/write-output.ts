@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ClusterTlsError, describeValue } from '../spec/errors';
+import { ClusterTlsError, describeValue } from '../model/errors';
 import { displayPath } from './display-path';
 import { checkNoKeyMaterial } from './guards';
 import { machineError } from './machine-errors';

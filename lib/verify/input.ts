@@ -4,8 +4,8 @@
  * Pods when the input is `kubectl get secrets,pods -o json --show-managed-fields`, and the error
  * of input it cannot read. The plans it checks them against are read by `plans.ts`.
  */
-import { secretsOfPodSpec } from '../spec/pod-secrets';
-import { ClusterTlsError, inputErrorMessage } from '../spec/errors';
+import { secretsOfPodSpec } from '../model/pod-secrets';
+import { ClusterTlsError, inputErrorMessage } from '../model/errors';
 import { brief, oneLine } from './text';
 
 /**
@@ -67,7 +67,7 @@ export interface PodData {
   readonly labels: Readonly<Record<string, string>>;
   /**
    * The Secrets it loads, each once: those its volumes mount (`secret`, `projected`) and those its
-   * containers read into their environment (`spec/pod-secrets.ts`).
+   * containers read into their environment (`model/pod-secrets.ts`).
    */
   readonly secretNames: readonly string[];
   /** `status.containerStatuses`, in order; empty when no container has a status yet. */

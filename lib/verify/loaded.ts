@@ -17,7 +17,7 @@
 import type { PodData, SecretData } from './input';
 import type { CheckResult } from './verify';
 import { iso } from './text';
-import { LOADED_CHECK } from '../spec/verify-report';
+import { LOADED_CHECK } from '../model/verify-report';
 
 /** The command that lists what this check needs. */
 const LIST_COMMAND = 'kubectl get secrets,pods -n <namespace> -o json --show-managed-fields';

@@ -8,16 +8,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import * as YAML from 'yaml';
-import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, DeployedBy } from '../spec/catalog';
+import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, DeployedBy } from '../model/catalog';
 import { TLS_PLAN_VERSION } from '../certificates/certificate-options';
 import type { TlsPlan } from '../certificates/certificate-options';
-import { parseDuration } from '../spec/duration';
-import { READ_LIMITS, UnreadableInputError, readBounded } from '../spec/bounded-read';
-import { Description } from '../spec/errors';
-import { DEFAULT_MANIFEST_EXTENSION, OUTPUT_MARKER_FILE, OutputMarker, parseOutputPath, tlsPlanPath } from '../spec/output-layout';
+import { parseDuration } from '../model/duration';
+import { READ_LIMITS, UnreadableInputError, readBounded } from '../model/bounded-read';
+import { Description } from '../model/errors';
+import { DEFAULT_MANIFEST_EXTENSION, OUTPUT_MARKER_FILE, OutputMarker, parseOutputPath, tlsPlanPath } from '../model/output-layout';
 import { VerifyInputError } from './input';
 import { brief, oneLine } from './text';
-import { allowedCommonNameLists } from '../spec/allowed-common-names';
+import { allowedCommonNameLists } from '../model/allowed-common-names';
 import PLAN_SCHEMA from '../certificates/tls-plan.schema.json';
 
 /** A list of Common Names that one component accepts from its peers, and where it was read. */

@@ -1,5 +1,5 @@
 /** Text helpers for the one-line messages of `cluster-tls verify`. */
-import { Description } from '../spec/errors';
+import { Description } from '../model/errors';
 
 /** A parser's message on one line, shortened. */
 export function oneLine(message: string): string {

@@ -3,11 +3,11 @@
  * The checks of `cluster-tls verify`: every Secret a certificate plan requires, against what the
  * components need from it. Pure functions: the inputs come from `input.ts`, the time is a parameter.
  */
-import { ENABLEMENT_CHECK, LOADED_CHECK, ROLLED_CHECK, ROTATION_CHECK } from '../spec/verify-report';
+import { ENABLEMENT_CHECK, LOADED_CHECK, ROLLED_CHECK, ROTATION_CHECK } from '../model/verify-report';
 import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
-import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, ClusterKind, OPERATOR_ROLL_ORDER, SECRET_KEYS, component } from '../spec/catalog';
+import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, ClusterKind, OPERATOR_ROLL_ORDER, SECRET_KEYS, component } from '../model/catalog';
 import type { TlsPlan, TlsPlanSecret } from '../certificates/certificate-options';
-import { parseDuration } from '../spec/duration';
+import { parseDuration } from '../model/duration';
 import {
   atLeastAsStrong, commonName, describeCertificate, describeStrength, dnsNameCovered, extendedKeyUsages, keyStrength,
   normalizeIp, parseSubjectAltName, pemBlocks, strengthOf,

@@ -41,7 +41,8 @@
  *
  * {@link createFakeCmctl} makes the stand-in of `cmctl renew` beside it.
  *
- * Without a namespace flag the namespace is `default`, as with a default kubectl context. Anything
+ * Without a namespace flag the namespace is `default`, as with a default kubectl context; a
+ * `--context=<name>` is accepted and changes nothing (there is one cluster). Anything
  * else exits 2 with a message. Every call's arguments are recorded, in order. Every write moves a
  * clock of whole seconds on (`clock`), which dates Secrets and pods.
  */
@@ -227,6 +228,7 @@ for (let i = 0; i < args.length; i++) {
   else if (a === '--force-conflicts') forceConflicts = true;
   else if (a === '--ignore-not-found') continue;
   else if (a === '-i' || a === '--stdin') continue;
+  else if (a.startsWith('--context=')) continue;
   else if (a === '-l' || a === '--selector') selector = args[++i];
   else if (a.startsWith('--selector=')) selector = a.slice('--selector='.length);
   else if (a === '-f' || a === '--filename') file = args[++i];

@@ -18,6 +18,7 @@ import * as names from '../lib/model/names';
 import { synthesize } from '../lib/synth/synthesize';
 import { describeWithCfssl, missingCfssl, requireCfssl } from './_cfssl-available';
 import { FakeKubectl, createFakeKubectl } from './_fake-kubectl';
+import { readmeBlocks } from './_readme';
 
 const describeCfssl = describeWithCfssl('the cfssl end-to-end test');
 
@@ -107,6 +108,36 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
         + `copy this folder out and run the copy, for example: mkdir -p ~/pki-demo-basic && cp -r '${real}/demo/basic/cfssl'/. ~/pki-demo-basic/ && ~/pki-demo-basic/issue-certificates.sh\n`,
     });
     expect(refusedLeft.filter((f) => !f.endsWith('.json') && f !== 'issue-certificates.sh' && f !== '.gitignore')).toEqual([]);
+  });
+
+  test('the copy command the refusal prints runs as written, twice, from the project folder: the second copy goes over the first', () => {
+    // Beside the test's project folder, whose entries another test lists.
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cfssl-copy-home-'));
+    const copyKubectl = createFakeKubectl(path.join(home, '.kubectl'));
+    const command = refused.stderr.slice(refused.stderr.indexOf('for example: ') + 'for example: '.length).trimEnd();
+    const env = { ...process.env, HOME: home, KUBECTL: copyKubectl.command };
+    const once = spawnSync('bash', ['-euo', 'pipefail', '-c', command], { cwd: root, encoding: 'utf8', env });
+    expect({ status: once.status, error: once.status === 0 ? '' : once.stderr }).toEqual({ status: 0, error: '' });
+    const caKey = fs.readFileSync(path.join(home, 'pki-demo-basic', 'ca-key.pem'), 'utf8');
+    const twice = spawnSync('bash', ['-euo', 'pipefail', '-c', command], { cwd: root, encoding: 'utf8', env });
+    expect({ status: twice.status, error: twice.status === 0 ? '' : twice.stderr }).toEqual({ status: 0, error: '' });
+    expect(fs.existsSync(path.join(home, 'pki-demo-basic', 'cfssl'))).toBe(false);
+    expect(fs.readFileSync(path.join(home, 'pki-demo-basic', 'ca-key.pem'), 'utf8')).toBe(caKey);
+    expect(copyKubectl.secrets().map((s) => s.name)).toContain(names.clientSecretName('basic', ClusterKind.DATABASE));
+  });
+
+  test('the README\'s commands run as written from the project folder, with kubectl on the search path and with another kubectl command', () => {
+    const block = readmeBlocks().find((b) => b.section === 'cfssl' && b.lang === 'sh')!;
+    expect(block.text).toMatch(/^mkdir -p ~\/pki-demo-cfssl-basic && cp -r dist\/demo-cfssl\/basic\/cfssl\/\. /);
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cfssl-readme-home-'));
+    const readmeKubectl = createFakeKubectl(path.join(home, '.kubectl'));
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, PATH: `${readmeKubectl.dir}:${process.env.PATH}` };
+    delete env.KUBECTL;
+    const ran = spawnSync('bash', ['-euo', 'pipefail', '-c', block.text], { cwd: path.join(__dirname, '..'), encoding: 'utf8', env });
+    expect({ status: ran.status, error: ran.status === 0 ? '' : ran.stderr }).toEqual({ status: 0, error: '' });
+    // The second line's kubectl, with its context, was the one called by the second run.
+    expect(readmeKubectl.calls().some((c) => c.includes('--context=staging'))).toBe(true);
+    expect(readmeKubectl.secrets().map((s) => s.namespace)).toContain('demo-cfssl');
   });
 
   test('cfssl and cfssljson are installed', () => {

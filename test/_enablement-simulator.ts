@@ -98,8 +98,7 @@ export class EnablementSimulator {
 
   constructor(plan: TlsPlan, replicas: Readonly<Partial<Record<ComponentToken, number>>>) {
     this.plan = plan;
-    const order = [...OPERATOR_ROLL_ORDER[ClusterKind.DATABASE], 'drainer' as const];
-    for (const token of order) {
+    for (const token of POD_ORDER) {
       const secret = plan.secrets.find((s) => s.role === 'server' && s.component === token);
       if (secret !== undefined) {
         for (let i = 0; i < (replicas[token] ?? 1); i++) {
@@ -236,9 +235,11 @@ export class EnablementSimulator {
   }
 }
 
+/** The server pods' components in the operator's order, then the drainer's. */
+const POD_ORDER: readonly ComponentToken[] = [...OPERATOR_ROLL_ORDER[ClusterKind.DATABASE], 'drainer'];
+
 function order(token: ComponentToken): number {
-  const o = [...OPERATOR_ROLL_ORDER[ClusterKind.DATABASE], 'drainer'] as ComponentToken[];
-  return o.indexOf(token);
+  return POD_ORDER.indexOf(token);
 }
 
 function fingerprint(m: TlsMaterial): string {

@@ -63,6 +63,9 @@ function resolveEnablement(scope: IConstruct, enablement: TlsEnablement | undefi
 function enablementRunbookInput(cluster: ITlsCluster, enablement: ResolvedEnablement,
   extra: { readonly coordinatorReplicas: number; readonly afterRoll: readonly RunbookStep[] }): EnablementRunbookInput {
   const { clusterName, namespace } = cluster;
+  // The plan names the member that stays and its https URL; the runbook says the same.
+  const plan = cluster.certificates.plan();
+  const { member, peerUrl } = plan.enablement!.coordinator;
   return {
     clusterName,
     namespace,
@@ -71,11 +74,11 @@ function enablementRunbookInput(cluster: ITlsCluster, enablement: ResolvedEnable
     tls: enablement.state.tls,
     manifestFile: manifestFileName(Chart.of(cluster)),
     issuanceSteps: cluster.certificates.issuanceSteps(),
-    secretNames: cluster.certificates.plan().secrets.map((s) => s.name),
+    secretNames: plan.secrets.map((s) => s.name),
     coordinator: {
-      pod: names.firstPodName(clusterName, 'coordinator'),
+      pod: member,
       replicas: extra.coordinatorReplicas,
-      peerUrl: names.coordinatorPeerUrl(clusterName, namespace, 0, cluster.certificates.clusterDomain),
+      peerUrl,
       tlsFiles: names.tlsFilePaths(MOUNT_PATHS.coordinatorTls),
       secretName: cluster.serverSecretName('coordinator'),
       podSelector: names.componentPodSelector(clusterName, 'coordinator'),

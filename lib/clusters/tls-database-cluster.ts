@@ -284,7 +284,8 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
 
     this.certificates = certificates;
     this.enablement = declareEnablement(this, props.enablement, {
-      coordinatorReplicas: requireCount(this, 'coordinator.replicas', parts.coordinator!.replicas ?? 1, 1), afterRoll: this.enablementSteps,
+      // Checked with the coordinator's spec below, before the runbook that says it is rendered.
+      coordinatorReplicas: parts.coordinator!.replicas ?? 1, afterRoll: this.enablementSteps,
     });
     this.tlsEnabled = this.enablement?.state.tls ?? true;
     for (const token of running) {
@@ -403,14 +404,15 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     const extra = check.singleValue ? [] : requireExtraCommonNames(this, `${token}.extraAllowedCommonNames`, part.extraAllowedCommonNames, this.commonName);
     const claims = part.storageClaims ?? [{ storage: shape.defaultStorage! }];
     const config = this.configOf(token, part.config, [this.commonName, ...extra]);
+    const replicas = requireCount(this, `${token}.replicas`, part.replicas ?? 1, 1);
     if (shape.storage === 'claims' && (!Array.isArray(claims) || claims.length === 0)) {
       inputError(this, `${token}.storageClaims`, part.storageClaims, 'at least one storage claim');
     }
     return {
       baseImage: part.baseImage === undefined ? undefined : requireImageName(this, `${token}.baseImage`, part.baseImage),
       maxFailoverCount: shape.failover ? requireCount(this, `${token}.maxFailoverCount`, part.maxFailoverCount ?? 0, 0) : undefined,
-      // Checked before the enablement, if any, writes one coordinator member instead.
-      replicas: token === 'coordinator' && this.enablement?.state.singleCoordinator ? 1 : requireCount(this, `${token}.replicas`, part.replicas ?? 1, 1),
+      // Checked in every phase, even where the enablement writes one coordinator member instead.
+      replicas: token === 'coordinator' && this.enablement?.state.singleCoordinator ? 1 : replicas,
       requests: shape.storage === 'requests'
         ? { storage: requireQuantity(this, `${token}.storage`, part.storage ?? shape.defaultStorage!) }
         : undefined,

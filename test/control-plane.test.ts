@@ -216,6 +216,10 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
 
   test('the library refuses exactly the durations cert-manager\'s real webhook refuses, at the boundaries of its minimums', () => {
     const leaf = objectsOf(path.join(DIST, 'demo.k8s.yaml')).find((o) => o.kind === 'Certificate' && !o.spec.isCA);
+    // A namespace without an Issuer: the webhook judges each Certificate, and no controller issues
+    // one, so no Secret of these trials can join the demo namespace's Secrets checked below.
+    const namespace = 'webhook-edges';
+    expect(kubectl(['create', 'namespace', namespace]).status).toBe(0);
     const differ: string[] = [];
     for (const [duration, renewBefore] of [['59m', '10m'], ['1h', '10m'], ['1h', '4m59s'], ['1h', '5m'], ['2h', '2h'], ['2h', '1h59m'], ['90m', '30m']]) {
       let library = true;
@@ -225,7 +229,7 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
         library = false;
       }
       const file = path.join(work, `edge-${duration}-${renewBefore}.yaml`);
-      fs.writeFileSync(file, YAML.stringify({ ...leaf, metadata: { ...leaf.metadata, name: 'edge' }, spec: { ...leaf.spec, duration, renewBefore, secretName: 'edge' } }));
+      fs.writeFileSync(file, YAML.stringify({ ...leaf, metadata: { ...leaf.metadata, name: 'edge', namespace }, spec: { ...leaf.spec, duration, renewBefore, secretName: 'edge' } }));
       const applied = apply(file);
       const webhook = applied.status === 0;
       if (!webhook) {

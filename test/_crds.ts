@@ -44,13 +44,23 @@ function toJsonSchema(schema: any, atRoot = false): any {
   return out;
 }
 
+/**
+ * A CRD's `pattern` as the API server reads it, in Go's syntax: `(?i)` (prometheus-operator's
+ * enumerations write `^(?i)(abort|warn)?$`) is Go's case-insensitive flag for the rest of the
+ * pattern, which JavaScript writes as the `i` flag; the patterns of crds/ set it after `^` only.
+ */
+function goPattern(pattern: string, flags: string): RegExp {
+  return pattern.startsWith('^(?i)') ? new RegExp(`^${pattern.slice(5)}`, `${flags}i`) : new RegExp(pattern, flags);
+}
+goPattern.code = 'goPattern';
+
 let validators: Map<string, ValidateFunction> | undefined;
 
 function load(): Map<string, ValidateFunction> {
   if (validators) {
     return validators;
   }
-  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, code: { regExp: goPattern } });
   validators = new Map();
   for (const dir of fs.readdirSync(CRD_DIR)) {
     for (const file of fs.readdirSync(path.join(CRD_DIR, dir)).filter((f) => f.endsWith('.yaml'))) {

@@ -227,6 +227,16 @@ describe('input errors', () => {
     expect(make({ duration: '90000h' })).toThrow('test/certs: duration: received "90000h"; expected a validity shorter than the CA\'s (87600h), so that no certificate outlives the CA that signs it');
   });
 
+  test('a leaf nests in its CA with room for rotating the CA, whatever the method', () => {
+    for (const method of Object.values(IssuingMethod)) {
+      // 87600h - 720h - 360h: the defaults leave a leaf 86520h.
+      expect(make({ method, duration: '86521h' })).toThrow('test/certs: duration: received "86521h"; expected at most 86520h (caDuration 87600h - caRenewBefore 720h - renewBefore 360h): '
+        + 'a leaf issued with its CA must end, with its own renewal window, before the CA\'s renewal window opens, which stays free for rotating the CA');
+      expect(make({ method, duration: '86520h' })).not.toThrow();
+      expect(make({ method, caDuration: '2h', caRenewBefore: '30m', duration: '1h', renewBefore: '31m' })).toThrow('expected at most 59m (caDuration 2h - caRenewBefore 30m - renewBefore 31m)');
+    }
+  });
+
   test('with cert-manager, what its webhook refuses: a certificate under an hour, a renewal window under five minutes', () => {
     expect(make({ duration: '59m', renewBefore: '10m' })).toThrow('test/certs: duration: received "59m"; expected at least 1h: cert-manager\'s webhook refuses less (its minimum, v1.21)');
     expect(make({ caDuration: '30m', caRenewBefore: '10m', duration: '20m', renewBefore: '10m' })).toThrow('test/certs: caDuration: received "30m"; expected at least 1h');

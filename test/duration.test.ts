@@ -174,7 +174,10 @@ describe('no certificate outlives its CA, whatever units the durations are writt
 
   test('a 1h certificate under a 90m CA is accepted', () => {
     expect(make({ caDuration: '90m', duration: '1h' })).not.toThrow();
-    expect(make({ caDuration: '1h0m1s', duration: '3600000ms' })).not.toThrow();
+    // The CA's renewal window (5m) and the leaf's (10m) are room the leaf leaves free: 1h15m is the shortest CA.
+    expect(make({ caDuration: '1h15m', duration: '3600000ms' })).not.toThrow();
+    expect(make({ caDuration: '4499s', duration: '3600000ms' })).toThrow(
+      'test/certs: duration: received "3600000ms"; expected at most 59m59s (caDuration 4499s - caRenewBefore 5m - renewBefore 10m)');
   });
 
   test('a 1h30m certificate under a 90m CA is refused, the CA\'s validity given in hours too', () => {

@@ -5,7 +5,7 @@ import {
   ServerCertificateOptions,
 } from './certificate-options';
 import { CFSSL_CA_KEY, ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } from '../model/catalog';
-import { durationHours, parseDuration } from '../model/duration';
+import { durationHours, formatDuration, parseDuration } from '../model/duration';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import { PropShape, checkProps } from '../model/props';
@@ -142,7 +142,8 @@ export const CERT_MANAGER_MINIMUMS = { duration: '1h', renewBefore: '5m' } as co
 
 /**
  * Resolves the validity props with their defaults and refuses, one line each, a window not shorter
- * than its certificate, a leaf that outlives its CA and, with cert-manager, what its webhook refuses.
+ * than its certificate, a leaf that outlives its CA or does not nest in it ({@link leafRoom}) and,
+ * with cert-manager, what its webhook refuses.
  */
 export function resolveValidity(scope: Construct, props: ValidityProps, method: IssuingMethod) {
   const v = {
@@ -176,5 +177,21 @@ export function resolveValidity(scope: Construct, props: ValidityProps, method: 
     inputError(scope, 'duration', v.duration,
       `a validity shorter than the CA's (${v.caDuration}${v.caDuration === `${durationHours(caDuration)}h` ? '' : ` = ${durationHours(caDuration)}h`}), so that no certificate outlives the CA that signs it`);
   }
+  const room = leafRoom({ caDuration, caRenewBefore, renewBefore });
+  if (duration > room) {
+    inputError(scope, 'duration', v.duration, `at most ${formatDuration(room)} (caDuration ${v.caDuration} - caRenewBefore ${v.caRenewBefore} - renewBefore ${v.renewBefore}): `
+      + 'a leaf issued with its CA must end, with its own renewal window, before the CA\'s renewal window opens, which stays free for rotating the CA');
+  }
   return v;
+}
+
+/**
+ * The longest leaf `duration` that nests in its CA, in milliseconds. Leaves are issued with their
+ * CA: at creation, and at a CA replacement (its leaves follow the new CA by at most the phases
+ * between `trust-both` and `switch-leaves`, for which the leaf's `renewBefore` is the room). Such a
+ * leaf, its own renewal window included, must end before the CA's renewal window (`caRenewBefore`)
+ * opens: that window is kept whole for rotating the CA, when the expiry alert on the CA fires.
+ */
+export function leafRoom(ms: { readonly caDuration: number; readonly caRenewBefore: number; readonly renewBefore: number }): number {
+  return ms.caDuration - ms.caRenewBefore - ms.renewBefore;
 }

@@ -28,3 +28,17 @@ export function parseDuration(text: string): number | undefined {
 export function durationHours(ms: number): number {
   return ms / UNIT_MS.h;
 }
+
+/** A duration as a Go duration string in whole units, largest first: `86880h`, `1h30m`, `45s`. */
+export function formatDuration(ms: number): string {
+  let rest = Math.max(0, Math.round(ms));
+  let text = '';
+  for (const unit of ['h', 'm', 's', 'ms']) {
+    const count = Math.floor(rest / UNIT_MS[unit]);
+    if (count > 0) {
+      text += `${count}${unit}`;
+      rest -= count * UNIT_MS[unit];
+    }
+  }
+  return text || '0s';
+}

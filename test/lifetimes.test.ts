@@ -1,0 +1,73 @@
+/**
+ * The lifetime rules, proven on certificates: every validity the library accepts, issued by the
+ * in-test re-creation of cert-manager (field for field what the real one writes, as
+ * control-plane.test.ts checks), yields leaves that nest in their CA with its renewal window free.
+ */
+import { X509Certificate } from 'node:crypto';
+import { App, Chart, Testing } from 'cdk8s';
+import * as fc from 'fast-check';
+import { ClusterCertificates, ClusterTlsError, IssuingMethod, KeyAlgorithm } from '../lib';
+import { parseDuration } from '../lib/model/duration';
+import { CertManagerIssuer } from './_cert-manager-issuer';
+
+/** A duration of `minutes`, written in one of the forms users write. */
+const written = (minutes: number) => fc.constantFrom(`${minutes}m`, `${minutes * 60}s`,
+  ...(minutes % 60 === 0 ? [`${minutes / 60}h`] : [`${Math.floor(minutes / 60)}h${minutes % 60}m`]));
+const duration = (min: number, max: number) => fc.integer({ min, max }).chain(written);
+
+/** Any four durations: most are refused. */
+const anyValidity = fc.record({
+  caDuration: duration(30, 20_000),
+  caRenewBefore: duration(1, 5_000),
+  duration: duration(30, 20_000),
+  renewBefore: duration(1, 5_000),
+});
+/** Four durations around the nesting boundary, a few minutes either side of it. */
+const nearBoundary = fc.record({ leaf: fc.integer({ min: 60, max: 5_000 }), renew: fc.integer({ min: 5, max: 50 }), caRenew: fc.integer({ min: 5, max: 500 }), slack: fc.integer({ min: -5, max: 5 }) })
+  .chain(({ leaf, renew, caRenew, slack }) => fc.record({
+    caDuration: written(leaf + renew + caRenew + slack), caRenewBefore: written(caRenew), duration: written(leaf), renewBefore: written(renew),
+  }));
+const validity = fc.oneof(anyValidity, nearBoundary);
+
+const ms = (text: string) => parseDuration(text)!;
+const lifetime = (pem: string) => {
+  const cert = new X509Certificate(pem);
+  return { notBefore: Date.parse(cert.validFrom), notAfter: Date.parse(cert.validTo) };
+};
+
+test('every validity the library accepts gives leaves that, renewal window included, end before their CA\'s renewal window opens', async () => {
+  let accepted = 0;
+  await fc.assert(fc.asyncProperty(validity, async (v) => {
+    const chart = new Chart(new App({ outdir: 'unused' }), 'c', { namespace: 'demo' });
+    try {
+      new ClusterCertificates(chart, 'certs', {
+        clusterName: 'basic', components: ['coordinator', 'store'], privateKey: { algorithm: KeyAlgorithm.ECDSA }, ...v,
+      });
+    } catch (e) {
+      // A refusal is a user error with its one line, never a fault.
+      expect(e).toBeInstanceOf(ClusterTlsError);
+      return;
+    }
+    accepted++;
+    const issued = await CertManagerIssuer.issueAll(Testing.synth(chart));
+    const ca = lifetime(issued.secrets.get('demo/basic-ca-secret')!['tls.crt']);
+    expect(ca.notAfter - ca.notBefore).toBe(ms(v.caDuration));
+    for (const [name, secret] of issued.secrets) {
+      if (name === 'demo/basic-ca-secret') {
+        continue;
+      }
+      const leaf = lifetime(secret['tls.crt']);
+      expect(leaf.notAfter - leaf.notBefore).toBe(ms(v.duration));
+      expect(leaf.notAfter + ms(v.renewBefore)).toBeLessThanOrEqual(ca.notAfter - ms(v.caRenewBefore));
+    }
+  }), { numRuns: 100 });
+  // The property says nothing if nearly every input is refused.
+  expect(accepted).toBeGreaterThan(25);
+}, 120_000);
+
+test('with cfssl too, a leaf that does not nest in its CA is refused with its one line', () => {
+  const make = () => new ClusterCertificates(new Chart(new App({ outdir: 'unused' }), 'c', { namespace: 'demo' }), 'certs', {
+    clusterName: 'basic', method: IssuingMethod.CFSSL, caDuration: '1000h', caRenewBefore: '100h', duration: '800h', renewBefore: '101h',
+  });
+  expect(make).toThrow('c/certs: duration: received "800h"; expected at most 799h (caDuration 1000h - caRenewBefore 100h - renewBefore 101h)');
+});

@@ -70,9 +70,13 @@ export function addDeployment(app: App, namespace: string, method: IssuingMethod
     columnar: { baseImage: `${REGISTRY}/columnar`, storageClaims: [{ storage: '100Gi' }] },
     enablement,
   });
+  // Alerts before any certificate of the plan expires: a PrometheusRule for the cluster's
+  // Prometheus, and the same rules in the operator's monitor.
+  const expiry = certs.watchExpiry();
   database.addMonitor({
     initializer: { baseImage: `${REGISTRY}/monitor-initializer`, version: 'v4.0.5' },
     reloader: { baseImage: `${REGISTRY}/monitor-reloader`, version: 'v1.0.1' },
+    expiryWatch: expiry,
   });
 
   // One upstream MySQL source; the database cluster above is the target. Each is reached with its

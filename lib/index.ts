@@ -17,6 +17,9 @@ export * from './certificates/cluster-certificates';
 export {
   CertificateRotation, PhaseContent, ROTATION_PHASES, RESTART_ORDER, ResolvedRotation, RotationKind, RotationPhase, restartValue,
 } from './certificates/rotation';
+export * from './certificates/expiry-watch';
+export { EXPIRY_ALERTS, EXPIRY_DEFAULTS, EXPIRY_EXPORTER, EXPIRY_METRICS, WatchedCertificate } from './model/expiry';
+export type { AlertRule, RuleGroup } from './documents/expiry-rules';
 export * from './synth/output-file';
 export type { Runbook, RunbookStep } from './documents/runbook';
 export * from './synth/synthesize';

@@ -58,7 +58,7 @@ export const CONTROL_PLANE_TOOLS: readonly Program[] = ['etcd', 'kube-apiserver'
 
 /**
  * A control plane of its own for one test file: etcd and kube-apiserver started by the launcher
- * with cert-manager's release CRDs and the operator's (crds/operator/), an admin kubeconfig, the
+ * with cert-manager's release CRDs, the operator's (crds/operator/) and prometheus-operator's PrometheusRule, an admin kubeconfig, the
  * garbage collector of kube-controller-manager (what deletes a deleted Certificate's
  * CertificateRequests; the other controllers manage pods, which a node-less cluster has none
  * of), and the real cert-manager, its webhook and its controllers, once {@link startCertManager}
@@ -69,7 +69,7 @@ export class ControlPlane {
   public static async start(): Promise<ControlPlane> {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-control-plane-'));
     const kubeconfig = path.join(work, 'kubeconfig');
-    const crds = [path.join(TOOLS_BIN, '..', 'crds', 'cert-manager'), path.join(__dirname, '..', 'crds', 'operator')].join(',');
+    const crds = [path.join(TOOLS_BIN, '..', 'crds', 'cert-manager'), ...['operator', 'prometheus-operator'].map((d) => path.join(__dirname, '..', 'crds', d))].join(',');
     const started: ChildProcess[] = [];
     try {
       const launcher = spawn(tool('launcher'), ['--assets', TOOLS_BIN, '--crds', crds, '--kubeconfig-out', kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'] });

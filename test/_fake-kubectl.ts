@@ -745,7 +745,7 @@ if (args[0] === 'repo' && args[1] === 'add' && args.length === 4) {
 }
 if (args[0] !== 'install' && args[0] !== 'upgrade') die('unknown command "' + args[0] + '" for "helm"');
 const words = [];
-let namespace, version;
+let namespace, version, install = false;
 const values = [];
 for (let i = 1; i < args.length; i++) {
   const a = args[i];
@@ -754,6 +754,7 @@ for (let i = 1; i < args.length; i++) {
   else if (a.startsWith('--version=')) version = a.slice(10);
   else if (a === '--version') version = args[++i];
   else if (a === '-f' || a === '--values') values.push(args[++i]);
+  else if (a === '--install' && args[0] === 'upgrade') install = true;
   else if (a.startsWith('-')) die('unknown flag: ' + a);
   else words.push(a);
 }
@@ -767,7 +768,7 @@ const RELEASES = ${JSON.stringify(path.join(kubectl.dir, 'helm-releases.json'))}
 const releases = fs.existsSync(RELEASES) ? JSON.parse(fs.readFileSync(RELEASES, 'utf8')) : {};
 const id = (namespace || 'default') + '/' + release;
 if (args[0] === 'install' && id in releases) die('INSTALLATION FAILED: cannot re-use a name that is still in use');
-if (args[0] === 'upgrade' && !(id in releases)) die('UPGRADE FAILED: "' + release + '" has no deployed releases');
+if (args[0] === 'upgrade' && !install && !(id in releases)) die('UPGRADE FAILED: "' + release + '" has no deployed releases');
 releases[id] = { chart, version, values: values.map((v) => fs.readFileSync(v, 'utf8')) };
 fs.writeFileSync(RELEASES, JSON.stringify(releases));
 process.stdout.write('NAME: ' + release + '\\nNAMESPACE: ' + (namespace || 'default') + '\\nSTATUS: deployed\\n');

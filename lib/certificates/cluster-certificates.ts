@@ -22,6 +22,7 @@ import { OutputFile } from '../synth/output-file';
 import { renderCertManager } from './cert-manager';
 import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
 import { renderCfssl } from './cfssl';
+import { ExpiryWatch, ExpiryWatchOptions } from './expiry-watch';
 import type { CertificateRenderer } from './renderer';
 import type { RunbookStep } from '../documents/runbook';
 import { RotationConsumer, RotationRunbookInput, RotationWriter, rotationRunbook } from '../documents/rotation-runbook';
@@ -201,6 +202,8 @@ export class ClusterCertificates extends Construct {
   private readonly kinds = new Set<ClusterKind>();
   private readonly extraNames: NonNullable<ClusterCertificatesProps['extraNames']>;
   private readonly renderer: CertificateRenderer;
+  private expiry?: ExpiryWatch;
+  private expiryOptions?: ExpiryWatchOptions;
 
   constructor(scope: Construct, id: string, props: ClusterCertificatesProps) {
     super(scope, id);
@@ -551,7 +554,25 @@ export class ClusterCertificates extends Construct {
    * any cluster that loads them is deployed (commands run from the output folder).
    */
   public issuanceSteps(): RunbookStep[] {
-    return this.renderer.issuanceSteps();
+    return [...this.renderer.issuanceSteps(), ...(this.expiry?.runbookSteps() ?? [])];
+  }
+
+  /**
+   * Watches the expiry of every certificate of the plan (issue 31's alerts): a `PrometheusRule`
+   * with, per certificate, an alert before it expires, one while cert-manager holds it not Ready,
+   * and one while no series reports it; for the Secrets cert-manager does not manage, the values of
+   * x509-certificate-exporter and its install step in the runbooks. Hand the watch to
+   * `addMonitor({ expiryWatch })` to load the same rules into the operator's monitor. Calling it
+   * again returns the same watch.
+   */
+  public watchExpiry(options: ExpiryWatchOptions = {}): ExpiryWatch {
+    if (this.expiry === undefined) {
+      this.expiry = new ExpiryWatch(this, 'ExpiryWatch', { ...options, certificates: this });
+    } else if (!isDeepStrictEqual(options, this.expiryOptions)) {
+      inputError(this, 'watchExpiry', options, `the options of its first call (${JSON.stringify(this.expiryOptions)}): a cluster's certificates have one expiry watch`);
+    }
+    this.expiryOptions = options;
+    return this.expiry;
   }
 
   private addKind(kind: ClusterKind): void {

@@ -4,6 +4,7 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
+import { ExpiryWatch } from '../certificates/expiry-watch';
 import { describeType, inputError } from '../model/errors';
 import * as names from '../model/names';
 import { compact, operatorObject } from './operator';
@@ -57,6 +58,15 @@ export interface DatabaseMonitorOptions {
    * @default MonitorImagePullPolicy.IF_NOT_PRESENT
    */
   readonly imagePullPolicy?: MonitorImagePullPolicy;
+  /**
+   * The expiry alerts of the cluster's certificates (`ClusterCertificates.watchExpiry()`), loaded
+   * into the monitor's Prometheus as a rules ConfigMap (`spec.prometheus.config.ruleConfigRef`).
+   * The monitor's Prometheus scrapes the cluster's components only: for the alerts to see the
+   * certificates, cert-manager's or the exporter's metrics must reach it too, which their
+   * "unwatched" alert says until they do.
+   * @default - no rules beyond the operator's
+   */
+  readonly expiryWatch?: ExpiryWatch;
 }
 
 /** Props of {@link DatabaseMonitor}. */
@@ -81,6 +91,7 @@ const DATABASE_MONITOR_SHAPE = {
   reloader: objectOf(IMAGE, false, 'the reloader image as { baseImage, version }: the operator\'s DatabaseMonitor requires it'),
   imagePullPolicy: oneOf(Object.values(MonitorImagePullPolicy)),
   clusters: constructOf(Array.isArray, 'a list of database clusters'),
+  expiryWatch: constructOf((w) => w instanceof ExpiryWatch, 'an ExpiryWatch, as ClusterCertificates.watchExpiry() returns it', true),
 } satisfies ShapeOf<DatabaseMonitorProps>;
 
 /** A `DatabaseMonitor` for one or more database clusters (specification section C, step 3). */
@@ -121,7 +132,7 @@ export class DatabaseMonitor extends Construct {
       namespace: this.namespace,
       spec: compact({
         clusters: props.clusters.map((c) => ({ name: c.clusterName, namespace: c.namespace === this.namespace ? undefined : c.namespace })),
-        prometheus: props.prometheus ?? DEFAULT_PROMETHEUS,
+        prometheus: { ...(props.prometheus ?? DEFAULT_PROMETHEUS), config: props.expiryWatch && { ruleConfigRef: ruleConfigRef(props.expiryWatch, this.namespace) } },
         grafana: props.grafana ?? DEFAULT_GRAFANA,
         initializer: props.initializer,
         reloader: props.reloader,
@@ -129,4 +140,10 @@ export class DatabaseMonitor extends Construct {
       }),
     });
   }
+}
+
+/** Where the monitor finds the rules of an expiry watch: its ConfigMap, with its namespace when not the monitor's. */
+function ruleConfigRef(watch: ExpiryWatch, namespace: string): { name: string; namespace?: string } {
+  const name = watch.ruleConfigMap();
+  return watch.namespace === namespace ? { name } : { name, namespace: watch.namespace };
 }

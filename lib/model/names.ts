@@ -229,6 +229,29 @@ export function monitorName(clusterName: string): string {
   return `${clusterName}-monitor`;
 }
 
+/** The `PrometheusRule` of a cluster's certificate expiry alerts: `${cluster_name}-certificate-expiry`. */
+export function expiryRuleName(clusterName: string): string {
+  return `${clusterName}-certificate-expiry`;
+}
+
+/** The ConfigMap of the same alerts as a rules file, for the operator's monitor: `${cluster_name}-certificate-expiry-rules`. */
+export function expiryRulesConfigMapName(clusterName: string): string {
+  return `${expiryRuleName(clusterName)}-rules`;
+}
+
+/** The rules file in that ConfigMap; the monitor loads the keys ending in `.rules.yml`. */
+export function expiryRulesFileName(clusterName: string): string {
+  return `${expiryRuleName(clusterName)}.rules.yml`;
+}
+
+/** Longest Helm release name (Helm refuses longer ones). */
+export const HELM_RELEASE_MAX = 53;
+
+/** The Helm release of the exporter that reads a cluster's Secrets: `${cluster_name}-cert-expiry` (at most {@link HELM_RELEASE_MAX} characters). */
+export function expiryExporterRelease(clusterName: string): string {
+  return `${clusterName}-cert-expiry`;
+}
+
 /** The in-cluster host name of a component's service: `<service>.<namespace>.svc`. */
 export function serviceHost(clusterName: string, token: Exclude<ComponentToken, 'drainer'>, namespace: string): string {
   return `${serviceName(clusterName, token)}.${namespace}.svc`;

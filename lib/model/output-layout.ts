@@ -19,6 +19,7 @@
  * <namespace>/<cluster>/rotation-runbook.md     while a rotation is declared: its phase, step by step
  * <namespace>/<cluster>/rotate-certificates.sh  cert-manager, while a rotation is declared: the phase's script
  * <namespace>/<cluster>/enablement-runbook.md   while a TLS enablement is declared: its phase, step by step
+ * <namespace>/<cluster>/x509-certificate-exporter-values.yaml  the expiry watch, for Secrets cert-manager does not manage
  * ../cluster-tls.lock.json                      the record of settings fixed at creation, beside the folder
  * ../cluster-tls-verify.<namespace>.<cluster>.json  a rotation phase's verify report, beside the folder
  * ../cluster-tls-members.<namespace>.<cluster>.txt   an enablement's coordinator member list, beside the folder
@@ -40,6 +41,7 @@ const FILES = {
   rotationRunbook: 'rotation-runbook.md',
   rotationScript: 'rotate-certificates.sh',
   enablementRunbook: 'enablement-runbook.md',
+  expiryExporterValues: 'x509-certificate-exporter-values.yaml',
   marker: '.cluster-tls-output.json',
   constructMetadata: 'construct-metadata.json',
   record: 'cluster-tls.lock.json',
@@ -102,6 +104,11 @@ export function rotationRunbookPath(namespace: string, clusterName: string): str
 /** The runbook of a declared TLS enablement's phase: `<namespace>/<cluster>/enablement-runbook.md`. */
 export function enablementRunbookPath(namespace: string, clusterName: string): string {
   return `${clusterFolder(namespace, clusterName)}/${FILES.enablementRunbook}`;
+}
+
+/** The values of the exporter of the expiry watch: `<namespace>/<cluster>/x509-certificate-exporter-values.yaml`. */
+export function expiryExporterValuesPath(namespace: string, clusterName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${FILES.expiryExporterValues}`;
 }
 
 /** The rotation script of the cert-manager method: `<namespace>/<cluster>/rotate-certificates.sh`. */
@@ -223,13 +230,13 @@ export function defaultVerifyReportFile(outdir: string, namespace: string, clust
 export type OutputPath =
   | { readonly file: 'marker' | 'construct-metadata' }
   | { readonly file: 'manifest' }
-  | { readonly file: 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-task' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script' | 'enablement-runbook'; readonly namespace: string; readonly clusterName: string }
+  | { readonly file: 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-task' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script' | 'enablement-runbook' | 'expiry-exporter-values'; readonly namespace: string; readonly clusterName: string }
   | { readonly file: 'cfssl'; readonly namespace: string; readonly clusterName: string; readonly name: string }
   | { readonly file: 'drainer-values'; readonly namespace: string; readonly clusterName: string; readonly releaseName: string }
   | { readonly file: 'migration-source'; readonly namespace: string; readonly clusterName: string; readonly sourceId: string };
 
 /** The files directly in a cluster's folder, by name. */
-const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script' | 'enablement-runbook'>> = {
+const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script' | 'enablement-runbook' | 'expiry-exporter-values'>> = {
   [FILES.tlsPlan]: 'tls-plan',
   [FILES.requiredSecrets]: 'required-secrets',
   [FILES.databaseRunbook]: 'database-runbook',
@@ -238,6 +245,7 @@ const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | '
   [FILES.rotationRunbook]: 'rotation-runbook',
   [FILES.rotationScript]: 'rotation-script',
   [FILES.enablementRunbook]: 'enablement-runbook',
+  [FILES.expiryExporterValues]: 'expiry-exporter-values',
 };
 
 /**

@@ -276,3 +276,42 @@ export function requireImageName(scope: IConstruct, field: string, value: string
   }
   return value;
 }
+
+const PROMETHEUS_LABEL = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+/**
+ * Throws unless `labels` are Prometheus labels: names of letters, digits and '_' not starting
+ * with a digit nor with the reserved '__', none of the `reserved` names the library sets itself,
+ * string values.
+ */
+export function requirePrometheusLabels(scope: IConstruct, field: string, labels: { readonly [key: string]: unknown }, reserved: readonly string[]): { [key: string]: string } {
+  for (const [name, value] of Object.entries(labels)) {
+    if (!PROMETHEUS_LABEL.test(name) || name.startsWith('__')) {
+      inputError(scope, field, name, 'Prometheus label names: letters, digits and \'_\', not starting with a digit or \'__\'');
+    }
+    if (reserved.includes(name)) {
+      inputError(scope, `${field}.${name}`, value, `no value: the library sets ${reserved.map((r) => `"${r}"`).join(', ')} on every alert`);
+    }
+    if (typeof value !== 'string') {
+      inputError(scope, `${field}.${name}`, shown(value), 'a string');
+    }
+  }
+  return { ...labels as { [key: string]: string } };
+}
+
+const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+
+/** Throws unless `labels` are Kubernetes labels: each key a DNS subdomain prefix and a name, each value at most 63 characters. */
+export function requireKubernetesLabels(scope: IConstruct, field: string, labels: { readonly [key: string]: unknown }): { [key: string]: string } {
+  for (const [key, value] of Object.entries(labels)) {
+    const slash = key.lastIndexOf('/');
+    const [prefix, name] = slash < 0 ? [undefined, key] : [key.slice(0, slash), key.slice(slash + 1)];
+    if ((prefix !== undefined && !isDnsSubdomain(prefix)) || name.length === 0 || name.length > DNS_LABEL_MAX || !LABEL_VALUE.test(name)) {
+      inputError(scope, field, key, 'label keys: an optional DNS subdomain and \'/\', then at most 63 letters, digits, \'-\', \'_\' and \'.\', starting and ending with a letter or digit');
+    }
+    if (typeof value !== 'string' || value.length > DNS_LABEL_MAX || !LABEL_VALUE.test(value)) {
+      inputError(scope, `${field}.${key}`, shown(value), 'a label value: at most 63 letters, digits, \'-\', \'_\' and \'.\', starting and ending with a letter or digit');
+    }
+  }
+  return { ...labels as { [key: string]: string } };
+}

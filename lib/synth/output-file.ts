@@ -18,6 +18,12 @@ export interface OutputFileProps {
    * @default false
    */
   readonly executable?: boolean;
+  /**
+   * Whether the file is written, asked at synth (after every construct was added), for a file
+   * that depends on what the app adds later.
+   * @default - always written
+   */
+  readonly when?: () => boolean;
 }
 
 /**
@@ -35,6 +41,7 @@ export class OutputFile extends Construct {
   /** Whether the file is executable. */
   public readonly executable: boolean;
   private readonly content: string | (() => string);
+  private readonly when?: () => boolean;
 
   constructor(scope: Construct, id: string, props: OutputFileProps) {
     super(scope, id);
@@ -45,7 +52,13 @@ export class OutputFile extends Construct {
     this.path = props.path;
     this.executable = props.executable ?? false;
     this.content = props.content;
+    this.when = props.when;
     Object.defineProperty(this, OUTPUT_FILE, { value: true });
+  }
+
+  /** Whether the file is written at this synth. */
+  public isWritten(): boolean {
+    return this.when?.() ?? true;
   }
 
   /**

@@ -92,7 +92,7 @@ const MAX_FILE_NAME_BYTES = 255;
  * land on a manifest or on another's path.
  */
 function outputFiles(constructs: readonly IConstruct[], manifests: readonly PlannedFile[]): PlannedFile[] {
-  const extra = constructs.filter(OutputFile.isOutputFile);
+  const extra = constructs.filter(OutputFile.isOutputFile).filter((f) => f.isWritten());
   const seen = new Map<string, string>();
   const owned = [
     ...manifests.map((f) => ({ path: f.path, owner: 'stock cdk8s\'s layout of the manifests', construct: 'app' })),

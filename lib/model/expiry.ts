@@ -1,0 +1,75 @@
+/**
+ * The expiry alerts as data: what each alert is called, the metrics it reads, the default
+ * thresholds, and the exporter that reads the Secrets cert-manager does not manage. The rules
+ * themselves are rendered from this by `documents/expiry-rules.ts`.
+ */
+
+/** The alerts, one rule each per watched certificate. */
+export const EXPIRY_ALERTS = {
+  /** A certificate expires within its threshold (with cert-manager: and its renewal is overdue). */
+  expiring: 'ClusterTlsCertificateExpiring',
+  /** A cert-manager Certificate is not Ready. */
+  notReady: 'ClusterTlsCertificateNotReady',
+  /** The Prometheus that holds the rule has no series for a watched certificate: nothing watches it. */
+  unwatched: 'ClusterTlsCertificateUnwatched',
+} as const;
+
+/** The metrics the alerts read. */
+export const EXPIRY_METRICS = {
+  /** cert-manager: a Certificate's `notAfter`, in seconds since the epoch; labels `namespace`, `name`. */
+  certManagerExpiry: 'certmanager_certificate_expiration_timestamp_seconds',
+  /** cert-manager: 1 on the series of a Certificate's current Ready `condition` ("True", "False", "Unknown"). */
+  certManagerReady: 'certmanager_certificate_ready_status',
+  /** The exporter: a certificate's `notAfter`; labels `secret_namespace`, `secret_name`, `secret_key`. */
+  exporterExpiry: 'x509_cert_not_after',
+} as const;
+
+/**
+ * The defaults of the expiry watch. A leaf alerts 21 days ahead; a CA 60 days ahead, which is its
+ * default renewal window (720h) and 30 days more to plan its rotation, since every leaf is
+ * re-issued with it.
+ */
+export const EXPIRY_DEFAULTS = {
+  leafThreshold: '504h',
+  caThreshold: '1440h',
+  /** How long an expiry or a missing series lasts before it alerts; with cert-manager, the grace given to an overdue renewal. */
+  for: '1h',
+  /** How long a Certificate stays not Ready before it alerts. */
+  notReadyFor: '15m',
+} as const;
+
+/**
+ * The exporter of certificate expiry for the Secrets cert-manager does not manage (cfssl,
+ * user-provided, a CA replacement's scripted phases): enix's x509-certificate-exporter, which
+ * watches Kubernetes Secrets by type and key and exports `x509_cert_not_after` per Secret. Its
+ * chart is published as an OCI artifact (its classic repository is no longer updated).
+ */
+export const EXPIRY_EXPORTER = {
+  chart: 'oci://quay.io/enix/charts/x509-certificate-exporter',
+  version: '4.1.0',
+  /** The Secret types the library's Secrets have: cfssl's script writes Opaque ones, users often kubernetes.io/tls. */
+  secretTypes: ['Opaque', 'kubernetes.io/tls'],
+} as const;
+
+/** The Secret keys the exporter reads, and which threshold each takes. */
+export const EXPORTED_KEYS = [
+  { key: 'tls.crt', ca: false },
+  { key: 'ca.crt', ca: true },
+] as const;
+
+/** One certificate an expiry rule watches. */
+export interface WatchedCertificate {
+  /** The Secret that holds it. */
+  readonly secretName: string;
+  /** Whether it is a CA (a CA Certificate, or a Secret's `ca.crt`). */
+  readonly ca: boolean;
+  /**
+   * The cert-manager Certificate that writes it (its metrics carry this name); absent when the
+   * exporter reads it from the Secret.
+   */
+  readonly certificateName?: string;
+  /** The Secret key the exporter reads (`tls.crt`, `ca.crt`); absent with cert-manager. */
+  readonly secretKey?: string;
+  /** With cert-manager, the certificate's `renewBefore`, in seconds: an alert before that would only announce the renewal. */
+  readonly renewBeforeSeconds?: number;
+}

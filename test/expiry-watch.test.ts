@@ -1,0 +1,309 @@
+/**
+ * The expiry watch: which certificates its rules watch, and through which metrics, for every
+ * issuing method; the monitor's rules ConfigMap; the exporter's values and install step; the one
+ * line of each refused option. The rules themselves are judged by the real promtool: `check rules`
+ * on every rule file, and `test rules` with synthetic series of certificates that expire in 20
+ * and 60 days, of a Certificate not Ready and of a certificate nothing reports.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App, Chart, Testing } from 'cdk8s';
+import * as YAML from 'yaml';
+import { CertificateRotation, ClusterCertificates, IssuingMethod, OutputFile, RotationPhase, TlsDatabaseCluster } from '../lib';
+import { EXPIRY_ALERTS } from '../lib/model/expiry';
+import { addDeployment } from '../main';
+import { expectValidAgainstCrds } from './_crds';
+import { findObject } from './_find';
+import { describeWithPromtool, promtool } from './_promtool';
+
+const DAY = 86_400;
+const MONITOR = {
+  initializer: { baseImage: 'registry.example.com/monitor-initializer', version: 'v4.0.5' },
+  reloader: { baseImage: 'registry.example.com/monitor-reloader', version: 'v1.0.1' },
+};
+
+/** A database cluster "basic" in namespace demo with the given certificates' props, watched. */
+function watched(props: Partial<ConstructorParameters<typeof ClusterCertificates>[2]> = {}, options: Parameters<ClusterCertificates['watchExpiry']>[0] = {}) {
+  const app = new App({ outdir: 'unused' });
+  const chart = new Chart(app, 'demo', { namespace: 'demo' });
+  const certs = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', ...props });
+  const database = new TlsDatabaseCluster(chart, 'db', {
+    clusterName: props.clusterName ?? 'basic', version: 'v4.0.5', certificates: certs,
+    coordinator: { baseImage: 'c', storage: '1Gi' }, store: { baseImage: 's', storage: '1Gi' }, sqlserver: { baseImage: 'q' },
+  });
+  const watch = certs.watchExpiry(options);
+  database.addMonitor({ ...MONITOR, expiryWatch: watch });
+  const objects = Testing.synth(chart);
+  const files = new Map(chart.node.findAll().filter(OutputFile.isOutputFile).filter((f) => f.isWritten()).map((f) => [f.path, f]));
+  return { certs, watch, database, objects, files, rules: findObject(objects, 'PrometheusRule', `${certs.clusterName}-certificate-expiry`) };
+}
+
+/** The alerts of a rule group, as `<alert> <what it watches>`. */
+const alertsOf = (rules: any) => rules.spec.groups[0].rules.map((r: any) => `${r.alert} ${/\{(.*)\}/.exec(r.expr)![1]}`);
+
+describe('which certificates the rules watch', () => {
+  test('with cert-manager: every Certificate, CA included, through cert-manager\'s metrics, three alerts each', () => {
+    const { objects, rules, files } = watched();
+    const certificates = objects.filter((o) => o.kind === 'Certificate').map((o) => o.metadata.name);
+    expect(certificates).toHaveLength(6); // the CA, the client, four servers (the pump comes with the sqlserver)
+    expect(alertsOf(rules)).toEqual(certificates.flatMap((name) => [
+      `${EXPIRY_ALERTS.expiring} namespace="demo",name="${name}"`,
+      `${EXPIRY_ALERTS.notReady} namespace="demo",name="${name}",condition!="True"`,
+      `${EXPIRY_ALERTS.unwatched} namespace="demo",name="${name}"`,
+    ]));
+    // Nothing for the exporter: no values file, no install step.
+    expect([...files.keys()].filter((p) => p.includes('x509'))).toEqual([]);
+    expect(files.get('demo/basic/database-runbook.md')!.render()).not.toMatch(/x509-certificate-exporter/);
+    // The ConfigMap is core Kubernetes; the API server of control-plane.test.ts takes it.
+    expectValidAgainstCrds(objects.filter((o) => o.kind !== 'ConfigMap'));
+  });
+
+  test.each([IssuingMethod.CFSSL, IssuingMethod.USER_PROVIDED])('with %s: the tls.crt and ca.crt of every Secret of the plan, through the exporter', (method) => {
+    const { certs, rules, files, objects } = watched({ method });
+    const secrets = certs.plan().secrets.map((s) => s.name);
+    expect(secrets).toHaveLength(5);
+    expect(alertsOf(rules)).toEqual(secrets.flatMap((name) => ['tls.crt', 'ca.crt'].flatMap((key) => [
+      `${EXPIRY_ALERTS.expiring} secret_namespace="demo",secret_name="${name}",secret_key="${key}"`,
+      `${EXPIRY_ALERTS.unwatched} secret_namespace="demo",secret_name="${name}",secret_key="${key}"`,
+    ])));
+    expect(YAML.parse(files.get('demo/basic/x509-certificate-exporter-values.yaml')!.render())).toEqual({
+      secretsExporter: {
+        includeNamespaces: ['demo'],
+        secretTypes: [
+          { type: 'Opaque', key: 'tls.crt' }, { type: 'Opaque', key: 'ca.crt' },
+          { type: 'kubernetes.io/tls', key: 'tls.crt' }, { type: 'kubernetes.io/tls', key: 'ca.crt' },
+        ],
+      },
+      prometheusRules: { create: false },
+    });
+    expect(files.get('demo/basic/database-runbook.md')!.render()).toContain(
+      'helm upgrade --install basic-cert-expiry oci://quay.io/enix/charts/x509-certificate-exporter --version 4.1.0 --namespace demo -f demo/basic/x509-certificate-exporter-values.yaml');
+    // The ConfigMap is core Kubernetes; the API server of control-plane.test.ts takes it.
+    expectValidAgainstCrds(objects.filter((o) => o.kind !== 'ConfigMap'));
+  });
+
+  test('during a CA replacement with cert-manager, the Secrets a script writes are watched through the exporter, the CAs through cert-manager', () => {
+    const rotations: CertificateRotation[] = [{ id: '2026-11', phase: RotationPhase.TRUST_BOTH }];
+    const { rules, files } = watched({ rotations });
+    const alerts = alertsOf(rules).filter((a: string) => a.startsWith(EXPIRY_ALERTS.expiring));
+    expect(alerts.filter((a: string) => a.includes('name="basic-ca'))).toEqual([
+      `${EXPIRY_ALERTS.expiring} namespace="demo",name="basic-ca"`, `${EXPIRY_ALERTS.expiring} namespace="demo",name="basic-ca-2026-11"`,
+    ]);
+    expect(alerts.filter((a: string) => a.includes('secret_name="basic-store-cluster-secret"'))).toHaveLength(2);
+    expect(files.has('demo/basic/x509-certificate-exporter-values.yaml')).toBe(true);
+  });
+
+  test('the monitor loads the same rule group from a ConfigMap whose key ends in .rules.yml', () => {
+    const { objects, rules } = watched();
+    const monitor = findObject(objects, 'DatabaseMonitor', 'basic-monitor');
+    expect(monitor.spec.prometheus).toEqual({ baseImage: 'prom/prometheus', version: 'v2.53.1', config: { ruleConfigRef: { name: 'basic-certificate-expiry-rules' } } });
+    const configMap = findObject(objects, 'ConfigMap', 'basic-certificate-expiry-rules');
+    expect(Object.keys(configMap.data)).toEqual(['basic-certificate-expiry.rules.yml']);
+    expect(YAML.parse(configMap.data['basic-certificate-expiry.rules.yml'])).toEqual({ groups: rules.spec.groups });
+  });
+
+  test('thresholds: 21 days for leaves and 60 for the CA by default; with cert-manager, never before its own renewal time', () => {
+    const thresholds = (rules: any) => Object.fromEntries(rules.spec.groups[0].rules.filter((r: any) => r.alert === EXPIRY_ALERTS.expiring)
+      .map((r: any) => [/name="([^"]+)"(,secret_key="([^"]+)")?/.exec(r.expr)!.slice(1).filter((x) => x && !x.startsWith(',')).join(' '), Number(/time\(\) \+ (\d+)$/.exec(r.expr)![1]) / DAY]));
+    expect(thresholds(watched({ method: IssuingMethod.CFSSL }).rules)).toMatchObject({ 'basic-store-cluster-secret tls.crt': 21, 'basic-store-cluster-secret ca.crt': 60 });
+    // renewBefore 360h and caRenewBefore 720h: cert-manager renews 15 and 30 days ahead.
+    expect(thresholds(watched().rules)).toMatchObject({ 'basic-store-cluster-secret': 15, 'basic-ca': 30 });
+    expect(thresholds(watched({ renewBefore: '720h' }, { leafThreshold: '240h', caThreshold: '2000h' }).rules)).toMatchObject({ 'basic-store-cluster-secret': 10, 'basic-ca': 30 });
+  });
+
+  test('without prometheus-operator: no PrometheusRule, the monitor\'s rules only', () => {
+    const chart = new Chart(new App({ outdir: 'unused' }), 'demo', { namespace: 'demo' });
+    const certs = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', components: ['store'] });
+    const watch = certs.watchExpiry({ prometheusRule: false });
+    expect(watch.resource).toBeUndefined();
+    watch.ruleConfigMap();
+    expect(Testing.synth(chart).filter((o) => o.kind === 'PrometheusRule' || o.kind === 'ConfigMap').map((o) => o.kind)).toEqual(['ConfigMap']);
+    expect(() => new ClusterCertificates(new Chart(new App({ outdir: 'unused' }), 'other', { namespace: 'demo' }), 'certs', { clusterName: 'basic' })
+      .watchExpiry({ prometheusRule: false, ruleLabels: { a: 'b' } })).toThrow('other/certs/ExpiryWatch: ruleLabels: received {"a":"b"}; expected no rule labels with prometheusRule false: they label the PrometheusRule');
+  });
+
+  test('alert labels and rule labels are added as given', () => {
+    const { rules } = watched({}, { alertLabels: { team: 'databases' }, ruleLabels: { 'prometheus.io/rules': 'main' } });
+    expect(rules.metadata.labels).toEqual({ 'prometheus.io/rules': 'main' });
+    expect(rules.spec.groups[0].rules[0].labels).toEqual({ team: 'databases', tls_cluster: 'basic', secret: 'basic-ca-secret', certificate: 'ca', severity: 'critical' });
+  });
+});
+
+describe('refused options, one line each', () => {
+  test.each([
+    [{ leafThreshold: '30m' }, 'demo/certs/ExpiryWatch: leafThreshold: received "30m"; expected at least 1h: an alert closer to expiry leaves no time to act'],
+    [{ caThreshold: '10 days' }, 'demo/certs/ExpiryWatch: caThreshold: received "10 days"; expected a positive Go duration such as "8760h" or "1h30m" (units h, m, s, ms)'],
+    [{ alertLabels: { severity: 'page' } }, 'demo/certs/ExpiryWatch: alertLabels.severity: received "page"; expected no value: the library sets "tls_cluster", "secret", "certificate", "severity" on every alert'],
+    [{ alertLabels: { 'team-name': 'db' } }, 'demo/certs/ExpiryWatch: alertLabels: received "team-name"; expected Prometheus label names: letters, digits and \'_\', not starting with a digit or \'__\''],
+    [{ ruleLabels: { release: 'a b' } }, 'demo/certs/ExpiryWatch: ruleLabels.release: received "a b"; expected a label value: at most 63 letters'],
+  ])('%j', (options, message) => {
+    expect(() => watched({}, options as any)).toThrow(message);
+  });
+
+  test('a second watch with other options', () => {
+    const certs = new ClusterCertificates(new Chart(new App({ outdir: 'unused' }), 'demo', { namespace: 'demo' }), 'certs', { clusterName: 'basic' });
+    expect(certs.watchExpiry()).toBe(certs.watchExpiry({}));
+    expect(() => certs.watchExpiry({ leafThreshold: '100h' })).toThrow('demo/certs: watchExpiry: received {"leafThreshold":"100h"}; expected the options of its first call ({}): a cluster\'s certificates have one expiry watch');
+  });
+
+  test('a cluster name too long for the exporter\'s Helm release, when the exporter is needed', () => {
+    const long = 'a'.repeat(42);
+    expect(() => watched({ clusterName: long, method: IssuingMethod.CFSSL }).files.get(`demo/${long}/database-runbook.md`)!.render())
+      .toThrow(`demo/certs/ExpiryWatch: certificates.clusterName: received "${long}"; expected at most 41 characters when x509-certificate-exporter watches its Secrets`);
+  });
+});
+
+describeWithPromtool('the expiry rules under the real promtool')('the real promtool', () => {
+  let work: string;
+  beforeAll(() => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'expiry-rules-'));
+  });
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+  /** The rule group of a chart, written as the rules file prometheus-operator mounts for a PrometheusRule. */
+  function rulesFile(name: string, objects: readonly any[]): { file: string; rules: any[] } {
+    const groups = findObject(objects, 'PrometheusRule', 'basic-certificate-expiry').spec.groups;
+    const file = path.join(work, `${name}.rules.yml`);
+    fs.writeFileSync(file, YAML.stringify({ groups }));
+    return { file, rules: groups[0].rules };
+  }
+
+  /** The reference app's namespace: its objects, and the plan's Secrets. */
+  function reference(namespace: string, method: IssuingMethod): any[] & { secrets?: string[] } {
+    const app = new App({ outdir: 'unused' });
+    addDeployment(app, namespace, method);
+    const certs = app.node.findAll().find((c): c is ClusterCertificates => c instanceof ClusterCertificates)!;
+    return Object.assign(Testing.synth(app.node.findChild(namespace) as Chart), { secrets: certs.plan().secrets.map((s) => s.name) });
+  }
+
+  test.each([['demo', IssuingMethod.CERT_MANAGER], ['demo-cfssl', IssuingMethod.CFSSL]] as const)(
+    'promtool check rules accepts the PrometheusRule and the monitor\'s rules file of the reference app (%s)', (namespace, method) => {
+      const objects = reference(namespace, method);
+      const { file } = rulesFile(namespace, objects);
+      const monitorFile = path.join(work, `${namespace}-monitor.rules.yml`);
+      fs.writeFileSync(monitorFile, findObject(objects, 'ConfigMap', 'basic-certificate-expiry-rules').data['basic-certificate-expiry.rules.yml']);
+      for (const f of [file, monitorFile]) {
+        const checked = promtool(['check', 'rules', f], work);
+        expect({ status: checked.status, stderr: checked.stderr }).toEqual({ status: 0, stderr: '' });
+        expect(checked.stdout).toMatch(/SUCCESS: \d+ rules found/);
+      }
+    });
+
+  /** Runs `promtool test rules` on one test case against the rules file; returns its output when it fails. */
+  function testRules(name: string, rulesFilePath: string, testCase: object): string {
+    const file = path.join(work, `${name}.test.yml`);
+    fs.writeFileSync(file, YAML.stringify({ rule_files: [path.basename(rulesFilePath)], evaluation_interval: '1m', tests: [{ interval: '1m', ...testCase }] }));
+    const result = promtool(['test', 'rules', path.basename(file)], work);
+    return result.status === 0 ? '' : `${result.stdout}${result.stderr}`;
+  }
+
+  /** A constant series for three hours. */
+  const constant = (series: string, value: number) => ({ series, values: `${value}x180` });
+
+  /**
+   * The alert promtool must see from the rule of `alert` whose expression holds `matchers`: the
+   * rule's labels with the series' own, and its annotations with the expiry time as Prometheus's
+   * templates render it (`humanizeTimestamp`), given here as text.
+   */
+  function expected(rules: readonly any[], alert: string, matchers: string, seriesLabels: object, expiry?: string) {
+    const rule = rules.find((r) => r.alert === alert && r.expr.includes(`{${matchers}}`));
+    if (!rule) {
+      throw new Error(`no ${alert} rule on {${matchers}}`);
+    }
+    const rendered = (text: string) => text.replace(/\{\{ \$value \| humanizeTimestamp \}\}|\{\{ with query .*\{\{ end \}\}/, expiry ?? '');
+    return {
+      exp_labels: { ...seriesLabels, ...rule.labels },
+      exp_annotations: Object.fromEntries(Object.entries(rule.annotations as Record<string, string>).map(([k, v]) => [k, rendered(v)])),
+    };
+  }
+
+  test('cfssl: a certificate that expires in 20 days fires, one in 60 days does not, a CA in 50 days fires; each names its Secret, expiry time and rotation', () => {
+    const { file, rules } = rulesFile('demo-cfssl', reference('demo-cfssl', IssuingMethod.CFSSL));
+    const on = (name: string, key: string) => `secret_namespace="demo-cfssl",secret_name="${name}",secret_key="${key}"`;
+    const labels = (name: string, key: string) => ({ secret_namespace: 'demo-cfssl', secret_name: name, secret_key: key });
+    const store = expected(rules, EXPIRY_ALERTS.expiring, on('basic-store-cluster-secret', 'tls.crt'), labels('basic-store-cluster-secret', 'tls.crt'), '1970-01-21 00:00:00 +0000 UTC');
+    // The words a user reads, once in full.
+    expect(store.exp_annotations).toEqual({
+      summary: 'The tls.crt of Secret basic-store-cluster-secret (cluster demo-cfssl/basic) expires at 1970-01-21 00:00:00 +0000 UTC.',
+      runbook: 'Nothing renews it on its own: declare the next rotation of ClusterCertificates basic as { id, kind: "leaf-renewal" }, synthesize, and follow demo-cfssl/basic/rotation-runbook.md.',
+    });
+    const failures = testRules('cfssl', file, {
+      input_series: [
+        constant(`x509_cert_not_after{${on('basic-store-cluster-secret', 'tls.crt')}}`, 20 * DAY),
+        constant(`x509_cert_not_after{${on('basic-coordinator-cluster-secret', 'tls.crt')}}`, 60 * DAY),
+        constant(`x509_cert_not_after{${on('basic-coordinator-cluster-secret', 'ca.crt')}}`, 50 * DAY),
+      ],
+      alert_rule_test: [
+        {
+          eval_time: '2h',
+          alertname: EXPIRY_ALERTS.expiring,
+          exp_alerts: [
+            store,
+            expected(rules, EXPIRY_ALERTS.expiring, on('basic-coordinator-cluster-secret', 'ca.crt'), labels('basic-coordinator-cluster-secret', 'ca.crt'), '1970-02-20 00:00:00 +0000 UTC'),
+          ],
+        },
+        // Before the hour an expiry must last, nothing fires.
+        { eval_time: '30m', alertname: EXPIRY_ALERTS.expiring, exp_alerts: [] },
+      ],
+    });
+    expect(failures).toBe('');
+  });
+
+  test('cfssl: every certificate of the plan without a series fires as unwatched, and only those', () => {
+    const objects = reference('demo-cfssl', IssuingMethod.CFSSL);
+    const { file, rules } = rulesFile('demo-cfssl-unwatched', objects);
+    const on = (name: string, key: string) => `secret_namespace="demo-cfssl",secret_name="${name}",secret_key="${key}"`;
+    const missing = objects.secrets!.flatMap((name) => ['tls.crt', 'ca.crt'].map((key) => [name, key]))
+      .filter(([name, key]) => !(name === 'basic-store-cluster-secret' && key === 'tls.crt'));
+    expect(missing.length).toBeGreaterThan(10);
+    const failures = testRules('cfssl-unwatched', file, {
+      input_series: [constant(`x509_cert_not_after{${on('basic-store-cluster-secret', 'tls.crt')}}`, 400 * DAY)],
+      alert_rule_test: [{
+        eval_time: '2h',
+        alertname: EXPIRY_ALERTS.unwatched,
+        exp_alerts: missing.map(([name, key]) => expected(rules, EXPIRY_ALERTS.unwatched, on(name, key), { secret_namespace: 'demo-cfssl', secret_name: name, secret_key: key })),
+      }],
+    });
+    expect(failures).toBe('');
+  });
+
+  test('cert-manager: with a renewal window of 30 days a leaf expiring in 20 days fires and one in 60 does not; a Certificate not Ready fires after 15 minutes', () => {
+    // cert-manager should have renewed a leaf 30 days ahead.
+    const chart = new Chart(new App({ outdir: 'unused' }), 'demo', { namespace: 'demo' });
+    new ClusterCertificates(chart, 'certs', { clusterName: 'basic', components: ['store', 'coordinator'], renewBefore: '720h' }).watchExpiry();
+    const { file, rules } = rulesFile('renew-720h', Testing.synth(chart));
+    const on = (name: string) => `namespace="demo",name="${name}"`;
+    const labels = (name: string, extra: object = {}) => ({ namespace: 'demo', name, ...extra });
+    const expiry = (name: string) => `certmanager_certificate_expiration_timestamp_seconds{${on(name)}}`;
+    const ready = (name: string, condition: string) => `certmanager_certificate_ready_status{${on(name)},condition="${condition}"}`;
+    const failures = testRules('cert-manager', file, {
+      input_series: [
+        constant(expiry('basic-store-cluster-secret'), 20 * DAY),
+        constant(expiry('basic-coordinator-cluster-secret'), 60 * DAY),
+        constant(expiry('basic-cluster-client-secret'), 60 * DAY),
+        constant(expiry('basic-ca'), 3000 * DAY),
+        constant(ready('basic-coordinator-cluster-secret', 'True'), 0),
+        constant(ready('basic-coordinator-cluster-secret', 'False'), 1),
+        constant(ready('basic-store-cluster-secret', 'True'), 1),
+        constant(ready('basic-store-cluster-secret', 'False'), 0),
+      ],
+      alert_rule_test: [
+        {
+          eval_time: '2h',
+          alertname: EXPIRY_ALERTS.expiring,
+          exp_alerts: [expected(rules, EXPIRY_ALERTS.expiring, on('basic-store-cluster-secret'), labels('basic-store-cluster-secret'), '1970-01-21 00:00:00 +0000 UTC')],
+        },
+        { eval_time: '10m', alertname: EXPIRY_ALERTS.notReady, exp_alerts: [] },
+        {
+          eval_time: '20m',
+          alertname: EXPIRY_ALERTS.notReady,
+          exp_alerts: [expected(rules, EXPIRY_ALERTS.notReady, `${on('basic-coordinator-cluster-secret')},condition!="True"`,
+            labels('basic-coordinator-cluster-secret', { condition: 'False' }), '1970-03-02 00:00:00 +0000 UTC')],
+        },
+        { eval_time: '2h', alertname: EXPIRY_ALERTS.unwatched, exp_alerts: [] },
+      ],
+    });
+    expect(failures).toBe('');
+  });
+});

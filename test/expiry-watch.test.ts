@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import Ajv from 'ajv';
 import { App, Chart, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CertificateRotation, ClusterCertificates, IssuingMethod, OutputFile, RotationPhase, TlsDatabaseCluster } from '../lib';
@@ -39,6 +40,27 @@ function watched(props: Partial<ConstructorParameters<typeof ClusterCertificates
   return { certs, watch, database, objects, files, rules: findObject(objects, 'PrometheusRule', `${certs.clusterName}-certificate-expiry`) };
 }
 
+/**
+ * The errors of chart values against x509-certificate-exporter's values schema (crds/), as Helm
+ * judges them once it has merged them over the chart's defaults: the chart's defaults hold every
+ * required key, so only the requirements of list items, which have no defaults, remain.
+ */
+function exporterValuesErrors(values: unknown): string[] {
+  const withoutDefaultsRequired = (schema: any, inItem = false): any => {
+    if (Array.isArray(schema)) {
+      return schema.map((s) => withoutDefaultsRequired(s, inItem));
+    }
+    if (schema === null || typeof schema !== 'object') {
+      return schema;
+    }
+    return Object.fromEntries(Object.entries(schema).filter(([k]) => inItem || k !== 'required')
+      .map(([k, v]) => [k, withoutDefaultsRequired(v, inItem || k === 'items')]));
+  };
+  const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'crds', 'x509-certificate-exporter', 'values.schema.json'), 'utf8'));
+  const validate = new Ajv({ strict: false, allErrors: true }).compile(withoutDefaultsRequired(schema));
+  return validate(values) ? [] : validate.errors!.map((e) => `${e.instancePath}: ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`);
+}
+
 /** The alerts of a rule group, as `<alert> <what it watches>`. */
 const alertsOf = (rules: any) => rules.spec.groups[0].rules.map((r: any) => `${r.alert} ${/\{(.*)\}/.exec(r.expr)![1]}`);
 
@@ -67,9 +89,12 @@ describe('which certificates the rules watch', () => {
       `${EXPIRY_ALERTS.expiring} secret_namespace="demo",secret_name="${name}",secret_key="${key}"`,
       `${EXPIRY_ALERTS.unwatched} secret_namespace="demo",secret_name="${name}",secret_key="${key}"`,
     ])));
-    expect(YAML.parse(files.get('demo/basic/x509-certificate-exporter-values.yaml')!.render())).toEqual({
+    const values = YAML.parse(files.get('demo/basic/x509-certificate-exporter-values.yaml')!.render());
+    expect(exporterValuesErrors(values)).toEqual([]);
+    expect(values).toEqual({
       secretsExporter: {
         includeNamespaces: ['demo'],
+        includeSecrets: secrets,
         secretTypes: [
           { type: 'Opaque', key: 'tls.crt' }, { type: 'Opaque', key: 'ca.crt' },
           { type: 'kubernetes.io/tls', key: 'tls.crt' }, { type: 'kubernetes.io/tls', key: 'ca.crt' },
@@ -78,9 +103,14 @@ describe('which certificates the rules watch', () => {
       prometheusRules: { create: false },
     });
     expect(files.get('demo/basic/database-runbook.md')!.render()).toContain(
-      'helm upgrade --install basic-cert-expiry oci://quay.io/enix/charts/x509-certificate-exporter --version 4.1.0 --namespace demo -f demo/basic/x509-certificate-exporter-values.yaml');
+      'helm upgrade --install basic-cert-expiry oci://quay.io/enix/charts/x509-certificate-exporter --version 4.2.0 --namespace demo -f demo/basic/x509-certificate-exporter-values.yaml');
     // The ConfigMap is core Kubernetes; the API server of control-plane.test.ts takes it.
     expectValidAgainstCrds(objects.filter((o) => o.kind !== 'ConfigMap'));
+  });
+
+  test('the exporter\'s values are checked against its chart\'s values schema: a key the chart does not have is refused', () => {
+    expect(exporterValuesErrors({ secretsExporter: { includeSecret: ['a'] } })).toEqual(['/secretsExporter: must NOT have additional properties (includeSecret)']);
+    expect(exporterValuesErrors({ secretsExporter: { secretTypes: [{ type: 'Opaque' }] } })).toEqual(expect.arrayContaining(['/secretsExporter/secretTypes/0: must match exactly one schema in oneOf']));
   });
 
   test('during a CA replacement with cert-manager, the Secrets a script writes are watched through the exporter, the CAs through cert-manager', () => {

@@ -127,7 +127,7 @@ export class ExpiryWatch extends Construct {
     }
     new OutputFile(this, 'ExporterValues', {
       path: layout.expiryExporterValuesPath(namespace, clusterName),
-      content: () => stringifyYaml(exporterValues(namespace)),
+      content: () => stringifyYaml(exporterValues(namespace, [...new Set(this.byExporter().map((c) => c.secretName))])),
       when: () => this.byExporter().length > 0,
     });
   }
@@ -173,8 +173,8 @@ export class ExpiryWatch extends Construct {
     return [{
       title: 'Watch the expiry of the certificates',
       text: [
-        `Nothing renews these certificates on their own. x509-certificate-exporter reads the tls.crt and ca.crt of the Secrets of namespace ${namespace}, `
-        + `and the expiry rules in ${layout.manifestFileName(Chart.of(this))} alert on those of cluster ${clusterName}. Install it, or upgrade it to these values:`,
+        `Nothing renews these certificates on their own. x509-certificate-exporter reads the tls.crt and ca.crt of these Secrets of cluster ${clusterName}, `
+        + `and the expiry rules in ${layout.manifestFileName(Chart.of(this))} alert on them. Install it, or upgrade it to these values:`,
       ],
       commands: [
         `helm upgrade --install ${release} ${EXPIRY_EXPORTER.chart} --version ${EXPIRY_EXPORTER.version} `

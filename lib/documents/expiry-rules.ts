@@ -121,14 +121,16 @@ function capitalized(text: string): string {
 }
 
 /**
- * The exporter's chart values for one namespace: it reads the `tls.crt` and `ca.crt` of the
- * namespace's Secrets of the types the library's Secrets have, and leaves the alerting to the
- * library's rules (its own rules would alert on every certificate of the namespace).
+ * The exporter's chart values for the Secrets of one cluster that it reads: their `tls.crt` and
+ * `ca.crt`, in their namespace, by name (literal names, which its glob patterns match exactly),
+ * whichever type the library's Secrets have. The alerting is the library's rules' (the chart's own
+ * would alert on other thresholds, without the cluster's runbook).
  */
-export function exporterValues(namespace: string): object {
+export function exporterValues(namespace: string, secretNames: readonly string[]): object {
   return {
     secretsExporter: {
       includeNamespaces: [namespace],
+      includeSecrets: [...secretNames],
       secretTypes: EXPIRY_EXPORTER.secretTypes.flatMap((type) => EXPORTED_KEYS.map(({ key }) => ({ type, key }))),
     },
     prometheusRules: { create: false },

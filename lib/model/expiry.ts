@@ -46,7 +46,8 @@ export const EXPIRY_DEFAULTS = {
  */
 export const EXPIRY_EXPORTER = {
   chart: 'oci://quay.io/enix/charts/x509-certificate-exporter',
-  version: '4.1.0',
+  /** The first release whose chart limits the Secrets it reads by name (`secretsExporter.includeSecrets`). */
+  version: '4.2.0',
   /** The Secret types the library's Secrets have: cfssl's script writes Opaque ones, users often kubernetes.io/tls. */
   secretTypes: ['Opaque', 'kubernetes.io/tls'],
 } as const;

@@ -62,7 +62,7 @@ function exporterValuesErrors(values: unknown): string[] {
 }
 
 /** The alerts of a rule group, as `<alert> <what it watches>`. */
-const alertsOf = (rules: any) => rules.spec.groups[0].rules.map((r: any) => `${r.alert} ${/\{(.*)\}/.exec(r.expr)![1]}`);
+const alertsOf = (rules: any) => rules.spec.groups[0].rules.map((r: any) => `${r.alert} ${/\{(.*?)\}/.exec(r.expr)![1]}`);
 
 describe('which certificates the rules watch', () => {
   test('with cert-manager: every Certificate, CA included, through cert-manager\'s metrics, three alerts each', () => {
@@ -73,7 +73,12 @@ describe('which certificates the rules watch', () => {
       `${EXPIRY_ALERTS.expiring} namespace="demo",name="${name}"`,
       `${EXPIRY_ALERTS.notReady} namespace="demo",name="${name}",condition!="True"`,
       `${EXPIRY_ALERTS.unwatched} namespace="demo",name="${name}"`,
+      // Each leaf, against the one CA: issued before the CA's last renewal?
+      ...(name === 'basic-ca' ? [] : [`${EXPIRY_ALERTS.outdatedCaCopy} namespace="demo",name="${name}"`]),
     ]));
+    expect(rules.spec.groups[0].rules.find((r: any) => r.alert === EXPIRY_ALERTS.outdatedCaCopy).expr).toBe(
+      'certmanager_certificate_expiration_timestamp_seconds{namespace="demo",name="basic-cluster-client-secret"} - 31536000 '
+      + '< on (namespace) certmanager_certificate_expiration_timestamp_seconds{namespace="demo",name="basic-ca"} - 315360000');
     // Nothing for the exporter: no values file, no install step.
     expect([...files.keys()].filter((p) => p.includes('x509'))).toEqual([]);
     expect(files.get('demo/basic/database-runbook.md')!.render()).not.toMatch(/x509-certificate-exporter/);
@@ -122,6 +127,8 @@ describe('which certificates the rules watch', () => {
     ]);
     expect(alerts.filter((a: string) => a.includes('secret_name="basic-store-cluster-secret"'))).toHaveLength(2);
     expect(files.has('demo/basic/x509-certificate-exporter-values.yaml')).toBe(true);
+    // Two CAs: which one a leaf holds is the rotation's business, not the renewal's.
+    expect(alertsOf(rules).filter((a: string) => a.startsWith(EXPIRY_ALERTS.outdatedCaCopy))).toEqual([]);
   });
 
   test('the monitor loads the same rule group from a ConfigMap whose key ends in .rules.yml', () => {
@@ -241,7 +248,7 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
     if (!rule) {
       throw new Error(`no ${alert} rule on {${matchers}}`);
     }
-    const rendered = (text: string) => text.replace(/\{\{ \$value \| humanizeTimestamp \}\}|\{\{ with query .*\{\{ end \}\}/, expiry ?? '');
+    const rendered = (text: string) => text.replace(/\{\{ \$value \| humanizeTimestamp \}\}|\{\{ with query .*?\{\{ end \}\}/, expiry ?? '');
     return {
       exp_labels: { ...seriesLabels, ...rule.labels },
       exp_annotations: Object.fromEntries(Object.entries(rule.annotations as Record<string, string>).map(([k, v]) => [k, rendered(v)])),
@@ -332,7 +339,34 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
             labels('basic-coordinator-cluster-secret', { condition: 'False' }), '1970-03-02 00:00:00 +0000 UTC')],
         },
         { eval_time: '2h', alertname: EXPIRY_ALERTS.unwatched, exp_alerts: [] },
+        // Every leaf was issued after the CA: no outdated copy.
+        { eval_time: '2h', alertname: EXPIRY_ALERTS.outdatedCaCopy, exp_alerts: [] },
       ],
+    });
+    expect(failures).toBe('');
+  });
+
+  test('cert-manager: a leaf issued before the CA\'s renewal holds the replaced CA in its ca.crt, and fires until it is renewed', () => {
+    const objects = reference('demo', IssuingMethod.CERT_MANAGER);
+    const { file, rules } = rulesFile('demo-outdated', objects);
+    const on = (name: string) => `namespace="demo",name="${name}"`;
+    const expiry = (name: string) => `certmanager_certificate_expiration_timestamp_seconds{${on(name)}}`;
+    // The CA renewed at day 3000 (its certificate runs 87600h from then); the store's leaf was
+    // issued 100 days before that, the sqlserver's 10 days after; everything else is unwatched here.
+    const renewal = 3000 * DAY;
+    const failures = testRules('cert-manager-outdated', file, {
+      input_series: [
+        constant(expiry('basic-ca'), renewal + 87_600 * 3600),
+        constant(expiry('basic-store-cluster-secret'), renewal - 100 * DAY + 8760 * 3600),
+        constant(expiry('basic-sqlserver-cluster-secret'), renewal + 10 * DAY + 8760 * 3600),
+      ],
+      alert_rule_test: [{
+        eval_time: '2h',
+        alertname: EXPIRY_ALERTS.outdatedCaCopy,
+        // The replaced CA certificate expired 720h after the renewal: day 3030 since the epoch.
+        // The comparison matches on the namespace alone, so the alert keeps that label of the series; the rule names the Secret.
+        exp_alerts: [expected(rules, EXPIRY_ALERTS.outdatedCaCopy, on('basic-store-cluster-secret'), { namespace: 'demo' }, '1978-04-19 00:00:00 +0000 UTC')],
+      }],
     });
     expect(failures).toBe('');
   });

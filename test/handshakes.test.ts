@@ -150,6 +150,49 @@ describe('CA renewal with cert-manager', () => {
     expect(await acrossRenewal(KeyRotationPolicy.NEVER)).toEqual([]);
   }, 60_000);
 
+  /**
+   * The CA renewed 40 days ago with the same key; the CA certificate it replaced expired 720h after
+   * that, 10 days ago. The sqlserver's Secret was issued 100 days before the renewal and is still
+   * valid, but its ca.crt holds the replaced CA certificate; the store's was issued after it.
+   */
+  test('once the CA certificate a renewal replaced expires, a Secret still holding it in ca.crt fails every handshake, until its leaf is renewed (what ClusterTlsOutdatedCaCopy warns of)', async () => {
+    const HOUR = 3_600_000;
+    const DAY = 24 * HOUR;
+    const caLife = 87_600 * HOUR;
+    const caRenewBefore = 720 * HOUR;
+    const app = new App();
+    const chart = new Chart(app, 'demo', { namespace: 'demo' });
+    new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates: new ClusterCertificates(chart, 'certs', { clusterName: 'basic' }) });
+    const issuer = await CertManagerIssuer.issueAll(namespaceOf(app, 'demo').objects, { now: new Date(Date.now() - 40 * DAY - (caLife - caRenewBefore)) });
+    issuer.advance(caLife - caRenewBefore - 100 * DAY);
+    const before = await issuer.issue('demo/basic-sqlserver-cluster-secret');
+    issuer.advance(100 * DAY);
+    await issuer.issue('demo/basic-ca');
+    const store = await issuer.issue('demo/basic-store-cluster-secret');
+
+    const material = (s: SecretPem) => ({ cert: s['tls.crt'], key: s['tls.key'], ca: s['ca.crt'] });
+    const outcomes = async (sqlserver: SecretPem) => {
+      const found: string[] = [];
+      for (const [serverName, server, clientName, peer] of [['sqlserver', sqlserver, 'store', store], ['store', store, 'sqlserver', sqlserver]] as const) {
+        const listening = await HandshakeServer.start(material(server));
+        try {
+          const outcome = await listening.handshake(material(peer), { name: '127.0.0.1' });
+          found.push(`${clientName} → ${serverName}: ${outcome.ok ? 'ok' : `server ${outcome.server.reason ?? 'ok'}, client ${outcome.client.reason ?? 'ok'}`}`);
+        } finally {
+          await listening.close();
+        }
+      }
+      return found;
+    };
+    // The sqlserver rejects the store as a server and as a client: the only copy of the CA it trusts has expired.
+    expect(await outcomes(before)).toEqual([
+      expect.stringMatching(/^store → sqlserver: server CERT_HAS_EXPIRED/),
+      expect.stringMatching(/^sqlserver → store: .*client CERT_HAS_EXPIRED/),
+    ]);
+    issuer.advance(40 * DAY);
+    expect(await outcomes(await issuer.issue('demo/basic-sqlserver-cluster-secret'))).toEqual(['store → sqlserver: ok', 'sqlserver → store: ok']);
+  }, 60_000);
+
   test('with a new CA key at renewal, they reject each other: the outage the default avoids', async () => {
     const failures = await acrossRenewal(KeyRotationPolicy.ALWAYS);
     expect(failures).toHaveLength(3);

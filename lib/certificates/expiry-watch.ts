@@ -201,7 +201,10 @@ export class ExpiryWatch extends Construct {
     // By kind, not instanceof: every generated class answers instanceof for any ApiObject.
     return this.certificates.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c) && c.apiVersion === Certificate.GVK.apiVersion && c.kind === Certificate.GVK.kind).map((c) => {
       const { metadata, spec } = c.toJson();
-      return { secretName: spec.secretName, ca: spec.isCA === true, certificateName: metadata.name, renewBeforeSeconds: parseDuration(spec.renewBefore)! / 1000 };
+      return {
+        secretName: spec.secretName, ca: spec.isCA === true, certificateName: metadata.name,
+        renewBeforeSeconds: parseDuration(spec.renewBefore)! / 1000, durationSeconds: parseDuration(spec.duration)! / 1000,
+      };
     });
   }
 

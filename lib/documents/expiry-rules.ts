@@ -44,9 +44,45 @@ export function expiryGroupName(namespace: string, clusterName: string): string 
   return `cluster-tls-${namespace}-${clusterName}-certificate-expiry`;
 }
 
-/** The rule group: for every watched certificate, its expiry, its Ready condition (cert-manager) and its series' presence. */
+/**
+ * The rule group: for every watched certificate, its expiry, its Ready condition (cert-manager) and
+ * its series' presence; with cert-manager and one CA, whether each leaf's `ca.crt` still holds the
+ * CA certificate the CA's last renewal replaced.
+ */
 export function expiryRuleGroup(input: ExpiryRulesInput): RuleGroup {
-  return { name: expiryGroupName(input.namespace, input.clusterName), rules: input.certificates.flatMap((c) => certificateRules(input, c)) };
+  const cas = input.certificates.filter((c) => c.ca && c.certificateName !== undefined);
+  return {
+    name: expiryGroupName(input.namespace, input.clusterName),
+    rules: input.certificates.flatMap((c) => [
+      ...certificateRules(input, c),
+      ...(cas.length === 1 && !c.ca && c.certificateName !== undefined ? [outdatedCaCopyRule(input, c, cas[0])] : []),
+    ]),
+  };
+}
+
+/**
+ * cert-manager renews the CA in place (same key) `caRenewBefore` before it expires and re-issues
+ * no leaf: each leaf's `ca.crt` keeps the CA certificate it was issued with until the leaf itself
+ * is renewed. A leaf issued before the CA's current certificate (its expiry less its duration is
+ * earlier than the CA's) holds the replaced one, which expires `caRenewBefore` after the renewal;
+ * from then on the components that load that Secret reject every peer.
+ */
+function outdatedCaCopyRule(input: ExpiryRulesInput, leaf: WatchedCertificate, ca: WatchedCertificate): AlertRule {
+  const expiry = (c: WatchedCertificate) => selector(EXPIRY_METRICS.certManagerExpiry, { namespace: input.namespace, name: c.certificateName! });
+  const replacedCaExpiry = `${expiry(ca)} - ${ca.durationSeconds} + ${ca.renewBeforeSeconds}`;
+  return {
+    alert: EXPIRY_ALERTS.outdatedCaCopy,
+    expr: `${expiry(leaf)} - ${leaf.durationSeconds} < on (namespace) ${expiry(ca)} - ${ca.durationSeconds}`,
+    for: input.for,
+    labels: { ...input.labels, tls_cluster: input.clusterName, secret: leaf.secretName, certificate: 'leaf', severity: 'critical' },
+    annotations: {
+      summary: `The ca.crt of Secret ${leaf.secretName} (cluster ${input.namespace}/${input.clusterName}) holds the CA certificate cert-manager has since renewed; `
+        + `that copy expires at {{ with query "${replacedCaExpiry.replace(/"/g, '\\"')}" }}{{ . | first | value | humanizeTimestamp }}{{ end }}, `
+        + 'and from then on the components that load the Secret reject every peer.',
+      runbook: `Declare the next rotation of ClusterCertificates ${input.clusterName} as { id, kind: "leaf-renewal" }, synthesize, and follow ${input.rotationRunbook}: `
+        + 'cert-manager re-issues every leaf from the renewed CA.',
+    },
+  };
 }
 
 /** The rules of one certificate. */

@@ -12,6 +12,11 @@ export const EXPIRY_ALERTS = {
   notReady: 'ClusterTlsCertificateNotReady',
   /** The Prometheus that holds the rule has no series for a watched certificate: nothing watches it. */
   unwatched: 'ClusterTlsCertificateUnwatched',
+  /**
+   * cert-manager: a leaf was issued before the CA's last renewal, so its Secret's `ca.crt` holds
+   * the CA certificate that renewal replaced, which expires `caRenewBefore` after it.
+   */
+  outdatedCaCopy: 'ClusterTlsOutdatedCaCopy',
 } as const;
 
 /** The metrics the alerts read. */
@@ -73,4 +78,6 @@ export interface WatchedCertificate {
   readonly secretKey?: string;
   /** With cert-manager, the certificate's `renewBefore`, in seconds: an alert before that would only announce the renewal. */
   readonly renewBeforeSeconds?: number;
+  /** With cert-manager, the certificate's `duration`, in seconds: its expiry less this is when it was issued. */
+  readonly durationSeconds?: number;
 }

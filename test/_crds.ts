@@ -101,8 +101,12 @@ export function crdErrors(obj: any, groupAliases: Record<string, string> = {}): 
   return (validate.errors ?? []).map((e) => `${obj.kind}/${obj.metadata?.name}${e.instancePath} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${(e.params as any).additionalProperty})` : ''}`);
 }
 
-/** Expects every object to be valid against its CRD. */
+/**
+ * Expects every custom object to be valid against its CRD. Objects of the core API group
+ * (`apiVersion: v1`, such as the expiry watch's rules ConfigMap) have no CRD: the real API server
+ * of control-plane.test.ts validates them strictly with the rest of the reference output.
+ */
 export function expectValidAgainstCrds(objects: readonly any[], groupAliases: Record<string, string> = {}): void {
-  const errors = objects.flatMap((o) => crdErrors(o, groupAliases));
+  const errors = objects.filter((o) => String(o.apiVersion).includes('/')).flatMap((o) => crdErrors(o, groupAliases));
   expect(errors).toEqual([]);
 }

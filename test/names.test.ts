@@ -100,6 +100,15 @@ describe('Secret and issuer names', () => {
     expect(names.backupPrefix('demo', 'basic')).toBe('demo/basic');
   });
 
+  test('the expiry watch: its PrometheusRule, rule group, rules ConfigMap and file, and the exporter\'s Helm release', () => {
+    expect(names.expiryRuleName('basic')).toBe('basic-certificate-expiry');
+    expect(names.expiryRuleGroupName('demo', 'basic')).toBe('cluster-tls-demo-basic-certificate-expiry');
+    expect(names.expiryRulesConfigMapName('basic')).toBe('basic-certificate-expiry-rules');
+    expect(names.expiryRulesFileName('basic')).toMatch(/^basic-certificate-expiry\.rules\.yml$/);
+    // Helm refuses release names over 53 characters: a cluster name of 41 is the longest that fits.
+    expect(names.expiryExporterRelease('a'.repeat(41))).toHaveLength(names.HELM_RELEASE_MAX);
+  });
+
   test('every pod of a cluster is selected by the operator\'s instance label, a component\'s by its component label too', () => {
     expect(names.clusterPodSelector('basic')).toBe('app.kubernetes.io/instance=basic');
     expect(names.componentPodSelector('basic', 'coordinator')).toBe('app.kubernetes.io/instance=basic,app.kubernetes.io/component=coordinator');

@@ -116,7 +116,7 @@ export class ExpiryWatch extends Construct {
     this.clusterName = clusterName;
     this.namespace = namespace;
     this.certificates = props.certificates;
-    this.ruleGroupName = expiryRuleGroup({ ...this.baseInput(), certificates: [] }).name;
+    this.ruleGroupName = names.expiryRuleGroupName(namespace, clusterName);
     if (props.prometheusRule ?? true) {
       this.resource = new PrometheusRule(this, 'Resource', {
         metadata: { name: names.expiryRuleName(clusterName), namespace, labels: Object.keys(ruleLabels).length > 0 ? { ...ruleLabels } : undefined },

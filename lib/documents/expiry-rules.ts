@@ -4,6 +4,7 @@
  * same group goes into a `PrometheusRule` and into a `.rules.yml` file.
  */
 import { EXPIRY_ALERTS, EXPIRY_EXPORTER, EXPIRY_METRICS, EXPORTED_KEYS, WatchedCertificate } from '../model/expiry';
+import * as names from '../model/names';
 
 /** What the rules of one cluster are made from. */
 export interface ExpiryRulesInput {
@@ -39,11 +40,6 @@ export interface RuleGroup {
   readonly rules: readonly AlertRule[];
 }
 
-/** The name of a cluster's rule group. */
-export function expiryGroupName(namespace: string, clusterName: string): string {
-  return `cluster-tls-${namespace}-${clusterName}-certificate-expiry`;
-}
-
 /**
  * The rule group: for every watched certificate, its expiry, its Ready condition (cert-manager) and
  * its series' presence; with cert-manager and one CA, whether each leaf's `ca.crt` still holds the
@@ -52,7 +48,7 @@ export function expiryGroupName(namespace: string, clusterName: string): string 
 export function expiryRuleGroup(input: ExpiryRulesInput): RuleGroup {
   const cas = input.certificates.filter((c) => c.ca && c.certificateName !== undefined);
   return {
-    name: expiryGroupName(input.namespace, input.clusterName),
+    name: names.expiryRuleGroupName(input.namespace, input.clusterName),
     rules: input.certificates.flatMap((c) => [
       ...certificateRules(input, c),
       ...(cas.length === 1 && !c.ca && c.certificateName !== undefined ? [outdatedCaCopyRule(input, c, cas[0])] : []),

@@ -234,6 +234,11 @@ export function expiryRuleName(clusterName: string): string {
   return `${clusterName}-certificate-expiry`;
 }
 
+/** The rule group of a cluster's expiry alerts, the same wherever it is loaded: `cluster-tls-<namespace>-<cluster>-certificate-expiry`. */
+export function expiryRuleGroupName(namespace: string, clusterName: string): string {
+  return `cluster-tls-${namespace}-${expiryRuleName(clusterName)}`;
+}
+
 /** The ConfigMap of the same alerts as a rules file, for the operator's monitor: `${cluster_name}-certificate-expiry-rules`. */
 export function expiryRulesConfigMapName(clusterName: string): string {
   return `${expiryRuleName(clusterName)}-rules`;

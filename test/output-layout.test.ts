@@ -2,7 +2,7 @@ import { ApiObject, App, Chart, YamlOutputType } from 'cdk8s';
 import * as fc from 'fast-check';
 import {
   OutputPath, cfsslFolder, databaseRunbookPath, defaultMembersFile, defaultRecordFile, drainerValuesPath, enablementRunbookPath, membersFileFromOutputFolder,
-  migrationRunbookPath, migrationSourcePath, migrationTaskPath, mountClientSecretPatchPath, parseOutputPath, requiredSecretsPath, tlsPlanPath,
+  expiryExporterValuesPath, migrationRunbookPath, migrationSourcePath, migrationTaskPath, mountClientSecretPatchPath, parseOutputPath, requiredSecretsPath, tlsPlanPath,
 } from '../lib/model/output-layout';
 import { renderApp } from '../lib/synth/synthesize';
 import { buildApp } from '../main';
@@ -54,6 +54,7 @@ describe('the output layout', () => {
         [migrationTaskPath(ns, cluster), { file: 'migration-task', ...at }],
         [migrationRunbookPath(ns, cluster), { file: 'migration-runbook', ...at }],
         [enablementRunbookPath(ns, cluster), { file: 'enablement-runbook', ...at }],
+        [expiryExporterValuesPath(ns, cluster), { file: 'expiry-exporter-values', ...at }],
       ];
       if (name !== 'task') {
         cases.push([migrationSourcePath(ns, cluster, name), { file: 'migration-source', ...at, sourceId: name }]);

@@ -75,9 +75,10 @@ function addedBelow(written: unknown, read: unknown, at: string): string[] {
     : Array.isArray(v) ? v.flatMap((item, i) => addedBelow((written as any)[k]?.[i], item, `${at}.${k}[${i}]`)) : addedBelow((written as any)[k], v, `${at}.${k}`)));
 }
 
-/** Reads an object back from the server. */
+/** Reads an object back from the server, by kind and API group (none for the core group's, such as a ConfigMap). */
 function readBack(o: any): any {
-  const got = kubectl(['get', `${o.kind}.${o.apiVersion.split('/')[0]}`, o.metadata.name, ...(o.metadata.namespace ? ['-n', o.metadata.namespace] : []), '-o', 'json']);
+  const resource = o.apiVersion.includes('/') ? `${o.kind}.${o.apiVersion.split('/')[0]}` : o.kind;
+  const got = kubectl(['get', resource, o.metadata.name, ...(o.metadata.namespace ? ['-n', o.metadata.namespace] : []), '-o', 'json']);
   if (got.status !== 0) {
     throw new Error(`kubectl get ${o.kind} ${o.metadata.name}: ${got.stderr}`);
   }

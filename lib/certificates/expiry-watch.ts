@@ -150,7 +150,8 @@ export class ExpiryWatch extends Construct {
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name, namespace: this.certificates.namespace },
-        data: Lazy.any({ produce: () => ({ [names.expiryRulesFileName(this.certificates.clusterName)]: stringifyYaml({ groups: [this.ruleGroup()] }) }) }),
+        // Unfolded lines: each rule reads whole, in the ConfigMap and in the mounted file.
+        data: Lazy.any({ produce: () => ({ [names.expiryRulesFileName(this.certificates.clusterName)]: stringifyYaml({ groups: [this.ruleGroup()] }, { lineWidth: 0 }) }) }),
       });
     }
     return name;

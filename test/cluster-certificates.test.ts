@@ -233,8 +233,17 @@ describe('input errors', () => {
       expect(make({ method, duration: '86521h' })).toThrow('test/certs: duration: received "86521h"; expected at most 86520h (caDuration 87600h - caRenewBefore 720h - renewBefore 360h): '
         + 'a leaf issued with its CA must end, with its own renewal window, before the CA\'s renewal window opens, which stays free for rotating the CA');
       expect(make({ method, duration: '86520h' })).not.toThrow();
-      expect(make({ method, caDuration: '2h', caRenewBefore: '30m', duration: '1h', renewBefore: '31m' })).toThrow('expected at most 59m (caDuration 2h - caRenewBefore 30m - renewBefore 31m)');
+      expect(make({ method, caDuration: '3h', caRenewBefore: '30m', duration: '2h', renewBefore: '31m' })).toThrow('expected at most 1h59m (caDuration 3h - caRenewBefore 30m - renewBefore 31m)');
     }
+  });
+
+  test('when no leaf the other rules accept would nest, the CA is blamed, never a duration those rules refuse', () => {
+    // cert-manager: 10m of room, under its 1h minimum.
+    expect(make({ caDuration: '2h', caRenewBefore: '1h', duration: '1h', renewBefore: '50m' })).toThrow(
+      'test/certs: caDuration: received "2h"; expected at least 2h50m (duration 1h + renewBefore 50m + caRenewBefore 1h): a leaf issued with its CA must end');
+    // cfssl: no room at all.
+    expect(make({ method: IssuingMethod.CFSSL, caDuration: '2h', caRenewBefore: '1h50m', duration: '30m', renewBefore: '20m' })).toThrow(
+      'test/certs: caDuration: received "2h"; expected at least 2h40m (duration 30m + renewBefore 20m + caRenewBefore 1h50m)');
   });
 
   test('with cert-manager, what its webhook refuses: a certificate under an hour, a renewal window under five minutes', () => {

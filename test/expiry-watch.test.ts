@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import Ajv from 'ajv';
 import { App, Chart, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
-import { CertificateRotation, ClusterCertificates, IssuingMethod, OutputFile, RotationPhase, TlsDatabaseCluster } from '../lib';
+import { CertificateRotation, ClusterCertificates, DatabaseMonitor, ExpiryWatch, IssuingMethod, OutputFile, RotationPhase, TlsDatabaseCluster, renderApp } from '../lib';
 import { EXPIRY_ALERTS } from '../lib/model/expiry';
 import { addDeployment } from '../main';
 import { expectValidAgainstCrds } from './_crds';
@@ -152,7 +152,7 @@ describe('which certificates the rules watch', () => {
     const certs = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', components: ['store'] });
     const watch = certs.watchExpiry({ prometheusRule: false });
     expect(watch.resource).toBeUndefined();
-    watch.ruleConfigMap();
+    watch.addRulesConfigMap();
     expect(Testing.synth(chart).filter((o) => o.kind === 'PrometheusRule' || o.kind === 'ConfigMap').map((o) => o.kind)).toEqual(['ConfigMap']);
     expect(() => new ClusterCertificates(new Chart(new App({ outdir: 'unused' }), 'other', { namespace: 'demo' }), 'certs', { clusterName: 'basic' })
       .watchExpiry({ prometheusRule: false, ruleLabels: { a: 'b' } })).toThrow('other/certs/ExpiryWatch: ruleLabels: received {"a":"b"}; expected no rule labels with prometheusRule false: they label the PrometheusRule');
@@ -161,7 +161,8 @@ describe('which certificates the rules watch', () => {
   test('alert labels and rule labels are added as given', () => {
     const { rules } = watched({}, { alertLabels: { team: 'databases' }, ruleLabels: { 'prometheus.io/rules': 'main' } });
     expect(rules.metadata.labels).toEqual({ 'prometheus.io/rules': 'main' });
-    expect(rules.spec.groups[0].rules[0].labels).toEqual({ team: 'databases', tls_cluster: 'basic', secret: 'basic-ca-secret', certificate: 'ca', severity: 'critical' });
+    const caExpiring = rules.spec.groups[0].rules.find((r: any) => r.alert === EXPIRY_ALERTS.expiring && r.labels.secret === 'basic-ca-secret');
+    expect(caExpiring.labels).toEqual({ team: 'databases', tls_cluster: 'basic', secret: 'basic-ca-secret', certificate: 'ca', severity: 'critical' });
   });
 });
 
@@ -182,10 +183,48 @@ describe('refused options, one line each', () => {
     expect(() => certs.watchExpiry({ leafThreshold: '100h' })).toThrow('demo/certs: watchExpiry: received {"leafThreshold":"100h"}; expected the options of its first call ({}): a cluster\'s certificates have one expiry watch');
   });
 
-  test('a cluster name too long for the exporter\'s Helm release, when the exporter is needed', () => {
+  /** The watch of a cluster alone, rendered as synthesize renders it: its validations run. */
+  const render = (props: Partial<ConstructorParameters<typeof ClusterCertificates>[2]>, options: Parameters<ClusterCertificates['watchExpiry']>[0] = {}) => () => {
+    const app = new App({ outdir: 'unused' });
+    const certs = new ClusterCertificates(new Chart(app, 'demo', { namespace: 'demo' }), 'certs', { clusterName: 'basic', components: ['store'], ...props });
+    certs.watchExpiry(options);
+    return renderApp(app);
+  };
+
+  test('a cluster name too long for the exporter\'s Helm release, only when the exporter is needed', () => {
     const long = 'a'.repeat(42);
-    expect(() => watched({ clusterName: long, method: IssuingMethod.CFSSL }).files.get(`demo/${long}/database-runbook.md`)!.render())
-      .toThrow(`demo/certs/ExpiryWatch: certificates.clusterName: received "${long}"; expected at most 41 characters when x509-certificate-exporter watches its Secrets`);
+    expect(render({ clusterName: long, method: IssuingMethod.CFSSL }))
+      .toThrow(`demo/certs/ExpiryWatch: certificates.clusterName: received "${long}"; expected at most 41 characters when x509-certificate-exporter watches its Secrets: its Helm release "${long}-cert-expiry" must be at most 53`);
+    expect(render({ clusterName: long })).not.toThrow();
+  });
+
+  test('rules nothing loads: no PrometheusRule and no monitor', () => {
+    expect(render({}, { prometheusRule: false })).toThrow(
+      'demo/certs/ExpiryWatch: prometheusRule: received false; expected true, or the watch handed to addMonitor({ expiryWatch }): without either, no Prometheus loads its rules');
+  });
+
+  test('a monitor handed the watch of a cluster it does not monitor', () => {
+    const app = new App({ outdir: 'unused' });
+    const chart = new Chart(app, 'demo', { namespace: 'demo' });
+    const other = new ClusterCertificates(chart, 'other-certs', { clusterName: 'other', components: ['store'] });
+    const { database } = watched();
+    expect(() => new DatabaseMonitor(chart, 'm', { clusters: [database], ...MONITOR, expiryWatch: other.watchExpiry() })).toThrow(
+      'demo/m: expiryWatch: received "demo/other"; expected the expiry watch of a cluster the monitor monitors: its rules name that cluster\'s certificates');
+  });
+
+  test.each([
+    [{ alertLabels: { team: 7 } }, 'demo/certs/ExpiryWatch: alertLabels.team: received 7; expected a string'],
+    [{ ruleLabels: { 'bad key!': 'x' } }, 'demo/certs/ExpiryWatch: ruleLabels: received "bad key!"; expected label keys: an optional DNS subdomain and \'/\', then at most 63 letters'],
+  ])('label values and keys: %j', (options, message) => {
+    expect(() => watched({}, options as any)).toThrow(message);
+  });
+
+  test('the wrong things handed over: certificates that are not a ClusterCertificates, a monitor\'s expiryWatch that is not an ExpiryWatch', () => {
+    const chart = new Chart(new App({ outdir: 'unused' }), 'demo', { namespace: 'demo' });
+    expect(() => new ExpiryWatch(chart, 'w', { certificates: { clusterName: 'basic' } as any })).toThrow('demo/w: certificates: received a value of type object; expected a ClusterCertificates');
+    const { database } = watched();
+    expect(() => new DatabaseMonitor(chart, 'm', { clusters: [database], ...MONITOR, expiryWatch: {} as any }))
+      .toThrow('demo/m: expiryWatch: received a value of type object; expected an ExpiryWatch, as ClusterCertificates.watchExpiry() returns it');
   });
 });
 

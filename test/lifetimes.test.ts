@@ -6,7 +6,7 @@
 import { X509Certificate } from 'node:crypto';
 import { App, Chart, Testing } from 'cdk8s';
 import * as fc from 'fast-check';
-import { ClusterCertificates, ClusterTlsError, IssuingMethod, KeyAlgorithm } from '../lib';
+import { ClusterCertificates, ClusterTlsError, KeyAlgorithm } from '../lib';
 import { parseDuration } from '../lib/model/duration';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 
@@ -65,9 +65,3 @@ test('every validity the library accepts gives leaves that, renewal window inclu
   expect(accepted).toBeGreaterThan(25);
 }, 120_000);
 
-test('with cfssl too, a leaf that does not nest in its CA is refused with its one line', () => {
-  const make = () => new ClusterCertificates(new Chart(new App({ outdir: 'unused' }), 'c', { namespace: 'demo' }), 'certs', {
-    clusterName: 'basic', method: IssuingMethod.CFSSL, caDuration: '1000h', caRenewBefore: '100h', duration: '800h', renewBefore: '101h',
-  });
-  expect(make).toThrow('c/certs: duration: received "800h"; expected at most 799h (caDuration 1000h - caRenewBefore 100h - renewBefore 101h)');
-});

@@ -12,6 +12,8 @@ import { Issuer } from '../../imports/issuers-cert-manager.io';
 import { ClusterKind, USAGES, clusterKind, component } from '../model/catalog';
 import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
 import { IssuingMethod } from './certificate-options';
+import { parseDuration } from '../model/duration';
+import type { ManagedCertificate } from '../model/expiry';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
@@ -47,17 +49,29 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
     metadata: { name: names.selfSignedIssuerName(clusterName), namespace, labels },
     spec: { selfSigned: {} },
   });
+  // What the expiry watch reads: every Certificate declared, with its Secret and validity.
+  const managed: ManagedCertificate[] = [];
+  const manage = (certificate: Certificate, secretName: string, ca: boolean) => {
+    const seconds = (duration: string) => parseDuration(duration)! / 1000;
+    managed.push({
+      certificateName: certificate.name, secretName, ca,
+      durationSeconds: seconds(ca ? settings.caDuration : settings.duration), renewBeforeSeconds: seconds(ca ? settings.caRenewBefore : settings.renewBefore),
+    });
+    return certificate;
+  };
   const signing = signingCaObject(settings.rotation);
-  const cas = new Map(caObjectsInUse(settings.rotation).map((g) => [g, declareCa(scope, settings, labels, selfSigned, g)]));
+  const cas = new Map(caObjectsInUse(settings.rotation)
+    .map((g) => [g, manage(declareCa(scope, settings, labels, selfSigned, g), names.caSecretName(clusterName, g), true)]));
   const issuers = new Map<ClusterKind, Issuer>();
   const custody = leafCustody(settings.rotation);
   // During a CA replacement the leaves are out of cert-manager's hands (the rotation script writes
   // the Secrets the operator loads), or issued into staging Secrets the script copies from.
   const addLeaf = (id: string, issuer: Issuer, secretName: string, usages: readonly string[], plan?: ServerCertificatePlan) => {
     if (custody === 'managed') {
-      declareLeaf(scope, leaf, id, issuer, secretName, usages, plan);
+      manage(declareLeaf(scope, leaf, id, issuer, secretName, usages, plan), secretName, false);
     } else if (custody === 'staged') {
-      declareLeaf(scope, leaf, `Staged${id}`, issuer, names.stagingSecretName(secretName, settings.rotation!.id), usages, plan);
+      const staging = names.stagingSecretName(secretName, settings.rotation!.id);
+      manage(declareLeaf(scope, leaf, `Staged${id}`, issuer, staging, usages, plan), staging, false);
     }
   };
 
@@ -102,6 +116,7 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
         ],
       }];
     },
+    managedCertificates: () => [...managed],
   };
 }
 

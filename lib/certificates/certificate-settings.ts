@@ -179,8 +179,14 @@ export function resolveValidity(scope: Construct, props: ValidityProps, method: 
   }
   const room = leafRoom({ caDuration, caRenewBefore, renewBefore });
   if (duration > room) {
-    inputError(scope, 'duration', v.duration, `at most ${formatDuration(room)} (caDuration ${v.caDuration} - caRenewBefore ${v.caRenewBefore} - renewBefore ${v.renewBefore}): `
-      + 'a leaf issued with its CA must end, with its own renewal window, before the CA\'s renewal window opens, which stays free for rotating the CA');
+    const why = 'a leaf issued with its CA must end, with its own renewal window, before the CA\'s renewal window opens, which stays free for rotating the CA';
+    // When no leaf the other rules accept would fit, a shorter leaf is no answer: the CA is too short.
+    const shortestLeaf = Math.max(renewBefore + 1, method === IssuingMethod.CERT_MANAGER ? parseDuration(CERT_MANAGER_MINIMUMS.duration)! : 0);
+    if (room < shortestLeaf) {
+      inputError(scope, 'caDuration', v.caDuration,
+        `at least ${formatDuration(duration + renewBefore + caRenewBefore)} (duration ${v.duration} + renewBefore ${v.renewBefore} + caRenewBefore ${v.caRenewBefore}): ${why}`);
+    }
+    inputError(scope, 'duration', v.duration, `at most ${formatDuration(room)} (caDuration ${v.caDuration} - caRenewBefore ${v.caRenewBefore} - renewBefore ${v.renewBefore}): ${why}`);
   }
   return v;
 }
@@ -190,8 +196,8 @@ export function resolveValidity(scope: Construct, props: ValidityProps, method: 
  * CA: at creation, and at a CA replacement (its leaves follow the new CA by at most the phases
  * between `trust-both` and `switch-leaves`, for which the leaf's `renewBefore` is the room). Such a
  * leaf, its own renewal window included, must end before the CA's renewal window (`caRenewBefore`)
- * opens: that window is kept whole for rotating the CA, when the expiry alert on the CA fires.
+ * opens: that window is kept whole for renewing or replacing the CA.
  */
-export function leafRoom(ms: { readonly caDuration: number; readonly caRenewBefore: number; readonly renewBefore: number }): number {
-  return ms.caDuration - ms.caRenewBefore - ms.renewBefore;
+export function leafRoom(validityMs: { readonly caDuration: number; readonly caRenewBefore: number; readonly renewBefore: number }): number {
+  return validityMs.caDuration - validityMs.caRenewBefore - validityMs.renewBefore;
 }

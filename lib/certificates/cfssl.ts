@@ -140,5 +140,6 @@ export function renderCfssl(scope: Construct, settings: CertificateSettings): Ce
         commands: [`mkdir -p ${copy}`, `cp -r ${folder}/. ${copy}/`, `${copy}/${ISSUE_SCRIPT}`],
       }];
     },
+    managedCertificates: () => [],
   };
 }

@@ -23,6 +23,7 @@ import { renderCertManager } from './cert-manager';
 import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
 import { renderCfssl } from './cfssl';
 import { ExpiryWatch, ExpiryWatchOptions } from './expiry-watch';
+import type { ManagedCertificate } from '../model/expiry';
 import type { CertificateRenderer } from './renderer';
 import type { RunbookStep } from '../documents/runbook';
 import { RotationConsumer, RotationRunbookInput, RotationWriter, rotationRunbook } from '../documents/rotation-runbook';
@@ -557,13 +558,18 @@ export class ClusterCertificates extends Construct {
     return [...this.renderer.issuanceSteps(), ...(this.expiry?.runbookSteps() ?? [])];
   }
 
+  /** The Certificates cert-manager issues and renews for this cluster (none with cfssl or user-provided Secrets), as declared so far. */
+  public managedCertificates(): ManagedCertificate[] {
+    return this.renderer.managedCertificates();
+  }
+
   /**
    * Watches the expiry of every certificate of the plan (issue 31's alerts): a `PrometheusRule`
    * with, per certificate, an alert before it expires, one while cert-manager holds it not Ready,
    * and one while no series reports it; for the Secrets cert-manager does not manage, the values of
    * x509-certificate-exporter and its install step in the runbooks. Hand the watch to
    * `addMonitor({ expiryWatch })` to load the same rules into the operator's monitor. Calling it
-   * again returns the same watch.
+   * again with the same options returns the same watch.
    */
   public watchExpiry(options: ExpiryWatchOptions = {}): ExpiryWatch {
     if (this.expiry === undefined) {

@@ -6,13 +6,14 @@
  */
 import { ApiObject, Chart, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { Certificate } from '../../imports/certificates-cert-manager.io';
 import { PrometheusRule, PrometheusRuleSpec, PrometheusRuleSpecGroupsRulesExpr } from '../../imports/prometheusrules-monitoring.coreos.com';
 import { ExpiryRulesInput, RuleGroup, expiryRuleGroup, exporterValues } from '../documents/expiry-rules';
 import type { RunbookStep } from '../documents/runbook';
 import { parseDuration } from '../model/duration';
-import { inputError } from '../model/errors';
-import { EXPIRY_DEFAULTS, EXPIRY_EXPORTER, EXPORTED_KEYS, WatchedCertificate } from '../model/expiry';
+import { inputError, inputErrorMessage } from '../model/errors';
+import {
+  EXPIRY_ALERT_LABELS, EXPIRY_DEFAULTS, EXPIRY_EXPORTER, EXPORTED_KEYS, ManagedCertificate, MINIMUM_EXPIRY_THRESHOLD, WatchedCertificate,
+} from '../model/expiry';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import { ShapeOf, checkProps, constructOf } from '../model/props';
@@ -61,6 +62,8 @@ export interface IWatchedCertificates extends IConstruct {
   readonly namespace: string;
   /** The certificate plan, complete at synth. */
   plan(): TlsPlan;
+  /** The Certificates cert-manager issues and renews, complete at synth. */
+  managedCertificates(): ManagedCertificate[];
 }
 
 /** Props of {@link ExpiryWatch}. */
@@ -69,9 +72,6 @@ export interface ExpiryWatchProps extends ExpiryWatchOptions {
   readonly certificates: IWatchedCertificates;
 }
 
-/** The labels the library sets on every alert. */
-const ALERT_LABELS = ['tls_cluster', 'secret', 'certificate', 'severity'];
-
 const EXPIRY_WATCH_SHAPE = {
   leafThreshold: 'string?', caThreshold: 'string?', alertLabels: 'object?', ruleLabels: 'object?', prometheusRule: 'boolean?',
   certificates: constructOf((c) => Construct.isConstruct(c) && typeof (c as Partial<IWatchedCertificates>).plan === 'function', 'a ClusterCertificates'),
@@ -79,10 +79,11 @@ const EXPIRY_WATCH_SHAPE = {
 
 /**
  * Alerts, for every certificate of a cluster's plan, before it expires, when cert-manager holds it
- * not Ready, and when the Prometheus that loads the rules has no series for it. cert-manager's
- * Certificates are watched through cert-manager's metrics; every other Secret of the plan (cfssl,
- * user-provided, a CA replacement's scripted phases) through x509-certificate-exporter, whose
- * values file this writes and whose install the cluster's runbook holds.
+ * not Ready, when the Prometheus that loads the rules has no series for it, and (cert-manager) when
+ * a leaf still holds a CA certificate a renewal replaced. cert-manager's Certificates are watched
+ * through cert-manager's metrics; every other Secret of the plan (cfssl, user-provided, a CA
+ * replacement's scripted phases) through x509-certificate-exporter, whose values file this writes
+ * and whose install the cluster's runbooks hold.
  */
 export class ExpiryWatch extends Construct {
   /** The cluster whose certificates are watched. */
@@ -102,15 +103,10 @@ export class ExpiryWatch extends Construct {
     super(scope, id);
     checkProps(this, props, EXPIRY_WATCH_SHAPE);
     this.thresholds = {
-      leaf: requireDuration(this, 'leafThreshold', props.leafThreshold ?? EXPIRY_DEFAULTS.leafThreshold) / 1000,
-      ca: requireDuration(this, 'caThreshold', props.caThreshold ?? EXPIRY_DEFAULTS.caThreshold) / 1000,
+      leaf: requireThreshold(this, 'leafThreshold', props.leafThreshold ?? EXPIRY_DEFAULTS.leafThreshold),
+      ca: requireThreshold(this, 'caThreshold', props.caThreshold ?? EXPIRY_DEFAULTS.caThreshold),
     };
-    for (const [field, seconds] of Object.entries(this.thresholds)) {
-      if (seconds < 3600) {
-        inputError(this, `${field}Threshold`, props[`${field}Threshold` as 'leafThreshold'], 'at least 1h: an alert closer to expiry leaves no time to act');
-      }
-    }
-    this.alertLabels = requirePrometheusLabels(this, 'alertLabels', props.alertLabels ?? {}, ALERT_LABELS);
+    this.alertLabels = requirePrometheusLabels(this, 'alertLabels', props.alertLabels ?? {}, EXPIRY_ALERT_LABELS);
     const ruleLabels = requireKubernetesLabels(this, 'ruleLabels', props.ruleLabels ?? {});
     const { clusterName, namespace } = props.certificates;
     this.clusterName = clusterName;
@@ -119,7 +115,7 @@ export class ExpiryWatch extends Construct {
     this.ruleGroupName = names.expiryRuleGroupName(namespace, clusterName);
     if (props.prometheusRule ?? true) {
       this.resource = new PrometheusRule(this, 'Resource', {
-        metadata: { name: names.expiryRuleName(clusterName), namespace, labels: Object.keys(ruleLabels).length > 0 ? { ...ruleLabels } : undefined },
+        metadata: { name: names.expiryRuleName(clusterName), namespace, labels: Object.keys(ruleLabels).length > 0 ? ruleLabels : undefined },
         spec: Lazy.any({ produce: () => ruleSpec(this.ruleGroup()) }) as PrometheusRuleSpec,
       });
     } else if (props.ruleLabels !== undefined) {
@@ -130,28 +126,29 @@ export class ExpiryWatch extends Construct {
       content: () => stringifyYaml(exporterValues(namespace, [...new Set(this.byExporter().map((c) => c.secretName))])),
       when: () => this.byExporter().length > 0,
     });
+    this.node.addValidation({ validate: () => this.validate() });
   }
 
   /** The rule group, for the certificates of the plan as it stands at synth. */
   public ruleGroup(): RuleGroup {
-    return expiryRuleGroup({ ...this.baseInput(), certificates: this.watched() });
+    return expiryRuleGroup({ ...this.baseInput(), certificates: [...this.byCertManager(), ...this.byExporter()] });
   }
 
   /**
-   * The ConfigMap that holds the rules as a `.rules.yml` file, for a Prometheus that reads rule
-   * files (the operator's `DatabaseMonitor`, through `spec.prometheus.config.ruleConfigRef`).
-   * Made on first call.
+   * Adds the ConfigMap that holds the rules as a `.rules.yml` file, for a Prometheus that reads rule
+   * files (the operator's `DatabaseMonitor`, through `spec.prometheus.config.ruleConfigRef`). Adding
+   * it again does nothing.
    * @returns its name
    */
-  public ruleConfigMap(): string {
-    const name = names.expiryRulesConfigMapName(this.certificates.clusterName);
+  public addRulesConfigMap(): string {
+    const name = names.expiryRulesConfigMapName(this.clusterName);
     if (!this.configMap) {
       this.configMap = new ApiObject(this, 'RulesConfigMap', {
         apiVersion: 'v1',
         kind: 'ConfigMap',
-        metadata: { name, namespace: this.certificates.namespace },
+        metadata: { name, namespace: this.namespace },
         // Unfolded lines: each rule reads whole, in the ConfigMap and in the mounted file.
-        data: Lazy.any({ produce: () => ({ [names.expiryRulesFileName(this.certificates.clusterName)]: stringifyYaml({ groups: [this.ruleGroup()] }, { lineWidth: 0 }) }) }),
+        data: Lazy.any({ produce: () => ({ [names.expiryRulesFileName(this.clusterName)]: stringifyYaml({ groups: [this.ruleGroup()] }, { lineWidth: 0 }) }) }),
       });
     }
     return name;
@@ -165,55 +162,63 @@ export class ExpiryWatch extends Construct {
     if (this.byExporter().length === 0) {
       return [];
     }
-    const { clusterName, namespace } = this.certificates;
-    const release = names.expiryExporterRelease(clusterName);
-    if (release.length > names.HELM_RELEASE_MAX) {
-      inputError(this, 'certificates.clusterName', clusterName, `at most ${names.HELM_RELEASE_MAX - release.length + clusterName.length} characters `
-        + `when x509-certificate-exporter watches its Secrets: its Helm release "${release}" must be at most ${names.HELM_RELEASE_MAX}`);
-    }
+    const release = names.expiryExporterRelease(this.clusterName);
     return [{
       title: 'Watch the expiry of the certificates',
       text: [
-        `Nothing renews these certificates on their own. x509-certificate-exporter reads the tls.crt and ca.crt of these Secrets of cluster ${clusterName}, `
+        `Nothing renews these certificates on their own. x509-certificate-exporter reads the tls.crt and ca.crt of these Secrets of cluster ${this.clusterName}, `
         + `and the expiry rules in ${layout.manifestFileName(Chart.of(this))} alert on them. Install it, or upgrade it to these values:`,
       ],
       commands: [
         `helm upgrade --install ${release} ${EXPIRY_EXPORTER.chart} --version ${EXPIRY_EXPORTER.version} `
-        + `--namespace ${namespace} -f ${layout.expiryExporterValuesPath(namespace, clusterName)}`,
+        + `--namespace ${this.namespace} -f ${layout.expiryExporterValuesPath(this.namespace, this.clusterName)}`,
       ],
     }];
   }
 
+  /** What only the whole app shows: whether anything loads the rules, and whether the exporter's release name fits. */
+  private validate(): string[] {
+    const errors: string[] = [];
+    if (!this.resource && !this.configMap) {
+      errors.push(inputErrorMessage(this, 'prometheusRule', false,
+        'true, or the watch handed to addMonitor({ expiryWatch }): without either, no Prometheus loads its rules'));
+    }
+    const release = names.expiryExporterRelease(this.clusterName);
+    if (release.length > names.HELM_RELEASE_MAX && this.byExporter().length > 0) {
+      errors.push(inputErrorMessage(this, 'certificates.clusterName', this.clusterName, `at most ${names.HELM_RELEASE_MAX - release.length + this.clusterName.length} characters `
+        + `when x509-certificate-exporter watches its Secrets: its Helm release "${release}" must be at most ${names.HELM_RELEASE_MAX}`));
+    }
+    return errors;
+  }
+
   private baseInput(): Omit<ExpiryRulesInput, 'certificates'> {
-    const { clusterName, namespace } = this.certificates;
     return {
-      clusterName, namespace, leafThresholdSeconds: this.thresholds.leaf, caThresholdSeconds: this.thresholds.ca,
+      clusterName: this.clusterName, namespace: this.namespace, leafThresholdSeconds: this.thresholds.leaf, caThresholdSeconds: this.thresholds.ca,
       for: EXPIRY_DEFAULTS.for, notReadyFor: EXPIRY_DEFAULTS.notReadyFor, labels: this.alertLabels,
-      rotationRunbook: layout.rotationRunbookPath(namespace, clusterName),
+      rotationRunbook: layout.rotationRunbookPath(this.namespace, this.clusterName),
     };
   }
 
-  /** Every certificate of the plan: cert-manager's Certificates, then the Secrets no Certificate writes. */
-  private watched(): WatchedCertificate[] {
-    return [...this.byCertManager(), ...this.byExporter()];
-  }
-
+  /** cert-manager's Certificates, watched through its metrics. */
   private byCertManager(): WatchedCertificate[] {
-    // By kind, not instanceof: every generated class answers instanceof for any ApiObject.
-    return this.certificates.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c) && c.apiVersion === Certificate.GVK.apiVersion && c.kind === Certificate.GVK.kind).map((c) => {
-      const { metadata, spec } = c.toJson();
-      return {
-        secretName: spec.secretName, ca: spec.isCA === true, certificateName: metadata.name,
-        renewBeforeSeconds: parseDuration(spec.renewBefore)! / 1000, durationSeconds: parseDuration(spec.duration)! / 1000,
-      };
-    });
+    return this.certificates.managedCertificates().map((c) => ({ by: 'cert-manager', ...c }));
   }
 
+  /** The `tls.crt` and `ca.crt` of every Secret of the plan no Certificate writes, watched through the exporter. */
   private byExporter(): WatchedCertificate[] {
-    const managed = new Set(this.byCertManager().map((c) => c.secretName));
+    const managed = new Set(this.certificates.managedCertificates().map((c) => c.secretName));
     return this.certificates.plan().secrets.filter((s) => !managed.has(s.name))
-      .flatMap((s) => EXPORTED_KEYS.map(({ key, ca }) => ({ secretName: s.name, ca, secretKey: key })));
+      .flatMap((s) => EXPORTED_KEYS.map(({ key, ca }) => ({ by: 'exporter', secretName: s.name, secretKey: key, ca })));
   }
+}
+
+/** A threshold: a duration of at least {@link MINIMUM_EXPIRY_THRESHOLD}, in seconds. */
+function requireThreshold(scope: IConstruct, field: string, value: string): number {
+  const ms = requireDuration(scope, field, value);
+  if (ms < parseDuration(MINIMUM_EXPIRY_THRESHOLD)!) {
+    inputError(scope, field, value, `at least ${MINIMUM_EXPIRY_THRESHOLD}: an alert closer to expiry leaves no time to act`);
+  }
+  return ms / 1000;
 }
 
 /** A rule group as the `PrometheusRule` spec, in the generated types (their `toJson` writes it). */

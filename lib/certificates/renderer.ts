@@ -4,6 +4,7 @@
  * runbook how they are issued. Each method owns both, so a method is one module.
  */
 import { ClusterKind } from '../model/catalog';
+import type { ManagedCertificate } from '../model/expiry';
 import type { RunbookStep } from '../documents/runbook';
 import type { ServerCertificatePlan } from './certificate-options';
 
@@ -18,4 +19,6 @@ export interface CertificateRenderer {
    * loads them is deployed (commands run from the output folder). Called at synth.
    */
   issuanceSteps(): RunbookStep[];
+  /** The certificates cert-manager issues and renews for this method, as declared so far: none but with cert-manager. */
+  managedCertificates(): ManagedCertificate[];
 }

@@ -114,5 +114,6 @@ export function renderUserProvided(scope: Construct, settings: CertificateSettin
       title: 'Create the certificate Secrets',
       text: [`Create them with your own PKI as \`${path}\` describes: the names, the keys and the host names each certificate must cover.`],
     }],
+    managedCertificates: () => [],
   };
 }

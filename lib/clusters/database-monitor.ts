@@ -115,6 +115,10 @@ export class DatabaseMonitor extends Construct {
     if (!first) {
       inputError(this, 'clusters', props.clusters, 'at least one database cluster');
     }
+    const watch = props.expiryWatch;
+    if (watch && !props.clusters.some((c) => c.clusterName === watch.clusterName && c.namespace === watch.namespace)) {
+      inputError(this, 'expiryWatch', `${watch.namespace}/${watch.clusterName}`, 'the expiry watch of a cluster the monitor monitors: its rules name that cluster\'s certificates');
+    }
     this.name = props.name ?? names.monitorName(first.clusterName);
     requireDnsLabel(this, 'name', this.name);
     this.namespace = first.namespace;
@@ -144,6 +148,6 @@ export class DatabaseMonitor extends Construct {
 
 /** Where the monitor finds the rules of an expiry watch: its ConfigMap, with its namespace when not the monitor's. */
 function ruleConfigRef(watch: ExpiryWatch, namespace: string): { name: string; namespace?: string } {
-  const name = watch.ruleConfigMap();
+  const name = watch.addRulesConfigMap();
   return watch.namespace === namespace ? { name } : { name, namespace: watch.namespace };
 }

@@ -3,7 +3,7 @@
  * exporter that reads the Secrets cert-manager does not manage. Plain data in, plain data out: the
  * same group goes into a `PrometheusRule` and into a `.rules.yml` file.
  */
-import { EXPIRY_ALERTS, EXPIRY_EXPORTER, EXPIRY_METRICS, EXPORTED_KEYS, WatchedCertificate } from '../model/expiry';
+import { EXPIRY_ALERTS, EXPIRY_ALERT_LABELS, EXPIRY_EXPORTER, EXPIRY_METRICS, EXPORTED_KEYS, WatchedCertificate } from '../model/expiry';
 import * as names from '../model/names';
 
 /** What the rules of one cluster are made from. */
@@ -46,13 +46,77 @@ export interface RuleGroup {
  * CA certificate the CA's last renewal replaced.
  */
 export function expiryRuleGroup(input: ExpiryRulesInput): RuleGroup {
-  const cas = input.certificates.filter((c) => c.ca && c.certificateName !== undefined);
+  const managed = input.certificates.filter((c): c is Managed => c.by === 'cert-manager');
+  const cas = managed.filter((c) => c.ca);
   return {
     name: names.expiryRuleGroupName(input.namespace, input.clusterName),
     rules: input.certificates.flatMap((c) => [
-      ...certificateRules(input, c),
-      ...(cas.length === 1 && !c.ca && c.certificateName !== undefined ? [outdatedCaCopyRule(input, c, cas[0])] : []),
+      ...(c.by === 'cert-manager' ? managedRules(input, c) : exportedRules(input, c)),
+      ...(cas.length === 1 && c.by === 'cert-manager' && !c.ca ? [outdatedCaCopyRule(input, c, cas[0])] : []),
     ]),
+  };
+}
+
+type Managed = Extract<WatchedCertificate, { by: 'cert-manager' }>;
+type Exported = Extract<WatchedCertificate, { by: 'exporter' }>;
+
+/** The labels of every rule of a certificate; `severity` is the rule's. */
+function labelsOf(input: ExpiryRulesInput, c: WatchedCertificate, severity: 'critical' | 'warning'): AlertRule['labels'] {
+  const own: Record<(typeof EXPIRY_ALERT_LABELS)[number], string> = { tls_cluster: input.clusterName, secret: c.secretName, certificate: c.ca ? 'ca' : 'leaf', severity };
+  return { ...input.labels, ...own };
+}
+
+/**
+ * A cert-manager Certificate: expiring (never before cert-manager's own renewal time, so that a
+ * working issuer never raises it), not Ready, and absent.
+ */
+function managedRules(input: ExpiryRulesInput, c: Managed): AlertRule[] {
+  const series = selector(EXPIRY_METRICS.certManagerExpiry, { namespace: input.namespace, name: c.certificateName });
+  const what = `Certificate ${c.certificateName} (Secret ${c.secretName}) of cluster ${input.namespace}/${input.clusterName}`;
+  const runbook = managedRenewal(input, c);
+  const expiry = `{{ with query "${quoted(series)}" }}{{ . | first | value | humanizeTimestamp }}{{ else }}an unknown time{{ end }}`;
+  return [
+    expiringRule(input, c, series, Math.min(c.ca ? input.caThresholdSeconds : input.leafThresholdSeconds, c.renewBeforeSeconds), what, runbook),
+    {
+      alert: EXPIRY_ALERTS.notReady,
+      expr: `${selector(EXPIRY_METRICS.certManagerReady, { namespace: input.namespace, name: c.certificateName }, { condition: 'True' })} == 1`,
+      for: input.notReadyFor,
+      labels: labelsOf(input, c, 'warning'),
+      annotations: { summary: `${what} is not Ready; it expires at ${expiry}.`, runbook },
+    },
+    unwatchedRule(input, c, series, `cert-manager series for ${what}`, 'Scrape cert-manager\'s controller metrics into this Prometheus, and check that the Certificate exists.'),
+  ];
+}
+
+/** A Secret's key read by the exporter: expiring, and absent. */
+function exportedRules(input: ExpiryRulesInput, c: Exported): AlertRule[] {
+  const series = selector(EXPIRY_METRICS.exporterExpiry, { secret_namespace: input.namespace, secret_name: c.secretName, secret_key: c.secretKey });
+  const what = `the ${c.secretKey} of Secret ${c.secretName} (cluster ${input.namespace}/${input.clusterName})`;
+  const declare = declareRotation(input, c.ca ? '{ id, kind: "ca-renewal" } (the same key) or { id, kind: "ca-replacement" } (a new key)' : '{ id, kind: "leaf-renewal" }');
+  return [
+    expiringRule(input, c, series, c.ca ? input.caThresholdSeconds : input.leafThresholdSeconds, capitalized(what), `Nothing renews it on its own: ${declare}.`),
+    unwatchedRule(input, c, series, `x509-certificate-exporter series for ${what}`,
+      `Install the exporter as the cluster's runbook says, scrape it into this Prometheus, and check that the Secret has its ${c.secretKey}.`),
+  ];
+}
+
+function expiringRule(input: ExpiryRulesInput, c: WatchedCertificate, series: string, thresholdSeconds: number, what: string, runbook: string): AlertRule {
+  return {
+    alert: EXPIRY_ALERTS.expiring,
+    expr: `${series} < time() + ${thresholdSeconds}`,
+    for: input.for,
+    labels: labelsOf(input, c, 'critical'),
+    annotations: { summary: `${what} expires at {{ $value | humanizeTimestamp }}.`, runbook },
+  };
+}
+
+function unwatchedRule(input: ExpiryRulesInput, c: WatchedCertificate, series: string, what: string, runbook: string): AlertRule {
+  return {
+    alert: EXPIRY_ALERTS.unwatched,
+    expr: `absent(${series})`,
+    for: input.for,
+    labels: labelsOf(input, c, 'warning'),
+    annotations: { summary: `This Prometheus has no ${what}: its expiry time is unknown and nothing alerts before it expires.`, runbook },
   };
 }
 
@@ -63,93 +127,61 @@ export function expiryRuleGroup(input: ExpiryRulesInput): RuleGroup {
  * earlier than the CA's) holds the replaced one, which expires `caRenewBefore` after the renewal;
  * from then on the components that load that Secret reject every peer.
  */
-function outdatedCaCopyRule(input: ExpiryRulesInput, leaf: WatchedCertificate, ca: WatchedCertificate): AlertRule {
-  const expiry = (c: WatchedCertificate) => selector(EXPIRY_METRICS.certManagerExpiry, { namespace: input.namespace, name: c.certificateName! });
+function outdatedCaCopyRule(input: ExpiryRulesInput, leaf: Managed, ca: Managed): AlertRule {
+  const expiry = (c: Managed) => selector(EXPIRY_METRICS.certManagerExpiry, { namespace: input.namespace, name: c.certificateName });
   const replacedCaExpiry = `${expiry(ca)} - ${ca.durationSeconds} + ${ca.renewBeforeSeconds}`;
   return {
     alert: EXPIRY_ALERTS.outdatedCaCopy,
     expr: `${expiry(leaf)} - ${leaf.durationSeconds} < on (namespace) ${expiry(ca)} - ${ca.durationSeconds}`,
     for: input.for,
-    labels: { ...input.labels, tls_cluster: input.clusterName, secret: leaf.secretName, certificate: 'leaf', severity: 'critical' },
+    labels: labelsOf(input, leaf, 'critical'),
     annotations: {
       summary: `The ca.crt of Secret ${leaf.secretName} (cluster ${input.namespace}/${input.clusterName}) holds the CA certificate cert-manager has since renewed; `
-        + `that copy expires at {{ with query "${replacedCaExpiry.replace(/"/g, '\\"')}" }}{{ . | first | value | humanizeTimestamp }}{{ end }}, `
+        + `that copy expires at {{ with query "${quoted(replacedCaExpiry)}" }}{{ . | first | value | humanizeTimestamp }}{{ end }}, `
         + 'and from then on the components that load the Secret reject every peer.',
-      runbook: `Declare the next rotation of ClusterCertificates ${input.clusterName} as { id, kind: "leaf-renewal" }, synthesize, and follow ${input.rotationRunbook}: `
-        + 'cert-manager re-issues every leaf from the renewed CA.',
+      runbook: `${capitalized(declareRotation(input, '{ id, kind: "leaf-renewal" }'))}: cert-manager re-issues every leaf from the renewed CA.`,
     },
   };
 }
 
-/** The rules of one certificate. */
-function certificateRules(input: ExpiryRulesInput, c: WatchedCertificate): AlertRule[] {
-  const byCertManager = c.certificateName !== undefined;
-  const series = byCertManager
-    ? selector(EXPIRY_METRICS.certManagerExpiry, { namespace: input.namespace, name: c.certificateName! })
-    : selector(EXPIRY_METRICS.exporterExpiry, { secret_namespace: input.namespace, secret_name: c.secretName, secret_key: c.secretKey! });
-  const threshold = Math.min(c.ca ? input.caThresholdSeconds : input.leafThresholdSeconds, c.renewBeforeSeconds ?? Infinity);
-  const what = byCertManager
-    ? `Certificate ${c.certificateName} (Secret ${c.secretName}) of cluster ${input.namespace}/${input.clusterName}`
-    : `the ${c.secretKey} of Secret ${c.secretName} (cluster ${input.namespace}/${input.clusterName})`;
-  const labels = { ...input.labels, tls_cluster: input.clusterName, secret: c.secretName, certificate: c.ca ? 'ca' : 'leaf' };
-  const runbook = renewal(input, c);
-  const rules: AlertRule[] = [{
-    alert: EXPIRY_ALERTS.expiring,
-    expr: `${series} < time() + ${threshold}`,
-    for: input.for,
-    labels: { ...labels, severity: 'critical' },
-    annotations: {
-      summary: `${capitalized(what)} expires at {{ $value | humanizeTimestamp }}.`,
-      runbook,
-    },
-  }];
-  if (byCertManager) {
-    const expiry = `{{ with query "${series.replace(/"/g, '\\"')}" }}{{ . | first | value | humanizeTimestamp }}{{ else }}an unknown time{{ end }}`;
-    rules.push({
-      alert: EXPIRY_ALERTS.notReady,
-      expr: `${selector(EXPIRY_METRICS.certManagerReady, { namespace: input.namespace, name: c.certificateName!, condition: '!True' })} == 1`,
-      for: input.notReadyFor,
-      labels: { ...labels, severity: 'warning' },
-      annotations: { summary: `${capitalized(what)} is not Ready; it expires at ${expiry}.`, runbook },
-    });
-  }
-  rules.push({
-    alert: EXPIRY_ALERTS.unwatched,
-    expr: `absent(${series})`,
-    for: input.for,
-    labels: { ...labels, severity: 'warning' },
-    annotations: {
-      summary: `This Prometheus has no ${byCertManager ? 'cert-manager' : 'x509-certificate-exporter'} series for ${what}: its expiry time is unknown and nothing alerts before it expires.`,
-      runbook: byCertManager
-        ? 'Scrape cert-manager\'s controller metrics into this Prometheus, and check that the Certificate exists.'
-        : `Install the exporter as the cluster's runbook says, scrape it into this Prometheus, and check that the Secret has its ${c.secretKey}.`,
-    },
-  });
-  return rules;
+/** The runbook step that renews a rotation's worth of certificates. */
+function declareRotation(input: ExpiryRulesInput, kinds: string): string {
+  return `declare the next rotation of ClusterCertificates ${input.clusterName} as ${kinds}, synthesize, and follow ${input.rotationRunbook}`;
 }
 
-/** What renews a certificate: cert-manager on its own, or the rotation the library declares. */
-function renewal(input: ExpiryRulesInput, c: WatchedCertificate): string {
-  const declare = (kinds: string) => `declare the next rotation of ClusterCertificates ${input.clusterName} as ${kinds}, synthesize, and follow ${input.rotationRunbook}`;
-  if (c.certificateName === undefined) {
-    return `Nothing renews it on its own: ${declare(c.ca ? '{ id, kind: "ca-renewal" } (the same key) or { id, kind: "ca-replacement" } (a new key)' : '{ id, kind: "leaf-renewal" }')}.`;
-  }
+/** What renews a cert-manager Certificate that cert-manager has not renewed. */
+function managedRenewal(input: ExpiryRulesInput, c: Managed): string {
   const describe = `"kubectl describe certificate ${c.certificateName} -n ${input.namespace}" says why`;
   // cert-manager renews its CA itself, with the same key; each leaf keeps in its ca.crt the CA it was issued with.
   return c.ca
-    ? `cert-manager renews it on its own, with the same key, and has not: ${describe}. Once it is renewed, ${declare('{ id, kind: "leaf-renewal" }')}, `
+    ? `cert-manager renews it on its own, with the same key, and has not: ${describe}. Once it is renewed, ${declareRotation(input, '{ id, kind: "leaf-renewal" }')}, `
       + 'so that every Secret\'s ca.crt holds the renewed CA; for a new key, declare { id, kind: "ca-replacement" } instead.'
-    : `cert-manager renews it on its own and has not: ${describe}. To renew it by hand, ${declare('{ id, kind: "leaf-renewal" }')}.`;
+    : `cert-manager renews it on its own and has not: ${describe}. To renew it by hand, ${declareRotation(input, '{ id, kind: "leaf-renewal" }')}.`;
 }
 
-/** A series selector; a value starting with `!` is a negative match. */
-function selector(metric: string, labels: { readonly [key: string]: string }): string {
-  const matchers = Object.entries(labels).map(([k, v]) => (v.startsWith('!') ? `${k}!="${v.slice(1)}"` : `${k}="${v}"`));
+/** A series selector: the labels that must be equal, then those that must differ. */
+function selector(metric: string, equal: { readonly [key: string]: string }, different: { readonly [key: string]: string } = {}): string {
+  const matchers = [...Object.entries(equal).map(([k, v]) => `${k}="${v}"`), ...Object.entries(different).map(([k, v]) => `${k}!="${v}"`)];
   return `${metric}{${matchers.join(',')}}`;
+}
+
+/** A PromQL expression inside a template's double-quoted string. */
+function quoted(expression: string): string {
+  return expression.replace(/"/g, '\\"');
 }
 
 function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The chart values the library sets; the chart's defaults hold the rest. */
+export interface ExporterValues {
+  readonly secretsExporter: {
+    readonly includeNamespaces: readonly string[];
+    readonly includeSecrets: readonly string[];
+    readonly secretTypes: readonly { readonly type: string; readonly key: string }[];
+  };
+  readonly prometheusRules: { readonly create: boolean };
 }
 
 /**
@@ -158,7 +190,7 @@ function capitalized(text: string): string {
  * whichever type the library's Secrets have. The alerting is the library's rules' (the chart's own
  * would alert on other thresholds, without the cluster's runbook).
  */
-export function exporterValues(namespace: string, secretNames: readonly string[]): object {
+export function exporterValues(namespace: string, secretNames: readonly string[]): ExporterValues {
   return {
     secretsExporter: {
       includeNamespaces: [namespace],

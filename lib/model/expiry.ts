@@ -63,21 +63,36 @@ export const EXPORTED_KEYS = [
   { key: 'ca.crt', ca: true },
 ] as const;
 
-/** One certificate an expiry rule watches. */
-export interface WatchedCertificate {
-  /** The Secret that holds it. */
+/** The labels the library sets on every alert; `alertLabels` may not set them. */
+export const EXPIRY_ALERT_LABELS = ['tls_cluster', 'secret', 'certificate', 'severity'] as const;
+
+/** The shortest threshold an expiry alert takes: closer to expiry leaves no time to act. */
+export const MINIMUM_EXPIRY_THRESHOLD = '1h';
+
+/** A certificate cert-manager issues and renews: a `Certificate` and the Secret it writes. */
+export interface ManagedCertificate {
+  /** The `Certificate`'s name, which cert-manager's metrics carry. */
+  readonly certificateName: string;
+  /** The Secret it writes. */
   readonly secretName: string;
-  /** Whether it is a CA (a CA Certificate, or a Secret's `ca.crt`). */
+  /** Whether it is a CA. */
   readonly ca: boolean;
-  /**
-   * The cert-manager Certificate that writes it (its metrics carry this name); absent when the
-   * exporter reads it from the Secret.
-   */
-  readonly certificateName?: string;
-  /** The Secret key the exporter reads (`tls.crt`, `ca.crt`); absent with cert-manager. */
-  readonly secretKey?: string;
-  /** With cert-manager, the certificate's `renewBefore`, in seconds: an alert before that would only announce the renewal. */
-  readonly renewBeforeSeconds?: number;
-  /** With cert-manager, the certificate's `duration`, in seconds: its expiry less this is when it was issued. */
-  readonly durationSeconds?: number;
+  /** Its `duration`, in seconds: its expiry less this is when it was issued. */
+  readonly durationSeconds: number;
+  /** Its `renewBefore`, in seconds: an alert before that would only announce the renewal. */
+  readonly renewBeforeSeconds: number;
 }
+
+/** A certificate the exporter reads from a Secret's key. */
+export interface ExportedCertificate {
+  readonly secretName: string;
+  /** `tls.crt` or `ca.crt`. */
+  readonly secretKey: string;
+  /** Whether it is a CA (a Secret's `ca.crt`). */
+  readonly ca: boolean;
+}
+
+/** One certificate an expiry rule watches, and through which metrics. */
+export type WatchedCertificate =
+  | ({ readonly by: 'cert-manager' } & ManagedCertificate)
+  | ({ readonly by: 'exporter' } & ExportedCertificate);

@@ -17,7 +17,7 @@ import {
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import { ShapeOf, checkProps, constructOf } from '../model/props';
-import { requireDuration, requireKubernetesLabels, requirePrometheusLabels } from '../model/validate';
+import { DNS_LABEL_MAX, requireDuration, requireKubernetesLabels, requirePrometheusLabels } from '../model/validate';
 import { OutputFile } from '../synth/output-file';
 import { stringifyYaml } from '../yaml/emitter';
 import type { TlsPlan } from './certificate-options';
@@ -102,9 +102,10 @@ export class ExpiryWatch extends Construct {
   constructor(scope: Construct, id: string, props: ExpiryWatchProps) {
     super(scope, id);
     checkProps(this, props, EXPIRY_WATCH_SHAPE);
+    const plan = props.certificates.plan();
     this.thresholds = {
-      leaf: requireThreshold(this, 'leafThreshold', props.leafThreshold ?? EXPIRY_DEFAULTS.leafThreshold),
-      ca: requireThreshold(this, 'caThreshold', props.caThreshold ?? EXPIRY_DEFAULTS.caThreshold),
+      leaf: requireThreshold(this, 'leafThreshold', props.leafThreshold ?? EXPIRY_DEFAULTS.leafThreshold, { field: 'duration', value: plan.duration }),
+      ca: requireThreshold(this, 'caThreshold', props.caThreshold ?? EXPIRY_DEFAULTS.caThreshold, { field: 'caDuration', value: plan.ca.duration }),
     };
     this.alertLabels = requirePrometheusLabels(this, 'alertLabels', props.alertLabels ?? {}, EXPIRY_ALERT_LABELS);
     const ruleLabels = requireKubernetesLabels(this, 'ruleLabels', props.ruleLabels ?? {});
@@ -123,7 +124,10 @@ export class ExpiryWatch extends Construct {
     }
     new OutputFile(this, 'ExporterValues', {
       path: layout.expiryExporterValuesPath(namespace, clusterName),
-      content: () => stringifyYaml(exporterValues(namespace, [...new Set(this.byExporter().map((c) => c.secretName))])),
+      content: () => stringifyYaml(exporterValues({
+        namespace, fullname: names.expiryExporterFullname(namespace, clusterName), secretNames: [...new Set(this.byExporter().map((c) => c.secretName))],
+        serviceMonitor: this.resource ? { labels: ruleLabels } : undefined,
+      })),
       when: () => this.byExporter().length > 0,
     });
     this.node.addValidation({ validate: () => this.validate() });
@@ -183,10 +187,16 @@ export class ExpiryWatch extends Construct {
       errors.push(inputErrorMessage(this, 'prometheusRule', false,
         'true, or the watch handed to addMonitor({ expiryWatch }): without either, no Prometheus loads its rules'));
     }
-    const release = names.expiryExporterRelease(this.clusterName);
-    if (release.length > names.HELM_RELEASE_MAX && this.byExporter().length > 0) {
-      errors.push(inputErrorMessage(this, 'certificates.clusterName', this.clusterName, `at most ${names.HELM_RELEASE_MAX - release.length + this.clusterName.length} characters `
-        + `when x509-certificate-exporter watches its Secrets: its Helm release "${release}" must be at most ${names.HELM_RELEASE_MAX}`));
+    if (this.byExporter().length > 0) {
+      const release = names.expiryExporterRelease(this.clusterName);
+      const fullname = names.expiryExporterFullname(this.namespace, this.clusterName);
+      if (release.length > names.HELM_RELEASE_MAX) {
+        errors.push(inputErrorMessage(this, 'certificates.clusterName', this.clusterName, `at most ${names.HELM_RELEASE_MAX - release.length + this.clusterName.length} characters `
+          + `when x509-certificate-exporter watches its Secrets: its Helm release "${release}" must be at most ${names.HELM_RELEASE_MAX}`));
+      } else if (fullname.length > DNS_LABEL_MAX) {
+        errors.push(inputErrorMessage(this, 'certificates.namespace', this.namespace, `a namespace and cluster name of at most ${DNS_LABEL_MAX - fullname.length + this.namespace.length + this.clusterName.length} `
+          + `characters together when x509-certificate-exporter watches the Secrets: its objects' name "${fullname}" must be at most ${DNS_LABEL_MAX}, or the chart cuts it`));
+      }
     }
     return errors;
   }
@@ -212,11 +222,17 @@ export class ExpiryWatch extends Construct {
   }
 }
 
-/** A threshold: a duration of at least {@link MINIMUM_EXPIRY_THRESHOLD}, in seconds. */
-function requireThreshold(scope: IConstruct, field: string, value: string): number {
+/**
+ * A threshold, in seconds: at least {@link MINIMUM_EXPIRY_THRESHOLD}, and shorter than the validity
+ * of the certificates it watches, which would alert from the moment they are issued.
+ */
+function requireThreshold(scope: IConstruct, field: string, value: string, validity: { readonly field: string; readonly value: string }): number {
   const ms = requireDuration(scope, field, value);
   if (ms < parseDuration(MINIMUM_EXPIRY_THRESHOLD)!) {
     inputError(scope, field, value, `at least ${MINIMUM_EXPIRY_THRESHOLD}: an alert closer to expiry leaves no time to act`);
+  }
+  if (ms >= parseDuration(validity.value)!) {
+    inputError(scope, field, value, `less than the certificates' ${validity.field} (${validity.value}): a longer one alerts from the moment a certificate is issued`);
   }
   return ms / 1000;
 }

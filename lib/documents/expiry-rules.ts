@@ -68,29 +68,33 @@ function labelsOf(input: ExpiryRulesInput, c: WatchedCertificate, severity: 'cri
 
 /**
  * A cert-manager Certificate: expiring (never before cert-manager's own renewal time, so that a
- * working issuer never raises it), not Ready, and absent.
+ * working issuer never raises it), not Ready, and absent. Each expression aggregates over the
+ * series (several cert-manager replicas, or scrape jobs, may report one Certificate), so each
+ * alert is one per certificate, labelled by its rule.
  */
 function managedRules(input: ExpiryRulesInput, c: Managed): AlertRule[] {
-  const series = selector(EXPIRY_METRICS.certManagerExpiry, { namespace: input.namespace, name: c.certificateName });
+  const series = certManagerSeries(EXPIRY_METRICS.certManagerExpiry, input.namespace, c.certificateName);
   const what = `Certificate ${c.certificateName} (Secret ${c.secretName}) of cluster ${input.namespace}/${input.clusterName}`;
   const runbook = managedRenewal(input, c);
-  const expiry = `{{ with query "${quoted(series)}" }}{{ . | first | value | humanizeTimestamp }}{{ else }}an unknown time{{ end }}`;
+  const expiry = `{{ with query "${quoted(`min(${series})`)}" }}{{ . | first | value | humanizeTimestamp }}{{ else }}an unknown time{{ end }}`;
   return [
     expiringRule(input, c, series, Math.min(c.ca ? input.caThresholdSeconds : input.leafThresholdSeconds, c.renewBeforeSeconds), what, runbook),
     {
       alert: EXPIRY_ALERTS.notReady,
-      expr: `${selector(EXPIRY_METRICS.certManagerReady, { namespace: input.namespace, name: c.certificateName }, { condition: 'True' })} == 1`,
+      expr: `max(${certManagerSeries(EXPIRY_METRICS.certManagerReady, input.namespace, c.certificateName, { condition: 'True' })}) == 1`,
       for: input.notReadyFor,
       labels: labelsOf(input, c, 'warning'),
       annotations: { summary: `${what} is not Ready; it expires at ${expiry}.`, runbook },
     },
-    unwatchedRule(input, c, series, `cert-manager series for ${what}`, 'Scrape cert-manager\'s controller metrics into this Prometheus, and check that the Certificate exists.'),
+    unwatchedRule(input, c, series, `cert-manager series for ${what}`,
+      'Scrape cert-manager\'s controller metrics into this Prometheus (with cert-manager\'s ServiceMonitor, its namespace label becomes exported_namespace, which these rules read too), and check that the Certificate exists.'),
   ];
 }
 
 /** A Secret's key read by the exporter: expiring, and absent. */
 function exportedRules(input: ExpiryRulesInput, c: Exported): AlertRule[] {
   const series = selector(EXPIRY_METRICS.exporterExpiry, { secret_namespace: input.namespace, secret_name: c.secretName, secret_key: c.secretKey });
+  // Labels of the exporter's own (secret_*): no scrape label takes their place.
   const what = `the ${c.secretKey} of Secret ${c.secretName} (cluster ${input.namespace}/${input.clusterName})`;
   const declare = declareRotation(input, c.ca ? '{ id, kind: "ca-renewal" } (the same key) or { id, kind: "ca-replacement" } (a new key)' : '{ id, kind: "leaf-renewal" }');
   return [
@@ -103,7 +107,7 @@ function exportedRules(input: ExpiryRulesInput, c: Exported): AlertRule[] {
 function expiringRule(input: ExpiryRulesInput, c: WatchedCertificate, series: string, thresholdSeconds: number, what: string, runbook: string): AlertRule {
   return {
     alert: EXPIRY_ALERTS.expiring,
-    expr: `${series} < time() + ${thresholdSeconds}`,
+    expr: `min(${series}) < time() + ${thresholdSeconds}`,
     for: input.for,
     labels: labelsOf(input, c, 'critical'),
     annotations: { summary: `${what} expires at {{ $value | humanizeTimestamp }}.`, runbook },
@@ -128,11 +132,11 @@ function unwatchedRule(input: ExpiryRulesInput, c: WatchedCertificate, series: s
  * from then on the components that load that Secret reject every peer.
  */
 function outdatedCaCopyRule(input: ExpiryRulesInput, leaf: Managed, ca: Managed): AlertRule {
-  const expiry = (c: Managed) => selector(EXPIRY_METRICS.certManagerExpiry, { namespace: input.namespace, name: c.certificateName });
+  const expiry = (c: Managed) => `min(${certManagerSeries(EXPIRY_METRICS.certManagerExpiry, input.namespace, c.certificateName)})`;
   const replacedCaExpiry = `${expiry(ca)} - ${ca.durationSeconds} + ${ca.renewBeforeSeconds}`;
   return {
     alert: EXPIRY_ALERTS.outdatedCaCopy,
-    expr: `${expiry(leaf)} - ${leaf.durationSeconds} < on (namespace) ${expiry(ca)} - ${ca.durationSeconds}`,
+    expr: `${expiry(leaf)} - ${leaf.durationSeconds} < ${expiry(ca)} - ${ca.durationSeconds}`,
     for: input.for,
     labels: labelsOf(input, leaf, 'critical'),
     annotations: {
@@ -159,6 +163,17 @@ function managedRenewal(input: ExpiryRulesInput, c: Managed): string {
     : `cert-manager renews it on its own and has not: ${describe}. To renew it by hand, ${declareRotation(input, '{ id, kind: "leaf-renewal" }')}.`;
 }
 
+/**
+ * A cert-manager metric of one Certificate, as an `or` of two selectors (callers aggregate it,
+ * which brackets it). Scraped through cert-manager's ServiceMonitor, whose
+ * `honorLabels` is false by default (chart v1.21), the metric's `namespace` label is renamed
+ * `exported_namespace` because the target has a `namespace` of its own; scraped with
+ * `honorLabels: true` or by an annotation-based job, it stays `namespace`. Both are read.
+ */
+function certManagerSeries(metric: string, namespace: string, name: string, different: { readonly [key: string]: string } = {}): string {
+  return `${selector(metric, { exported_namespace: namespace, name }, different)} or ${selector(metric, { namespace, name, exported_namespace: '' }, different)}`;
+}
+
 /** A series selector: the labels that must be equal, then those that must differ. */
 function selector(metric: string, equal: { readonly [key: string]: string }, different: { readonly [key: string]: string } = {}): string {
   const matchers = [...Object.entries(equal).map(([k, v]) => `${k}="${v}"`), ...Object.entries(different).map(([k, v]) => `${k}!="${v}"`)];
@@ -176,27 +191,45 @@ function capitalized(text: string): string {
 
 /** The chart values the library sets; the chart's defaults hold the rest. */
 export interface ExporterValues {
+  readonly fullnameOverride: string;
   readonly secretsExporter: {
     readonly includeNamespaces: readonly string[];
     readonly includeSecrets: readonly string[];
     readonly secretTypes: readonly { readonly type: string; readonly key: string }[];
   };
+  readonly prometheusServiceMonitor: { readonly create: boolean; readonly extraLabels?: { readonly [key: string]: string } };
   readonly prometheusRules: { readonly create: boolean };
+}
+
+/** What the exporter's values are made from. */
+export interface ExporterValuesInput {
+  readonly namespace: string;
+  /** The name of its objects, unique in the cluster. */
+  readonly fullname: string;
+  /** The Secrets it reads. */
+  readonly secretNames: readonly string[];
+  /** Whether prometheus-operator scrapes it (a ServiceMonitor), with the labels its Prometheus selects; otherwise, no ServiceMonitor. */
+  readonly serviceMonitor?: { readonly labels: { readonly [key: string]: string } };
 }
 
 /**
  * The exporter's chart values for the Secrets of one cluster that it reads: their `tls.crt` and
  * `ca.crt`, in their namespace, by name (literal names, which its glob patterns match exactly),
- * whichever type the library's Secrets have. The alerting is the library's rules' (the chart's own
- * would alert on other thresholds, without the cluster's runbook).
+ * whichever type the library's Secrets have; its objects named apart from any other cluster's; a
+ * ServiceMonitor only where prometheus-operator runs (its CRD missing, the install would fail).
+ * The alerting is the library's rules' (the chart's own would alert on other thresholds, without
+ * the cluster's runbook).
  */
-export function exporterValues(namespace: string, secretNames: readonly string[]): ExporterValues {
+export function exporterValues(input: ExporterValuesInput): ExporterValues {
+  const labels = input.serviceMonitor?.labels ?? {};
   return {
+    fullnameOverride: input.fullname,
     secretsExporter: {
-      includeNamespaces: [namespace],
-      includeSecrets: [...secretNames],
+      includeNamespaces: [input.namespace],
+      includeSecrets: [...input.secretNames],
       secretTypes: EXPIRY_EXPORTER.secretTypes.flatMap((type) => EXPORTED_KEYS.map(({ key }) => ({ type, key }))),
     },
+    prometheusServiceMonitor: { create: input.serviceMonitor !== undefined, ...(Object.keys(labels).length > 0 ? { extraLabels: { ...labels } } : {}) },
     prometheusRules: { create: false },
   };
 }

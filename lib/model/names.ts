@@ -257,6 +257,15 @@ export function expiryExporterRelease(clusterName: string): string {
   return `${clusterName}-cert-expiry`;
 }
 
+/**
+ * The name the exporter's chart gives its objects (`fullnameOverride`): `<namespace>-${cluster_name}-cert-expiry`.
+ * Its ClusterRole and ClusterRoleBinding are cluster-wide, so the namespace keeps two clusters of
+ * one name in two namespaces apart; the chart cuts names at {@link DNS_LABEL_MAX}.
+ */
+export function expiryExporterFullname(namespace: string, clusterName: string): string {
+  return `${namespace}-${expiryExporterRelease(clusterName)}`;
+}
+
 /** The in-cluster host name of a component's service: `<service>.<namespace>.svc`. */
 export function serviceHost(clusterName: string, token: Exclude<ComponentToken, 'drainer'>, namespace: string): string {
   return `${serviceName(clusterName, token)}.${namespace}.svc`;

@@ -18,8 +18,9 @@ export {
   CertificateRotation, PhaseContent, ROTATION_PHASES, RESTART_ORDER, ResolvedRotation, RotationKind, RotationPhase, restartValue,
 } from './certificates/rotation';
 export * from './certificates/expiry-watch';
-export { EXPIRY_ALERTS, EXPIRY_DEFAULTS, EXPIRY_EXPORTER, EXPIRY_METRICS, WatchedCertificate } from './model/expiry';
-export type { AlertRule, RuleGroup } from './documents/expiry-rules';
+export { EXPIRY_ALERTS, EXPIRY_ALERT_LABELS, EXPIRY_DEFAULTS, EXPIRY_EXPORTER, EXPIRY_METRICS, MINIMUM_EXPIRY_THRESHOLD } from './model/expiry';
+export type { ExportedCertificate, ManagedCertificate, WatchedCertificate } from './model/expiry';
+export type { AlertRule, ExporterValues, RuleGroup } from './documents/expiry-rules';
 export * from './synth/output-file';
 export type { Runbook, RunbookStep } from './documents/runbook';
 export * from './synth/synthesize';

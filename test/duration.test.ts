@@ -1,7 +1,7 @@
 import { App, Chart } from 'cdk8s';
 import * as fc from 'fast-check';
 import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
-import { durationHours, parseDuration } from '../lib/model/duration';
+import { durationHours, formatDuration, parseDuration } from '../lib/model/duration';
 
 /*
  * Every expected value below is worked out by hand in milliseconds (1h = 3 600 000, 1m = 60 000,
@@ -164,6 +164,24 @@ describe('durationHours', () => {
   test('gives 90m and 1h30m as 1.5 hours, the form the CA-validity message prints', () => {
     expect(durationHours(parseDuration('90m')!)).toBe(1.5);
     expect(durationHours(parseDuration('1h30m')!)).toBe(1.5);
+  });
+});
+
+describe('formatDuration', () => {
+  test.each([
+    [86_520 * 3_600_000, '86520h'],
+    [5_400_000, '1h30m'],
+    [3_599_000, '59m59s'],
+    [1_500, '1s500ms'],
+    [0, '0s'],
+  ])('%d ms is written %s', (ms, text) => {
+    expect(formatDuration(ms)).toBe(text);
+  });
+
+  test('writes what parseDuration reads back to the same milliseconds', () => {
+    fc.assert(fc.property(fc.nat(10 ** 12), (ms) => {
+      expect(parseDuration(formatDuration(ms))).toBe(ms);
+    }));
   });
 });
 

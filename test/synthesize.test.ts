@@ -104,6 +104,16 @@ describe('synthesize', () => {
     expect(() => renderApp(own)).toThrow(/^demo\/long: path: received a file name of 259 bytes /);
   });
 
+  test('a file declared with `when` is written only when it answers true at synth, after every construct was added', () => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'demo');
+    let needed = false;
+    new OutputFile(chart, 'maybe', { path: 'demo/maybe.md', content: 'yes\n', when: () => needed });
+    expect(renderApp(app).files.map((f) => f.path)).not.toContain('demo/maybe.md');
+    needed = true;
+    expect(renderApp(app).files.find((f) => f.path === 'demo/maybe.md')?.content).toBe('yes\n');
+  });
+
   test('the same app gives the same bytes every time', () => {
     const a = renderApp(demoApp('x')).files;
     const b = renderApp(demoApp('x')).files;

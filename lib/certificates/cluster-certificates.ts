@@ -564,7 +564,7 @@ export class ClusterCertificates extends Construct {
   }
 
   /**
-   * Watches the expiry of every certificate of the plan (issue 31's alerts): a `PrometheusRule`
+   * Watches the expiry of every certificate of the plan: a `PrometheusRule`
    * with, per certificate, an alert before it expires, one while cert-manager holds it not Ready,
    * and one while no series reports it; for the Secrets cert-manager does not manage, the values of
    * x509-certificate-exporter and its install step in the runbooks. Hand the watch to

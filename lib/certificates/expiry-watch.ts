@@ -25,15 +25,15 @@ import type { TlsPlan } from './certificate-options';
 /** Settings of an {@link ExpiryWatch}, as `ClusterCertificates.watchExpiry()` takes them. */
 export interface ExpiryWatchOptions {
   /**
-   * How long before it expires a server or client certificate alerts. With cert-manager, which
-   * renews a certificate `renewBefore` ahead, the alert waits for that time and then gives the
-   * renewal an hour: a working issuer never raises it.
+   * How long before it expires a server or client certificate alerts; at least 1h, and shorter
+   * than `duration`. With cert-manager, which renews a certificate `renewBefore` ahead, the alert
+   * waits for that time and then gives the renewal an hour: a working issuer never raises it.
    * @default '504h' (21 days)
    */
   readonly leafThreshold?: string;
   /**
-   * How long before it expires the CA alerts (with cert-manager, at most its `caRenewBefore`, as
-   * for leaves).
+   * How long before it expires the CA alerts; at least 1h, and shorter than `caDuration` (with
+   * cert-manager, at most its `caRenewBefore`, as for leaves).
    * @default '1440h' (60 days: the default renewal window of the CA, and 30 days to plan)
    */
   readonly caThreshold?: string;
@@ -43,14 +43,16 @@ export interface ExpiryWatchOptions {
    */
   readonly alertLabels?: { readonly [key: string]: string };
   /**
-   * Labels on the `PrometheusRule` object, for the `ruleSelector` of the Prometheus that should load it.
+   * Labels on the `PrometheusRule` object and on the exporter's ServiceMonitor, for the
+   * `ruleSelector` and `serviceMonitorSelector` of the Prometheus that should load them.
    * @default - none
    */
   readonly ruleLabels?: { readonly [key: string]: string };
   /**
-   * Whether to write the `PrometheusRule`. Without prometheus-operator in the cluster its CRD is
-   * missing and `kubectl apply` of the manifest fails on it: leave it out when only the operator's
-   * monitor loads the rules (`addMonitor({ expiryWatch })`).
+   * Whether to write the `PrometheusRule` (and the exporter's ServiceMonitor). Without
+   * prometheus-operator in the cluster their CRDs are missing and `kubectl apply` of the manifest
+   * fails on them: leave them out when only the operator's monitor loads the rules
+   * (`addMonitor({ expiryWatch })`; without it, the synth refuses a watch nothing loads).
    * @default true
    */
   readonly prometheusRule?: boolean;

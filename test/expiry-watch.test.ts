@@ -70,16 +70,16 @@ describe('which certificates the rules watch', () => {
     const { objects, rules, files } = watched();
     const certificates = objects.filter((o) => o.kind === 'Certificate').map((o) => o.metadata.name);
     expect(certificates).toHaveLength(6); // the CA, the client, four servers (the pump comes with the sqlserver)
-    expect(alertsOf(rules)).toEqual(certificates.flatMap((name) => [
+    expect(alertsOf(rules)).toEqual([`${EXPIRY_ALERTS.metricsMissing} exported_namespace="demo",name=~"${certificates.join('|')}"`, ...certificates.flatMap((name) => [
       `${EXPIRY_ALERTS.expiring} exported_namespace="demo",name="${name}"`,
       `${EXPIRY_ALERTS.notReady} exported_namespace="demo",name="${name}",condition!="True"`,
       `${EXPIRY_ALERTS.unwatched} exported_namespace="demo",name="${name}"`,
       // Each leaf, against the one CA: issued before the CA's last renewal?
       ...(name === 'basic-ca' ? [] : [`${EXPIRY_ALERTS.outdatedCaCopy} exported_namespace="demo",name="${name}"`]),
-    ]));
+    ])]);
     // The Certificate's namespace is read as cert-manager's ServiceMonitor relabels it, and as it is without it.
     const metric = (name: string) => `certmanager_certificate_expiration_timestamp_seconds{exported_namespace="demo",name="${name}"} `
-      + `or certmanager_certificate_expiration_timestamp_seconds{namespace="demo",name="${name}",exported_namespace=""}`;
+      + `or certmanager_certificate_expiration_timestamp_seconds{namespace="demo",exported_namespace="",name="${name}"}`;
     expect(rules.spec.groups[0].rules.find((r: any) => r.alert === EXPIRY_ALERTS.outdatedCaCopy).expr).toBe(
       `min(${metric('basic-cluster-client-secret')}) - 31536000 < min(${metric('basic-ca')}) - 315360000`);
     // Nothing for the exporter: no values file, no install step.
@@ -92,10 +92,11 @@ describe('which certificates the rules watch', () => {
     const { certs, rules, files, objects } = watched({ method });
     const secrets = certs.plan().secrets.map((s) => s.name);
     expect(secrets).toHaveLength(5);
-    expect(alertsOf(rules)).toEqual(secrets.flatMap((name) => ['tls.crt', 'ca.crt'].flatMap((key) => [
-      `${EXPIRY_ALERTS.expiring} secret_namespace="demo",secret_name="${name}",secret_key="${key}"`,
-      `${EXPIRY_ALERTS.unwatched} secret_namespace="demo",secret_name="${name}",secret_key="${key}"`,
-    ])));
+    expect(alertsOf(rules)).toEqual([`${EXPIRY_ALERTS.metricsMissing} secret_namespace="demo",secret_name=~"${secrets.join('|')}"`,
+      ...secrets.flatMap((name) => ['tls.crt', 'ca.crt'].flatMap((key) => [
+        `${EXPIRY_ALERTS.expiring} secret_namespace="demo",secret_name="${name}",secret_key="${key}"`,
+        `${EXPIRY_ALERTS.unwatched} secret_namespace="demo",secret_name="${name}",secret_key="${key}"`,
+      ]))]);
     const values = YAML.parse(files.get('demo/basic/x509-certificate-exporter-values.yaml')!.render());
     expect(exporterValuesErrors(values)).toEqual([]);
     expect(values).toEqual({
@@ -188,7 +189,7 @@ describe('refused options, one line each', () => {
     [{ caThreshold: '10 days' }, 'demo/certs/ExpiryWatch: caThreshold: received "10 days"; expected a positive Go duration such as "8760h" or "1h30m" (units h, m, s, ms)'],
     [{ leafThreshold: '8760h' }, 'demo/certs/ExpiryWatch: leafThreshold: received "8760h"; expected less than the certificates\' duration (8760h): a longer one alerts from the moment a certificate is issued'],
     [{ caThreshold: '90000h' }, 'demo/certs/ExpiryWatch: caThreshold: received "90000h"; expected less than the certificates\' caDuration (87600h)'],
-    [{ alertLabels: { severity: 'page' } }, 'demo/certs/ExpiryWatch: alertLabels.severity: received "page"; expected no value: the library sets "tls_cluster", "secret", "certificate", "severity" on every alert'],
+    [{ alertLabels: { severity: 'page' } }, 'demo/certs/ExpiryWatch: alertLabels.severity: received "page"; expected no value: the library sets "tls_cluster", "secret", "certificate", "source", "severity" on every alert'],
     [{ alertLabels: { 'team-name': 'db' } }, 'demo/certs/ExpiryWatch: alertLabels: received "team-name"; expected Prometheus label names: letters, digits and \'_\', not starting with a digit or \'__\''],
     [{ ruleLabels: { release: 'a b' } }, 'demo/certs/ExpiryWatch: ruleLabels.release: received "a b"; expected a label value: at most 63 letters'],
   ])('%j', (options, message) => {
@@ -359,6 +360,28 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
       }],
     });
     expect(failures).toBe('');
+  });
+
+  test('no series at all from a source: one alert says so, and no certificate repeats it', () => {
+    for (const [namespace, method, source] of [['demo-cfssl', IssuingMethod.CFSSL, 'x509-certificate-exporter'], ['demo', IssuingMethod.CERT_MANAGER, 'cert-manager']] as const) {
+      const { file, rules } = rulesFile(`${namespace}-nothing`, reference(namespace, method));
+      const missing = rules.find((r) => r.alert === EXPIRY_ALERTS.metricsMissing);
+      expect(missing.labels).toEqual({ tls_cluster: 'basic', source, severity: 'warning' });
+      const failures = testRules(`${namespace}-nothing`, file, {
+        // A series of another cluster's Secret, which must not count.
+        input_series: [constant(`x509_cert_not_after{secret_namespace="${namespace}",secret_name="other-store-cluster-secret",secret_key="tls.crt"}`, 400 * DAY)],
+        alert_rule_test: [
+          {
+            eval_time: '2h',
+            alertname: EXPIRY_ALERTS.metricsMissing,
+            // absent() of one selector keeps its equality matchers: the exporter's namespace label.
+            exp_alerts: [{ exp_labels: { ...missing.labels, ...(source === 'cert-manager' ? {} : { secret_namespace: namespace }) }, exp_annotations: missing.annotations }],
+          },
+          { eval_time: '2h', alertname: EXPIRY_ALERTS.unwatched, exp_alerts: [] },
+        ],
+      });
+      expect({ namespace, failures }).toEqual({ namespace, failures: '' });
+    }
   });
 
   /** cert-manager's metric of a Certificate, as its ServiceMonitor scrapes it (namespace relabelled) or as it is. */

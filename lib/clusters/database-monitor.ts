@@ -62,8 +62,8 @@ export interface DatabaseMonitorOptions {
    * The expiry alerts of the cluster's certificates (`ClusterCertificates.watchExpiry()`), loaded
    * into the monitor's Prometheus as a rules ConfigMap (`spec.prometheus.config.ruleConfigRef`).
    * The monitor's Prometheus scrapes the cluster's components only: for the alerts to see the
-   * certificates, cert-manager's or the exporter's metrics must reach it too, which their
-   * "unwatched" alert says until they do.
+   * certificates, cert-manager's or the exporter's metrics must reach it too, which the
+   * metrics-missing alert says until they do.
    * @default - no rules beyond the operator's
    */
   readonly expiryWatch?: ExpiryWatch;

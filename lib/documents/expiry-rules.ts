@@ -47,22 +47,47 @@ export interface RuleGroup {
  */
 export function expiryRuleGroup(input: ExpiryRulesInput): RuleGroup {
   const managed = input.certificates.filter((c): c is Managed => c.by === 'cert-manager');
+  const exported = input.certificates.filter((c): c is Exported => c.by === 'exporter');
   const cas = managed.filter((c) => c.ca);
+  const sources = {
+    'cert-manager': managed.length > 0 ? certManagerSeries(EXPIRY_METRICS.certManagerExpiry, input.namespace, { name: managed.map((c) => c.certificateName) }) : undefined,
+    'x509-certificate-exporter': exported.length > 0
+      ? selector(EXPIRY_METRICS.exporterExpiry, { secret_namespace: input.namespace }, {}, { secret_name: [...new Set(exported.map((c) => c.secretName))] }) : undefined,
+  };
   return {
     name: names.expiryRuleGroupName(input.namespace, input.clusterName),
-    rules: input.certificates.flatMap((c) => [
-      ...(c.by === 'cert-manager' ? managedRules(input, c) : exportedRules(input, c)),
-      ...(cas.length === 1 && c.by === 'cert-manager' && !c.ca ? [outdatedCaCopyRule(input, c, cas[0])] : []),
-    ]),
+    rules: [
+      ...Object.entries(sources).flatMap(([source, any]) => (any === undefined ? [] : [metricsMissingRule(input, source, any)])),
+      ...input.certificates.flatMap((c) => [
+        ...(c.by === 'cert-manager' ? managedRules(input, c, sources['cert-manager']!) : exportedRules(input, c, sources['x509-certificate-exporter']!)),
+        ...(cas.length === 1 && c.by === 'cert-manager' && !c.ca ? [outdatedCaCopyRule(input, c, cas[0])] : []),
+      ]),
+    ],
   };
 }
+
+/** No series from a source for any certificate of the cluster: one alert, where each certificate's own would only repeat it. */
+function metricsMissingRule(input: ExpiryRulesInput, source: string, any: string): AlertRule {
+  return {
+    alert: EXPIRY_ALERTS.metricsMissing,
+    expr: `absent(${any})`,
+    for: input.for,
+    labels: { ...input.labels, tls_cluster: input.clusterName, source, severity: 'warning' },
+    annotations: {
+      summary: `This Prometheus has no ${source} series for any certificate of cluster ${input.namespace}/${input.clusterName}: nothing alerts before they expire.`,
+      runbook: source === 'cert-manager' ? SCRAPE_CERT_MANAGER : 'Install x509-certificate-exporter as the cluster\'s runbook says, and scrape it into this Prometheus.',
+    },
+  };
+}
+
+const SCRAPE_CERT_MANAGER = 'Scrape cert-manager\'s controller metrics into this Prometheus (with cert-manager\'s ServiceMonitor, its namespace label becomes exported_namespace, which these rules read too).';
 
 type Managed = Extract<WatchedCertificate, { by: 'cert-manager' }>;
 type Exported = Extract<WatchedCertificate, { by: 'exporter' }>;
 
 /** The labels of every rule of a certificate; `severity` is the rule's. */
 function labelsOf(input: ExpiryRulesInput, c: WatchedCertificate, severity: 'critical' | 'warning'): AlertRule['labels'] {
-  const own: Record<(typeof EXPIRY_ALERT_LABELS)[number], string> = { tls_cluster: input.clusterName, secret: c.secretName, certificate: c.ca ? 'ca' : 'leaf', severity };
+  const own: Record<Exclude<(typeof EXPIRY_ALERT_LABELS)[number], 'source'>, string> = { tls_cluster: input.clusterName, secret: c.secretName, certificate: c.ca ? 'ca' : 'leaf', severity };
   return { ...input.labels, ...own };
 }
 
@@ -72,8 +97,8 @@ function labelsOf(input: ExpiryRulesInput, c: WatchedCertificate, severity: 'cri
  * series (several cert-manager replicas, or scrape jobs, may report one Certificate), so each
  * alert is one per certificate, labelled by its rule.
  */
-function managedRules(input: ExpiryRulesInput, c: Managed): AlertRule[] {
-  const series = certManagerSeries(EXPIRY_METRICS.certManagerExpiry, input.namespace, c.certificateName);
+function managedRules(input: ExpiryRulesInput, c: Managed, anyOfCluster: string): AlertRule[] {
+  const series = certManagerSeries(EXPIRY_METRICS.certManagerExpiry, input.namespace, { name: c.certificateName });
   const what = `Certificate ${c.certificateName} (Secret ${c.secretName}) of cluster ${input.namespace}/${input.clusterName}`;
   const runbook = managedRenewal(input, c);
   const expiry = `{{ with query "${quoted(`min(${series})`)}" }}{{ . | first | value | humanizeTimestamp }}{{ else }}an unknown time{{ end }}`;
@@ -81,26 +106,25 @@ function managedRules(input: ExpiryRulesInput, c: Managed): AlertRule[] {
     expiringRule(input, c, series, Math.min(c.ca ? input.caThresholdSeconds : input.leafThresholdSeconds, c.renewBeforeSeconds), what, runbook),
     {
       alert: EXPIRY_ALERTS.notReady,
-      expr: `max(${certManagerSeries(EXPIRY_METRICS.certManagerReady, input.namespace, c.certificateName, { condition: 'True' })}) == 1`,
+      expr: `max(${certManagerSeries(EXPIRY_METRICS.certManagerReady, input.namespace, { name: c.certificateName }, { condition: 'True' })}) == 1`,
       for: input.notReadyFor,
       labels: labelsOf(input, c, 'warning'),
       annotations: { summary: `${what} is not Ready; it expires at ${expiry}.`, runbook },
     },
-    unwatchedRule(input, c, series, `cert-manager series for ${what}`,
-      'Scrape cert-manager\'s controller metrics into this Prometheus (with cert-manager\'s ServiceMonitor, its namespace label becomes exported_namespace, which these rules read too), and check that the Certificate exists.'),
+    unwatchedRule(input, c, series, anyOfCluster, `cert-manager series for ${what}`, `Check that the Certificate exists: "kubectl get certificate ${c.certificateName} -n ${input.namespace}".`),
   ];
 }
 
 /** A Secret's key read by the exporter: expiring, and absent. */
-function exportedRules(input: ExpiryRulesInput, c: Exported): AlertRule[] {
+function exportedRules(input: ExpiryRulesInput, c: Exported, anyOfCluster: string): AlertRule[] {
   const series = selector(EXPIRY_METRICS.exporterExpiry, { secret_namespace: input.namespace, secret_name: c.secretName, secret_key: c.secretKey });
   // Labels of the exporter's own (secret_*): no scrape label takes their place.
   const what = `the ${c.secretKey} of Secret ${c.secretName} (cluster ${input.namespace}/${input.clusterName})`;
   const declare = declareRotation(input, c.ca ? '{ id, kind: "ca-renewal" } (the same key) or { id, kind: "ca-replacement" } (a new key)' : '{ id, kind: "leaf-renewal" }');
   return [
     expiringRule(input, c, series, c.ca ? input.caThresholdSeconds : input.leafThresholdSeconds, capitalized(what), `Nothing renews it on its own: ${declare}.`),
-    unwatchedRule(input, c, series, `x509-certificate-exporter series for ${what}`,
-      `Install the exporter as the cluster's runbook says, scrape it into this Prometheus, and check that the Secret has its ${c.secretKey}.`),
+    unwatchedRule(input, c, series, anyOfCluster, `x509-certificate-exporter series for ${what}`,
+      `Check that the Secret exists with its ${c.secretKey}, and that the exporter's values name it (install them again as the cluster's runbook says).`),
   ];
 }
 
@@ -114,10 +138,11 @@ function expiringRule(input: ExpiryRulesInput, c: WatchedCertificate, series: st
   };
 }
 
-function unwatchedRule(input: ExpiryRulesInput, c: WatchedCertificate, series: string, what: string, runbook: string): AlertRule {
+/** No series for this certificate while the source reports others of the cluster (else {@link metricsMissingRule} says it once). */
+function unwatchedRule(input: ExpiryRulesInput, c: WatchedCertificate, series: string, anyOfCluster: string, what: string, runbook: string): AlertRule {
   return {
     alert: EXPIRY_ALERTS.unwatched,
-    expr: `absent(${series})`,
+    expr: `absent(${series}) and on () count(${anyOfCluster}) > 0`,
     for: input.for,
     labels: labelsOf(input, c, 'warning'),
     annotations: { summary: `This Prometheus has no ${what}: its expiry time is unknown and nothing alerts before it expires.`, runbook },
@@ -132,7 +157,7 @@ function unwatchedRule(input: ExpiryRulesInput, c: WatchedCertificate, series: s
  * from then on the components that load that Secret reject every peer.
  */
 function outdatedCaCopyRule(input: ExpiryRulesInput, leaf: Managed, ca: Managed): AlertRule {
-  const expiry = (c: Managed) => `min(${certManagerSeries(EXPIRY_METRICS.certManagerExpiry, input.namespace, c.certificateName)})`;
+  const expiry = (c: Managed) => `min(${certManagerSeries(EXPIRY_METRICS.certManagerExpiry, input.namespace, { name: c.certificateName })})`;
   const replacedCaExpiry = `${expiry(ca)} - ${ca.durationSeconds} + ${ca.renewBeforeSeconds}`;
   return {
     alert: EXPIRY_ALERTS.outdatedCaCopy,
@@ -170,13 +195,25 @@ function managedRenewal(input: ExpiryRulesInput, c: Managed): string {
  * `exported_namespace` because the target has a `namespace` of its own; scraped with
  * `honorLabels: true` or by an annotation-based job, it stays `namespace`. Both are read.
  */
-function certManagerSeries(metric: string, namespace: string, name: string, different: { readonly [key: string]: string } = {}): string {
-  return `${selector(metric, { exported_namespace: namespace, name }, different)} or ${selector(metric, { namespace, name, exported_namespace: '' }, different)}`;
+function certManagerSeries(metric: string, namespace: string, certificate: { readonly name: string | readonly string[] }, different: { readonly [key: string]: string } = {}): string {
+  const byName = (equal: { readonly [key: string]: string }) => (typeof certificate.name === 'string'
+    ? selector(metric, { ...equal, name: certificate.name }, different)
+    : selector(metric, equal, different, { name: certificate.name }));
+  return `${byName({ exported_namespace: namespace })} or ${byName({ namespace, exported_namespace: '' })}`;
 }
 
-/** A series selector: the labels that must be equal, then those that must differ. */
-function selector(metric: string, equal: { readonly [key: string]: string }, different: { readonly [key: string]: string } = {}): string {
-  const matchers = [...Object.entries(equal).map(([k, v]) => `${k}="${v}"`), ...Object.entries(different).map(([k, v]) => `${k}!="${v}"`)];
+/**
+ * A series selector: the labels that must be equal, those that must differ, and those that must be
+ * one of several values (a regular expression of the values, each matched literally).
+ */
+function selector(metric: string, equal: { readonly [key: string]: string }, different: { readonly [key: string]: string } = {},
+  oneOf: { readonly [key: string]: readonly string[] } = {}): string {
+  const literal = (value: string) => value.replace(/[.]/g, '\\\\.');
+  const matchers = [
+    ...Object.entries(equal).map(([k, v]) => `${k}="${v}"`),
+    ...Object.entries(oneOf).map(([k, values]) => `${k}=~"${values.map(literal).join('|')}"`),
+    ...Object.entries(different).map(([k, v]) => `${k}!="${v}"`),
+  ];
   return `${metric}{${matchers.join(',')}}`;
 }
 

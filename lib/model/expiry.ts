@@ -10,8 +10,16 @@ export const EXPIRY_ALERTS = {
   expiring: 'ClusterTlsCertificateExpiring',
   /** A cert-manager Certificate is not Ready. */
   notReady: 'ClusterTlsCertificateNotReady',
-  /** The Prometheus that holds the rule has no series for a watched certificate: nothing watches it. */
+  /**
+   * The Prometheus that holds the rule has series of the cluster's certificates from this source,
+   * but none for this one: nothing watches it.
+   */
   unwatched: 'ClusterTlsCertificateUnwatched',
+  /**
+   * The Prometheus that holds the rule has no series of any of the cluster's certificates from a
+   * source (cert-manager, the exporter): the source is not scraped there. One alert, not one per certificate.
+   */
+  metricsMissing: 'ClusterTlsCertificateMetricsMissing',
   /**
    * cert-manager: a leaf was issued before the CA's last renewal, so its Secret's `ca.crt` holds
    * the CA certificate that renewal replaced, which expires `caRenewBefore` after it.
@@ -64,7 +72,7 @@ export const EXPORTED_KEYS = [
 ] as const;
 
 /** The labels the library sets on every alert; `alertLabels` may not set them. */
-export const EXPIRY_ALERT_LABELS = ['tls_cluster', 'secret', 'certificate', 'severity'] as const;
+export const EXPIRY_ALERT_LABELS = ['tls_cluster', 'secret', 'certificate', 'source', 'severity'] as const;
 
 /** The shortest threshold an expiry alert takes: closer to expiry leaves no time to act. */
 export const MINIMUM_EXPIRY_THRESHOLD = '1h';

@@ -12,6 +12,8 @@
 #   cert-manager-controller   cert-manager's controllers (tools/control-plane/cmd/cert-manager-controller)
 #   launcher                  envtest, which starts etcd and kube-apiserver for a test
 #   tls-peer                  Go's crypto/tls, the Go side of the handshake matrix
+#   mysql-client              the Go MySQL driver (tools/control-plane/mysql-client), the Go application
+#                             of the application-TLS tests
 #   cert-manager-webhook      cert-manager's admission webhook (tools/control-plane/cert-manager-webhook),
 #                             built inside a copy of the release's main module
 #   cmctl                     cert-manager's command line, which the leaf-renewal script calls
@@ -87,6 +89,7 @@ build kube-apiserver kubectl k8s.io/kubernetes/cmd/kubectl "$release_flags"
 build . cert-manager-controller ./cmd/cert-manager-controller
 build . launcher ./cmd/launcher
 build . tls-peer ./cmd/tls-peer
+build mysql-client mysql-client .
 build cmctl cmctl github.com/cert-manager/cmctl/v2
 
 # The pinned cert-manager release's main module, as the module proxy serves it.

@@ -19,7 +19,9 @@
  * - the self-signed issuer signs with the certificate's own key; the CA issuer signs with the key
  *   of the Secret `spec.ca.secretName`, and writes exactly that CA into `ca.crt` (the self-signed
  *   root is left out of `tls.crt`);
- * - renewal keeps the private key only with `privateKey.rotationPolicy: Never`.
+ * - renewal keeps the private key only with `privateKey.rotationPolicy: Never`;
+ * - a ClusterIssuer is cluster-wide and reads its CA Secret from the cluster resource namespace
+ *   (the controller's `--cluster-resource-namespace`, the namespace its chart installs it in).
  */
 import 'reflect-metadata';
 import { createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
@@ -151,10 +153,21 @@ interface Issued {
   readonly secret: IssuedSecret;
 }
 
+/** The key prefix of cluster-wide issuers, which no namespace can take (a namespace is a DNS label). */
+const CLUSTER_WIDE = '*';
+
 /** Options of {@link CertManagerIssuer}. */
 export interface IssuerOptions {
   /** The time certificates are issued at. @default - now */
   readonly now?: Date;
+  /** Where ClusterIssuers' Secrets are read from. @default 'cert-manager' */
+  readonly clusterResourceNamespace?: string;
+  /**
+   * Whether no two certificates in any namespace share a key, as in cert-manager, instead of none
+   * in one namespace (the faster default, for tests that issue one namespace per deployment).
+   * @default false
+   */
+  readonly distinctKeysAcrossNamespaces?: boolean;
 }
 
 /**
@@ -165,7 +178,7 @@ export interface IssuerOptions {
 export class CertManagerIssuer {
   /** Issues every Certificate of `objects`. */
   public static async issueAll(objects: readonly any[], options: IssuerOptions = {}): Promise<CertManagerIssuer> {
-    const issuer = new CertManagerIssuer(objects, options.now ?? new Date());
+    const issuer = new CertManagerIssuer(objects, options.now ?? new Date(), options.clusterResourceNamespace ?? 'cert-manager', options.distinctKeysAcrossNamespaces ?? false);
     const pending = [...issuer.certificates.values()];
     while (pending.length > 0) {
       const ready = pending.findIndex((c) => issuer.canIssue(c));
@@ -185,7 +198,7 @@ export class CertManagerIssuer {
   private readonly issued = new Map<string, Issued>();
   private readonly usedKeys = new Map<string, number>();
 
-  private constructor(objects: readonly any[], private now: Date) {
+  private constructor(objects: readonly any[], private now: Date, private readonly clusterResourceNamespace = 'cert-manager', private readonly distinctKeys = false) {
     for (const o of objects) {
       if (o.apiVersion !== 'cert-manager.io/v1') {
         continue;
@@ -193,6 +206,8 @@ export class CertManagerIssuer {
       const key = `${o.metadata.namespace}/${o.metadata.name}`;
       if (o.kind === 'Issuer') {
         this.issuers.set(key, o);
+      } else if (o.kind === 'ClusterIssuer') {
+        this.issuers.set(`${CLUSTER_WIDE}/${o.metadata.name}`, o);
       } else if (o.kind === 'Certificate') {
         this.certificates.set(key, o);
       }
@@ -239,17 +254,17 @@ export class CertManagerIssuer {
     const key = previous && spec.privateKey?.rotationPolicy === 'Never' ? previous.key : await this.freshKey(keySpec, namespace);
 
     const issuerRef = spec.issuerRef;
-    if ((issuerRef.kind ?? 'Issuer') !== 'Issuer' || (issuerRef.group ?? 'cert-manager.io') !== 'cert-manager.io') {
-      throw new Error(`Certificate ${certificateKey}: issuerRef ${JSON.stringify(issuerRef)} is not a cert-manager Issuer`);
+    if (!['Issuer', 'ClusterIssuer'].includes(issuerRef.kind ?? 'Issuer') || (issuerRef.group ?? 'cert-manager.io') !== 'cert-manager.io') {
+      throw new Error(`Certificate ${certificateKey}: issuerRef ${JSON.stringify(issuerRef)} is not a cert-manager Issuer or ClusterIssuer`);
     }
-    const issuerObject = this.issuers.get(`${namespace}/${issuerRef.name}`);
+    const { object: issuerObject, secretNamespace } = this.issuerOf(cert);
     if (!issuerObject) {
-      throw new Error(`Certificate ${certificateKey}: no Issuer ${namespace}/${issuerRef.name}`);
+      throw new Error(`Certificate ${certificateKey}: no ${issuerRef.kind ?? 'Issuer'} ${issuerRef.name}`);
     }
     const subject = subjectOf(spec);
     let signer: { name: X509.Name; key: HeldKey; subjectKeyId?: string; caPem: string } | undefined;
     if (issuerObject.spec.ca) {
-      const ca = this.issued.get(`${namespace}/${issuerObject.spec.ca.secretName}`);
+      const ca = this.issued.get(`${secretNamespace}/${issuerObject.spec.ca.secretName}`);
       if (!ca) {
         throw new Error(`Issuer ${issuerRef.name}: its CA Secret ${issuerObject.spec.ca.secretName} does not exist`);
       }
@@ -306,7 +321,7 @@ export class CertManagerIssuer {
    */
   public async apply(objects: readonly any[]): Promise<Map<string, IssuedSecret>> {
     const before = new Set(this.certificates.keys());
-    const next = new CertManagerIssuer(objects, this.now);
+    const next = new CertManagerIssuer(objects, this.now, this.clusterResourceNamespace, this.distinctKeys);
     this.issuers = next.issuers;
     this.certificates = next.certificates;
     const pending = [...this.certificates.entries()]
@@ -331,8 +346,16 @@ export class CertManagerIssuer {
   }
 
   private canIssue(cert: any): boolean {
-    const issuerObject = this.issuers.get(`${cert.metadata.namespace}/${cert.spec.issuerRef.name}`);
-    return !issuerObject?.spec.ca || this.issued.has(`${cert.metadata.namespace}/${issuerObject.spec.ca.secretName}`);
+    const { object, secretNamespace } = this.issuerOf(cert);
+    return !object?.spec.ca || this.issued.has(`${secretNamespace}/${object.spec.ca.secretName}`);
+  }
+
+  /** A Certificate's issuer object, and the namespace its CA Secret is read from. */
+  private issuerOf(cert: any): { object: any; secretNamespace: string } {
+    const ref = cert.spec.issuerRef;
+    return ref.kind === 'ClusterIssuer'
+      ? { object: this.issuers.get(`${CLUSTER_WIDE}/${ref.name}`), secretNamespace: this.clusterResourceNamespace }
+      : { object: this.issuers.get(`${cert.metadata.namespace}/${ref.name}`), secretNamespace: cert.metadata.namespace };
   }
 
   private keySpecOf(spec: any): KeySpec {
@@ -343,10 +366,10 @@ export class CertManagerIssuer {
     return { algorithm, size: spec.privateKey?.size ?? (algorithm === 'RSA' ? 2048 : 256) };
   }
 
-  /** A key from the pool that no other certificate of this namespace holds. */
+  /** A key from the pool that no other certificate of this namespace (or, with distinct keys, of any namespace) holds. */
   private async freshKey(spec: KeySpec, namespace: string): Promise<HeldKey> {
     const kind = `${spec.algorithm}-${spec.size}`;
-    const counter = `${namespace}/${kind}`;
+    const counter = this.distinctKeys ? kind : `${namespace}/${kind}`;
     const index = this.usedKeys.get(counter) ?? 0;
     this.usedKeys.set(counter, index + 1);
     const keys = pool.get(kind) ?? [];

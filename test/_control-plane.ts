@@ -20,7 +20,7 @@ import type { SecretPem } from './_handshakes';
 export const TOOLS_BIN = path.join(__dirname, '..', '.cache', 'control-plane', 'bin');
 
 /** The programs the build script makes. */
-export type Program = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'launcher' | 'cert-manager-controller' | 'cert-manager-webhook' | 'cmctl' | 'tls-peer';
+export type Program = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'launcher' | 'cert-manager-controller' | 'cert-manager-webhook' | 'cmctl' | 'tls-peer' | 'mysql-client';
 
 /** The path of a built program. */
 export function tool(name: Program): string {

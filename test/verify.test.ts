@@ -496,7 +496,7 @@ describe('bad input gets a clear message', () => {
     expect(refusal((p) => { p.privateKey.size = 2048.5; })).toBe(`${file}: privateKey.size: received 2048.5; expected a key size in bits, a positive integer`);
     expect(refusal((p) => { p.secrets[2].dnsNames[1] = 7; })).toBe(`${file}: secrets[2].dnsNames[1]: received 7; expected a non-empty string`);
     expect(refusal((p) => { p.secrets[1].component = 'proxy'; })).toMatch(new RegExp(`^${file}: secrets\\[1\\]\\.component: received "proxy"; expected the component the server certificate serves, one of "mig-master", `));
-    expect(refusal((p) => { p.ca.keyUsages = ['cert sign']; })).toBe(`${file}: ca.keyUsages: received an array of 1; expected no such field in a version-2 plan (tls-plan.schema.json lists the fields)`);
+    expect(refusal((p) => { p.ca.keyUsages = ['cert sign']; })).toBe(`${file}: ca.keyUsages: received an array of 1; expected no such field in a version-3 plan (tls-plan.schema.json lists the fields)`);
     expect(refusal((p) => { delete p.secrets[0].name; })).toBe(`${file}: secrets[0].name: received nothing; expected the Secret's name, a non-empty string`);
     expect(refusal(() => [plan])).toMatch(/\/tls-plan\.json: content: received an array of 1; expected a certificate plan object$/);
   });

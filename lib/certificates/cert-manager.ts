@@ -23,7 +23,7 @@ import type { CertificateRenderer } from './renderer';
 import { caObjectsInUse, leafCustody, signingCaObject } from './rotation';
 
 /** The group of cert-manager's issuers, as `issuerRef.group` names it. */
-const CERT_MANAGER_GROUP = 'cert-manager.io';
+export const CERT_MANAGER_GROUP = 'cert-manager.io';
 
 /** What every client and server Certificate of a cluster shares, resolved once before any object is made. */
 interface LeafFields {
@@ -164,7 +164,7 @@ function declareLeaf(
 }
 
 /** A key usage as cert-manager's enum value. */
-function toUsage(usage: string): CertificateSpecUsages {
+export function toUsage(usage: string): CertificateSpecUsages {
   const found = Object.values(CertificateSpecUsages).find((u) => u === usage);
   if (!found) {
     throw new Error(`cert-manager has no key usage "${usage}"`);
@@ -186,7 +186,7 @@ function subjectFields(name: DistinguishedName): { subject?: CertificateSpecSubj
 }
 
 /** A resolved private key as a Certificate's `privateKey`. */
-function privateKeySpec(key: ResolvedPrivateKey): CertificateSpecPrivateKey {
+export function privateKeySpec(key: ResolvedPrivateKey): CertificateSpecPrivateKey {
   return {
     algorithm: key.algorithm as string as CertificateSpecPrivateKeyAlgorithm,
     size: key.size,

@@ -176,7 +176,7 @@ export interface PlannedKey {
  * The version of {@link TlsPlan} this library writes and `cluster-tls verify` reads. It changes
  * whenever a field is added, removed or changes meaning; `tls-plan.schema.json` describes it.
  */
-export const TLS_PLAN_VERSION = 2;
+export const TLS_PLAN_VERSION = 3;
 
 /**
  * What the certificates of one cluster must be, whichever method issues them. Written as
@@ -204,6 +204,44 @@ export interface TlsPlan {
   readonly rotation?: TlsPlanRotation;
   /** The TLS enablement of the database cluster, when one is declared: its phase, and whether TLS is on in it. */
   readonly enablement?: TlsPlanEnablement;
+  /** TLS between the SQL server and its MySQL clients, when the database cluster turns it on. */
+  readonly sqlTls?: TlsPlanSqlTls;
+}
+
+/**
+ * TLS for MySQL clients: a CA of its own (not the cluster's), and the Secrets it signs, each in its
+ * namespace. Every Secret's `ca.crt` holds the SQL CA.
+ */
+export interface TlsPlanSqlTls {
+  /**
+   * The SQL CA: its name (Certificate, Secret and ClusterIssuer with cert-manager) and, with
+   * cert-manager, the namespace of its Secret (cert-manager's own).
+   */
+  readonly ca: { readonly name: string; readonly secretNamespace?: string };
+  /** The operator's `disableClientAuthn`: the server asks for no client certificate. */
+  readonly disableClientAuthn: boolean;
+  /** The operator's `skipInternalClientCA`: the operator's clients do not check the server. */
+  readonly skipInternalClientCA: boolean;
+  /** The server's Secret, the operator's client Secret, then each application's. */
+  readonly secrets: TlsPlanSqlSecret[];
+}
+
+/** One Secret of TLS for MySQL clients. */
+export interface TlsPlanSqlSecret {
+  readonly name: string;
+  readonly namespace: string;
+  /** The SQL server's certificate, the operator's client certificate, or an application's. */
+  readonly role: 'server' | 'operator-client' | 'application';
+  /** The application, for an application's Secret. */
+  readonly application?: string;
+  /** The certificate's Common Name, its whole subject. */
+  readonly commonName: string;
+  /** Extended key usages (cert-manager spelling). */
+  readonly usages: string[];
+  /** DNS names the server's certificate must cover. */
+  readonly dnsNames?: string[];
+  /** IP addresses the server's certificate must cover. */
+  readonly ipAddresses?: string[];
 }
 
 /** The rotation of a plan: what every Secret of `secrets` must hold in the declared phase. */

@@ -2,7 +2,8 @@
  * The names of the files in a cluster's cfssl folder, shared by the request files that are
  * declared and the issuing script that reads them and writes the certificates beside them.
  */
-import type { ServerCertificatePlan } from './certificate-options';
+import { CFSSL_PROFILES } from '../model/catalog';
+import type { ServerCertificatePlan, TlsPlanSqlSecret } from './certificate-options';
 
 /** The issuing script, in the cfssl folder. */
 export const ISSUE_SCRIPT = 'issue-certificates.sh';
@@ -23,4 +24,24 @@ export function serverBare(plan: ServerCertificatePlan): string {
 /** Where the runbook and the script suggest copying the folder before running the script: `~/pki-<namespace>-<cluster>`. */
 export function pkiCopyFolder(namespace: string, clusterName: string): string {
   return `~/pki-${namespace}-${clusterName}`;
+}
+
+/** The folder, in the cfssl folder, of the SQL CA and the certificates for MySQL clients it signs. */
+export const SQL_FOLDER = 'sql';
+
+/** The bare name of a certificate for MySQL clients: `server`, `operator-client` or `app-<application>`. */
+export function sqlBare(secret: TlsPlanSqlSecret): string {
+  switch (secret.role) {
+    case 'server':
+      return 'server';
+    case 'operator-client':
+      return 'operator-client';
+    default:
+      return `app-${secret.application}`;
+  }
+}
+
+/** The cfssl signing profile of a certificate for MySQL clients: the server's, or the clients'. */
+export function sqlProfile(secret: TlsPlanSqlSecret): string {
+  return secret.role === 'server' ? CFSSL_PROFILES.server : CFSSL_PROFILES.client;
 }

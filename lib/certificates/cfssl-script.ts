@@ -4,18 +4,20 @@
  * Pure functions: the script is declared as a file by `cfssl.ts`, and runs where the user runs it.
  */
 import { CFSSL_PROFILES, ClusterKind, SECRET_KEYS } from '../model/catalog';
-import type { CertificateSettings, ServerCertificatePlan } from './certificate-options';
+import type { CertificateSettings, ServerCertificatePlan, TlsPlanSqlTls } from './certificate-options';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import { cfsslRotationBlocks } from './rotation-script';
 import { Block, KUBECTL_CHECK, NEED_FUNCTION, PUT_SECRET_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh } from './script-blocks';
-import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare } from './cfssl-files';
+import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, SQL_FOLDER, pkiCopyFolder, serverBare, sqlBare, sqlProfile } from './cfssl-files';
 
 /** What the issuing script needs to know. */
 export interface ScriptInput {
   readonly settings: CertificateSettings;
   readonly servers: readonly ServerCertificatePlan[];
   readonly kinds: readonly ClusterKind[];
+  /** TLS for MySQL clients, when the database cluster turns it on: issued by its own CA, in {@link SQL_FOLDER}. */
+  readonly sql?: TlsPlanSqlTls;
 }
 
 /** The issuing script: steps 3 to 7 of section A, safe to run again. */
@@ -33,6 +35,7 @@ export function issueScript(input: ScriptInput): string {
     SECRET_EXISTS_FUNCTION,
     SECRET_FUNCTION,
     ...(settings.rotation === undefined ? issuingSteps(input) : [PUT_SECRET_FUNCTION, ...cfsslRotationBlocks(settings.rotation, settings.clusterName, servers, kinds)]),
+    ...(input.sql === undefined ? [] : [sqlSteps(input.sql)]),
     doneMessage(settings),
   ];
   return joinBlocks(blocks);
@@ -240,6 +243,42 @@ function clientSecretsStep(clusterName: string, kinds: readonly ClusterKind[]): 
   return [
     '# Step 7: the shared client Secret of each cluster kind, all from the one client certificate.',
     ...clientSecretNames(clusterName, kinds).map((name) => `secret ${sh(name)} ${sh(CLIENT_BARE)}`),
+  ];
+}
+
+/**
+ * Step 8, with TLS for MySQL clients: the SQL CA in its own folder (never the cluster's CA), the
+ * certificates it signs, and each Secret in its namespace, with the SQL CA as `ca.crt`. Like every
+ * step, it keeps what exists and refuses to make a CA while a certificate it should have signed is there.
+ */
+function sqlSteps(sql: TlsPlanSqlTls): Block {
+  const ca = `${SQL_FOLDER}/${CA_BARE}`;
+  const bares = sql.secrets.map(sqlBare);
+  return [
+    '# Step 8: TLS for MySQL clients, signed by a CA of its own in the sql folder (applications never',
+    '# get a certificate the components would trust), each Secret in its own namespace.',
+    `if [ ! -e ${sh(`${ca}.pem`)} ] && [ ! -e ${sh(`${ca}-key.pem`)} ]; then`,
+    `  for bare in ${bares.map(sh).join(' ')}; do`,
+    `    [ ! -e "${SQL_FOLDER}/$bare.pem" ] || fail "found ${SQL_FOLDER}/$bare.pem but not the SQL CA that signed it; restore ${ca}.pem and ${ca}-key.pem"`,
+    '  done',
+    'fi',
+    `mkdir -p ${sh(SQL_FOLDER)}`,
+    `issue_into ${sh(SQL_FOLDER)} ${sh(CA_BARE)} ${sh(`${SQL_FOLDER}/${CA_CSR}`)}`,
+    ...sql.secrets.map((s) => `issue_into ${sh(SQL_FOLDER)} ${sh(sqlBare(s))} ${sh(`${SQL_FOLDER}/${sqlBare(s)}.json`)} ${sh(sqlProfile(s))}`),
+    '# sql_secret NAMESPACE NAME BARE: creates Secret NAMESPACE/NAME from the sql folder\'s BARE certificate,',
+    '# its key and the SQL CA, unless a Secret of that name exists there.',
+    'sql_secret() {',
+    '  local namespace="$1" name="$2" bare="$3"',
+    '  if NAMESPACE="$namespace" secret_exists "$name"; then',
+    '    echo "kept Secret $namespace/$name: it exists (replacing it is the separate renewal procedure)"',
+    '    return',
+    '  fi',
+    '  "${kubectl[@]}" create secret generic "$name" --namespace="$namespace" \\',
+    `    --from-file=${SECRET_KEYS.certificate}="${SQL_FOLDER}/$bare.pem" \\`,
+    `    --from-file=${SECRET_KEYS.privateKey}="${SQL_FOLDER}/$bare-key.pem" \\`,
+    `    --from-file=${SECRET_KEYS.ca}=${sh(`${ca}.pem`)}`,
+    '}',
+    ...sql.secrets.map((s) => `sql_secret ${sh(s.namespace)} ${sh(s.name)} ${sh(sqlBare(s))}`),
   ];
 }
 

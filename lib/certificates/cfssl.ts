@@ -6,7 +6,7 @@
  */
 import { Construct } from 'constructs';
 import { CFSSL_PROFILES, ClusterKind, USAGES } from '../model/catalog';
-import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
+import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan, TlsPlanSqlTls } from './certificate-options';
 import { IssuingMethod } from './certificate-options';
 import { inputError } from '../model/errors';
 import * as layout from '../model/output-layout';
@@ -17,7 +17,7 @@ import { CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare
 import { issueScript } from './cfssl-script';
 
 /** A cfssl `key` object. */
-interface CfsslKey {
+export interface CfsslKey {
   readonly algo: 'rsa' | 'ecdsa';
   readonly size: number;
 }
@@ -32,7 +32,7 @@ interface CfsslName {
 }
 
 /** JSON as the files hold it: two-space indent and a final newline. */
-function json(value: unknown): string {
+export function json(value: unknown): string {
   return `${JSON.stringify(value, undefined, 2)}\n`;
 }
 
@@ -74,7 +74,7 @@ function clientCsr(settings: CertificateSettings): unknown {
 }
 
 /** A private key's algorithm and size as a cfssl `key` object. */
-function cfsslKey(key: ResolvedPrivateKey): CfsslKey {
+export function cfsslKey(key: ResolvedPrivateKey): CfsslKey {
   // The constructor resolved the size of RSA and ECDSA keys and refused Ed25519 with cfssl.
   return { algo: key.algorithm === 'ECDSA' ? 'ecdsa' : 'rsa', size: key.size! };
 }
@@ -100,9 +100,9 @@ const GIT_IGNORE = [
 /**
  * Declares the cfssl files of a cluster under `scope` (a child `Cfssl`), in
  * `<namespace>/<cluster>/cfssl/`. The script is rendered at synth, so it covers every component
- * added after this call. Throws when the settings ask for a key cfssl cannot make.
+ * added after this call, and the certificates for MySQL clients that `sql` returns then. Throws when the settings ask for a key cfssl cannot make.
  */
-export function renderCfssl(scope: Construct, settings: CertificateSettings): CertificateRenderer {
+export function renderCfssl(scope: Construct, settings: CertificateSettings, sql: () => TlsPlanSqlTls | undefined = () => undefined): CertificateRenderer {
   if (settings.privateKey.algorithm !== 'RSA' && settings.privateKey.algorithm !== 'ECDSA') {
     inputError(scope, 'privateKey.algorithm', settings.privateKey.algorithm,
       'RSA or ECDSA with the cfssl method (cfssl makes no Ed25519 keys)');
@@ -116,7 +116,7 @@ export function renderCfssl(scope: Construct, settings: CertificateSettings): Ce
   const kinds: ClusterKind[] = [];
   file('CaConfig', CA_CONFIG, json(caConfig(settings)));
   file('CaCsr', CA_CSR, json(caCsr(settings)));
-  file('Script', ISSUE_SCRIPT, () => issueScript({ settings, servers, kinds }), true);
+  file('Script', ISSUE_SCRIPT, () => issueScript({ settings, servers, kinds, sql: sql() }), true);
   file('GitIgnore', '.gitignore', `${GIT_IGNORE}\n`);
 
   return {

@@ -23,6 +23,7 @@ import { renderCertManager } from './cert-manager';
 import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
 import { renderCfssl } from './cfssl';
 import { ExpiryWatch, ExpiryWatchOptions } from './expiry-watch';
+import { SqlTls, SqlTlsOptions } from './sql-tls';
 import type { ManagedCertificate } from '../model/expiry';
 import type { CertificateRenderer } from './renderer';
 import type { RunbookStep } from '../documents/runbook';
@@ -205,6 +206,7 @@ export class ClusterCertificates extends Construct {
   private readonly renderer: CertificateRenderer;
   private expiry?: ExpiryWatch;
   private expiryOptions?: ExpiryWatchOptions;
+  private sql?: SqlTls;
 
   constructor(scope: Construct, id: string, props: ClusterCertificatesProps) {
     super(scope, id);
@@ -423,7 +425,28 @@ export class ClusterCertificates extends Construct {
         member: names.firstPodName(this.clusterName, 'coordinator'),
         peerUrl: names.coordinatorPeerUrl(this.clusterName, this.namespace, 0, this.clusterDomain),
       }),
+      sqlTls: this.sql?.plan(),
     };
+  }
+
+  /**
+   * Turns on TLS for the SQL server's MySQL clients (called by `TlsDatabaseCluster` for its
+   * `tlsClient` prop): a CA of its own, the server's and the operator's client certificates, and
+   * the applications' that {@link SqlTls.addClient} declares. Calling it again with the same
+   * options returns the same {@link SqlTls}.
+   */
+  public enableSqlTls(scope: IConstruct, options: SqlTlsOptions): SqlTls {
+    if (this.sql === undefined) {
+      this.sql = new SqlTls(this, 'SqlTls', { ...options, settings: this.settings, method: this.method, clusterDomain: this.clusterDomain });
+    } else if (!isDeepStrictEqual(options, this.sql.options)) {
+      inputError(scope, 'tlsClient', options, `the options another cluster of these certificates gives, ${JSON.stringify(this.sql.options)}`);
+    }
+    return this.sql;
+  }
+
+  /** TLS for MySQL clients, when a database cluster of these certificates turns it on. */
+  public get sqlTls(): SqlTls | undefined {
+    return this.sql;
   }
 
   /**
@@ -542,7 +565,7 @@ export class ClusterCertificates extends Construct {
       case IssuingMethod.CERT_MANAGER:
         return renderCertManager(this, this.settings);
       case IssuingMethod.CFSSL:
-        return renderCfssl(this, this.settings);
+        return renderCfssl(this, this.settings, () => this.sql?.plan());
       case IssuingMethod.USER_PROVIDED:
         return renderUserProvided(this, this.settings, () => this.plan());
       default:
@@ -555,7 +578,7 @@ export class ClusterCertificates extends Construct {
    * any cluster that loads them is deployed (commands run from the output folder).
    */
   public issuanceSteps(): RunbookStep[] {
-    return [...this.renderer.issuanceSteps(), ...(this.expiry?.runbookSteps() ?? [])];
+    return [...this.renderer.issuanceSteps(), ...(this.sql?.issuanceSteps() ?? []), ...(this.expiry?.runbookSteps() ?? [])];
   }
 
   /** The Certificates cert-manager issues and renews for this cluster (none with cfssl or user-provided Secrets), as declared so far. */

@@ -5,7 +5,7 @@
  */
 import { Construct } from 'constructs';
 import { SECRET_KEYS } from '../model/catalog';
-import type { CertificateSettings, TlsPlan, TlsPlanSecret } from './certificate-options';
+import type { CertificateSettings, TlsPlan, TlsPlanSecret, TlsPlanSqlSecret } from './certificate-options';
 import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
 import type { CertificateRenderer } from './renderer';
@@ -45,6 +45,33 @@ function rotationSection(plan: TlsPlan): string[] {
     'Update each Secret whole (`kubectl apply`), never delete one, then restart the components as',
     '`rotation-runbook.md` says. `tls-plan.json` states the same under `rotation`.',
     '',
+  ];
+}
+
+/** The Secrets of TLS for MySQL clients, signed by a CA of their own; nothing when it is off. */
+function sqlSection(plan: TlsPlan): string[] {
+  const sql = plan.sqlTls;
+  if (sql === undefined) {
+    return [];
+  }
+  const describe = (s: TlsPlanSqlSecret): string[] => {
+    const what = s.role === 'server' ? 'The SQL server\'s certificate for MySQL clients'
+      : s.role === 'operator-client' ? 'The client certificate of the operator\'s own MySQL clients (backup, restore)'
+        : `The client certificate of application \`${s.application}\``;
+    return [
+      `### \`${s.namespace}/${s.name}\``, '',
+      `${what}. Subject: exactly \`CN=${s.commonName}\`. Extended key usage: ${s.usages.map((u) => USAGE_WORDS[u] ?? u).join(' and ')}.${s.dnsNames ? ' Its subject alternative names must cover:' : ''}`, '',
+      ...(s.dnsNames ?? []).map((n) => `- DNS \`${n}\``), ...(s.ipAddresses ?? []).map((ip) => `- IP \`${ip}\``), ...(s.dnsNames ? [''] : []),
+    ];
+  };
+  return [
+    '## TLS for MySQL clients',
+    '',
+    'These Secrets are signed by a CA of their own, not the CA of the certificates above: the SQL server',
+    'checks client certificates against it, and an application certificate it signs cannot pass as a',
+    `component. Each Secret's \`${SECRET_KEYS.ca}\` holds that CA. Create each in the namespace named.`,
+    '',
+    ...sql.secrets.flatMap(describe),
   ];
 }
 
@@ -93,6 +120,7 @@ function requiredSecrets(plan: TlsPlan): string {
   if (plan.secrets.length === 0) {
     out.push('No component has been added yet, so no Secret is needed.', '');
   }
+  out.push(...sqlSection(plan));
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
 }
 

@@ -335,7 +335,8 @@ function operationSpec(props: BackupRestoreProps, op: Operation, { sendCredToSto
   return compact({
     backupType: op.backupType,
     br: { cluster: cluster.clusterName, clusterNamespace: cluster.namespace, sendCredToStore },
-    [op.endpoint]: { host: cluster.sqlHost, secretName: credentialsSecretName, port: cluster.sqlPort, user: props.user },
+    // With TLS for MySQL clients on, the job connects with the operator's client Secret.
+    [op.endpoint]: { host: cluster.sqlHost, secretName: credentialsSecretName, port: cluster.sqlPort, user: props.user, tlsClientSecretName: cluster.sqlClientSecretName },
     s3: {
       provider: s3.provider,
       region: s3.region,

@@ -46,6 +46,8 @@ export interface ITlsDatabaseCluster extends ITlsCluster, IDatabaseEndpoint {
   readonly operatorVersion?: string;
   /** Whether the cluster runs with TLS in this synth (false before the `enable` phase of a TLS enablement). */
   readonly tlsEnabled: boolean;
+  /** The client Secret of the operator's MySQL clients (backup, restore), when TLS for MySQL clients is on. */
+  readonly sqlClientSecretName?: string;
   /** Adds a step to the cluster's runbook, after the cluster's own steps. */
   addRunbookStep(step: RunbookStep): void;
   /** Adds a step to the enablement runbook after the operator's roll of the `enable` phase; nothing otherwise. */

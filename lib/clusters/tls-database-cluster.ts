@@ -11,6 +11,7 @@ import {
   component,
 } from '../model/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
+import { SQL_TLS_OPTIONS_SHAPE, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions } from '../certificates/sql-tls';
 import { DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
 import { describeType, inputError } from '../model/errors';
 import * as names from '../model/names';
@@ -179,6 +180,14 @@ export interface TlsDatabaseClusterProps extends TlsClusterProps {
    * @default - the cluster runs with TLS from its creation
    */
   readonly enablement?: TlsEnablement;
+  /**
+   * TLS between the SQL server and its MySQL clients (the operator's `spec.sqlserver.tlsClient`):
+   * the server's certificate for the names applications dial, signed by a CA of its own, and the
+   * client certificate of the operator's own clients (backup, restore). Declare each application's
+   * certificate with {@link TlsDatabaseCluster.addSqlClient}.
+   * @default - MySQL clients connect in plain text
+   */
+  readonly tlsClient?: SqlTlsOptions;
 }
 
 /** Every field any component's props may have, for code that handles components alike. */
@@ -211,6 +220,7 @@ const DATABASE_CLUSTER_SHAPE = {
   changefeed: objectOf({ ...COMPONENT, ...EXTRA, sinkTlsSecretNames: secretRefs() }),
   columnar: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, storageClaims: listOf({ storage: text(QUANTITY_EXPECTED, false), storageClassName: 'string?' }) }),
   enablement: objectOf(ENABLEMENT_SHAPE, true, 'an object { phase, evictLeaderTimeout? }'),
+  tlsClient: objectOf(SQL_TLS_OPTIONS_SHAPE, true, `an object with ${Object.keys(SQL_TLS_OPTIONS_SHAPE).join(', ')}, each optional; {} for the defaults`),
 } satisfies ShapeOf<TlsDatabaseClusterProps>;
 
 /**
@@ -252,6 +262,10 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
   public readonly tlsEnabled: boolean;
   /** The TLS enablement declared, with its defaults, when one is. */
   public readonly enablement?: ResolvedEnablement;
+  /** TLS for MySQL clients, when `tlsClient` turns it on. */
+  public readonly sqlTls?: SqlTls;
+  /** The client Secret of the operator's MySQL clients (backup, restore), when `tlsClient` turns TLS for them on. */
+  public readonly sqlClientSecretName?: string;
   private monitor?: DatabaseMonitor;
   private readonly runbookSteps: RunbookStep[] = [];
   private readonly enablementSteps: RunbookStep[] = [];
@@ -294,6 +308,8 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     this.commonName = this.certificates.commonName;
     this.clientSecretName = this.certificates.clientSecretName(ClusterKind.DATABASE);
     this.sqlHost = names.serviceHost(props.clusterName, 'sqlserver', namespace);
+    this.sqlTls = props.tlsClient === undefined ? undefined : this.certificates.enableSqlTls(this, props.tlsClient);
+    this.sqlClientSecretName = this.sqlTls?.operatorClientSecretName;
 
     this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', props.changefeed?.sinkTlsSecretNames?.map(secretRefName), this.certificates);
     const spec: Record<string, unknown> = {
@@ -320,6 +336,19 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       path: mountClientSecretPatchPath(namespace, props.clusterName),
       content: MOUNT_CLIENT_SECRET_PATCH_YAML,
     });
+  }
+
+  /**
+   * Declares an application that connects to the SQL server with a client certificate of its own
+   * (`tlsClient` must be on): a Secret `<application>-<cluster>-sql-client` in the application's
+   * namespace with its key, its certificate and the SQL CA as `ca.crt`, and the SQL statement that
+   * ties a database user to it in the runbook.
+   */
+  public addSqlClient(name: string, options: SqlClientOptions = {}): SqlClient {
+    if (this.sqlTls === undefined) {
+      inputError(this, 'tlsClient', undefined, `TLS for MySQL clients turned on (the tlsClient prop, {} for the defaults) before the client certificate of application "${name}" is declared`);
+    }
+    return this.sqlTls.addClient(name, options);
   }
 
   /**
@@ -395,6 +424,13 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       operatorVersion: this.operatorVersion,
       manifestFile: manifestFileName(Chart.of(this)),
       enablement: this.enablement && { phase: this.enablement.phase, tls: this.enablement.state.tls, runbook: enablementRunbookPath(this.namespace, this.clusterName) },
+      sqlTls: this.sqlTls && {
+        host: this.sqlHost,
+        port: this.sqlPort,
+        serverSecretName: this.sqlTls.serverSecretName,
+        disableClientAuthn: this.sqlTls.options.disableClientAuthn ?? false,
+        applications: this.sqlTls.applications,
+      },
     };
   }
 
@@ -423,6 +459,11 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
         }))
         : undefined,
       service: token === 'sqlserver' ? { type: part.serviceType ?? SqlServiceType.CLUSTER_IP } : undefined,
+      tlsClient: token === 'sqlserver' && this.sqlTls !== undefined ? compact({
+        enabled: true,
+        disableClientAuthn: this.sqlTls.options.disableClientAuthn || undefined,
+        skipInternalClientCA: this.sqlTls.options.skipInternalClientCA || undefined,
+      }) : undefined,
       // A cluster in plain text gets its allowed Common Names and the client Secret's mount with the flip, which rolls every pod anyway.
       config: this.tlsEnabled ? config : part.config,
       mountClusterClientSecret: CLIENT_SECRET_MOUNTING.includes(token) && this.tlsEnabled ? this.mountClusterClientSecret : undefined,

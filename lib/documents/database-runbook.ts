@@ -42,6 +42,30 @@ export interface DatabaseRunbookInput {
   readonly manifestFile: string;
   /** The TLS enablement under way, when one is declared: its phase, and whether TLS is on in it. */
   readonly enablement?: { readonly phase: string; readonly tls: boolean; readonly runbook: string };
+  /** TLS for MySQL clients, when it is on: the SQL server's address and each application's certificate. */
+  readonly sqlTls?: SqlTlsRunbookInput;
+}
+
+/** What the runbook says about TLS for MySQL clients. */
+export interface SqlTlsRunbookInput {
+  /** The SQL server's host name and port inside the Kubernetes cluster. */
+  readonly host: string;
+  readonly port: number;
+  /** The SQL server's Secret. */
+  readonly serverSecretName: string;
+  /** Whether the SQL server asks for no client certificate. */
+  readonly disableClientAuthn: boolean;
+  /** Each application: its name, the namespace and name of its Secret, and its subject as `REQUIRE SUBJECT` compares it. */
+  readonly applications: readonly { readonly name: string; readonly namespace: string; readonly secretName: string; readonly subject: string }[];
+}
+
+/**
+ * The SQL statements that create each application's database user, tied to its certificate:
+ * `REQUIRE SUBJECT`, so that the user can log in with that certificate only (the SQL server checks
+ * the chain against the SQL CA before it compares the subject). Safe to run again.
+ */
+export function sqlUserStatements(sql: SqlTlsRunbookInput): string {
+  return sql.applications.map((a) => `CREATE USER IF NOT EXISTS '${a.name}'@'%' REQUIRE SUBJECT '${a.subject.replace(/'/g, "''")}';\n`).join('');
 }
 
 /** Renders the runbook of a database cluster, with the extra steps other constructs added. */
@@ -61,9 +85,31 @@ export function databaseRunbook(cluster: DatabaseRunbookInput, extraSteps: reado
       mountClientSecretStep(cluster),
       coordctlStep(cluster),
       storectlStep(cluster),
+      ...sqlClientsSteps(cluster),
       ...extraSteps,
     ],
   });
+}
+
+/** Step: TLS for MySQL clients, with each application's database user; nothing when it is off. */
+function sqlClientsSteps({ sqlTls: sql }: DatabaseRunbookInput): RunbookStep[] {
+  if (sql === undefined) {
+    return [];
+  }
+  const text = [
+    `The SQL server at \`${sql.host}:${sql.port}\` accepts TLS from MySQL clients with the certificate of Secret \`${sql.serverSecretName}\`${sql.disableClientAuthn ? ' and asks for no client certificate' : ', and checks every client certificate against its own CA (the SQL CA, never the cluster\'s)'}. Applications verify the server against the \`${SECRET_KEYS.ca}\` of their Secret and dial it by one of the names on its certificate.`,
+  ];
+  if (sql.applications.length === 0) {
+    return [{ title: 'Connect applications over TLS', text: [...text, 'No application certificate is declared: declare one per application with `addSqlClient`.'] }];
+  }
+  return [{
+    title: 'Tie each application\'s database user to its certificate',
+    text: [
+      ...text,
+      `Each application's Secret (${sql.applications.map((a) => `\`${a.namespace}/${a.secretName}\``).join(', ')}) holds its certificate, its key and the trust bundle. Run these statements as a database administrator: each user can then log in only with a certificate the SQL CA signed for that application's subject (add the password or authentication the user also needs).`,
+    ],
+    file: { language: 'sql', content: sqlUserStatements(sql) },
+  }];
 }
 
 /** Step: check that the Secret of every component and the client Secret exist. */

@@ -341,6 +341,34 @@ export const CFSSL_PROFILES = {
   baseUsages: ['signing', 'key encipherment'],
 } as const;
 
+/**
+ * TLS between the SQL server and its MySQL clients (the applications): the facts of the real
+ * operator's `spec.tidb.tlsClient` (release 1.6, `pkg/util/util.go` and the tidb member manager),
+ * in this project's names, and the choices of this library around them.
+ */
+export const SQL_TLS = {
+  /**
+   * Suffix of the Secret the operator mounts on every SQL server pod: its certificate and key for
+   * MySQL clients, and in `ca.crt` the CA the server checks client certificates against
+   * (`${cluster_name}-<suffix>`).
+   */
+  serverSecretSuffix: 'sqlserver-server-secret',
+  /**
+   * Suffix of the client Secret of the operator's own MySQL clients (backup, restore, the
+   * initializer), which `tlsClientSecretName` on a backup or restore may override.
+   */
+  clientSecretSuffix: 'sqlserver-client-secret',
+  /**
+   * Suffix of the SQL CA's objects (Certificate, Secret, ClusterIssuer with cert-manager): a CA of
+   * its own, so that no application certificate is signed by the CA the components trust.
+   */
+  caSuffix: 'sql-ca',
+  /** The namespace where cert-manager reads the Secrets of ClusterIssuers, as its chart installs it. */
+  certManagerNamespace: 'cert-manager',
+  /** The ready-made trust bundle and key pair folder an application mounts, by the mount helper. */
+  mountPath: '/var/run/secrets/sql-tls',
+} as const;
+
 /** Components of the database cluster that can mount the client certificate set (`mountClusterClientSecret`). */
 export const CLIENT_SECRET_MOUNTING: readonly ComponentToken[] = ['coordinator', 'store'];
 

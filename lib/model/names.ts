@@ -6,7 +6,9 @@
  * validate: `validate.ts` checks the names they return against
  * Kubernetes' limits (a DNS-1123 label is at most 63 characters, a Secret name at most 253).
  */
-import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, COMPONENTS, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind, component } from './catalog';
+import {
+  CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, COMPONENTS, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, SECRET_KEYS, SQL_TLS, clusterKind, component,
+} from './catalog';
 
 /** The self-signed Issuer that signs the CA: `${cluster_name}-selfsigned-ca-issuer`. */
 export function selfSignedIssuerName(clusterName: string): string {
@@ -312,4 +314,47 @@ export const CERTIFICATES_LABEL = 'cdk8s-cluster-tls/certificates';
 /** The label selector of one cluster's cert-manager objects: `cdk8s-cluster-tls/certificates=<cluster_name>`. */
 export function certificatesSelector(clusterName: string): string {
   return `${CERTIFICATES_LABEL}=${clusterName}`;
+}
+
+/** The SQL server's Secret for MySQL clients, which the operator mounts: `${cluster_name}-sqlserver-server-secret`. */
+export function sqlServerSecretName(clusterName: string): string {
+  return `${clusterName}-${SQL_TLS.serverSecretSuffix}`;
+}
+
+/** The client Secret of the operator's MySQL clients (backup, restore): `${cluster_name}-sqlserver-client-secret`. */
+export function sqlOperatorClientSecretName(clusterName: string): string {
+  return `${clusterName}-${SQL_TLS.clientSecretSuffix}`;
+}
+
+/** The Common Name of the operator's MySQL client certificate: `${cluster_name}-sql-operator`. */
+export function sqlOperatorClientCommonName(clusterName: string): string {
+  return `${clusterName}-sql-operator`;
+}
+
+/**
+ * The SQL CA's Certificate, Secret and ClusterIssuer: `<namespace>-${cluster_name}-sql-ca`. They live
+ * in cert-manager's namespace (or are cluster-wide), shared by every cluster, so the namespace is
+ * part of the name.
+ */
+export function sqlCaName(namespace: string, clusterName: string): string {
+  return `${namespace}-${clusterName}-${SQL_TLS.caSuffix}`;
+}
+
+/** The self-signed Issuer, in cert-manager's namespace, that signs the SQL CA: `<sql CA name>-selfsigned`. */
+export function sqlCaSelfSignedIssuerName(namespace: string, clusterName: string): string {
+  return `${sqlCaName(namespace, clusterName)}-selfsigned`;
+}
+
+/** An application's client Secret, in the application's namespace: `<application>-${cluster_name}-sql-client`. */
+export function sqlApplicationSecretName(clusterName: string, application: string): string {
+  return `${application}-${clusterName}-sql-client`;
+}
+
+/**
+ * The names an application dials to reach the SQL server: its service `${cluster_name}-sqlserver`,
+ * alone, with the namespace, with `.svc`, and with `.svc.<domain>` when a cluster domain is set.
+ */
+export function sqlServerHostNames(clusterName: string, namespace: string, clusterDomain?: string): string[] {
+  const base = serviceName(clusterName, 'sqlserver');
+  return [base, `${base}.${namespace}`, `${base}.${namespace}.svc`, ...(clusterDomain ? [`${base}.${namespace}.svc.${clusterDomain}`] : [])];
 }

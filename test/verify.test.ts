@@ -503,9 +503,9 @@ describe('bad input gets a clear message', () => {
 
   test('a plan of another version is refused before anything else is read', () => {
     const plan = planOf();
-    const expected = 'expected 2, the plan version this cluster-tls reads; run the cluster-tls of the cdk8s-cluster-tls version that synthesized the plan, or synthesize again';
-    expect(() => loadPlans(distOf({ ...plan, version: 3, secrets: 'renamed' } as unknown as TlsPlan)))
-      .toThrow(`demo/basic/tls-plan.json: version: received 3; ${expected}`);
+    const expected = 'expected 3, the plan version this cluster-tls reads; run the cluster-tls of the cdk8s-cluster-tls version that synthesized the plan, or synthesize again';
+    expect(() => loadPlans(distOf({ ...plan, version: 2, secrets: 'renamed' } as unknown as TlsPlan)))
+      .toThrow(`demo/basic/tls-plan.json: version: received 2; ${expected}`);
     const { version: _version, ...unversioned } = plan;
     expect(() => loadPlans(distOf(unversioned as TlsPlan))).toThrow(`demo/basic/tls-plan.json: version: received nothing; ${expected}`);
   });

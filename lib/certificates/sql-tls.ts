@@ -141,7 +141,7 @@ export class SqlTls extends Construct {
     super(scope, id);
     const { settings, method, clusterDomain, ...options } = props;
     checkProps(this, options, SQL_TLS_SHAPE, 'tlsClient.');
-    checkExtraNames(this, 'tlsClient', options);
+    checkExtraNames(this, 'tlsClient', { extraDnsNames: options.extraDnsNames, extraIpAddresses: options.extraIpAddresses });
     this.certManagerNamespace = options.certManagerNamespace ?? SQL_TLS.certManagerNamespace;
     requireDnsLabel(this, 'tlsClient.certManagerNamespace', this.certManagerNamespace);
     this.props = props;
@@ -177,7 +177,7 @@ export class SqlTls extends Construct {
     }
     const client: SqlClient = {
       name,
-      namespace: resolveNamespace(this, options.namespace),
+      namespace: resolveNamespace(this, options.namespace ?? this.props.settings.namespace),
       commonName,
       secretName: names.sqlApplicationSecretName(this.props.settings.clusterName, name),
       subject: `/CN=${commonName}`,

@@ -1,0 +1,241 @@
+/**
+ * The `SqlTls` construct and the `tlsClient` prop: the objects, files and plan of TLS for MySQL
+ * clients, per issuing method, and every refusal. What real servers and clients make of them is in
+ * sql-tls-mariadb.test.ts.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App, Chart, Testing } from 'cdk8s';
+import { BackupRestore } from '../lib/clusters/backup-restore';
+import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
+import { IssuingMethod } from '../lib/certificates/certificate-options';
+import { TlsDatabaseCluster, TlsDatabaseClusterProps } from '../lib/clusters/tls-database-cluster';
+import { synthesize } from '../lib/synth/synthesize';
+import { loadPlans } from '../lib/verify/plans';
+import { expectValidAgainstCrds } from './_crds';
+import { findObject } from './_find';
+
+interface Built {
+  readonly chart: Chart;
+  readonly certs: ClusterCertificates;
+  readonly database: TlsDatabaseCluster;
+}
+
+function build(method = IssuingMethod.CERT_MANAGER, props: Partial<TlsDatabaseClusterProps> = {}, clusterDomain?: string): Built {
+  const chart = Testing.chart();
+  const certs = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', namespace: 'demo', method, clusterDomain });
+  const database = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates: certs, tlsClient: {}, ...props });
+  return { chart, certs, database };
+}
+
+/** Synthesizes to a folder and returns it, for the files beside the manifests. */
+function synthesized(built: Built): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sql-tls-'));
+  const outdir = path.join(root, 'dist');
+  synthesize(built.chart.node.root as App, { outdir, recordFile: path.join(root, 'cluster-tls.lock.json') });
+  return outdir;
+}
+
+describe('with cert-manager', () => {
+  const built = build(IssuingMethod.CERT_MANAGER, { tlsClient: { extraDnsNames: ['sql.example.com'], extraIpAddresses: ['10.0.0.9'] } }, 'cluster.local');
+  built.database.addSqlClient('orders-api', { namespace: 'orders' });
+  const objects = Testing.synth(built.chart);
+
+  test('every object fits its CRD, unknown fields rejected', () => {
+    expectValidAgainstCrds(objects);
+  });
+
+  test('the SQL CA and its key live in cert-manager\'s namespace, signed by a self-signed Issuer there', () => {
+    const ca = findObject(objects, 'Certificate', 'demo-basic-sql-ca');
+    expect(ca.metadata.namespace).toBe('cert-manager');
+    expect(ca.spec).toMatchObject({
+      secretName: 'demo-basic-sql-ca', isCA: true, commonName: 'demo-basic-sql-ca', subject: { organizations: ['basic'] },
+      duration: '87600h', renewBefore: '720h', privateKey: { rotationPolicy: 'Never' },
+      issuerRef: { kind: 'Issuer', name: 'demo-basic-sql-ca-selfsigned' },
+    });
+    expect(findObject(objects, 'Issuer', 'demo-basic-sql-ca-selfsigned')).toMatchObject({ metadata: { namespace: 'cert-manager' }, spec: { selfSigned: {} } });
+  });
+
+  test('the ClusterIssuer is cluster-wide (no namespace) and signs with the SQL CA\'s Secret', () => {
+    const issuer = findObject(objects, 'ClusterIssuer', 'demo-basic-sql-ca');
+    expect(issuer.metadata.namespace).toBeUndefined();
+    expect(issuer.spec).toEqual({ ca: { secretName: 'demo-basic-sql-ca' } });
+  });
+
+  test('the server\'s certificate covers the names applications dial, the extra ones, and loopback', () => {
+    const server = findObject(objects, 'Certificate', 'basic-sqlserver-server-secret');
+    expect(server.metadata.namespace).toBe('demo');
+    expect(server.spec).toMatchObject({
+      secretName: 'basic-sqlserver-server-secret', commonName: 'basic-sqlserver',
+      dnsNames: ['basic-sqlserver', 'basic-sqlserver.demo', 'basic-sqlserver.demo.svc', 'basic-sqlserver.demo.svc.cluster.local', 'sql.example.com'],
+      ipAddresses: ['127.0.0.1', '::1', '10.0.0.9'],
+      usages: ['server auth', 'client auth'],
+      issuerRef: { kind: 'ClusterIssuer', name: 'demo-basic-sql-ca', group: 'cert-manager.io' },
+    });
+  });
+
+  test('the operator\'s client and each application\'s certificate are client certificates of the ClusterIssuer, each in its namespace', () => {
+    expect(findObject(objects, 'Certificate', 'basic-sqlserver-client-secret')).toMatchObject({
+      metadata: { namespace: 'demo' },
+      spec: { commonName: 'basic-sql-operator', usages: ['client auth'], issuerRef: { kind: 'ClusterIssuer', name: 'demo-basic-sql-ca' } },
+    });
+    expect(findObject(objects, 'Certificate', 'orders-api-basic-sql-client')).toMatchObject({
+      metadata: { namespace: 'orders' },
+      spec: { secretName: 'orders-api-basic-sql-client', commonName: 'orders-api', usages: ['client auth'], issuerRef: { kind: 'ClusterIssuer', name: 'demo-basic-sql-ca' } },
+    });
+  });
+
+  test('no application certificate is signed by the cluster\'s CA-type Issuer', () => {
+    const sql = objects.filter((o) => o.kind === 'Certificate' && /sqlserver-(server|client)-secret$|-sql-client$/.test(o.metadata.name));
+    expect(sql.map((o) => o.spec.issuerRef.kind)).toEqual(['ClusterIssuer', 'ClusterIssuer', 'ClusterIssuer']);
+  });
+
+  test('the DatabaseCluster turns the operator\'s tlsClient on', () => {
+    expect(findObject(objects, 'DatabaseCluster', 'basic').spec.sqlserver.tlsClient).toEqual({ enabled: true });
+  });
+});
+
+test('disableClientAuthn and skipInternalClientCA reach the DatabaseCluster and the plan', () => {
+  const built = build(IssuingMethod.CERT_MANAGER, { tlsClient: { disableClientAuthn: true, skipInternalClientCA: true } });
+  expect(findObject(Testing.synth(built.chart), 'DatabaseCluster', 'basic').spec.sqlserver.tlsClient)
+    .toEqual({ enabled: true, disableClientAuthn: true, skipInternalClientCA: true });
+  expect(built.certs.plan().sqlTls).toMatchObject({ disableClientAuthn: true, skipInternalClientCA: true });
+});
+
+test('without tlsClient, nothing of it: no tlsClient field, no SQL certificate, no plan section', () => {
+  const built = build(IssuingMethod.CERT_MANAGER, { tlsClient: undefined });
+  const objects = Testing.synth(built.chart);
+  expect(findObject(objects, 'DatabaseCluster', 'basic').spec.sqlserver.tlsClient).toBeUndefined();
+  expect(objects.filter((o) => o.kind === 'ClusterIssuer')).toEqual([]);
+  expect(built.certs.plan().sqlTls).toBeUndefined();
+  expect(built.database.sqlClientSecretName).toBeUndefined();
+});
+
+describe('Backup and Restore', () => {
+  const ACCESS = { s3: { provider: 'aws', region: 'us-west-2', bucket: 'b', secretName: 's3-keys' }, credentialsSecretName: 'pw', user: 'backup', backup: {}, restore: {} };
+
+  test('connect with the operator\'s client Secret when tlsClient is on', () => {
+    const built = build();
+    new BackupRestore(built.chart, 'br', { cluster: built.database, ...ACCESS });
+    const objects = Testing.synth(built.chart);
+    expectValidAgainstCrds(objects);
+    expect(findObject(objects, 'Backup', 'basic-backup').spec.from.tlsClientSecretName).toBe('basic-sqlserver-client-secret');
+    expect(findObject(objects, 'Restore', 'basic-restore').spec.to.tlsClientSecretName).toBe('basic-sqlserver-client-secret');
+  });
+
+  test('name no client Secret when it is off', () => {
+    const built = build(IssuingMethod.CERT_MANAGER, { tlsClient: undefined });
+    new BackupRestore(built.chart, 'br', { cluster: built.database, ...ACCESS });
+    const objects = Testing.synth(built.chart);
+    expect(findObject(objects, 'Backup', 'basic-backup').spec.from).not.toHaveProperty('tlsClientSecretName');
+    expect(findObject(objects, 'Restore', 'basic-restore').spec.to).not.toHaveProperty('tlsClientSecretName');
+  });
+});
+
+describe('the plan', () => {
+  test('states the SQL CA and every Secret, in order, and is valid against tls-plan.schema.json', () => {
+    const built = build();
+    built.database.addSqlClient('orders-api', { namespace: 'orders', commonName: 'orders.example.com' });
+    const outdir = synthesized(built);
+    const [loaded] = loadPlans(outdir);
+    expect(loaded.plan.sqlTls).toEqual({
+      ca: { name: 'demo-basic-sql-ca', secretNamespace: 'cert-manager' },
+      disableClientAuthn: false,
+      skipInternalClientCA: false,
+      secrets: [
+        {
+          name: 'basic-sqlserver-server-secret', namespace: 'demo', role: 'server', commonName: 'basic-sqlserver', usages: ['server auth', 'client auth'],
+          dnsNames: ['basic-sqlserver', 'basic-sqlserver.demo', 'basic-sqlserver.demo.svc'], ipAddresses: ['127.0.0.1', '::1'],
+        },
+        { name: 'basic-sqlserver-client-secret', namespace: 'demo', role: 'operator-client', commonName: 'basic-sql-operator', usages: ['client auth'] },
+        { name: 'orders-api-basic-sql-client', namespace: 'orders', role: 'application', application: 'orders-api', commonName: 'orders.example.com', usages: ['client auth'] },
+      ],
+    });
+    // The cluster's own Secrets are unchanged: the SQL ones are not among them.
+    expect(loaded.plan.secrets.map((s) => s.name)).not.toContain('basic-sqlserver-server-secret');
+  });
+});
+
+describe('with cfssl', () => {
+  const built = build(IssuingMethod.CFSSL);
+  built.database.addSqlClient('orders-api', { namespace: 'orders' });
+  const outdir = synthesized(built);
+  const folder = path.join(outdir, 'demo', 'basic', 'cfssl');
+  const json = (file: string) => JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8'));
+
+  test('the requests of the SQL CA and of each certificate are in the sql folder', () => {
+    expect(fs.readdirSync(path.join(folder, 'sql')).sort()).toEqual(['app-orders-api.json', 'ca-csr.json', 'operator-client.json', 'server.json']);
+    expect(json('sql/ca-csr.json')).toEqual({ CN: 'demo-basic-sql-ca', CA: { expiry: '87600h' }, key: { algo: 'rsa', size: 2048 }, names: [{ O: 'basic' }] });
+    expect(json('sql/server.json')).toEqual({
+      CN: 'basic-sqlserver', hosts: ['127.0.0.1', '::1', 'basic-sqlserver', 'basic-sqlserver.demo', 'basic-sqlserver.demo.svc'], key: { algo: 'rsa', size: 2048 },
+    });
+    expect(json('sql/app-orders-api.json')).toEqual({ CN: 'orders-api', hosts: [], key: { algo: 'rsa', size: 2048 } });
+  });
+
+  test('the issuing script writes each Secret in its namespace, with the SQL CA as ca.crt', () => {
+    const script = fs.readFileSync(path.join(folder, 'issue-certificates.sh'), 'utf8');
+    expect(script).toContain("sql_secret 'demo' 'basic-sqlserver-server-secret' 'server'\n");
+    expect(script).toContain("sql_secret 'demo' 'basic-sqlserver-client-secret' 'operator-client'\n");
+    expect(script).toContain("sql_secret 'orders' 'orders-api-basic-sql-client' 'app-orders-api'\n");
+    expect(script).toContain("--from-file=ca.crt='sql/ca.pem'");
+  });
+
+  test('no cert-manager object', () => {
+    expect(Testing.synth(built.chart).filter((o) => o.apiVersion.startsWith('cert-manager.io'))).toEqual([]);
+  });
+});
+
+test('with user-provided Secrets, required-secrets.md lists each SQL Secret with its namespace, subject and names', () => {
+  const built = build(IssuingMethod.USER_PROVIDED);
+  built.database.addSqlClient('orders-api', { namespace: 'orders' });
+  const text = fs.readFileSync(path.join(synthesized(built), 'demo', 'basic', 'required-secrets.md'), 'utf8');
+  const section = text.slice(text.indexOf('## TLS for MySQL clients'));
+  expect(section).toContain('### `demo/basic-sqlserver-server-secret`');
+  expect(section).toContain('- DNS `basic-sqlserver.demo.svc`');
+  expect(section).toContain('### `demo/basic-sqlserver-client-secret`');
+  expect(section).toContain('### `orders/orders-api-basic-sql-client`\n\nThe client certificate of application `orders-api`. Subject: exactly `CN=orders-api`.');
+});
+
+describe('refusals', () => {
+  test('an application before tlsClient', () => {
+    const { database } = build(IssuingMethod.CERT_MANAGER, { tlsClient: undefined });
+    expect(() => database.addSqlClient('orders-api')).toThrow(
+      'test/db: tlsClient: received nothing; expected TLS for MySQL clients turned on (the tlsClient prop, {} for the defaults) before the client certificate of application "orders-api" is declared');
+  });
+
+  test('two applications with one Common Name, which REQUIRE SUBJECT could not tell apart', () => {
+    const { database } = build();
+    database.addSqlClient('orders-api', { commonName: 'shared' });
+    expect(() => database.addSqlClient('billing', { commonName: 'shared' })).toThrow(
+      'test/certs/SqlTls: sql client billing.commonName: received "shared"; expected a Common Name no other certificate of the SQL server carries (the Secret demo/orders-api-basic-sql-client has it): REQUIRE SUBJECT could not tell them apart');
+    expect(() => database.addSqlClient('billing', { commonName: 'basic-sql-operator' })).toThrow(/the Secret demo\/basic-sqlserver-client-secret has it/);
+  });
+
+  test('an application declared again with other options; the same options return it', () => {
+    const { database } = build();
+    const first = database.addSqlClient('orders-api', { namespace: 'orders' });
+    expect(database.addSqlClient('orders-api', { namespace: 'orders' })).toBe(first);
+    expect(() => database.addSqlClient('orders-api', { namespace: 'other' })).toThrow(
+      'test/certs/SqlTls: sql client orders-api: received {"namespace":"other"}; expected the options it was first declared with, {"namespace":"orders"}');
+  });
+
+  test('an application name that is no DNS label, and a namespace that is none', () => {
+    const { database } = build();
+    expect(() => database.addSqlClient('Orders_API')).toThrow(/^test\/certs\/SqlTls: sql client name: received "Orders_API"; expected /);
+    expect(() => database.addSqlClient('orders', { namespace: 'Not A Namespace' })).toThrow(/^test\/certs\/SqlTls: namespace: received "Not A Namespace"; expected /);
+  });
+
+  test('a cert-manager namespace that is none, and an unknown option', () => {
+    expect(() => build(IssuingMethod.CERT_MANAGER, { tlsClient: { certManagerNamespace: 'Cert Manager' } }))
+      .toThrow(/^test\/certs\/SqlTls: tlsClient.certManagerNamespace: received "Cert Manager"; expected /);
+    expect(() => build(IssuingMethod.CERT_MANAGER, { tlsClient: { requireSubject: true } as any }))
+      .toThrow('test/db: tlsClient: received "requireSubject"; expected only the props extraDnsNames, extraIpAddresses, disableClientAuthn, skipInternalClientCA, certManagerNamespace');
+  });
+
+  test('two database clusters of one set of certificates asking for different tlsClient options', () => {
+    const { chart, certs } = build();
+    expect(() => new TlsDatabaseCluster(chart, 'db2', { clusterName: 'basic', version: 'v4.0.5', certificates: certs, tlsClient: { disableClientAuthn: true } }))
+      .toThrow('test/db2: tlsClient: received {"disableClientAuthn":true}; expected the options another cluster of these certificates gives, {}');
+  });
+});

@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { README, ReadmeBlock, readmeBlocks } from './_readme';
@@ -54,7 +57,7 @@ const typescript = blocks.filter((b) => b.lang === 'ts');
 
 describe('README.md', () => {
   test('marks every code block with a language the tests know, and has TypeScript blocks to compile', () => {
-    expect([...new Set(blocks.map((b) => b.lang))].sort()).toEqual(['', 'sh', 'ts', 'yaml']);
+    expect([...new Set(blocks.map((b) => b.lang))].sort()).toEqual(['', 'go', 'sh', 'sql', 'ts', 'yaml']);
     expect(typescript.length).toBeGreaterThanOrEqual(8);
   });
 
@@ -74,6 +77,26 @@ describe('README.md', () => {
     }
   }, 120_000);
 });
+
+/**
+ * The Go fragments, each compiled as the body of a function in a copy of the Go application the
+ * application-TLS tests run (tools/control-plane/mysql-client), against its go-sql-driver/mysql.
+ * Skipped, with the reason printed, where Go is missing outside CI.
+ */
+const hasGo = spawnSync('sh', ['-c', 'command -v go']).status === 0;
+(hasGo || process.env.CI === 'true' ? test : test.skip)('every Go fragment compiles against go-sql-driver/mysql', () => {
+  const fragments = readmeBlocks().filter((b) => b.lang === 'go');
+  expect(fragments.length).toBeGreaterThanOrEqual(1);
+  const module = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-go-'));
+  for (const file of ['go.mod', 'go.sum']) {
+    fs.copyFileSync(path.join(ROOT, 'tools', 'control-plane', 'mysql-client', file), path.join(module, file));
+  }
+  const body = fragments.map((b, i) => `func fragment${i}(caPEM []byte) (*sql.DB, error) {\n${b.text}\treturn db, err\n}\n`).join('\n');
+  fs.writeFileSync(path.join(module, 'main.go'), `package main\n\nimport (\n\t"crypto/tls"\n\t"crypto/x509"\n\t"database/sql"\n\n\t"github.com/go-sql-driver/mysql"\n)\n\n${body}\nfunc main() {}\n`);
+  const built = spawnSync('go', ['vet', '.'], { cwd: module, encoding: 'utf8', env: { ...process.env, GOFLAGS: '-mod=readonly' } });
+  expect({ status: built.status, errors: built.status === 0 ? '' : built.stderr }).toEqual({ status: 0, errors: '' });
+  fs.rmSync(module, { recursive: true, force: true });
+}, 300_000);
 
 test('blocks are read with their lines, sections and file names', () => {
   const text = ['# Title', '## Use it', '```ts', '// main.ts', 'x;', '```', '### More', '```yaml', '# demo/a.yaml', 'a: 1', '```'].join('\n');

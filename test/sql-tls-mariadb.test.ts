@@ -26,6 +26,7 @@ import { describeWithTools, tool } from './_control-plane';
 import { createFakeKubectl } from './_fake-kubectl';
 import type { SecretPem } from './_handshakes';
 import { MariaDb, describeWithMariaDb } from './_mariadb';
+import { readmeBlocks } from './_readme';
 
 const CLUSTER = 'basic';
 const NAMESPACE = 'demo';
@@ -149,6 +150,12 @@ describeWithTools('TLS for MySQL clients with a real MySQL-protocol server', ['m
     afterAll(async () => {
       await db?.stop();
       fs.rmSync(root, { recursive: true, force: true });
+    });
+
+    test('the README\'s statement is the runbook\'s for the same application', () => {
+      const readme = readmeBlocks().filter((b) => b.lang === 'sql');
+      expect(readme.map((b) => b.text)).toEqual(["CREATE USER IF NOT EXISTS 'orders-api'@'%' REQUIRE SUBJECT '/CN=orders-api';\n"]);
+      expect(sqlBlocks(runbook)[0]).toContain(readme[0].text);
     });
 
     test('the runbook ties each application\'s user to its subject, and the server holds exactly that', () => {

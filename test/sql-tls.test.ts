@@ -12,7 +12,9 @@ import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
 import { IssuingMethod } from '../lib/certificates/certificate-options';
 import { TlsDatabaseCluster, TlsDatabaseClusterProps } from '../lib/clusters/tls-database-cluster';
 import { synthesize } from '../lib/synth/synthesize';
-import { loadPlans } from '../lib/verify/plans';
+import { VerifyReport, formatReport, loadPlans, parseSecrets, verify } from '../lib/verify';
+import { CertManagerIssuer, IssuedSecret } from './_cert-manager-issuer';
+import { secretObject } from './_pki';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject } from './_find';
 
@@ -237,5 +239,62 @@ describe('refusals', () => {
     const { chart, certs } = build();
     expect(() => new TlsDatabaseCluster(chart, 'db2', { clusterName: 'basic', version: 'v4.0.5', certificates: certs, tlsClient: { disableClientAuthn: true } }))
       .toThrow('test/db2: tlsClient: received {"disableClientAuthn":true}; expected the options another cluster of these certificates gives, {}');
+  });
+});
+
+describe('cluster-tls verify', () => {
+  /** The deployment's Secrets as cert-manager writes them (its re-creation), and its output folder. */
+  async function issued() {
+    const built = build();
+    built.database.addSqlClient('orders-api', { namespace: 'orders' });
+    const objects = Testing.synth(built.chart);
+    const outdir = synthesized(built);
+    const issuer = await CertManagerIssuer.issueAll(objects, { distinctKeysAcrossNamespaces: true });
+    return { plans: loadPlans(outdir), secrets: new Map(issuer.secrets) };
+  }
+  /** `kubectl get secrets -o json` of some of the Secrets, by `namespace/name`. */
+  function input(secrets: ReadonlyMap<string, IssuedSecret>, keep: (key: string) => boolean = () => true, replace: Record<string, IssuedSecret> = {}) {
+    const items = [...secrets].filter(([key]) => keep(key)).map(([key, s]) => {
+      const [namespace, name] = key.split('/');
+      return secretObject(name, namespace, { ...(replace[key] ?? s) });
+    });
+    return parseSecrets(JSON.stringify({ kind: 'List', items }));
+  }
+  const sqlRows = (report: VerifyReport) => report.secrets.filter((s) => s.sqlTls !== undefined);
+
+  test('checks every Secret of TLS for MySQL clients against the SQL CA, each passing, with mutual handshakes between the server and the clients', async () => {
+    const { plans, secrets } = await issued();
+    const report = await verify(plans, input(secrets));
+    expect(sqlRows(report).map((s) => [`${s.namespace}/${s.name}`, s.sqlTls, s.ok])).toEqual([
+      ['demo/basic-sqlserver-server-secret', 'server', true],
+      ['demo/basic-sqlserver-client-secret', 'operator-client', true],
+      ['orders/orders-api-basic-sql-client', 'application', true],
+    ]);
+    const server = sqlRows(report)[0];
+    expect(server.checks.map((c) => c.check)).toEqual(expect.arrayContaining(['chain', 'same-ca', 'san', 'common-name', 'sql-ca', 'handshake']));
+    expect(server.checks.find((c) => c.check === 'handshake')!.found).toBe('2 handshakes, all accepted');
+    expect(report.ok).toBe(true);
+    expect(formatReport(report)).toMatch(/orders-api-basic-sql-client +orders\/basic +mysql application +PASS/);
+  });
+
+  test('an application\'s Secret in a namespace the input does not hold is listed as not checked, not failed', async () => {
+    const { plans, secrets } = await issued();
+    const report = await verify(plans, input(secrets, (key) => key.startsWith('demo/')));
+    expect(report.ok).toBe(true);
+    expect(report.plans[0].notInInput).toEqual(['orders/orders-api-basic-sql-client']);
+    expect(formatReport(report)).toContain('not checked, their namespaces are not in the input: orders/orders-api-basic-sql-client\n');
+  });
+
+  test('a SQL server Secret signed by the cluster\'s CA fails sql-ca, and one missing from the input fails present', async () => {
+    const { plans, secrets } = await issued();
+    const component = secrets.get('demo/basic-sqlserver-cluster-secret')!;
+    const report = await verify(plans, input(secrets, () => true, { 'demo/basic-sqlserver-server-secret': component }));
+    const server = sqlRows(report).find((s) => s.sqlTls === 'server')!;
+    expect(server.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(expect.arrayContaining(['same-ca', 'sql-ca', 'common-name']));
+    expect(server.checks.find((c) => c.check === 'sql-ca')!.found).toBe('ca.crt is the cluster\'s CA');
+    const missing = await verify(plans, input(secrets, (key) => key !== 'demo/basic-sqlserver-client-secret'));
+    expect(sqlRows(missing).find((s) => s.sqlTls === 'operator-client')!.checks).toEqual([
+      { check: 'present', ok: false, expected: 'Secret basic-sqlserver-client-secret in namespace demo', found: 'no Secret of that name in the input' },
+    ]);
   });
 });

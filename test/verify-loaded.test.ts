@@ -165,7 +165,7 @@ describe('the loaded check', () => {
       found: 'pods basic-store-0 (started 2026-11-24T10:00:09Z), basic-store-1 (started 2026-11-24T10:01:30Z) mount it, every container started after the write',
     });
     const checks = report.secrets.find((s) => s.name === STORE)!.checks.map((c) => c.check);
-    expect(checks).toEqual([...CHECKS.filter((c) => c !== 'rotation' && c !== 'enablement' && c !== 'expiry'), 'loaded']);
+    expect(checks).toEqual([...CHECKS.filter((c) => c !== 'rotation' && c !== 'enablement' && c !== 'sql-ca' && c !== 'expiry'), 'loaded']);
   });
 
   test('a start in the same second as the write fails: which came first cannot be told', async () => {
@@ -214,7 +214,7 @@ describe('the loaded check', () => {
     const list = await listOf([]);
     const report = await check(list);
     expect(report.secrets.flatMap((s) => s.checks).filter((c) => c.check === 'loaded')).toEqual([]);
-    expect(report.secrets.find((s) => s.name === STORE)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'rotation' && c !== 'enablement' && c !== 'expiry'));
+    expect(report.secrets.find((s) => s.name === STORE)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'rotation' && c !== 'enablement' && c !== 'sql-ca' && c !== 'expiry'));
     expect(report.ok).toBe(true);
     const alone = await verify(loadPlans(dist), parseSecrets(JSON.stringify(list)), { now: NOW });
     expect(JSON.stringify(alone)).toBe(JSON.stringify(report));

@@ -110,8 +110,8 @@ describe('a good set of Secrets', () => {
     expect(report.ok).toBe(true);
     expect(report.summary).toEqual({ checked: 8, passed: 8, failed: 0 });
     expect(report.secrets.map((s) => s.name)).toEqual(plan.secrets.map((s) => s.name));
-    expect(report.secrets.find((s) => s.name === STORE)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'rotation' && c !== 'enablement' && c !== 'expiry'));
-    expect(report.secrets.find((s) => s.name === CLIENT)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'san' && c !== 'rotation' && c !== 'enablement' && c !== 'expiry'));
+    expect(report.secrets.find((s) => s.name === STORE)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'rotation' && c !== 'enablement' && c !== 'sql-ca' && c !== 'expiry'));
+    expect(report.secrets.find((s) => s.name === CLIENT)!.checks.map((c) => c.check)).toEqual(CHECKS.filter((c) => c !== 'san' && c !== 'rotation' && c !== 'enablement' && c !== 'sql-ca' && c !== 'expiry'));
   });
 
   test('keys as cfssl writes them (PKCS#1, SEC1) in Opaque Secrets, and ECDSA P-256 leaves under an RSA 2048 plan', async () => {

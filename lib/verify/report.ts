@@ -20,11 +20,15 @@ export function formatReport(report: VerifyReport): string {
     out.push(lists.length
       ? `allowed Common Names: the lists of ${[...new Set(lists.map((a) => a.component))].join(', ')} in ${files.join(', ')}`
       : 'allowed Common Names: no list in the output; the Common Name must be the plan\'s');
+    if (plan.notInInput !== undefined) {
+      out.push(`not checked, their namespaces are not in the input: ${plan.notInInput.join(', ')}`);
+    }
   }
   out.push('');
   const header = ['SECRET', 'CLUSTER', 'CERTIFICATE', 'RESULT'];
   const rows = report.secrets.map((s) => [
-    s.name, `${s.namespace}/${s.clusterName}`, s.role === 'server' ? `server: ${s.component}` : `client: ${s.cluster}`, s.ok ? 'PASS' : 'FAIL',
+    s.name, `${s.namespace}/${s.clusterName}`,
+    s.sqlTls !== undefined ? `mysql ${s.sqlTls}` : s.role === 'server' ? `server: ${s.component}` : `client: ${s.cluster}`, s.ok ? 'PASS' : 'FAIL',
   ]);
   const lines = columns([header, ...rows]);
   out.push(lines[0]);

@@ -17,11 +17,12 @@ import { checkLoaded } from './loaded';
 import type { AllowedCommonNames, LoadedPlan } from './plans';
 import { iso, oneLine } from './text';
 import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHandshake } from './handshake';
+import { SQL_CA_CHECK, asPlanSecret, asSqlPlan, checkSqlCa, findSqlSecret, inputCovers, sqlReferenceCa } from './sql';
 
 /** The checks of the Secrets, in the order they are run and reported. Their names are stable (`--json`). */
 export const CHECKS = [
   'present', 'keys', 'subject', 'chain', 'same-ca', 'key-match', 'san', 'usage', 'common-name', 'validity', 'renewal', 'ca-lifetime',
-  'expiry', 'key-strength', ROTATION_CHECK, ENABLEMENT_CHECK, 'handshake',
+  'expiry', 'key-strength', ROTATION_CHECK, ENABLEMENT_CHECK, SQL_CA_CHECK, 'handshake',
 ] as const;
 
 /**
@@ -485,6 +486,8 @@ export interface SecretReport {
   readonly role: 'server' | 'client';
   /** The component, for server certificates. */
   readonly component?: string;
+  /** For a Secret of TLS for MySQL clients: whose certificate it is. */
+  readonly sqlTls?: 'server' | 'operator-client' | 'application';
   /** Whether every check passed. */
   readonly ok: boolean;
   /** The checks that ran, in the order of {@link CHECKS}, then {@link POD_CHECKS}. */
@@ -507,6 +510,11 @@ export interface PlanReport {
   readonly rotation?: { readonly id: string; readonly phase: string };
   /** The TLS enablement the plan declares, when it does: its phase. */
   readonly enablement?: { readonly phase: string };
+  /**
+   * Secrets of TLS for MySQL clients in namespaces the input holds no Secret of (an application's,
+   * with `kubectl get secrets -n <cluster's namespace>`), as `namespace/name`: not checked.
+   */
+  readonly notInInput?: string[];
 }
 
 /** Everything `cluster-tls verify` found. */
@@ -597,6 +605,13 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
         role: required.role, component: required.component, ok: checks.every((c) => c.ok), checks,
       });
     }
+    if (plan.sqlTls !== undefined) {
+      const sql = await verifySqlSecrets(plan, secrets, { now, minDays: options.minDays, clusterCa });
+      reports.push(...sql.reports);
+      if (sql.notInInput.length > 0) {
+        planReports[planReports.length - 1] = { ...planReports[planReports.length - 1], notInInput: sql.notInInput };
+      }
+    }
   }
   const passed = reports.filter((r) => r.ok).length;
   return {
@@ -606,6 +621,43 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
     secrets: reports,
     summary: { checked: reports.length, passed, failed: reports.length - passed },
   };
+}
+
+/**
+ * The Secrets of TLS for MySQL clients: each with the checks of every Secret, against the SQL CA
+ * (the one most of them carry) and its own Common Name, then `sql-ca` (not the cluster's CA) and
+ * mutual handshakes between the server's Secret and the clients'. A Secret of a namespace the
+ * input holds nothing of is listed as not in the input instead.
+ */
+async function verifySqlSecrets(plan: TlsPlan, secrets: readonly SecretData[], context: { now: Date; minDays?: number; clusterCa?: ClusterCa }) {
+  const inInput = plan.sqlTls!.secrets.filter((s) => inputCovers(secrets, s.namespace));
+  const found = inInput.map((s) => findSqlSecret(secrets, s)).filter((s): s is SecretData => s !== undefined);
+  const sqlCa = sqlReferenceCa(found);
+  const checked: { sql: (typeof inInput)[number]; required: TlsPlanSecret; secret?: SecretData; checks: CheckResult[] }[] = [];
+  for (const sql of inInput) {
+    const required = asPlanSecret(sql);
+    const secret = findSqlSecret(secrets, sql);
+    const checks = await verifySecret(required, asSqlPlan(plan, sql), secret, { now: context.now, minDays: context.minDays, clusterCa: sqlCa && { ...sqlCa } });
+    if (secret !== undefined && checks.some((r) => r.check === 'chain')) {
+      const sqlCaResult = checkSqlCa(secret, context.clusterCa?.certificate);
+      checks.push(result(SQL_CA_CHECK, sqlCaResult.ok, sqlCaResult.expected, sqlCaResult.found));
+    }
+    checked.push({ sql, required, secret, checks });
+  }
+  const good = checked.filter((c) => c.secret !== undefined && c.checks.some((r) => r.check === 'chain')
+    && c.checks.every((r) => r.ok || !PEER_CHECKS.includes(r.check))) as PeerSecret[];
+  const reports: SecretReport[] = [];
+  for (const { sql, required, secret, checks } of checked) {
+    if (secret !== undefined && checks.some((r) => r.check === 'chain')) {
+      checks.push(await checkHandshakes(required, secret, good));
+    }
+    reports.push({
+      name: sql.name, namespace: sql.namespace, clusterName: plan.clusterName, cluster: required.cluster, role: required.role,
+      component: required.component, sqlTls: sql.role, ok: checks.every((c) => c.ok), checks,
+    });
+  }
+  const notInInput = plan.sqlTls!.secrets.filter((s) => !inInput.includes(s)).map((s) => `${s.namespace}/${s.name}`);
+  return { reports, notInInput };
 }
 
 function selectPlans(plans: readonly LoadedPlan[], secrets: readonly SecretData[], options: VerifyOptions): LoadedPlan[] {

@@ -39,7 +39,8 @@ const REGISTRY = 'registry.example.com/db';
 
 /**
  * One namespace holding the database cluster "basic" with its monitor, drainer, backup and
- * restore, and the migration cluster "basic" that copies an upstream MySQL database into it.
+ * restore, and the migration cluster "basic" that copies an upstream MySQL database into it, as an
+ * application of the database with its own client certificate for MySQL clients.
  * Both clusters share one CA. With an enablement, the database cluster ran without TLS and turns
  * it on in place; the migration cluster, whose TLS cannot be turned on in place, is left out.
  * `replicas` sizes the coordinator, the store and the SQL server (one pod each by default), as the
@@ -69,6 +70,9 @@ export function addDeployment(app: App, namespace: string, method: IssuingMethod
     changefeed: { baseImage: `${REGISTRY}/changefeed`, sinkTlsSecretNames: ['basic-sink-tls'] },
     columnar: { baseImage: `${REGISTRY}/columnar`, storageClaims: [{ storage: '100Gi' }] },
     enablement,
+    // Applications reach the SQL server over TLS, each with a client certificate of its own,
+    // signed by a CA that is not the components'.
+    tlsClient: {},
   });
   // Alerts before any certificate of the plan expires: a PrometheusRule for the cluster's
   // Prometheus, and the same rules in the operator's monitor.
@@ -121,7 +125,9 @@ function addMigration(chart: Chart, certs: ClusterCertificates, database: TlsDat
     sources: [
       { sourceId: 'source1', host: 'mysql.example.com', port: 3306, user: 'root', tlsSecretName: 'basic-source1-tls' },
     ],
-    target: { database, user: 'root', tlsSecretName: 'basic-target-tls' },
+    // The migration is an application of the database: it writes to the SQL server with a client
+    // certificate of its own, as the user the runbook ties to that certificate.
+    target: { database, user: 'basic-migration', tlsSecretName: database.addSqlClient('basic-migration').secretName },
     task: { name: 'basic-migration' },
   });
 }

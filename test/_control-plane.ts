@@ -16,6 +16,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SecretPem } from './_handshakes';
 
+/** The namespace cert-manager runs in, as its chart installs it. */
+const CERT_MANAGER_NAMESPACE = 'cert-manager';
+
 /** Where the build script puts the programs. */
 export const TOOLS_BIN = path.join(__dirname, '..', '.cache', 'control-plane', 'bin');
 
@@ -119,12 +122,18 @@ export class ControlPlane {
   /**
    * Starts cert-manager as a cluster runs it: the webhook first (registered with the API server,
    * failing closed, so that every cert-manager object applied from then on passes its validation),
-   * then the controllers, with the release's defaults.
+   * then the controllers, with the release's defaults, in the namespace its chart installs it in
+   * (`cert-manager`, made here), which its chart also gives as the namespace of ClusterIssuers' Secrets.
    */
   public async startCertManager(): Promise<void> {
+    const namespace = this.kubectl(['create', 'namespace', CERT_MANAGER_NAMESPACE]);
+    if (namespace.status !== 0) {
+      throw new Error(`kubectl create namespace ${CERT_MANAGER_NAMESPACE}: ${namespace.stderr}`);
+    }
     this.webhook = spawn(tool('cert-manager-webhook'), ['--kubeconfig', this.kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'] });
     await untilPrinted(this.webhook, 'stdout', 'ready', 'cert-manager\'s webhook');
-    this.controller = spawn(tool('cert-manager-controller'), ['--kubeconfig', this.kubeconfig], { stdio: ['pipe', 'ignore', 'ignore'] });
+    this.controller = spawn(tool('cert-manager-controller'), ['--kubeconfig', this.kubeconfig, `--cluster-resource-namespace=${CERT_MANAGER_NAMESPACE}`],
+      { stdio: ['pipe', 'ignore', 'ignore'] });
   }
 
   /** Stops cert-manager (controllers, then webhook) and the garbage collector, then etcd and kube-apiserver, and removes the folder. */

@@ -83,6 +83,11 @@ export function podWorkload(pod: Pod, cluster: { readonly clusterName: string; r
   return { workload: `StatefulSet/${cluster.clusterName}-${pod.component}`, name: `${cluster.clusterName}-${pod.component}-${pod.ordinal}` };
 }
 
+/** A Certificate's `namespace/name`, its key across namespaces. */
+function keyOf(c: any): string {
+  return `${c.metadata.namespace}/${c.metadata.name}`;
+}
+
 /** A cluster's controllers, running until {@link stop}. */
 export class FakeCluster {
   /** Every error a controller met (a test fails on any). */
@@ -199,8 +204,9 @@ export class FakeCluster {
     });
   }
 
+  /** Every Certificate, in any namespace: cert-manager acts cluster-wide (the SQL CA lives in its own namespace). */
   private certificates(state: FakeState): any[] {
-    return (state.objects ?? []).filter((o) => o.kind === 'Certificate' && o.metadata.namespace === this.options.namespace);
+    return (state.objects ?? []).filter((o) => o.kind === 'Certificate');
   }
 
   /**
@@ -217,11 +223,13 @@ export class FakeCluster {
     // the operator goes on, so that a step that does not wait for it runs too early.
     const now = Date.now();
     const waiting = this.pendingCertificates(state);
-    waiting.forEach((c) => this.pendingSince.set(c.metadata.name, this.pendingSince.get(c.metadata.name) ?? now));
-    const pending = waiting.filter((c) => now - this.pendingSince.get(c.metadata.name)! >= delayMs);
-    pending.forEach((c) => this.pendingSince.delete(c.metadata.name));
-    const objects = (state.objects ?? []).filter((o) => o.apiVersion === 'cert-manager.io/v1' && o.metadata.namespace === this.options.namespace);
-    const seen = JSON.stringify(objects.map((o) => [o.kind, o.metadata.name, o.spec]));
+    waiting.forEach((c) => this.pendingSince.set(keyOf(c), this.pendingSince.get(keyOf(c)) ?? now));
+    const pending = waiting.filter((c) => now - this.pendingSince.get(keyOf(c))! >= delayMs);
+    pending.forEach((c) => this.pendingSince.delete(keyOf(c)));
+    // A ClusterIssuer is cluster-wide: the stand-in keeps it in the namespace it was applied in, without one.
+    const objects = (state.objects ?? []).filter((o) => o.apiVersion === 'cert-manager.io/v1')
+      .map((o) => (o.kind === 'ClusterIssuer' ? { ...o, metadata: { ...o.metadata, namespace: undefined } } : o));
+    const seen = JSON.stringify(objects.map((o) => [o.kind, o.metadata.namespace, o.metadata.name, o.spec]));
     if (pending.length === 0 && seen === this.seenObjects) {
       return;
     }
@@ -241,19 +249,19 @@ export class FakeCluster {
     }
     // The status says what was issued for: the generation of the snapshot issued from (a spec
     // applied meanwhile stays pending), and a renewal mark set meanwhile stays for the next tick.
-    const issuedFor = new Map(this.certificates(state).map((c) => [c.metadata.name, c.metadata.generation]));
-    const marked = new Set(renewed.map((c) => c.metadata.name));
+    const issuedFor = new Map(this.certificates(state).map((c) => [keyOf(c), c.metadata.generation]));
+    const marked = new Set(renewed.map(keyOf));
     this.kubectl.update((s) => {
       for (const c of this.certificates(s)) {
         const issued = written.has(`${c.metadata.namespace}/${c.spec.secretName}`);
-        if (!issuedFor.has(c.metadata.name) || (!issued && !pending.some((p) => p.metadata.name === c.metadata.name))) {
+        if (!issuedFor.has(keyOf(c)) || (!issued && !pending.some((p) => keyOf(p) === keyOf(c)))) {
           continue;
         }
         const revision = (c.status?.revision ?? 0) + (issued ? 1 : 0);
-        const kept = (c.status?.conditions ?? []).filter((x: any) => x.type !== 'Ready' && !(x.type === 'Issuing' && marked.has(c.metadata.name)));
+        const kept = (c.status?.conditions ?? []).filter((x: any) => x.type !== 'Ready' && !(x.type === 'Issuing' && marked.has(keyOf(c))));
         c.status = {
           ...(revision > 0 ? { revision } : {}),
-          conditions: [...kept, { type: 'Ready', status: 'True', observedGeneration: issuedFor.get(c.metadata.name), reason: 'Ready' }],
+          conditions: [...kept, { type: 'Ready', status: 'True', observedGeneration: issuedFor.get(keyOf(c)), reason: 'Ready' }],
         };
       }
     });

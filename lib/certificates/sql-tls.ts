@@ -297,16 +297,15 @@ function renderSqlCertManager(scope: Construct, settings: CertificateSettings, c
       leaf.node.addDependency(issuer);
     },
     issuanceSteps(secrets) {
+      // The cluster's own step applies these objects (they carry its label) and waits in its namespace.
+      const selector = names.certificatesSelector(clusterName);
+      const elsewhere = [...new Set([certManagerNamespace, ...secrets.map((s) => s.namespace)])].filter((n) => n !== namespace);
       return [{
-        title: 'Issue the certificates for MySQL clients with cert-manager',
+        title: 'Wait for the certificates for MySQL clients',
         text: [
-          `The SQL CA and its key live in namespace \`${certManagerNamespace}\`, where cert-manager reads the Secrets of ClusterIssuers; every other certificate is signed through the ClusterIssuer \`${caName}\`. Each application's namespace must exist before its Certificate is applied.`,
+          `The SQL CA and its key live in namespace \`${certManagerNamespace}\`, where cert-manager reads the Secrets of ClusterIssuers; every other certificate for MySQL clients is signed through the ClusterIssuer \`${caName}\`, each in its own namespace, which must exist before the step above applies it. Wait for those outside \`${namespace}\`:`,
         ],
-        commands: [
-          `kubectl wait --for=condition=Ready certificate/${caName} -n ${certManagerNamespace} --timeout=5m`,
-          `kubectl wait --for=condition=Ready clusterissuer/${caName} --timeout=5m`,
-          ...secrets.map((s) => `kubectl wait --for=condition=Ready certificate/${s.name} -n ${s.namespace} --timeout=5m`),
-        ],
+        commands: elsewhere.map((n) => `kubectl wait --for=condition=Ready certificate -l ${selector} -n ${n} --timeout=5m`),
       }];
     },
   };

@@ -354,6 +354,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       manifestFile: manifestFileName(Chart.of(this)),
       certificateSecretNames: [...MEMBERS.map((token) => certificates.serverSecretName(token)), this.clientSecretName],
       masterSecretName: this.serverSecretName('mig-master'),
+      issuedSecretNames: certificates.sqlTls?.applications.filter((a) => a.namespace === this.namespace).map((a) => a.secretName),
       issuance: certificates.issuanceSteps(),
       sources,
       target,

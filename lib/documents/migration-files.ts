@@ -116,6 +116,12 @@ export interface MigrationRunbookInput {
   readonly certificateSecretNames: readonly string[];
   /** The master's server Secret. */
   readonly masterSecretName: string;
+  /**
+   * External Secrets the library issues itself (an application's client Secret of TLS for MySQL
+   * clients, used for the target): listed, with no command to create them.
+   * @default - none: the user creates every external Secret
+   */
+  readonly issuedSecretNames?: readonly string[];
   /** The steps that issue the cluster's certificates with the chosen method. */
   readonly issuance: readonly RunbookStep[];
   readonly sources: readonly ResolvedSource[];
@@ -147,7 +153,7 @@ export function migrationRunbook(input: MigrationRunbookInput): string {
     ],
     runIn: outputFolderRunIn(input.manifestFile),
     steps: [
-      externalSecretsStep(databases, namespace),
+      externalSecretsStep(databases, namespace, input.issuedSecretNames ?? []),
       ...input.issuance,
       checkCertificateSecretsStep(input),
       deployStep(input.manifestFile),
@@ -176,17 +182,18 @@ function secretUsers(databases: readonly RunbookDatabase[]): Map<string, string[
   return secrets;
 }
 
-/** Step: create the client certificate Secret of each external database, once per Secret. */
-function externalSecretsStep(databases: readonly RunbookDatabase[], namespace: string): RunbookStep {
+/** Step: create the client certificate Secret of each external database, once per Secret, but those the library issues. */
+function externalSecretsStep(databases: readonly RunbookDatabase[], namespace: string, issued: readonly string[]): RunbookStep {
   const secrets = secretUsers(databases);
+  const toCreate = [...secrets.keys()].filter((secret) => !issued.includes(secret));
   return {
     title: 'Create the Secret of each external database',
     text: [
       `The migration cluster reaches every upstream and downstream database over TLS. Each Secret below holds the client certificate set for one or more of them (\`${SECRET_KEYS.certificate}\`, \`${SECRET_KEYS.privateKey}\`, \`${SECRET_KEYS.ca}\`) and is listed in \`spec.tlsClientSecretNames\`; the operator mounts it at \`${names.externalTlsMountPath('<secret>')}\` in the master and worker pods, where the source and task files expect it.`,
-      ...[...secrets].map(([secret, users]) => `- \`${secret}\`: ${listing(users)}`),
-      'Put the client certificate, its private key and the CA that signed the database\'s server certificate in the files named in each command, then run:',
+      ...[...secrets].map(([secret, users]) => `- \`${secret}\`: ${listing(users)}${issued.includes(secret) ? ', issued with the certificates for MySQL clients (the steps below)' : ''}`),
+      ...(toCreate.length === 0 ? [] : ['Put the client certificate, its private key and the CA that signed the database\'s server certificate in the files named in each command, then run:']),
     ],
-    commands: [...secrets.keys()].map((secret) => `kubectl create secret generic ${secret} --namespace=${namespace} `
+    commands: toCreate.map((secret) => `kubectl create secret generic ${secret} --namespace=${namespace} `
       + `--from-file=${SECRET_KEYS.certificate}=${secret}-client.pem --from-file=${SECRET_KEYS.privateKey}=${secret}-client-key.pem --from-file=${SECRET_KEYS.ca}=${secret}-ca.pem`),
   };
 }

@@ -160,4 +160,33 @@ secret 'basic-lightning-cluster-secret' 'lightning-server'
 secret 'basic-cluster-client-secret' 'client'
 secret 'basic-mig-client-secret' 'client'
 
+# Step 8: TLS for MySQL clients, signed by a CA of its own in the sql folder (applications never
+# get a certificate the components would trust), each Secret in its own namespace.
+if [ ! -e 'sql/ca.pem' ] && [ ! -e 'sql/ca-key.pem' ]; then
+  for bare in 'server' 'operator-client' 'app-basic-migration'; do
+    [ ! -e "sql/$bare.pem" ] || fail "found sql/$bare.pem but not the SQL CA that signed it; restore sql/ca.pem and sql/ca-key.pem"
+  done
+fi
+mkdir -p 'sql'
+issue_into 'sql' 'ca' 'sql/ca-csr.json'
+issue_into 'sql' 'server' 'sql/server.json' 'internal'
+issue_into 'sql' 'operator-client' 'sql/operator-client.json' 'client'
+issue_into 'sql' 'app-basic-migration' 'sql/app-basic-migration.json' 'client'
+# sql_secret NAMESPACE NAME BARE: creates Secret NAMESPACE/NAME from the sql folder's BARE certificate,
+# its key and the SQL CA, unless a Secret of that name exists there.
+sql_secret() {
+  local namespace="$1" name="$2" bare="$3"
+  if NAMESPACE="$namespace" secret_exists "$name"; then
+    echo "kept Secret $namespace/$name: it exists (replacing it is the separate renewal procedure)"
+    return
+  fi
+  "${kubectl[@]}" create secret generic "$name" --namespace="$namespace" \
+    --from-file=tls.crt="sql/$bare.pem" \
+    --from-file=tls.key="sql/$bare-key.pem" \
+    --from-file=ca.crt='sql/ca.pem'
+}
+sql_secret 'demo-cfssl' 'basic-sqlserver-server-secret' 'server'
+sql_secret 'demo-cfssl' 'basic-sqlserver-client-secret' 'operator-client'
+sql_secret 'demo-cfssl' 'basic-migration-basic-sql-client' 'app-basic-migration'
+
 echo "certificates and Secrets of cluster basic are in place in namespace demo-cfssl"

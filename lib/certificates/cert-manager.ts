@@ -54,7 +54,7 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
   const manage = (certificate: Certificate, secretName: string, ca: boolean) => {
     const seconds = (duration: string) => parseDuration(duration)! / 1000;
     managed.push({
-      certificateName: certificate.name, secretName, ca,
+      certificateName: certificate.name, namespace, secretName, ca, trust: 'cluster',
       durationSeconds: seconds(ca ? settings.caDuration : settings.duration), renewBeforeSeconds: seconds(ca ? settings.caRenewBefore : settings.renewBefore),
     });
     return certificate;

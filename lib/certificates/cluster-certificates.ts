@@ -581,9 +581,12 @@ export class ClusterCertificates extends Construct {
     return [...this.renderer.issuanceSteps(), ...(this.sql?.issuanceSteps() ?? []), ...(this.expiry?.runbookSteps() ?? [])];
   }
 
-  /** The Certificates cert-manager issues and renews for this cluster (none with cfssl or user-provided Secrets), as declared so far. */
+  /**
+   * The Certificates cert-manager issues and renews for this cluster (none with cfssl or
+   * user-provided Secrets), as declared so far: the cluster's, then those of TLS for MySQL clients.
+   */
   public managedCertificates(): ManagedCertificate[] {
-    return this.renderer.managedCertificates();
+    return [...this.renderer.managedCertificates(), ...(this.sql?.managedCertificates() ?? [])];
   }
 
   /**

@@ -127,7 +127,8 @@ export class ExpiryWatch extends Construct {
     new OutputFile(this, 'ExporterValues', {
       path: layout.expiryExporterValuesPath(namespace, clusterName),
       content: () => stringifyYaml(exporterValues({
-        namespace, fullname: names.expiryExporterFullname(namespace, clusterName), secretNames: [...new Set(this.byExporter().map((c) => c.secretName))],
+        namespaces: [...new Set([namespace, ...this.byExporter().map((c) => c.namespace)])],
+        fullname: names.expiryExporterFullname(namespace, clusterName), secretNames: [...new Set(this.byExporter().map((c) => c.secretName))],
         serviceMonitor: this.resource ? { labels: ruleLabels } : undefined,
       })),
       when: () => this.byExporter().length > 0,
@@ -216,11 +217,19 @@ export class ExpiryWatch extends Construct {
     return this.certificates.managedCertificates().map((c) => ({ by: 'cert-manager', ...c }));
   }
 
-  /** The `tls.crt` and `ca.crt` of every Secret of the plan no Certificate writes, watched through the exporter. */
+  /**
+   * The `tls.crt` and `ca.crt` of every Secret of the plan no Certificate writes, those of TLS for
+   * MySQL clients included (each in its namespace), watched through the exporter.
+   */
   private byExporter(): WatchedCertificate[] {
-    const managed = new Set(this.certificates.managedCertificates().map((c) => c.secretName));
-    return this.certificates.plan().secrets.filter((s) => !managed.has(s.name))
-      .flatMap((s) => EXPORTED_KEYS.map(({ key, ca }) => ({ by: 'exporter', secretName: s.name, secretKey: key, ca })));
+    const managed = new Set(this.certificates.managedCertificates().map((c) => `${c.namespace}/${c.secretName}`));
+    const plan = this.certificates.plan();
+    const secrets = [
+      ...plan.secrets.map((s) => ({ name: s.name, namespace: plan.namespace, trust: 'cluster' as const })),
+      ...(plan.sqlTls?.secrets ?? []).map((s) => ({ name: s.name, namespace: s.namespace, trust: 'sql' as const })),
+    ];
+    return secrets.filter((s) => !managed.has(`${s.namespace}/${s.name}`))
+      .flatMap((s) => EXPORTED_KEYS.map(({ key, ca }) => ({ by: 'exporter', namespace: s.namespace, secretName: s.name, secretKey: key, ca, trust: s.trust })));
   }
 }
 

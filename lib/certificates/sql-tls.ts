@@ -20,6 +20,8 @@ import { checkProps, ShapeOf } from '../model/props';
 import { requireCommonName, requireDnsLabel, resolveNamespace } from '../model/validate';
 import { OutputFile } from '../synth/output-file';
 import type { RunbookStep } from '../documents/runbook';
+import { parseDuration } from '../model/duration';
+import type { ManagedCertificate } from '../model/expiry';
 import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret, TlsPlanSqlTls } from './certificate-options';
 import { checkExtraNames } from './certificate-settings';
 import { CERT_MANAGER_GROUP, privateKeySpec, toUsage } from './cert-manager';
@@ -212,6 +214,11 @@ export class SqlTls extends Construct {
     return this.renderer.issuanceSteps(this.secrets());
   }
 
+  /** The Certificates cert-manager issues and renews for TLS for MySQL clients (none with the other methods), as declared so far. */
+  public managedCertificates(): ManagedCertificate[] {
+    return this.renderer.managedCertificates();
+  }
+
   /** Every Secret of TLS for MySQL clients: the server's, the operator's client, then each application's. */
   private secrets(): TlsPlanSqlSecret[] {
     const { clusterName, namespace } = this.props.settings;
@@ -234,6 +241,8 @@ interface SqlRenderer {
   addSecret(secret: TlsPlanSqlSecret): void;
   /** The runbook steps that issue them. */
   issuanceSteps(secrets: readonly TlsPlanSqlSecret[]): RunbookStep[];
+  /** The Certificates cert-manager issues and renews for them: none but with cert-manager. */
+  managedCertificates(): ManagedCertificate[];
 }
 
 function sqlRenderer(scope: Construct, method: IssuingMethod, settings: CertificateSettings, certManagerNamespace: string): SqlRenderer {
@@ -243,7 +252,7 @@ function sqlRenderer(scope: Construct, method: IssuingMethod, settings: Certific
     case IssuingMethod.CFSSL:
       return renderSqlCfssl(scope, settings);
     default:
-      return { addSecret() {}, issuanceSteps: () => [] };
+      return { addSecret() {}, issuanceSteps: () => [], managedCertificates: () => [] };
   }
 }
 
@@ -260,6 +269,14 @@ function renderSqlCertManager(scope: Construct, settings: CertificateSettings, c
     metadata: { name: names.sqlCaSelfSignedIssuerName(namespace, clusterName), namespace: certManagerNamespace, labels },
     spec: { selfSigned: {} },
   });
+  const managed: ManagedCertificate[] = [];
+  const manage = (certificate: Certificate, secretNamespace: string, ca: boolean) => {
+    const seconds = (duration: string) => parseDuration(duration)! / 1000;
+    managed.push({
+      certificateName: certificate.name, namespace: secretNamespace, secretName: certificate.name, ca, trust: 'sql',
+      durationSeconds: seconds(ca ? settings.caDuration : settings.duration), renewBeforeSeconds: seconds(ca ? settings.caRenewBefore : settings.renewBefore),
+    });
+  };
   const ca = new Certificate(scope, 'Ca', {
     metadata: { name: caName, namespace: certManagerNamespace, labels },
     spec: {
@@ -274,6 +291,7 @@ function renderSqlCertManager(scope: Construct, settings: CertificateSettings, c
     },
   });
   ca.node.addDependency(selfSigned);
+  manage(ca, certManagerNamespace, true);
   const issuer = new ClusterIssuer(scope, 'Issuer', { metadata: { name: caName, labels }, spec: { ca: { secretName: caName } } });
   // Cluster-wide: the namespace cdk8s gives every object of a chart does not belong on it.
   issuer.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
@@ -295,6 +313,7 @@ function renderSqlCertManager(scope: Construct, settings: CertificateSettings, c
         },
       });
       leaf.node.addDependency(issuer);
+      manage(leaf, secret.namespace, false);
     },
     issuanceSteps(secrets) {
       // The cluster's own step applies these objects (they carry its label) and waits in its namespace.
@@ -308,6 +327,7 @@ function renderSqlCertManager(scope: Construct, settings: CertificateSettings, c
         commands: elsewhere.map((n) => `kubectl wait --for=condition=Ready certificate -l ${selector} -n ${n} --timeout=5m`),
       }];
     },
+    managedCertificates: () => [...managed],
   };
 }
 
@@ -332,5 +352,6 @@ function renderSqlCfssl(scope: Construct, settings: CertificateSettings): SqlRen
     },
     // The cluster's issuing script issues them: see cfssl-script.ts.
     issuanceSteps: () => [],
+    managedCertificates: () => [],
   };
 }

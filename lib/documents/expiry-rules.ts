@@ -48,19 +48,27 @@ export interface RuleGroup {
 export function expiryRuleGroup(input: ExpiryRulesInput): RuleGroup {
   const managed = input.certificates.filter((c): c is Managed => c.by === 'cert-manager');
   const exported = input.certificates.filter((c): c is Exported => c.by === 'exporter');
-  const cas = managed.filter((c) => c.ca);
   const sources = {
-    'cert-manager': managed.length > 0 ? certManagerSeries(EXPIRY_METRICS.certManagerExpiry, input.namespace, { name: managed.map((c) => c.certificateName) }) : undefined,
+    'cert-manager': managed.length > 0 ? byNamespace(managed, (namespace, of) => certManagerSeries(EXPIRY_METRICS.certManagerExpiry, namespace, { name: of.map((c) => c.certificateName) })) : undefined,
     'x509-certificate-exporter': exported.length > 0
-      ? selector(EXPIRY_METRICS.exporterExpiry, { secret_namespace: input.namespace }, {}, { secret_name: [...new Set(exported.map((c) => c.secretName))] }) : undefined,
+      ? byNamespace(exported, (namespace, of) => selector(EXPIRY_METRICS.exporterExpiry, { secret_namespace: namespace }, {}, { secret_name: [...new Set(of.map((c) => c.secretName))] })) : undefined,
   };
+  const trusts = [...new Set(managed.map((c) => c.trust))];
+  // One CA per trust (none renewed by a rotation under way): each leaf's ca.crt is compared with it.
+  const caOf = new Map<string, Managed>();
+  for (const trust of trusts) {
+    const cas = managed.filter((c) => c.ca && c.trust === trust);
+    if (cas.length === 1) {
+      caOf.set(trust, cas[0]);
+    }
+  }
   return {
     name: names.expiryRuleGroupName(input.namespace, input.clusterName),
     rules: [
       ...Object.entries(sources).flatMap(([source, any]) => (any === undefined ? [] : [metricsMissingRule(input, source, any)])),
       ...input.certificates.flatMap((c) => [
         ...(c.by === 'cert-manager' ? managedRules(input, c, sources['cert-manager']!) : exportedRules(input, c, sources['x509-certificate-exporter']!)),
-        ...(cas.length === 1 && c.by === 'cert-manager' && !c.ca ? [outdatedCaCopyRule(input, c, cas[0])] : []),
+        ...(c.by === 'cert-manager' && !c.ca && caOf.has(c.trust) ? [outdatedCaCopyRule(input, c, caOf.get(c.trust)!)] : []),
       ]),
     ],
   };
@@ -85,6 +93,17 @@ const SCRAPE_CERT_MANAGER = 'Scrape cert-manager\'s controller metrics into this
 type Managed = Extract<WatchedCertificate, { by: 'cert-manager' }>;
 type Exported = Extract<WatchedCertificate, { by: 'exporter' }>;
 
+/** A name, with its namespace when that is not the cluster's (an application's, or cert-manager's for the SQL CA). */
+function inNamespace(input: ExpiryRulesInput, c: WatchedCertificate, name: string): string {
+  return c.namespace === input.namespace ? name : `${c.namespace}/${name}`;
+}
+
+/** A selector per namespace of the certificates, joined with `or`: the series of any of them. */
+function byNamespace<T extends WatchedCertificate>(certificates: readonly T[], select: (namespace: string, of: readonly T[]) => string): string {
+  const namespaces = [...new Set(certificates.map((c) => c.namespace))];
+  return namespaces.map((n) => select(n, certificates.filter((c) => c.namespace === n))).join(' or ');
+}
+
 /** The labels of every rule of a certificate; `severity` is the rule's. */
 function labelsOf(input: ExpiryRulesInput, c: WatchedCertificate, severity: 'critical' | 'warning'): AlertRule['labels'] {
   const own: Record<Exclude<(typeof EXPIRY_ALERT_LABELS)[number], 'source'>, string> = { tls_cluster: input.clusterName, secret: c.secretName, certificate: c.ca ? 'ca' : 'leaf', severity };
@@ -98,29 +117,30 @@ function labelsOf(input: ExpiryRulesInput, c: WatchedCertificate, severity: 'cri
  * alert is one per certificate, labelled by its rule.
  */
 function managedRules(input: ExpiryRulesInput, c: Managed, anyOfCluster: string): AlertRule[] {
-  const series = certManagerSeries(EXPIRY_METRICS.certManagerExpiry, input.namespace, { name: c.certificateName });
-  const what = `Certificate ${c.certificateName} (Secret ${c.secretName}) of cluster ${input.namespace}/${input.clusterName}`;
+  const series = certManagerSeries(EXPIRY_METRICS.certManagerExpiry, c.namespace, { name: c.certificateName });
+  const what = `Certificate ${inNamespace(input, c, c.certificateName)} (Secret ${c.secretName}) of cluster ${input.namespace}/${input.clusterName}`;
   const runbook = managedRenewal(input, c);
   const expiry = `{{ with query "${quoted(`min(${series})`)}" }}{{ . | first | value | humanizeTimestamp }}{{ else }}an unknown time{{ end }}`;
   return [
     expiringRule(input, c, series, Math.min(c.ca ? input.caThresholdSeconds : input.leafThresholdSeconds, c.renewBeforeSeconds), what, runbook),
     {
       alert: EXPIRY_ALERTS.notReady,
-      expr: `max(${certManagerSeries(EXPIRY_METRICS.certManagerReady, input.namespace, { name: c.certificateName }, { condition: 'True' })}) == 1`,
+      expr: `max(${certManagerSeries(EXPIRY_METRICS.certManagerReady, c.namespace, { name: c.certificateName }, { condition: 'True' })}) == 1`,
       for: input.notReadyFor,
       labels: labelsOf(input, c, 'warning'),
       annotations: { summary: `${what} is not Ready; it expires at ${expiry}.`, runbook },
     },
-    unwatchedRule(input, c, series, anyOfCluster, `cert-manager series for ${what}`, `Check that the Certificate exists: "kubectl get certificate ${c.certificateName} -n ${input.namespace}".`),
+    unwatchedRule(input, c, series, anyOfCluster, `cert-manager series for ${what}`, `Check that the Certificate exists: "kubectl get certificate ${c.certificateName} -n ${c.namespace}".`),
   ];
 }
 
 /** A Secret's key read by the exporter: expiring, and absent. */
 function exportedRules(input: ExpiryRulesInput, c: Exported, anyOfCluster: string): AlertRule[] {
-  const series = selector(EXPIRY_METRICS.exporterExpiry, { secret_namespace: input.namespace, secret_name: c.secretName, secret_key: c.secretKey });
+  const series = selector(EXPIRY_METRICS.exporterExpiry, { secret_namespace: c.namespace, secret_name: c.secretName, secret_key: c.secretKey });
   // Labels of the exporter's own (secret_*): no scrape label takes their place.
-  const what = `the ${c.secretKey} of Secret ${c.secretName} (cluster ${input.namespace}/${input.clusterName})`;
-  const declare = declareRotation(input, c.ca ? '{ id, kind: "ca-renewal" } (the same key) or { id, kind: "ca-replacement" } (a new key)' : '{ id, kind: "leaf-renewal" }');
+  const what = `the ${c.secretKey} of Secret ${inNamespace(input, c, c.secretName)} (cluster ${input.namespace}/${input.clusterName})`;
+  const declare = c.trust === 'sql' ? SQL_NOT_ROTATED
+    : declareRotation(input, c.ca ? '{ id, kind: "ca-renewal" } (the same key) or { id, kind: "ca-replacement" } (a new key)' : '{ id, kind: "leaf-renewal" }');
   return [
     expiringRule(input, c, series, c.ca ? input.caThresholdSeconds : input.leafThresholdSeconds, capitalized(what), `Nothing renews it on its own: ${declare}.`),
     unwatchedRule(input, c, series, anyOfCluster, `x509-certificate-exporter series for ${what}`,
@@ -157,7 +177,7 @@ function unwatchedRule(input: ExpiryRulesInput, c: WatchedCertificate, series: s
  * from then on the components that load that Secret reject every peer.
  */
 function outdatedCaCopyRule(input: ExpiryRulesInput, leaf: Managed, ca: Managed): AlertRule {
-  const expiry = (c: Managed) => `min(${certManagerSeries(EXPIRY_METRICS.certManagerExpiry, input.namespace, { name: c.certificateName })})`;
+  const expiry = (c: Managed) => `min(${certManagerSeries(EXPIRY_METRICS.certManagerExpiry, c.namespace, { name: c.certificateName })})`;
   const replacedCaExpiry = `${expiry(ca)} - ${ca.durationSeconds} + ${ca.renewBeforeSeconds}`;
   return {
     alert: EXPIRY_ALERTS.outdatedCaCopy,
@@ -165,13 +185,17 @@ function outdatedCaCopyRule(input: ExpiryRulesInput, leaf: Managed, ca: Managed)
     for: input.for,
     labels: labelsOf(input, leaf, 'critical'),
     annotations: {
-      summary: `The ca.crt of Secret ${leaf.secretName} (cluster ${input.namespace}/${input.clusterName}) holds the CA certificate cert-manager has since renewed; `
+      summary: `The ca.crt of Secret ${inNamespace(input, leaf, leaf.secretName)} (cluster ${input.namespace}/${input.clusterName}) holds the CA certificate cert-manager has since renewed; `
         + `that copy expires at {{ with query "${quoted(replacedCaExpiry)}" }}{{ . | first | value | humanizeTimestamp }}{{ end }}, `
         + 'and from then on the components that load the Secret reject every peer.',
-      runbook: `${capitalized(declareRotation(input, '{ id, kind: "leaf-renewal" }'))}: cert-manager re-issues every leaf from the renewed CA.`,
+      runbook: leaf.trust === 'sql' ? `Have cert-manager re-issue Certificate ${leaf.namespace}/${leaf.certificateName} (cmctl renew): it signs it with the renewed SQL CA.`
+        : `${capitalized(declareRotation(input, '{ id, kind: "leaf-renewal" }'))}: cert-manager re-issues every leaf from the renewed CA.`,
     },
   };
 }
+
+/** What renews a certificate for MySQL clients that no Certificate manages (cfssl, or yours). */
+const SQL_NOT_ROTATED = 'the declared rotations do not cover the certificates for MySQL clients: issue it anew from the SQL CA (with cfssl, in the issuing folder\'s sql/) and replace its Secret';
 
 /** The runbook step that renews a rotation's worth of certificates. */
 function declareRotation(input: ExpiryRulesInput, kinds: string): string {
@@ -180,7 +204,10 @@ function declareRotation(input: ExpiryRulesInput, kinds: string): string {
 
 /** What renews a cert-manager Certificate that cert-manager has not renewed. */
 function managedRenewal(input: ExpiryRulesInput, c: Managed): string {
-  const describe = `"kubectl describe certificate ${c.certificateName} -n ${input.namespace}" says why`;
+  const describe = `"kubectl describe certificate ${c.certificateName} -n ${c.namespace}" says why`;
+  if (c.trust === 'sql') {
+    return `cert-manager renews it on its own and has not: ${describe}. The declared rotations do not cover the certificates for MySQL clients: have cert-manager re-issue it (cmctl renew)${c.ca ? ', then every certificate the SQL CA signs' : ''}.`;
+  }
   // cert-manager renews its CA itself, with the same key; each leaf keeps in its ca.crt the CA it was issued with.
   return c.ca
     ? `cert-manager renews it on its own, with the same key, and has not: ${describe}. Once it is renewed, ${declareRotation(input, '{ id, kind: "leaf-renewal" }')}, `
@@ -240,7 +267,8 @@ export interface ExporterValues {
 
 /** What the exporter's values are made from. */
 export interface ExporterValuesInput {
-  readonly namespace: string;
+  /** The namespaces of the Secrets it reads, the cluster's first. */
+  readonly namespaces: readonly string[];
   /** The name of its objects, unique in the cluster. */
   readonly fullname: string;
   /** The Secrets it reads. */
@@ -251,7 +279,7 @@ export interface ExporterValuesInput {
 
 /**
  * The exporter's chart values for the Secrets of one cluster that it reads: their `tls.crt` and
- * `ca.crt`, in their namespace, by name (literal names, which its glob patterns match exactly),
+ * `ca.crt`, in their namespaces, by name (literal names, which its glob patterns match exactly),
  * whichever type the library's Secrets have; its objects named apart from any other cluster's; a
  * ServiceMonitor only where prometheus-operator runs (its CRD missing, the install would fail).
  * The alerting is the library's rules' (the chart's own would alert on other thresholds, without
@@ -262,7 +290,7 @@ export function exporterValues(input: ExporterValuesInput): ExporterValues {
   return {
     fullnameOverride: input.fullname,
     secretsExporter: {
-      includeNamespaces: [input.namespace],
+      includeNamespaces: [...input.namespaces],
       includeSecrets: [...input.secretNames],
       secretTypes: EXPIRY_EXPORTER.secretTypes.flatMap((type) => EXPORTED_KEYS.map(({ key }) => ({ type, key }))),
     },

@@ -77,14 +77,24 @@ export const EXPIRY_ALERT_LABELS = ['tls_cluster', 'secret', 'certificate', 'sou
 /** The shortest threshold an expiry alert takes: closer to expiry leaves no time to act. */
 export const MINIMUM_EXPIRY_THRESHOLD = '1h';
 
+/**
+ * Which CA a certificate belongs with: the cluster's, which every component trusts, or the SQL CA
+ * of TLS for MySQL clients.
+ */
+export type CertificateTrust = 'cluster' | 'sql';
+
 /** A certificate cert-manager issues and renews: a `Certificate` and the Secret it writes. */
 export interface ManagedCertificate {
   /** The `Certificate`'s name, which cert-manager's metrics carry. */
   readonly certificateName: string;
+  /** The namespace of the `Certificate` and its Secret. */
+  readonly namespace: string;
   /** The Secret it writes. */
   readonly secretName: string;
   /** Whether it is a CA. */
   readonly ca: boolean;
+  /** The CA it is, or the CA that signs it. */
+  readonly trust: CertificateTrust;
   /** Its `duration`, in seconds: its expiry less this is when it was issued. */
   readonly durationSeconds: number;
   /** Its `renewBefore`, in seconds: an alert before that would only announce the renewal. */
@@ -94,6 +104,10 @@ export interface ManagedCertificate {
 /** A certificate the exporter reads from a Secret's key. */
 export interface ExportedCertificate {
   readonly secretName: string;
+  /** The Secret's namespace. */
+  readonly namespace: string;
+  /** The CA it is, or the CA that signs it. */
+  readonly trust: CertificateTrust;
   /** `tls.crt` or `ca.crt`. */
   readonly secretKey: string;
   /** Whether it is a CA (a Secret's `ca.crt`). */

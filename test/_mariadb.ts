@@ -29,6 +29,51 @@ export function describeWithMariaDb(what: string): jest.Describe {
   return describe;
 }
 
+/** `test` when MariaDB is there or under CI, else `test.skip` after printing why. */
+export function mariaDbTest(name: string, fn: () => Promise<void>, timeout?: number): void {
+  if (!hasMariaDb && process.env.CI !== 'true') {
+    // eslint-disable-next-line no-console
+    console.log(`skipping "${name}": MariaDB not found (install the Debian package mariadb-server; under CI=true the test runs and fails instead)`);
+    test.skip(name, fn, timeout);
+    return;
+  }
+  test(name, fn, timeout);
+}
+
+/** The SQL blocks of a runbook, as written. */
+export function sqlBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
+/** What a client library reports of one connection attempt. */
+export interface Attempt {
+  readonly ok: boolean;
+  /** `CURRENT_USER()`, when connected. */
+  readonly user?: string;
+  readonly error?: string;
+}
+
+/** Node: mysql2 as an application configures it: the trust bundle, its certificate, and the server's name verified. */
+export async function connectNode(port: number, serverName: string, user: string, secret: SecretPem): Promise<Attempt> {
+  const mysql = require('mysql2/promise') as typeof import('mysql2/promise');
+  try {
+    const connection = await mysql.createConnection({
+      host: serverName, user, connectTimeout: 10_000,
+      // The application's DNS resolves the name to the server; here, loopback.
+      stream: net.connect(port, '127.0.0.1'),
+      ssl: { ca: secret['ca.crt'], cert: secret['tls.crt'], key: secret['tls.key'], verifyIdentity: true },
+    });
+    try {
+      const [rows] = await connection.query('SELECT CURRENT_USER() AS user');
+      return { ok: true, user: (rows as { user: string }[])[0].user };
+    } finally {
+      await connection.end();
+    }
+  } catch (error) {
+    return { ok: false, error: String((error as Error).message) };
+  }
+}
+
 /** A free TCP port on loopback. */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

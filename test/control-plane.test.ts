@@ -24,6 +24,7 @@ import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools } from './_control-plane';
 import { SecretPem, formatRejections, goHandshakeMatrix, handshakeMatrix } from './_handshakes';
+import { MariaDb, connectNode, mariaDbTest, sqlBlocks } from './_mariadb';
 
 const x509: typeof X509 = require('@peculiar/x509');
 x509.cryptoProvider.set(webcrypto as any);
@@ -256,12 +257,32 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
     }, 180_000);
 
     test('every Certificate is Ready and cluster-tls verify passes on the live Secrets, read through kubectl', () => {
-      expect(secrets.size).toBe(plan.secrets.length + 1); // and the CA's
+      const sqlInDemo = plan.sqlTls!.secrets.filter((s) => s.namespace === 'demo');
+      expect(sqlInDemo).toHaveLength(3);
+      expect(secrets.size).toBe(plan.secrets.length + sqlInDemo.length + 1); // and the CA's
       const live = kubectl(['get', 'secrets', '-n', 'demo', '-o', 'json']);
       const verify = spawnSync(process.execPath, [CLI, 'verify', '--dist', DIST, '--secrets', '-', '--namespace', 'demo', '--cluster', 'basic'], { input: live.stdout, encoding: 'utf8' });
       expect({ status: verify.status, stderr: verify.stderr }).toEqual({ status: 0, stderr: '' });
-      expect(verify.stdout).toMatch(/13 secrets checked: 13 passed, 0 failed/);
+      expect(verify.stdout).toMatch(/16 secrets checked: 16 passed, 0 failed/);
     });
+
+    mariaDbTest('TLS for MySQL clients through the real ClusterIssuer: the SQL CA\'s key stays in cert-manager\'s namespace, and a real MariaDB with the issued server Secret lets the migration in with its own certificate, verifying the server\'s name', async () => {
+      const ca = plan.sqlTls!.ca;
+      const holders = JSON.parse(kubectl(['get', 'secrets', '-A', '-o', 'json']).stdout).items.filter((x: any) => x.metadata.name === ca.name);
+      expect(holders.map((x: any) => x.metadata.namespace)).toEqual(['cert-manager']);
+      expect(Object.keys(holders[0].data).sort()).toEqual(['ca.crt', 'tls.crt', 'tls.key']);
+      const db = await MariaDb.start(secrets.get('basic-sqlserver-server-secret')!);
+      try {
+        db.sql(sqlBlocks(fs.readFileSync(path.join(DIST, 'demo', 'basic', 'database-runbook.md'), 'utf8')).join(''));
+        const migration = secrets.get('basic-migration-basic-sql-client')!;
+        expect(await connectNode(db.port, 'basic-sqlserver.demo.svc', 'basic-migration', migration)).toEqual({ ok: true, user: 'basic-migration@%' });
+        // The cluster's own client certificate is refused: it is not the SQL CA's.
+        const component = secrets.get('basic-cluster-client-secret')!;
+        expect((await connectNode(db.port, 'basic-sqlserver.demo.svc', 'basic-migration', { ...component, 'ca.crt': migration['ca.crt'] })).ok).toBe(false);
+      } finally {
+        await db.stop();
+      }
+    }, 120_000);
 
     test('every CertificateRequest went through the webhook\'s mutation: it names the user whose request created it', () => {
       const requests = JSON.parse(kubectl(['get', 'certificaterequests', '-n', 'demo', '-o', 'json']).stdout).items as any[];

@@ -9,7 +9,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart } from 'cdk8s';
@@ -25,7 +24,7 @@ import { requireCfssl } from './_cfssl-available';
 import { describeWithTools, tool } from './_control-plane';
 import { createFakeKubectl } from './_fake-kubectl';
 import type { SecretPem } from './_handshakes';
-import { MariaDb, describeWithMariaDb } from './_mariadb';
+import { Attempt, MariaDb, connectNode, describeWithMariaDb, sqlBlocks } from './_mariadb';
 import { readmeBlocks } from './_readme';
 
 const CLUSTER = 'basic';
@@ -47,11 +46,6 @@ function synthesized(method: IssuingMethod, outdir: string): string {
   return path.join(outdir, NAMESPACE, CLUSTER);
 }
 
-/** The SQL blocks of a runbook, as written. */
-function sqlBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]);
-}
-
 /** Every Secret of the deployment by `namespace/name`, as the method writes it. */
 async function issue(method: IssuingMethod, root: string): Promise<{ folder: string; secrets: Map<string, SecretPem> }> {
   const outdir = path.join(root, 'dist');
@@ -71,35 +65,6 @@ async function issue(method: IssuingMethod, root: string): Promise<{ folder: str
   }
   const decode = (data: Record<string, string>) => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])) as SecretPem;
   return { folder, secrets: new Map(kubectl.secrets().map((s) => [`${s.namespace}/${s.name}`, decode(s.data)])) };
-}
-
-/** What a client library reports of one connection attempt. */
-interface Attempt {
-  readonly ok: boolean;
-  /** `CURRENT_USER()`, when connected. */
-  readonly user?: string;
-  readonly error?: string;
-}
-
-/** Node: mysql2 as an application configures it: the trust bundle, its certificate, and the server's name verified. */
-async function connectNode(port: number, serverName: string, user: string, secret: SecretPem): Promise<Attempt> {
-  const mysql = require('mysql2/promise') as typeof import('mysql2/promise');
-  try {
-    const connection = await mysql.createConnection({
-      host: serverName, user, connectTimeout: 10_000,
-      // The application's DNS resolves the name to the server; here, loopback.
-      stream: net.connect(port, '127.0.0.1'),
-      ssl: { ca: secret['ca.crt'], cert: secret['tls.crt'], key: secret['tls.key'], verifyIdentity: true },
-    });
-    try {
-      const [rows] = await connection.query('SELECT CURRENT_USER() AS user');
-      return { ok: true, user: (rows as { user: string }[])[0].user };
-    } finally {
-      await connection.end();
-    }
-  } catch (error) {
-    return { ok: false, error: String((error as Error).message) };
-  }
 }
 
 /** Go: go-sql-driver/mysql, with a tls.Config of the trust bundle, the certificate and the server's name. */

@@ -30,7 +30,8 @@ function namespaceOf(app: App, namespace: string, clusterName = 'basic'): { obje
     throw new Error(`no plan for ${namespace}/${clusterName}`);
   }
   return {
-    objects: rendered.objects.map((o) => o.manifest).filter((o) => o.metadata?.namespace === namespace),
+    // cert-manager's objects of every namespace: the SQL CA lives in cert-manager's, its ClusterIssuer in none.
+    objects: rendered.objects.map((o) => o.manifest).filter((o) => o.metadata?.namespace === namespace || o.apiVersion === 'cert-manager.io/v1'),
     plan: JSON.parse(planFile.content),
   };
 }

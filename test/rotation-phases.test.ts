@@ -24,7 +24,10 @@ describe.each(PHASES)('the reference app at phase %s', (phase) => {
   const files = new Map(renderApp(buildApp(undefined, referenceRotations(phase))).files.map((f) => [f.path, f.content]));
   const certManager = manifestsOf(files, 'demo.k8s.yaml');
   const cfssl = manifestsOf(files, 'demo-cfssl.k8s.yaml');
-  const certificates = certManager.filter((m) => m.kind === 'Certificate');
+  // The cluster's Certificates; those of TLS for MySQL clients (their CA in cert-manager's namespace, the rest through its ClusterIssuer) apart.
+  const isSql = (m: any) => m.metadata.namespace === 'cert-manager' || m.spec.issuerRef.kind === 'ClusterIssuer';
+  const certificates = certManager.filter((m) => m.kind === 'Certificate' && !isSql(m));
+  const sqlCertificates = certManager.filter((m) => m.kind === 'Certificate' && isSql(m));
   const caSecretOfIssuer = certManager.find((m) => m.kind === 'Issuer' && m.metadata.name === 'basic-db-issuer').spec.ca.secretName;
 
   test('every component of both clusters carries the phase\'s restart annotation, and the objects fit the CRDs', () => {
@@ -49,6 +52,13 @@ describe.each(PHASES)('the reference app at phase %s', (phase) => {
     expected.leaves.forEach((l) => expect(leaves).toContain(l));
     expect(leaves.length).toBe(expected.leaves.length === 0 ? 0 : 13);
     expect(files.has('demo/basic/rotate-certificates.sh')).toBe(true);
+    // A rotation of the cluster's CA leaves the SQL CA and the certificates it signs as they are.
+    expect(sqlCertificates.map((c) => [c.metadata.namespace, c.metadata.name, c.spec.secretName])).toEqual([
+      ['cert-manager', 'demo-basic-sql-ca', 'demo-basic-sql-ca'],
+      ['demo', 'basic-sqlserver-server-secret', 'basic-sqlserver-server-secret'],
+      ['demo', 'basic-sqlserver-client-secret', 'basic-sqlserver-client-secret'],
+      ['demo', 'basic-migration-basic-sql-client', 'basic-migration-basic-sql-client'],
+    ]);
   });
 
   test('cfssl: the script writes every Secret whole from the phase\'s files and keeps the earlier generation', () => {

@@ -274,7 +274,7 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
       const db = await MariaDb.start(secrets.get('basic-sqlserver-server-secret')!);
       try {
         db.sql(sqlBlocks(fs.readFileSync(path.join(DIST, 'demo', 'basic', 'database-runbook.md'), 'utf8')).join(''));
-        const migration = secrets.get('basic-migration-basic-sql-client')!;
+        const migration = secrets.get('basic-migration-demo-basic-sql-client')!;
         expect(await connectNode(db.port, 'basic-sqlserver.demo.svc', 'basic-migration', migration)).toEqual({ ok: true, user: 'basic-migration@%' });
         // The cluster's own client certificate is refused: it is not the SQL CA's.
         const component = secrets.get('basic-cluster-client-secret')!;

@@ -5,7 +5,7 @@ import { crdErrors, crdKinds } from './_crds';
 describe('the CRD validator used by every test', () => {
   test('knows the cert-manager kinds, the operator\'s five kinds and prometheus-operator\'s PrometheusRule', () => {
     expect(crdKinds().sort()).toEqual([
-      'cert-manager.io/v1/Certificate', 'cert-manager.io/v1/Issuer',
+      'cert-manager.io/v1/Certificate', 'cert-manager.io/v1/ClusterIssuer', 'cert-manager.io/v1/Issuer',
       'db.operator.io/v1alpha1/Backup', 'db.operator.io/v1alpha1/DatabaseCluster', 'db.operator.io/v1alpha1/DatabaseMonitor',
       'db.operator.io/v1alpha1/MigrationCluster', 'db.operator.io/v1alpha1/Restore',
       'monitoring.coreos.com/v1/PrometheusRule',
@@ -56,6 +56,6 @@ describe('the CRD validator used by every test', () => {
     expect(imported('prometheus-operator')).toEqual(['monitoring.coreos.com_prometheusrules.yaml']);
     expect(imported('operator')).toEqual([]);
     const modules = fs.readdirSync(path.join(__dirname, '..', 'imports')).sort();
-    expect(modules).toEqual(['certificates-cert-manager.io.ts', 'issuers-cert-manager.io.ts', 'prometheusrules-monitoring.coreos.com.ts']);
+    expect(modules).toEqual(['certificates-cert-manager.io.ts', 'clusterissuers-cert-manager.io.ts', 'issuers-cert-manager.io.ts', 'prometheusrules-monitoring.coreos.com.ts']);
   });
 });

@@ -125,17 +125,17 @@ describe('which certificates the rules watch', () => {
     certs.watchExpiry();
     const rules = findObject(Testing.synth(chart), 'PrometheusRule', 'basic-certificate-expiry');
     expect(alertsOf(rules)).toEqual(expect.arrayContaining([
-      `${EXPIRY_ALERTS.expiring} secret_namespace="orders",secret_name="orders-api-basic-sql-client",secret_key="tls.crt"`,
+      `${EXPIRY_ALERTS.expiring} secret_namespace="orders",secret_name="orders-api-demo-basic-sql-client",secret_key="tls.crt"`,
       `${EXPIRY_ALERTS.expiring} secret_namespace="demo",secret_name="basic-sqlserver-server-secret",secret_key="ca.crt"`,
     ]));
     // The source's presence reads every namespace it watches.
     const missing = rules.spec.groups[0].rules.find((r: any) => r.alert === EXPIRY_ALERTS.metricsMissing);
-    expect(missing.expr).toMatch(/^absent\(x509_cert_not_after\{secret_namespace="demo",secret_name=~"[^"]*basic-sqlserver-client-secret"\} or x509_cert_not_after\{secret_namespace="orders",secret_name=~"orders-api-basic-sql-client"\}\)$/);
+    expect(missing.expr).toMatch(/^absent\(x509_cert_not_after\{secret_namespace="demo",secret_name=~"[^"]*basic-sqlserver-client-secret"\} or x509_cert_not_after\{secret_namespace="orders",secret_name=~"orders-api-demo-basic-sql-client"\}\)$/);
     const file = chart.node.findAll().filter(OutputFile.isOutputFile).find((f) => f.path === 'demo/basic/x509-certificate-exporter-values.yaml')!;
     const values = YAML.parse(file.render());
     expect(exporterValuesErrors(values)).toEqual([]);
     expect(values.secretsExporter.includeNamespaces).toEqual(['demo', 'orders']);
-    expect(values.secretsExporter.includeSecrets).toEqual(expect.arrayContaining(['basic-sqlserver-server-secret', 'basic-sqlserver-client-secret', 'orders-api-basic-sql-client']));
+    expect(values.secretsExporter.includeSecrets).toEqual(expect.arrayContaining(['basic-sqlserver-server-secret', 'basic-sqlserver-client-secret', 'orders-api-demo-basic-sql-client']));
   });
 
   test('the exporter\'s values are checked against its chart\'s values schema: a key the chart does not have is refused', () => {
@@ -455,25 +455,25 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
       `certmanager_certificate_expiration_timestamp_seconds{namespace="cert-manager",exported_namespace="${namespace}",name="${name}",pod="cert-manager-7c9f"}`;
     const failures = testRules('sql-namespaces', file, {
       input_series: [
-        constant(expiry('orders', 'orders-api-basic-sql-client'), 20 * DAY),
+        constant(expiry('orders', 'orders-api-demo-basic-sql-client'), 20 * DAY),
         // A Certificate of the same name in another namespace, far from expiring, is not the application's.
-        constant(expiry('demo', 'orders-api-basic-sql-client'), 400 * DAY),
+        constant(expiry('demo', 'orders-api-demo-basic-sql-client'), 400 * DAY),
         constant(expiry('cert-manager', 'demo-basic-sql-ca'), 3000 * DAY),
         constant(expiry('demo', 'basic-sqlserver-server-secret'), 300 * DAY),
       ],
       alert_rule_test: [
-        { eval_time: '2h', alertname: EXPIRY_ALERTS.expiring, exp_alerts: [expected(rules, EXPIRY_ALERTS.expiring, 'orders-api-basic-sql-client', false, '1970-01-21 00:00:00 +0000 UTC')] },
+        { eval_time: '2h', alertname: EXPIRY_ALERTS.expiring, exp_alerts: [expected(rules, EXPIRY_ALERTS.expiring, 'orders-api-demo-basic-sql-client', false, '1970-01-21 00:00:00 +0000 UTC')] },
       ],
     });
     expect(failures).toBe('');
     const summary = (secret: string) => rules.find((r) => r.alert === EXPIRY_ALERTS.expiring && r.labels.secret === secret).annotations.summary;
-    expect(summary('orders-api-basic-sql-client')).toMatch(/^Certificate orders\/orders-api-basic-sql-client \(Secret orders-api-basic-sql-client\) of cluster demo\/basic expires/);
+    expect(summary('orders-api-demo-basic-sql-client')).toMatch(/^Certificate orders\/orders-api-demo-basic-sql-client \(Secret orders-api-demo-basic-sql-client\) of cluster demo\/basic expires/);
     expect(summary('demo-basic-sql-ca')).toMatch(/^Certificate cert-manager\/demo-basic-sql-ca /);
     // Their remedy is cert-manager's, not a declared rotation, which covers the cluster's certificates only.
-    const runbook = rules.find((r) => r.alert === EXPIRY_ALERTS.expiring && r.labels.secret === 'orders-api-basic-sql-client').annotations.runbook;
+    const runbook = rules.find((r) => r.alert === EXPIRY_ALERTS.expiring && r.labels.secret === 'orders-api-demo-basic-sql-client').annotations.runbook;
     expect(runbook).toMatch(/The declared rotations do not cover the certificates for MySQL clients: have cert-manager re-issue it \(cmctl renew\)\.$/);
     // Each leaf's ca.crt is compared with the CA that signs it: the SQL CA for those of TLS for MySQL clients.
-    const outdated = rules.filter((r) => r.alert === EXPIRY_ALERTS.outdatedCaCopy && r.labels.secret === 'orders-api-basic-sql-client');
+    const outdated = rules.filter((r) => r.alert === EXPIRY_ALERTS.outdatedCaCopy && r.labels.secret === 'orders-api-demo-basic-sql-client');
     expect(outdated.map((r) => r.expr)).toEqual([expect.stringContaining('name="demo-basic-sql-ca"')]);
   });
 

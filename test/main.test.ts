@@ -42,9 +42,9 @@ describe('reference app', () => {
     expect(findObject(demo, 'DatabaseMonitor', 'basic-monitor').spec.clusters).toEqual([{ name: 'basic' }]);
   });
 
-  test('the migration cluster basic reaches its source and target through their own Secrets', () => {
+  test('the migration cluster basic reaches its source through its own Secret, and its target with its client certificate for MySQL clients', () => {
     const cluster = findObject(objects.filter((o) => o.metadata.namespace === 'demo'), 'MigrationCluster', 'basic');
-    expect(cluster.spec.tlsClientSecretNames).toEqual(['basic-source1-tls', 'basic-target-tls']);
+    expect(cluster.spec.tlsClientSecretNames).toEqual(['basic-source1-tls', 'basic-migration-demo-basic-sql-client']);
     const files = rendered.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['demo/basic/migration/source1.yaml', 'demo/basic/migration/task.yaml', 'demo/basic/migration-runbook.md']));
   });

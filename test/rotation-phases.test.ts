@@ -57,7 +57,7 @@ describe.each(PHASES)('the reference app at phase %s', (phase) => {
       ['cert-manager', 'demo-basic-sql-ca', 'demo-basic-sql-ca'],
       ['demo', 'basic-sqlserver-server-secret', 'basic-sqlserver-server-secret'],
       ['demo', 'basic-sqlserver-client-secret', 'basic-sqlserver-client-secret'],
-      ['demo', 'basic-migration-basic-sql-client', 'basic-migration-basic-sql-client'],
+      ['demo', 'basic-migration-demo-basic-sql-client', 'basic-migration-demo-basic-sql-client'],
     ]);
   });
 

@@ -100,7 +100,9 @@ describeWithCfssl('the rotation simulator')('cfssl: the real script and the real
   function copyFolder(files: ReturnType<typeof render>['files']): string {
     for (const [p, f] of files) {
       if (p.startsWith(`${NS}/basic/cfssl/`)) {
-        fs.writeFileSync(path.join(pki, path.basename(p)), f.content, { mode: f.executable ? 0o755 : 0o644 });
+        const into = path.join(pki, p.slice(`${NS}/basic/cfssl/`.length));
+        fs.mkdirSync(path.dirname(into), { recursive: true });
+        fs.writeFileSync(into, f.content, { mode: f.executable ? 0o755 : 0o644 });
       }
     }
     return path.join(pki, 'issue-certificates.sh');

@@ -47,7 +47,7 @@ function synthesized(method: IssuingMethod, outdir: string): string {
 }
 
 /** Every Secret of the deployment by `namespace/name`, as the method writes it. */
-async function issue(method: IssuingMethod, root: string): Promise<{ folder: string; secrets: Map<string, SecretPem> }> {
+async function issue(method: IssuingMethod, root: string): Promise<{ folder: string; pki?: string; kubectl?: string; secrets: Map<string, SecretPem> }> {
   const outdir = path.join(root, 'dist');
   const folder = synthesized(method, outdir);
   if (method === IssuingMethod.CERT_MANAGER) {
@@ -64,7 +64,7 @@ async function issue(method: IssuingMethod, root: string): Promise<{ folder: str
     throw new Error(`the issuing script failed (${ran.status}): ${ran.stderr}`);
   }
   const decode = (data: Record<string, string>) => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])) as SecretPem;
-  return { folder, secrets: new Map(kubectl.secrets().map((s) => [`${s.namespace}/${s.name}`, decode(s.data)])) };
+  return { folder, pki, kubectl: kubectl.command, secrets: new Map(kubectl.secrets().map((s) => [`${s.namespace}/${s.name}`, decode(s.data)])) };
 }
 
 /** Go: go-sql-driver/mysql, with a tls.Config of the trust bundle, the certificate and the server's name. */
@@ -89,6 +89,8 @@ describeWithTools('TLS for MySQL clients with a real MySQL-protocol server', ['m
     let secrets: Map<string, SecretPem>;
     let runbook: string;
     let db: MariaDb;
+    let pki: string | undefined;
+    let kubectlCommand: string | undefined;
     const secret = (namespace: string, name: string) => {
       const found = secrets.get(`${namespace}/${name}`);
       if (!found) {
@@ -96,13 +98,15 @@ describeWithTools('TLS for MySQL clients with a real MySQL-protocol server', ['m
       }
       return found;
     };
-    const orders = () => secret('orders', names.sqlApplicationSecretName(CLUSTER, 'orders-api'));
-    const billing = () => secret('billing', names.sqlApplicationSecretName(CLUSTER, 'billing'));
+    const orders = () => secret('orders', names.sqlApplicationSecretName(NAMESPACE, CLUSTER, 'orders-api'));
+    const billing = () => secret('billing', names.sqlApplicationSecretName(NAMESPACE, CLUSTER, 'billing'));
 
     beforeAll(async () => {
       root = fs.mkdtempSync(path.join(os.tmpdir(), `cluster-tls-sql-${method}-`));
       const issued = await issue(method, root);
       secrets = issued.secrets;
+      pki = issued.pki;
+      kubectlCommand = issued.kubectl;
       runbook = fs.readFileSync(path.join(issued.folder, 'database-runbook.md'), 'utf8');
       db = await MariaDb.start(secret(NAMESPACE, names.sqlServerSecretName(CLUSTER)));
       // The runbook's statements, as written, then a user any certificate the server accepts may log in as.
@@ -119,14 +123,14 @@ describeWithTools('TLS for MySQL clients with a real MySQL-protocol server', ['m
 
     test('the README\'s statement is the runbook\'s for the same application', () => {
       const readme = readmeBlocks().filter((b) => b.lang === 'sql');
-      expect(readme.map((b) => b.text)).toEqual(["CREATE USER IF NOT EXISTS 'orders-api'@'%' REQUIRE SUBJECT '/CN=orders-api';\n"]);
+      expect(readme.map((b) => b.text)).toEqual(["CREATE USER IF NOT EXISTS 'orders-api'@'%';\nALTER USER 'orders-api'@'%' REQUIRE SUBJECT '/CN=orders-api';\n"]);
       expect(sqlBlocks(runbook)[0]).toContain(readme[0].text);
     });
 
     test('the runbook ties each application\'s user to its subject, and the server holds exactly that', () => {
       expect(sqlBlocks(runbook)).toEqual([
-        "CREATE USER IF NOT EXISTS 'orders-api'@'%' REQUIRE SUBJECT '/CN=orders-api';\n"
-        + "CREATE USER IF NOT EXISTS 'billing'@'%' REQUIRE SUBJECT '/CN=billing.example.com';\n",
+        "CREATE USER IF NOT EXISTS 'orders-api'@'%';\nALTER USER 'orders-api'@'%' REQUIRE SUBJECT '/CN=orders-api';\n"
+        + "CREATE USER IF NOT EXISTS 'billing'@'%';\nALTER USER 'billing'@'%' REQUIRE SUBJECT '/CN=billing.example.com';\n",
       ]);
       expect(db.sql("SELECT user, x509_subject FROM mysql.user WHERE ssl_type = 'SPECIFIED' ORDER BY user;")).toBe(
         'billing\t/CN=billing.example.com\norders-api\t/CN=orders-api\n');
@@ -164,6 +168,25 @@ describeWithTools('TLS for MySQL clients with a real MySQL-protocol server', ['m
       const attempt = await connect(db.port, NOT_ON_CERTIFICATE, 'orders-api', orders());
       expect(attempt.ok).toBe(false);
       expect(attempt.error).toMatch(client === 'node' ? /Hostname\/IP does not match certificate's altnames/ : /x509: certificate is valid for .*, not basic-sqlserver\.elsewhere\.svc/);
+    });
+
+    // cfssl only: cert-manager keeps its CA itself.
+    const cfsslOnly = method === IssuingMethod.CFSSL ? test : () => undefined;
+    cfsslOnly('cfssl: without the SQL CA in sql/, the script refuses to make another one while a certificate or a Secret it signed is there', () => {
+      const run = () => spawnSync(path.join(pki!, 'issue-certificates.sh'), [], { encoding: 'utf8', env: { ...process.env, KUBECTL: kubectlCommand! } });
+      const sql = path.join(pki!, 'sql');
+      fs.renameSync(path.join(sql, 'ca.pem'), path.join(root, 'sql-ca.pem'));
+      fs.renameSync(path.join(sql, 'ca-key.pem'), path.join(root, 'sql-ca-key.pem'));
+      expect(run()).toMatchObject({ status: 1, stderr: 'issue-certificates.sh: found sql/server.pem but not the SQL CA that signed it; restore sql/ca.pem and sql/ca-key.pem\n' });
+      fs.renameSync(sql, path.join(root, 'sql-folder'));
+      fs.mkdirSync(sql);
+      expect(run()).toMatchObject({ status: 1, stderr: 'issue-certificates.sh: Secret demo/basic-sqlserver-server-secret exists but the SQL CA that signed it is not in sql/; run the script from the folder that holds sql/ca.pem and sql/ca-key.pem\n' });
+      expect(fs.readdirSync(sql)).toEqual([]);
+      fs.rmSync(sql, { recursive: true });
+      fs.renameSync(path.join(root, 'sql-folder'), sql);
+      fs.renameSync(path.join(root, 'sql-ca.pem'), path.join(sql, 'ca.pem'));
+      fs.renameSync(path.join(root, 'sql-ca-key.pem'), path.join(sql, 'ca-key.pem'));
+      expect(run().status).toBe(0);
     });
 
     test('the SQL CA is not the cluster\'s: the two Secrets\' ca.crt differ, and the applications\' is the server\'s', () => {

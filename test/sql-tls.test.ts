@@ -52,7 +52,7 @@ describe('with cert-manager', () => {
     const ca = findObject(objects, 'Certificate', 'demo-basic-sql-ca');
     expect(ca.metadata.namespace).toBe('cert-manager');
     expect(ca.spec).toMatchObject({
-      secretName: 'demo-basic-sql-ca', isCA: true, commonName: 'demo-basic-sql-ca', subject: { organizations: ['basic'] },
+      secretName: 'demo-basic-sql-ca', isCA: true, commonName: 'basic-sql-ca', subject: { organizations: ['basic'] },
       duration: '87600h', renewBefore: '720h', privateKey: { rotationPolicy: 'Never' },
       issuerRef: { kind: 'Issuer', name: 'demo-basic-sql-ca-selfsigned' },
     });
@@ -82,15 +82,28 @@ describe('with cert-manager', () => {
       metadata: { namespace: 'demo' },
       spec: { commonName: 'basic-sql-operator', usages: ['client auth'], issuerRef: { kind: 'ClusterIssuer', name: 'demo-basic-sql-ca' } },
     });
-    expect(findObject(objects, 'Certificate', 'orders-api-basic-sql-client')).toMatchObject({
+    expect(findObject(objects, 'Certificate', 'orders-api-demo-basic-sql-client')).toMatchObject({
       metadata: { namespace: 'orders' },
-      spec: { secretName: 'orders-api-basic-sql-client', commonName: 'orders-api', usages: ['client auth'], issuerRef: { kind: 'ClusterIssuer', name: 'demo-basic-sql-ca' } },
+      spec: { secretName: 'orders-api-demo-basic-sql-client', commonName: 'orders-api', usages: ['client auth'], issuerRef: { kind: 'ClusterIssuer', name: 'demo-basic-sql-ca' } },
     });
   });
 
-  test('no application certificate is signed by the cluster\'s CA-type Issuer', () => {
-    const sql = objects.filter((o) => o.kind === 'Certificate' && /sqlserver-(server|client)-secret$|-sql-client$/.test(o.metadata.name));
-    expect(sql.map((o) => o.spec.issuerRef.kind)).toEqual(['ClusterIssuer', 'ClusterIssuer', 'ClusterIssuer']);
+  test('no certificate for MySQL clients is signed by the cluster\'s CA-type Issuer', () => {
+    for (const [namespace, name] of [['demo', 'basic-sqlserver-server-secret'], ['demo', 'basic-sqlserver-client-secret'], ['orders', 'orders-api-demo-basic-sql-client']]) {
+      const certificate = objects.find((o) => o.kind === 'Certificate' && o.metadata.namespace === namespace && o.metadata.name === name);
+      expect([name, certificate.spec.issuerRef.kind]).toEqual([name, 'ClusterIssuer']);
+    }
+  });
+
+  test('the runbook names the applications\' namespaces before issuing, waits outside the cluster\'s namespace, and checks every SQL Secret before the deploy', () => {
+    const runbook = built.database.runbook.render();
+    const steps = [...runbook.matchAll(/^## \d+\. (.*)$/gm)].map((m) => m[1]);
+    expect(steps.slice(0, 4)).toEqual(['The applications\' namespaces', 'Issue the certificates with cert-manager', 'Wait for the certificates for MySQL clients', 'Check the certificate Secrets']);
+    expect(runbook).toContain('which must exist first: `orders`.');
+    expect(runbook).toContain('kubectl wait --for=condition=Ready certificate -l cdk8s-cluster-tls/certificates=basic -n cert-manager --timeout=5m\n'
+      + 'kubectl wait --for=condition=Ready certificate -l cdk8s-cluster-tls/certificates=basic -n orders --timeout=5m\n');
+    expect(runbook).toMatch(/kubectl get secret [^\n]* basic-cluster-client-secret basic-sqlserver-server-secret basic-sqlserver-client-secret -n demo\nkubectl get secret orders-api-demo-basic-sql-client -n orders\n/);
+    expect(runbook).toContain("CREATE USER IF NOT EXISTS 'orders-api'@'%';\nALTER USER 'orders-api'@'%' REQUIRE SUBJECT '/CN=orders-api';\n");
   });
 
   test('the DatabaseCluster turns the operator\'s tlsClient on', () => {
@@ -151,7 +164,7 @@ describe('the plan', () => {
           dnsNames: ['basic-sqlserver', 'basic-sqlserver.demo', 'basic-sqlserver.demo.svc'], ipAddresses: ['127.0.0.1', '::1'],
         },
         { name: 'basic-sqlserver-client-secret', namespace: 'demo', role: 'operator-client', commonName: 'basic-sql-operator', usages: ['client auth'] },
-        { name: 'orders-api-basic-sql-client', namespace: 'orders', role: 'application', application: 'orders-api', commonName: 'orders.example.com', usages: ['client auth'] },
+        { name: 'orders-api-demo-basic-sql-client', namespace: 'orders', role: 'application', application: 'orders-api', commonName: 'orders.example.com', usages: ['client auth'] },
       ],
     });
     // The cluster's own Secrets are unchanged: the SQL ones are not among them.
@@ -168,7 +181,7 @@ describe('with cfssl', () => {
 
   test('the requests of the SQL CA and of each certificate are in the sql folder', () => {
     expect(fs.readdirSync(path.join(folder, 'sql')).sort()).toEqual(['app-orders-api.json', 'ca-csr.json', 'operator-client.json', 'server.json']);
-    expect(json('sql/ca-csr.json')).toEqual({ CN: 'demo-basic-sql-ca', CA: { expiry: '87600h' }, key: { algo: 'rsa', size: 2048 }, names: [{ O: 'basic' }] });
+    expect(json('sql/ca-csr.json')).toEqual({ CN: 'basic-sql-ca', CA: { expiry: '87600h' }, key: { algo: 'rsa', size: 2048 }, names: [{ O: 'basic' }] });
     expect(json('sql/server.json')).toEqual({
       CN: 'basic-sqlserver', hosts: ['127.0.0.1', '::1', 'basic-sqlserver', 'basic-sqlserver.demo', 'basic-sqlserver.demo.svc'], key: { algo: 'rsa', size: 2048 },
     });
@@ -179,7 +192,7 @@ describe('with cfssl', () => {
     const script = fs.readFileSync(path.join(folder, 'issue-certificates.sh'), 'utf8');
     expect(script).toContain("sql_secret 'demo' 'basic-sqlserver-server-secret' 'server'\n");
     expect(script).toContain("sql_secret 'demo' 'basic-sqlserver-client-secret' 'operator-client'\n");
-    expect(script).toContain("sql_secret 'orders' 'orders-api-basic-sql-client' 'app-orders-api'\n");
+    expect(script).toContain("sql_secret 'orders' 'orders-api-demo-basic-sql-client' 'app-orders-api'\n");
     expect(script).toContain("--from-file=ca.crt='sql/ca.pem'");
   });
 
@@ -196,7 +209,7 @@ test('with user-provided Secrets, required-secrets.md lists each SQL Secret with
   expect(section).toContain('### `demo/basic-sqlserver-server-secret`');
   expect(section).toContain('- DNS `basic-sqlserver.demo.svc`');
   expect(section).toContain('### `demo/basic-sqlserver-client-secret`');
-  expect(section).toContain('### `orders/orders-api-basic-sql-client`\n\nThe client certificate of application `orders-api`. Subject: exactly `CN=orders-api`.');
+  expect(section).toContain('### `orders/orders-api-demo-basic-sql-client`\n\nThe client certificate of application `orders-api`. Subject: exactly `CN=orders-api`.');
 });
 
 describe('refusals', () => {
@@ -210,8 +223,16 @@ describe('refusals', () => {
     const { database } = build();
     database.addSqlClient('orders-api', { commonName: 'shared' });
     expect(() => database.addSqlClient('billing', { commonName: 'shared' })).toThrow(
-      'test/certs/SqlTls: sql client billing.commonName: received "shared"; expected a Common Name no other certificate of the SQL server carries (the Secret demo/orders-api-basic-sql-client has it): REQUIRE SUBJECT could not tell them apart');
+      'test/db: addSqlClient("billing").commonName: received "shared"; expected a Common Name no other certificate of the SQL server carries (the Secret demo/orders-api-demo-basic-sql-client has it): REQUIRE SUBJECT could not tell them apart');
     expect(() => database.addSqlClient('billing', { commonName: 'basic-sql-operator' })).toThrow(/the Secret demo\/basic-sqlserver-client-secret has it/);
+  });
+
+  test('a Common Name REQUIRE SUBJECT would not compare as written: a slash, a quote, a backslash, a space', () => {
+    const { database } = build();
+    for (const commonName of ['billing/O=evil', "o'brien", 'back\\slash', 'two words']) {
+      expect(() => database.addSqlClient('billing', { commonName })).toThrow(
+        `test/db: addSqlClient("billing").commonName: received ${JSON.stringify(commonName)}; expected letters, digits, ".", "-" and "_", starting with a letter or digit: REQUIRE SUBJECT compares the subject as each server writes it`);
+    }
   });
 
   test('an application declared again with other options; the same options return it', () => {
@@ -219,26 +240,42 @@ describe('refusals', () => {
     const first = database.addSqlClient('orders-api', { namespace: 'orders' });
     expect(database.addSqlClient('orders-api', { namespace: 'orders' })).toBe(first);
     expect(() => database.addSqlClient('orders-api', { namespace: 'other' })).toThrow(
-      'test/certs/SqlTls: sql client orders-api: received {"namespace":"other"}; expected the options it was first declared with, {"namespace":"orders"}');
+      'test/db: addSqlClient("orders-api"): received {"namespace":"other"}; expected the options it was first declared with, {"namespace":"orders"}');
   });
 
-  test('an application name that is no DNS label, and a namespace that is none', () => {
+  test('an application name that is no DNS label or longer than a database user name, a namespace that is none, an unknown option', () => {
     const { database } = build();
-    expect(() => database.addSqlClient('Orders_API')).toThrow(/^test\/certs\/SqlTls: sql client name: received "Orders_API"; expected /);
-    expect(() => database.addSqlClient('orders', { namespace: 'Not A Namespace' })).toThrow(/^test\/certs\/SqlTls: namespace: received "Not A Namespace"; expected /);
+    expect(() => database.addSqlClient('Orders_API')).toThrow(/^test\/db: addSqlClient\("Orders_API"\) name: received "Orders_API"; expected /);
+    const long = 'a'.repeat(33);
+    expect(() => database.addSqlClient(long)).toThrow(
+      `test/db: addSqlClient("${long}") name: received "${long}"; expected at most 32 characters: it is the database user the runbook ties to the certificate, and MySQL and the SQL server allow no longer user names`);
+    expect(() => database.addSqlClient('orders', { namespace: 'Not A Namespace' })).toThrow(/^test\/db: addSqlClient\("orders"\).namespace: received "Not A Namespace"; expected /);
+    expect(() => database.addSqlClient('orders', { comonName: 'x' } as any)).toThrow(
+      'test/db: addSqlClient("orders"): received "comonName"; expected only the props namespace, commonName');
   });
 
-  test('a cert-manager namespace that is none, and an unknown option', () => {
+  test('an application certificate while the SQL server asks for none (disableClientAuthn)', () => {
+    const { database } = build(IssuingMethod.CERT_MANAGER, { tlsClient: { disableClientAuthn: true } });
+    expect(() => database.addSqlClient('orders-api')).toThrow(
+      'test/db: addSqlClient("orders-api"): received "orders-api"; expected no application certificate with tlsClient.disableClientAuthn: the SQL server then asks for none, and a user tied to one could never log in');
+  });
+
+  test('tlsClient options: a cert-manager namespace that is none, an unknown option, extra names that are not names, not an object', () => {
     expect(() => build(IssuingMethod.CERT_MANAGER, { tlsClient: { certManagerNamespace: 'Cert Manager' } }))
-      .toThrow(/^test\/certs\/SqlTls: tlsClient.certManagerNamespace: received "Cert Manager"; expected /);
+      .toThrow(/^test\/db: tlsClient.certManagerNamespace: received "Cert Manager"; expected /);
     expect(() => build(IssuingMethod.CERT_MANAGER, { tlsClient: { requireSubject: true } as any }))
       .toThrow('test/db: tlsClient: received "requireSubject"; expected only the props extraDnsNames, extraIpAddresses, disableClientAuthn, skipInternalClientCA, certManagerNamespace');
+    expect(() => build(IssuingMethod.CERT_MANAGER, { tlsClient: { extraIpAddresses: ['10.0.0.300'] } }))
+      .toThrow(/^test\/db: tlsClient.extraIpAddresses\[0\]: received "10.0.0.300"; expected /);
+    expect(() => build(IssuingMethod.CERT_MANAGER, { tlsClient: true as any }))
+      .toThrow(/^test\/db: tlsClient: received true; expected an object with extraDnsNames, /);
   });
 
   test('two database clusters of one set of certificates asking for different tlsClient options', () => {
     const { chart, certs } = build();
     expect(() => new TlsDatabaseCluster(chart, 'db2', { clusterName: 'basic', version: 'v4.0.5', certificates: certs, tlsClient: { disableClientAuthn: true } }))
-      .toThrow('test/db2: tlsClient: received {"disableClientAuthn":true}; expected the options another cluster of these certificates gives, {}');
+      .toThrow('test/db2: tlsClient: received {"extraDnsNames":[],"extraIpAddresses":[],"disableClientAuthn":true,"skipInternalClientCA":false,"certManagerNamespace":"cert-manager"}; '
+        + 'expected the options another cluster of these certificates gives, {"extraDnsNames":[],"extraIpAddresses":[],"disableClientAuthn":false,"skipInternalClientCA":false,"certManagerNamespace":"cert-manager"}');
   });
 });
 
@@ -268,21 +305,21 @@ describe('cluster-tls verify', () => {
     expect(sqlRows(report).map((s) => [`${s.namespace}/${s.name}`, s.sqlTls, s.ok])).toEqual([
       ['demo/basic-sqlserver-server-secret', 'server', true],
       ['demo/basic-sqlserver-client-secret', 'operator-client', true],
-      ['orders/orders-api-basic-sql-client', 'application', true],
+      ['orders/orders-api-demo-basic-sql-client', 'application', true],
     ]);
-    const server = sqlRows(report)[0];
+    const server = sqlRows(report).find((s) => s.sqlTls === 'server')!;
     expect(server.checks.map((c) => c.check)).toEqual(expect.arrayContaining(['chain', 'same-ca', 'san', 'common-name', 'sql-ca', 'handshake']));
     expect(server.checks.find((c) => c.check === 'handshake')!.found).toBe('2 handshakes, all accepted');
     expect(report.ok).toBe(true);
-    expect(formatReport(report)).toMatch(/orders-api-basic-sql-client +orders\/basic +mysql application +PASS/);
+    expect(formatReport(report)).toMatch(/orders-api-demo-basic-sql-client +orders\/basic +mysql application +PASS/);
   });
 
   test('an application\'s Secret in a namespace the input does not hold is listed as not checked, not failed', async () => {
     const { plans, secrets } = await issued();
     const report = await verify(plans, input(secrets, (key) => key.startsWith('demo/')));
     expect(report.ok).toBe(true);
-    expect(report.plans[0].notInInput).toEqual(['orders/orders-api-basic-sql-client']);
-    expect(formatReport(report)).toContain('not checked, their namespaces are not in the input: orders/orders-api-basic-sql-client\n');
+    expect(report.plans[0].notInInput).toEqual(['orders/orders-api-demo-basic-sql-client']);
+    expect(formatReport(report)).toContain('not checked, their namespaces are not in the input: orders/orders-api-demo-basic-sql-client\n');
   });
 
   test('a SQL server Secret signed by the cluster\'s CA fails sql-ca, and one missing from the input fails present', async () => {

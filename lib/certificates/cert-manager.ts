@@ -13,7 +13,7 @@ import { ClusterKind, USAGES, clusterKind, component } from '../model/catalog';
 import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
 import { IssuingMethod } from './certificate-options';
 import { parseDuration } from '../model/duration';
-import type { ManagedCertificate } from '../model/expiry';
+import type { CertificateTrust, ManagedCertificate } from '../model/expiry';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
@@ -52,11 +52,7 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
   // What the expiry watch reads: every Certificate declared, with its Secret and validity.
   const managed: ManagedCertificate[] = [];
   const manage = (certificate: Certificate, secretName: string, ca: boolean) => {
-    const seconds = (duration: string) => parseDuration(duration)! / 1000;
-    managed.push({
-      certificateName: certificate.name, namespace, secretName, ca, trust: 'cluster',
-      durationSeconds: seconds(ca ? settings.caDuration : settings.duration), renewBeforeSeconds: seconds(ca ? settings.caRenewBefore : settings.renewBefore),
-    });
+    managed.push(managedCertificate(settings, { certificate: certificate.name, namespace, secret: secretName, ca, trust: 'cluster' }));
     return certificate;
   };
   const signing = signingCaObject(settings.rotation);
@@ -117,6 +113,16 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
       }];
     },
     managedCertificates: () => [...managed],
+  };
+}
+
+/** What the expiry watch reads of a declared Certificate: its names, its Secret and its lifetimes in seconds. */
+export function managedCertificate(settings: CertificateSettings,
+  c: { readonly certificate: string; readonly namespace: string; readonly secret: string; readonly ca: boolean; readonly trust: CertificateTrust }): ManagedCertificate {
+  const seconds = (duration: string) => parseDuration(duration)! / 1000;
+  return {
+    certificateName: c.certificate, namespace: c.namespace, secretName: c.secret, ca: c.ca, trust: c.trust,
+    durationSeconds: seconds(c.ca ? settings.caDuration : settings.duration), renewBeforeSeconds: seconds(c.ca ? settings.caRenewBefore : settings.renewBefore),
   };
 }
 

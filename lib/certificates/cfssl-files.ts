@@ -3,6 +3,7 @@
  * declared and the issuing script that reads them and writes the certificates beside them.
  */
 import { CFSSL_PROFILES } from '../model/catalog';
+import { CFSSL_SQL_FOLDER } from '../model/output-layout';
 import type { ServerCertificatePlan, TlsPlanSqlSecret } from './certificate-options';
 
 /** The issuing script, in the cfssl folder. */
@@ -27,7 +28,7 @@ export function pkiCopyFolder(namespace: string, clusterName: string): string {
 }
 
 /** The folder, in the cfssl folder, of the SQL CA and the certificates for MySQL clients it signs. */
-export const SQL_FOLDER = 'sql';
+export const SQL_FOLDER = CFSSL_SQL_FOLDER;
 
 /** The bare name of a certificate for MySQL clients: `server`, `operator-client` or `app-<application>`. */
 export function sqlBare(secret: TlsPlanSqlSecret): string {

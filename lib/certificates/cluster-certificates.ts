@@ -23,7 +23,7 @@ import { renderCertManager } from './cert-manager';
 import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
 import { renderCfssl } from './cfssl';
 import { ExpiryWatch, ExpiryWatchOptions } from './expiry-watch';
-import { SqlTls, SqlTlsOptions } from './sql-tls';
+import { ResolvedSqlTlsOptions, SqlTls } from './sql-tls';
 import type { ManagedCertificate } from '../model/expiry';
 import type { CertificateRenderer } from './renderer';
 import type { RunbookStep } from '../documents/runbook';
@@ -433,11 +433,11 @@ export class ClusterCertificates extends Construct {
    * Turns on TLS for the SQL server's MySQL clients (called by `TlsDatabaseCluster` for its
    * `tlsClient` prop): a CA of its own, the server's and the operator's client certificates, and
    * the applications' that {@link SqlTls.addClient} declares. Calling it again with the same
-   * options returns the same {@link SqlTls}.
+   * options (resolved by `resolveSqlTlsOptions`) returns the same {@link SqlTls}.
    */
-  public enableSqlTls(scope: IConstruct, options: SqlTlsOptions): SqlTls {
+  public enableSqlTls(scope: IConstruct, options: ResolvedSqlTlsOptions): SqlTls {
     if (this.sql === undefined) {
-      this.sql = new SqlTls(this, 'SqlTls', { ...options, settings: this.settings, method: this.method, clusterDomain: this.clusterDomain });
+      this.sql = new SqlTls(this, 'SqlTls', { options, settings: this.settings, method: this.method, clusterDomain: this.clusterDomain });
     } else if (!isDeepStrictEqual(options, this.sql.options)) {
       inputError(scope, 'tlsClient', options, `the options another cluster of these certificates gives, ${JSON.stringify(this.sql.options)}`);
     }
@@ -578,7 +578,7 @@ export class ClusterCertificates extends Construct {
    * any cluster that loads them is deployed (commands run from the output folder).
    */
   public issuanceSteps(): RunbookStep[] {
-    return [...this.renderer.issuanceSteps(), ...(this.sql?.issuanceSteps() ?? []), ...(this.expiry?.runbookSteps() ?? [])];
+    return [...(this.sql?.preIssuanceSteps() ?? []), ...this.renderer.issuanceSteps(), ...(this.sql?.issuanceSteps() ?? []), ...(this.expiry?.runbookSteps() ?? [])];
   }
 
   /**

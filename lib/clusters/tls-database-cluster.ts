@@ -11,7 +11,7 @@ import {
   component,
 } from '../model/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
-import { SQL_TLS_OPTIONS_SHAPE, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions } from '../certificates/sql-tls';
+import { SQL_TLS_OPTIONS_SHAPE, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions, resolveSqlTlsOptions } from '../certificates/sql-tls';
 import { DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
 import { describeType, inputError } from '../model/errors';
 import * as names from '../model/names';
@@ -308,7 +308,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     this.commonName = this.certificates.commonName;
     this.clientSecretName = this.certificates.clientSecretName(ClusterKind.DATABASE);
     this.sqlHost = names.serviceHost(props.clusterName, 'sqlserver', namespace);
-    this.sqlTls = props.tlsClient === undefined ? undefined : this.certificates.enableSqlTls(this, props.tlsClient);
+    this.sqlTls = props.tlsClient === undefined ? undefined : this.certificates.enableSqlTls(this, resolveSqlTlsOptions(this, props.tlsClient));
     this.sqlClientSecretName = this.sqlTls?.operatorClientSecretName;
 
     this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', props.changefeed?.sinkTlsSecretNames?.map(secretRefName), this.certificates);
@@ -348,7 +348,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     if (this.sqlTls === undefined) {
       inputError(this, 'tlsClient', undefined, `TLS for MySQL clients turned on (the tlsClient prop, {} for the defaults) before the client certificate of application "${name}" is declared`);
     }
-    return this.sqlTls.addClient(name, options);
+    return this.sqlTls.addClient(this, name, options);
   }
 
   /**
@@ -428,7 +428,8 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
         host: this.sqlHost,
         port: this.sqlPort,
         serverSecretName: this.sqlTls.serverSecretName,
-        disableClientAuthn: this.sqlTls.options.disableClientAuthn ?? false,
+        disableClientAuthn: this.sqlTls.options.disableClientAuthn,
+        secrets: this.sqlTls.plan().secrets,
         applications: this.sqlTls.applications,
       },
     };

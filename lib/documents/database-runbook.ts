@@ -55,17 +55,22 @@ export interface SqlTlsRunbookInput {
   readonly serverSecretName: string;
   /** Whether the SQL server asks for no client certificate. */
   readonly disableClientAuthn: boolean;
-  /** Each application: its name, the namespace and name of its Secret, and its subject as `REQUIRE SUBJECT` compares it. */
-  readonly applications: readonly { readonly name: string; readonly namespace: string; readonly secretName: string; readonly subject: string }[];
+  /** The Secrets of TLS for MySQL clients, each in its namespace: the server's, the operator's, the applications'. */
+  readonly secrets: readonly { readonly name: string; readonly namespace: string }[];
+  /** Each application: its database user, the namespace and name of its Secret, and its subject as `REQUIRE SUBJECT` compares it. */
+  readonly applications: readonly { readonly user: string; readonly namespace: string; readonly secretName: string; readonly subject: string }[];
 }
 
 /**
- * The SQL statements that create each application's database user, tied to its certificate:
- * `REQUIRE SUBJECT`, so that the user can log in with that certificate only (the SQL server checks
- * the chain against the SQL CA before it compares the subject). Safe to run again.
+ * The SQL statements that tie each application's database user to its certificate: created when
+ * missing, then `REQUIRE SUBJECT` set whether it was just created or already there (a user made
+ * before, or tied to an earlier subject, is tied to this one), so that the user can log in with
+ * that certificate only (the SQL server checks the chain against the SQL CA before it compares the
+ * subject). Safe to run again. The names and subjects hold no quote or backslash: the construct
+ * refuses them.
  */
 export function sqlUserStatements(sql: SqlTlsRunbookInput): string {
-  return sql.applications.map((a) => `CREATE USER IF NOT EXISTS '${a.name}'@'%' REQUIRE SUBJECT '${a.subject.replace(/'/g, "''")}';\n`).join('');
+  return sql.applications.map((a) => `CREATE USER IF NOT EXISTS '${a.user}'@'%';\nALTER USER '${a.user}'@'%' REQUIRE SUBJECT '${a.subject}';\n`).join('');
 }
 
 /** Renders the runbook of a database cluster, with the extra steps other constructs added. */
@@ -106,7 +111,7 @@ function sqlClientsSteps({ sqlTls: sql }: DatabaseRunbookInput): RunbookStep[] {
     title: 'Tie each application\'s database user to its certificate',
     text: [
       ...text,
-      `Each application's Secret (${sql.applications.map((a) => `\`${a.namespace}/${a.secretName}\``).join(', ')}) holds its certificate, its key and the trust bundle. Run these statements as a database administrator: each user can then log in only with a certificate the SQL CA signed for that application's subject (add the password or authentication the user also needs).`,
+      `Each application's Secret (${sql.applications.map((a) => `\`${a.namespace}/${a.secretName}\``).join(', ')}) holds its certificate, its key and the trust bundle. Run these statements as a database administrator: each user can then log in only with a certificate the SQL CA signed for that application's subject. Then grant each user the privileges its application needs (\`GRANT … TO '<user>'@'%'\`), and a password if it should need one too.`,
     ],
     file: { language: 'sql', content: sqlUserStatements(sql) },
   }];
@@ -115,10 +120,20 @@ function sqlClientsSteps({ sqlTls: sql }: DatabaseRunbookInput): RunbookStep[] {
 /** Step: check that the Secret of every component and the client Secret exist. */
 function checkCertificateSecretsStep(cluster: DatabaseRunbookInput): RunbookStep {
   const { certificate, privateKey, ca } = SECRET_KEYS;
+  // TLS for MySQL clients: the SQL server's Secret and the operator's client Secret load with the
+  // cluster too, and each application's, in its namespace, with the application.
+  const sql = cluster.sqlTls?.secrets ?? [];
+  const namespaces = [...new Set(sql.map((s) => s.namespace))].filter((n) => n !== cluster.namespace);
+  const inNamespace = (n: string) => sql.filter((s) => s.namespace === n).map((s) => s.name);
   return {
     title: 'Check the certificate Secrets',
-    text: [`Every component loads its Secret when it starts, by these names only (each holds \`${certificate}\`, \`${privateKey}\` and \`${ca}\`); they must exist before the cluster is created:`],
-    commands: [`kubectl get secret ${cluster.certificateSecretNames.join(' ')} -n ${cluster.namespace}`],
+    text: [
+      `Every component loads its Secret when it starts, by these names only (each holds \`${certificate}\`, \`${privateKey}\` and \`${ca}\`); they must exist before the cluster is created${sql.length > 0 ? ', as must those of TLS for MySQL clients' : ''}:`,
+    ],
+    commands: [
+      `kubectl get secret ${[...cluster.certificateSecretNames, ...inNamespace(cluster.namespace)].join(' ')} -n ${cluster.namespace}`,
+      ...namespaces.map((n) => `kubectl get secret ${inNamespace(n).join(' ')} -n ${n}`),
+    ],
   };
 }
 

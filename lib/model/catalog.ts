@@ -358,14 +358,23 @@ export const SQL_TLS = {
    * initializer), which `tlsClientSecretName` on a backup or restore may override.
    */
   clientSecretSuffix: 'sqlserver-client-secret',
+  /** Suffix of the Common Name of the operator's client certificate (`${cluster_name}-<suffix>`). */
+  operatorCommonNameSuffix: 'sql-operator',
   /**
-   * Suffix of the SQL CA's objects (Certificate, Secret, ClusterIssuer with cert-manager): a CA of
-   * its own, so that no application certificate is signed by the CA the components trust.
+   * Suffix of the SQL CA's objects (Certificate, Secret and ClusterIssuer with cert-manager) and of
+   * its Common Name: a CA of its own, so that no application certificate is signed by the CA the
+   * components trust.
    */
   caSuffix: 'sql-ca',
+  /** Suffix of the self-signed Issuer that signs the SQL CA, after the CA's name. */
+  selfSignedSuffix: 'selfsigned',
+  /** Suffix of an application's client Secret. */
+  applicationSecretSuffix: 'sql-client',
   /** The namespace where cert-manager reads the Secrets of ClusterIssuers, as its chart installs it. */
   certManagerNamespace: 'cert-manager',
-  /** The ready-made trust bundle and key pair folder an application mounts, by the mount helper. */
+  /** The longest database user name MySQL and the SQL server take: an application's name is its user's. */
+  userNameMax: 32,
+  /** Where the README's example mounts an application's Secret in its pods. */
   mountPath: '/var/run/secrets/sql-tls',
 } as const;
 

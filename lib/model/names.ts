@@ -328,7 +328,7 @@ export function sqlOperatorClientSecretName(clusterName: string): string {
 
 /** The Common Name of the operator's MySQL client certificate: `${cluster_name}-sql-operator`. */
 export function sqlOperatorClientCommonName(clusterName: string): string {
-  return `${clusterName}-sql-operator`;
+  return `${clusterName}-${SQL_TLS.operatorCommonNameSuffix}`;
 }
 
 /**
@@ -340,14 +340,31 @@ export function sqlCaName(namespace: string, clusterName: string): string {
   return `${namespace}-${clusterName}-${SQL_TLS.caSuffix}`;
 }
 
-/** The self-signed Issuer, in cert-manager's namespace, that signs the SQL CA: `<sql CA name>-selfsigned`. */
-export function sqlCaSelfSignedIssuerName(namespace: string, clusterName: string): string {
-  return `${sqlCaName(namespace, clusterName)}-selfsigned`;
+/**
+ * The SQL CA's Common Name, `${cluster_name}-sql-ca`: within the 64 characters a Common Name takes
+ * for every cluster name a database cluster accepts (at most 46, for its components' peer services).
+ */
+export function sqlCaCommonName(clusterName: string): string {
+  return `${clusterName}-${SQL_TLS.caSuffix}`;
 }
 
-/** An application's client Secret, in the application's namespace: `<application>-${cluster_name}-sql-client`. */
-export function sqlApplicationSecretName(clusterName: string, application: string): string {
-  return `${application}-${clusterName}-sql-client`;
+/** The self-signed Issuer, in cert-manager's namespace, that signs the SQL CA: `<sql CA name>-selfsigned`. */
+export function sqlCaSelfSignedIssuerName(namespace: string, clusterName: string): string {
+  return `${sqlCaName(namespace, clusterName)}-${SQL_TLS.selfSignedSuffix}`;
+}
+
+/**
+ * An application's client Secret, in the application's namespace:
+ * `<application>-<cluster's namespace>-${cluster_name}-sql-client`. The cluster's namespace keeps
+ * apart the Secrets of two clusters of one name that an application's namespace may both hold.
+ */
+export function sqlApplicationSecretName(namespace: string, clusterName: string, application: string): string {
+  return `${application}-${namespace}-${clusterName}-${SQL_TLS.applicationSecretSuffix}`;
+}
+
+/** A certificate's subject as `REQUIRE SUBJECT` compares it, for a subject of a Common Name alone: `/CN=<name>`. */
+export function sqlSubject(commonName: string): string {
+  return `/CN=${commonName}`;
 }
 
 /**

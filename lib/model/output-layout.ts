@@ -33,6 +33,7 @@ const FILES = {
   tlsPlan: 'tls-plan.json',
   requiredSecrets: 'required-secrets.md',
   cfsslFolder: 'cfssl',
+  cfsslSqlFolder: 'sql',
   databaseRunbook: 'database-runbook.md',
   mountClientSecretPatch: 'mount-client-secret.patch.yaml',
   migrationFolder: 'migration',
@@ -124,6 +125,14 @@ export function requiredSecretsPath(namespace: string, clusterName: string): str
 /** The folder of a cluster's cfssl inputs and issuing script: `<namespace>/<cluster_name>/cfssl`. */
 export function cfsslFolder(namespace: string, clusterName: string): string {
   return `${clusterFolder(namespace, clusterName)}/${FILES.cfsslFolder}`;
+}
+
+/** The folder, in the cfssl folder, of the SQL CA and the requests of TLS for MySQL clients. */
+export const CFSSL_SQL_FOLDER = FILES.cfsslSqlFolder;
+
+/** A file of TLS for MySQL clients in the cfssl folder: `<namespace>/<cluster>/cfssl/sql/<name>`. */
+export function cfsslSqlPath(namespace: string, clusterName: string, name: string): string {
+  return `${cfsslFolder(namespace, clusterName)}/${FILES.cfsslSqlFolder}/${name}`;
 }
 
 /** The database cluster's runbook: `<namespace>/<cluster>/database-runbook.md`. */
@@ -281,6 +290,9 @@ function parseClusterPath(namespace: string, clusterName: string, rest: readonly
   }
   if (rest.length === 2 && first === FILES.cfsslFolder) {
     return { file: 'cfssl', ...cluster, name: second };
+  }
+  if (rest.length === 3 && first === FILES.cfsslFolder && second === FILES.cfsslSqlFolder) {
+    return { file: 'cfssl', ...cluster, name: `${second}/${rest[2]}` };
   }
   if (rest.length === 2 && first === FILES.migrationFolder && second.endsWith('.yaml')) {
     return second === FILES.migrationTask ? { file: 'migration-task', ...cluster }

@@ -166,6 +166,11 @@ if [ ! -e 'sql/ca.pem' ] && [ ! -e 'sql/ca-key.pem' ]; then
   for bare in 'server' 'operator-client' 'app-basic-migration'; do
     [ ! -e "sql/$bare.pem" ] || fail "found sql/$bare.pem but not the SQL CA that signed it; restore sql/ca.pem and sql/ca-key.pem"
   done
+  for secret in 'demo-cfssl/basic-sqlserver-server-secret' 'demo-cfssl/basic-sqlserver-client-secret' 'demo-cfssl/basic-migration-demo-cfssl-basic-sql-client'; do
+    if NAMESPACE="${secret%%/*}" secret_exists "${secret#*/}"; then
+      fail "Secret $secret exists but the SQL CA that signed it is not in sql/; run the script from the folder that holds sql/ca.pem and sql/ca-key.pem"
+    fi
+  done
 fi
 mkdir -p 'sql'
 issue_into 'sql' 'ca' 'sql/ca-csr.json'
@@ -187,6 +192,6 @@ sql_secret() {
 }
 sql_secret 'demo-cfssl' 'basic-sqlserver-server-secret' 'server'
 sql_secret 'demo-cfssl' 'basic-sqlserver-client-secret' 'operator-client'
-sql_secret 'demo-cfssl' 'basic-migration-basic-sql-client' 'app-basic-migration'
+sql_secret 'demo-cfssl' 'basic-migration-demo-cfssl-basic-sql-client' 'app-basic-migration'
 
 echo "certificates and Secrets of cluster basic are in place in namespace demo-cfssl"

@@ -1,0 +1,134 @@
+/**
+ * How each issuing method renders TLS for MySQL clients (the `SqlTls` construct): cert-manager
+ * objects (the SQL CA in cert-manager's namespace, a ClusterIssuer, a Certificate per Secret in its
+ * namespace), cfssl request files in the issuing folder's `sql/` (the cluster's issuing script
+ * issues them), or nothing beyond the list of Secrets to create.
+ */
+import { JsonPatch } from 'cdk8s';
+import { Construct } from 'constructs';
+import { Certificate } from '../../imports/certificates-cert-manager.io';
+import { ClusterIssuer } from '../../imports/clusterissuers-cert-manager.io';
+import { Issuer } from '../../imports/issuers-cert-manager.io';
+import type { ManagedCertificate } from '../model/expiry';
+import * as names from '../model/names';
+import * as layout from '../model/output-layout';
+import { OutputFile } from '../synth/output-file';
+import type { RunbookStep } from '../documents/runbook';
+import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret } from './certificate-options';
+import { CERT_MANAGER_GROUP, managedCertificate, privateKeySpec, toUsage } from './cert-manager';
+import { cfsslKey, json } from './cfssl';
+import { sqlBare } from './cfssl-files';
+
+/** What each issuing method does for TLS for MySQL clients. */
+export interface SqlRenderer {
+  /** Called once per Secret, in the order of the plan, with the id of its objects. */
+  addSecret(id: string, secret: TlsPlanSqlSecret): void;
+  /** The runbook steps that issue them. */
+  issuanceSteps(secrets: readonly TlsPlanSqlSecret[]): RunbookStep[];
+  /** The Certificates cert-manager issues and renews for them: none but with cert-manager. */
+  managedCertificates(): ManagedCertificate[];
+}
+
+/** The renderer of a method. */
+export function sqlRenderer(scope: Construct, method: IssuingMethod, settings: CertificateSettings, certManagerNamespace: string): SqlRenderer {
+  switch (method) {
+    case IssuingMethod.CERT_MANAGER:
+      return renderSqlCertManager(scope, settings, certManagerNamespace);
+    case IssuingMethod.CFSSL:
+      return renderSqlCfssl(scope, settings);
+    default:
+      return { addSecret() {}, issuanceSteps: () => [], managedCertificates: () => [] };
+  }
+}
+
+/**
+ * cert-manager: the SQL CA in cert-manager's namespace (a self-signed Issuer there signs it), a
+ * ClusterIssuer of that CA, and each Secret's Certificate in its own namespace, issued through the
+ * ClusterIssuer, so that the CA's key stays in cert-manager's namespace.
+ */
+function renderSqlCertManager(scope: Construct, settings: CertificateSettings, certManagerNamespace: string): SqlRenderer {
+  const { clusterName, namespace } = settings;
+  const labels = { [names.CERTIFICATES_LABEL]: clusterName };
+  const caName = names.sqlCaName(namespace, clusterName);
+  const selfSigned = new Issuer(scope, 'SelfSignedIssuer', {
+    metadata: { name: names.sqlCaSelfSignedIssuerName(namespace, clusterName), namespace: certManagerNamespace, labels },
+    spec: { selfSigned: {} },
+  });
+  const managed: ManagedCertificate[] = [];
+  const ca = new Certificate(scope, 'Ca', {
+    metadata: { name: caName, namespace: certManagerNamespace, labels },
+    spec: {
+      secretName: caName,
+      commonName: names.sqlCaCommonName(clusterName),
+      subject: { organizations: [settings.subject.organization] },
+      isCa: true,
+      duration: settings.caDuration,
+      renewBefore: settings.caRenewBefore,
+      privateKey: privateKeySpec(settings.caPrivateKey),
+      issuerRef: { name: selfSigned.name, kind: Issuer.GVK.kind, group: CERT_MANAGER_GROUP },
+    },
+  });
+  ca.node.addDependency(selfSigned);
+  managed.push(managedCertificate(settings, { certificate: ca.name, namespace: certManagerNamespace, secret: caName, ca: true, trust: 'sql' }));
+  const issuer = new ClusterIssuer(scope, 'Issuer', { metadata: { name: caName, labels }, spec: { ca: { secretName: caName } } });
+  // Cluster-wide: the namespace cdk8s gives every object of a chart does not belong on it.
+  issuer.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+  issuer.node.addDependency(ca);
+  return {
+    addSecret(id, secret) {
+      const leaf = new Certificate(scope, id, {
+        metadata: { name: secret.name, namespace: secret.namespace, labels },
+        spec: {
+          secretName: secret.name,
+          commonName: secret.commonName,
+          duration: settings.duration,
+          renewBefore: settings.renewBefore,
+          usages: secret.usages.map(toUsage),
+          dnsNames: secret.dnsNames,
+          ipAddresses: secret.ipAddresses,
+          privateKey: privateKeySpec(settings.privateKey),
+          issuerRef: { name: issuer.name, kind: ClusterIssuer.GVK.kind, group: CERT_MANAGER_GROUP },
+        },
+      });
+      leaf.node.addDependency(issuer);
+      managed.push(managedCertificate(settings, { certificate: leaf.name, namespace: secret.namespace, secret: secret.name, ca: false, trust: 'sql' }));
+    },
+    issuanceSteps(secrets) {
+      // The cluster's own step applies these objects (they carry its label) and waits in its namespace.
+      const selector = names.certificatesSelector(clusterName);
+      const elsewhere = [...new Set([certManagerNamespace, ...secrets.map((s) => s.namespace)])].filter((n) => n !== namespace);
+      return [{
+        title: 'Wait for the certificates for MySQL clients',
+        text: [
+          `The SQL CA and its key live in namespace \`${certManagerNamespace}\`, where cert-manager reads the Secrets of ClusterIssuers; every other certificate for MySQL clients is signed through the ClusterIssuer \`${caName}\`, each in its own namespace, which must exist before the step above applies it. Wait for those outside \`${namespace}\`:`,
+        ],
+        commands: elsewhere.map((n) => `kubectl wait --for=condition=Ready certificate -l ${selector} -n ${n} --timeout=5m`),
+      }];
+    },
+    managedCertificates: () => [...managed],
+  };
+}
+
+/**
+ * cfssl: the requests of the SQL CA and of each certificate, in the `sql` folder beside the
+ * cluster's requests; the issuing script issues them there and writes each Secret in its namespace.
+ */
+function renderSqlCfssl(scope: Construct, settings: CertificateSettings): SqlRenderer {
+  const file = (id: string, name: string, content: unknown) =>
+    new OutputFile(scope, id, { path: layout.cfsslSqlPath(settings.namespace, settings.clusterName, name), content: json(content) });
+  file('CaCsr', 'ca-csr.json', {
+    CN: names.sqlCaCommonName(settings.clusterName), CA: { expiry: settings.caDuration }, key: cfsslKey(settings.caPrivateKey), names: [{ O: settings.subject.organization }],
+  });
+  return {
+    addSecret(id, secret) {
+      file(`Csr-${id}`, `${sqlBare(secret)}.json`, {
+        CN: secret.commonName,
+        hosts: [...(secret.ipAddresses ?? []), ...(secret.dnsNames ?? [])],
+        key: cfsslKey(settings.privateKey),
+      });
+    },
+    // The cluster's issuing script issues them: see cfssl-script.ts.
+    issuanceSteps: () => [],
+    managedCertificates: () => [],
+  };
+}

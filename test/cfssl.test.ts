@@ -213,17 +213,17 @@ describe('cfssl method: the issuing script', () => {
     expect(script).toContain('cfssl gencert -ca="$dir/ca.pem" -ca-key="$dir/ca-key.pem" -config=\'ca-config.json\' -profile="$profile" "$request"');
     expect(script).toContain('"${kubectl[@]}" get secret "$1" --namespace="$NAMESPACE"');
     expect(script).toContain([
-      '  "${kubectl[@]}" create secret generic "$name" --namespace="$NAMESPACE" \\',
-      '    --from-file=tls.crt="$bare.pem" \\',
-      '    --from-file=tls.key="$bare-key.pem" \\',
-      '    --from-file=ca.crt=\'ca.pem\'',
+      '  "${kubectl[@]}" create secret generic "$name" --namespace="$namespace" \\',
+      '    --from-file=tls.crt="$at.pem" \\',
+      '    --from-file=tls.key="$at-key.pem" \\',
+      '    --from-file=ca.crt="$ca"',
     ].join('\n'));
     expect(lines).toContain('NAMESPACE=\'demo\'');
   });
 
   test('says that it keeps what exists and that replacing is the renewal procedure', () => {
     expect(script).toMatch(/kept \$at\.pem and \$at-key\.pem: they exist \(renewing them is a separate procedure\)/);
-    expect(script).toMatch(/kept Secret \$NAMESPACE\/\$name: it exists \(replacing it is the separate renewal procedure\)/);
+    expect(script).toMatch(/kept Secret \$namespace\/\$name: it exists \(replacing it is the separate renewal procedure\)/);
   });
 
   describe('stops with a clear message when a tool is missing', () => {

@@ -92,8 +92,8 @@ const hasGo = spawnSync('sh', ['-c', 'command -v go']).status === 0;
     for (const file of ['go.mod', 'go.sum']) {
       fs.copyFileSync(path.join(ROOT, 'tools', 'control-plane', 'mysql-client', file), path.join(module, file));
     }
-    const body = fragments.map((b, i) => `func fragment${i}(caPEM []byte) (*sql.DB, error) {\n${b.text}\treturn db, err\n}\n`).join('\n');
-    fs.writeFileSync(path.join(module, 'main.go'), `package main\n\nimport (\n\t"crypto/tls"\n\t"crypto/x509"\n\t"database/sql"\n\n\t"github.com/go-sql-driver/mysql"\n)\n\n${body}\nfunc main() {}\n`);
+    const body = fragments.map((b, i) => `func fragment${i}() (*sql.DB, error) {\n${b.text}\treturn db, err\n}\n`).join('\n');
+    fs.writeFileSync(path.join(module, 'main.go'), `package main\n\nimport (\n\t"crypto/tls"\n\t"crypto/x509"\n\t"database/sql"\n\t"os"\n\n\t"github.com/go-sql-driver/mysql"\n)\n\n${body}\nfunc main() {}\n`);
     const built = spawnSync('go', ['vet', '.'], { cwd: module, encoding: 'utf8', env: { ...process.env, GOFLAGS: '-mod=readonly' } });
     expect({ status: built.status, errors: built.status === 0 ? '' : built.stderr }).toEqual({ status: 0, errors: '' });
   } finally {

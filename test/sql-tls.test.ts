@@ -190,10 +190,9 @@ describe('with cfssl', () => {
 
   test('the issuing script writes each Secret in its namespace, with the SQL CA as ca.crt', () => {
     const script = fs.readFileSync(path.join(folder, 'issue-certificates.sh'), 'utf8');
-    expect(script).toContain("sql_secret 'demo' 'basic-sqlserver-server-secret' 'server'\n");
-    expect(script).toContain("sql_secret 'demo' 'basic-sqlserver-client-secret' 'operator-client'\n");
-    expect(script).toContain("sql_secret 'orders' 'orders-api-demo-basic-sql-client' 'app-orders-api'\n");
-    expect(script).toContain("--from-file=ca.crt='sql/ca.pem'");
+    expect(script).toContain("secret_in 'demo' 'sql' 'basic-sqlserver-server-secret' 'server'\n");
+    expect(script).toContain("secret_in 'demo' 'sql' 'basic-sqlserver-client-secret' 'operator-client'\n");
+    expect(script).toContain("secret_in 'orders' 'sql' 'orders-api-demo-basic-sql-client' 'app-orders-api'\n");
   });
 
   test('no cert-manager object', () => {

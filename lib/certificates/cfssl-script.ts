@@ -147,20 +147,28 @@ const ISSUE_FUNCTION: Block = [
   '}',
 ];
 
-/** `secret NAME BARE`: creates the Secret from a certificate, its key and the CA, or keeps the one there. */
+/**
+ * `secret_in NAMESPACE DIR NAME BARE`: creates Secret NAMESPACE/NAME from DIR's certificate, its key
+ * and DIR's CA, or keeps the one there; `secret NAME BARE` does it in the cluster's namespace from
+ * this folder (the SQL certificates are in their folder, each Secret in its namespace).
+ */
 const SECRET_FUNCTION: Block = [
-  '# secret NAME BARE: creates the Secret NAME from BARE.pem, BARE-key.pem and the CA, unless a',
-  '# Secret of that name exists.',
-  'secret() {',
-  '  local name="$1" bare="$2"',
-  '  if secret_exists "$name"; then',
-  '    echo "kept Secret $NAMESPACE/$name: it exists (replacing it is the separate renewal procedure)"',
+  '# secret_in NAMESPACE DIR NAME BARE: creates Secret NAME in NAMESPACE from DIR/BARE.pem, DIR/BARE-key.pem',
+  '# and the CA of DIR, unless a Secret of that name exists there. secret NAME BARE does it here.',
+  'secret_in() {',
+  `  local namespace="$1" dir="$2" name="$3" at="$4" ca=${CA_BARE}.pem`,
+  `  [ "$dir" = . ] || { at="$dir/$4"; ca="$dir/${CA_BARE}.pem"; }`,
+  '  if NAMESPACE="$namespace" secret_exists "$name"; then',
+  '    echo "kept Secret $namespace/$name: it exists (replacing it is the separate renewal procedure)"',
   '    return',
   '  fi',
-  '  "${kubectl[@]}" create secret generic "$name" --namespace="$NAMESPACE" \\',
-  `    --from-file=${SECRET_KEYS.certificate}="$bare.pem" \\`,
-  `    --from-file=${SECRET_KEYS.privateKey}="$bare-key.pem" \\`,
-  `    --from-file=${SECRET_KEYS.ca}=${sh(`${CA_BARE}.pem`)}`,
+  '  "${kubectl[@]}" create secret generic "$name" --namespace="$namespace" \\',
+  `    --from-file=${SECRET_KEYS.certificate}="$at.pem" \\`,
+  `    --from-file=${SECRET_KEYS.privateKey}="$at-key.pem" \\`,
+  `    --from-file=${SECRET_KEYS.ca}="$ca"`,
+  '}',
+  'secret() {',
+  '  secret_in "$NAMESPACE" . "$@"',
   '}',
 ];
 
@@ -270,20 +278,7 @@ function sqlSteps(sql: TlsPlanSqlTls): Block {
     `mkdir -p ${sh(SQL_FOLDER)}`,
     `issue_into ${sh(SQL_FOLDER)} ${sh(CA_BARE)} ${sh(`${SQL_FOLDER}/${CA_CSR}`)}`,
     ...sql.secrets.map((s) => `issue_into ${sh(SQL_FOLDER)} ${sh(sqlBare(s))} ${sh(`${SQL_FOLDER}/${sqlBare(s)}.json`)} ${sh(sqlProfile(s))}`),
-    '# sql_secret NAMESPACE NAME BARE: creates Secret NAMESPACE/NAME from the sql folder\'s BARE certificate,',
-    '# its key and the SQL CA, unless a Secret of that name exists there.',
-    'sql_secret() {',
-    '  local namespace="$1" name="$2" bare="$3"',
-    '  if NAMESPACE="$namespace" secret_exists "$name"; then',
-    '    echo "kept Secret $namespace/$name: it exists (replacing it is the separate renewal procedure)"',
-    '    return',
-    '  fi',
-    '  "${kubectl[@]}" create secret generic "$name" --namespace="$namespace" \\',
-    `    --from-file=${SECRET_KEYS.certificate}="${SQL_FOLDER}/$bare.pem" \\`,
-    `    --from-file=${SECRET_KEYS.privateKey}="${SQL_FOLDER}/$bare-key.pem" \\`,
-    `    --from-file=${SECRET_KEYS.ca}=${sh(`${ca}.pem`)}`,
-    '}',
-    ...sql.secrets.map((s) => `sql_secret ${sh(s.namespace)} ${sh(s.name)} ${sh(sqlBare(s))}`),
+    ...sql.secrets.map((s) => `secret_in ${sh(s.namespace)} ${sh(SQL_FOLDER)} ${sh(s.name)} ${sh(sqlBare(s))}`),
   ];
 }
 

@@ -95,18 +95,22 @@ secret_exists() {
   fail "kubectl could not tell whether Secret $NAMESPACE/$1 exists: $out"
 }
 
-# secret NAME BARE: creates the Secret NAME from BARE.pem, BARE-key.pem and the CA, unless a
-# Secret of that name exists.
-secret() {
-  local name="$1" bare="$2"
-  if secret_exists "$name"; then
-    echo "kept Secret $NAMESPACE/$name: it exists (replacing it is the separate renewal procedure)"
+# secret_in NAMESPACE DIR NAME BARE: creates Secret NAME in NAMESPACE from DIR/BARE.pem, DIR/BARE-key.pem
+# and the CA of DIR, unless a Secret of that name exists there. secret NAME BARE does it here.
+secret_in() {
+  local namespace="$1" dir="$2" name="$3" at="$4" ca=ca.pem
+  [ "$dir" = . ] || { at="$dir/$4"; ca="$dir/ca.pem"; }
+  if NAMESPACE="$namespace" secret_exists "$name"; then
+    echo "kept Secret $namespace/$name: it exists (replacing it is the separate renewal procedure)"
     return
   fi
-  "${kubectl[@]}" create secret generic "$name" --namespace="$NAMESPACE" \
-    --from-file=tls.crt="$bare.pem" \
-    --from-file=tls.key="$bare-key.pem" \
-    --from-file=ca.crt='ca.pem'
+  "${kubectl[@]}" create secret generic "$name" --namespace="$namespace" \
+    --from-file=tls.crt="$at.pem" \
+    --from-file=tls.key="$at-key.pem" \
+    --from-file=ca.crt="$ca"
+}
+secret() {
+  secret_in "$NAMESPACE" . "$@"
 }
 
 # A new CA would not have signed the certificates or Secrets already there: refuse rather than
@@ -177,21 +181,8 @@ issue_into 'sql' 'ca' 'sql/ca-csr.json'
 issue_into 'sql' 'server' 'sql/server.json' 'internal'
 issue_into 'sql' 'operator-client' 'sql/operator-client.json' 'client'
 issue_into 'sql' 'app-basic-migration' 'sql/app-basic-migration.json' 'client'
-# sql_secret NAMESPACE NAME BARE: creates Secret NAMESPACE/NAME from the sql folder's BARE certificate,
-# its key and the SQL CA, unless a Secret of that name exists there.
-sql_secret() {
-  local namespace="$1" name="$2" bare="$3"
-  if NAMESPACE="$namespace" secret_exists "$name"; then
-    echo "kept Secret $namespace/$name: it exists (replacing it is the separate renewal procedure)"
-    return
-  fi
-  "${kubectl[@]}" create secret generic "$name" --namespace="$namespace" \
-    --from-file=tls.crt="sql/$bare.pem" \
-    --from-file=tls.key="sql/$bare-key.pem" \
-    --from-file=ca.crt='sql/ca.pem'
-}
-sql_secret 'demo-cfssl' 'basic-sqlserver-server-secret' 'server'
-sql_secret 'demo-cfssl' 'basic-sqlserver-client-secret' 'operator-client'
-sql_secret 'demo-cfssl' 'basic-migration-demo-cfssl-basic-sql-client' 'app-basic-migration'
+secret_in 'demo-cfssl' 'sql' 'basic-sqlserver-server-secret' 'server'
+secret_in 'demo-cfssl' 'sql' 'basic-sqlserver-client-secret' 'operator-client'
+secret_in 'demo-cfssl' 'sql' 'basic-migration-demo-cfssl-basic-sql-client' 'app-basic-migration'
 
 echo "certificates and Secrets of cluster basic are in place in namespace demo-cfssl"

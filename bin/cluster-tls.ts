@@ -41,7 +41,9 @@ verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads 
         against the certificate plans (tls-plan.json) of a synthesized output folder: presence,
         keys, chain to ca.crt, one CA per cluster, key match, host names and IP addresses,
         extended key usages, Common Name and allowed lists, validity, renewal window, CA
-        lifetime and key strength.
+        lifetime and key strength. With TLS for MySQL clients, also its Secrets against the SQL
+        CA; those of applications in other namespaces are checked only when the input holds their
+        namespaces (kubectl get secrets -A -o json).
         With the pods in the same List (kubectl get secrets,pods -n <namespace> -o json
         --show-managed-fields), the loaded check also tells what the pods have loaded from
         what the Secrets hold: components read their Secret only when they start, so every

@@ -328,6 +328,7 @@ describe('cluster-tls verify', () => {
     const server = sqlRows(report).find((s) => s.sqlTls === 'server')!;
     expect(server.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(expect.arrayContaining(['same-ca', 'sql-ca', 'common-name']));
     expect(server.checks.find((c) => c.check === 'sql-ca')!.found).toBe('ca.crt is the cluster\'s CA');
+    expect(server.checks.find((c) => c.check === 'same-ca')!.expected).toMatch(/^ca\.crt is the SQL CA .*, as in 2 of the 3 Secrets of TLS for MySQL clients$/);
     const missing = await verify(plans, input(secrets, (key) => key !== 'demo/basic-sqlserver-client-secret'));
     expect(sqlRows(missing).find((s) => s.sqlTls === 'operator-client')!.checks).toEqual([
       { check: 'present', ok: false, expected: 'Secret basic-sqlserver-client-secret in namespace demo', found: 'no Secret of that name in the input' },

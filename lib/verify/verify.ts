@@ -56,6 +56,11 @@ export interface ClusterCa {
   readonly certificate: X509Certificate;
   /** Where it was taken from, for messages. */
   readonly origin: string;
+  /**
+   * What the CA is, for messages.
+   * @default "the cluster's CA"
+   */
+  readonly label?: string;
 }
 
 /** What the checks of one Secret need besides the Secret and its plan. */
@@ -347,7 +352,7 @@ async function checkHandshakes(required: TlsPlanSecret, secret: SecretData, good
 function checkSameCa(m: Material, ca: ClusterCa): CheckResult {
   const found = m.anchors[0];
   return result('same-ca', found.fingerprint256 === ca.certificate.fingerprint256,
-    `ca.crt is the cluster's CA ${describeCertificate(ca.certificate)}, as in ${ca.origin}`, `ca.crt is ${describeCertificate(found)}`);
+    `ca.crt is ${ca.label ?? 'the cluster\'s CA'} ${describeCertificate(ca.certificate)}, as in ${ca.origin}`, `ca.crt is ${describeCertificate(found)}`);
 }
 
 function checkKeyMatch(m: Material): CheckResult {
@@ -637,7 +642,7 @@ async function verifySqlSecrets(plan: TlsPlan, secrets: readonly SecretData[], c
   for (const sql of inInput) {
     const required = asPlanSecret(sql);
     const secret = findSqlSecret(secrets, sql);
-    const checks = await verifySecret(required, asSqlPlan(plan, sql), secret, { now: context.now, minDays: context.minDays, clusterCa: sqlCa && { ...sqlCa } });
+    const checks = await verifySecret(required, asSqlPlan(plan, sql), secret, { now: context.now, minDays: context.minDays, clusterCa: sqlCa && { ...sqlCa, label: 'the SQL CA' } });
     if (secret !== undefined && checks.some((r) => r.check === 'chain')) {
       const sqlCaResult = checkSqlCa(secret, context.clusterCa?.certificate);
       checks.push(result(SQL_CA_CHECK, sqlCaResult.ok, sqlCaResult.expected, sqlCaResult.found));

@@ -137,6 +137,9 @@ describe('Backup and Restore', () => {
     expectValidAgainstCrds(objects);
     expect(findObject(objects, 'Backup', 'basic-backup').spec.from.tlsClientSecretName).toBe('basic-sqlserver-client-secret');
     expect(findObject(objects, 'Restore', 'basic-restore').spec.to.tlsClientSecretName).toBe('basic-sqlserver-client-secret');
+    const runbook = built.database.runbook.render();
+    expect(runbook).toContain('the job connects with the client certificate of `basic-sqlserver-client-secret`, which the operator mounts.');
+    expect(runbook).toContain('kubectl get secret pw s3-keys basic-sqlserver-client-secret -n demo\n');
   });
 
   test('name no client Secret when it is off', () => {

@@ -236,7 +236,8 @@ export class BackupRestore extends Construct {
     const resource = `${op.kind.toLowerCase()}s.${group}`;
     const where = `s3://${props.s3.bucket}/${op.prefix}`;
     const isRestore = op.kind === 'Restore';
-    const secrets = [credentialsSecretName, s3SecretName, ...(isRestore ? this.restoreSecretNames : [])];
+    const tlsClient = cluster.sqlClientSecretName;
+    const secrets = [credentialsSecretName, s3SecretName, ...(isRestore ? this.restoreSecretNames : []), ...(tlsClient ? [tlsClient] : [])];
     const text = [
       isRestore
         ? `The Restore \`${op.name}\` reads the backup at \`${where}\` (${props.s3.provider}, ${props.s3.region}) and loads it into \`${cluster.sqlHost}:${cluster.sqlPort}\` as \`${user}\`.`
@@ -244,7 +245,8 @@ export class BackupRestore extends Construct {
       `The Secrets \`${credentialsSecretName}\` (the password of \`${user}\`) and \`${s3SecretName}\` (the storage access keys) are yours to create in \`${namespace}\`; the library never writes them.`
         + (isRestore && this.restoreSecretNames.length > 0
           ? ` The importer and lightning components load their server certificates from ${this.restoreSecretNames.map((s) => `\`${s}\``).join(' and ')}.`
-          : ''),
+          : '')
+        + (tlsClient ? ` The SQL server takes TLS from MySQL clients: the job connects with the client certificate of \`${tlsClient}\`, which the operator mounts.` : ''),
     ];
     const commands = [`kubectl get secret ${secrets.join(' ')} -n ${namespace}`];
     const first = operations[0] === op;

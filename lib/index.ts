@@ -18,7 +18,7 @@ export {
   CertificateRotation, PhaseContent, ROTATION_PHASES, RESTART_ORDER, ResolvedRotation, RotationKind, RotationPhase, restartValue,
 } from './certificates/rotation';
 export * from './certificates/expiry-watch';
-export * from './certificates/sql-tls';
+export { ResolvedSqlTlsOptions, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions, SqlTlsProps, resolveSqlTlsOptions } from './certificates/sql-tls';
 export { EXPIRY_ALERTS, EXPIRY_ALERT_LABELS, EXPIRY_DEFAULTS, EXPIRY_EXPORTER, EXPIRY_METRICS, MINIMUM_EXPIRY_THRESHOLD } from './model/expiry';
 export type { ExportedCertificate, ManagedCertificate, WatchedCertificate } from './model/expiry';
 export type { AlertRule, ExporterValues, RuleGroup } from './documents/expiry-rules';

@@ -182,11 +182,18 @@ describeWithTools('TLS for MySQL clients with a real MySQL-protocol server', ['m
       fs.mkdirSync(sql);
       expect(run()).toMatchObject({ status: 1, stderr: 'issue-certificates.sh: Secret demo/basic-sqlserver-server-secret exists but the SQL CA that signed it is not in sql/; run the script from the folder that holds sql/ca.pem and sql/ca-key.pem\n' });
       expect(fs.readdirSync(sql)).toEqual([]);
+      // A Secret in an application's namespace counts too: the check looks in each Secret's own namespace.
+      const deleted = spawnSync(kubectlCommand!, ['delete', 'secret', 'basic-sqlserver-server-secret', 'basic-sqlserver-client-secret', '-n', NAMESPACE], { encoding: 'utf8' });
+      expect(deleted.status).toBe(0);
+      expect(run()).toMatchObject({ status: 1, stderr: 'issue-certificates.sh: Secret orders/orders-api-demo-basic-sql-client exists but the SQL CA that signed it is not in sql/; run the script from the folder that holds sql/ca.pem and sql/ca-key.pem\n' });
       fs.rmSync(sql, { recursive: true });
       fs.renameSync(path.join(root, 'sql-folder'), sql);
       fs.renameSync(path.join(root, 'sql-ca.pem'), path.join(sql, 'ca.pem'));
       fs.renameSync(path.join(root, 'sql-ca-key.pem'), path.join(sql, 'ca-key.pem'));
-      expect(run().status).toBe(0);
+      // With the SQL CA back, the script writes the two deleted Secrets again and keeps the rest.
+      const again = run();
+      expect(again.status).toBe(0);
+      expect(again.stdout).toContain('kept Secret orders/orders-api-demo-basic-sql-client: it exists');
     });
 
     test('the SQL CA is not the cluster\'s: the two Secrets\' ca.crt differ, and the applications\' is the server\'s', () => {

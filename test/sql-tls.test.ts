@@ -196,6 +196,8 @@ describe('with cfssl', () => {
     expect(script).toContain("secret_in 'demo' 'sql' 'basic-sqlserver-server-secret' 'server'\n");
     expect(script).toContain("secret_in 'demo' 'sql' 'basic-sqlserver-client-secret' 'operator-client'\n");
     expect(script).toContain("secret_in 'orders' 'sql' 'orders-api-demo-basic-sql-client' 'app-orders-api'\n");
+    // secret_in takes the certificate, its key and ca.pem from the folder it is given.
+    expect(script).toContain('  [ "$dir" = . ] || { at="$dir/$4"; ca="$dir/ca.pem"; }\n');
   });
 
   test('no cert-manager object', () => {
@@ -247,10 +249,10 @@ describe('refusals', () => {
 
   test('an application name that is no DNS label or longer than a database user name, a namespace that is none, an unknown option', () => {
     const { database } = build();
-    expect(() => database.addSqlClient('Orders_API')).toThrow(/^test\/db: addSqlClient\("Orders_API"\) name: received "Orders_API"; expected /);
+    expect(() => database.addSqlClient('Orders_API')).toThrow(/^test\/db: addSqlClient\("Orders_API"\).name: received "Orders_API"; expected /);
     const long = 'a'.repeat(33);
     expect(() => database.addSqlClient(long)).toThrow(
-      `test/db: addSqlClient("${long}") name: received "${long}"; expected at most 32 characters: it is the database user the runbook ties to the certificate, and MySQL and the SQL server allow no longer user names`);
+      `test/db: addSqlClient("${long}").name: received "${long}"; expected at most 32 characters: it is the database user the runbook ties to the certificate, and MySQL and the SQL server allow no longer user names`);
     expect(() => database.addSqlClient('orders', { namespace: 'Not A Namespace' })).toThrow(/^test\/db: addSqlClient\("orders"\).namespace: received "Not A Namespace"; expected /);
     expect(() => database.addSqlClient('orders', { comonName: 'x' } as any)).toThrow(
       'test/db: addSqlClient("orders"): received "comonName"; expected only the props namespace, commonName');

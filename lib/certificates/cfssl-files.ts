@@ -3,7 +3,6 @@
  * declared and the issuing script that reads them and writes the certificates beside them.
  */
 import { CFSSL_PROFILES } from '../model/catalog';
-import { CFSSL_SQL_FOLDER } from '../model/output-layout';
 import type { ServerCertificatePlan, TlsPlanSqlSecret } from './certificate-options';
 
 /** The issuing script, in the cfssl folder. */
@@ -26,9 +25,6 @@ export function serverBare(plan: ServerCertificatePlan): string {
 export function pkiCopyFolder(namespace: string, clusterName: string): string {
   return `~/pki-${namespace}-${clusterName}`;
 }
-
-/** The folder, in the cfssl folder, of the SQL CA and the certificates for MySQL clients it signs. */
-export const SQL_FOLDER = CFSSL_SQL_FOLDER;
 
 /** The bare name of a certificate for MySQL clients: `server`, `operator-client` or `app-<application>`. */
 export function sqlBare(secret: TlsPlanSqlSecret): string {

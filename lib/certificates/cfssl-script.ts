@@ -9,14 +9,14 @@ import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import { cfsslRotationBlocks } from './rotation-script';
 import { Block, KUBECTL_CHECK, NEED_FUNCTION, PUT_SECRET_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh } from './script-blocks';
-import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, SQL_FOLDER, pkiCopyFolder, serverBare, sqlBare, sqlProfile } from './cfssl-files';
+import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare, sqlBare, sqlProfile } from './cfssl-files';
 
 /** What the issuing script needs to know. */
 export interface ScriptInput {
   readonly settings: CertificateSettings;
   readonly servers: readonly ServerCertificatePlan[];
   readonly kinds: readonly ClusterKind[];
-  /** TLS for MySQL clients, when the database cluster turns it on: issued by its own CA, in {@link SQL_FOLDER}. */
+  /** TLS for MySQL clients, when the database cluster turns it on: issued by its own CA, in the folder `layout.CFSSL_SQL_FOLDER` names. */
   readonly sql?: TlsPlanSqlTls;
 }
 
@@ -260,25 +260,26 @@ function clientSecretsStep(clusterName: string, kinds: readonly ClusterKind[]): 
  * step, it keeps what exists and refuses to make a CA while a certificate it should have signed is there.
  */
 function sqlSteps(sql: TlsPlanSqlTls): Block {
-  const ca = `${SQL_FOLDER}/${CA_BARE}`;
+  const folder = layout.CFSSL_SQL_FOLDER;
+  const ca = `${folder}/${CA_BARE}`;
   const bares = sql.secrets.map(sqlBare);
   return [
     '# Step 8: TLS for MySQL clients, signed by a CA of its own in the sql folder (applications never',
     '# get a certificate the components would trust), each Secret in its own namespace.',
     `if [ ! -e ${sh(`${ca}.pem`)} ] && [ ! -e ${sh(`${ca}-key.pem`)} ]; then`,
     `  for bare in ${bares.map(sh).join(' ')}; do`,
-    `    [ ! -e "${SQL_FOLDER}/$bare.pem" ] || fail "found ${SQL_FOLDER}/$bare.pem but not the SQL CA that signed it; restore ${ca}.pem and ${ca}-key.pem"`,
+    `    [ ! -e "${folder}/$bare.pem" ] || fail "found ${folder}/$bare.pem but not the SQL CA that signed it; restore ${ca}.pem and ${ca}-key.pem"`,
     '  done',
     `  for secret in ${sql.secrets.map((s) => sh(`${s.namespace}/${s.name}`)).join(' ')}; do`,
     '    if NAMESPACE="${secret%%/*}" secret_exists "${secret#*/}"; then',
-    `      fail "Secret $secret exists but the SQL CA that signed it is not in ${SQL_FOLDER}/; run the script from the folder that holds ${ca}.pem and ${ca}-key.pem"`,
+    `      fail "Secret $secret exists but the SQL CA that signed it is not in ${folder}/; run the script from the folder that holds ${ca}.pem and ${ca}-key.pem"`,
     '    fi',
     '  done',
     'fi',
-    `mkdir -p ${sh(SQL_FOLDER)}`,
-    `issue_into ${sh(SQL_FOLDER)} ${sh(CA_BARE)} ${sh(`${SQL_FOLDER}/${CA_CSR}`)}`,
-    ...sql.secrets.map((s) => `issue_into ${sh(SQL_FOLDER)} ${sh(sqlBare(s))} ${sh(`${SQL_FOLDER}/${sqlBare(s)}.json`)} ${sh(sqlProfile(s))}`),
-    ...sql.secrets.map((s) => `secret_in ${sh(s.namespace)} ${sh(SQL_FOLDER)} ${sh(s.name)} ${sh(sqlBare(s))}`),
+    `mkdir -p ${sh(folder)}`,
+    `issue_into ${sh(folder)} ${sh(CA_BARE)} ${sh(`${folder}/${CA_CSR}`)}`,
+    ...sql.secrets.map((s) => `issue_into ${sh(folder)} ${sh(sqlBare(s))} ${sh(`${folder}/${sqlBare(s)}.json`)} ${sh(sqlProfile(s))}`),
+    ...sql.secrets.map((s) => `secret_in ${sh(s.namespace)} ${sh(folder)} ${sh(s.name)} ${sh(sqlBare(s))}`),
   ];
 }
 

@@ -189,9 +189,9 @@ export class SqlTls extends Construct {
   public addClient(scope: IConstruct, name: string, options: SqlClientOptions = {}): SqlClient {
     const field = `addSqlClient("${name}")`;
     checkProps(scope, options, SQL_CLIENT_SHAPE, `${field}.`);
-    requireDnsLabel(scope, `${field} name`, name);
+    requireDnsLabel(scope, `${field}.name`, name);
     if (name.length > SQL_TLS.userNameMax) {
-      inputError(scope, `${field} name`, name, `at most ${SQL_TLS.userNameMax} characters: it is the database user the runbook ties to the certificate, and MySQL and the SQL server allow no longer user names`);
+      inputError(scope, `${field}.name`, name, `at most ${SQL_TLS.userNameMax} characters: it is the database user the runbook ties to the certificate, and MySQL and the SQL server allow no longer user names`);
     }
     const existing = this.clients.get(name);
     if (existing !== undefined) {

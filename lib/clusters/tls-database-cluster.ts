@@ -340,7 +340,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
 
   /**
    * Declares an application that connects to the SQL server with a client certificate of its own
-   * (`tlsClient` must be on): a Secret `<application>-<cluster>-sql-client` in the application's
+   * (`tlsClient` must be on): a Secret `<application>-<namespace>-<cluster>-sql-client` in the application's
    * namespace with its key, its certificate and the SQL CA as `ca.crt`, and the SQL statement that
    * ties a database user to it in the runbook.
    */

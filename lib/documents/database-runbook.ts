@@ -128,7 +128,7 @@ function checkCertificateSecretsStep(cluster: DatabaseRunbookInput): RunbookStep
   return {
     title: 'Check the certificate Secrets',
     text: [
-      `Every component loads its Secret when it starts, by these names only (each holds \`${certificate}\`, \`${privateKey}\` and \`${ca}\`); they must exist before the cluster is created${sql.length > 0 ? ', as must those of TLS for MySQL clients' : ''}:`,
+      `Every component loads its Secret when it starts, by these names only (each holds \`${certificate}\`, \`${privateKey}\` and \`${ca}\`); they must exist before the cluster is created${sql.length > 0 ? ', as must the SQL server\'s and the operator\'s for MySQL clients; each application\'s is checked too, and must exist before its application starts' : ''}:`,
     ],
     commands: [
       `kubectl get secret ${[...cluster.certificateSecretNames, ...inNamespace(cluster.namespace)].join(' ')} -n ${cluster.namespace}`,

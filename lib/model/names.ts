@@ -356,7 +356,9 @@ export function sqlCaSelfSignedIssuerName(namespace: string, clusterName: string
 /**
  * An application's client Secret, in the application's namespace:
  * `<application>-<cluster's namespace>-${cluster_name}-sql-client`. The cluster's namespace keeps
- * apart the Secrets of two clusters of one name that an application's namespace may both hold.
+ * apart the Secrets of two clusters of one name that an application's namespace may both hold (as
+ * with every name joined by hyphens, contrived names can still meet: `a-b` of namespace `c` and
+ * `a` of namespace `b-c`).
  */
 export function sqlApplicationSecretName(namespace: string, clusterName: string, application: string): string {
   return `${application}-${namespace}-${clusterName}-${SQL_TLS.applicationSecretSuffix}`;

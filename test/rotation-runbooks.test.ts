@@ -38,12 +38,15 @@ const CLUSTER = 'ledger';
 const MANIFEST = `${NS}.k8s.yaml`;
 /** The Secrets the team creates itself: the backup user's password and the bucket's access keys. */
 const USER_SECRETS = ['ledger-backup-credentials', 'ledger-s3-credentials'];
+/** The application of TLS for MySQL clients the database runbook's app declares, in a namespace of its own. */
+const SQL_APPLICATION = { name: 'reports', namespace: 'analytics' } as const;
 
 /**
  * The app: a database cluster with several replicas of most components, a migration cluster, a
- * drainer, and two workloads of the team's own that mount the client Secrets.
+ * drainer, and two workloads of the team's own that mount the client Secrets; with `sqlClients`,
+ * TLS for MySQL clients too, and an application of its own namespace.
  */
-function buildApp(method: IssuingMethod, rotations: CertificateRotation[]): App {
+function buildApp(method: IssuingMethod, rotations: CertificateRotation[], sqlClients = false): App {
   const app = new App();
   const chart = new Chart(app, NS, { namespace: NS });
   const certificates = new ClusterCertificates(chart, 'certs', { clusterName: CLUSTER, method, rotations, subject: { organization: 'Payments' } });
@@ -52,7 +55,11 @@ function buildApp(method: IssuingMethod, rotations: CertificateRotation[]): App 
     clusterName: CLUSTER, version: 'v4.0.5', operatorVersion: 'v1.2.0', certificates,
     coordinator: { ...image('coordinator'), replicas: 3 }, store: { ...image('store'), replicas: 3 }, sqlserver: { ...image('sqlserver'), replicas: 2 },
     pump: image('pump'), changefeed: { ...image('changefeed'), replicas: 2 }, columnar: image('columnar'),
+    tlsClient: sqlClients ? {} : undefined,
   });
+  if (sqlClients) {
+    database.addSqlClient(SQL_APPLICATION.name, { namespace: SQL_APPLICATION.namespace });
+  }
   const migration = new TlsMigrationCluster(chart, 'mig', {
     clusterName: CLUSTER, version: 'v1.2.0', operatorVersion: 'v1.2.0', certificates,
     master: { ...image('migration'), replicas: 3 }, worker: { ...image('migration'), replicas: 2 },
@@ -92,8 +99,8 @@ function project(): Project {
 }
 
 /** Synthesizes the app at a phase into the project's output folder, as the user's `npm run synth` would. */
-function synth(p: Project, method: IssuingMethod, rotations: CertificateRotation[]): { plan: TlsPlan; manifests: any[] } {
-  synthesize(buildApp(method, rotations), { outdir: p.outdir, acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [] });
+function synth(p: Project, method: IssuingMethod, rotations: CertificateRotation[], sqlClients = false): { plan: TlsPlan; manifests: any[] } {
+  synthesize(buildApp(method, rotations, sqlClients), { outdir: p.outdir, acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [] });
   return {
     plan: JSON.parse(fs.readFileSync(path.join(p.outdir, tlsPlanPath(NS, CLUSTER)), 'utf8')),
     manifests: YAML.parseAllDocuments(fs.readFileSync(path.join(p.outdir, MANIFEST), 'utf8')).map((d) => d.toJS()),
@@ -116,8 +123,8 @@ function runClusterRunbook(p: Project, cluster: FakeCluster, runbook = rotationR
 const report = (p: Project) => verifyReport({ outdir: p.outdir, namespace: NS, clusterName: CLUSTER });
 
 /** Creates the cluster: applies every object, issues the Secrets (cert-manager, or the given block), starts every pod. */
-async function created(p: Project, method: IssuingMethod, roll: RollOptions): Promise<{ cluster: FakeCluster; sim: RotationSimulator; issuer?: CertManagerIssuer }> {
-  const { plan, manifests } = synth(p, method, []);
+async function created(p: Project, method: IssuingMethod, roll: RollOptions, sqlClients = false): Promise<{ cluster: FakeCluster; sim: RotationSimulator; issuer?: CertManagerIssuer }> {
+  const { plan, manifests } = synth(p, method, [], sqlClients);
   const issuer = method === IssuingMethod.CERT_MANAGER ? await CertManagerIssuer.issueAll([]) : undefined;
   if (method === IssuingMethod.CFSSL) {
     // The database runbook's issuing block, as written.
@@ -336,7 +343,7 @@ describe('the database runbook runs as written', () => {
   /** Every block of database-runbook.md, from the folder it names, on a running cluster: each step again, as a user re-running it would. */
   async function runDatabaseRunbook(method: IssuingMethod): Promise<void> {
     const p = project();
-    const { cluster, sim } = await created(p, method, { interleaving: 'alternate' });
+    const { cluster, sim } = await created(p, method, { interleaving: 'alternate' }, true);
     // The Secrets the runbook says are the team's to create, before the backup and the restore.
     USER_SECRETS.forEach((name) => p.kubectl.putSecret(NS, name, { value: 'created by the team' }));
     try {
@@ -352,6 +359,17 @@ describe('the database runbook runs as written', () => {
       expect.stringMatching(/^ledger-coordinator-0: cd \/var\/lib\/cluster-client-tls && coordctl /),
       expect.stringMatching(/^ledger-store-0: cd \/var\/lib\/cluster-client-tls && storectl /),
     ]);
+    // TLS for MySQL clients: the runbook's checks found its Secrets in the cluster's namespace and the application's.
+    const gets = p.kubectl.calls().filter((c) => c[0] === 'get' && c[1] === 'secret').map((c) => c.join(' '));
+    const application = `${SQL_APPLICATION.name}-${NS}-${CLUSTER}-sql-client`;
+    expect(gets).toContain(`get secret ${application} -n ${SQL_APPLICATION.namespace}`);
+    expect(gets.some((g) => g.includes(`${CLUSTER}-sqlserver-server-secret ${CLUSTER}-sqlserver-client-secret -n ${NS}`))).toBe(true);
+    if (method === IssuingMethod.CERT_MANAGER) {
+      const waits = p.kubectl.calls().filter((c) => c[0] === 'wait').map((c) => c.join(' '));
+      for (const namespace of ['cert-manager', SQL_APPLICATION.namespace]) {
+        expect(waits).toContain(`wait --for=condition=Ready certificate -l cdk8s-cluster-tls/certificates=${CLUSTER} -n ${namespace} --timeout=5m`);
+      }
+    }
   }
 
   test('cert-manager: every command, from the output folder', async () => {

@@ -323,6 +323,9 @@ describe('cluster-tls verify', () => {
     const report = await verify(plans, input(secrets, (key) => key.startsWith('demo/')));
     expect(report.ok).toBe(true);
     expect(report.plans[0].notInInput).toEqual(['orders/orders-api-demo-basic-sql-client']);
+    // Without the SQL CA's Secret in the input, the reference is the CA the Secrets it holds carry.
+    const server = sqlRows(report).find((s) => s.sqlTls === 'server')!;
+    expect(server.checks.find((c) => c.check === 'same-ca')!.expected).toMatch(/^ca\.crt is the SQL CA .*, as in 2 of the 2 Secrets of TLS for MySQL clients$/);
     expect(formatReport(report)).toContain('not checked, their namespaces are not in the input: orders/orders-api-demo-basic-sql-client\n');
   });
 
@@ -333,7 +336,8 @@ describe('cluster-tls verify', () => {
     const server = sqlRows(report).find((s) => s.sqlTls === 'server')!;
     expect(server.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(expect.arrayContaining(['same-ca', 'sql-ca', 'common-name']));
     expect(server.checks.find((c) => c.check === 'sql-ca')!.found).toBe('ca.crt is the cluster\'s CA');
-    expect(server.checks.find((c) => c.check === 'same-ca')!.expected).toMatch(/^ca\.crt is the SQL CA .*, as in 2 of the 3 Secrets of TLS for MySQL clients$/);
+    // The SQL CA's own Secret, in cert-manager's namespace, is the reference when the input holds it.
+    expect(server.checks.find((c) => c.check === 'same-ca')!.expected).toMatch(/^ca\.crt is the SQL CA .*, as in the CA Secret demo-basic-sql-ca$/);
     const missing = await verify(plans, input(secrets, (key) => key !== 'demo/basic-sqlserver-client-secret'));
     expect(sqlRows(missing).find((s) => s.sqlTls === 'operator-client')!.checks).toEqual([
       { check: 'present', ok: false, expected: 'Secret basic-sqlserver-client-secret in namespace demo', found: 'no Secret of that name in the input' },

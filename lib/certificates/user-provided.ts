@@ -12,6 +12,11 @@ import type { CertificateRenderer } from './renderer';
 
 const USAGE_WORDS: Record<string, string> = { 'server auth': 'server authentication', 'client auth': 'client authentication' };
 
+/** The names a certificate must cover, a list item each: DNS names, then IP addresses. */
+function subjectAltNames(secret: { readonly dnsNames?: readonly string[]; readonly ipAddresses?: readonly string[] }): string[] {
+  return [...(secret.dnsNames ?? []).map((n) => `- DNS \`${n}\``), ...(secret.ipAddresses ?? []).map((ip) => `- IP \`${ip}\``)];
+}
+
 function describeSecret(secret: TlsPlanSecret): string[] {
   const usages = secret.usages.map((u) => USAGE_WORDS[u] ?? u).join(' and ');
   const out = [`### \`${secret.name}\``, ''];
@@ -22,8 +27,7 @@ function describeSecret(secret: TlsPlanSecret): string[] {
   }
   out.push(`The server certificate of \`${secret.component}\` (${secret.cluster} cluster). Extended key usages: ${usages}. `
     + 'Its subject alternative names must cover:', '');
-  out.push(...(secret.dnsNames ?? []).map((n) => `- DNS \`${n}\``));
-  out.push(...(secret.ipAddresses ?? []).map((ip) => `- IP \`${ip}\``), '');
+  out.push(...subjectAltNames(secret), '');
   return out;
 }
 
@@ -61,7 +65,7 @@ function sqlSection(plan: TlsPlan): string[] {
     return [
       `### \`${s.namespace}/${s.name}\``, '',
       `${what}. Subject: exactly \`CN=${s.commonName}\`. Extended key usage: ${s.usages.map((u) => USAGE_WORDS[u] ?? u).join(' and ')}.${s.dnsNames ? ' Its subject alternative names must cover:' : ''}`, '',
-      ...(s.dnsNames ?? []).map((n) => `- DNS \`${n}\``), ...(s.ipAddresses ?? []).map((ip) => `- IP \`${ip}\``), ...(s.dnsNames ? [''] : []),
+      ...subjectAltNames(s), ...(s.dnsNames ? [''] : []),
     ];
   };
   return [

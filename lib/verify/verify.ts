@@ -17,7 +17,7 @@ import { checkLoaded } from './loaded';
 import type { AllowedCommonNames, LoadedPlan } from './plans';
 import { iso, oneLine } from './text';
 import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHandshake } from './handshake';
-import { SQL_CA_CHECK, asPlanSecret, asSqlPlan, checkSqlCa, findSqlSecret, inputCovers, sqlReferenceCa } from './sql';
+import { SQL_CA_CHECK, asPlanSecret, asSqlPlan, checkSqlCa, inputCovers } from './sql';
 
 /** The checks of the Secrets, in the order they are run and reported. Their names are stable (`--json`). */
 export const CHECKS = [
@@ -579,26 +579,24 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
   const reports: SecretReport[] = [];
   for (const loaded of selected) {
     const { plan } = loaded;
-    const find = (name: string) => secrets.find((s) => s.name === name && (s.namespace === undefined || s.namespace === plan.namespace));
-    const clusterCa = referenceCa(plan, find);
+    const find = (name: string, namespace = plan.namespace) => findSecret(secrets, name, namespace);
+    const clusterCa = referenceCa(find(plan.ca.secretName), plan.secrets.map((s) => find(s.name)), 'Secrets of the cluster');
+    const sql = plan.sqlTls === undefined ? undefined : await verifySqlSecrets(plan, secrets, { now, minDays: options.minDays, clusterCa });
     planReports.push({
       file: loaded.file, namespace: plan.namespace, clusterName: plan.clusterName, method: plan.method,
       allowedCommonNames: loaded.allowedCommonNames, ca: clusterCa?.origin,
       rotation: plan.rotation && { id: plan.rotation.id, phase: plan.rotation.phase },
       enablement: plan.enablement && { phase: plan.enablement.phase },
+      notInInput: sql !== undefined && sql.notInInput.length > 0 ? sql.notInInput : undefined,
     });
-    const checked: { required: TlsPlanSecret; secret?: SecretData; checks: CheckResult[] }[] = [];
+    const checked: CheckedSecret[] = [];
     for (const required of plan.secrets) {
       const secret = find(required.name);
       checked.push({ required, secret, checks: await verifySecret(required, plan, secret, { now, allowedCommonNames: loaded.allowedCommonNames, clusterCa, minDays: options.minDays }) });
     }
-    const good = checked.filter((c) => c.secret !== undefined && c.checks.some((r) => r.check === 'chain')
-      && c.checks.every((r) => r.ok || !PEER_CHECKS.includes(r.check))) as PeerSecret[];
+    await addHandshakes(checked);
     const pods = (options.pods ?? []).filter((p) => p.namespace === undefined || p.namespace === plan.namespace);
     for (const { required, secret, checks } of checked) {
-      if (secret !== undefined && checks.some((r) => r.check === 'chain')) {
-        checks.push(await checkHandshakes(required, secret, good));
-      }
       if (secret !== undefined && (options.pods?.length ?? 0) > 0 && plan.enablement?.tls && isOperatorComponent(required)) {
         checks.push(checkRolled(required, plan, pods));
       }
@@ -610,13 +608,7 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
         role: required.role, component: required.component, ok: checks.every((c) => c.ok), checks,
       });
     }
-    if (plan.sqlTls !== undefined) {
-      const sql = await verifySqlSecrets(plan, secrets, { now, minDays: options.minDays, clusterCa });
-      reports.push(...sql.reports);
-      if (sql.notInInput.length > 0) {
-        planReports[planReports.length - 1] = { ...planReports[planReports.length - 1], notInInput: sql.notInInput };
-      }
-    }
+    reports.push(...(sql?.reports ?? []));
   }
   const passed = reports.filter((r) => r.ok).length;
   return {
@@ -628,40 +620,61 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
   };
 }
 
+/** A Secret of a plan with the checks it has had so far. */
+interface CheckedSecret {
+  readonly required: TlsPlanSecret;
+  readonly secret?: SecretData;
+  readonly checks: CheckResult[];
+}
+
+/** A Secret by name in a namespace (any, when the input names none). */
+function findSecret(secrets: readonly SecretData[], name: string, namespace: string): SecretData | undefined {
+  return secrets.find((s) => s.name === name && (s.namespace === undefined || s.namespace === namespace));
+}
+
 /**
- * The Secrets of TLS for MySQL clients: each with the checks of every Secret, against the SQL CA
- * (the one most of them carry) and its own Common Name, then `sql-ca` (not the cluster's CA) and
- * mutual handshakes between the server's Secret and the clients'. A Secret of a namespace the
- * input holds nothing of is listed as not in the input instead.
+ * Adds the handshake check to every Secret of a set that had its chain checked: real handshakes
+ * with those of the set that passed the checks a peer needs ({@link PEER_CHECKS}).
  */
-async function verifySqlSecrets(plan: TlsPlan, secrets: readonly SecretData[], context: { now: Date; minDays?: number; clusterCa?: ClusterCa }) {
-  const inInput = plan.sqlTls!.secrets.filter((s) => inputCovers(secrets, s.namespace));
-  const found = inInput.map((s) => findSqlSecret(secrets, s)).filter((s): s is SecretData => s !== undefined);
-  const sqlCa = sqlReferenceCa(found);
-  const checked: { sql: (typeof inInput)[number]; required: TlsPlanSecret; secret?: SecretData; checks: CheckResult[] }[] = [];
-  for (const sql of inInput) {
-    const required = asPlanSecret(sql);
-    const secret = findSqlSecret(secrets, sql);
-    const checks = await verifySecret(required, asSqlPlan(plan, sql), secret, { now: context.now, minDays: context.minDays, clusterCa: sqlCa && { ...sqlCa, label: 'the SQL CA' } });
-    if (secret !== undefined && checks.some((r) => r.check === 'chain')) {
-      const sqlCaResult = checkSqlCa(secret, context.clusterCa?.certificate);
-      checks.push(result(SQL_CA_CHECK, sqlCaResult.ok, sqlCaResult.expected, sqlCaResult.found));
-    }
-    checked.push({ sql, required, secret, checks });
-  }
+async function addHandshakes(checked: readonly CheckedSecret[]): Promise<void> {
   const good = checked.filter((c) => c.secret !== undefined && c.checks.some((r) => r.check === 'chain')
     && c.checks.every((r) => r.ok || !PEER_CHECKS.includes(r.check))) as PeerSecret[];
-  const reports: SecretReport[] = [];
-  for (const { sql, required, secret, checks } of checked) {
+  for (const { required, secret, checks } of checked) {
     if (secret !== undefined && checks.some((r) => r.check === 'chain')) {
       checks.push(await checkHandshakes(required, secret, good));
     }
-    reports.push({
-      name: sql.name, namespace: sql.namespace, clusterName: plan.clusterName, cluster: required.cluster, role: required.role,
-      component: required.component, sqlTls: sql.role, ok: checks.every((c) => c.ok), checks,
-    });
   }
-  const notInInput = plan.sqlTls!.secrets.filter((s) => !inInput.includes(s)).map((s) => `${s.namespace}/${s.name}`);
+}
+
+/**
+ * The Secrets of TLS for MySQL clients: each with the checks of every Secret, against the SQL CA
+ * (its Secret's certificate when the input holds it, else the one most of them carry) and its own
+ * Common Name, then `sql-ca` (not the cluster's CA) and mutual handshakes between the server's
+ * Secret and the clients'. A Secret of a namespace the input holds nothing of is listed as not in
+ * the input instead.
+ */
+async function verifySqlSecrets(plan: TlsPlan, secrets: readonly SecretData[], context: { now: Date; minDays?: number; clusterCa?: ClusterCa }) {
+  const sqlTls = plan.sqlTls!;
+  const inInput = sqlTls.secrets.filter((s) => inputCovers(secrets, s.namespace));
+  const caSecret = sqlTls.ca.secretNamespace === undefined ? undefined : findSecret(secrets, sqlTls.ca.name, sqlTls.ca.secretNamespace);
+  const sqlCa = referenceCa(caSecret, inInput.map((s) => findSecret(secrets, s.name, s.namespace)), 'Secrets of TLS for MySQL clients');
+  const checked: CheckedSecret[] = [];
+  for (const sql of inInput) {
+    const required = asPlanSecret(sql);
+    const secret = findSecret(secrets, sql.name, sql.namespace);
+    const checks = await verifySecret(required, asSqlPlan(plan, sql), secret, { now: context.now, minDays: context.minDays, clusterCa: sqlCa && { ...sqlCa, label: 'the SQL CA' } });
+    if (secret !== undefined && checks.some((r) => r.check === 'chain')) {
+      const sqlCaResult = checkSqlCa(parseCertificates(secret, SECRET_KEYS.ca)[0], context.clusterCa?.certificate);
+      checks.push(result(SQL_CA_CHECK, sqlCaResult.ok, sqlCaResult.expected, sqlCaResult.found));
+    }
+    checked.push({ required, secret, checks });
+  }
+  await addHandshakes(checked);
+  const reports: SecretReport[] = checked.map(({ required, checks }, i) => ({
+    name: required.name, namespace: inInput[i].namespace, clusterName: plan.clusterName, cluster: required.cluster, role: required.role,
+    component: required.component, sqlTls: inInput[i].role, ok: checks.every((c) => c.ok), checks,
+  }));
+  const notInInput = sqlTls.secrets.filter((s) => !inInput.includes(s)).map((s) => `${s.namespace}/${s.name}`);
   return { reports, notInInput };
 }
 
@@ -682,14 +695,16 @@ function selectPlans(plans: readonly LoadedPlan[], secrets: readonly SecretData[
   return selected;
 }
 
-function referenceCa(plan: TlsPlan, find: (name: string) => SecretData | undefined): ClusterCa | undefined {
-  const caSecret = find(plan.ca.secretName);
+/**
+ * The reference CA of a set of Secrets: the CA Secret's certificate when the input holds it, else
+ * the CA most of the Secrets of the set carry in their `ca.crt` (`what` names the set).
+ */
+function referenceCa(caSecret: SecretData | undefined, set: readonly (SecretData | undefined)[], what: string): ClusterCa | undefined {
   if (caSecret) {
     const key = caSecret.data[SECRET_KEYS.certificate] ? SECRET_KEYS.certificate : SECRET_KEYS.ca;
     return { certificate: parseCertificates(caSecret, key)[0], origin: `the CA Secret ${caSecret.name}` };
   }
-  const carried = plan.secrets
-    .map((s) => find(s.name))
+  const carried = set
     .filter((s): s is SecretData => s !== undefined && s.data[SECRET_KEYS.ca] !== undefined)
     .map((s) => parseCertificates(s, SECRET_KEYS.ca)[0]);
   if (carried.length === 0) {
@@ -700,5 +715,5 @@ function referenceCa(plan: TlsPlan, find: (name: string) => SecretData | undefin
     counts.set(cert.fingerprint256, (counts.get(cert.fingerprint256) ?? 0) + 1);
   }
   const best = carried.reduce((a, b) => (counts.get(b.fingerprint256)! > counts.get(a.fingerprint256)! ? b : a));
-  return { certificate: best, origin: `${counts.get(best.fingerprint256)} of the ${carried.length} Secrets of the cluster` };
+  return { certificate: best, origin: `${counts.get(best.fingerprint256)} of the ${carried.length} ${what}` };
 }

@@ -182,23 +182,35 @@ function clientSecretNames(clusterName: string, kinds: readonly ClusterKind[]): 
  * signed exists; nothing when the script issues no certificate besides the CA.
  */
 function caMixGuard({ settings, servers, kinds }: ScriptInput): Block {
-  const leaves = [...servers.map(serverBare), ...(kinds.length > 0 ? [CLIENT_BARE] : [])];
   const secretNames = [...servers.map((s) => s.secretName), ...clientSecretNames(settings.clusterName, kinds)];
-  if (leaves.length === 0) {
+  return newCaGuard({
+    folder: '.', ca: 'the CA', leaves: [...servers.map(serverBare), ...(kinds.length > 0 ? [CLIENT_BARE] : [])],
+    secrets: secretNames.map((name) => ({ namespace: settings.namespace, name })),
+  });
+}
+
+/**
+ * Refuses to make a new CA in `folder` while a certificate or Secret the missing one signed is
+ * there: the cluster would reject the new certificates. Secrets are looked for in their own
+ * namespaces. Nothing without a leaf.
+ */
+function newCaGuard(guard: { readonly folder: string; readonly ca: string; readonly leaves: readonly string[];
+  readonly secrets: readonly { readonly namespace: string; readonly name: string }[] }): Block {
+  if (guard.leaves.length === 0) {
     return [];
   }
+  const at = (file: string) => (guard.folder === '.' ? file : `${guard.folder}/${file}`);
+  const where = guard.folder === '.' ? 'this folder' : `${guard.folder}/`;
   return [
     '# A new CA would not have signed the certificates or Secrets already there: refuse rather than',
     '# mix CAs (the cluster would reject the new certificates).',
-    `if [ ! -e ${sh(`${CA_BARE}.pem`)} ] && [ ! -e ${sh(`${CA_BARE}-key.pem`)} ]; then`,
-    `  for bare in ${leaves.map(sh).join(' ')}; do`,
-    '    if [ -e "$bare.pem" ]; then',
-    `      fail "found $bare.pem but not the CA that signed it; restore ${CA_BARE}.pem and ${CA_BARE}-key.pem"`,
-    '    fi',
+    `if [ ! -e ${sh(at(`${CA_BARE}.pem`))} ] && [ ! -e ${sh(at(`${CA_BARE}-key.pem`))} ]; then`,
+    `  for bare in ${guard.leaves.map(sh).join(' ')}; do`,
+    `    [ ! -e "${at('$bare.pem')}" ] || fail "found ${at('$bare.pem')} but not ${guard.ca} that signed it; restore ${at(`${CA_BARE}.pem`)} and ${at(`${CA_BARE}-key.pem`)}"`,
     '  done',
-    `  for name in ${secretNames.map(sh).join(' ')}; do`,
-    '    if secret_exists "$name"; then',
-    `      fail "Secret $NAMESPACE/$name exists but the CA that signed it is not in this folder; run the script from the folder that holds ${CA_BARE}.pem and ${CA_BARE}-key.pem"`,
+    `  for secret in ${guard.secrets.map((x) => sh(`${x.namespace}/${x.name}`)).join(' ')}; do`,
+    '    if NAMESPACE="${secret%%/*}" secret_exists "${secret#*/}"; then',
+    `      fail "Secret $secret exists but ${guard.ca} that signed it is not in ${where}; run the script from the folder that holds ${at(`${CA_BARE}.pem`)} and ${at(`${CA_BARE}-key.pem`)}"`,
     '    fi',
     '  done',
     'fi',
@@ -261,21 +273,10 @@ function clientSecretsStep(clusterName: string, kinds: readonly ClusterKind[]): 
  */
 function sqlSteps(sql: TlsPlanSqlTls): Block {
   const folder = layout.CFSSL_SQL_FOLDER;
-  const ca = `${folder}/${CA_BARE}`;
-  const bares = sql.secrets.map(sqlBare);
   return [
     '# Step 8: TLS for MySQL clients, signed by a CA of its own in the sql folder (applications never',
     '# get a certificate the components would trust), each Secret in its own namespace.',
-    `if [ ! -e ${sh(`${ca}.pem`)} ] && [ ! -e ${sh(`${ca}-key.pem`)} ]; then`,
-    `  for bare in ${bares.map(sh).join(' ')}; do`,
-    `    [ ! -e "${folder}/$bare.pem" ] || fail "found ${folder}/$bare.pem but not the SQL CA that signed it; restore ${ca}.pem and ${ca}-key.pem"`,
-    '  done',
-    `  for secret in ${sql.secrets.map((s) => sh(`${s.namespace}/${s.name}`)).join(' ')}; do`,
-    '    if NAMESPACE="${secret%%/*}" secret_exists "${secret#*/}"; then',
-    `      fail "Secret $secret exists but the SQL CA that signed it is not in ${folder}/; run the script from the folder that holds ${ca}.pem and ${ca}-key.pem"`,
-    '    fi',
-    '  done',
-    'fi',
+    ...newCaGuard({ folder, ca: 'the SQL CA', leaves: sql.secrets.map(sqlBare), secrets: sql.secrets }),
     `mkdir -p ${sh(folder)}`,
     `issue_into ${sh(folder)} ${sh(CA_BARE)} ${sh(`${folder}/${CA_CSR}`)}`,
     ...sql.secrets.map((s) => `issue_into ${sh(folder)} ${sh(sqlBare(s))} ${sh(`${folder}/${sqlBare(s)}.json`)} ${sh(sqlProfile(s))}`),

@@ -117,13 +117,11 @@ secret() {
 # mix CAs (the cluster would reject the new certificates).
 if [ ! -e 'ca.pem' ] && [ ! -e 'ca-key.pem' ]; then
   for bare in 'coordinator-server' 'store-server' 'sqlserver-server' 'pump-server' 'changefeed-server' 'columnar-server' 'mig-master-server' 'mig-worker-server' 'drainer-server' 'importer-server' 'lightning-server' 'client'; do
-    if [ -e "$bare.pem" ]; then
-      fail "found $bare.pem but not the CA that signed it; restore ca.pem and ca-key.pem"
-    fi
+    [ ! -e "$bare.pem" ] || fail "found $bare.pem but not the CA that signed it; restore ca.pem and ca-key.pem"
   done
-  for name in 'basic-coordinator-cluster-secret' 'basic-store-cluster-secret' 'basic-sqlserver-cluster-secret' 'basic-pump-cluster-secret' 'basic-changefeed-cluster-secret' 'basic-columnar-cluster-secret' 'basic-mig-master-cluster-secret' 'basic-mig-worker-cluster-secret' 'basic-drainer-cluster-secret' 'basic-importer-cluster-secret' 'basic-lightning-cluster-secret' 'basic-cluster-client-secret' 'basic-mig-client-secret'; do
-    if secret_exists "$name"; then
-      fail "Secret $NAMESPACE/$name exists but the CA that signed it is not in this folder; run the script from the folder that holds ca.pem and ca-key.pem"
+  for secret in 'demo-cfssl/basic-coordinator-cluster-secret' 'demo-cfssl/basic-store-cluster-secret' 'demo-cfssl/basic-sqlserver-cluster-secret' 'demo-cfssl/basic-pump-cluster-secret' 'demo-cfssl/basic-changefeed-cluster-secret' 'demo-cfssl/basic-columnar-cluster-secret' 'demo-cfssl/basic-mig-master-cluster-secret' 'demo-cfssl/basic-mig-worker-cluster-secret' 'demo-cfssl/basic-drainer-cluster-secret' 'demo-cfssl/basic-importer-cluster-secret' 'demo-cfssl/basic-lightning-cluster-secret' 'demo-cfssl/basic-cluster-client-secret' 'demo-cfssl/basic-mig-client-secret'; do
+    if NAMESPACE="${secret%%/*}" secret_exists "${secret#*/}"; then
+      fail "Secret $secret exists but the CA that signed it is not in this folder; run the script from the folder that holds ca.pem and ca-key.pem"
     fi
   done
 fi
@@ -166,6 +164,8 @@ secret 'basic-mig-client-secret' 'client'
 
 # Step 8: TLS for MySQL clients, signed by a CA of its own in the sql folder (applications never
 # get a certificate the components would trust), each Secret in its own namespace.
+# A new CA would not have signed the certificates or Secrets already there: refuse rather than
+# mix CAs (the cluster would reject the new certificates).
 if [ ! -e 'sql/ca.pem' ] && [ ! -e 'sql/ca-key.pem' ]; then
   for bare in 'server' 'operator-client' 'app-basic-migration'; do
     [ ! -e "sql/$bare.pem" ] || fail "found sql/$bare.pem but not the SQL CA that signed it; restore sql/ca.pem and sql/ca-key.pem"

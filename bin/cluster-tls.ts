@@ -10,7 +10,7 @@ import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded, readStre
 import { ClusterTlsError, Description, oneLine } from '../lib/model/errors';
 import { displayPath } from '../lib/synth/display-path';
 import { isSystemError } from '../lib/synth/machine-errors';
-import { VerifyInputError, formatReport, loadPlans, parseSecretsAndPods, verify } from '../lib/verify';
+import { PodData, SecretData, VerifyInputError, formatReport, loadPlans, parseSecretsAndPods, verify } from '../lib/verify';
 
 /** Exit codes. */
 export const EXIT = {
@@ -43,7 +43,7 @@ verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads 
         extended key usages, Common Name and allowed lists, validity, renewal window, CA
         lifetime and key strength. With TLS for MySQL clients, also its Secrets against the SQL
         CA; those of applications in other namespaces are checked only when the input holds their
-        namespaces (kubectl get secrets -A -o json).
+        namespaces (one --secrets per namespace, or kubectl get secrets -A -o json).
         With the pods in the same List (kubectl get secrets,pods -n <namespace> -o json
         --show-managed-fields), the loaded check also tells what the pods have loaded from
         what the Secrets hold: components read their Secret only when they start, so every
@@ -55,7 +55,9 @@ verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads 
 Options:
   --dist <folder>      the synthesized output folder (such as dist)
   --secrets <file|->   the Secrets, a List or one Secret as JSON, or the List of
-                       kubectl get secrets,pods ... --show-managed-fields; - for standard input
+                       kubectl get secrets,pods ... --show-managed-fields; - for standard input;
+                       give it once per namespace to check several (an application's with the
+                       cluster's: --secrets <(kubectl get secrets,pods -n <namespace> ...))
   --json               print the report as JSON
   --now <ISO date>     check validity at this time instead of now, such as 2030-01-01T00:00:00Z
   --min-days <N>       also fail when a certificate, CAs included, expires within N days
@@ -97,7 +99,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       strict: true,
       options: {
         'dist': { type: 'string' },
-        'secrets': { type: 'string' },
+        'secrets': { type: 'string', multiple: true },
         'json': { type: 'boolean' },
         'now': { type: 'string' },
         'min-days': { type: 'string' },
@@ -120,8 +122,12 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (positionals[0] !== 'verify' || positionals.length > 1) {
     return usageError(io, `unknown command ${JSON.stringify(positionals.join(' '))}; the command is verify`);
   }
-  if (values.dist === undefined || values.secrets === undefined) {
-    return usageError(io, `verify needs ${[values.dist === undefined ? '--dist <folder>' : '', values.secrets === undefined ? '--secrets <file|->' : ''].filter(Boolean).join(' and ')}`);
+  const inputs = values.secrets ?? [];
+  if (values.dist === undefined || inputs.length === 0) {
+    return usageError(io, `verify needs ${[values.dist === undefined ? '--dist <folder>' : '', inputs.length === 0 ? '--secrets <file|->' : ''].filter(Boolean).join(' and ')}`);
+  }
+  if (inputs.filter((f) => f === '-').length > 1) {
+    return usageError(io, '--secrets - reads standard input, which can be given once');
   }
   let now: Date | undefined;
   if (values.now !== undefined) {
@@ -137,7 +143,14 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   }
 
   const plans = loadPlans(values.dist);
-  const { secrets, pods } = parseSecretsAndPods(await readSecrets(values.secrets, io), values.secrets === '-' ? 'standard input' : values.secrets);
+  // Each input one namespace's list, read in the order given (an application's namespace beside the cluster's).
+  const secrets: SecretData[] = [];
+  const pods: PodData[] = [];
+  for (const file of inputs) {
+    const input = parseSecretsAndPods(await readSecrets(file, io), file === '-' ? 'standard input' : file);
+    secrets.push(...input.secrets);
+    pods.push(...input.pods);
+  }
   const report = await verify(plans, secrets, { now, namespace: values.namespace, clusterName: values.cluster, pods, minDays });
   io.stdout(values.json ? `${JSON.stringify(report, undefined, 2)}\n` : formatReport(report));
   return report.ok ? EXIT.ok : EXIT.failed;

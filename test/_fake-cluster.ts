@@ -13,7 +13,8 @@
  *   component after component in the operator's order; the two resources roll at the same time
  *   (or one after the other, as {@link RollOptions} says);
  * - the StatefulSet and Deployment controllers: `kubectl rollout restart` restarts the drainer's
- *   pods or a client workload's pod.
+ *   pods, a client workload's pod, or an application's pod in its own namespace (TLS for MySQL
+ *   clients; outside the simulator, it records what it loaded at each start).
  *
  * Every restart goes through the rotation simulator, which loads the Secret as it is at that
  * moment and runs real handshakes between every pair of pods; the pods are also written into the
@@ -47,6 +48,15 @@ export interface FakeClusterOptions {
   readonly drainer?: string;
   /** How long cert-manager lets a Certificate wait before it issues it, in milliseconds. @default 1500 */
   readonly issueDelayMs?: number;
+  /** Applications of TLS for MySQL clients, each a Deployment of one pod in its namespace mounting its Secret. @default - none */
+  readonly applications?: readonly FakeApplication[];
+}
+
+/** An application's Deployment: one pod, outside the simulator, that loads its Secret when it starts. */
+export interface FakeApplication {
+  readonly namespace: string;
+  readonly deployment: string;
+  readonly secretName: string;
 }
 
 const RESOURCE_KINDS: Record<string, ClusterKind> = { DatabaseCluster: ClusterKind.DATABASE, MigrationCluster: ClusterKind.MIGRATION };
@@ -99,6 +109,8 @@ export class FakeCluster {
   private readonly pendingSince = new Map<string, number>();
   private busy = false;
   private loop?: Promise<void>;
+  /** What each application's pod loaded at its last start, by Deployment: its Secret's `tls.key`. */
+  public readonly applicationKeys = new Map<string, string>();
 
   constructor(private readonly kubectl: FakeKubectl, private readonly sim: RotationSimulator, private readonly options: FakeClusterOptions) {}
 
@@ -114,7 +126,7 @@ export class FakeCluster {
     this.sim.startAll(this.secrets());
     this.kubectl.update((state) => {
       this.noteRolled(state);
-      state.pods = this.sim.pods.map((p) => this.podObject(p, state.clock ?? 0));
+      state.pods = [...this.sim.pods.map((p) => this.podObject(p, state.clock ?? 0)), ...this.applicationPods(state, state.clock ?? 0)];
     });
     this.loop = this.run();
   }
@@ -185,7 +197,15 @@ export class FakeCluster {
       await this.restart(pod, `operator restarted ${pod.name}`);
     }
     const request = (state.restarts ?? [])[0];
-    if (request !== undefined) {
+    const application = (this.options.applications ?? []).find((a) => request?.kind === 'Deployment' && a.deployment === request.name && a.namespace === request.namespace);
+    if (application !== undefined) {
+      this.kubectl.update((s) => {
+        s.clock = (s.clock ?? 0) + 1;
+        s.pods = [...(s.pods ?? []).filter((p) => !(p.metadata.namespace === application.namespace && p.workload === `Deployment/${application.deployment}`)),
+          ...this.applicationPods(s, s.clock, application)];
+        s.restarts = (s.restarts ?? []).slice(1);
+      });
+    } else if (request !== undefined) {
       const target = `${request.kind}/${request.name}`;
       const pods = this.sim.pods.filter((p) => this.workloadOf(p).workload === target).sort((a, b) => (b.ordinal ?? 0) - (a.ordinal ?? 0));
       for (const pod of pods) {
@@ -324,6 +344,20 @@ export class FakeCluster {
 
   private workloadOf(pod: Pod): PodWorkload {
     return podWorkload(pod, this.options);
+  }
+
+  /** The pod of each application (or of one), started at `clock` with its Secret as `state` holds it now. */
+  private applicationPods(state: FakeState, clock: number, only?: FakeApplication): any[] {
+    return (this.options.applications ?? []).filter((a) => only === undefined || a === only).map((a) => {
+      const key = state.secrets.find((x) => x.namespace === a.namespace && x.name === a.secretName)?.data['tls.key'];
+      this.applicationKeys.set(a.deployment, Buffer.from(key ?? '', 'base64').toString());
+      return {
+        apiVersion: 'v1', kind: 'Pod', workload: `Deployment/${a.deployment}`,
+        metadata: { name: `${a.deployment}-0`, namespace: a.namespace },
+        spec: { containers: [{ name: 'main' }], volumes: [{ name: 'tls', secret: { secretName: a.secretName } }] },
+        status: { phase: 'Running', containerStatuses: [{ name: 'main', ready: true, state: { running: { startedAt: clockTime(clock) } } }] },
+      };
+    });
   }
 
   /** A pod as `kubectl get pods -o json` prints it: the Secret it mounts and when it started. */

@@ -155,10 +155,13 @@ describeWithTools('rotations on a real API server with the real cert-manager', [
       }
       const replaced = live.secrets();
       const before = revisions(p.namespace);
+      const sqlCaRevision = revisions('cert-manager').get(`${p.namespace}-${CLUSTER}-sql-ca`);
+      expect(sqlCaRevision).toBeGreaterThan(0);
       const { plan: renewal } = synth(p, [{ ...replacement, phase: RotationPhase.DROP_OLD }, { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }]);
-      // TLS for MySQL clients has a CA of its own, which no rotation of the cluster's touches.
+      // A leaf renewal renews the certificates for MySQL clients too, each from the SQL CA it had.
       const sql = new Set((renewal.sqlTls?.secrets ?? []).map((s) => s.name));
       expect(sql.size).toBe(3);
+      const sqlCa = renewal.sqlTls!.ca;
       await runRotationRunbook(p, live);
       checked(RotationPhase.RENEW);
       const renewed = live.secrets();
@@ -167,12 +170,14 @@ describeWithTools('rotations on a real API server with the real cert-manager', [
       const caSecret = `${CLUSTER}-ca-2026-11-secret`;
       expect(renewed.get(caSecret)).toEqual(replaced.get(caSecret));
       for (const [name, secret] of [...replaced].filter(([n]) => n !== caSecret)) {
-        // cmctl renew had cert-manager issue each of the cluster's leaves exactly once more: a new key, the same CA.
-        const renewedOnce = !sql.has(name);
+        // cmctl renew had cert-manager issue each leaf exactly once more, the cluster's and those for MySQL clients: a new key, the same CA.
         expect([name, renewed.get(name)!['tls.key'] !== secret['tls.key'], renewed.get(name)!['ca.crt'] === secret['ca.crt'], after.get(name)! - before.get(name)!])
-          .toEqual([name, renewedOnce, true, renewedOnce ? 1 : 0]);
+          .toEqual([name, true, true, 1]);
       }
+      expect([...sql].filter((name) => !replaced.has(name))).toEqual([]);
       expect(after.get(`${CLUSTER}-ca-2026-11`)).toBe(before.get(`${CLUSTER}-ca-2026-11`));
+      // No CA Certificate was renewed: the SQL CA in cert-manager's namespace kept its revision.
+      expect(revisions(sqlCa.secretNamespace!).get(sqlCa.name)).toBe(sqlCaRevision);
       // Every pod restarted after its Secret was renewed: what it loaded is what the Secret holds now.
       live.sim.pods.forEach((pod) => expect([pod.name, pod.loaded!.key]).toEqual([pod.name, renewed.get(pod.secretName)!['tls.key']]));
     } finally {

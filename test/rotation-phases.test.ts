@@ -82,6 +82,33 @@ describe('the scripts a rotation writes', () => {
   });
 });
 
+describe('a leaf renewal of the reference app renews the certificates for MySQL clients too', () => {
+  const files = new Map(renderApp(buildApp(undefined, [{ id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }])).files.map((f) => [f.path, f.content]));
+  const sqlLeaves = ['basic-sqlserver-server-secret', 'basic-sqlserver-client-secret', 'basic-migration-demo-basic-sql-client'];
+
+  test('cert-manager: cmctl renew names them with the cluster\'s leaves, never a CA Certificate', () => {
+    const script = files.get('demo/basic/rotate-certificates.sh')!;
+    const renew = script.split('\n').filter((l) => l.includes('renew --namespace='));
+    expect(renew).toHaveLength(1);
+    sqlLeaves.forEach((name) => expect(renew[0]).toContain(` '${name}'`));
+    expect(renew[0]).not.toMatch(/-ca'/);
+    sqlLeaves.forEach((name) => expect(script).toContain(`  'demo/${name}'`));
+  });
+
+  test('cfssl: the script issues them in sql/leaves-1/ from the SQL CA in sql/ and writes each Secret whole in its namespace', () => {
+    const script = files.get('demo-cfssl/basic/cfssl/issue-certificates.sh')!;
+    expect(script).toContain("link_from 'sql/leaves-1' 'ca-key.pem' 'sql'");
+    expect(script).toContain("NAMESPACE='demo-cfssl' put_secret 'basic-migration-demo-cfssl-basic-sql-client' 'sql/leaves-1/app-basic-migration.pem' 'sql/leaves-1/app-basic-migration-key.pem' 'sql/ca.pem'");
+  });
+
+  test('the runbook says so, and a CA replacement leaves them out', () => {
+    expect(files.get('demo/basic/rotation-runbook.md')).toContain('TLS for MySQL clients is renewed with them, from the SQL CA it already has: `basic-sqlserver-server-secret` (namespace `demo`)');
+    const replacement = new Map(renderApp(buildApp(undefined, referenceRotations(RotationPhase.TRUST_BOTH))).files.map((f) => [f.path, f.content]));
+    expect(replacement.get('demo/basic/rotation-runbook.md')).not.toContain('MySQL');
+    sqlLeaves.forEach((name) => expect(replacement.get('demo/basic/rotate-certificates.sh')).not.toContain(name));
+  });
+});
+
 describe('guards: one phase per synth, forward', () => {
   function synth(root: string, phase: RotationPhase | undefined, options: Partial<SynthesizeOptions> = {}): void {
     const app = new App();

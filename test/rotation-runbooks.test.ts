@@ -23,11 +23,11 @@ import {
   TlsPlan, synthesize,
 } from '../lib';
 import { secretConsumers } from '../lib/certificates/secret-consumers';
-import { databaseRunbookPath, rotationRunbookPath, tlsPlanPath } from '../lib/model/output-layout';
+import { databaseRunbookPath, rotationRunbookPath, tlsPlanPath, verifyReportFromOutputFolder } from '../lib/model/output-layout';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { FakeCluster } from './_fake-cluster';
-import { FakeKubectl, createFakeCmctl, createFakeHelm, createFakeKubectl } from './_fake-kubectl';
+import { FakeKubectl, createFakeCmctl, createFakeHelm, createFakeKubectl, tlsSecretsOf } from './_fake-kubectl';
 import { TestCa, TestKey, issueLeaf, makeCa, makeKey } from './_pki';
 import { bash, failures, projectFolder, runRunbook, runbookEnv, shellBlocks, verifyReport } from './_runbooks';
 import { CHANGEFEED_FIRST, RollOptions, RotationSimulator, formatOutages } from './_rotation-simulator';
@@ -40,6 +40,8 @@ const MANIFEST = `${NS}.k8s.yaml`;
 const USER_SECRETS = ['ledger-backup-credentials', 'ledger-s3-credentials'];
 /** The application of TLS for MySQL clients the database runbook's app declares, in a namespace of its own. */
 const SQL_APPLICATION = { name: 'reports', namespace: 'analytics' } as const;
+/** Its Secret, in its namespace. */
+const SQL_APPLICATION_SECRET = `${SQL_APPLICATION.name}-${NS}-${CLUSTER}-sql-client`;
 
 /**
  * The app: a database cluster with several replicas of most components, a migration cluster, a
@@ -58,7 +60,13 @@ function buildApp(method: IssuingMethod, rotations: CertificateRotation[], sqlCl
     tlsClient: sqlClients ? {} : undefined,
   });
   if (sqlClients) {
-    database.addSqlClient(SQL_APPLICATION.name, { namespace: SQL_APPLICATION.namespace });
+    // The application's own Deployment, in its namespace, mounting its Secret.
+    const client = database.addSqlClient(SQL_APPLICATION.name, { namespace: SQL_APPLICATION.namespace });
+    const workload = new kplus.Deployment(chart, SQL_APPLICATION.name, {
+      metadata: { namespace: SQL_APPLICATION.namespace }, containers: [{ image: `registry.example.com/${SQL_APPLICATION.name}:1.0.0` }],
+    });
+    workload.containers[0].mount('/etc/mysql-tls', kplus.Volume.fromSecret(chart, `${SQL_APPLICATION.name}-tls`,
+      kplus.Secret.fromSecretName(chart, `${SQL_APPLICATION.name}-secret`, client.secretName)));
   }
   const migration = new TlsMigrationCluster(chart, 'mig', {
     clusterName: CLUSTER, version: 'v1.2.0', operatorVersion: 'v1.2.0', certificates,
@@ -135,7 +143,9 @@ async function created(p: Project, method: IssuingMethod, roll: RollOptions, sql
   const sim = new RotationSimulator(plan, manifests);
   const consumers = secretConsumers(manifests, NS, plan.secrets.map((s) => s.name));
   const clients = new Map(consumers.flatMap((c) => c.secrets.map((s) => [s, c.name] as const)));
-  const cluster = new FakeCluster(p.kubectl, sim, { namespace: NS, clusterName: CLUSTER, issuer, roll, clients, drainer: `${CLUSTER}-binlog-drainer` });
+  const applications = manifests.filter((m) => m.kind === 'Deployment' && m.metadata.namespace === SQL_APPLICATION.namespace)
+    .map((m) => ({ namespace: SQL_APPLICATION.namespace, deployment: m.metadata.name, secretName: SQL_APPLICATION_SECRET }));
+  const cluster = new FakeCluster(p.kubectl, sim, { namespace: NS, clusterName: CLUSTER, issuer, roll, clients, drainer: `${CLUSTER}-binlog-drainer`, applications });
   await cluster.issueAll();
   cluster.start();
   expect(await sim.check('created')).toEqual([]);
@@ -143,10 +153,10 @@ async function created(p: Project, method: IssuingMethod, roll: RollOptions, sql
 }
 
 /** Every phase of `rotations`' last entry, each synthesized and its runbook run; the cluster stopped at the end. */
-async function rotate(p: Project, method: IssuingMethod, cluster: FakeCluster, earlier: CertificateRotation[], last: CertificateRotation): Promise<void> {
+async function rotate(p: Project, method: IssuingMethod, cluster: FakeCluster, earlier: CertificateRotation[], last: CertificateRotation, sqlClients = false): Promise<void> {
   try {
     for (const phase of ROTATION_PHASES[last.kind ?? RotationKind.CA_REPLACEMENT]) {
-      synth(p, method, [...earlier, { ...last, phase }]);
+      synth(p, method, [...earlier, { ...last, phase }], sqlClients);
       await runClusterRunbook(p, cluster);
       const r = report(p);
       expect(failures(r)).toEqual([]);
@@ -337,6 +347,62 @@ describe('rotation runbooks run as written: Secrets the user provides', () => {
     expect(formatOutages(sim.outages)).toBe('');
     expect(sim.handshakes).toBeGreaterThan(0);
   }, 300_000);
+});
+
+/**
+ * A leaf renewal with TLS for MySQL clients: the SQL Secrets of both namespaces renewed from the
+ * SQL CA they had, the application's Deployment restarted by the runbook onto its new key, and the
+ * application's Secret in the report the next synth reads; without it there, the next rotation is refused.
+ */
+async function leafRenewalWithSqlClients(method: IssuingMethod): Promise<void> {
+  const p = project();
+  const { cluster, sim } = await created(p, method, { interleaving: 'alternate' }, true);
+  const inCluster = [`${CLUSTER}-sqlserver-server-secret`, `${CLUSTER}-sqlserver-client-secret`];
+  const sqlSecrets = () => new Map([
+    ...[...tlsSecretsOf(p.kubectl, NS)].filter(([name]) => inCluster.includes(name)),
+    ...tlsSecretsOf(p.kubectl, SQL_APPLICATION.namespace),
+  ]);
+  const before = sqlSecrets();
+  expect([...before.keys()].sort()).toEqual([...inCluster, SQL_APPLICATION_SECRET].sort());
+  const sqlCa = () => p.kubectl.secrets().filter((s) => s.namespace === 'cert-manager');
+  const caBefore = sqlCa();
+  const deployment = [...cluster.applicationKeys.keys()][0];
+  expect(cluster.applicationKeys.get(deployment)).toBe(before.get(SQL_APPLICATION_SECRET)!['tls.key']);
+  const leaves = { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL };
+  await rotate(p, method, cluster, [], leaves, true);
+  expect(formatOutages(sim.outages)).toBe('');
+  const after = sqlSecrets();
+  for (const [name, secret] of before) {
+    // A new key from the same SQL CA.
+    expect([name, after.get(name)!['tls.key'] !== secret['tls.key'], after.get(name)!['ca.crt'] === secret['ca.crt']]).toEqual([name, true, true]);
+  }
+  expect(sqlCa()).toEqual(caBefore);
+  // The runbook restarted the application, which loaded its new key.
+  const restarts = p.kubectl.calls().filter((c) => c[0] === 'rollout' && c[1] === 'restart').map((c) => c.join(' '));
+  expect(restarts).toContain(`rollout restart deployment/${deployment} -n ${SQL_APPLICATION.namespace}`);
+  expect(cluster.applicationKeys.get(deployment)).toBe(after.get(SQL_APPLICATION_SECRET)!['tls.key']);
+  // The report shows the application's Secret, in its namespace, loaded by its pod after the renewal.
+  const shown = report(p).secrets.find((x: any) => x.namespace === SQL_APPLICATION.namespace && x.name === SQL_APPLICATION_SECRET);
+  expect(shown.checks.filter((c: any) => ['rotation', 'loaded', 'handshake'].includes(c.check)).map((c: any) => [c.check, c.ok, c.found.includes(`${deployment}-0`)]))
+    .toEqual([['rotation', true, false], ['handshake', true, false], ['loaded', true, true]]);
+  // A report of the cluster's namespace alone does not show it: the next rotation is refused.
+  await bash(`kubectl get secrets,pods -n ${NS} -o json --show-managed-fields | npx cluster-tls verify --dist . --namespace ${NS} --cluster ${CLUSTER} --secrets - --json `
+    + `> ${verifyReportFromOutputFolder(NS, CLUSTER)}`, p.outdir, p.env);
+  expect(() => synth(p, method, [leaves, { id: 'leaves-2', kind: RotationKind.LEAF_RENEWAL }], true))
+    .toThrow(`does not show Secret ${SQL_APPLICATION.namespace}/${SQL_APPLICATION_SECRET} there: it is not in the report`);
+}
+
+describe('a leaf renewal renews the certificates for MySQL clients, run as written', () => {
+  test('cert-manager: cmctl renew in each namespace, the SQL CA untouched, the application restarted', async () => {
+    await leafRenewalWithSqlClients(IssuingMethod.CERT_MANAGER);
+  }, 300_000);
+
+  describeWithCfssl('a leaf renewal of the certificates for MySQL clients with cfssl')('cfssl', () => {
+    test('the script issues them in sql/<id>/ from the SQL CA and writes each Secret in its namespace', async () => {
+      requireCfssl();
+      await leafRenewalWithSqlClients(IssuingMethod.CFSSL);
+    }, 300_000);
+  });
 });
 
 describe('the database runbook runs as written', () => {

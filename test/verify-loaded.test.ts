@@ -407,6 +407,23 @@ describe('cluster-tls verify with the pods', () => {
     expect(code).toBe(0);
   });
 
+  test('--secrets given twice reads both lists as one: the pods of the second are checked against the Secrets of the first', async () => {
+    const list = await listOf([pod('basic-store-1', { secrets: [STORE], containers: { store: '2026-11-24T10:00:01Z' } })]);
+    const secrets = writeJson({ ...list, items: list.items.filter((i: any) => i.kind !== 'Pod') });
+    const pods = writeJson({ ...list, items: list.items.filter((i: any) => i.kind === 'Pod') });
+    const alone = await cli(['verify', '--dist', dist, '--secrets', secrets, '--now', NOW.toISOString()]);
+    expect([alone.code, alone.stdout.endsWith('\n3 secrets checked: 3 passed, 0 failed\n')]).toEqual([0, true]);
+    const both = await cli(['verify', '--dist', dist, '--secrets', secrets, '--secrets', pods, '--now', NOW.toISOString()]);
+    expect(both.code).toBe(1);
+    expect(both.stdout).toContain(`found pod basic-store-1 started 2026-11-24T10:00:01Z, before the Secret was written at ${WRITTEN}: restart it`);
+  });
+
+  test('standard input can be given once', async () => {
+    const { code, stdout, stderr } = await cli(['verify', '--dist', dist, '--secrets', '-', '--secrets', '-']);
+    expect([code, stdout]).toEqual([2, '']);
+    expect(stderr).toBe('error: --secrets - reads standard input, which can be given once; run cluster-tls --help for usage\n');
+  });
+
   test('a List with a malformed Pod exits 2 with one line', async () => {
     const bad = pod('basic-store-1', { secrets: [STORE], containers: { store: '24/11/2026 10:00' } });
     const file = writeJson(await listOf([bad]));

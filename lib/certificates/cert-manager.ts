@@ -10,7 +10,7 @@ import {
 } from '../../imports/certificates-cert-manager.io';
 import { Issuer } from '../../imports/issuers-cert-manager.io';
 import { ClusterKind, USAGES, clusterKind, component } from '../model/catalog';
-import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan } from './certificate-options';
+import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan, TlsPlanSqlTls } from './certificate-options';
 import { IssuingMethod } from './certificate-options';
 import { parseDuration } from '../model/duration';
 import type { CertificateTrust, ManagedCertificate } from '../model/expiry';
@@ -20,7 +20,7 @@ import { OutputFile } from '../synth/output-file';
 import { certManagerRotationScript } from './rotation-script';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';
 import type { CertificateRenderer } from './renderer';
-import { caObjectsInUse, leafCustody, signingCaObject } from './rotation';
+import { caObjectsInUse, leafCustody, renewsSqlLeaves, signingCaObject } from './rotation';
 
 /** The group of cert-manager's issuers, as `issuerRef.group` names it. */
 export const CERT_MANAGER_GROUP = 'cert-manager.io';
@@ -37,8 +37,9 @@ interface LeafFields {
 /**
  * Creates the self-signed Issuer and the CA Certificate under `scope`, and returns the functions
  * that add each kind's CA-type Issuer with its client Certificate and each server Certificate.
+ * `sql` gives the certificates of TLS for MySQL clients, which a leaf renewal's script renews too.
  */
-export function renderCertManager(scope: Construct, settings: CertificateSettings): CertificateRenderer {
+export function renderCertManager(scope: Construct, settings: CertificateSettings, sql: () => TlsPlanSqlTls | undefined = () => undefined): CertificateRenderer {
   const { clusterName, namespace } = settings;
   const privateKey = privateKeySpec(settings.privateKey);
   const leafName = subjectFields(leafSubject(settings, IssuingMethod.CERT_MANAGER));
@@ -73,12 +74,14 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
 
   const secretNames: string[] = [];
   // A CA replacement's phase writes the Secrets with a script; a leaf renewal's script has
-  // cert-manager renew the leaves, by name, and waits for it.
+  // cert-manager renew the leaves, by name (those of TLS for MySQL clients too), and waits for it.
   if (settings.rotation !== undefined) {
     const rotation = settings.rotation;
     new OutputFile(scope, 'RotationScript', {
       path: layout.rotationScriptPath(namespace, clusterName),
-      content: () => certManagerRotationScript({ rotation, clusterName, namespace, secretNames }),
+      content: () => certManagerRotationScript({
+        rotation, clusterName, namespace, secretNames, sqlSecrets: renewsSqlLeaves(rotation) ? sql()?.secrets : undefined,
+      }),
       executable: true,
     });
   }

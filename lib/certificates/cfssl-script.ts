@@ -8,6 +8,7 @@ import type { CertificateSettings, ServerCertificatePlan, TlsPlanSqlTls } from '
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import { cfsslRotationBlocks } from './rotation-script';
+import { ResolvedRotation, renewsSqlLeaves } from './rotation';
 import { Block, KUBECTL_CHECK, NEED_FUNCTION, PUT_SECRET_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh } from './script-blocks';
 import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare, sqlBare, sqlProfile } from './cfssl-files';
 
@@ -35,7 +36,7 @@ export function issueScript(input: ScriptInput): string {
     SECRET_EXISTS_FUNCTION,
     SECRET_FUNCTION,
     ...(settings.rotation === undefined ? issuingSteps(input) : [PUT_SECRET_FUNCTION, ...cfsslRotationBlocks(settings.rotation, settings.clusterName, servers, kinds)]),
-    ...(input.sql === undefined ? [] : [sqlSteps(input.sql)]),
+    ...(input.sql === undefined ? [] : [sqlSteps(input.sql), sqlRenewalStep(input.sql, settings.rotation)]),
     doneMessage(settings),
   ];
   return joinBlocks(blocks);
@@ -281,6 +282,27 @@ function sqlSteps(sql: TlsPlanSqlTls): Block {
     `issue_into ${sh(folder)} ${sh(CA_BARE)} ${sh(`${folder}/${CA_CSR}`)}`,
     ...sql.secrets.map((s) => `issue_into ${sh(folder)} ${sh(sqlBare(s))} ${sh(`${folder}/${sqlBare(s)}.json`)} ${sh(sqlProfile(s))}`),
     ...sql.secrets.map((s) => `secret_in ${sh(s.namespace)} ${sh(folder)} ${sh(s.name)} ${sh(sqlBare(s))}`),
+  ];
+}
+
+/**
+ * During a leaf renewal, which renews the certificates for MySQL clients with the cluster's: the
+ * SQL leaves of the generation in `sql/<id>/`, signed by the SQL CA (which stays in `sql/`, linked
+ * there), and each Secret written whole in its namespace. Nothing during any other rotation.
+ */
+function sqlRenewalStep(sql: TlsPlanSqlTls, rotation: ResolvedRotation | undefined): Block {
+  if (!renewsSqlLeaves(rotation)) {
+    return [];
+  }
+  const folder = layout.CFSSL_SQL_FOLDER;
+  const next = `${folder}/${rotation!.id}`;
+  return [
+    `# Leaf renewal ${rotation!.id}: the certificates for MySQL clients anew in ${next}/, signed by the SQL CA,`,
+    `# which stays in ${folder}/; then every Secret written whole in its namespace.`,
+    `mkdir -p -- ${sh(next)}`,
+    ...[`${CA_BARE}.pem`, `${CA_BARE}-key.pem`].map((f) => `link_from ${sh(next)} ${sh(f)} ${sh(folder)}`),
+    ...sql.secrets.map((s) => `issue_into ${sh(next)} ${sh(sqlBare(s))} ${sh(`${folder}/${sqlBare(s)}.json`)} ${sh(sqlProfile(s))}`),
+    ...sql.secrets.map((s) => `NAMESPACE=${sh(s.namespace)} put_secret ${sh(s.name)} ${sh(`${next}/${sqlBare(s)}.pem`)} ${sh(`${next}/${sqlBare(s)}-key.pem`)} ${sh(`${folder}/${CA_BARE}.pem`)}`),
   ];
 }
 

@@ -34,7 +34,8 @@ import { ISSUE_SCRIPT, pkiCopyFolder } from './cfssl-files';
 import { renderUserProvided } from './user-provided';
 import { registerCertificates } from '../synth/app-rules';
 import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf } from '../model/props';
-import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, isLastPhase, resolveRotations, restartOrder, restartValue, signingCaObject } from './rotation';
+import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, isLastPhase, renewsSqlLeaves, resolveRotations, restartOrder, restartValue, signingCaObject } from './rotation';
+import type { SecretRef } from '../model/verify-report';
 import { requireDistinctSubjects } from './subjects';
 import { DNS_SUBDOMAIN_MAX, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
 
@@ -500,6 +501,7 @@ export class ClusterCertificates extends Construct {
   private rotationRunbookInput(r: ResolvedRotation): RotationRunbookInput {
     const drainer = this.servers.get('drainer');
     const plan = this.plan();
+    const sqlSecrets = renewsSqlLeaves(r) ? plan.sqlTls?.secrets ?? [] : [];
     // After a CA replacement with cert-manager: the previous CA and the staging certificates.
     const staged = plan.secrets.map((s) => names.stagingSecretName(s.name, r.id));
     const caSecret = names.caSecretName(this.clusterName, r.previousCa);
@@ -527,19 +529,21 @@ export class ClusterCertificates extends Construct {
       rollOrderSource: OPERATOR_ROLL_ORDER_SOURCE,
       drainerName: drainer ? names.drainerName(this.clusterName, drainer.options.releaseName!, drainer.options.drainerName) : undefined,
       clientSecretNames: this.clusterKinds.map((k) => names.clientSecretName(this.clusterName, k)),
-      consumers: this.secretConsumers(plan.secrets.map((s) => s.name)),
+      sqlSecrets,
+      consumers: this.secretConsumers([...plan.secrets.map((s) => ({ namespace: this.namespace, name: s.name })), ...sqlSecrets]),
       verifyReport: layout.verifyReportFromOutputFolder(this.namespace, this.clusterName),
       leftBehind,
     };
   }
 
   /**
-   * The workloads anywhere in the app that load one of `secretNames` in this namespace (a
+   * The workloads anywhere in the app that load one of `secrets`, each in its namespace (a
    * cdk8s-plus Deployment mounting `clientSecret()`, say), rendered to read their pod specs.
    */
-  private secretConsumers(secretNames: readonly string[]): RotationConsumer[] {
-    const workloads = this.node.root.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c) && isWorkload(c.kind));
-    return secretConsumers(workloads.map((o) => o.toJson()), this.namespace, secretNames)
+  private secretConsumers(secrets: readonly SecretRef[]): RotationConsumer[] {
+    const workloads = this.node.root.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c) && isWorkload(c.kind)).map((o) => o.toJson());
+    return [...new Set(secrets.map((s) => s.namespace))]
+      .flatMap((namespace) => secretConsumers(workloads, namespace, secrets.filter((s) => s.namespace === namespace).map((s) => s.name)))
       .map((c) => ({ ...c, rolling: ROLLING_KINDS.has(c.kind) }));
   }
 
@@ -563,7 +567,7 @@ export class ClusterCertificates extends Construct {
   private createRenderer(): CertificateRenderer {
     switch (this.method) {
       case IssuingMethod.CERT_MANAGER:
-        return renderCertManager(this, this.settings);
+        return renderCertManager(this, this.settings, () => this.sql?.plan());
       case IssuingMethod.CFSSL:
         return renderCfssl(this, this.settings, () => this.sql?.plan());
       case IssuingMethod.USER_PROVIDED:

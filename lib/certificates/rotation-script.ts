@@ -47,11 +47,14 @@ function generationFolder(generation: string): string {
 /** `link_from DIR FILE FROM`: links DIR/FILE to the same file of the folder FROM, unless it exists. */
 const LINK_FUNCTION: Block = [
   '# link_from DIR FILE FROM: makes DIR/FILE a relative link to FROM/FILE (a generation sharing a file',
-  '# with the one before), unless DIR/FILE exists.',
+  '# with the one before), unless DIR/FILE exists. FROM is the folder that holds DIR, or a folder beside it.',
   'link_from() {',
-  '  local dir="$1" file="$2" from="$3"',
+  '  local dir="$1" file="$2" from="$3" parent rel',
   '  [ -e "$from/$file" ] || fail "$from/$file is missing; run the script from the folder that holds every earlier generation"',
-  '  [ -e "$dir/$file" ] || ln -s -- "../$from/$file" "$dir/$file"',
+  '  parent="$(dirname -- "$dir")"',
+  '  rel="${from#"$parent"/}"',
+  '  [ "$from" != "$parent" ] || rel=.',
+  '  [ -e "$dir/$file" ] || ln -s -- "../$rel/$file" "$dir/$file"',
   '}',
 ];
 
@@ -121,6 +124,12 @@ export interface CertManagerRotationInput {
   readonly clusterName: string;
   /** Every Secret the operator loads, in plan order. */
   readonly secretNames: readonly string[];
+  /**
+   * The Secrets of TLS for MySQL clients, each in its namespace, which a leaf renewal renews with
+   * the cluster's ({@link renewsSqlLeaves}).
+   * @default - none
+   */
+  readonly sqlSecrets?: readonly NamespacedName[];
 }
 
 /**
@@ -165,33 +174,41 @@ export function certManagerRotationBlocks(input: CertManagerRotationInput): Bloc
   return rotation.phase === RotationPhase.TRUST_BOTH ? [waitIssued, releaseLeaves(secretNames), readCas, writeAll] : [waitIssued, readCas, writeAll];
 }
 
+/** A Certificate (and its Secret, of the same name) in its namespace. */
+export interface NamespacedName {
+  readonly namespace: string;
+  readonly name: string;
+}
+
 /**
  * The cert-manager blocks of a leaf renewal: the revision of every leaf Certificate, cmctl renew
- * of exactly those (never the CA Certificate, which would get a new certificate, or with another
- * key policy a new key, in the same step), then a wait until each is issued at a higher revision.
+ * of exactly those, namespace by namespace (never a CA Certificate, which would get a new
+ * certificate, or with another key policy a new key, in the same step), then a wait until each is
+ * issued at a higher revision.
  */
-export function certManagerRenewalBlocks(secretNames: readonly string[]): Block[] {
+export function certManagerRenewalBlocks(leaves: readonly NamespacedName[]): Block[] {
+  const namespaces = [...new Set(leaves.map((l) => l.namespace))];
   return [
     [
-      '# The leaf Certificates, by name: the CA Certificate is not renewed.',
+      '# The leaf Certificates, as namespace/name: no CA Certificate is renewed.',
       'certificates=(',
-      ...secretNames.map((n) => `  ${sh(n)}`),
+      ...leaves.map((l) => `  ${sh(`${l.namespace}/${l.name}`)}`),
       ')',
       '# The revision of each before the renewal, by index (bash 3 has no associative arrays): cert-manager',
       '# raises it with every issuance; a Certificate that took over a Secret it did not issue has none yet (0).',
       'before=()',
-      'for name in "${certificates[@]}"; do',
-      '  revision="$("${kubectl[@]}" get certificate "$name" --namespace="$NAMESPACE" -o \'jsonpath={.status.revision}\')" \\',
-      '    || fail "kubectl could not read Certificate $NAMESPACE/$name"',
+      'for entry in "${certificates[@]}"; do',
+      '  revision="$("${kubectl[@]}" get certificate "${entry#*/}" --namespace="${entry%%/*}" -o \'jsonpath={.status.revision}\')" \\',
+      '    || fail "kubectl could not read Certificate $entry"',
       '  before+=("${revision:-0}")',
       'done',
     ],
-    ['"${cmctl[@]}" renew --namespace="$NAMESPACE" "${certificates[@]}"'],
+    namespaces.map((n) => `"\${cmctl[@]}" renew --namespace=${sh(n)} ${leaves.filter((l) => l.namespace === n).map((l) => sh(l.name)).join(' ')}`),
     [
       '# Done only when every one is issued anew: a pod restarted before would keep its old key.',
       'for i in "${!certificates[@]}"; do',
-      '  wait_issued "${certificates[$i]}" "${before[$i]}"',
-      '  echo "Certificate $NAMESPACE/${certificates[$i]} issued anew"',
+      '  NAMESPACE="${certificates[$i]%%/*}" wait_issued "${certificates[$i]#*/}" "${before[$i]}"',
+      '  echo "Certificate ${certificates[$i]} issued anew"',
       'done',
     ],
   ];
@@ -228,8 +245,9 @@ export function certManagerRotationScript(input: CertManagerRotationInput & { re
       '#!/usr/bin/env bash',
       `# Phase ${rotation.phase} of rotation ${rotation.id} (${rotation.kind}) of the certificates of cluster ${clusterName}`,
       ...(renewal
-        ? [`# in namespace ${namespace}: has cert-manager issue every server and client certificate anew, and waits`,
-          '# until it has. Running it again renews them again.']
+        ? [`# in namespace ${namespace}: has cert-manager issue every server and client certificate anew (with TLS`,
+          '# for MySQL clients, theirs too, each in its namespace), and waits until it has. Running it again',
+          '# renews them again.']
         : [`# in namespace ${namespace}: writes every Secret the operator loads whole, with kubectl apply, as`,
           `# ${layout.ROTATION_RUNBOOK_FILE} says this phase needs. Running it again writes the same Secrets. It never`,
           '# deletes a Secret; keys pass through a private temporary folder that is removed on exit.']),
@@ -250,7 +268,9 @@ export function certManagerRotationScript(input: CertManagerRotationInput & { re
     [...KUBECTL_CHECK, ...(renewal ? ['need "${cmctl[0]}" \'install cmctl (the cert-manager command-line tool), or set CMCTL to the command to use\''] : ['need base64 \'install coreutils\''])],
     ...(renewal ? [] : [['work="$(mktemp -d)"', 'trap \'rm -rf -- "$work"\' EXIT'], GET_KEY_FUNCTION, PUT_SECRET_FUNCTION]),
     WAIT_ISSUED_FUNCTION,
-    ...(renewal ? certManagerRenewalBlocks(input.secretNames) : certManagerRotationBlocks(input)),
+    ...(renewal
+      ? certManagerRenewalBlocks([...input.secretNames.map((name) => ({ namespace, name })), ...(input.sqlSecrets ?? [])])
+      : certManagerRotationBlocks(input)),
     [`echo "phase ${rotation.phase} of rotation ${rotation.id}: ${renewal ? 'cert-manager has issued' : 'this script has written'} the Secrets of cluster ${clusterName}; restart the components as ${layout.ROTATION_RUNBOOK_FILE} says"`],
   ]);
 }

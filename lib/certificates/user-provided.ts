@@ -6,6 +6,7 @@
 import { Construct } from 'constructs';
 import { SECRET_KEYS } from '../model/catalog';
 import type { CertificateSettings, TlsPlan, TlsPlanSecret, TlsPlanSqlSecret } from './certificate-options';
+import { renewsSqlLeaves } from './rotation';
 import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
 import type { CertificateRenderer } from './renderer';
@@ -75,6 +76,10 @@ function sqlSection(plan: TlsPlan): string[] {
     'checks client certificates against it, and an application certificate it signs cannot pass as a',
     `component. Each Secret's \`${SECRET_KEYS.ca}\` holds that CA. Create each in the namespace named.`,
     '',
+    ...(renewsSqlLeaves(plan.rotation)
+      ? [`Leaf renewal \`${plan.rotation!.id}\` renews these too: a new certificate and key for each, signed by the same SQL CA,`,
+        'each Secret updated whole in its namespace before the restarts of `rotation-runbook.md`.', '']
+      : []),
     ...sql.secrets.flatMap(describe),
   ];
 }

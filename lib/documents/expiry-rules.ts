@@ -139,7 +139,7 @@ function exportedRules(input: ExpiryRulesInput, c: Exported, anyOfCluster: strin
   const series = selector(EXPIRY_METRICS.exporterExpiry, { secret_namespace: c.namespace, secret_name: c.secretName, secret_key: c.secretKey });
   // Labels of the exporter's own (secret_*): no scrape label takes their place.
   const what = `the ${c.secretKey} of Secret ${inNamespace(input, c, c.secretName)} (cluster ${input.namespace}/${input.clusterName})`;
-  const declare = c.trust === 'sql' ? SQL_NOT_ROTATED
+  const declare = c.trust === 'sql' && c.ca ? SQL_CA_NOT_ROTATED
     : declareRotation(input, c.ca ? '{ id, kind: "ca-renewal" } (the same key) or { id, kind: "ca-replacement" } (a new key)' : '{ id, kind: "leaf-renewal" }');
   return [
     expiringRule(input, c, series, c.ca ? input.caThresholdSeconds : input.leafThresholdSeconds, capitalized(what), `Nothing renews it on its own: ${declare}.`),
@@ -188,14 +188,14 @@ function outdatedCaCopyRule(input: ExpiryRulesInput, leaf: Managed, ca: Managed)
       summary: `The ca.crt of Secret ${inNamespace(input, leaf, leaf.secretName)} (cluster ${input.namespace}/${input.clusterName}) holds the CA certificate cert-manager has since renewed; `
         + `that copy expires at {{ with query "${quoted(replacedCaExpiry)}" }}{{ . | first | value | humanizeTimestamp }}{{ end }}, `
         + 'and from then on the components that load the Secret reject every peer.',
-      runbook: leaf.trust === 'sql' ? `Have cert-manager re-issue Certificate ${leaf.namespace}/${leaf.certificateName} (cmctl renew): it signs it with the renewed SQL CA.`
-        : `${capitalized(declareRotation(input, '{ id, kind: "leaf-renewal" }'))}: cert-manager re-issues every leaf from the renewed CA.`,
+      runbook: `${capitalized(declareRotation(input, '{ id, kind: "leaf-renewal" }'))}: cert-manager re-issues every leaf from the renewed CA${
+        leaf.trust === 'sql' ? ', those for MySQL clients from the renewed SQL CA' : ''}.`,
     },
   };
 }
 
-/** What renews a certificate for MySQL clients that no Certificate manages (cfssl, or yours). */
-const SQL_NOT_ROTATED = 'the declared rotations do not cover the certificates for MySQL clients: issue it anew from the SQL CA (with cfssl, in the issuing folder\'s sql/) and replace its Secret';
+/** What renews the SQL CA, which no Certificate manages (cfssl, or yours): a leaf renewal renews what it signs, but no rotation renews or replaces it. */
+const SQL_CA_NOT_ROTATED = 'no declared rotation renews or replaces the SQL CA: issue it anew (with cfssl, in the issuing folder\'s sql/), then every certificate it signs, and replace their Secrets';
 
 /** The runbook step that renews a rotation's worth of certificates. */
 function declareRotation(input: ExpiryRulesInput, kinds: string): string {
@@ -205,8 +205,8 @@ function declareRotation(input: ExpiryRulesInput, kinds: string): string {
 /** What renews a cert-manager Certificate that cert-manager has not renewed. */
 function managedRenewal(input: ExpiryRulesInput, c: Managed): string {
   const describe = `"kubectl describe certificate ${c.certificateName} -n ${c.namespace}" says why`;
-  if (c.trust === 'sql') {
-    return `cert-manager renews it on its own and has not: ${describe}. The declared rotations do not cover the certificates for MySQL clients: have cert-manager re-issue it (cmctl renew)${c.ca ? ', then every certificate the SQL CA signs' : ''}.`;
+  if (c.trust === 'sql' && c.ca) {
+    return `cert-manager renews it on its own and has not: ${describe}. No declared rotation covers the SQL CA: have cert-manager re-issue it (cmctl renew), then ${declareRotation(input, '{ id, kind: "leaf-renewal" }')}, so that every certificate it signs holds the renewed SQL CA.`;
   }
   // cert-manager renews its CA itself, with the same key; each leaf keeps in its ca.crt the CA it was issued with.
   return c.ca

@@ -3,6 +3,8 @@
  * phase changes in every Secret, the commands that write them, the restarts in the operator's
  * order, what to check before the next commit, and what that commit is.
  */
+import type { TlsPlanSqlSecret } from '../certificates/certificate-options';
+import type { SecretRef } from '../model/verify-report';
 import { Runbook, RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
 
 /** How the Secrets of a phase are written, by method. */
@@ -49,7 +51,9 @@ export interface RotationRunbookInput {
   /** The drainer's StatefulSet, when the cluster has a drainer. */
   readonly drainerName?: string;
   readonly clientSecretNames: readonly string[];
-  /** The app's workloads that load a Secret of the cluster. */
+  /** The Secrets of TLS for MySQL clients this phase renews, each in its namespace (a leaf renewal's); empty otherwise. */
+  readonly sqlSecrets: readonly Pick<TlsPlanSqlSecret, 'name' | 'namespace' | 'role'>[];
+  /** The app's workloads that load a Secret of the cluster (those of TLS for MySQL clients too, in their namespaces). */
   readonly consumers: readonly RotationConsumer[];
   /** The verify report, relative to the output folder (beside it). */
   readonly verifyReport: string;
@@ -65,6 +69,9 @@ export function rotationRunbook(input: RotationRunbookInput): string {
     title: `Rotation ${id} of cluster ${clusterName} in namespace ${namespace}: phase ${phase} (${at + 1} of ${phases.length})`,
     intro: [
       `A ${kind}, phases ${phases.map((p) => `\`${p}\``).join(', ')}. Once this phase is done, every Secret of the cluster holds the certificate and key of generation \`${input.leafGeneration}\`, and \`ca.crt\` holds the CA certificate of ${input.caCertificates.map((g) => `\`${g}\``).join(' followed by ')}. Components load \`ca.crt\` only when they start, so every pod restarts once, one at a time, after its Secret is written: at every moment each pair of pods that talk trusts the CA of the other's certificate.`,
+      ...(input.sqlSecrets.length > 0
+        ? [`TLS for MySQL clients is renewed with them, from the SQL CA it already has: ${input.sqlSecrets.map(secretIn).join(', ')}. Their \`ca.crt\` keeps the SQL CA; the SQL server and every application that mounts one of them restart once too.`]
+        : []),
       `Run every command block from ${outputFolderRunIn(input.manifestFile)}, in order; each block's first line says so.`,
     ],
     runIn: outputFolderRunIn(input.manifestFile),
@@ -94,7 +101,7 @@ function writeSteps(input: RotationRunbookInput): RunbookStep[] {
       if (writer.renewal) {
         return [{
           title: 'Have cert-manager renew the leaves, and wait for it',
-          text: [`\`${writer.script}\` has cert-manager issue every server and client certificate anew with the same CA (\`cmctl renew\` of exactly those Certificates, by name: the CA Certificate is left as it is), then waits until each one is issued at a higher revision and Ready for its current spec. Restart nothing before it ends: a pod restarted earlier keeps its old key.`],
+          text: [`\`${writer.script}\` has cert-manager issue every server and client certificate anew with the same CA${input.sqlSecrets.length > 0 ? ' (those for MySQL clients too, each in its namespace)' : ''} (\`cmctl renew\` of exactly those Certificates, by name: no CA Certificate is renewed), then waits until each one is issued at a higher revision and Ready for its current spec. Restart nothing before it ends: a pod restarted earlier keeps its old key.`],
           commands: [writer.script],
         }];
       }
@@ -136,7 +143,7 @@ function restartSteps(input: RotationRunbookInput): RunbookStep[] {
 function clientsStep(input: RotationRunbookInput): RunbookStep {
   const rolling = input.consumers.filter((c) => c.rolling);
   const others = input.consumers.filter((c) => !c.rolling);
-  const secrets = input.clientSecretNames.map((n) => `\`${n}\``).join(' or ');
+  const secrets = [...input.clientSecretNames.map((n) => `\`${n}\``), ...input.sqlSecrets.filter((x) => x.role !== 'server').map(secretIn)].join(' or ');
   return {
     title: 'Restart the clients',
     text: [
@@ -157,6 +164,8 @@ function clientsStep(input: RotationRunbookInput): RunbookStep {
 function checkSteps(input: RotationRunbookInput): RunbookStep[] {
   const next = input.phases[input.phases.indexOf(input.phase) + 1];
   const left = input.leftBehind;
+  // The namespaces of applications' Secrets: listed beside the cluster's, so that the report shows them and their pods.
+  const others = [...new Set(input.sqlSecrets.map((x) => x.namespace))].filter((n) => n !== input.namespace);
   const cleanup: RunbookStep[] = left && (left.certificates.length > 0 || left.secrets.length > 0) ? [{
     title: 'Once the check passes, delete what the rotation left behind',
     text: [`First keep a copy of the previous CA Secret outside the cluster, stored as your other key material (\`kubectl get secret -n ${input.namespace} ${left.caSecret} -o yaml\`). Then delete the previous CA's Certificate and the staging Certificates, and their Secrets: nothing loads them any more.`],
@@ -168,11 +177,23 @@ function checkSteps(input: RotationRunbookInput): RunbookStep[] {
   return [{
     title: next ? `Check, then commit phase ${next}` : 'Check: the rotation is done',
     text: [
-      `Check every Secret against this phase, and every pod against its Secret: \`cluster-tls verify\` reads the phase from \`tls-plan.json\`, checks which CAs each \`ca.crt\` holds and which one signed each certificate, and (from the pods in the same list) that every pod that mounts a Secret started after the Secret was last written. It exits 1 while anything is not where this phase leaves it: wait for the restarts and run it again. Its JSON report goes beside the output folder, \`${input.verifyReport}\`.`,
+      `Check every Secret against this phase, and every pod against its Secret: \`cluster-tls verify\` reads the phase from \`tls-plan.json\`, checks which CAs each \`ca.crt\` holds and which one signed each certificate, and (from the pods in the same list) that every pod that mounts a Secret started after the Secret was last written. It exits 1 while anything is not where this phase leaves it: wait for the restarts and run it again. Its JSON report goes beside the output folder, \`${input.verifyReport}\`.${
+        others.length > 0 ? ` The applications' namespaces (${others.map((n) => `\`${n}\``).join(', ')}) are listed beside the cluster's, so that the report shows their Secrets and pods too.` : ''}`,
       next
         ? `Then set the rotation's \`phase\` to \`${next}\` in the app, synthesize, review and commit. The synth reads the report from beside the output folder and refuses to move on unless it shows every Secret of this phase in place and no pod still holding what it loaded before.`
         : 'Keep the rotation declared in `rotations`: it names the certificates in use. The synth of the next rotation reads this report too.',
     ],
-    commands: [`kubectl get secrets,pods -n ${input.namespace} -o json --show-managed-fields | npx cluster-tls verify --dist . --namespace ${input.namespace} --cluster ${input.clusterName} --secrets - --json > ${input.verifyReport}`],
+    commands: [`${listOf(input.namespace)} | npx cluster-tls verify --dist . --namespace ${input.namespace} --cluster ${input.clusterName} --secrets -${
+      others.map((n) => ` --secrets <(${listOf(n)})`).join('')} --json > ${input.verifyReport}`],
   }, ...cleanup];
+}
+
+/** The Secrets and pods of a namespace, as `cluster-tls verify` reads them. */
+function listOf(namespace: string): string {
+  return `kubectl get secrets,pods -n ${namespace} -o json --show-managed-fields`;
+}
+
+/** A Secret in its namespace, for the text. */
+function secretIn(secret: SecretRef): string {
+  return `\`${secret.name}\` (namespace \`${secret.namespace}\`)`;
 }

@@ -18,6 +18,8 @@ import { displayPath, relativePath, shownName } from './display-path';
 import { realPath } from './swap-files';
 import type { TlsPlan } from '../certificates/certificate-options';
 import * as layout from '../model/output-layout';
+import { recordedSecret } from '../model/verify-report';
+import { renewsSqlLeaves } from '../certificates/rotation';
 import { isSystemError, machineError } from './machine-errors';
 import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded } from '../model/bounded-read';
 
@@ -50,7 +52,10 @@ export interface RecordedRotation {
   readonly phase: string;
   /** The phases of its kind, in order. */
   readonly phases: readonly string[];
-  /** Every Secret of the plan in this phase: a verify report must show each one in place before the phase moves on. */
+  /**
+   * Every Secret of the plan in this phase (those of TLS for MySQL clients too in a leaf renewal),
+   * as `recordedSecret` names them: a verify report must show each one in place before the phase moves on.
+   */
   readonly secrets?: readonly string[];
   /** The phases left without a verify report, each acknowledged by name, as `<rotation id> <phase>`: kept across rotations, for review. */
   readonly unverified?: readonly string[];
@@ -108,7 +113,11 @@ export function fixedSettings(manifests: readonly any[], drainers: readonly Drai
   const rotations: Record<string, RecordedRotation> = {};
   for (const p of plans) {
     if (p.rotation) {
-      rotations[`${p.namespace}/${p.clusterName}`] = { id: p.rotation.id, phase: p.rotation.phase, phases: p.rotation.phases, secrets: p.secrets.map((s) => s.name),
+      // A leaf renewal renews the Secrets of TLS for MySQL clients too: the report must show them, each in its namespace.
+      const sql = renewsSqlLeaves(p.rotation) ? p.sqlTls?.secrets ?? [] : [];
+      rotations[`${p.namespace}/${p.clusterName}`] = {
+        id: p.rotation.id, phase: p.rotation.phase, phases: p.rotation.phases,
+        secrets: [...p.secrets.map((s) => s.name), ...sql.map((s) => recordedSecret(p.namespace, s))],
         history: p.rotation.history.map(historyEntry),
       };
     }

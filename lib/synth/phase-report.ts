@@ -6,7 +6,7 @@
 import { READ_LIMITS, readBounded } from '../model/bounded-read';
 import { ClusterTlsError, describeValue, hasCredentials, oneLine } from '../model/errors';
 import * as layout from '../model/output-layout';
-import { ReportedCheck, VerifyReportFile } from '../model/verify-report';
+import { ReportedCheck, VerifyReportFile, recordedSecretRef } from '../model/verify-report';
 import { displayPath, relativePath } from './display-path';
 
 /** Environment variable naming one JSON report of `cluster-tls verify` for every phase in place. */
@@ -71,7 +71,7 @@ export interface PhaseReport {
   readonly phase: string;
   /** Whether the report's plan of the cluster is of the phase. */
   readonly isPhase: (plan: VerifyReportFile['plans'][number]) => boolean;
-  /** The Secrets the record names in the phase. */
+  /** The Secrets the record names in the phase, as `recordedSecret` names them. */
   readonly secrets: readonly string[];
   /** Why a Secret's checks do not show it in the phase, or undefined when they do. */
   readonly missed: (checks: readonly ReportedCheck[]) => string | undefined;
@@ -97,11 +97,12 @@ export function requirePhaseReport(inputs: PhaseGuardInputs, recordFile: string,
   if (plan === undefined || !p.isPhase(plan)) {
     throw new ClusterTlsError(`${p.at}: ${displayPath(file)} is not a report of ${p.phase}; run the check step of ${p.runbook} again, ${skip}`);
   }
-  for (const name of p.secrets) {
-    const secret = report.secrets.find((s) => s.namespace === namespace && s.name === name);
+  for (const entry of p.secrets) {
+    const wanted = recordedSecretRef(namespace, entry);
+    const secret = report.secrets.find((s) => s.namespace === wanted.namespace && s.name === wanted.name);
     const reason = secret === undefined ? 'it is not in the report' : p.missed(secret.checks);
     if (reason !== undefined) {
-      throw new ClusterTlsError(`${p.at}, and ${displayPath(file)} does not show Secret ${name} there: ${reason}; finish the phase as ${p.runbook} says and verify again, ${skip}`);
+      throw new ClusterTlsError(`${p.at}, and ${displayPath(file)} does not show Secret ${entry} there: ${reason}; finish the phase as ${p.runbook} says and verify again, ${skip}`);
     }
   }
   return report;

@@ -581,7 +581,7 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
     const { plan } = loaded;
     const find = (name: string, namespace = plan.namespace) => findSecret(secrets, name, namespace);
     const clusterCa = referenceCa(find(plan.ca.secretName), plan.secrets.map((s) => find(s.name)), 'Secrets of the cluster');
-    const sql = plan.sqlTls === undefined ? undefined : await verifySqlSecrets(plan, secrets, { now, minDays: options.minDays, clusterCa });
+    const sql = plan.sqlTls === undefined ? undefined : await verifySqlSecrets(plan, secrets, { now, minDays: options.minDays, clusterCa, pods: options.pods });
     planReports.push({
       file: loaded.file, namespace: plan.namespace, clusterName: plan.clusterName, method: plan.method,
       allowedCommonNames: loaded.allowedCommonNames, ca: clusterCa?.origin,
@@ -650,10 +650,11 @@ async function addHandshakes(checked: readonly CheckedSecret[]): Promise<void> {
  * The Secrets of TLS for MySQL clients: each with the checks of every Secret, against the SQL CA
  * (its Secret's certificate when the input holds it, else the one most of them carry) and its own
  * Common Name, then `sql-ca` (not the cluster's CA) and mutual handshakes between the server's
- * Secret and the clients'. A Secret of a namespace the input holds nothing of is listed as not in
- * the input instead.
+ * Secret and the clients', and with Pods the `loaded` check against the pods of its namespace. A
+ * Secret of a namespace the input holds nothing of is listed as not in the input instead.
  */
-async function verifySqlSecrets(plan: TlsPlan, secrets: readonly SecretData[], context: { now: Date; minDays?: number; clusterCa?: ClusterCa }) {
+async function verifySqlSecrets(plan: TlsPlan, secrets: readonly SecretData[],
+  context: { now: Date; minDays?: number; clusterCa?: ClusterCa; pods?: readonly PodData[] }) {
   const sqlTls = plan.sqlTls!;
   const inInput = sqlTls.secrets.filter((s) => inputCovers(secrets, s.namespace));
   const caSecret = sqlTls.ca.secretNamespace === undefined ? undefined : findSecret(secrets, sqlTls.ca.name, sqlTls.ca.secretNamespace);
@@ -670,6 +671,13 @@ async function verifySqlSecrets(plan: TlsPlan, secrets: readonly SecretData[], c
     checked.push({ required, secret, checks });
   }
   await addHandshakes(checked);
+  if ((context.pods?.length ?? 0) > 0) {
+    checked.forEach(({ secret, checks }, i) => {
+      if (secret !== undefined) {
+        checks.push(checkLoaded(secret, context.pods!.filter((p) => p.namespace === undefined || p.namespace === inInput[i].namespace)));
+      }
+    });
+  }
   const reports: SecretReport[] = checked.map(({ required, checks }, i) => ({
     name: required.name, namespace: inInput[i].namespace, clusterName: plan.clusterName, cluster: required.cluster, role: required.role,
     component: required.component, sqlTls: inInput[i].role, ok: checks.every((c) => c.ok), checks,

@@ -14,7 +14,7 @@
  *   (or one after the other, as {@link RollOptions} says);
  * - the StatefulSet and Deployment controllers: `kubectl rollout restart` restarts the drainer's
  *   pods, a client workload's pod, or an application's pod in its own namespace (TLS for MySQL
- *   clients; outside the simulator, it records what it loaded at each start).
+ *   clients).
  *
  * Every restart goes through the rotation simulator, which loads the Secret as it is at that
  * moment and runs real handshakes between every pair of pods; the pods are also written into the
@@ -48,11 +48,11 @@ export interface FakeClusterOptions {
   readonly drainer?: string;
   /** How long cert-manager lets a Certificate wait before it issues it, in milliseconds. @default 1500 */
   readonly issueDelayMs?: number;
-  /** Applications of TLS for MySQL clients, each a Deployment of one pod in its namespace mounting its Secret. @default - none */
+  /** Applications of TLS for MySQL clients, each a Deployment of one simulator pod in its namespace mounting its Secret. @default - none */
   readonly applications?: readonly FakeApplication[];
 }
 
-/** An application's Deployment: one pod, outside the simulator, that loads its Secret when it starts. */
+/** An application's Deployment: one pod of the simulator, in the application's namespace. */
 export interface FakeApplication {
   readonly namespace: string;
   readonly deployment: string;
@@ -81,9 +81,12 @@ export function componentAnnotations(objects: readonly any[], namespace: string)
 }
 
 /** Where a simulator pod runs: its workload and pod name, as the cluster names them. */
-export function podWorkload(pod: Pod, cluster: { readonly clusterName: string; readonly clients: ReadonlyMap<string, string>; readonly drainer?: string }): PodWorkload {
+export function podWorkload(pod: Pod, cluster: {
+  readonly clusterName: string; readonly clients: ReadonlyMap<string, string>; readonly drainer?: string; readonly applications?: readonly FakeApplication[];
+}): PodWorkload {
   if (pod.component === undefined) {
-    const deployment = cluster.clients.get(pod.secretName) ?? `unknown-client-of-${pod.secretName}`;
+    const deployment = cluster.applications?.find((a) => a.secretName === pod.secretName)?.deployment
+      ?? cluster.clients.get(pod.secretName) ?? `unknown-client-of-${pod.secretName}`;
     return { workload: `Deployment/${deployment}`, name: `${deployment}-0` };
   }
   if (pod.component === 'drainer') {
@@ -109,8 +112,6 @@ export class FakeCluster {
   private readonly pendingSince = new Map<string, number>();
   private busy = false;
   private loop?: Promise<void>;
-  /** What each application's pod loaded at its last start, by Deployment: its Secret's `tls.key`. */
-  public readonly applicationKeys = new Map<string, string>();
 
   constructor(private readonly kubectl: FakeKubectl, private readonly sim: RotationSimulator, private readonly options: FakeClusterOptions) {}
 
@@ -126,7 +127,7 @@ export class FakeCluster {
     this.sim.startAll(this.secrets());
     this.kubectl.update((state) => {
       this.noteRolled(state);
-      state.pods = [...this.sim.pods.map((p) => this.podObject(p, state.clock ?? 0)), ...this.applicationPods(state, state.clock ?? 0)];
+      state.pods = this.sim.pods.map((p) => this.podObject(p, state.clock ?? 0));
     });
     this.loop = this.run();
   }
@@ -162,9 +163,10 @@ export class FakeCluster {
     }
   }
 
-  /** The Secrets of the namespace, decoded. */
+  /** The Secrets of the namespace, decoded, and those of the applications' namespaces. */
   public secrets(): Map<string, SecretPem> {
-    return tlsSecretsOf(this.kubectl, this.options.namespace);
+    const namespaces = [this.options.namespace, ...(this.options.applications ?? []).map((a) => a.namespace)];
+    return new Map([...new Set(namespaces)].flatMap((n) => [...tlsSecretsOf(this.kubectl, n)]));
   }
 
   private settled(): boolean {
@@ -197,17 +199,10 @@ export class FakeCluster {
       await this.restart(pod, `operator restarted ${pod.name}`);
     }
     const request = (state.restarts ?? [])[0];
-    const application = (this.options.applications ?? []).find((a) => request?.kind === 'Deployment' && a.deployment === request.name && a.namespace === request.namespace);
-    if (application !== undefined) {
-      this.kubectl.update((s) => {
-        s.clock = (s.clock ?? 0) + 1;
-        s.pods = [...(s.pods ?? []).filter((p) => !(p.metadata.namespace === application.namespace && p.workload === `Deployment/${application.deployment}`)),
-          ...this.applicationPods(s, s.clock, application)];
-        s.restarts = (s.restarts ?? []).slice(1);
-      });
-    } else if (request !== undefined) {
+    if (request !== undefined) {
       const target = `${request.kind}/${request.name}`;
-      const pods = this.sim.pods.filter((p) => this.workloadOf(p).workload === target).sort((a, b) => (b.ordinal ?? 0) - (a.ordinal ?? 0));
+      const pods = this.sim.pods.filter((p) => this.workloadOf(p).workload === target && this.namespaceOf(p) === request.namespace)
+        .sort((a, b) => (b.ordinal ?? 0) - (a.ordinal ?? 0));
       for (const pod of pods) {
         await this.restart(pod, `rollout restart ${target}: restarted ${pod.name}`);
       }
@@ -337,7 +332,7 @@ export class FakeCluster {
     this.kubectl.update((s) => {
       s.clock = (s.clock ?? 0) + 1;
       const name = this.workloadOf(pod).name;
-      s.pods = [...(s.pods ?? []).filter((p) => p.metadata.name !== name), this.podObject(pod, s.clock)];
+      s.pods = [...(s.pods ?? []).filter((p) => !(p.metadata.name === name && p.metadata.namespace === this.namespaceOf(pod))), this.podObject(pod, s.clock)];
     });
     await this.sim.check(step);
   }
@@ -346,18 +341,9 @@ export class FakeCluster {
     return podWorkload(pod, this.options);
   }
 
-  /** The pod of each application (or of one), started at `clock` with its Secret as `state` holds it now. */
-  private applicationPods(state: FakeState, clock: number, only?: FakeApplication): any[] {
-    return (this.options.applications ?? []).filter((a) => only === undefined || a === only).map((a) => {
-      const key = state.secrets.find((x) => x.namespace === a.namespace && x.name === a.secretName)?.data['tls.key'];
-      this.applicationKeys.set(a.deployment, Buffer.from(key ?? '', 'base64').toString());
-      return {
-        apiVersion: 'v1', kind: 'Pod', workload: `Deployment/${a.deployment}`,
-        metadata: { name: `${a.deployment}-0`, namespace: a.namespace },
-        spec: { containers: [{ name: 'main' }], volumes: [{ name: 'tls', secret: { secretName: a.secretName } }] },
-        status: { phase: 'Running', containerStatuses: [{ name: 'main', ready: true, state: { running: { startedAt: clockTime(clock) } } }] },
-      };
-    });
+  /** The namespace a pod runs in: an application's own, else the cluster's. */
+  private namespaceOf(pod: Pod): string {
+    return pod.application?.namespace ?? this.options.namespace;
   }
 
   /** A pod as `kubectl get pods -o json` prints it: the Secret it mounts and when it started. */
@@ -367,8 +353,11 @@ export class FakeCluster {
       apiVersion: 'v1',
       kind: 'Pod',
       workload,
-      metadata: { name, namespace: this.options.namespace },
-      spec: { containers: [{ name: 'main' }], volumes: [{ name: 'tls', secret: { secretName: pod.secretName } }] },
+      metadata: { name, namespace: this.namespaceOf(pod) },
+      spec: {
+        containers: [{ name: 'main' }],
+        volumes: [pod.secretName, ...(pod.sqlServer ? [pod.sqlServer.secretName] : [])].map((secretName, i) => ({ name: `tls-${i}`, secret: { secretName } })),
+      },
       status: { phase: 'Running', containerStatuses: [{ name: 'main', ready: true, state: { running: { startedAt: clockTime(clock) } } }] },
     };
   }

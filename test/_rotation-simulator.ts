@@ -34,6 +34,11 @@ export interface Pod {
   /** The name its peers dial it by (server pods). */
   readonly dialedAs?: string;
   loaded?: TlsMaterial;
+  /** TLS for MySQL clients: an application's pod, in its own namespace, that connects to the SQL server with its Secret. */
+  readonly application?: { readonly namespace: string };
+  /** TLS for MySQL clients: the SQL server's Secret, which a sqlserver pod loads at start beside its own, and the name applications dial. */
+  readonly sqlServer?: { readonly secretName: string; readonly dialedAs: string };
+  sqlLoaded?: TlsMaterial;
 }
 
 /** One rejected handshake: an outage. */
@@ -70,16 +75,25 @@ export class RotationSimulator {
   public readonly pods: Pod[];
   private readonly verdicts = new Map<string, HandshakeOutcome>();
 
-  constructor(plan: TlsPlan, manifests: readonly any[]) {
+  /**
+   * @param options.sqlClients with TLS for MySQL clients on, also the applications' pods and the
+   * SQL server's Secret in the sqlserver pods, and their handshakes
+   */
+  constructor(plan: TlsPlan, manifests: readonly any[], options: { readonly sqlClients?: boolean } = {}) {
     const order = plan.rotation?.restartOrder ?? RESTART_ORDER;
     const servers = plan.secrets.filter((s): s is TlsPlanSecret & { component: ComponentToken } => s.role === 'server' && s.component !== undefined)
       .filter((s) => order.includes(s.component))
       .sort((a, b) => order.indexOf(a.component) - order.indexOf(b.component));
+    const sqlTls = options.sqlClients ? plan.sqlTls : undefined;
+    const sqlServer = sqlTls?.secrets.find((s) => s.role === 'server');
     this.pods = [
       ...servers.flatMap((s) => Array.from({ length: replicasOf(s.component, manifests, s.cluster) }, (_, i) => ({
         name: `${s.component}-${i}`, ordinal: i, kind: s.cluster, component: s.component, secretName: s.name, dialedAs: dialedNames(s)[0],
+        ...(s.component === 'sqlserver' && sqlServer ? { sqlServer: { secretName: sqlServer.name, dialedAs: sqlServer.dnsNames![0] } } : {}),
       }))),
       ...plan.secrets.filter((s) => s.role === 'client').map((s) => ({ name: `${s.cluster} client`, kind: s.cluster, secretName: s.name })),
+      ...(sqlTls?.secrets ?? []).filter((s) => s.role === 'application')
+        .map((s) => ({ name: `application ${s.application}`, kind: ClusterKind.DATABASE, secretName: s.name, application: { namespace: s.namespace } })),
     ];
   }
 
@@ -90,6 +104,13 @@ export class RotationSimulator {
       throw new Error(`pod ${pod.name} cannot start: Secret ${pod.secretName} does not exist`);
     }
     pod.loaded = materialOf(secret);
+    if (pod.sqlServer) {
+      const sql = secrets.get(pod.sqlServer.secretName);
+      if (!sql) {
+        throw new Error(`pod ${pod.name} cannot start: Secret ${pod.sqlServer.secretName} does not exist`);
+      }
+      pod.sqlLoaded = materialOf(sql);
+    }
   }
 
   /** Starts every pod. */
@@ -101,11 +122,21 @@ export class RotationSimulator {
   public async check(step: string): Promise<Outage[]> {
     const found: Outage[] = [];
     for (const server of this.pods.filter((p) => p.component !== undefined)) {
-      for (const client of this.pods.filter((p) => p.kind === server.kind && p !== server)) {
-        const outcome = await this.handshake(server, client);
+      for (const client of this.pods.filter((p) => p.kind === server.kind && p !== server && p.application === undefined)) {
+        const outcome = await this.handshake(server.loaded!, client.loaded!, server.dialedAs);
         this.checks++;
         if (!outcome.ok) {
           found.push({ step, client: client.name, server: server.name, reason: describeOutcome(outcome) });
+        }
+      }
+    }
+    // TLS for MySQL clients: every application with every sqlserver pod, over what each loaded for it.
+    for (const server of this.pods.filter((p) => p.sqlServer !== undefined)) {
+      for (const client of this.pods.filter((p) => p.application !== undefined)) {
+        const outcome = await this.handshake(server.sqlLoaded!, client.loaded!, server.sqlServer!.dialedAs);
+        this.checks++;
+        if (!outcome.ok) {
+          found.push({ step, client: client.name, server: `${server.name} (MySQL port)`, reason: describeOutcome(outcome) });
         }
       }
     }
@@ -132,9 +163,9 @@ export class RotationSimulator {
    * further order costs little); the pods end restarted either way.
    */
   public async rollingRestarts(label: string, secrets: () => ReadonlyMap<string, SecretPem>, rolls: readonly RollOptions[] = LEGAL_ROLLS): Promise<void> {
-    const before = new Map(this.pods.map((p) => [p, p.loaded]));
+    const before = new Map(this.pods.map((p) => [p, [p.loaded, p.sqlLoaded] as const]));
     for (const roll of rolls) {
-      this.pods.forEach((p) => { p.loaded = before.get(p); });
+      this.pods.forEach((p) => { [p.loaded, p.sqlLoaded] = before.get(p)!; });
       await this.rollingRestart(`${label} (${describeRoll(roll)})`, secrets, roll);
     }
   }
@@ -157,11 +188,11 @@ export class RotationSimulator {
     return [...rolled, ...drainer, ...rest];
   }
 
-  private async handshake(server: Pod, client: Pod): Promise<HandshakeOutcome> {
-    const key = `${digest(server.loaded!)}/${digest(client.loaded!)}/${server.dialedAs}`;
+  private async handshake(server: TlsMaterial, client: TlsMaterial, dialedAs: string | undefined): Promise<HandshakeOutcome> {
+    const key = `${digest(server)}/${digest(client)}/${dialedAs}`;
     let outcome = this.verdicts.get(key);
     if (outcome === undefined) {
-      outcome = await mutualHandshake(server.loaded!, client.loaded!, { name: server.dialedAs });
+      outcome = await mutualHandshake(server, client, { name: dialedAs });
       this.handshakes++;
       this.verdicts.set(key, outcome);
     }

@@ -132,6 +132,7 @@ describeWithTools('rotations on a real API server with the real cert-manager', [
   test('a CA replacement, then a leaf renewal: every block run as written with the real kubectl and cmctl, zero rejected handshakes, verify passing at every phase', async () => {
     const { p, live } = await created('demo');
     const initialCa = certificatesOf(live.secrets().get(`${CLUSTER}-store-cluster-secret`)!['ca.crt'])[0];
+    const initialSqlCa = certificatesOf(live.secrets().get(`${CLUSTER}-sqlserver-server-secret`)!['ca.crt'])[0];
     const replacement: CertificateRotation = { id: '2026-11' };
     // The check passed for the phase, and compared every Secret a pod mounts with that pod's start.
     const checked = (phase: string) => {
@@ -154,8 +155,15 @@ describeWithTools('rotations on a real API server with the real cert-manager', [
           .toEqual([pod.name, 1, true, true]);
       }
       const replaced = live.secrets();
+      // TLS for MySQL clients moved with them: each Secret on the new SQL CA alone, which cert-manager made in its namespace.
+      const sqlCaSecret = `${p.namespace}-${CLUSTER}-sql-ca-2026-11`;
+      for (const name of [`${CLUSTER}-sqlserver-server-secret`, `${CLUSTER}-sqlserver-client-secret`, `basic-migration-${p.namespace}-${CLUSTER}-sql-client`]) {
+        const cas = certificatesOf(replaced.get(name)!['ca.crt']);
+        expect([name, cas.length, cas[0].fingerprint256 !== initialSqlCa.fingerprint256, cas[0].fingerprint256 !== initialCa.fingerprint256,
+          new X509Certificate(replaced.get(name)!['tls.crt']).verify(cas[0].publicKey)]).toEqual([name, 1, true, true, true]);
+      }
       const before = revisions(p.namespace);
-      const sqlCaRevision = revisions('cert-manager').get(`${p.namespace}-${CLUSTER}-sql-ca`);
+      const sqlCaRevision = revisions('cert-manager').get(sqlCaSecret);
       expect(sqlCaRevision).toBeGreaterThan(0);
       const { plan: renewal } = synth(p, [{ ...replacement, phase: RotationPhase.DROP_OLD }, { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }]);
       // A leaf renewal renews the certificates for MySQL clients too, each from the SQL CA it had.
@@ -177,7 +185,7 @@ describeWithTools('rotations on a real API server with the real cert-manager', [
       expect([...sql].filter((name) => !replaced.has(name))).toEqual([]);
       expect(after.get(`${CLUSTER}-ca-2026-11`)).toBe(before.get(`${CLUSTER}-ca-2026-11`));
       // No CA Certificate was renewed: the SQL CA in cert-manager's namespace kept its revision.
-      expect(revisions(sqlCa.secretNamespace!).get(sqlCa.name)).toBe(sqlCaRevision);
+      expect(revisions(sqlCa.secretNamespace!).get(sqlCaSecret)).toBe(sqlCaRevision);
       // Every pod restarted after its Secret was renewed: what it loaded is what the Secret holds now.
       live.sim.pods.forEach((pod) => expect([pod.name, pod.loaded!.key]).toEqual([pod.name, renewed.get(pod.secretName)!['tls.key']]));
     } finally {

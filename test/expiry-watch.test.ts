@@ -128,11 +128,11 @@ describe('which certificates the rules watch', () => {
       `${EXPIRY_ALERTS.expiring} secret_namespace="orders",secret_name="orders-api-demo-basic-sql-client",secret_key="tls.crt"`,
       `${EXPIRY_ALERTS.expiring} secret_namespace="demo",secret_name="basic-sqlserver-server-secret",secret_key="ca.crt"`,
     ]));
-    // A leaf renewal renews an application's certificate; nothing declared renews the SQL CA.
+    // A leaf renewal renews an application's certificate; a CA renewal or replacement the SQL CA.
     const runbook = (name: string, key: string) => rules.spec.groups[0].rules
       .find((r: any) => r.alert === EXPIRY_ALERTS.expiring && r.expr.includes(`secret_name="${name}",secret_key="${key}"`)).annotations.runbook;
     expect(runbook('orders-api-demo-basic-sql-client', 'tls.crt')).toMatch(/Nothing renews it on its own: declare the next rotation of ClusterCertificates basic as \{ id, kind: "leaf-renewal" \}/);
-    expect(runbook('orders-api-demo-basic-sql-client', 'ca.crt')).toMatch(/Nothing renews it on its own: no declared rotation renews or replaces the SQL CA: issue it anew \(with cfssl, in the issuing folder's sql\/\)/);
+    expect(runbook('orders-api-demo-basic-sql-client', 'ca.crt')).toMatch(/Nothing renews it on its own: declare the next rotation of ClusterCertificates basic as \{ id, kind: "ca-renewal" \} \(the same key\) or \{ id, kind: "ca-replacement" \}/);
     // The source's presence reads every namespace it watches.
     const missing = rules.spec.groups[0].rules.find((r: any) => r.alert === EXPIRY_ALERTS.metricsMissing);
     expect(missing.expr).toMatch(/^absent\(x509_cert_not_after\{secret_namespace="demo",secret_name=~"[^"]*basic-sqlserver-client-secret"\} or x509_cert_not_after\{secret_namespace="orders",secret_name=~"orders-api-demo-basic-sql-client"\}\)$/);
@@ -474,11 +474,10 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
     const summary = (secret: string) => rules.find((r) => r.alert === EXPIRY_ALERTS.expiring && r.labels.secret === secret).annotations.summary;
     expect(summary('orders-api-demo-basic-sql-client')).toMatch(/^Certificate orders\/orders-api-demo-basic-sql-client \(Secret orders-api-demo-basic-sql-client\) of cluster demo\/basic expires/);
     expect(summary('demo-basic-sql-ca')).toMatch(/^Certificate cert-manager\/demo-basic-sql-ca /);
-    // A leaf's remedy by hand is a leaf renewal, which renews the certificates for MySQL clients too;
-    // the SQL CA's is cert-manager's, since no rotation covers it.
+    // The remedies are the cluster's: the rotations move the certificates for MySQL clients and the SQL CA too.
     const runbook = (secret: string) => rules.find((r) => r.alert === EXPIRY_ALERTS.expiring && r.labels.secret === secret).annotations.runbook;
     expect(runbook('orders-api-demo-basic-sql-client')).toMatch(/To renew it by hand, declare the next rotation of ClusterCertificates basic as \{ id, kind: "leaf-renewal" \}/);
-    expect(runbook('demo-basic-sql-ca')).toMatch(/No declared rotation covers the SQL CA: have cert-manager re-issue it \(cmctl renew\), then declare the next rotation of ClusterCertificates basic as \{ id, kind: "leaf-renewal" \}/);
+    expect(runbook('demo-basic-sql-ca')).toMatch(/^cert-manager renews it on its own, with the same key, and has not: .*Once it is renewed, declare the next rotation of ClusterCertificates basic as \{ id, kind: "leaf-renewal" \}/);
     // Each leaf's ca.crt is compared with the CA that signs it: the SQL CA for those of TLS for MySQL clients.
     const outdated = rules.filter((r) => r.alert === EXPIRY_ALERTS.outdatedCaCopy && r.labels.secret === 'orders-api-demo-basic-sql-client');
     expect(outdated.map((r) => r.expr)).toEqual([expect.stringContaining('name="demo-basic-sql-ca"')]);

@@ -52,13 +52,16 @@ describe.each(PHASES)('the reference app at phase %s', (phase) => {
     expected.leaves.forEach((l) => expect(leaves).toContain(l));
     expect(leaves.length).toBe(expected.leaves.length === 0 ? 0 : 13);
     expect(files.has('demo/basic/rotate-certificates.sh')).toBe(true);
-    // A rotation of the cluster's CA leaves the SQL CA and the certificates it signs as they are.
-    expect(sqlCertificates.map((c) => [c.metadata.namespace, c.metadata.name, c.spec.secretName])).toEqual([
-      ['cert-manager', 'demo-basic-sql-ca', 'demo-basic-sql-ca'],
-      ['demo', 'basic-sqlserver-server-secret', 'basic-sqlserver-server-secret'],
-      ['demo', 'basic-sqlserver-client-secret', 'basic-sqlserver-client-secret'],
-      ['demo', 'basic-migration-demo-basic-sql-client', 'basic-migration-demo-basic-sql-client'],
-    ]);
+    // The SQL CA is replaced with the cluster's, phase for phase: its CA objects, the ClusterIssuer's CA and the custody of its leaves.
+    const sqlLeaves = ['basic-sqlserver-server-secret', 'basic-sqlserver-client-secret', 'basic-migration-demo-basic-sql-client'];
+    const sqlExpected = {
+      [RotationPhase.TRUST_BOTH]: { cas: ['demo-basic-sql-ca', 'demo-basic-sql-ca-2026-11'], issuerCa: 'demo-basic-sql-ca', leaves: [] as string[] },
+      [RotationPhase.SWITCH_LEAVES]: { cas: ['demo-basic-sql-ca', 'demo-basic-sql-ca-2026-11'], issuerCa: 'demo-basic-sql-ca-2026-11', leaves: sqlLeaves.map((l) => `${l}-2026-11`) },
+      [RotationPhase.DROP_OLD]: { cas: ['demo-basic-sql-ca-2026-11'], issuerCa: 'demo-basic-sql-ca-2026-11', leaves: sqlLeaves },
+    }[phase as string]!;
+    expect(sqlCertificates.filter((c) => c.spec.isCA).map((c) => [c.metadata.namespace, c.metadata.name])).toEqual(sqlExpected.cas.map((n) => ['cert-manager', n]));
+    expect(sqlCertificates.filter((c) => !c.spec.isCA).map((c) => [c.metadata.namespace, c.metadata.name, c.spec.secretName])).toEqual(sqlExpected.leaves.map((n) => ['demo', n, n]));
+    expect(certManager.filter((m) => m.kind === 'ClusterIssuer').map((m) => [m.metadata.name, m.spec.ca.secretName])).toEqual([['demo-basic-sql-ca', sqlExpected.issuerCa]]);
   });
 
   test('cfssl: the script writes every Secret whole from the phase\'s files and keeps the earlier generation', () => {
@@ -66,6 +69,9 @@ describe.each(PHASES)('the reference app at phase %s', (phase) => {
     const ca = phase === RotationPhase.DROP_OLD ? '"$next/ca.pem"' : '"$next/ca-bundle.pem"';
     const leaf = phase === RotationPhase.TRUST_BOTH ? '$prev' : '$next';
     expect(script).toContain(`put_secret 'basic-store-cluster-secret' "${leaf}/store-server.pem" "${leaf}/store-server-key.pem" ${ca}`);
+    // The SQL CA in its folder, the same phase: its own generations in sql/, each Secret in its namespace.
+    expect(script).toContain("prev='sql'\nnext='sql/2026-11'");
+    expect(script).toContain(`NAMESPACE='demo-cfssl' put_secret 'basic-sqlserver-server-secret' "${leaf}/server.pem" "${leaf}/server-key.pem" ${ca}`);
     expect(script).not.toMatch(/\brm\b(?! -rf -- "\$work")|kubectl[^\n]*delete/);
     expect(files.get('demo-cfssl/basic/rotation-runbook.md')).toContain(`phase ${phase} (${PHASES.indexOf(phase) + 1} of 3)`);
   });
@@ -97,15 +103,13 @@ describe('a leaf renewal of the reference app renews the certificates for MySQL 
 
   test('cfssl: the script issues them in sql/leaves-1/ from the SQL CA in sql/ and writes each Secret whole in its namespace', () => {
     const script = files.get('demo-cfssl/basic/cfssl/issue-certificates.sh')!;
-    expect(script).toContain("link_from 'sql/leaves-1' 'ca-key.pem' 'sql'");
-    expect(script).toContain("NAMESPACE='demo-cfssl' put_secret 'basic-migration-demo-cfssl-basic-sql-client' 'sql/leaves-1/app-basic-migration.pem' 'sql/leaves-1/app-basic-migration-key.pem' 'sql/ca.pem'");
+    expect(script).toContain("prev='sql'\nnext='sql/leaves-1'");
+    expect(script).toContain('link_from "$next" \'ca-key.pem\' "$prev"');
+    expect(script).toContain('NAMESPACE=\'demo-cfssl\' put_secret \'basic-migration-demo-cfssl-basic-sql-client\' "$next/app-basic-migration.pem" "$next/app-basic-migration-key.pem" "$prev/ca.pem"');
   });
 
-  test('the runbook says so, and a CA replacement leaves them out', () => {
-    expect(files.get('demo/basic/rotation-runbook.md')).toContain('TLS for MySQL clients is renewed with them, from the SQL CA it already has: `basic-sqlserver-server-secret` (namespace `demo`)');
-    const replacement = new Map(renderApp(buildApp(undefined, referenceRotations(RotationPhase.TRUST_BOTH))).files.map((f) => [f.path, f.content]));
-    expect(replacement.get('demo/basic/rotation-runbook.md')).not.toContain('MySQL');
-    sqlLeaves.forEach((name) => expect(replacement.get('demo/basic/rotate-certificates.sh')).not.toContain(name));
+  test('the runbook says so', () => {
+    expect(files.get('demo/basic/rotation-runbook.md')).toContain('TLS for MySQL clients rotates with them, the SQL CA in place of the cluster\'s CA, phase for phase: `basic-sqlserver-server-secret` (namespace `demo`)');
   });
 });
 
@@ -168,7 +172,8 @@ describe('guards: one phase per synth, forward', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-noreport-'));
     synth(root, undefined);
     synth(root, RotationPhase.TRUST_BOTH);
-    expect(record(root).rotations['demo/basic'].secrets).toHaveLength(13);
+    // The cluster's 13 Secrets and the 3 of TLS for MySQL clients, which rotate with them.
+    expect(record(root).rotations['demo/basic'].secrets).toHaveLength(16);
     expect(() => synth(root, RotationPhase.SWITCH_LEAVES)).toThrow(new RegExp(
       '^certificates demo/basic: rotations: received 2026-11 at "switch-leaves"; expected 2026-11 at "trust-both" until cluster-tls verify shows every Secret of the cluster in it and every pod restarted since: '
       + `no report at ${root}/cluster-tls-verify.demo.basic.json; run the check step of rotation-runbook.md, or, to move on unverified and risk pods that trust a CA `

@@ -19,7 +19,7 @@ import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-27';
 import * as YAML from 'yaml';
 import {
-  BackupRestore, CertificateRotation, ClusterCertificates, DrainerRelease, IssuingMethod, RotationKind, ROTATION_PHASES, TlsDatabaseCluster, TlsMigrationCluster,
+  BackupRestore, CertificateRotation, ClusterCertificates, DrainerRelease, IssuingMethod, RotationKind, RotationPhase, ROTATION_PHASES, TlsDatabaseCluster, TlsMigrationCluster,
   TlsPlan, synthesize,
 } from '../lib';
 import { secretConsumers } from '../lib/certificates/secret-consumers';
@@ -27,7 +27,7 @@ import { databaseRunbookPath, rotationRunbookPath, tlsPlanPath, verifyReportFrom
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { FakeCluster } from './_fake-cluster';
-import { FakeKubectl, createFakeCmctl, createFakeHelm, createFakeKubectl, tlsSecretsOf } from './_fake-kubectl';
+import { FakeKubectl, createFakeCmctl, createFakeHelm, createFakeKubectl } from './_fake-kubectl';
 import { TestCa, TestKey, issueLeaf, makeCa, makeKey } from './_pki';
 import { bash, failures, projectFolder, runRunbook, runbookEnv, shellBlocks, verifyReport } from './_runbooks';
 import { CHANGEFEED_FIRST, RollOptions, RotationSimulator, formatOutages } from './_rotation-simulator';
@@ -140,7 +140,7 @@ async function created(p: Project, method: IssuingMethod, roll: RollOptions, sql
     await bash(shellBlocks(runbook)[0], p.outdir, p.env);
   }
   execFileSync('kubectl', ['apply', '-f', MANIFEST], { cwd: p.outdir, env: p.env });
-  const sim = new RotationSimulator(plan, manifests);
+  const sim = new RotationSimulator(plan, manifests, { sqlClients });
   const consumers = secretConsumers(manifests, NS, plan.secrets.map((s) => s.name));
   const clients = new Map(consumers.flatMap((c) => c.secrets.map((s) => [s, c.name] as const)));
   const applications = manifests.filter((m) => m.kind === 'Deployment' && m.metadata.namespace === SQL_APPLICATION.namespace)
@@ -148,7 +148,12 @@ async function created(p: Project, method: IssuingMethod, roll: RollOptions, sql
   const cluster = new FakeCluster(p.kubectl, sim, { namespace: NS, clusterName: CLUSTER, issuer, roll, clients, drainer: `${CLUSTER}-binlog-drainer`, applications });
   await cluster.issueAll();
   cluster.start();
-  expect(await sim.check('created')).toEqual([]);
+  const rejected = await sim.check('created');
+  if (rejected.length > 0) {
+    // Stopped first, so that a failing test does not leave the controllers running.
+    await cluster.stop();
+  }
+  expect(rejected).toEqual([]);
   return { cluster, sim, issuer };
 }
 
@@ -350,57 +355,100 @@ describe('rotation runbooks run as written: Secrets the user provides', () => {
 });
 
 /**
- * A leaf renewal with TLS for MySQL clients: the SQL Secrets of both namespaces renewed from the
- * SQL CA they had, the application's Deployment restarted by the runbook onto its new key, and the
- * application's Secret in the report the next synth reads; without it there, the next rotation is refused.
+ * A rotation with TLS for MySQL clients, run as written: the SQL Secrets of both namespaces move
+ * with the cluster's (a leaf renewal from the SQL CA they had, a CA replacement to a new SQL CA),
+ * the application's Deployment is restarted by the runbook onto what its Secret holds, every
+ * handshake between the application and the sqlserver pods passes at every step, and the
+ * application's Secret is in the report the next synth reads; without it there, the next rotation
+ * is refused.
  */
-async function leafRenewalWithSqlClients(method: IssuingMethod): Promise<void> {
+async function rotationWithSqlClients(method: IssuingMethod, rotation: CertificateRotation): Promise<void> {
   const p = project();
   const { cluster, sim } = await created(p, method, { interleaving: 'alternate' }, true);
   const inCluster = [`${CLUSTER}-sqlserver-server-secret`, `${CLUSTER}-sqlserver-client-secret`];
-  const sqlSecrets = () => new Map([
-    ...[...tlsSecretsOf(p.kubectl, NS)].filter(([name]) => inCluster.includes(name)),
-    ...tlsSecretsOf(p.kubectl, SQL_APPLICATION.namespace),
-  ]);
+  const sqlSecrets = () => new Map([...cluster.secrets()].filter(([name]) => [...inCluster, SQL_APPLICATION_SECRET].includes(name)));
   const before = sqlSecrets();
   expect([...before.keys()].sort()).toEqual([...inCluster, SQL_APPLICATION_SECRET].sort());
-  const sqlCa = () => p.kubectl.secrets().filter((s) => s.namespace === 'cert-manager');
-  const caBefore = sqlCa();
-  const deployment = [...cluster.applicationKeys.keys()][0];
-  expect(cluster.applicationKeys.get(deployment)).toBe(before.get(SQL_APPLICATION_SECRET)!['tls.key']);
-  const leaves = { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL };
-  await rotate(p, method, cluster, [], leaves, true);
+  const application = sim.pods.find((pod) => pod.application !== undefined)!;
+  expect(application.loaded!.key).toBe(before.get(SQL_APPLICATION_SECRET)!['tls.key']);
+  const sqlCaSecrets = () => p.kubectl.secrets().filter((s) => s.namespace === 'cert-manager');
+  const sqlCaBefore = sqlCaSecrets();
+  await rotate(p, method, cluster, [], rotation, true);
   expect(formatOutages(sim.outages)).toBe('');
+  expect(sim.pods.filter((pod) => pod.sqlServer !== undefined)).toHaveLength(2);
   const after = sqlSecrets();
+  const initialSqlCa = certificates(before.get(inCluster[0])!['ca.crt'])[0];
+  const kind = rotation.kind ?? RotationKind.CA_REPLACEMENT;
+  const spki = (c: X509Certificate) => c.publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
   for (const [name, secret] of before) {
-    // A new key from the same SQL CA.
-    expect([name, after.get(name)!['tls.key'] !== secret['tls.key'], after.get(name)!['ca.crt'] === secret['ca.crt']]).toEqual([name, true, true]);
+    const cas = certificates(after.get(name)!['ca.crt']);
+    // A new key but for a CA renewal; the same SQL CA after a leaf renewal, a new certificate of it (with its key) after a CA
+    // renewal, a new one alone after a CA replacement; that CA signed the certificate.
+    expect([name, after.get(name)!['tls.key'] !== secret['tls.key'], cas.length, cas[0].fingerprint256 !== initialSqlCa.fingerprint256,
+      spki(cas[0]) === spki(initialSqlCa), new X509Certificate(after.get(name)!['tls.crt']).verify(cas[0].publicKey)])
+      .toEqual([name, kind !== RotationKind.CA_RENEWAL, 1, kind !== RotationKind.LEAF_RENEWAL, kind !== RotationKind.CA_REPLACEMENT, true]);
   }
-  expect(sqlCa()).toEqual(caBefore);
-  // The runbook restarted the application, which loaded its new key.
-  const restarts = p.kubectl.calls().filter((c) => c[0] === 'rollout' && c[1] === 'restart').map((c) => c.join(' '));
-  expect(restarts).toContain(`rollout restart deployment/${deployment} -n ${SQL_APPLICATION.namespace}`);
-  expect(cluster.applicationKeys.get(deployment)).toBe(after.get(SQL_APPLICATION_SECRET)!['tls.key']);
-  // The report shows the application's Secret, in its namespace, loaded by its pod after the renewal.
+  if (rotation.kind === RotationKind.LEAF_RENEWAL) {
+    expect(sqlCaSecrets()).toEqual(sqlCaBefore);
+  }
+  // The runbook restarted the application, which loaded what its Secret holds now.
+  const deployment = p.kubectl.calls().filter((c) => c[0] === 'rollout' && c[1] === 'restart' && c.includes(SQL_APPLICATION.namespace)).map((c) => c[2]);
+  expect(deployment.length).toBeGreaterThan(0);
+  expect(application.loaded!.key).toBe(after.get(SQL_APPLICATION_SECRET)!['tls.key']);
+  // The report shows the application's Secret, in its namespace, loaded by its pod after the last write.
   const shown = report(p).secrets.find((x: any) => x.namespace === SQL_APPLICATION.namespace && x.name === SQL_APPLICATION_SECRET);
-  expect(shown.checks.filter((c: any) => ['rotation', 'loaded', 'handshake'].includes(c.check)).map((c: any) => [c.check, c.ok, c.found.includes(`${deployment}-0`)]))
-    .toEqual([['rotation', true, false], ['handshake', true, false], ['loaded', true, true]]);
+  expect(shown.checks.filter((c: any) => ['rotation', 'loaded', 'handshake'].includes(c.check)).map((c: any) => [c.check, c.ok]))
+    .toEqual([['rotation', true], ['handshake', true], ['loaded', true]]);
   // A report of the cluster's namespace alone does not show it: the next rotation is refused.
   await bash(`kubectl get secrets,pods -n ${NS} -o json --show-managed-fields | npx cluster-tls verify --dist . --namespace ${NS} --cluster ${CLUSTER} --secrets - --json `
     + `> ${verifyReportFromOutputFolder(NS, CLUSTER)}`, p.outdir, p.env);
-  expect(() => synth(p, method, [leaves, { id: 'leaves-2', kind: RotationKind.LEAF_RENEWAL }], true))
+  expect(() => synth(p, method, [rotation, { id: 'leaves-2', kind: RotationKind.LEAF_RENEWAL }], true))
     .toThrow(`does not show Secret ${SQL_APPLICATION.namespace}/${SQL_APPLICATION_SECRET} there: it is not in the report`);
 }
 
-describe('a leaf renewal renews the certificates for MySQL clients, run as written', () => {
-  test('cert-manager: cmctl renew in each namespace, the SQL CA untouched, the application restarted', async () => {
-    await leafRenewalWithSqlClients(IssuingMethod.CERT_MANAGER);
+describe('TLS for MySQL clients rotates with the cluster, run as written', () => {
+  test('cert-manager, leaf renewal: cmctl renew in each namespace, the SQL CA untouched, the application restarted', async () => {
+    await rotationWithSqlClients(IssuingMethod.CERT_MANAGER, { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL });
   }, 300_000);
 
-  describeWithCfssl('a leaf renewal of the certificates for MySQL clients with cfssl')('cfssl', () => {
-    test('the script issues them in sql/<id>/ from the SQL CA and writes each Secret in its namespace', async () => {
+  test('cert-manager, CA replacement: a new SQL CA in cert-manager\'s namespace, zero rejected handshakes between the application and the SQL server', async () => {
+    await rotationWithSqlClients(IssuingMethod.CERT_MANAGER, { id: '2026-12' });
+  }, 300_000);
+
+  describeWithCfssl('TLS for MySQL clients rotating with cfssl')('cfssl', () => {
+    test('leaf renewal: the script issues them in sql/<id>/ from the SQL CA and writes each Secret in its namespace', async () => {
       requireCfssl();
-      await leafRenewalWithSqlClients(IssuingMethod.CFSSL);
+      await rotationWithSqlClients(IssuingMethod.CFSSL, { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL });
+    }, 300_000);
+
+    test('CA replacement: a new SQL CA in sql/<id>/, zero rejected handshakes between the application and the SQL server', async () => {
+      requireCfssl();
+      await rotationWithSqlClients(IssuingMethod.CFSSL, { id: '2026-12' });
+    }, 300_000);
+
+    test('turned on after a CA replacement, while its last phase is declared: the script makes the SQL CA of that generation, and every Secret holds it alone', async () => {
+      requireCfssl();
+      const p = project();
+      const { cluster } = await created(p, IssuingMethod.CFSSL, { interleaving: 'alternate' });
+      const rotations = [{ id: '2026-12' }];
+      await rotate(p, IssuingMethod.CFSSL, cluster, [], rotations[0]);
+      synth(p, IssuingMethod.CFSSL, [{ ...rotations[0], phase: RotationPhase.DROP_OLD }], true);
+      // The runbook's first block, as written: copy the folder, run the script.
+      const runbook = fs.readFileSync(path.join(p.outdir, rotationRunbookPath(NS, CLUSTER)), 'utf8');
+      await bash(shellBlocks(runbook)[0], p.outdir, p.env);
+      const copy = path.join(p.dir, 'home', `pki-${NS}-${CLUSTER}`);
+      const sqlCa = new X509Certificate(fs.readFileSync(path.join(copy, 'sql', '2026-12', 'ca.pem')));
+      for (const [namespace, name] of [[NS, `${CLUSTER}-sqlserver-server-secret`], [NS, `${CLUSTER}-sqlserver-client-secret`], [SQL_APPLICATION.namespace, SQL_APPLICATION_SECRET]]) {
+        const secret = p.kubectl.secrets().find((x) => x.namespace === namespace && x.name === name)!;
+        const cas = certificates(Buffer.from(secret.data['ca.crt'], 'base64').toString());
+        const cert = new X509Certificate(Buffer.from(secret.data['tls.crt'], 'base64').toString());
+        expect([name, cas.length, cas[0].fingerprint256 === sqlCa.fingerprint256, cert.verify(sqlCa.publicKey)]).toEqual([name, 1, true, true]);
+      }
+    }, 300_000);
+
+    test('CA renewal: the SQL CA renewed with its key in sql/<id>/, the leaves kept', async () => {
+      requireCfssl();
+      await rotationWithSqlClients(IssuingMethod.CFSSL, { id: 'ca-1', kind: RotationKind.CA_RENEWAL });
     }, 300_000);
   });
 });

@@ -17,10 +17,10 @@ import type { CertificateTrust, ManagedCertificate } from '../model/expiry';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
-import { certManagerRotationScript } from './rotation-script';
+import { certManagerRotationScript, sqlManagedDomain } from './rotation-script';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';
 import type { CertificateRenderer } from './renderer';
-import { caObjectsInUse, leafCustody, renewsSqlLeaves, signingCaObject } from './rotation';
+import { caObjectsInUse, leafCustody, signingCaObject } from './rotation';
 
 /** The group of cert-manager's issuers, as `issuerRef.group` names it. */
 export const CERT_MANAGER_GROUP = 'cert-manager.io';
@@ -37,7 +37,7 @@ interface LeafFields {
 /**
  * Creates the self-signed Issuer and the CA Certificate under `scope`, and returns the functions
  * that add each kind's CA-type Issuer with its client Certificate and each server Certificate.
- * `sql` gives the certificates of TLS for MySQL clients, which a leaf renewal's script renews too.
+ * `sql` gives the certificates of TLS for MySQL clients, which every rotation's script moves too.
  */
 export function renderCertManager(scope: Construct, settings: CertificateSettings, sql: () => TlsPlanSqlTls | undefined = () => undefined): CertificateRenderer {
   const { clusterName, namespace } = settings;
@@ -74,14 +74,17 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
 
   const secretNames: string[] = [];
   // A CA replacement's phase writes the Secrets with a script; a leaf renewal's script has
-  // cert-manager renew the leaves, by name (those of TLS for MySQL clients too), and waits for it.
+  // cert-manager renew the leaves, by name, and waits for it; TLS for MySQL clients rotates with them.
   if (settings.rotation !== undefined) {
     const rotation = settings.rotation;
     new OutputFile(scope, 'RotationScript', {
       path: layout.rotationScriptPath(namespace, clusterName),
-      content: () => certManagerRotationScript({
-        rotation, clusterName, namespace, secretNames, sqlSecrets: renewsSqlLeaves(rotation) ? sql()?.secrets : undefined,
-      }),
+      content: () => {
+        const sqlTls = sql();
+        return certManagerRotationScript({
+          rotation, clusterName, namespace, secretNames, sql: sqlTls === undefined ? undefined : sqlManagedDomain(namespace, clusterName, sqlTls),
+        });
+      },
       executable: true,
     });
   }

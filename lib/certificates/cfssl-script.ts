@@ -6,11 +6,12 @@
 import { CFSSL_PROFILES, ClusterKind, SECRET_KEYS } from '../model/catalog';
 import type { CertificateSettings, ServerCertificatePlan, TlsPlanSqlTls } from './certificate-options';
 import * as names from '../model/names';
+import { INITIAL_GENERATION } from '../model/names';
 import * as layout from '../model/output-layout';
-import { cfsslRotationBlocks } from './rotation-script';
-import { ResolvedRotation, renewsSqlLeaves } from './rotation';
+import { LINK_FUNCTION, cfsslRotationBlocks, clusterDomain, generationFolder, sqlDomain } from './rotation-script';
+import type { ResolvedRotation } from './rotation';
 import { Block, KUBECTL_CHECK, NEED_FUNCTION, PUT_SECRET_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh } from './script-blocks';
-import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare, sqlBare, sqlProfile } from './cfssl-files';
+import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare, sqlBare } from './cfssl-files';
 
 /** What the issuing script needs to know. */
 export interface ScriptInput {
@@ -35,8 +36,9 @@ export function issueScript(input: ScriptInput): string {
     ISSUE_FUNCTION,
     SECRET_EXISTS_FUNCTION,
     SECRET_FUNCTION,
-    ...(settings.rotation === undefined ? issuingSteps(input) : [PUT_SECRET_FUNCTION, ...cfsslRotationBlocks(settings.rotation, settings.clusterName, servers, kinds)]),
-    ...(input.sql === undefined ? [] : [sqlSteps(input.sql), sqlRenewalStep(input.sql, settings.rotation)]),
+    ...(settings.rotation === undefined ? issuingSteps(input)
+      : [PUT_SECRET_FUNCTION, LINK_FUNCTION, ...cfsslRotationBlocks(settings.rotation, clusterDomain(settings.clusterName, servers, kinds))]),
+    ...(input.sql === undefined ? [] : sqlSteps(input.sql, settings.rotation)),
     doneMessage(settings),
   ];
   return joinBlocks(blocks);
@@ -270,41 +272,30 @@ function clientSecretsStep(clusterName: string, kinds: readonly ClusterKind[]): 
 /**
  * Step 8, with TLS for MySQL clients: the SQL CA in its own folder (never the cluster's CA), the
  * certificates it signs, and each Secret in its namespace, with the SQL CA as `ca.crt`. Like every
- * step, it keeps what exists and refuses to make a CA while a certificate it should have signed is there.
+ * step, it keeps what exists and refuses to make a CA while a certificate it should have signed is
+ * there. While a rotation is declared, they rotate with the cluster's, generation by generation
+ * in `sql/`: made first (when missing) in the generation the rotation starts from, then moved
+ * through the phase as the cluster's are.
  */
-function sqlSteps(sql: TlsPlanSqlTls): Block {
-  const folder = layout.CFSSL_SQL_FOLDER;
-  return [
+function sqlSteps(sql: TlsPlanSqlTls, rotation: ResolvedRotation | undefined): Block[] {
+  const domain = sqlDomain(sql);
+  const folder = generationFolder(domain, rotation?.previous ?? INITIAL_GENERATION);
+  const first: Block = [
     '# Step 8: TLS for MySQL clients, signed by a CA of its own in the sql folder (applications never',
-    '# get a certificate the components would trust), each Secret in its own namespace.',
-    ...newCaGuard({ folder, ca: 'the SQL CA', leaves: sql.secrets.map(sqlBare), secrets: sql.secrets }),
-    `mkdir -p ${sh(folder)}`,
-    `issue_into ${sh(folder)} ${sh(CA_BARE)} ${sh(`${folder}/${CA_CSR}`)}`,
-    ...sql.secrets.map((s) => `issue_into ${sh(folder)} ${sh(sqlBare(s))} ${sh(`${folder}/${sqlBare(s)}.json`)} ${sh(sqlProfile(s))}`),
-    ...sql.secrets.map((s) => `secret_in ${sh(s.namespace)} ${sh(folder)} ${sh(s.name)} ${sh(sqlBare(s))}`),
+    `# get a certificate the components would trust), each Secret in its own namespace${rotation === undefined ? '.' : `; made in ${folder}/ when missing.`}`,
+    ...(rotation === undefined ? [] : [`${SQL_FRESH}=false`, `[ -e ${sh(`${folder}/${CA_BARE}.pem`)} ] || ${SQL_FRESH}=true`]),
+    ...newCaGuard({ folder, ca: 'the SQL CA', leaves: domain.leaves.map((l) => l.bare), secrets: sql.secrets }),
+    `mkdir -p -- ${sh(folder)}`,
+    `issue_into ${sh(folder)} ${sh(CA_BARE)} ${sh(`${layout.CFSSL_SQL_FOLDER}/${CA_CSR}`)}`,
+    ...domain.leaves.map((l) => `issue_into ${sh(folder)} ${sh(l.bare)} ${sh(l.request)} ${sh(l.profile)}`),
+    // During a rotation the phase's blocks write every Secret whole.
+    ...(rotation === undefined ? sql.secrets.map((s) => `secret_in ${sh(s.namespace)} ${sh(folder)} ${sh(s.name)} ${sh(sqlBare(s))}`) : []),
   ];
+  return rotation === undefined ? [first] : [first, ...cfsslRotationBlocks(rotation, domain, `$${SQL_FRESH}`)];
 }
 
-/**
- * During a leaf renewal, which renews the certificates for MySQL clients with the cluster's: the
- * SQL leaves of the generation in `sql/<id>/`, signed by the SQL CA (which stays in `sql/`, linked
- * there), and each Secret written whole in its namespace. Nothing during any other rotation.
- */
-function sqlRenewalStep(sql: TlsPlanSqlTls, rotation: ResolvedRotation | undefined): Block {
-  if (!renewsSqlLeaves(rotation)) {
-    return [];
-  }
-  const folder = layout.CFSSL_SQL_FOLDER;
-  const next = `${folder}/${rotation!.id}`;
-  return [
-    `# Leaf renewal ${rotation!.id}: the certificates for MySQL clients anew in ${next}/, signed by the SQL CA,`,
-    `# which stays in ${folder}/; then every Secret written whole in its namespace.`,
-    `mkdir -p -- ${sh(next)}`,
-    ...[`${CA_BARE}.pem`, `${CA_BARE}-key.pem`].map((f) => `link_from ${sh(next)} ${sh(f)} ${sh(folder)}`),
-    ...sql.secrets.map((s) => `issue_into ${sh(next)} ${sh(sqlBare(s))} ${sh(`${folder}/${sqlBare(s)}.json`)} ${sh(sqlProfile(s))}`),
-    ...sql.secrets.map((s) => `NAMESPACE=${sh(s.namespace)} put_secret ${sh(s.name)} ${sh(`${next}/${sqlBare(s)}.pem`)} ${sh(`${next}/${sqlBare(s)}-key.pem`)} ${sh(`${folder}/${CA_BARE}.pem`)}`),
-  ];
-}
+/** The shell variable that says the SQL CA was first made in this run. */
+const SQL_FRESH = 'sql_fresh';
 
 /** The last line: says everything is in place. */
 function doneMessage({ clusterName, namespace }: CertificateSettings): Block {

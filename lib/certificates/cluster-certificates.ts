@@ -34,7 +34,7 @@ import { ISSUE_SCRIPT, pkiCopyFolder } from './cfssl-files';
 import { renderUserProvided } from './user-provided';
 import { registerCertificates } from '../synth/app-rules';
 import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf } from '../model/props';
-import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, isLastPhase, renewsSqlLeaves, resolveRotations, restartOrder, restartValue, signingCaObject } from './rotation';
+import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, isLastPhase, resolveRotations, restartOrder, restartValue, signingCaObject } from './rotation';
 import type { SecretRef } from '../model/verify-report';
 import { requireDistinctSubjects } from './subjects';
 import { DNS_SUBDOMAIN_MAX, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
@@ -501,14 +501,22 @@ export class ClusterCertificates extends Construct {
   private rotationRunbookInput(r: ResolvedRotation): RotationRunbookInput {
     const drainer = this.servers.get('drainer');
     const plan = this.plan();
-    const sqlSecrets = renewsSqlLeaves(r) ? plan.sqlTls?.secrets ?? [] : [];
-    // After a CA replacement with cert-manager: the previous CA and the staging certificates.
-    const staged = plan.secrets.map((s) => names.stagingSecretName(s.name, r.id));
-    const caSecret = names.caSecretName(this.clusterName, r.previousCa);
+    const sqlSecrets = plan.sqlTls?.secrets ?? [];
+    // After a CA replacement with cert-manager: the previous CAs and the staging certificates.
+    const staged = [...plan.secrets.map((s) => ({ namespace: this.namespace, name: s.name })), ...sqlSecrets]
+      .map((s) => ({ namespace: s.namespace, name: names.stagingSecretName(s.name, r.id) }));
+    const caSecrets = [
+      { namespace: this.namespace, name: names.caSecretName(this.clusterName, r.previousCa) },
+      ...(plan.sqlTls ? [{ namespace: plan.sqlTls.ca.secretNamespace!, name: names.sqlCaName(this.namespace, this.clusterName, r.previousCa) }] : []),
+    ];
     const leftBehind = this.method === IssuingMethod.CERT_MANAGER && r.kind === RotationKind.CA_REPLACEMENT && isLastPhase(r) ? {
-      caSecret,
-      certificates: [names.caCertificateName(this.clusterName, r.previousCa), ...staged],
-      secrets: [caSecret, ...staged],
+      caSecrets,
+      certificates: [
+        { namespace: this.namespace, name: names.caCertificateName(this.clusterName, r.previousCa) },
+        ...(plan.sqlTls ? [caSecrets[1]] : []),
+        ...staged,
+      ],
+      secrets: [...caSecrets, ...staged],
     } : undefined;
     return {
       clusterName: this.clusterName,

@@ -12,9 +12,9 @@
  */
 import { CFSSL_PROFILES, ClusterKind } from '../model/catalog';
 import * as layout from '../model/output-layout';
-import type { ServerCertificatePlan } from './certificate-options';
+import type { ServerCertificatePlan, TlsPlanSqlTls } from './certificate-options';
 import * as names from '../model/names';
-import { CA_BARE, CA_CSR, CLIENT_BARE, serverBare } from './cfssl-files';
+import { CA_BARE, CA_CSR, CLIENT_BARE, serverBare, sqlBare, sqlProfile } from './cfssl-files';
 import { ResolvedRotation, RotationKind, RotationPhase, caObjectOf } from './rotation';
 import {
   Block, GET_KEY_FUNCTION, KUBECTL_CHECK, NEED_FUNCTION, ISSUE_TIMEOUT_SECONDS, PUT_SECRET_FUNCTION, WAIT_ISSUED_FUNCTION, WAIT_VARIABLES, failFunction, joinBlocks,
@@ -24,28 +24,61 @@ import {
 /** A certificate the rotation issues or moves, and the Secrets made from it. */
 interface Leaf {
   readonly bare: string;
+  /** Its request file, relative to the cfssl folder. */
   readonly request: string;
   readonly profile: string;
-  readonly secretNames: readonly string[];
+  /** Each Secret, in the cluster's namespace unless it names another. */
+  readonly secrets: readonly { readonly name: string; readonly namespace?: string }[];
 }
 
-/** The leaves of a cluster: one per server certificate, and the client certificate shared by every client Secret. */
-function leavesOf(clusterName: string, servers: readonly ServerCertificatePlan[], kinds: readonly ClusterKind[]): Leaf[] {
-  return [
-    ...servers.map((s) => ({ bare: serverBare(s), request: `${serverBare(s)}.json`, profile: CFSSL_PROFILES.server, secretNames: [s.secretName] })),
+/**
+ * A set of certificates that rotate together under one CA, in a folder of its own: the cluster's
+ * (the cfssl folder itself) or those for MySQL clients (its `sql/`, under the SQL CA).
+ */
+export interface CfsslDomain {
+  /** The folder of the initial generation, relative to the cfssl folder; every other generation is a folder in it. */
+  readonly root: string;
+  /** The CA, as the script's messages name it. */
+  readonly ca: string;
+  readonly leaves: readonly Leaf[];
+}
+
+/** The cluster's certificates: one per server certificate, and the client certificate shared by every client Secret. */
+export function clusterDomain(clusterName: string, servers: readonly ServerCertificatePlan[], kinds: readonly ClusterKind[]): CfsslDomain {
+  const leaves: Leaf[] = [
+    ...servers.map((s) => ({ bare: serverBare(s), request: `${serverBare(s)}.json`, profile: CFSSL_PROFILES.server, secrets: [{ name: s.secretName }] })),
     ...(kinds.length > 0
-      ? [{ bare: CLIENT_BARE, request: `${CLIENT_BARE}.json`, profile: CFSSL_PROFILES.client, secretNames: kinds.map((k) => names.clientSecretName(clusterName, k)) }]
+      ? [{ bare: CLIENT_BARE, request: `${CLIENT_BARE}.json`, profile: CFSSL_PROFILES.client, secrets: kinds.map((k) => ({ name: names.clientSecretName(clusterName, k) })) }]
       : []),
   ];
+  return { root: '.', ca: 'the CA', leaves };
 }
 
-/** The folder of a generation, relative to the cfssl folder. */
-function generationFolder(generation: string): string {
-  return generation === names.INITIAL_GENERATION ? '.' : generation;
+/** The certificates for MySQL clients, in the `sql` folder under the SQL CA, each Secret in its namespace. */
+export function sqlDomain(sql: TlsPlanSqlTls): CfsslDomain {
+  const root = layout.CFSSL_SQL_FOLDER;
+  return {
+    root,
+    ca: 'the SQL CA',
+    leaves: sql.secrets.map((s) => ({ bare: sqlBare(s), request: `${root}/${sqlBare(s)}.json`, profile: sqlProfile(s), secrets: [{ name: s.name, namespace: s.namespace }] })),
+  };
+}
+
+/** The folder of a generation of a domain, relative to the cfssl folder. */
+export function generationFolder(domain: Pick<CfsslDomain, 'root'>, generation: string): string {
+  if (generation === names.INITIAL_GENERATION) {
+    return domain.root;
+  }
+  return domain.root === '.' ? generation : `${domain.root}/${generation}`;
+}
+
+/** The request file of a domain's CA, relative to the cfssl folder. */
+function caRequest(domain: CfsslDomain): string {
+  return domain.root === '.' ? CA_CSR : `${domain.root}/${CA_CSR}`;
 }
 
 /** `link_from DIR FILE FROM`: links DIR/FILE to the same file of the folder FROM, unless it exists. */
-const LINK_FUNCTION: Block = [
+export const LINK_FUNCTION: Block = [
   '# link_from DIR FILE FROM: makes DIR/FILE a relative link to FROM/FILE (a generation sharing a file',
   '# with the one before), unless DIR/FILE exists. FROM is the folder that holds DIR, or a folder beside it.',
   'link_from() {',
@@ -58,31 +91,37 @@ const LINK_FUNCTION: Block = [
   '}',
 ];
 
-/** The cfssl blocks of a rotation phase: the files of the next generation, then every Secret written whole. */
-export function cfsslRotationBlocks(rotation: ResolvedRotation, clusterName: string, servers: readonly ServerCertificatePlan[],
-  kinds: readonly ClusterKind[]): Block[] {
-  const leaves = leavesOf(clusterName, servers, kinds);
-  const prev = generationFolder(rotation.previous);
-  const next = generationFolder(rotation.id);
+/**
+ * The cfssl blocks of a rotation phase for one domain: the files of the next generation, then
+ * every Secret written whole. `fresh` names a shell variable that is `true` when the domain's CA
+ * was first made in this run (TLS for MySQL clients turned on while a rotation is declared): from
+ * the second phase of a CA replacement on, the next CA is then made too, as the first phase would have.
+ */
+export function cfsslRotationBlocks(rotation: ResolvedRotation, domain: CfsslDomain, fresh?: string): Block[] {
+  const prev = generationFolder(domain, rotation.previous);
+  const next = generationFolder(domain, rotation.id);
+  const makesNextCa = fresh !== undefined && rotation.kind === RotationKind.CA_REPLACEMENT && rotation.phase !== RotationPhase.TRUST_BOTH;
   const start: Block = [
-    `# Rotation ${rotation.id} (${rotation.kind}), phase ${rotation.phase}: generation ${rotation.previous} is in ${prev}, generation ${rotation.id} in ${next}/.`,
+    `# Rotation ${rotation.id} (${rotation.kind}), phase ${rotation.phase}, of ${domain.ca}'s certificates: generation ${rotation.previous} is in ${prev}, generation ${rotation.id} in ${next}/.`,
     `prev=${sh(prev)}`,
     `next=${sh(next)}`,
     `[ -e "$prev/${CA_BARE}.pem" ] && [ -e "$prev/${CA_BARE}-key.pem" ] \\`,
-    `  || fail "the CA of generation ${rotation.previous} is not in $prev; run the script from the folder that holds every earlier generation"`,
+    `  || fail "${domain.ca} of generation ${rotation.previous} is not in $prev; run the script from the folder that holds every earlier generation"`,
     'mkdir -p -- "$next"',
+    ...(makesNextCa ? [`if ${fresh}; then`, `  issue_into "$next" ${sh(CA_BARE)} ${sh(caRequest(domain))}`, 'fi'] : []),
   ];
-  return [LINK_FUNCTION, start, filesOfPhase(rotation, leaves), secretsOfPhase(rotation, leaves)];
+  return [start, filesOfPhase(rotation, domain), secretsOfPhase(rotation, domain)];
 }
 
 /** Makes the files the phase's Secrets are written from, keeping any that exist. */
-function filesOfPhase(rotation: ResolvedRotation, leaves: readonly Leaf[]): Block {
+function filesOfPhase(rotation: ResolvedRotation, domain: CfsslDomain): Block {
+  const { leaves } = domain;
   const issueAll = (dir: string) => leaves.map((l) => `issue_into ${dir} ${sh(l.bare)} ${sh(l.request)} ${sh(l.profile)}`);
   const bundle = [
     `cat -- "$next/${CA_BARE}.pem" "$prev/${CA_BARE}.pem" >"$work/${CA_BARE}-bundle.pem"`,
     `mv -- "$work/${CA_BARE}-bundle.pem" "$next/${CA_BARE}-bundle.pem"`,
   ];
-  const requireNextCa = `[ -e "$next/${CA_BARE}.pem" ] || fail "the CA of generation ${rotation.id} is not in $next; run phase ${RotationPhase.TRUST_BOTH} first"`;
+  const requireNextCa = `[ -e "$next/${CA_BARE}.pem" ] || fail "${domain.ca} of generation ${rotation.id} is not in $next; run phase ${RotationPhase.TRUST_BOTH} first"`;
   switch (rotation.kind) {
     case RotationKind.LEAF_RENEWAL:
       return ['# The same CA, new leaves.', ...['.pem', '-key.pem'].map((f) => `link_from "$next" ${sh(`${CA_BARE}${f}`)} "$prev"`), ...issueAll('"$next"')];
@@ -98,7 +137,7 @@ function filesOfPhase(rotation: ResolvedRotation, leaves: readonly Leaf[]): Bloc
       ];
     default:
       if (rotation.phase === RotationPhase.TRUST_BOTH) {
-        return ['# The next CA beside the previous one, and the bundle of both.', `issue_into "$next" ${sh(CA_BARE)} ${sh(CA_CSR)}`, ...bundle, ...issueAll('"$prev"')];
+        return ['# The next CA beside the previous one, and the bundle of both.', `issue_into "$next" ${sh(CA_BARE)} ${sh(caRequest(domain))}`, ...bundle, ...issueAll('"$prev"')];
       }
       return [
         `# The leaves of generation ${rotation.id}, signed by its CA.`, requireNextCa,
@@ -108,70 +147,119 @@ function filesOfPhase(rotation: ResolvedRotation, leaves: readonly Leaf[]): Bloc
 }
 
 /** The files each Secret is written from in the phase. */
-function secretsOfPhase(rotation: ResolvedRotation, leaves: readonly Leaf[]): Block {
+function secretsOfPhase(rotation: ResolvedRotation, domain: CfsslDomain): Block {
   const { content } = rotation;
   const leafDir = content.leafGeneration === rotation.id ? '$next' : '$prev';
   const ca = content.caCertificates.length === 2 ? `"$next/${CA_BARE}-bundle.pem"` : `"${content.caCertificates[0] === rotation.id ? '$next' : '$prev'}/${CA_BARE}.pem"`;
   return [
-    `# Every Secret written whole: tls.crt and tls.key of generation ${content.leafGeneration}, ca.crt with the CA of ${content.caCertificates.join(' and ')}.`,
-    ...leaves.flatMap((l) => l.secretNames.map((n) => `put_secret ${sh(n)} "${leafDir}/${l.bare}.pem" "${leafDir}/${l.bare}-key.pem" ${ca}`)),
+    `# Every Secret written whole: tls.crt and tls.key of generation ${content.leafGeneration}, ca.crt with ${domain.ca} of ${content.caCertificates.join(' and ')}.`,
+    ...domain.leaves.flatMap((l) => l.secrets.map((x) => `${x.namespace === undefined ? '' : `NAMESPACE=${sh(x.namespace)} `}put_secret ${sh(x.name)} "${leafDir}/${l.bare}.pem" "${leafDir}/${l.bare}-key.pem" ${ca}`)),
   ];
+}
+
+/**
+ * A set of certificates that rotate together under one CA with cert-manager: the cluster's, or
+ * those for MySQL clients (their CA in cert-manager's namespace, their Secrets in theirs).
+ */
+export interface ManagedDomain {
+  /** The CA, as the script's comments name it. */
+  readonly ca: string;
+  /** The namespace of the CA's Certificate and Secret. */
+  readonly caNamespace: string;
+  /** The CA Certificate of a generation's CA object; its Secret has the same name unless {@link caSecret} says otherwise. */
+  readonly caCertificate: (generation: string) => string;
+  /** The Secret of a generation's CA object. */
+  readonly caSecret: (generation: string) => string;
+  /** Every leaf Secret, in order, each in its namespace (its Certificate has its name). */
+  readonly secrets: readonly NamespacedName[];
 }
 
 /** What the cert-manager rotation script needs to know. */
 export interface CertManagerRotationInput {
   readonly rotation: ResolvedRotation;
   readonly clusterName: string;
+  readonly namespace: string;
   /** Every Secret the operator loads, in plan order. */
   readonly secretNames: readonly string[];
   /**
-   * The Secrets of TLS for MySQL clients, each in its namespace, which a leaf renewal renews with
-   * the cluster's ({@link renewsSqlLeaves}).
+   * TLS for MySQL clients, which rotates with the cluster's certificates.
    * @default - none
    */
-  readonly sqlSecrets?: readonly NamespacedName[];
+  readonly sql?: ManagedDomain;
+}
+
+/** TLS for MySQL clients of a cluster, as a rotation with cert-manager moves it: the SQL CA's objects in cert-manager's namespace. */
+export function sqlManagedDomain(namespace: string, clusterName: string, sql: TlsPlanSqlTls): ManagedDomain {
+  const name = (g: string) => names.sqlCaName(namespace, clusterName, g);
+  return { ca: 'the SQL CA', caNamespace: sql.ca.secretNamespace!, caCertificate: name, caSecret: name, secrets: sql.secrets };
+}
+
+/** The domains of a rotation: the cluster's, then TLS for MySQL clients when it is on. */
+function managedDomains(input: CertManagerRotationInput): ManagedDomain[] {
+  const cluster: ManagedDomain = {
+    ca: 'the CA',
+    caNamespace: input.namespace,
+    caCertificate: (g) => names.caCertificateName(input.clusterName, g),
+    caSecret: (g) => names.caSecretName(input.clusterName, g),
+    secrets: input.secretNames.map((name) => ({ namespace: input.namespace, name })),
+  };
+  return input.sql === undefined ? [cluster] : [cluster, input.sql];
+}
+
+/** A Secret or Certificate as the scripts' loops name it: `namespace/name`. */
+function entry(n: NamespacedName): string {
+  return sh(`${n.namespace}/${n.name}`);
 }
 
 /**
  * The cert-manager blocks of a CA replacement phase: wait for what cert-manager issues this phase,
  * take the leaves out of its hands (first phase), then write every Secret whole from the CA
- * Secrets and the current or staged leaves.
+ * Secrets and the current or staged leaves, domain by domain.
  */
 export function certManagerRotationBlocks(input: CertManagerRotationInput): Block[] {
-  const { rotation, clusterName, secretNames } = input;
-  const caFile = (g: string) => `"$work/ca-${g}.pem"`;
+  const { rotation } = input;
+  const domains = managedDomains(input);
   const cas = rotation.content.caCertificates;
   const staged = rotation.phase === RotationPhase.SWITCH_LEAVES;
   const returned = rotation.phase === RotationPhase.DROP_OLD;
-  const awaited = [
-    ...[...new Set(cas.map((g) => caObjectOf(rotation, g)))].map((g) => names.caCertificateName(clusterName, g)),
-    ...(staged ? secretNames.map((n) => names.stagingSecretName(n, rotation.id)) : []),
-    ...(returned ? secretNames : []),
-  ];
+  const awaited = domains.flatMap((d) => [
+    ...[...new Set(cas.map((g) => caObjectOf(rotation, g)))].map((g) => ({ namespace: d.caNamespace, name: d.caCertificate(g) })),
+    ...(staged ? d.secrets.map((x) => ({ ...x, name: names.stagingSecretName(x.name, rotation.id) })) : []),
+    ...(returned ? d.secrets : []),
+  ]);
   const waitIssued: Block = [
     `# What cert-manager does with the objects just applied, done before anything is read or written: ${
       staged ? 'the CAs, and the leaves it issues into the staging Secrets' : returned ? 'the CA, and the leaves it takes back (it may issue them anew)' : 'the CAs'}.`,
-    ...awaited.map((n) => `wait_issued ${sh(n)}`),
-  ];
-  const readCas: Block = [
-    `# The CA certificates every ca.crt holds in this phase: ${cas.join(', then ')}.`,
-    ...cas.map((g) => `get_key ${sh(names.caSecretName(clusterName, caObjectOf(rotation, g)))} tls.crt ${caFile(g)}`),
-    `cat -- ${cas.map(caFile).join(' ')} >"$work/ca.crt"`,
-  ];
-  const writeAll: Block = [
-    staged
-      ? `# Every Secret written whole: tls.crt and tls.key from its staging Secret (generation ${rotation.id}), ca.crt as above.`
-      : '# Every Secret written whole: its own tls.crt and tls.key, ca.crt as above.',
-    'for name in \\',
-    ...secretNames.map((n) => `  ${sh(n)} \\`),
-    '  ; do',
-    `  from="${staged ? names.stagingSecretName('$name', rotation.id) : '$name'}"`,
-    '  get_key "$from" tls.crt "$work/tls.crt"',
-    '  get_key "$from" tls.key "$work/tls.key"',
-    '  put_secret "$name" "$work/tls.crt" "$work/tls.key" "$work/ca.crt"',
+    `for entry in ${awaited.map(entry).join(' ')}; do`,
+    '  NAMESPACE="${entry%%/*}" wait_issued "${entry#*/}"',
     'done',
   ];
-  return rotation.phase === RotationPhase.TRUST_BOTH ? [waitIssued, releaseLeaves(secretNames), readCas, writeAll] : [waitIssued, readCas, writeAll];
+  const blocks = domains.flatMap((d, i) => {
+    const bundle = `"$work/ca-${i}.crt"`;
+    const caFile = (g: string) => `"$work/ca-${i}-${g}.pem"`;
+    const readCas: Block = [
+      `# The CA certificates every ca.crt of ${d.ca}'s Secrets holds in this phase: ${cas.join(', then ')}.`,
+      ...cas.map((g) => `NAMESPACE=${sh(d.caNamespace)} get_key ${sh(d.caSecret(caObjectOf(rotation, g)))} tls.crt ${caFile(g)}`),
+      `cat -- ${cas.map(caFile).join(' ')} >${bundle}`,
+    ];
+    const writeAll: Block = [
+      staged
+        ? `# Every Secret of ${d.ca} written whole: tls.crt and tls.key from its staging Secret (generation ${rotation.id}), ca.crt as above.`
+        : `# Every Secret of ${d.ca} written whole: its own tls.crt and tls.key, ca.crt as above.`,
+      'for entry in \\',
+      ...d.secrets.map((x) => `  ${entry(x)} \\`),
+      '  ; do',
+      '  namespace="${entry%%/*}" name="${entry#*/}"',
+      `  from="${staged ? names.stagingSecretName('$name', rotation.id) : '$name'}"`,
+      '  NAMESPACE="$namespace" get_key "$from" tls.crt "$work/tls.crt"',
+      '  NAMESPACE="$namespace" get_key "$from" tls.key "$work/tls.key"',
+      `  NAMESPACE="$namespace" put_secret "$name" "$work/tls.crt" "$work/tls.key" ${bundle}`,
+      'done',
+    ];
+    return [readCas, writeAll];
+  });
+  const release = rotation.phase === RotationPhase.TRUST_BOTH ? [releaseLeaves(domains.flatMap((d) => d.secrets))] : [];
+  return [waitIssued, ...release, ...blocks];
 }
 
 /** A Certificate (and its Secret, of the same name) in its namespace. */
@@ -216,28 +304,29 @@ export function certManagerRenewalBlocks(leaves: readonly NamespacedName[]): Blo
 
 /**
  * First phase only: refuses Secrets that cert-manager would delete with their Certificate, then
- * deletes the leaf Certificates (never their Secrets), so that cert-manager leaves the Secrets as
- * the rotation writes them. The last phase declares the Certificates again.
+ * deletes the leaf Certificates (never their Secrets), namespace by namespace, so that
+ * cert-manager leaves the Secrets as the rotation writes them. The last phase declares the
+ * Certificates again.
  */
-function releaseLeaves(secretNames: readonly string[]): Block {
+function releaseLeaves(leaves: readonly NamespacedName[]): Block {
+  const namespaces = [...new Set(leaves.map((l) => l.namespace))];
   return [
     '# Take the leaves out of cert-manager\'s hands: delete their Certificate objects, never their Secrets.',
     '# A Secret owned by its Certificate (cert-manager\'s --enable-certificate-owner-ref) would go with it.',
-    `for name in ${secretNames.map(sh).join(' ')}; do`,
-    '  owners="$("${kubectl[@]}" get secret "$name" --namespace="$NAMESPACE" -o "jsonpath={.metadata.ownerReferences}")" \\',
-    '    || fail "kubectl could not read Secret $NAMESPACE/$name"',
-    '  [ -z "$owners" ] || fail "Secret $NAMESPACE/$name is owned by $owners and would be deleted with its Certificate; remove its ownerReferences first (cert-manager runs with --enable-certificate-owner-ref)"',
+    `for entry in ${leaves.map(entry).join(' ')}; do`,
+    '  owners="$("${kubectl[@]}" get secret "${entry#*/}" --namespace="${entry%%/*}" -o "jsonpath={.metadata.ownerReferences}")" \\',
+    '    || fail "kubectl could not read Secret $entry"',
+    '  [ -z "$owners" ] || fail "Secret $entry is owned by $owners and would be deleted with its Certificate; remove its ownerReferences first (cert-manager runs with --enable-certificate-owner-ref)"',
     'done',
-    `"\${kubectl[@]}" delete certificate --namespace="$NAMESPACE" --ignore-not-found ${secretNames.map(sh).join(' ')}`,
+    ...namespaces.map((n) => `"\${kubectl[@]}" delete certificate --namespace=${sh(n)} --ignore-not-found ${leaves.filter((l) => l.namespace === n).map((l) => sh(l.name)).join(' ')}`),
   ];
 }
-
 
 /**
  * The whole cert-manager rotation script of a phase: a CA replacement's phase, or a leaf renewal
  * (the one rotation with cert-manager that needs no other phases).
  */
-export function certManagerRotationScript(input: CertManagerRotationInput & { readonly namespace: string }): string {
+export function certManagerRotationScript(input: CertManagerRotationInput): string {
   const { rotation, clusterName, namespace } = input;
   const renewal = rotation.kind === RotationKind.LEAF_RENEWAL;
   return joinBlocks([
@@ -269,7 +358,7 @@ export function certManagerRotationScript(input: CertManagerRotationInput & { re
     ...(renewal ? [] : [['work="$(mktemp -d)"', 'trap \'rm -rf -- "$work"\' EXIT'], GET_KEY_FUNCTION, PUT_SECRET_FUNCTION]),
     WAIT_ISSUED_FUNCTION,
     ...(renewal
-      ? certManagerRenewalBlocks([...input.secretNames.map((name) => ({ namespace, name })), ...(input.sqlSecrets ?? [])])
+      ? certManagerRenewalBlocks(managedDomains(input).flatMap((d) => d.secrets))
       : certManagerRotationBlocks(input)),
     [`echo "phase ${rotation.phase} of rotation ${rotation.id}: ${renewal ? 'cert-manager has issued' : 'this script has written'} the Secrets of cluster ${clusterName}; restart the components as ${layout.ROTATION_RUNBOOK_FILE} says"`],
   ]);

@@ -177,16 +177,6 @@ function phaseContent(kind: RotationKind, phase: RotationPhase, previous: string
   }
 }
 
-/**
- * Whether a rotation also renews the certificates of TLS for MySQL clients (their CA is the SQL
- * CA, which no rotation replaces or renews): only a leaf renewal, which issues every leaf anew
- * from the CA it already has, the SQL server's, the operator's and each application's with the
- * cluster's.
- */
-export function renewsSqlLeaves(rotation: Pick<ResolvedRotation, 'kind'> | undefined): boolean {
-  return rotation?.kind === RotationKind.LEAF_RENEWAL;
-}
-
 /** Whether the rotation is at its kind's last phase. */
 export function isLastPhase(rotation: Pick<ResolvedRotation, 'phase' | 'phases'>): boolean {
   return rotation.phases.indexOf(rotation.phase) === rotation.phases.length - 1;

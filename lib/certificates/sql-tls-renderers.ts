@@ -17,6 +17,7 @@ import type { RunbookStep } from '../documents/runbook';
 import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret } from './certificate-options';
 import { CERT_MANAGER_GROUP, managedCertificate, privateKeySpec, toUsage } from './cert-manager';
 import { cfsslKey, json } from './cfssl';
+import { caObjectsInUse, leafCustody, signingCaObject } from './rotation';
 import { sqlBare } from './cfssl-files';
 
 /** What each issuing method does for TLS for MySQL clients. */
@@ -44,42 +45,56 @@ export function sqlRenderer(scope: Construct, method: IssuingMethod, settings: C
 /**
  * cert-manager: the SQL CA in cert-manager's namespace (a self-signed Issuer there signs it), a
  * ClusterIssuer of that CA, and each Secret's Certificate in its own namespace, issued through the
- * ClusterIssuer, so that the CA's key stays in cert-manager's namespace.
+ * ClusterIssuer, so that the CA's key stays in cert-manager's namespace. A rotation moves them with
+ * the cluster's, as `cert-manager.ts` moves those: a CA object per generation in use, the
+ * ClusterIssuer signing with the phase's, and the leaves managed, released to the rotation
+ * script, or staged, by phase.
  */
 function renderSqlCertManager(scope: Construct, settings: CertificateSettings, certManagerNamespace: string): SqlRenderer {
-  const { clusterName, namespace } = settings;
+  const { clusterName, namespace, rotation } = settings;
   const labels = { [names.CERTIFICATES_LABEL]: clusterName };
-  const caName = names.sqlCaName(namespace, clusterName);
   const selfSigned = new Issuer(scope, 'SelfSignedIssuer', {
     metadata: { name: names.sqlCaSelfSignedIssuerName(namespace, clusterName), namespace: certManagerNamespace, labels },
     spec: { selfSigned: {} },
   });
   const managed: ManagedCertificate[] = [];
-  const ca = new Certificate(scope, 'Ca', {
-    metadata: { name: caName, namespace: certManagerNamespace, labels },
-    spec: {
-      secretName: caName,
-      commonName: names.sqlCaCommonName(clusterName),
-      subject: { organizations: [settings.subject.organization] },
-      isCa: true,
-      duration: settings.caDuration,
-      renewBefore: settings.caRenewBefore,
-      privateKey: privateKeySpec(settings.caPrivateKey),
-      issuerRef: { name: selfSigned.name, kind: Issuer.GVK.kind, group: CERT_MANAGER_GROUP },
-    },
-  });
-  ca.node.addDependency(selfSigned);
-  managed.push(managedCertificate(settings, { certificate: ca.name, namespace: certManagerNamespace, secret: caName, ca: true, trust: 'sql' }));
-  const issuer = new ClusterIssuer(scope, 'Issuer', { metadata: { name: caName, labels }, spec: { ca: { secretName: caName } } });
+  const cas = new Map(caObjectsInUse(rotation).map((g) => {
+    const caName = names.sqlCaName(namespace, clusterName, g);
+    const ca = new Certificate(scope, g === names.INITIAL_GENERATION ? 'Ca' : `Ca-${g}`, {
+      metadata: { name: caName, namespace: certManagerNamespace, labels },
+      spec: {
+        secretName: caName,
+        commonName: names.sqlCaCommonName(clusterName),
+        subject: { organizations: [settings.subject.organization] },
+        isCa: true,
+        duration: settings.caDuration,
+        renewBefore: settings.caRenewBefore,
+        privateKey: privateKeySpec(settings.caPrivateKey),
+        issuerRef: { name: selfSigned.name, kind: Issuer.GVK.kind, group: CERT_MANAGER_GROUP },
+      },
+    });
+    ca.node.addDependency(selfSigned);
+    managed.push(managedCertificate(settings, { certificate: ca.name, namespace: certManagerNamespace, secret: caName, ca: true, trust: 'sql' }));
+    return [g, ca] as const;
+  }));
+  // One ClusterIssuer, of the CA that signs in this phase (as the cluster's Issuers).
+  const signing = names.sqlCaName(namespace, clusterName, signingCaObject(rotation));
+  const issuer = new ClusterIssuer(scope, 'Issuer', { metadata: { name: names.sqlCaName(namespace, clusterName), labels }, spec: { ca: { secretName: signing } } });
   // Cluster-wide: the namespace cdk8s gives every object of a chart does not belong on it.
   issuer.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
-  issuer.node.addDependency(ca);
+  issuer.node.addDependency(cas.get(signingCaObject(rotation))!);
+  const custody = leafCustody(rotation);
   return {
     addSecret(id, secret) {
-      const leaf = new Certificate(scope, id, {
-        metadata: { name: secret.name, namespace: secret.namespace, labels },
+      // During a CA replacement the rotation script writes the Secrets, or copies them from staging Secrets.
+      if (custody === 'released') {
+        return;
+      }
+      const secretName = custody === 'staged' ? names.stagingSecretName(secret.name, rotation!.id) : secret.name;
+      const leaf = new Certificate(scope, custody === 'staged' ? `Staged${id}` : id, {
+        metadata: { name: secretName, namespace: secret.namespace, labels },
         spec: {
-          secretName: secret.name,
+          secretName,
           commonName: secret.commonName,
           duration: settings.duration,
           renewBefore: settings.renewBefore,
@@ -91,7 +106,7 @@ function renderSqlCertManager(scope: Construct, settings: CertificateSettings, c
         },
       });
       leaf.node.addDependency(issuer);
-      managed.push(managedCertificate(settings, { certificate: leaf.name, namespace: secret.namespace, secret: secret.name, ca: false, trust: 'sql' }));
+      managed.push(managedCertificate(settings, { certificate: leaf.name, namespace: secret.namespace, secret: secretName, ca: false, trust: 'sql' }));
     },
     issuanceSteps(secrets) {
       // The cluster's own step applies these objects (they carry its label) and waits in its namespace.
@@ -100,7 +115,7 @@ function renderSqlCertManager(scope: Construct, settings: CertificateSettings, c
       return [{
         title: 'Wait for the certificates for MySQL clients',
         text: [
-          `The SQL CA and its key live in namespace \`${certManagerNamespace}\`, where cert-manager reads the Secrets of ClusterIssuers; every other certificate for MySQL clients is signed through the ClusterIssuer \`${caName}\`, each in its own namespace, which must exist before the step above applies it. Wait for those outside \`${namespace}\`:`,
+          `The SQL CA and its key live in namespace \`${certManagerNamespace}\`, where cert-manager reads the Secrets of ClusterIssuers; every other certificate for MySQL clients is signed through the ClusterIssuer \`${issuer.name}\`, each in its own namespace, which must exist before the step above applies it. Wait for those outside \`${namespace}\`:`,
         ],
         commands: elsewhere.map((n) => `kubectl wait --for=condition=Ready certificate -l ${selector} -n ${n} --timeout=5m`),
       }];

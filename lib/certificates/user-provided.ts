@@ -6,7 +6,6 @@
 import { Construct } from 'constructs';
 import { SECRET_KEYS } from '../model/catalog';
 import type { CertificateSettings, TlsPlan, TlsPlanSecret, TlsPlanSqlSecret } from './certificate-options';
-import { renewsSqlLeaves } from './rotation';
 import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
 import type { CertificateRenderer } from './renderer';
@@ -76,10 +75,11 @@ function sqlSection(plan: TlsPlan): string[] {
     'checks client certificates against it, and an application certificate it signs cannot pass as a',
     `component. Each Secret's \`${SECRET_KEYS.ca}\` holds that CA. Create each in the namespace named.`,
     '',
-    ...(renewsSqlLeaves(plan.rotation)
-      ? [`Leaf renewal \`${plan.rotation!.id}\` renews these too: a new certificate and key for each, signed by the same SQL CA,`,
-        'each Secret updated whole in its namespace before the restarts of `rotation-runbook.md`.', '']
-      : []),
+    ...(plan.rotation === undefined ? [] : [
+      `They rotate with the cluster's: in phase \`${plan.rotation.phase}\` of rotation \`${plan.rotation.id}\` each holds what the section above says,`,
+      'with the SQL CA of each generation in place of the cluster\'s CA (a CA replacement makes a new SQL CA, a CA renewal renews it',
+      'with the same key). Update each whole in its namespace before the restarts of `rotation-runbook.md`.', '',
+    ]),
     ...sql.secrets.flatMap(describe),
   ];
 }

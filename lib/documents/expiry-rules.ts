@@ -139,8 +139,8 @@ function exportedRules(input: ExpiryRulesInput, c: Exported, anyOfCluster: strin
   const series = selector(EXPIRY_METRICS.exporterExpiry, { secret_namespace: c.namespace, secret_name: c.secretName, secret_key: c.secretKey });
   // Labels of the exporter's own (secret_*): no scrape label takes their place.
   const what = `the ${c.secretKey} of Secret ${inNamespace(input, c, c.secretName)} (cluster ${input.namespace}/${input.clusterName})`;
-  const declare = c.trust === 'sql' && c.ca ? SQL_CA_NOT_ROTATED
-    : declareRotation(input, c.ca ? '{ id, kind: "ca-renewal" } (the same key) or { id, kind: "ca-replacement" } (a new key)' : '{ id, kind: "leaf-renewal" }');
+  // A rotation moves the certificates for MySQL clients and the SQL CA with the cluster's.
+  const declare = declareRotation(input, c.ca ? '{ id, kind: "ca-renewal" } (the same key) or { id, kind: "ca-replacement" } (a new key)' : '{ id, kind: "leaf-renewal" }');
   return [
     expiringRule(input, c, series, c.ca ? input.caThresholdSeconds : input.leafThresholdSeconds, capitalized(what), `Nothing renews it on its own: ${declare}.`),
     unwatchedRule(input, c, series, anyOfCluster, `x509-certificate-exporter series for ${what}`,
@@ -194,9 +194,6 @@ function outdatedCaCopyRule(input: ExpiryRulesInput, leaf: Managed, ca: Managed)
   };
 }
 
-/** What renews the SQL CA, which no Certificate manages (cfssl, or yours): a leaf renewal renews what it signs, but no rotation renews or replaces it. */
-const SQL_CA_NOT_ROTATED = 'no declared rotation renews or replaces the SQL CA: issue it anew (with cfssl, in the issuing folder\'s sql/), then every certificate it signs, and replace their Secrets';
-
 /** The runbook step that renews a rotation's worth of certificates. */
 function declareRotation(input: ExpiryRulesInput, kinds: string): string {
   return `declare the next rotation of ClusterCertificates ${input.clusterName} as ${kinds}, synthesize, and follow ${input.rotationRunbook}`;
@@ -205,9 +202,6 @@ function declareRotation(input: ExpiryRulesInput, kinds: string): string {
 /** What renews a cert-manager Certificate that cert-manager has not renewed. */
 function managedRenewal(input: ExpiryRulesInput, c: Managed): string {
   const describe = `"kubectl describe certificate ${c.certificateName} -n ${c.namespace}" says why`;
-  if (c.trust === 'sql' && c.ca) {
-    return `cert-manager renews it on its own and has not: ${describe}. No declared rotation covers the SQL CA: have cert-manager re-issue it (cmctl renew), then ${declareRotation(input, '{ id, kind: "leaf-renewal" }')}, so that every certificate it signs holds the renewed SQL CA.`;
-  }
   // cert-manager renews its CA itself, with the same key; each leaf keeps in its ca.crt the CA it was issued with.
   return c.ca
     ? `cert-manager renews it on its own, with the same key, and has not: ${describe}. Once it is renewed, ${declareRotation(input, '{ id, kind: "leaf-renewal" }')}, `

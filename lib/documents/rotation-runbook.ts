@@ -58,7 +58,12 @@ export interface RotationRunbookInput {
   /** The verify report, relative to the output folder (beside it). */
   readonly verifyReport: string;
   /** cert-manager, after the last phase of a CA replacement: objects left behind to delete. */
-  readonly leftBehind?: { readonly caSecret: string; readonly certificates: readonly string[]; readonly secrets: readonly string[] };
+  readonly leftBehind?: {
+    /** The previous CA Secrets (the SQL CA's too), to keep a copy of. */
+    readonly caSecrets: readonly SecretRef[];
+    readonly certificates: readonly SecretRef[];
+    readonly secrets: readonly SecretRef[];
+  };
 }
 
 /** The rotation runbook of a phase, as Markdown. */
@@ -70,7 +75,7 @@ export function rotationRunbook(input: RotationRunbookInput): string {
     intro: [
       `A ${kind}, phases ${phases.map((p) => `\`${p}\``).join(', ')}. Once this phase is done, every Secret of the cluster holds the certificate and key of generation \`${input.leafGeneration}\`, and \`ca.crt\` holds the CA certificate of ${input.caCertificates.map((g) => `\`${g}\``).join(' followed by ')}. Components load \`ca.crt\` only when they start, so every pod restarts once, one at a time, after its Secret is written: at every moment each pair of pods that talk trusts the CA of the other's certificate.`,
       ...(input.sqlSecrets.length > 0
-        ? [`TLS for MySQL clients is renewed with them, from the SQL CA it already has: ${input.sqlSecrets.map(secretIn).join(', ')}. Their \`ca.crt\` keeps the SQL CA; the SQL server and every application that mounts one of them restart once too.`]
+        ? [`TLS for MySQL clients rotates with them, the SQL CA in place of the cluster's CA, phase for phase: ${input.sqlSecrets.map(secretIn).join(', ')}. The SQL server and every application that mounts one of them restart once too.`]
         : []),
       `Run every command block from ${outputFolderRunIn(input.manifestFile)}, in order; each block's first line says so.`,
     ],
@@ -168,11 +173,9 @@ function checkSteps(input: RotationRunbookInput): RunbookStep[] {
   const others = [...new Set(input.sqlSecrets.map((x) => x.namespace))].filter((n) => n !== input.namespace);
   const cleanup: RunbookStep[] = left && (left.certificates.length > 0 || left.secrets.length > 0) ? [{
     title: 'Once the check passes, delete what the rotation left behind',
-    text: [`First keep a copy of the previous CA Secret outside the cluster, stored as your other key material (\`kubectl get secret -n ${input.namespace} ${left.caSecret} -o yaml\`). Then delete the previous CA's Certificate and the staging Certificates, and their Secrets: nothing loads them any more.`],
-    commands: [
-      ...(left.certificates.length > 0 ? [`kubectl delete certificate -n ${input.namespace} --ignore-not-found ${left.certificates.join(' ')}`] : []),
-      ...(left.secrets.length > 0 ? [`kubectl delete secret -n ${input.namespace} --ignore-not-found ${left.secrets.join(' ')}`] : []),
-    ],
+    text: [`First keep a copy of the previous CA Secret${left.caSecrets.length > 1 ? 's' : ''} outside the cluster, stored as your other key material (${
+      left.caSecrets.map((c) => `\`kubectl get secret -n ${c.namespace} ${c.name} -o yaml\``).join(', ')}). Then delete the previous CA's Certificate and the staging Certificates, and their Secrets: nothing loads them any more.`],
+    commands: [...deletions('certificate', left.certificates), ...deletions('secret', left.secrets)],
   }] : [];
   return [{
     title: next ? `Check, then commit phase ${next}` : 'Check: the rotation is done',
@@ -186,6 +189,12 @@ function checkSteps(input: RotationRunbookInput): RunbookStep[] {
     commands: [`${listOf(input.namespace)} | npx cluster-tls verify --dist . --namespace ${input.namespace} --cluster ${input.clusterName} --secrets -${
       others.map((n) => ` --secrets <(${listOf(n)})`).join('')} --json > ${input.verifyReport}`],
   }, ...cleanup];
+}
+
+/** `kubectl delete` of objects of one kind, a command per namespace. */
+function deletions(kind: string, objects: readonly SecretRef[]): string[] {
+  return [...new Set(objects.map((o) => o.namespace))]
+    .map((n) => `kubectl delete ${kind} -n ${n} --ignore-not-found ${objects.filter((o) => o.namespace === n).map((o) => o.name).join(' ')}`);
 }
 
 /** The Secrets and pods of a namespace, as `cluster-tls verify` reads them. */

@@ -332,12 +332,13 @@ export function sqlOperatorClientCommonName(clusterName: string): string {
 }
 
 /**
- * The SQL CA's Certificate, Secret and ClusterIssuer: `<namespace>-${cluster_name}-sql-ca`. They live
- * in cert-manager's namespace (or are cluster-wide), shared by every cluster, so the namespace is
+ * The SQL CA's Certificate, Secret and ClusterIssuer: `<namespace>-${cluster_name}-sql-ca`, or
+ * `<namespace>-${cluster_name}-sql-ca-<rotation id>` for a CA a rotation made. They live in
+ * cert-manager's namespace (or are cluster-wide), shared by every cluster, so the namespace is
  * part of the name.
  */
-export function sqlCaName(namespace: string, clusterName: string): string {
-  return `${namespace}-${clusterName}-${SQL_TLS.caSuffix}`;
+export function sqlCaName(namespace: string, clusterName: string, generation = INITIAL_GENERATION): string {
+  return `${namespace}-${clusterName}-${SQL_TLS.caSuffix}${generationSuffix(generation)}`;
 }
 
 /**

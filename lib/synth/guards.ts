@@ -19,7 +19,6 @@ import { realPath } from './swap-files';
 import type { TlsPlan } from '../certificates/certificate-options';
 import * as layout from '../model/output-layout';
 import { recordedSecret } from '../model/verify-report';
-import { renewsSqlLeaves } from '../certificates/rotation';
 import { isSystemError, machineError } from './machine-errors';
 import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded } from '../model/bounded-read';
 
@@ -53,7 +52,7 @@ export interface RecordedRotation {
   /** The phases of its kind, in order. */
   readonly phases: readonly string[];
   /**
-   * Every Secret of the plan in this phase (those of TLS for MySQL clients too in a leaf renewal),
+   * Every Secret of the plan in this phase (those of TLS for MySQL clients too),
    * as `recordedSecret` names them: a verify report must show each one in place before the phase moves on.
    */
   readonly secrets?: readonly string[];
@@ -113,8 +112,8 @@ export function fixedSettings(manifests: readonly any[], drainers: readonly Drai
   const rotations: Record<string, RecordedRotation> = {};
   for (const p of plans) {
     if (p.rotation) {
-      // A leaf renewal renews the Secrets of TLS for MySQL clients too: the report must show them, each in its namespace.
-      const sql = renewsSqlLeaves(p.rotation) ? p.sqlTls?.secrets ?? [] : [];
+      // TLS for MySQL clients rotates with the cluster: the report must show its Secrets too, each in its namespace.
+      const sql = p.sqlTls?.secrets ?? [];
       rotations[`${p.namespace}/${p.clusterName}`] = {
         id: p.rotation.id, phase: p.rotation.phase, phases: p.rotation.phases,
         secrets: [...p.secrets.map((s) => s.name), ...sql.map((s) => recordedSecret(p.namespace, s))],

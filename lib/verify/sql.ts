@@ -9,7 +9,6 @@ import { ClusterKind } from '../model/catalog';
 import type { TlsPlan, TlsPlanSecret, TlsPlanSqlSecret } from '../certificates/certificate-options';
 import type { SecretData } from './input';
 import { describeCertificate } from './x509';
-import { renewsSqlLeaves } from '../certificates/rotation';
 
 /** The name of the check that the SQL CA is a CA of its own. */
 export const SQL_CA_CHECK = 'sql-ca';
@@ -28,13 +27,12 @@ export function asPlanSecret(secret: TlsPlanSqlSecret): TlsPlanSecret {
 }
 
 /**
- * The plan as the checks of one SQL Secret read it: its Common Name is the Secret's, and it takes
- * part in a leaf renewal (which renews it from the SQL CA) but in no other rotation and no
- * enablement (those move the cluster's certificates only).
+ * The plan as the checks of one SQL Secret read it: its Common Name is the Secret's; it takes part
+ * in the rotation (the SQL CA rotates with the cluster's, phase by phase) but in no enablement
+ * (which moves the cluster's certificates only).
  */
 export function asSqlPlan(plan: TlsPlan, secret: TlsPlanSqlSecret): TlsPlan {
-  const rotation = renewsSqlLeaves(plan.rotation) ? plan.rotation : undefined;
-  return { ...plan, namespace: secret.namespace, commonName: secret.commonName, secrets: [], rotation, enablement: undefined };
+  return { ...plan, namespace: secret.namespace, commonName: secret.commonName, secrets: [], enablement: undefined };
 }
 
 /**

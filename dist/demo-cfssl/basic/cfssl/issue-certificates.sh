@@ -176,7 +176,7 @@ if [ ! -e 'sql/ca.pem' ] && [ ! -e 'sql/ca-key.pem' ]; then
     fi
   done
 fi
-mkdir -p 'sql'
+mkdir -p -- 'sql'
 issue_into 'sql' 'ca' 'sql/ca-csr.json'
 issue_into 'sql' 'server' 'sql/server.json' 'internal'
 issue_into 'sql' 'operator-client' 'sql/operator-client.json' 'client'

@@ -62,5 +62,13 @@ describe('tls-plan.schema.json', () => {
     expect(validate({ ...plan, secrets: [{ ...plan.secrets[0], extra: true }] })).toBe(false);
     const { commonName: _commonName, ...withoutCommonName } = plan;
     expect(validate(withoutCommonName)).toBe(false);
+    // A Secret of TLS for MySQL clients says what its role needs: an application's names it, the server's its names.
+    const sqlSecret = (role: string) => plan.sqlTls.secrets.find((x: any) => x.role === role);
+    const without = (role: string, field: string) => ({
+      ...plan, sqlTls: { ...plan.sqlTls, secrets: plan.sqlTls.secrets.map((x: any) => (x === sqlSecret(role) ? { ...x, [field]: undefined } : x)) },
+    });
+    expect(validate(JSON.parse(JSON.stringify(without('application', 'application'))))).toBe(false);
+    expect(validate(JSON.parse(JSON.stringify(without('server', 'dnsNames'))))).toBe(false);
+    expect(validate(JSON.parse(JSON.stringify(without('operator-client', 'dnsNames'))))).toBe(true);
   });
 });

@@ -126,8 +126,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (values.dist === undefined || inputs.length === 0) {
     return usageError(io, `verify needs ${[values.dist === undefined ? '--dist <folder>' : '', inputs.length === 0 ? '--secrets <file|->' : ''].filter(Boolean).join(' and ')}`);
   }
-  if (inputs.filter((f) => f === '-').length > 1) {
-    return usageError(io, '--secrets - reads standard input, which can be given once');
+  const stdin = inputs.filter((f) => f === '-').length;
+  if (stdin > 1) {
+    return usageError(io, `--secrets: received "-" ${stdin} times; expected standard input once, and the other lists as files or <(kubectl get secrets,pods -n <namespace> …)`);
   }
   let now: Date | undefined;
   if (values.now !== undefined) {

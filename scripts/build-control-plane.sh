@@ -19,7 +19,11 @@
 #   cmctl                     cert-manager's command line, which the leaf-renewal script calls
 #                             (tools/control-plane/cmctl: v2.2.0, the newest release whose
 #                             checksum the module proxy's checksum database serves here)
+#   helm                      helm, at the release that cmctl module pins, which renders the
+#                             operator's drainer chart with the values the library writes
 #   crds/cert-manager         the CRDs of the pinned cert-manager release
+#   charts/tidb-drainer       the operator's drainer chart, from its module at the release whose
+#                             facts the library follows (DRAINER_CHART_MODULE below)
 #
 # A program is built again only when its module's go.mod, go.sum or Go files changed: each one's
 # fingerprint is kept beside it. On 2 cores with empty Go caches the whole build takes about 17
@@ -91,6 +95,7 @@ build . launcher ./cmd/launcher
 build . tls-peer ./cmd/tls-peer
 build mysql-client mysql-client .
 build cmctl cmctl github.com/cert-manager/cmctl/v2
+build cmctl helm helm.sh/helm/v3/cmd/helm
 
 # The pinned cert-manager release's main module, as the module proxy serves it.
 release="$(cd "$root/tools/control-plane" && go list -m -f '{{.Dir}}' github.com/cert-manager/cert-manager)"
@@ -122,3 +127,15 @@ mkdir -p "$crds"
 cp "$release"/deploy/crds/*.yaml "$crds/"
 chmod u+w "$crds"/*.yaml
 echo "build-control-plane: cert-manager's CRDs in $crds"
+
+# The operator's drainer chart, as the module proxy serves the operator's module of that release:
+# what helm renders the library's chart values with in the tests.
+DRAINER_CHART_MODULE=github.com/pingcap/tidb-operator@v1.6.6
+operator="$(GOFLAGS= go mod download -json "$DRAINER_CHART_MODULE" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+[ -d "$operator/charts/tidb-drainer" ] || { echo "build-control-plane: no charts/tidb-drainer in $DRAINER_CHART_MODULE" >&2; exit 1; }
+charts="$cache/charts"
+mkdir -p "$charts"
+rm -rf "$charts/tidb-drainer"
+cp -r "$operator/charts/tidb-drainer" "$charts/"
+chmod -R u+w "$charts/tidb-drainer"
+echo "build-control-plane: the drainer chart of $DRAINER_CHART_MODULE in $charts/tidb-drainer"

@@ -1,5 +1,5 @@
 /**
- * Running a runbook as written: its `sh` blocks, each with bash (`-euo pipefail`, so any command
+ * Running a runbook as written: its `bash` blocks, each with bash (`-euo pipefail`, so any command
  * that fails fails the block) from the output folder its first line names, with the cluster's part
  * (the restarts the applied manifest causes) between them; the verify report a block wrote; and
  * the project folder a user runs it in.
@@ -10,9 +10,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { defaultVerifyReportFile } from '../lib/model/output-layout';
 
-/** The `sh` blocks of a Markdown file, in order. */
+/** The `bash` blocks of a Markdown file, in order. */
 export function shellBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  return [...markdown.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1]);
 }
 
 /** Runs a bash block from `cwd`, asynchronously, so that the controllers act meanwhile; throws with its output when it fails. */
@@ -82,7 +82,7 @@ export interface RunbookCluster {
 }
 
 /**
- * Runs every `sh` block of a runbook in order, each from the output folder its first line names
+ * Runs every `bash` block of a runbook in order, each from the output folder its first line names
  * (checked). A block that fails throws with its output, the failing checks of the report it
  * wrote, and what the cluster says of itself.
  */

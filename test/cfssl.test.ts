@@ -222,7 +222,7 @@ describe('cfssl method: the issuing script', () => {
   });
 
   test('says that it keeps what exists and that replacing is the renewal procedure', () => {
-    expect(script).toMatch(/kept \$at\.pem and \$at-key\.pem: they exist \(renewing them is a separate procedure\)/);
+    expect(script).toMatch(/kept \$at\.pem and \$at-key\.pem: they exist \(only a declared rotation makes new ones\)/);
     expect(script).toMatch(/kept Secret \$namespace\/\$name: it exists \(replacing it is the separate renewal procedure\)/);
   });
 

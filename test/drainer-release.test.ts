@@ -339,6 +339,9 @@ describe('input errors', () => {
   test('downstream Secrets are not the cluster\'s own certificate Secrets', () => {
     expect(() => synth({ downstreamTls: { secretName: 'basic-ca-secret' } }))
       .toThrow('test/early/drainer: downstreamTls.secretName: received "basic-ca-secret"; expected a Secret you create, not one the library writes (basic-ca-secret holds the CA and its private key)');
+    // With TLS for MySQL clients, the server's and the operator's Secrets for it, and the staging Secrets of a rotation.
+    expect(() => synth({ downstreamTls: { secretName: 'basic-sqlserver-client-secret' } }, { tlsClient: {} })).toThrow(
+      'test/early/drainer: downstreamTls.secretName: received "basic-sqlserver-client-secret"; expected a Secret you create, not one the library writes (basic-sqlserver-client-secret holds the operator\'s client certificate and key for MySQL clients)');
     expect(() => synth({ downstreamTls: { secretName: 'ok', checkpointSecretName: 'basic-cluster-client-secret' } }))
       .toThrow('test/early/drainer: downstreamTls.checkpointSecretName: received "basic-cluster-client-secret"; expected a Secret you create, not one the library writes (basic-cluster-client-secret holds the database cluster\'s client certificate and key)');
   });

@@ -13,6 +13,9 @@ import {
   CertificateRotation, IssuingMethod, RotationKind, RotationPhase, ClusterTlsError, SynthesizeOptions, loadPlans, parseSecrets, renderApp, synthesize, verify,
 } from '../lib';
 import { expectValidAgainstCrds } from './_crds';
+import { LINK_FUNCTION, certManagerRenewalBlocks } from '../lib/certificates/rotation-script';
+import { recordedSecret, recordedSecretRef } from '../lib/synth/phase-report';
+import { spawnSync } from 'node:child_process';
 
 const PHASES = [RotationPhase.TRUST_BOTH, RotationPhase.SWITCH_LEAVES, RotationPhase.DROP_OLD];
 
@@ -234,5 +237,47 @@ describe('guards: one phase per synth, forward', () => {
     addDeployment(app, 'demo', IssuingMethod.USER_PROVIDED, [{ id: '2026-11' }, { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }]);
     expect(() => synthesize(app, { outdir: path.join(root, 'dist'), acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [], verifyReport: file }))
       .toThrow(/rotations: received leaves-1 at "renew"; expected 2026-11 at "drop-old" until .* is not a report of phase "drop-old" of rotation 2026-11/);
+  });
+});
+
+describe('the pieces a rotation of TLS for MySQL clients adds', () => {
+  test('the record names a Secret by its name in the cluster\'s namespace and as namespace/name in another, and reads both back', () => {
+    const inCluster = { namespace: 'demo', name: 'basic-sqlserver-server-secret' };
+    const elsewhere = { namespace: 'orders', name: 'orders-api-demo-basic-sql-client' };
+    expect([recordedSecret('demo', inCluster), recordedSecret('demo', elsewhere)]).toEqual(['basic-sqlserver-server-secret', 'orders/orders-api-demo-basic-sql-client']);
+    expect([recordedSecretRef('demo', 'basic-sqlserver-server-secret'), recordedSecretRef('demo', 'orders/orders-api-demo-basic-sql-client')]).toEqual([inCluster, elsewhere]);
+  });
+
+  test('link_from makes each generation\'s link relative to its own folder, in the cfssl folder and in sql/', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'link-from-'));
+    try {
+      for (const folder of ['g1', 'g2', 'sql/g1', 'sql/g2']) {
+        fs.mkdirSync(path.join(dir, folder), { recursive: true });
+      }
+      fs.writeFileSync(path.join(dir, 'ca.pem'), 'initial');
+      fs.writeFileSync(path.join(dir, 'g1', 'leaf.pem'), 'g1');
+      fs.writeFileSync(path.join(dir, 'sql', 'ca.pem'), 'sql initial');
+      fs.writeFileSync(path.join(dir, 'sql', 'g1', 'leaf.pem'), 'sql g1');
+      const script = [...LINK_FUNCTION, 'fail() { echo "$*" >&2; exit 1; }',
+        'link_from g1 ca.pem .', 'link_from g2 leaf.pem g1', 'link_from sql/g1 ca.pem sql', 'link_from sql/g2 leaf.pem sql/g1'].join('\n');
+      expect(spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd: dir, encoding: 'utf8' }).stderr).toBe('');
+      const read = (f: string) => [fs.readlinkSync(path.join(dir, f)), fs.readFileSync(path.join(dir, f), 'utf8')];
+      expect([read('g1/ca.pem'), read('g2/leaf.pem'), read('sql/g1/ca.pem'), read('sql/g2/leaf.pem')]).toEqual([
+        ['.././ca.pem', 'initial'], ['../g1/leaf.pem', 'g1'], ['.././ca.pem', 'sql initial'], ['../g1/leaf.pem', 'sql g1'],
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a leaf renewal renews the Certificates of each namespace with one cmctl renew there', () => {
+    const blocks = certManagerRenewalBlocks([
+      { namespace: 'demo', name: 'basic-store-cluster-secret' }, { namespace: 'orders', name: 'orders-api-demo-basic-sql-client' },
+      { namespace: 'demo', name: 'basic-sqlserver-server-secret' },
+    ]);
+    expect(blocks[1]).toEqual([
+      '"${cmctl[@]}" renew --namespace=\'demo\' \'basic-store-cluster-secret\' \'basic-sqlserver-server-secret\'',
+      '"${cmctl[@]}" renew --namespace=\'orders\' \'orders-api-demo-basic-sql-client\'',
+    ]);
   });
 });

@@ -359,7 +359,7 @@ describe('runbook (section D)', () => {
   });
 
   test('every command block opens with the folder it runs in', () => {
-    const blocks = [...runbook.matchAll(/```sh\n([^\n]*)\n/g)].map((m) => m[1]);
+    const blocks = [...runbook.matchAll(/```bash\n([^\n]*)\n/g)].map((m) => m[1]);
     expect(blocks.length).toBeGreaterThan(3);
     blocks.forEach((first) => expect(first).toBe('# run in the output folder (the one that holds test.k8s.yaml)'));
   });
@@ -384,6 +384,6 @@ describe('runbook (section D)', () => {
 
   test('other constructs add steps at the end', () => {
     const { cluster: c } = synth({}, (db) => db.addRunbookStep({ title: 'Install the drainer', commands: ['helm install x'] }));
-    expect(file(c, 'database-runbook.md')).toMatch(/## 7\. Install the drainer\n\n```sh\n# run in the output folder \(the one that holds test\.k8s\.yaml\)\nhelm install x\n```\n$/);
+    expect(file(c, 'database-runbook.md')).toMatch(/## 7\. Install the drainer\n\n```bash\n# run in the output folder \(the one that holds test\.k8s\.yaml\)\nhelm install x\n```\n$/);
   });
 });

@@ -421,7 +421,17 @@ describe('cluster-tls verify with the pods', () => {
   test('standard input can be given once', async () => {
     const { code, stdout, stderr } = await cli(['verify', '--dist', dist, '--secrets', '-', '--secrets', '-']);
     expect([code, stdout]).toEqual([2, '']);
-    expect(stderr).toBe('error: --secrets - reads standard input, which can be given once; run cluster-tls --help for usage\n');
+    expect(stderr).toBe('error: --secrets: received "-" 2 times; expected standard input once, and the other lists as files or <(kubectl get secrets,pods -n <namespace> …); run cluster-tls --help for usage\n');
+  });
+
+  test('an empty list, as a failing kubectl behind <(…) leaves, is named by its source and said to be empty', async () => {
+    const file = writeJson({ ...(await listOf([])) });
+    const empty = path.join(path.dirname(file), 'empty.json');
+    fs.writeFileSync(empty, '');
+    const { code, stdout, stderr } = await cli(['verify', '--dist', dist, '--secrets', file, '--secrets', empty]);
+    expect([code, stdout]).toEqual([2, '']);
+    expect(stderr).toBe(`error: ${empty}: content: received ""; expected the output of kubectl get secrets -n <namespace> -o json (a List of Secrets, or one Secret); `
+      + 'it is empty, as when the command that feeds it fails (kubectl may not read that namespace)\n');
   });
 
   test('a List with a malformed Pod exits 2 with one line', async () => {

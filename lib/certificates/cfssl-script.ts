@@ -6,9 +6,8 @@
 import { CFSSL_PROFILES, ClusterKind, SECRET_KEYS } from '../model/catalog';
 import type { CertificateSettings, ServerCertificatePlan, TlsPlanSqlTls } from './certificate-options';
 import * as names from '../model/names';
-import { INITIAL_GENERATION } from '../model/names';
 import * as layout from '../model/output-layout';
-import { LINK_FUNCTION, cfsslRotationBlocks, clusterDomain, generationFolder, sqlDomain } from './rotation-script';
+import { LINK_FUNCTION, caRequest, cfsslRotationBlocks, clusterDomain, generationFolder, sqlDomain } from './rotation-script';
 import type { ResolvedRotation } from './rotation';
 import { Block, KUBECTL_CHECK, NEED_FUNCTION, PUT_SECRET_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh } from './script-blocks';
 import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare, sqlBare } from './cfssl-files';
@@ -128,7 +127,7 @@ const ISSUE_FUNCTION: Block = [
   '  local dir="$1" bare="$2" request="$3" profile="${4:-}" at="$2"',
   '  [ "$dir" = . ] || at="$dir/$bare"',
   '  if [ -e "$at.pem" ] && [ -e "$at-key.pem" ]; then',
-  '    echo "kept $at.pem and $at-key.pem: they exist (renewing them is a separate procedure)"',
+  '    echo "kept $at.pem and $at-key.pem: they exist (only a declared rotation makes new ones)"',
   '    return',
   '  fi',
   '  if [ -e "$at.pem" ] || [ -e "$at-key.pem" ]; then',
@@ -279,19 +278,19 @@ function clientSecretsStep(clusterName: string, kinds: readonly ClusterKind[]): 
  */
 function sqlSteps(sql: TlsPlanSqlTls, rotation: ResolvedRotation | undefined): Block[] {
   const domain = sqlDomain(sql);
-  const folder = generationFolder(domain, rotation?.previous ?? INITIAL_GENERATION);
+  const folder = generationFolder(domain, rotation?.previous ?? names.INITIAL_GENERATION);
   const first: Block = [
     '# Step 8: TLS for MySQL clients, signed by a CA of its own in the sql folder (applications never',
     `# get a certificate the components would trust), each Secret in its own namespace${rotation === undefined ? '.' : `; made in ${folder}/ when missing.`}`,
     ...(rotation === undefined ? [] : [`${SQL_FRESH}=false`, `[ -e ${sh(`${folder}/${CA_BARE}.pem`)} ] || ${SQL_FRESH}=true`]),
     ...newCaGuard({ folder, ca: 'the SQL CA', leaves: domain.leaves.map((l) => l.bare), secrets: sql.secrets }),
     `mkdir -p -- ${sh(folder)}`,
-    `issue_into ${sh(folder)} ${sh(CA_BARE)} ${sh(`${layout.CFSSL_SQL_FOLDER}/${CA_CSR}`)}`,
+    `issue_into ${sh(folder)} ${sh(CA_BARE)} ${sh(caRequest(domain))}`,
     ...domain.leaves.map((l) => `issue_into ${sh(folder)} ${sh(l.bare)} ${sh(l.request)} ${sh(l.profile)}`),
     // During a rotation the phase's blocks write every Secret whole.
     ...(rotation === undefined ? sql.secrets.map((s) => `secret_in ${sh(s.namespace)} ${sh(folder)} ${sh(s.name)} ${sh(sqlBare(s))}`) : []),
   ];
-  return rotation === undefined ? [first] : [first, ...cfsslRotationBlocks(rotation, domain, `$${SQL_FRESH}`)];
+  return rotation === undefined ? [first] : [first, ...cfsslRotationBlocks(rotation, domain, SQL_FRESH)];
 }
 
 /** The shell variable that says the SQL CA was first made in this run. */

@@ -20,6 +20,7 @@ import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
 import { renderCertManager } from './cert-manager';
+import { sqlManagedDomain } from './rotation-script';
 import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
 import { renderCfssl } from './cfssl';
 import { ExpiryWatch, ExpiryWatchOptions } from './expiry-watch';
@@ -35,7 +36,7 @@ import { renderUserProvided } from './user-provided';
 import { registerCertificates } from '../synth/app-rules';
 import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf } from '../model/props';
 import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, isLastPhase, resolveRotations, restartOrder, restartValue, signingCaObject } from './rotation';
-import type { SecretRef } from '../model/verify-report';
+import type { NamespacedName } from '../model/names';
 import { requireDistinctSubjects } from './subjects';
 import { DNS_SUBDOMAIN_MAX, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
 
@@ -376,10 +377,12 @@ export class ClusterCertificates extends Construct {
   /**
    * What a Secret of this name holds when the library writes it for this cluster, or undefined:
    * the CA Secret of every generation, any component's server Secret and either kind's client
-   * Secret (planned or not), and their staging Secrets, for every rotation declared.
+   * Secret (planned or not), and their staging Secrets, for every rotation declared; with TLS for
+   * MySQL clients, its Secrets in this namespace and theirs.
    */
   public ownedSecret(name: string): string | undefined {
-    return names.clusterSecrets(this.clusterName, this.rotation?.history.map((h) => h.id) ?? []).get(name);
+    const ids = this.rotation?.history.map((h) => h.id) ?? [];
+    return names.clusterSecrets(this.clusterName, ids).get(name) ?? this.sql?.ownedSecret(name, ids);
   }
 
   /** Every Secret the certificates issue or require: the CA Secret (cert-manager) and those of the plan. */
@@ -502,22 +505,6 @@ export class ClusterCertificates extends Construct {
     const drainer = this.servers.get('drainer');
     const plan = this.plan();
     const sqlSecrets = plan.sqlTls?.secrets ?? [];
-    // After a CA replacement with cert-manager: the previous CAs and the staging certificates.
-    const staged = [...plan.secrets.map((s) => ({ namespace: this.namespace, name: s.name })), ...sqlSecrets]
-      .map((s) => ({ namespace: s.namespace, name: names.stagingSecretName(s.name, r.id) }));
-    const caSecrets = [
-      { namespace: this.namespace, name: names.caSecretName(this.clusterName, r.previousCa) },
-      ...(plan.sqlTls ? [{ namespace: plan.sqlTls.ca.secretNamespace!, name: names.sqlCaName(this.namespace, this.clusterName, r.previousCa) }] : []),
-    ];
-    const leftBehind = this.method === IssuingMethod.CERT_MANAGER && r.kind === RotationKind.CA_REPLACEMENT && isLastPhase(r) ? {
-      caSecrets,
-      certificates: [
-        { namespace: this.namespace, name: names.caCertificateName(this.clusterName, r.previousCa) },
-        ...(plan.sqlTls ? [caSecrets[1]] : []),
-        ...staged,
-      ],
-      secrets: [...caSecrets, ...staged],
-    } : undefined;
     return {
       clusterName: this.clusterName,
       namespace: this.namespace,
@@ -537,21 +524,39 @@ export class ClusterCertificates extends Construct {
       rollOrderSource: OPERATOR_ROLL_ORDER_SOURCE,
       drainerName: drainer ? names.drainerName(this.clusterName, drainer.options.releaseName!, drainer.options.drainerName) : undefined,
       clientSecretNames: this.clusterKinds.map((k) => names.clientSecretName(this.clusterName, k)),
-      sqlSecrets,
+      sqlSecrets: sqlSecrets.map((s) => ({ namespace: s.namespace, name: s.name, server: s.role === 'server' })),
       consumers: this.secretConsumers([...plan.secrets.map((s) => ({ namespace: this.namespace, name: s.name })), ...sqlSecrets]),
       verifyReport: layout.verifyReportFromOutputFolder(this.namespace, this.clusterName),
-      leftBehind,
+      leftBehind: this.leftBehind(r, plan),
     };
+  }
+
+  /** cert-manager, after a CA replacement's last phase: the previous CAs (the SQL CA too) and the staging certificates, to delete. */
+  private leftBehind(r: ResolvedRotation, plan: TlsPlan): RotationRunbookInput['leftBehind'] {
+    if (this.method !== IssuingMethod.CERT_MANAGER || r.kind !== RotationKind.CA_REPLACEMENT || !isLastPhase(r)) {
+      return undefined;
+    }
+    const leaves = [...plan.secrets.map((s) => ({ namespace: this.namespace, name: s.name })), ...(plan.sqlTls?.secrets ?? [])];
+    const staged = leaves.map((s) => ({ namespace: s.namespace, name: names.stagingSecretName(s.name, r.id) }));
+    const sql = plan.sqlTls && sqlManagedDomain(this.namespace, this.clusterName, plan.sqlTls);
+    const caCertificates = [
+      { namespace: this.namespace, name: names.caCertificateName(this.clusterName, r.previousCa) },
+      ...(sql ? [{ namespace: sql.caNamespace, name: sql.caCertificate(r.previousCa) }] : []),
+    ];
+    const caSecrets = [
+      { namespace: this.namespace, name: names.caSecretName(this.clusterName, r.previousCa) },
+      ...(sql ? [{ namespace: sql.caNamespace, name: sql.caSecret(r.previousCa) }] : []),
+    ];
+    return { caSecrets, certificates: [...caCertificates, ...staged], secrets: [...caSecrets, ...staged] };
   }
 
   /**
    * The workloads anywhere in the app that load one of `secrets`, each in its namespace (a
    * cdk8s-plus Deployment mounting `clientSecret()`, say), rendered to read their pod specs.
    */
-  private secretConsumers(secrets: readonly SecretRef[]): RotationConsumer[] {
+  private secretConsumers(secrets: readonly NamespacedName[]): RotationConsumer[] {
     const workloads = this.node.root.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c) && isWorkload(c.kind)).map((o) => o.toJson());
-    return [...new Set(secrets.map((s) => s.namespace))]
-      .flatMap((namespace) => secretConsumers(workloads, namespace, secrets.filter((s) => s.namespace === namespace).map((s) => s.name)))
+    return names.byNamespace(secrets).flatMap(([namespace, ofNamespace]) => secretConsumers(workloads, namespace, ofNamespace.map((s) => s.name)))
       .map((c) => ({ ...c, rolling: ROLLING_KINDS.has(c.kind) }));
   }
 

@@ -6,7 +6,8 @@
  *
  * With cfssl, each generation of certificates has a folder of its own beside the request files,
  * named by the rotation's id, holding a complete set (`ca.pem`, `ca-key.pem` and every leaf); the
- * initial generation is the folder itself. What a generation shares with the one before (the CA
+ * initial generation is the folder itself. The certificates for MySQL clients, under the SQL CA,
+ * keep their generations the same way in `sql/` (`sql/<id>/`). What a generation shares with the one before (the CA
  * of a leaf renewal, the key and leaves of a CA renewal) is a relative symbolic link, so no key is
  * ever copied. Old generations stay until you remove them.
  */
@@ -14,6 +15,7 @@ import { CFSSL_PROFILES, ClusterKind } from '../model/catalog';
 import * as layout from '../model/output-layout';
 import type { ServerCertificatePlan, TlsPlanSqlTls } from './certificate-options';
 import * as names from '../model/names';
+import type { NamespacedName } from '../model/names';
 import { CA_BARE, CA_CSR, CLIENT_BARE, serverBare, sqlBare, sqlProfile } from './cfssl-files';
 import { ResolvedRotation, RotationKind, RotationPhase, caObjectOf } from './rotation';
 import {
@@ -73,7 +75,7 @@ export function generationFolder(domain: Pick<CfsslDomain, 'root'>, generation: 
 }
 
 /** The request file of a domain's CA, relative to the cfssl folder. */
-function caRequest(domain: CfsslDomain): string {
+export function caRequest(domain: Pick<CfsslDomain, 'root'>): string {
   return domain.root === '.' ? CA_CSR : `${domain.root}/${CA_CSR}`;
 }
 
@@ -93,9 +95,10 @@ export const LINK_FUNCTION: Block = [
 
 /**
  * The cfssl blocks of a rotation phase for one domain: the files of the next generation, then
- * every Secret written whole. `fresh` names a shell variable that is `true` when the domain's CA
- * was first made in this run (TLS for MySQL clients turned on while a rotation is declared): from
- * the second phase of a CA replacement on, the next CA is then made too, as the first phase would have.
+ * every Secret written whole. `fresh` names a shell variable that holds `true` when the domain's
+ * CA was first made in this run (TLS for MySQL clients turned on while a rotation is declared):
+ * from the second phase of a CA replacement on, the next CA is then made too, as the first phase
+ * would have.
  */
 export function cfsslRotationBlocks(rotation: ResolvedRotation, domain: CfsslDomain, fresh?: string): Block[] {
   const prev = generationFolder(domain, rotation.previous);
@@ -108,7 +111,7 @@ export function cfsslRotationBlocks(rotation: ResolvedRotation, domain: CfsslDom
     `[ -e "$prev/${CA_BARE}.pem" ] && [ -e "$prev/${CA_BARE}-key.pem" ] \\`,
     `  || fail "${domain.ca} of generation ${rotation.previous} is not in $prev; run the script from the folder that holds every earlier generation"`,
     'mkdir -p -- "$next"',
-    ...(makesNextCa ? [`if ${fresh}; then`, `  issue_into "$next" ${sh(CA_BARE)} ${sh(caRequest(domain))}`, 'fi'] : []),
+    ...(makesNextCa ? [`if [ "$${fresh}" = true ]; then`, `  issue_into "$next" ${sh(CA_BARE)} ${sh(caRequest(domain))}`, 'fi'] : []),
   ];
   return [start, filesOfPhase(rotation, domain), secretsOfPhase(rotation, domain)];
 }
@@ -166,7 +169,7 @@ export interface ManagedDomain {
   readonly ca: string;
   /** The namespace of the CA's Certificate and Secret. */
   readonly caNamespace: string;
-  /** The CA Certificate of a generation's CA object; its Secret has the same name unless {@link caSecret} says otherwise. */
+  /** The CA Certificate of a generation's CA object. */
   readonly caCertificate: (generation: string) => string;
   /** The Secret of a generation's CA object. */
   readonly caSecret: (generation: string) => string;
@@ -179,7 +182,7 @@ export interface CertManagerRotationInput {
   readonly rotation: ResolvedRotation;
   readonly clusterName: string;
   readonly namespace: string;
-  /** Every Secret the operator loads, in plan order. */
+  /** Every Secret of the cluster's plan, in order. */
   readonly secretNames: readonly string[];
   /**
    * TLS for MySQL clients, which rotates with the cluster's certificates.
@@ -262,12 +265,6 @@ export function certManagerRotationBlocks(input: CertManagerRotationInput): Bloc
   return [waitIssued, ...release, ...blocks];
 }
 
-/** A Certificate (and its Secret, of the same name) in its namespace. */
-export interface NamespacedName {
-  readonly namespace: string;
-  readonly name: string;
-}
-
 /**
  * The cert-manager blocks of a leaf renewal: the revision of every leaf Certificate, cmctl renew
  * of exactly those, namespace by namespace (never a CA Certificate, which would get a new
@@ -275,7 +272,6 @@ export interface NamespacedName {
  * issued at a higher revision.
  */
 export function certManagerRenewalBlocks(leaves: readonly NamespacedName[]): Block[] {
-  const namespaces = [...new Set(leaves.map((l) => l.namespace))];
   return [
     [
       '# The leaf Certificates, as namespace/name: no CA Certificate is renewed.',
@@ -291,7 +287,7 @@ export function certManagerRenewalBlocks(leaves: readonly NamespacedName[]): Blo
       '  before+=("${revision:-0}")',
       'done',
     ],
-    namespaces.map((n) => `"\${cmctl[@]}" renew --namespace=${sh(n)} ${leaves.filter((l) => l.namespace === n).map((l) => sh(l.name)).join(' ')}`),
+    names.byNamespace(leaves).map(([n, ofNamespace]) => `"\${cmctl[@]}" renew --namespace=${sh(n)} ${ofNamespace.map((l) => sh(l.name)).join(' ')}`),
     [
       '# Done only when every one is issued anew: a pod restarted before would keep its old key.',
       'for i in "${!certificates[@]}"; do',
@@ -309,7 +305,6 @@ export function certManagerRenewalBlocks(leaves: readonly NamespacedName[]): Blo
  * Certificates again.
  */
 function releaseLeaves(leaves: readonly NamespacedName[]): Block {
-  const namespaces = [...new Set(leaves.map((l) => l.namespace))];
   return [
     '# Take the leaves out of cert-manager\'s hands: delete their Certificate objects, never their Secrets.',
     '# A Secret owned by its Certificate (cert-manager\'s --enable-certificate-owner-ref) would go with it.',
@@ -318,7 +313,7 @@ function releaseLeaves(leaves: readonly NamespacedName[]): Block {
     '    || fail "kubectl could not read Secret $entry"',
     '  [ -z "$owners" ] || fail "Secret $entry is owned by $owners and would be deleted with its Certificate; remove its ownerReferences first (cert-manager runs with --enable-certificate-owner-ref)"',
     'done',
-    ...namespaces.map((n) => `"\${kubectl[@]}" delete certificate --namespace=${sh(n)} --ignore-not-found ${leaves.filter((l) => l.namespace === n).map((l) => sh(l.name)).join(' ')}`),
+    ...names.byNamespace(leaves).map(([n, ofNamespace]) => `"\${kubectl[@]}" delete certificate --namespace=${sh(n)} --ignore-not-found ${ofNamespace.map((l) => sh(l.name)).join(' ')}`),
   ];
 }
 
@@ -337,7 +332,7 @@ export function certManagerRotationScript(input: CertManagerRotationInput): stri
         ? [`# in namespace ${namespace}: has cert-manager issue every server and client certificate anew (with TLS`,
           '# for MySQL clients, theirs too, each in its namespace), and waits until it has. Running it again',
           '# renews them again.']
-        : [`# in namespace ${namespace}: writes every Secret the operator loads whole, with kubectl apply, as`,
+        : [`# in namespace ${namespace} (and those for MySQL clients in theirs): writes every Secret whole, with kubectl apply, as`,
           `# ${layout.ROTATION_RUNBOOK_FILE} says this phase needs. Running it again writes the same Secrets. It never`,
           '# deletes a Secret; keys pass through a private temporary folder that is removed on exit.']),
       `# Generated by cdk8s-cluster-tls: change the construct, not this file. It runs from any folder.`,

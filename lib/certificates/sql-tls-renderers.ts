@@ -79,7 +79,7 @@ function renderSqlCertManager(scope: Construct, settings: CertificateSettings, c
   }));
   // One ClusterIssuer, of the CA that signs in this phase (as the cluster's Issuers).
   const signing = names.sqlCaName(namespace, clusterName, signingCaObject(rotation));
-  const issuer = new ClusterIssuer(scope, 'Issuer', { metadata: { name: names.sqlCaName(namespace, clusterName), labels }, spec: { ca: { secretName: signing } } });
+  const issuer = new ClusterIssuer(scope, 'Issuer', { metadata: { name: names.sqlClusterIssuerName(namespace, clusterName), labels }, spec: { ca: { secretName: signing } } });
   // Cluster-wide: the namespace cdk8s gives every object of a chart does not belong on it.
   issuer.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
   issuer.node.addDependency(cas.get(signingCaObject(rotation))!);
@@ -111,7 +111,9 @@ function renderSqlCertManager(scope: Construct, settings: CertificateSettings, c
     issuanceSteps(secrets) {
       // The cluster's own step applies these objects (they carry its label) and waits in its namespace.
       const selector = names.certificatesSelector(clusterName);
-      const elsewhere = [...new Set([certManagerNamespace, ...secrets.map((s) => s.namespace)])].filter((n) => n !== namespace);
+      // While a CA replacement holds the leaves out of cert-manager's hands, only the SQL CAs have Certificates to wait for.
+      const leaves = custody === 'released' ? [] : secrets.map((s) => s.namespace);
+      const elsewhere = [...new Set([certManagerNamespace, ...leaves])].filter((n) => n !== namespace);
       return [{
         title: 'Wait for the certificates for MySQL clients',
         text: [

@@ -252,8 +252,32 @@ export class SqlTls extends Construct {
     const elsewhere = [...new Set(this.applications.map((a) => a.namespace))].filter((n) => n !== this.props.settings.namespace);
     return elsewhere.length === 0 ? [] : [{
       title: 'The applications\' namespaces',
-      text: [`The certificates of the applications are issued into their own namespaces, which must exist first: ${elsewhere.map((n) => `\`${n}\``).join(', ')}.`],
+      text: [`The certificates of the applications are issued into their own namespaces, which must exist first: ${elsewhere.map((n) => `\`${n}\``).join(', ')}. This makes any that does not exist yet:`],
+      commands: elsewhere.map((n) => `kubectl create namespace ${n} --dry-run=client -o yaml | kubectl apply -f -`),
     }];
+  }
+
+  /**
+   * What a Secret of TLS for MySQL clients in the cluster's namespace holds, by name, or undefined:
+   * props that name a Secret the user creates refuse these. The server's and the operator's, and
+   * the staging Secret of each one for every rotation; not an application's own, which is handed to
+   * whatever connects as that application (a migration target, say).
+   * @param rotationIds the ids of every rotation declared
+   */
+  public ownedSecret(name: string, rotationIds: readonly string[]): string | undefined {
+    const inCluster = this.secrets().filter((s) => s.namespace === this.props.settings.namespace);
+    const holds = (s: TlsPlanSqlSecret) => `${s.role === 'server' ? 'the SQL server\'s' : s.role === 'operator-client' ? 'the operator\'s client' : `application ${s.application}'s`} certificate and key for MySQL clients`;
+    const found = inCluster.find((s) => s.name === name && s.role !== 'application');
+    if (found) {
+      return holds(found);
+    }
+    for (const id of rotationIds) {
+      const staged = inCluster.find((s) => names.stagingSecretName(s.name, id) === name);
+      if (staged) {
+        return `${holds(staged)} issued by rotation ${id}, staged before it is copied to ${staged.name}`;
+      }
+    }
+    return undefined;
   }
 
   /** The runbook steps that issue these certificates, after the cluster's own. */

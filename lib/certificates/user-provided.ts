@@ -47,7 +47,7 @@ function rotationSection(plan: TlsPlan): string[] {
     `- \`${SECRET_KEYS.ca}\`: ${r.caCertificates.map(ca).join(', followed by ')}.`,
     '',
     'Update each Secret whole (`kubectl apply`), never delete one, then restart the components as',
-    '`rotation-runbook.md` says. `tls-plan.json` states the same under `rotation`.',
+    `\`${layout.ROTATION_RUNBOOK_FILE}\` says. \`${layout.TLS_PLAN_FILE}\` states the same under \`rotation\`.`,
     '',
   ];
 }
@@ -78,7 +78,7 @@ function sqlSection(plan: TlsPlan): string[] {
     ...(plan.rotation === undefined ? [] : [
       `They rotate with the cluster's: in phase \`${plan.rotation.phase}\` of rotation \`${plan.rotation.id}\` each holds what the section above says,`,
       'with the SQL CA of each generation in place of the cluster\'s CA (a CA replacement makes a new SQL CA, a CA renewal renews it',
-      'with the same key). Update each whole in its namespace before the restarts of `rotation-runbook.md`.', '',
+      `with the same key). Update each whole in its namespace before the restarts of \`${layout.ROTATION_RUNBOOK_FILE}\`.`, '',
     ]),
     ...sql.secrets.flatMap(describe),
   ];

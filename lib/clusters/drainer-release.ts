@@ -64,6 +64,7 @@ export interface DrainerChart {
  *   certAllowedCN: [<allowedCommonNames>]            # when set
  *   checkpoint:
  *     tlsClientSecretName: <checkpointSecretName>    # when set
+ *     certAllowedCN: [<checkpointAllowedCommonNames>]  # when set
  * ```
  */
 export interface DrainerDownstreamTls {
@@ -86,6 +87,14 @@ export interface DrainerDownstreamTls {
    * @default - none: the checkpoint is kept in the downstream database
    */
   readonly checkpointSecretName?: SecretRef;
+  /**
+   * Common Names the drainer accepts from the checkpoint database (`tlsSyncer.checkpoint.certAllowedCN`).
+   * Only with `checkpointSecretName`: the chart writes the list into the checkpoint's TLS section,
+   * which it writes only for a checkpoint Secret (without one, the list would land in the section
+   * before it and check the downstream database instead).
+   * @default - the chart's default: no Common Name check of the checkpoint database
+   */
+  readonly checkpointAllowedCommonNames?: string[];
 }
 
 /** Props of {@link DrainerRelease}. */
@@ -190,7 +199,10 @@ const DRAINER_RELEASE_SHAPE = {
   storageClassName: 'string?',
   config: text('a TOML document as a string (the chart value config is text)'),
   extraAllowedCommonNames: strings('a list of Common Names'),
-  downstreamTls: objectOf({ secretName: secretRef(false), allowedCommonNames: strings('a list of Common Names'), checkpointSecretName: secretRef() }),
+  downstreamTls: objectOf({
+    secretName: secretRef(false), allowedCommonNames: strings('a list of Common Names'), checkpointSecretName: secretRef(),
+    checkpointAllowedCommonNames: strings('a list of Common Names'),
+  }),
   extraValues: { type: 'object', optional: true, expected: 'an object of chart values', data: true },
   gitOps: oneOf(Object.values(GitOpsEngine)),
   gitOpsInterval: 'string?',
@@ -417,6 +429,8 @@ interface ResolvedDownstreamTls {
   readonly checkpointSecretName?: string;
   /** The downstream Common Names the drainer accepts, when given. */
   readonly allowedCommonNames?: string[];
+  /** The checkpoint database's Common Names the drainer accepts, when given. */
+  readonly checkpointAllowedCommonNames?: string[];
 }
 
 /** Checks the props, in the order their mistakes are reported, and applies their defaults. */
@@ -467,10 +481,16 @@ function resolveDownstreamTls(scope: Construct, downstream: DrainerDownstreamTls
   if (checkpointSecretName !== undefined) {
     requireExternalSecretName(scope, 'downstreamTls.checkpointSecretName', checkpointSecretName, cluster.certificates);
   }
+  // Lists of their own: no certificate Common Name of this cluster is implied (hence the empty one).
   const allowedCommonNames = downstream.allowedCommonNames === undefined ? undefined
-    // A list of its own: no certificate Common Name of this cluster is implied (hence the empty one).
     : requireExtraCommonNames(scope, 'downstreamTls.allowedCommonNames', downstream.allowedCommonNames, '');
-  return { secretName, checkpointSecretName, allowedCommonNames };
+  if (downstream.checkpointAllowedCommonNames !== undefined && checkpointSecretName === undefined) {
+    inputError(scope, 'downstreamTls.checkpointAllowedCommonNames', downstream.checkpointAllowedCommonNames,
+      'nothing without downstreamTls.checkpointSecretName: the chart writes the list into the checkpoint\'s TLS section, which it writes only for a checkpoint Secret; set checkpointSecretName, or move the names to allowedCommonNames');
+  }
+  const checkpointAllowedCommonNames = downstream.checkpointAllowedCommonNames === undefined ? undefined
+    : requireExtraCommonNames(scope, 'downstreamTls.checkpointAllowedCommonNames', downstream.checkpointAllowedCommonNames, '');
+  return { secretName, checkpointSecretName, allowedCommonNames, checkpointAllowedCommonNames };
 }
 
 /** Checks the GitOps engine, which needs the chart's repository to fetch the chart from. */
@@ -500,7 +520,8 @@ function drainerChartValues(props: DrainerReleaseProps, resolved: ResolvedDraine
     tlsSyncer: downstream && {
       tlsClientSecretName: downstream.secretName,
       certAllowedCN: downstream.allowedCommonNames,
-      checkpoint: downstream.checkpointSecretName === undefined ? undefined : { tlsClientSecretName: downstream.checkpointSecretName },
+      checkpoint: downstream.checkpointSecretName === undefined ? undefined
+        : { tlsClientSecretName: downstream.checkpointSecretName, certAllowedCN: downstream.checkpointAllowedCommonNames },
     },
     config: props.config,
     ...structuredClone(props.extraValues ?? {}),

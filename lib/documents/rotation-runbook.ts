@@ -3,8 +3,7 @@
  * phase changes in every Secret, the commands that write them, the restarts in the operator's
  * order, what to check before the next commit, and what that commit is.
  */
-import type { TlsPlanSqlSecret } from '../certificates/certificate-options';
-import type { SecretRef } from '../model/verify-report';
+import { NamespacedName, byNamespace } from '../model/names';
 import { Runbook, RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
 
 /** How the Secrets of a phase are written, by method. */
@@ -51,8 +50,8 @@ export interface RotationRunbookInput {
   /** The drainer's StatefulSet, when the cluster has a drainer. */
   readonly drainerName?: string;
   readonly clientSecretNames: readonly string[];
-  /** The Secrets of TLS for MySQL clients this phase renews, each in its namespace (a leaf renewal's); empty otherwise. */
-  readonly sqlSecrets: readonly Pick<TlsPlanSqlSecret, 'name' | 'namespace' | 'role'>[];
+  /** The Secrets of TLS for MySQL clients, each in its namespace, which rotate with the cluster's; empty when it is off. */
+  readonly sqlSecrets: readonly (NamespacedName & { readonly server: boolean })[];
   /** The app's workloads that load a Secret of the cluster (those of TLS for MySQL clients too, in their namespaces). */
   readonly consumers: readonly RotationConsumer[];
   /** The verify report, relative to the output folder (beside it). */
@@ -60,9 +59,9 @@ export interface RotationRunbookInput {
   /** cert-manager, after the last phase of a CA replacement: objects left behind to delete. */
   readonly leftBehind?: {
     /** The previous CA Secrets (the SQL CA's too), to keep a copy of. */
-    readonly caSecrets: readonly SecretRef[];
-    readonly certificates: readonly SecretRef[];
-    readonly secrets: readonly SecretRef[];
+    readonly caSecrets: readonly NamespacedName[];
+    readonly certificates: readonly NamespacedName[];
+    readonly secrets: readonly NamespacedName[];
   };
 }
 
@@ -112,7 +111,7 @@ function writeSteps(input: RotationRunbookInput): RunbookStep[] {
       }
       return [{
         title: 'Apply the certificate objects, then write the Secrets',
-        text: [`Apply the issuers and certificates of this phase. Then run \`${writer.script}\`: it waits until cert-manager has issued what this phase reads (Ready for the spec just applied), then writes every Secret the operator loads whole with \`kubectl apply\` and never deletes one. ${CUSTODY[input.phases.indexOf(input.phase)] ?? ''}`.trim()],
+        text: [`Apply the issuers and certificates of this phase. Then run \`${writer.script}\`: it waits until cert-manager has issued what this phase reads (Ready for the spec just applied), then writes every Secret of the cluster${input.sqlSecrets.length > 0 ? ' (and those for MySQL clients, each in its namespace)' : ''} whole with \`kubectl apply\` and never deletes one. ${CUSTODY[input.phases.indexOf(input.phase)] ?? ''}`.trim()],
         commands: [`kubectl apply -f ${manifestFile} -l ${writer.selector}`, writer.script],
       }];
     default:
@@ -148,15 +147,15 @@ function restartSteps(input: RotationRunbookInput): RunbookStep[] {
 function clientsStep(input: RotationRunbookInput): RunbookStep {
   const rolling = input.consumers.filter((c) => c.rolling);
   const others = input.consumers.filter((c) => !c.rolling);
-  const secrets = [...input.clientSecretNames.map((n) => `\`${n}\``), ...input.sqlSecrets.filter((x) => x.role !== 'server').map(secretIn)].join(' or ');
+  const secrets = [...input.clientSecretNames.map((n) => `\`${n}\``), ...input.sqlSecrets.filter((x) => !x.server).map(secretIn)].join(' or ');
   return {
     title: 'Restart the clients',
     text: [
       rolling.length > 0
-        ? `These workloads of the app load the cluster's Secrets (${rolling.map((c) => `${c.kind} \`${c.name}\`: ${c.secrets.map((s) => `\`${s}\``).join(', ')}`).join('; ')}). Restart each in turn and wait for it.`
+        ? `These workloads of the app load the Secrets (${rolling.map((c) => `${c.kind} \`${c.name}\`: ${c.secrets.map((s) => `\`${s}\``).join(', ')}`).join('; ')}). Restart each in turn and wait for it.`
         : `No workload of the app that wrote this runbook loads ${secrets}.`,
       ...(others.length > 0 ? [`${others.map((c) => `${c.kind} \`${c.name}\``).join(', ')} load${others.length === 1 ? 's' : ''} them too and ${others.length === 1 ? 'picks' : 'pick'} them up at ${others.length === 1 ? 'its' : 'their'} next start: re-run or re-create ${others.length === 1 ? 'it' : 'them'} once this phase is done.`] : []),
-      `Restart, one at a time in the same way, any workload outside this app that mounts ${secrets}.`,
+      `Restart any workload outside this app that mounts ${secrets} too, one at a time, waiting for each.`,
     ],
     commands: rolling.flatMap((c) => {
       const target = `${c.kind.toLowerCase()}/${c.name}`;
@@ -170,7 +169,7 @@ function checkSteps(input: RotationRunbookInput): RunbookStep[] {
   const next = input.phases[input.phases.indexOf(input.phase) + 1];
   const left = input.leftBehind;
   // The namespaces of applications' Secrets: listed beside the cluster's, so that the report shows them and their pods.
-  const others = [...new Set(input.sqlSecrets.map((x) => x.namespace))].filter((n) => n !== input.namespace);
+  const others = byNamespace(input.sqlSecrets).map(([n]) => n).filter((n) => n !== input.namespace);
   const cleanup: RunbookStep[] = left && (left.certificates.length > 0 || left.secrets.length > 0) ? [{
     title: 'Once the check passes, delete what the rotation left behind',
     text: [`First keep a copy of the previous CA Secret${left.caSecrets.length > 1 ? 's' : ''} outside the cluster, stored as your other key material (${
@@ -192,9 +191,8 @@ function checkSteps(input: RotationRunbookInput): RunbookStep[] {
 }
 
 /** `kubectl delete` of objects of one kind, a command per namespace. */
-function deletions(kind: string, objects: readonly SecretRef[]): string[] {
-  return [...new Set(objects.map((o) => o.namespace))]
-    .map((n) => `kubectl delete ${kind} -n ${n} --ignore-not-found ${objects.filter((o) => o.namespace === n).map((o) => o.name).join(' ')}`);
+function deletions(kind: string, objects: readonly NamespacedName[]): string[] {
+  return byNamespace(objects).map(([n, ofNamespace]) => `kubectl delete ${kind} -n ${n} --ignore-not-found ${ofNamespace.map((o) => o.name).join(' ')}`);
 }
 
 /** The Secrets and pods of a namespace, as `cluster-tls verify` reads them. */
@@ -203,6 +201,6 @@ function listOf(namespace: string): string {
 }
 
 /** A Secret in its namespace, for the text. */
-function secretIn(secret: SecretRef): string {
+function secretIn(secret: NamespacedName): string {
   return `\`${secret.name}\` (namespace \`${secret.namespace}\`)`;
 }

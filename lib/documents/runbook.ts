@@ -18,7 +18,7 @@ export interface RunbookStep {
    */
   readonly text?: readonly string[];
   /**
-   * Shell commands, one per entry, shown in one `sh` block.
+   * Shell commands, one per entry, shown in one `bash` block (the runbooks are bash: a check may read several lists through `<(…)`).
    * @default - no commands
    */
   readonly commands?: readonly string[];
@@ -66,7 +66,7 @@ export function renderRunbook(runbook: Runbook): string {
     }
     if (step.commands && step.commands.length > 0) {
       const runIn = step.runIn ?? runbook.runIn;
-      out.push('```sh', ...(runIn ? [`# run in ${runIn}`] : []), ...step.commands, '```', '');
+      out.push('```bash', ...(runIn ? [`# run in ${runIn}`] : []), ...step.commands, '```', '');
     }
     if (step.file) {
       out.push(`\`\`\`${step.file.language}`, step.file.content.replace(/\n$/, ''), '```', '');

@@ -10,6 +10,17 @@ import {
   CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, COMPONENTS, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, SECRET_KEYS, SQL_TLS, clusterKind, component,
 } from './catalog';
 
+/** An object in its namespace: a Secret, or a Certificate and the Secret of the same name. */
+export interface NamespacedName {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** Objects grouped by namespace, in the order each namespace first appears. */
+export function byNamespace<T extends { readonly namespace: string }>(objects: readonly T[]): [string, T[]][] {
+  return [...new Set(objects.map((o) => o.namespace))].map((n) => [n, objects.filter((o) => o.namespace === n)]);
+}
+
 /** The self-signed Issuer that signs the CA: `${cluster_name}-selfsigned-ca-issuer`. */
 export function selfSignedIssuerName(clusterName: string): string {
   return `${clusterName}-selfsigned-ca-issuer`;
@@ -347,6 +358,14 @@ export function sqlCaName(namespace: string, clusterName: string, generation = I
  */
 export function sqlCaCommonName(clusterName: string): string {
   return `${clusterName}-${SQL_TLS.caSuffix}`;
+}
+
+/**
+ * The ClusterIssuer that signs the certificates for MySQL clients: `<namespace>-${cluster_name}-sql-ca`,
+ * one name for every generation (it signs with the CA of the phase in place).
+ */
+export function sqlClusterIssuerName(namespace: string, clusterName: string): string {
+  return sqlCaName(namespace, clusterName);
 }
 
 /** The self-signed Issuer, in cert-manager's namespace, that signs the SQL CA: `<sql CA name>-selfsigned`. */

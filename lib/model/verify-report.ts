@@ -35,24 +35,3 @@ export interface VerifyReportFile {
   }[];
   readonly secrets: readonly { readonly name: string; readonly namespace: string; readonly checks: readonly ReportedCheck[] }[];
 }
-
-/** A Secret in its namespace. */
-export interface SecretRef {
-  readonly namespace: string;
-  readonly name: string;
-}
-
-/**
- * How the record names a Secret of a phase, which the report must show: by its name in the
- * cluster's namespace, as `<namespace>/<name>` in another (an application's Secret of TLS for
- * MySQL clients). A Secret's name holds no `/`, so the two forms cannot be confused.
- */
-export function recordedSecret(clusterNamespace: string, secret: SecretRef): string {
-  return secret.namespace === clusterNamespace ? secret.name : `${secret.namespace}/${secret.name}`;
-}
-
-/** The Secret a record's entry names (see {@link recordedSecret}). */
-export function recordedSecretRef(clusterNamespace: string, entry: string): SecretRef {
-  const at = entry.indexOf('/');
-  return at < 0 ? { namespace: clusterNamespace, name: entry } : { namespace: entry.slice(0, at), name: entry.slice(at + 1) };
-}

@@ -18,7 +18,7 @@ import { displayPath, relativePath, shownName } from './display-path';
 import { realPath } from './swap-files';
 import type { TlsPlan } from '../certificates/certificate-options';
 import * as layout from '../model/output-layout';
-import { recordedSecret } from '../model/verify-report';
+import { recordedSecret } from './phase-report';
 import { isSystemError, machineError } from './machine-errors';
 import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded } from '../model/bounded-read';
 

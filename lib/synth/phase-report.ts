@@ -6,7 +6,8 @@
 import { READ_LIMITS, readBounded } from '../model/bounded-read';
 import { ClusterTlsError, describeValue, hasCredentials, oneLine } from '../model/errors';
 import * as layout from '../model/output-layout';
-import { ReportedCheck, VerifyReportFile, recordedSecretRef } from '../model/verify-report';
+import type { NamespacedName } from '../model/names';
+import { ReportedCheck, VerifyReportFile } from '../model/verify-report';
 import { displayPath, relativePath } from './display-path';
 
 /** Environment variable naming one JSON report of `cluster-tls verify` for every phase in place. */
@@ -100,7 +101,9 @@ export function requirePhaseReport(inputs: PhaseGuardInputs, recordFile: string,
   for (const entry of p.secrets) {
     const wanted = recordedSecretRef(namespace, entry);
     const secret = report.secrets.find((s) => s.namespace === wanted.namespace && s.name === wanted.name);
-    const reason = secret === undefined ? 'it is not in the report' : p.missed(secret.checks);
+    const elsewhere = wanted.namespace !== namespace
+      ? ` (list namespace ${wanted.namespace} beside the cluster's: --secrets <(kubectl get secrets,pods -n ${wanted.namespace} -o json --show-managed-fields))` : '';
+    const reason = secret === undefined ? `it is not in the report${elsewhere}` : p.missed(secret.checks);
     if (reason !== undefined) {
       throw new ClusterTlsError(`${p.at}, and ${displayPath(file)} does not show Secret ${entry} there: ${reason}; finish the phase as ${p.runbook} says and verify again, ${skip}`);
     }
@@ -111,4 +114,19 @@ export function requirePhaseReport(inputs: PhaseGuardInputs, recordFile: string,
 /** How to move on without a report, as every refusal of a phase guard ends. */
 export function unverifiedHint(key: string, recordFile: string, risk?: string): string {
   return `or, to move on unverified${risk ? ` ${risk}` : ''}, set ${UNVERIFIED_ENV}=${key} (kept in ${displayPath(recordFile)})`;
+}
+
+/**
+ * How the record names a Secret of a phase, which the report must show: by its name in the
+ * cluster's namespace, as `<namespace>/<name>` in another (an application's Secret of TLS for
+ * MySQL clients). A Secret's name holds no `/`, so the two forms cannot be confused.
+ */
+export function recordedSecret(clusterNamespace: string, secret: NamespacedName): string {
+  return secret.namespace === clusterNamespace ? secret.name : `${secret.namespace}/${secret.name}`;
+}
+
+/** The Secret a record's entry names (see {@link recordedSecret}). */
+export function recordedSecretRef(clusterNamespace: string, entry: string): NamespacedName {
+  const at = entry.indexOf('/');
+  return at < 0 ? { namespace: clusterNamespace, name: entry } : { namespace: entry.slice(0, at), name: entry.slice(at + 1) };
 }

@@ -108,6 +108,9 @@ export function parseSecrets(text: string, source = 'secrets'): SecretData[] {
  * or a Secret or Pod that is malformed
  */
 export function parseSecretsAndPods(text: string, source = 'secrets'): SecretsAndPods {
+  if (text.trim().length === 0) {
+    throw new VerifyInputError(source, 'content', '', `${KUBECTL_HINT}; it is empty, as when the command that feeds it fails (kubectl may not read that namespace)`);
+  }
   let doc: any;
   try {
     doc = JSON.parse(text);

@@ -61,7 +61,7 @@ issue_into() {
   local dir="$1" bare="$2" request="$3" profile="${4:-}" at="$2"
   [ "$dir" = . ] || at="$dir/$bare"
   if [ -e "$at.pem" ] && [ -e "$at-key.pem" ]; then
-    echo "kept $at.pem and $at-key.pem: they exist (renewing them is a separate procedure)"
+    echo "kept $at.pem and $at-key.pem: they exist (only a declared rotation makes new ones)"
     return
   fi
   if [ -e "$at.pem" ] || [ -e "$at-key.pem" ]; then

@@ -1,0 +1,113 @@
+/**
+ * The drainer's chart values as the real chart reads them: the operator's tidb-drainer chart of
+ * the release the library follows (its module, as the Go module proxy serves it) rendered by the
+ * real helm (scripts/build-control-plane.sh builds both into the cache) with the values file the
+ * library writes, and the drainer's configuration file parsed as TOML, the way the drainer reads it.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Testing } from 'cdk8s';
+import * as TOML from 'smol-toml';
+import * as YAML from 'yaml';
+import { DrainerRelease, DrainerReleaseProps } from '../lib/clusters/drainer-release';
+import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
+import * as names from '../lib/model/names';
+import { renderApp } from '../lib/synth/synthesize';
+import { buildApp } from '../main';
+import { TOOLS_BIN, describeWithTools, tool } from './_control-plane';
+
+/** Where the build script puts the chart. */
+const CHART = path.join(TOOLS_BIN, '..', 'charts', 'tidb-drainer');
+
+/** The objects `helm template` renders from a values file's text, in namespace `demo`. */
+function rendered(valuesText: string, release = 'binlog'): any[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drainer-chart-'));
+  try {
+    const file = path.join(dir, 'values.yaml');
+    fs.writeFileSync(file, valuesText);
+    const out = execFileSync(tool('helm'), ['template', release, CHART, '--namespace', 'demo', '-f', file], { encoding: 'utf8' });
+    return YAML.parseAllDocuments(out).map((d) => d.toJS()).filter((o) => o);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The drainer's configuration file, parsed as TOML. */
+function drainerConfig(objects: readonly any[]): any {
+  const map = objects.find((o) => o.kind === 'ConfigMap');
+  return TOML.parse(map.data['config-file']);
+}
+
+/** The Secret of each volume of the drainer's pods, by mount path. */
+function mountedSecrets(objects: readonly any[]): Record<string, string> {
+  const set = objects.find((o) => o.kind === 'StatefulSet');
+  const spec = set.spec.template.spec;
+  const volumes = new Map<string, string>(spec.volumes.filter((v: any) => v.secret).map((v: any) => [v.name, v.secret.secretName]));
+  return Object.fromEntries(spec.containers[0].volumeMounts.filter((m: any) => volumes.has(m.name)).map((m: any) => [m.mountPath, volumes.get(m.name)!]));
+}
+
+/** A database cluster and its drainer with the given props, and the values file the library writes. */
+function valuesOf(props: Partial<DrainerReleaseProps>): string {
+  const chart = Testing.chart();
+  const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5' });
+  return new DrainerRelease(chart, 'drainer', { cluster, releaseName: 'binlog', chart: { version: '1.1.0' }, ...props }).valuesFile.render();
+}
+
+describeWithTools('the real drainer chart with the values the library writes', ['helm'], () => {
+  beforeAll(() => {
+    expect({ chart: fs.existsSync(path.join(CHART, 'Chart.yaml')) ? CHART : 'missing: run scripts/build-control-plane.sh' }).toEqual({ chart: CHART });
+  });
+
+  test('the reference app: TLS to the cluster with its Secret and its Common Name list, under the StatefulSet name the runbooks restart', () => {
+    const files = renderApp(buildApp()).files;
+    const values = files.find((f) => f.path === 'demo/basic/drainer-binlog-values.yaml')!.content;
+    const objects = rendered(values);
+    const config = drainerConfig(objects);
+    expect(config.security).toEqual({
+      'ssl-ca': '/var/lib/drainer-tls/ca.crt', 'ssl-cert': '/var/lib/drainer-tls/tls.crt', 'ssl-key': '/var/lib/drainer-tls/tls.key',
+      'cert-allowed-cn': YAML.parse(values).tlsCluster.certAllowedCN,
+    });
+    expect(mountedSecrets(objects)['/var/lib/drainer-tls']).toBe(names.serverSecretName('basic', 'drainer'));
+    const set = objects.find((o) => o.kind === 'StatefulSet');
+    expect(set.metadata.name).toBe(names.drainerName('basic', 'binlog'));
+    // The rotation runbook restarts it by that name: the reference app's runbooks name it.
+    expect(files.find((f) => f.path === 'demo/basic/database-runbook.md')!.content).toContain(set.metadata.name);
+  });
+
+  test('downstream TLS with a checkpoint database: each section of the drainer\'s file with its Secret and its own Common Name list', () => {
+    const objects = rendered(valuesOf({
+      downstreamTls: {
+        secretName: 'downstream-tls', allowedCommonNames: ['downstream-db'],
+        checkpointSecretName: 'checkpoint-tls', checkpointAllowedCommonNames: ['checkpoint-db'],
+      },
+    }));
+    const config = drainerConfig(objects);
+    expect(config.syncer.to.security).toEqual({
+      'ssl-ca': '/var/lib/drainer-syncer-tls/ca.crt', 'ssl-cert': '/var/lib/drainer-syncer-tls/tls.crt', 'ssl-key': '/var/lib/drainer-syncer-tls/tls.key',
+      'cert-allowed-cn': ['downstream-db'],
+    });
+    expect(config.syncer.to.checkpoint.security).toEqual({
+      'ssl-ca': '/var/lib/drainer-syncer-checkpoint-tls/ca.crt', 'ssl-cert': '/var/lib/drainer-syncer-checkpoint-tls/tls.crt',
+      'ssl-key': '/var/lib/drainer-syncer-checkpoint-tls/tls.key', 'cert-allowed-cn': ['checkpoint-db'],
+    });
+    expect(mountedSecrets(objects)).toEqual({
+      '/var/lib/drainer-tls': names.serverSecretName('basic', 'drainer'),
+      '/var/lib/drainer-syncer-tls': 'downstream-tls',
+      '/var/lib/drainer-syncer-checkpoint-tls': 'checkpoint-tls',
+    });
+  });
+
+  test('why a checkpoint list needs a checkpoint Secret: without one the chart puts the list in the downstream\'s section', () => {
+    // The values the library refuses to write, written by hand: the chart renders them, but the
+    // drainer would check the downstream database against the checkpoint's names.
+    const values = YAML.parse(valuesOf({ downstreamTls: { secretName: 'downstream-tls' } }));
+    values.tlsSyncer.checkpoint = { certAllowedCN: ['checkpoint-db'] };
+    const config = drainerConfig(rendered(YAML.stringify(values)));
+    expect(config.syncer.to.security['cert-allowed-cn']).toEqual(['checkpoint-db']);
+    expect(config.syncer.to.checkpoint).toBeUndefined();
+    expect(() => valuesOf({ downstreamTls: { secretName: 'downstream-tls', checkpointAllowedCommonNames: ['checkpoint-db'] } })).toThrow(
+      'downstreamTls.checkpointAllowedCommonNames: received ["checkpoint-db"]; expected nothing without downstreamTls.checkpointSecretName');
+  });
+});

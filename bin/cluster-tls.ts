@@ -10,7 +10,9 @@ import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded, readStre
 import { ClusterTlsError, Description, oneLine } from '../lib/model/errors';
 import { displayPath } from '../lib/synth/display-path';
 import { isSystemError } from '../lib/synth/machine-errors';
-import { PodData, SecretData, VerifyInputError, formatReport, loadPlans, parseSecretsAndPods, verify } from '../lib/verify';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CHECKS, CHECK_DESCRIPTIONS, POD_CHECKS, PodData, SecretData, VerifyInputError, formatReport, loadPlans, parseSecretsAndPods, verify } from '../lib/verify';
 
 /** Exit codes. */
 export const EXIT = {
@@ -33,15 +35,14 @@ export interface CliIo {
 }
 
 const USAGE = `Usage:
-  cluster-tls verify --dist <folder> --secrets <file|-> [--json] [--now <ISO date>]
-                     [--min-days <N>] [--namespace <namespace>] [--cluster <name>]
+  cluster-tls verify --dist <folder> --secrets <file|-> [--secrets <file> ...] [--json]
+                     [--now <ISO date>] [--min-days <N>] [--namespace <namespace>] [--cluster <name>]
   cluster-tls --help
+  cluster-tls --version
 
 verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads standard input)
-        against the certificate plans (tls-plan.json) of a synthesized output folder: presence,
-        keys, chain to ca.crt, one CA per cluster, key match, host names and IP addresses,
-        extended key usages, Common Name and allowed lists, validity, renewal window, CA
-        lifetime and key strength. With TLS for MySQL clients, also its Secrets against the SQL
+        against the certificate plans (tls-plan.json) of a synthesized output folder, with every
+        check listed below. With TLS for MySQL clients, also its Secrets against the SQL
         CA; those of applications in other namespaces are checked only when the input holds their
         namespaces (one --secrets per namespace, or kubectl get secrets -A -o json).
         With the pods in the same List (kubectl get secrets,pods -n <namespace> -o json
@@ -65,6 +66,10 @@ Options:
   --namespace <name>   check only the plans of this namespace (default: the Secrets' namespace)
   --cluster <name>     check only the plans of this cluster name
   -h, --help           show this help
+  --version            print the version of cdk8s-cluster-tls
+
+Checks, in the order they run:
+${[...CHECKS, ...POD_CHECKS].map((c) => `  ${c.padEnd(14)}${CHECK_DESCRIPTIONS[c]}`).join('\n')}
 
 Exit codes: 0 every check passed, 1 a check failed, 2 bad input or usage.
 `;
@@ -106,6 +111,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
         'namespace': { type: 'string' },
         'cluster': { type: 'string' },
         'help': { type: 'boolean', short: 'h' },
+        'version': { type: 'boolean' },
       },
     });
   } catch (e) {
@@ -114,6 +120,10 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout(USAGE);
+    return EXIT.ok;
+  }
+  if (values.version) {
+    io.stdout(`${packageVersion()}\n`);
     return EXIT.ok;
   }
   if (positionals.length === 0) {
@@ -155,6 +165,19 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const report = await verify(plans, secrets, { now, namespace: values.namespace, clusterName: values.cluster, pods, minDays });
   io.stdout(values.json ? `${JSON.stringify(report, undefined, 2)}\n` : formatReport(report));
   return report.ok ? EXIT.ok : EXIT.failed;
+}
+
+/** The version of this package: its package.json, the nearest one above this file (in the sources and once built). */
+function packageVersion(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) {
+      return JSON.parse(fs.readFileSync(file, 'utf8')).version;
+    }
+    if (path.dirname(dir) === dir) {
+      return 'unknown';
+    }
+  }
 }
 
 /** Whether `YYYY-MM-DD` is a day of the calendar: Date() rolls 2030-02-31 over to 2030-03-03 silently. */

@@ -6,7 +6,7 @@ import { CliIo, main } from '../bin/cluster-tls';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
 import { TlsPlan } from '../lib/certificates/certificate-options';
 import {
-  CHECKS, CheckResult, SecretsAndPods, VerifyInputError, VerifyReport, lastWritten, loadPlans, parseSecrets, parseSecretsAndPods, verify,
+  CHECKS, CheckResult, POD_CHECKS, SecretsAndPods, VerifyInputError, VerifyReport, lastWritten, loadPlans, parseSecrets, parseSecretsAndPods, verify,
 } from '../lib/verify';
 import { SecretsOptions, TestPki, secretObject } from './_pki';
 
@@ -442,6 +442,15 @@ describe('cluster-tls verify with the pods', () => {
     expect(stdout).toBe('');
     expect(stderr).toBe(`error: ${file}: Pod basic-store-1 status.containerStatuses[0].state.running.startedAt: received "24/11/2026 10:00"; ${
       'expected an RFC 3339 time as kubectl prints it, such as 2026-11-24T10:00:05Z'}\n`);
+  });
+
+  test('--help names every check the command can make, each with what it makes sure of; --version prints the package\'s', async () => {
+    const { code, stdout } = await cli(['--help']);
+    expect(code).toBe(0);
+    const listed = stdout.slice(stdout.indexOf('Checks, in the order they run:')).split('\n').slice(1).filter((l) => /^  \S/.test(l)).map((l) => l.trim().split(/\s+/)[0]);
+    expect(listed).toEqual([...CHECKS, ...POD_CHECKS]);
+    const version = await cli(['--version']);
+    expect(version).toEqual({ code: 0, stdout: `${JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version}\n`, stderr: '' });
   });
 
   test('--help says what --secrets may be and what the loaded check does', async () => {

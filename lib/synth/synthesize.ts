@@ -235,12 +235,15 @@ function outputMarker(app: App, files: readonly string[]): RenderedFile {
 }
 
 /**
- * Builds and synthesizes an app as a command does: a user mistake ({@link ClusterTlsError}) is
- * printed as its message alone, without a stack trace, and the process exit code is set to 1.
+ * Builds and synthesizes an app as a command does: on success one line on standard output says
+ * what it wrote and where; a user mistake ({@link ClusterTlsError}) is printed as its message
+ * alone, without a stack trace, and the process exit code is set to 1.
  */
 export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = {}): void {
   try {
-    synthesize(build(), options);
+    const result = synthesize(build(), options);
+    const others = result.files.length - result.manifestFiles - 1;
+    process.stdout.write(`synthesized ${result.manifestFiles} manifest${result.manifestFiles === 1 ? '' : 's'} (${result.objects} objects) and ${others} other file${others === 1 ? '' : 's'} into ${displayPath(result.outdir)}\n`);
   } catch (e) {
     // A failure of the machine that no step named is still one line, naming the path the system gave.
     const error = !isSystemError(e) ? e

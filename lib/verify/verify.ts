@@ -35,6 +35,30 @@ export const POD_CHECKS = [ROLLED_CHECK, LOADED_CHECK] as const;
 /** The name of one check. */
 export type CheckName = (typeof CHECKS)[number] | (typeof POD_CHECKS)[number];
 
+/** What each check makes sure of, in a few words, as `cluster-tls verify --help` lists them. */
+export const CHECK_DESCRIPTIONS: Readonly<Record<CheckName, string>> = {
+  'present': 'the Secret exists',
+  'keys': 'exactly tls.crt, tls.key and ca.crt',
+  'subject': 'the certificate\'s subject differs from its CA\'s (OpenSSL reads a match as self-signed)',
+  'chain': 'tls.crt verifies against ca.crt, as OpenSSL verifies it',
+  'same-ca': 'one CA for every Secret of a cluster',
+  'key-match': 'tls.key is the key of tls.crt',
+  'san': 'the host names and IP addresses of the plan',
+  'usage': 'the extended key usages of the plan',
+  'common-name': 'the Common Name, in every allowed list that checks it',
+  'validity': 'tls.crt and ca.crt valid now (or at --now)',
+  'renewal': 'neither tls.crt nor ca.crt inside its renewal window of the plan',
+  'ca-lifetime': 'tls.crt expires no later than ca.crt',
+  'expiry': 'with --min-days: nothing expires within that many days',
+  'key-strength': 'the key algorithm and size of the plan',
+  'rotation': 'during a rotation: the phase\'s CAs in ca.crt, and the phase\'s signer',
+  'enablement': 'while TLS is turned on in place: the phase\'s allowed lists',
+  'sql-ca': 'TLS for MySQL clients: its CA is not the cluster\'s',
+  'handshake': 'real mutual TLS handshakes with the other Secrets of the set',
+  'rolled': 'with pods, once TLS is on in place: every pod of the component mounts its Secret',
+  'loaded': 'with pods: every pod that mounts the Secret started after its last write',
+};
+
 /** The checks a Secret must pass to serve as a peer in the handshakes of the others. */
 const PEER_CHECKS: readonly CheckName[] = ['chain', 'same-ca', 'key-match', 'usage'];
 

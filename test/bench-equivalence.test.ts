@@ -11,7 +11,7 @@ import { MANIFESTS_ONLY_CONTEXT, renderApp } from '../lib/synth/synthesize';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject } from './_find';
 
-/** An app that stock `app.synth()` may write (the library refuses it otherwise). */
+/** An app that stock `app.synth()` writes (the library's synthesis takes its place otherwise). */
 function manifestsOnlyApp(props: AppProps = {}): App {
   const app = new App(props);
   app.node.setContext(MANIFESTS_ONLY_CONTEXT, true);

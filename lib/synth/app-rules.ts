@@ -4,8 +4,8 @@
  * `renderApp`, and stock cdk8s (`app.synth()`, `Chart.toJson()`, `Testing.synth()`).
  *
  * Stock `app.synth()` of an app that holds the library's constructs would write the manifests
- * alone, the plans, runbooks, chart values and migration files silently missing: it is refused
- * with one line that names `synthesize`, unless the app asks for its manifests alone.
+ * alone, the plans, runbooks, chart values and migration files silently missing: on such an app it
+ * does what the library's `synthesize` does instead, unless the app asks for its manifests alone.
  */
 import { ApiObject, App } from 'cdk8s';
 import { IConstruct } from 'constructs';
@@ -60,7 +60,7 @@ function stateOf(scope: IConstruct): AppState {
     Object.defineProperty(root, STATE, { value: created });
     root.node.addValidation({ validate: () => firstRuleFailure(root, created) });
     if (root instanceof App) {
-      refuseStockSynth(root, scope.node.path);
+      synthesizeOnStockSynth(root);
     }
     state = created;
   }
@@ -83,22 +83,25 @@ export function registeredDrainers(app: App): readonly DrainerFacts[] {
 }
 
 /**
- * Makes `app.synth()` of this app throw one line naming the library's `synthesize`, before it
- * writes anything, unless the app sets {@link MANIFESTS_ONLY_CONTEXT}. Only this app object
- * changes; `Chart.toJson()` and `Testing.synth()`, which write nothing, work as they do.
+ * Makes `app.synth()` of this app do what the library's `synthesize(app)` does, into `app.outdir`:
+ * every file, with every guard, the atomic swap and the record; a refusal is thrown as a
+ * {@link ClusterTlsError}, as cdk8s throws its own validation errors, before anything is written.
+ * With {@link MANIFESTS_ONLY_CONTEXT} set, stock cdk8s writes the manifests alone. Only this app
+ * object changes; `Chart.toJson()` and `Testing.synth()`, which write nothing, work as they do.
  */
-function refuseStockSynth(app: App, firstConstruct: string): void {
+function synthesizeOnStockSynth(app: App): void {
   const stock = app.synth;
   Object.defineProperty(app, 'synth', {
     configurable: true,
     writable: true,
     value: function synth(this: App): void {
-      if (this.node.tryGetContext(MANIFESTS_ONLY_CONTEXT) !== true) {
-        throw new ClusterTlsError(`${firstConstruct}: synthesis: received app.synth(), which writes the manifests alone and leaves out the certificate plans, `
-          + 'runbooks, chart values and migration files of cdk8s-cluster-tls; expected synthesize(app) or synthesizeOrExit(() => app) from cdk8s-cluster-tls, '
-          + `or the context "${MANIFESTS_ONLY_CONTEXT}" set to true on the app to write the manifests alone`);
+      if (this.node.tryGetContext(MANIFESTS_ONLY_CONTEXT) === true) {
+        stock.call(this);
+        return;
       }
-      stock.call(this);
+      // Loaded here: the synthesis module loads this one.
+      const { synthesize }: typeof import('./synthesize') = require('./synthesize');
+      synthesize(this);
     },
   });
 }

@@ -124,8 +124,9 @@ export interface SynthesisResult {
 }
 
 /**
- * Renders the app and writes it to the output folder. Use it instead of `app.synth()`: it also
- * writes the runbooks, chart values and configuration files of the library's constructs, checks
+ * Renders the app and writes it to the output folder; `app.synth()` of an app holding the
+ * library's constructs calls it. Besides the manifests it writes the runbooks, chart values and
+ * configuration files of the library's constructs, checks
  * the settings fixed at creation against the record of the last synth, and leaves the output
  * folder untouched when anything fails.
  *

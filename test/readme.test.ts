@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { README, ReadmeBlock, readmeBlocks } from './_readme';
+import { TLS_PLAN_VERSION } from '../lib/certificates/certificate-options';
 
 const ROOT = path.join(__dirname, '..');
 /** Where the blocks are placed, virtually: inside the project, so that its packages resolve. */
@@ -56,6 +57,10 @@ const blocks = readmeBlocks();
 const typescript = blocks.filter((b) => b.lang === 'ts');
 
 describe('README.md', () => {
+  test('states the plan version the library writes', () => {
+    expect(fs.readFileSync(README, 'utf8')).toContain(`its \`version\` (now ${TLS_PLAN_VERSION}) changes whenever a`);
+  });
+
   test('marks every code block with a language the tests know, and has TypeScript blocks to compile', () => {
     expect([...new Set(blocks.map((b) => b.lang))].sort()).toEqual(['', 'go', 'sh', 'sql', 'ts', 'yaml']);
     expect(typescript.length).toBeGreaterThanOrEqual(8);

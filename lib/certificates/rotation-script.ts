@@ -7,9 +7,9 @@
  * With cfssl, each generation of certificates has a folder of its own beside the request files,
  * named by the rotation's id, holding a complete set (`ca.pem`, `ca-key.pem` and every leaf); the
  * initial generation is the folder itself. The certificates for MySQL clients, under the SQL CA,
- * keep their generations the same way in `sql/` (`sql/<id>/`). What a generation shares with the one before (the CA
- * of a leaf renewal, the key and leaves of a CA renewal) is a relative symbolic link, so no key is
- * ever copied. Old generations stay until you remove them.
+ * keep their generations the same way in `sql/` (`sql/<id>/`). What a generation shares with the
+ * one before (the CA of a leaf renewal, the key and leaves of a CA renewal) is a relative symbolic
+ * link, so no key is ever copied. Old generations stay until you remove them.
  */
 import { CFSSL_PROFILES, ClusterKind } from '../model/catalog';
 import * as layout from '../model/output-layout';

@@ -79,7 +79,10 @@ function renderSqlCertManager(scope: Construct, settings: CertificateSettings, c
   }));
   // One ClusterIssuer, of the CA that signs in this phase (as the cluster's Issuers).
   const signing = names.sqlCaName(namespace, clusterName, signingCaObject(rotation));
-  const issuer = new ClusterIssuer(scope, 'Issuer', { metadata: { name: names.sqlClusterIssuerName(namespace, clusterName), labels }, spec: { ca: { secretName: signing } } });
+  const issuer = new ClusterIssuer(scope, 'Issuer', {
+    metadata: { name: names.sqlClusterIssuerName(namespace, clusterName), labels },
+    spec: { ca: { secretName: signing } },
+  });
   // Cluster-wide: the namespace cdk8s gives every object of a chart does not belong on it.
   issuer.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
   issuer.node.addDependency(cas.get(signingCaObject(rotation))!);

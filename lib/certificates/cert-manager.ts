@@ -135,21 +135,38 @@ export function managedCertificate(settings: CertificateSettings,
 /** Declares the CA Certificate of a generation, issued by the self-signed Issuer. */
 function declareCa(scope: Construct, settings: CertificateSettings, labels: LeafFields['labels'], selfSigned: Issuer, generation: string): Certificate {
   const { clusterName, namespace } = settings;
-  const id = generation === names.INITIAL_GENERATION ? 'Ca' : `Ca-${generation}`;
-  const ca = new Certificate(scope, id, {
+  return declareCaCertificate(scope, settings, selfSigned, generation, {
     metadata: { name: names.caCertificateName(clusterName, generation), namespace, labels },
+    secretName: names.caSecretName(clusterName, generation),
+    subject: subjectFields(caSubject(settings, IssuingMethod.CERT_MANAGER)),
+  });
+}
+
+/**
+ * Declares a CA Certificate of a generation (id `Ca`, or `Ca-<generation>`), with the settings'
+ * CA lifetimes and key, issued by a self-signed Issuer: the cluster's CA, or the SQL CA.
+ * `ca.issuerGroup` says whether `issuerRef` names the group (the SQL CA's does; the cluster's never has).
+ */
+export function declareCaCertificate(scope: Construct, settings: CertificateSettings, selfSigned: Issuer, generation: string, ca: {
+  readonly metadata: { readonly name: string; readonly namespace: string; readonly labels: LeafFields['labels'] };
+  readonly secretName: string;
+  readonly subject: { subject?: CertificateSpecSubject; commonName?: string };
+  readonly issuerGroup?: boolean;
+}): Certificate {
+  const certificate = new Certificate(scope, generation === names.INITIAL_GENERATION ? 'Ca' : `Ca-${generation}`, {
+    metadata: { ...ca.metadata, labels: { ...ca.metadata.labels } },
     spec: {
-      secretName: names.caSecretName(clusterName, generation),
-      ...subjectFields(caSubject(settings, IssuingMethod.CERT_MANAGER)),
+      secretName: ca.secretName,
+      ...ca.subject,
       isCa: true,
       duration: settings.caDuration,
       renewBefore: settings.caRenewBefore,
       privateKey: privateKeySpec(settings.caPrivateKey),
-      issuerRef: { name: selfSigned.name, kind: Issuer.GVK.kind },
+      issuerRef: { name: selfSigned.name, kind: Issuer.GVK.kind, ...(ca.issuerGroup ? { group: CERT_MANAGER_GROUP } : {}) },
     },
   });
-  ca.node.addDependency(selfSigned);
-  return ca;
+  certificate.node.addDependency(selfSigned);
+  return certificate;
 }
 
 /** Declares a client or server Certificate (a server one with its plan's host names and addresses), after its Issuer. */

@@ -15,7 +15,7 @@ import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
 import type { RunbookStep } from '../documents/runbook';
 import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret } from './certificate-options';
-import { CERT_MANAGER_GROUP, managedCertificate, privateKeySpec, toUsage } from './cert-manager';
+import { CERT_MANAGER_GROUP, declareCaCertificate, managedCertificate, privateKeySpec, toUsage } from './cert-manager';
 import { cfsslKey, json } from './cfssl';
 import { caObjectsInUse, leafCustody, signingCaObject } from './rotation';
 import { sqlBare } from './cfssl-files';
@@ -60,20 +60,12 @@ function renderSqlCertManager(scope: Construct, settings: CertificateSettings, c
   const managed: ManagedCertificate[] = [];
   const cas = new Map(caObjectsInUse(rotation).map((g) => {
     const caName = names.sqlCaName(namespace, clusterName, g);
-    const ca = new Certificate(scope, g === names.INITIAL_GENERATION ? 'Ca' : `Ca-${g}`, {
+    const ca = declareCaCertificate(scope, settings, selfSigned, g, {
       metadata: { name: caName, namespace: certManagerNamespace, labels },
-      spec: {
-        secretName: caName,
-        commonName: names.sqlCaCommonName(clusterName),
-        subject: { organizations: [settings.subject.organization] },
-        isCa: true,
-        duration: settings.caDuration,
-        renewBefore: settings.caRenewBefore,
-        privateKey: privateKeySpec(settings.caPrivateKey),
-        issuerRef: { name: selfSigned.name, kind: Issuer.GVK.kind, group: CERT_MANAGER_GROUP },
-      },
+      secretName: caName,
+      subject: { commonName: names.sqlCaCommonName(clusterName), subject: { organizations: [settings.subject.organization] } },
+      issuerGroup: true,
     });
-    ca.node.addDependency(selfSigned);
     managed.push(managedCertificate(settings, { certificate: ca.name, namespace: certManagerNamespace, secret: caName, ca: true, trust: 'sql' }));
     return [g, ca] as const;
   }));

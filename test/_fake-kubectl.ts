@@ -20,7 +20,9 @@
  *   `--dry-run=client -o json` it prints the Secret instead and stores nothing;
  * - `apply [--server-side [--field-manager=<name>] [--force-conflicts]] -f -`: stores the Secret read
  *   from standard input, replacing the data of one that exists; a client-side apply also keeps the
- *   whole Secret as its last-applied configuration, as kubectl does in an annotation;
+ *   whole Secret as its last-applied configuration, as kubectl does in an annotation; a Namespace
+ *   read there is recorded (`created`, or `unchanged` when it exists);
+ * - `create namespace <name> --dry-run=client -o json`: prints the Namespace, stores nothing;
  * - `apply -f <file> [-l <selector>]`: stores every object of the YAML file (matching the label
  *   selector), raising `metadata.generation` when its spec changes; refuses a missing file, a bad
  *   selector, and a kind that is neither built in nor one of the CRDs in `crds/`;
@@ -77,6 +79,8 @@ export interface FakeState {
   pods?: any[];
   /** Restarts asked for with `kubectl rollout restart`, not yet carried out. */
   restarts?: { kind: string; name: string; namespace: string }[];
+  /** Namespaces applied with `apply -f -`. */
+  namespaces?: string[];
   /** Whole seconds since {@link CLOCK_START}, moved on by every write. */
   clock?: number;
 }
@@ -427,6 +431,12 @@ if (verb === 'exec' && resource !== undefined && third === undefined && command 
   }
   process.exit(0);
 }
+if (verb === 'create' && resource === 'namespace' && third !== undefined && rest.length === 0) {
+  // A namespace as the runbooks make one that may exist: printed with --dry-run=client -o json, then applied.
+  if (!dryRun || output !== 'json') die('fake kubectl: create namespace only with --dry-run=client -o json', 2);
+  out(JSON.stringify({ kind: 'Namespace', apiVersion: 'v1', metadata: { name: third } }, null, 2) + '\n');
+  process.exit(0);
+}
 if (verb === 'create' && resource === 'secret' && third === 'generic') {
   if (rest.length !== 1) die('fake kubectl: create secret generic takes exactly one name', 2);
   const name = rest[0];
@@ -460,7 +470,16 @@ if (verb === 'create' && resource === 'secret' && third === 'generic') {
 }
 if (verb === 'apply' && file === '-' && resource === undefined) {
   const object = JSON.parse(fs.readFileSync(0, 'utf8'));
-  if (object.kind !== 'Secret') die('fake kubectl: apply -f - takes only a Secret', 2);
+  if (object.kind === 'Namespace') {
+    withState((state) => {
+      const known = (state.namespaces || []).includes(object.metadata.name);
+      state.namespaces = [...new Set([...(state.namespaces || []), object.metadata.name])];
+      out('namespace/' + object.metadata.name + (known ? ' unchanged' : ' created') + '\n');
+      return { save: true };
+    });
+    process.exit(0);
+  }
+  if (object.kind !== 'Secret') die('fake kubectl: apply -f - takes only a Secret or a Namespace', 2);
   const at = object.metadata.namespace ?? ns;
   if (forceConflicts && !serverSide) die('error: --force-conflicts only works with --server-side');
   // A client-side apply keeps the whole object, data included, in an annotation; a server-side one does not.

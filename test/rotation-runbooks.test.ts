@@ -24,6 +24,7 @@ import {
 } from '../lib';
 import { secretConsumers } from '../lib/certificates/secret-consumers';
 import { databaseRunbookPath, rotationRunbookPath, tlsPlanPath, verifyReportFromOutputFolder } from '../lib/model/output-layout';
+import { ISSUE_SCRIPT } from '../lib/certificates/cfssl-files';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { FakeCluster } from './_fake-cluster';
@@ -135,9 +136,12 @@ async function created(p: Project, method: IssuingMethod, roll: RollOptions, sql
   const { plan, manifests } = synth(p, method, [], sqlClients);
   const issuer = method === IssuingMethod.CERT_MANAGER ? await CertManagerIssuer.issueAll([]) : undefined;
   if (method === IssuingMethod.CFSSL) {
-    // The database runbook's issuing block, as written.
+    // The database runbook's blocks up to its issuing block (the applications' namespaces first), as written.
     const runbook = fs.readFileSync(path.join(p.outdir, databaseRunbookPath(NS, CLUSTER)), 'utf8');
-    await bash(shellBlocks(runbook)[0], p.outdir, p.env);
+    const blocks = shellBlocks(runbook);
+    for (const block of blocks.slice(0, blocks.findIndex((b) => b.includes(ISSUE_SCRIPT)) + 1)) {
+      await bash(block, p.outdir, p.env);
+    }
   }
   execFileSync('kubectl', ['apply', '-f', MANIFEST], { cwd: p.outdir, env: p.env });
   const sim = new RotationSimulator(plan, manifests, { sqlClients });
@@ -473,7 +477,9 @@ describe('the database runbook runs as written', () => {
       expect.stringMatching(/^ledger-coordinator-0: cd \/var\/lib\/cluster-client-tls && coordctl /),
       expect.stringMatching(/^ledger-store-0: cd \/var\/lib\/cluster-client-tls && storectl /),
     ]);
-    // TLS for MySQL clients: the runbook's checks found its Secrets in the cluster's namespace and the application's.
+    // TLS for MySQL clients: the runbook made the application's namespace (twice, as a user re-running it would: unchanged the second time).
+    expect(p.kubectl.state().namespaces).toEqual([SQL_APPLICATION.namespace]);
+    // Its checks found its Secrets in the cluster's namespace and the application's.
     const gets = p.kubectl.calls().filter((c) => c[0] === 'get' && c[1] === 'secret').map((c) => c.join(' '));
     const application = `${SQL_APPLICATION.name}-${NS}-${CLUSTER}-sql-client`;
     expect(gets).toContain(`get secret ${application} -n ${SQL_APPLICATION.namespace}`);

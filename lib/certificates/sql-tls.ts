@@ -253,7 +253,7 @@ export class SqlTls extends Construct {
     return elsewhere.length === 0 ? [] : [{
       title: 'The applications\' namespaces',
       text: [`The certificates of the applications are issued into their own namespaces, which must exist first: ${elsewhere.map((n) => `\`${n}\``).join(', ')}. This makes any that does not exist yet:`],
-      commands: elsewhere.map((n) => `kubectl create namespace ${n} --dry-run=client -o yaml | kubectl apply -f -`),
+      commands: elsewhere.map((n) => `kubectl create namespace ${n} --dry-run=client -o json | kubectl apply -f -`),
     }];
   }
 

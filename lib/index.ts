@@ -4,7 +4,7 @@
 export * from './model/catalog';
 export * from './model/names';
 export * from './model/output-layout';
-export type { SecretRef } from './model/secret-ref';
+export type { CdkPlusPackage, SecretLike, SecretRef } from './model/secret-ref';
 export * from './model/duration';
 export * from './model/errors';
 export * from './model/settings';

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import * as semver from 'semver';
+import * as YAML from 'yaml';
 import { readmeBlocks } from './_readme';
 
 const ROOT = path.join(__dirname, '..');
@@ -18,7 +19,21 @@ const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf
 const NOT_SOURCES = new Set(['node_modules', 'build', 'dist', 'coverage', '.git', '.jest-cache']);
 const SECTION = 'Use it in your app';
 
+/**
+ * The cdk8s-plus packages an app may use with the library: cdk8s-plus-27 at the floor of the
+ * peer range (the design's default), and the newest major, as the project's devDependencies pin it.
+ */
+const PLUS_PACKAGES = [
+  { name: 'cdk8s-plus-27', version: semver.minVersion(PACKAGE.peerDependencies['cdk8s-plus-27'])!.version },
+  ...Object.keys(PACKAGE.devDependencies).filter((name) => /^cdk8s-plus-\d+$/.test(name) && name !== 'cdk8s-plus-27')
+    .sort((a, b) => Number(b.split('-').pop()) - Number(a.split('-').pop())).slice(0, 1)
+    .map((name) => ({ name, version: PACKAGE.devDependencies[name] as string })),
+];
+
 let work: string;
+/** The app of each cdk8s-plus package, by package name. */
+let apps: Record<string, string>;
+/** The app on cdk8s-plus-27. */
 let app: string;
 let packed: { filename: string; files: { path: string }[] };
 
@@ -116,16 +131,25 @@ beforeAll(() => {
   const pack = npm(clone, 'pack', '--json', '--foreground-scripts=false');
   packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[')))[0];
 
-  // A new cdk8s app: the packages of `cdk8s init typescript-app`, with the lowest versions the
-  // library's peer-dependency ranges allow, so that the ranges are proven at their floor.
-  app = path.join(work, 'my-app');
-  fs.mkdirSync(app);
+  apps = Object.fromEntries(PLUS_PACKAGES.map((plus) => [plus.name, newApp(plus)]));
+  app = apps['cdk8s-plus-27'];
+}, 900_000);
+
+/**
+ * A new cdk8s app in `my-app-<package>`: the packages of `cdk8s init typescript-app`, with the
+ * lowest versions the library's peer-dependency ranges allow (so that the ranges are proven at their
+ * floor), the given cdk8s-plus package, README's `main.ts` importing that package, README's
+ * `cdk8s.yaml`, and the package installed as README says.
+ */
+function newApp(plus: { name: string; version: string }): string {
+  const dir = path.join(work, `my-app-${plus.name}`);
+  fs.mkdirSync(dir);
   const floor = (name: string) => semver.minVersion(PACKAGE.peerDependencies?.[name] ?? PACKAGE.dependencies[name])!.version;
-  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
     name: 'my-app',
     version: '1.0.0',
     private: true,
-    dependencies: { 'cdk8s': floor('cdk8s'), 'cdk8s-plus-27': floor('cdk8s-plus-27'), 'constructs': floor('constructs') },
+    dependencies: { 'cdk8s': floor('cdk8s'), [plus.name]: plus.version, 'constructs': floor('constructs') },
     devDependencies: {
       '@types/node': PACKAGE.devDependencies['@types/node'],
       'cdk8s-cli': PACKAGE.devDependencies['cdk8s-cli'],
@@ -133,16 +157,19 @@ beforeAll(() => {
       'typescript': PACKAGE.devDependencies.typescript,
     },
   }, undefined, 2));
-  npm(app, 'install', '--prefer-offline');
+  npm(dir, 'install', '--prefer-offline');
   // The compiler settings `cdk8s init typescript-app` writes: strict, and no skipLibCheck, so the
   // package's declarations are type-checked too.
-  fs.copyFileSync(path.join(app, 'node_modules', 'cdk8s-cli', 'templates', 'typescript-app', 'tsconfig.json'), path.join(app, 'tsconfig.json'));
-  fs.writeFileSync(path.join(app, 'main.ts'), readmeFile('main.ts'));
-  fs.writeFileSync(path.join(app, 'cdk8s.yaml'), readmeFile('cdk8s.yaml'));
+  fs.copyFileSync(path.join(dir, 'node_modules', 'cdk8s-cli', 'templates', 'typescript-app', 'tsconfig.json'), path.join(dir, 'tsconfig.json'));
+  const main = readmeFile('main.ts');
+  expect(main).toContain("from 'cdk8s-plus-27';");
+  fs.writeFileSync(path.join(dir, 'main.ts'), main.replaceAll("from 'cdk8s-plus-27';", `from '${plus.name}';`));
+  fs.writeFileSync(path.join(dir, 'cdk8s.yaml'), readmeFile('cdk8s.yaml'));
 
-  // README's install command, from the folder beside the clone.
-  npm(app, 'install', '--prefer-offline', `../cdk8s-cluster-tls/${packed.filename}`);
-}, 600_000);
+  // README's install command, from a folder beside the clone.
+  npm(dir, 'install', '--prefer-offline', `../cdk8s-cluster-tls/${packed.filename}`);
+  return dir;
+}
 
 afterAll(() => {
   if (work) {
@@ -174,8 +201,10 @@ describe('the package, as npm pack writes it', () => {
     expect(files).toEqual(expect.arrayContaining(['build/lib/index.js', 'build/lib/index.d.ts', 'build/bin/cluster-tls.js', 'build/lib/certificates/tls-plan.schema.json']));
   });
 
-  test('shares the app\'s one copy of cdk8s, constructs and cdk8s-plus-27 (peer dependencies)', () => {
-    // Where each package resolves from the app, and from the library inside it.
+  test.each(PLUS_PACKAGES.map((plus) => [plus.name]))('shares the one copy of cdk8s, constructs and cdk8s-plus-27 of an app on %s (peer dependencies)', (plus) => {
+    const app = apps[plus];
+    // Where each package resolves from the app, and from the library inside it. An app on another
+    // major gets cdk8s-plus-27 from npm, as a peer dependency, beside its own.
     const resolve = (from: string) => JSON.parse(run(app, process.execPath, ['-e', `
       const from = ${JSON.stringify(from)};
       const paths = from === 'app' ? [process.cwd()] : [require.resolve(from)];
@@ -191,8 +220,12 @@ describe('the package, as npm pack writes it', () => {
   });
 });
 
-describe('a cdk8s app that installs the package', () => {
+describe.each(PLUS_PACKAGES.map((plus) => [plus.name]))('a cdk8s app on %s that installs the package', (plus) => {
   let written: Record<string, string>;
+  let app: string;
+  beforeAll(() => {
+    app = apps[plus];
+  });
 
   test('compiles README\'s main.ts with tsc in strict mode, with the types from the package', () => {
     run(app, 'npx', ['--no-install', 'tsc']);
@@ -217,7 +250,11 @@ describe('a cdk8s app that installs the package', () => {
       'shop/orders/tls-plan.json',
       'web.k8s.yaml',
     ]);
-    expect(written['web.k8s.yaml']).toMatch(/^kind: Deployment$/m);
+    // The storefront mounts the database's client Secret, handed out as an ISecret of the app's
+    // cdk8s-plus package; the migration source's Secret is one of that package, given to the library.
+    const [storefront] = YAML.parseAllDocuments(written['web.k8s.yaml']).map((d) => d.toJS()).filter((o) => o.kind === 'Deployment');
+    expect(storefront.spec.template.spec.volumes).toEqual([{ name: 'secret-orders-cluster-client-secret', secret: { secretName: 'orders-cluster-client-secret' } }]);
+    expect(written['shop/orders/migration/legacy.yaml']).toContain('orders-legacy-tls');
     expect(written['data.k8s.yaml']).toMatch(/^kind: DatabaseCluster$/m);
     expect(written['data.k8s.yaml']).toMatch(/^kind: MigrationCluster$/m);
     expect(fs.existsSync(path.join(app, 'cluster-tls.lock.json'))).toBe(true);

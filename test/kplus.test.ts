@@ -1,5 +1,7 @@
 import { App, Chart, Testing } from 'cdk8s';
+import { Construct } from 'constructs';
 import * as kplus from 'cdk8s-plus-27';
+import * as kplus34 from 'cdk8s-plus-34';
 import * as YAML from 'yaml';
 import { ClusterKind } from '../lib/model/catalog';
 import { ClusterTlsError } from '../lib/model/errors';
@@ -92,5 +94,36 @@ describe('cdk8s-plus interop', () => {
     expect(objects.find((o) => o.kind === 'MigrationCluster').spec.tlsClientSecretNames).toEqual(['source1-tls', 'target-tls']);
     const values = YAML.parse(renderApp(chart.node.root as App).files.find((f) => f.path === 'demo/basic/drainer-binlog-values.yaml')!.content);
     expect(values.tlsSyncer).toEqual({ tlsClientSecretName: 'downstream-tls', checkpoint: { tlsClientSecretName: 'checkpoint-tls' } });
+  });
+
+  test('an app on another cdk8s-plus major passes its own ISecrets, and gets the cluster\'s Secrets as ISecrets of its package', () => {
+    const { chart, database } = setup();
+    // Taken: a Secret of cdk8s-plus-34, imported or declared.
+    const other = setup({ changefeed: { sinkTlsSecretNames: [kplus34.Secret.fromSecretName(Testing.chart(), 'sink', 'kafka-tls')] } });
+    expect(other.database.sinkTlsSecretNames).toEqual(['kafka-tls']);
+    const declared = new kplus34.Secret(Testing.chart(), 'declared', { metadata: { name: 'declared-tls' } });
+    expect(setup({ changefeed: { sinkTlsSecretNames: [declared] } }).database.sinkTlsSecretNames).toEqual(['declared-tls']);
+    // A cdk8s-plus-34 object that is not a Secret is refused, as one of cdk8s-plus-27 is.
+    const configMap = new kplus34.ConfigMap(Testing.chart(), 'settings', { metadata: { name: 'kafka-tls' } });
+    expect(() => setup({ changefeed: { sinkTlsSecretNames: [configMap as any] } }))
+      .toThrow('demo/db: changefeed.sinkTlsSecretNames[0]: received a value of type object; expected a Secret name or a cdk8s-plus ISecret');
+
+    // Given out: an ISecret of cdk8s-plus-34, which that package's workloads mount.
+    const secret = database.clientSecret(kplus34);
+    expect(secret).toBeInstanceOf(Construct);
+    const classOf = (plus: typeof kplus | typeof kplus34) => plus.Secret.fromSecretName(Testing.chart(), 'probe', 'probe').constructor;
+    expect(secret.constructor).toBe(classOf(kplus34));
+    expect(database.clientSecret().constructor).toBe(classOf(kplus));
+    expect(classOf(kplus)).not.toBe(classOf(kplus34));
+    expect(secret.name).toBe('basic-cluster-client-secret');
+    expect(database.clientSecret(kplus34)).toBe(secret);
+    expect(database.serverSecret('store', kplus34).name).toBe('basic-store-cluster-secret');
+    // Beside the default package's, without a clash of construct ids.
+    expect(database.clientSecret()).not.toBe(secret);
+    expect(database.clientSecret().name).toBe(secret.name);
+    const client = new kplus34.Deployment(chart, 'client', { containers: [{ image: 'registry.example.com/app:1.0.0' }] });
+    client.containers[0].mount('/etc/db-tls', kplus34.Volume.fromSecret(chart, 'client-tls', secret));
+    const deployment = Testing.synth(chart).find((o) => o.kind === 'Deployment');
+    expect(deployment.spec.template.spec.volumes).toEqual([{ name: 'secret-basic-cluster-client-secret', secret: { secretName: 'basic-cluster-client-secret' } }]);
   });
 });

@@ -6,6 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
+import type { CdkPlusPackage } from '../model/secret-ref';
 import { Construct, IConstruct } from 'constructs';
 import { TlsEnablementPhase, nextEnablementPhase, planEnablement } from '../model/enablement';
 import {
@@ -361,8 +362,11 @@ export class ClusterCertificates extends Construct {
    * The server Secret of a component as a cdk8s-plus `ISecret`; throws when the component was not
    * added. Nothing is written for it: the Secret is the one the issuing method makes.
    */
-  public serverSecret(token: ComponentToken): kplus.ISecret {
-    return importedSecret(this, this.serverSecretName(token));
+  public serverSecret(token: ComponentToken): kplus.ISecret;
+  /** The server Secret of a component as an `ISecret` of the cdk8s-plus package given (any major from 27). */
+  public serverSecret<S>(token: ComponentToken, plus: CdkPlusPackage<S>): S;
+  public serverSecret<S>(token: ComponentToken, plus?: CdkPlusPackage<S>): kplus.ISecret | S {
+    return importedSecret(this, this.serverSecretName(token), plus);
   }
 
   /**
@@ -370,8 +374,14 @@ export class ClusterCertificates extends Construct {
    * connects to the cluster with the client certificate set: mount it with
    * `kplus.Volume.fromSecret(scope, id, certs.clientSecret(kind))`. Throws when the kind is not served.
    */
-  public clientSecret(kind: ClusterKind): kplus.ISecret {
-    return importedSecret(this, this.clientSecretName(kind));
+  public clientSecret(kind: ClusterKind): kplus.ISecret;
+  /**
+   * The shared client Secret of a cluster kind as an `ISecret` of the cdk8s-plus package given (any
+   * major from 27): `kplus.Volume.fromSecret(scope, id, certs.clientSecret(kind, kplus))`.
+   */
+  public clientSecret<S>(kind: ClusterKind, plus: CdkPlusPackage<S>): S;
+  public clientSecret<S>(kind: ClusterKind, plus?: CdkPlusPackage<S>): kplus.ISecret | S {
+    return importedSecret(this, this.clientSecretName(kind), plus);
   }
 
   /**
@@ -634,17 +644,25 @@ export class ClusterCertificates extends Construct {
   }
 }
 
+/** The Secrets handed out, per scope, per cdk8s-plus package, by name. */
+const handedOut = new WeakMap<Construct, Map<CdkPlusPackage<unknown>, Map<string, unknown>>>();
+
 /**
- * The Secret of the given name as a cdk8s-plus `ISecret`, made once per name under `scope` (a
- * construct of no output: it writes nothing). cdk8s-plus-27 is loaded here, on first use, so a
- * synth that hands out no Secret does not pay for loading it.
+ * The Secret of the given name as an `ISecret` of the cdk8s-plus package given, or of
+ * cdk8s-plus-27 (the design's default), made once per package and name under `scope` (a construct
+ * of no output: it writes nothing). cdk8s-plus-27 is loaded here, on first use, so a synth that
+ * hands out no Secret does not pay for loading it.
  */
-function importedSecret(scope: Construct, name: string): kplus.ISecret {
-  const id = `Secret-${name}`;
-  const existing = scope.node.tryFindChild(id);
-  if (existing) {
-    return existing as unknown as kplus.ISecret;
+function importedSecret<S>(scope: Construct, name: string, plus?: CdkPlusPackage<S>): S {
+  const pkg: CdkPlusPackage<unknown> = plus ?? require('cdk8s-plus-27');
+  const byPackage = handedOut.get(scope) ?? new Map<CdkPlusPackage<unknown>, Map<string, unknown>>();
+  handedOut.set(scope, byPackage);
+  const byName = byPackage.get(pkg) ?? new Map<string, unknown>();
+  byPackage.set(pkg, byName);
+  if (!byName.has(name)) {
+    // The first package asked keeps the plain id; each other package its own, so that ids never clash.
+    const index = [...byPackage.keys()].indexOf(pkg);
+    byName.set(name, pkg.Secret.fromSecretName(scope, index === 0 ? `Secret-${name}` : `Secret-${index}-${name}`, name));
   }
-  const plus: typeof kplus = require('cdk8s-plus-27');
-  return plus.Secret.fromSecretName(scope, id, name);
+  return byName.get(name) as S;
 }

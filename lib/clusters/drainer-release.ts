@@ -13,7 +13,7 @@ import { OutputFile } from '../synth/output-file';
 import type { ClusterCertificates } from '../certificates/cluster-certificates';
 import type { ITlsDatabaseCluster } from './tls-cluster';
 import { drainerValuesPath, manifestFileName } from '../model/output-layout';
-import { SecretRef, secretRef, secretRefName } from '../model/secret-ref';
+import { CdkPlusPackage, SecretRef, secretRef, secretRefName } from '../model/secret-ref';
 import { registerDrainer } from '../synth/app-rules';
 import { compact, dependWithinChart } from './operator';
 import { RunbookStep } from '../documents/runbook';
@@ -280,8 +280,11 @@ export class DrainerRelease extends Construct {
   }
 
   /** The drainer's server Secret (`serverSecretName`) as a cdk8s-plus `ISecret`. */
-  public serverSecret(): kplus.ISecret {
-    return this.certificates.serverSecret('drainer');
+  public serverSecret(): kplus.ISecret;
+  /** The drainer's server Secret as an `ISecret` of the cdk8s-plus package given (any major from 27). */
+  public serverSecret<S>(plus: CdkPlusPackage<S>): S;
+  public serverSecret<S>(plus?: CdkPlusPackage<S>): kplus.ISecret | S {
+    return this.certificates.serverSecret('drainer', plus as CdkPlusPackage<S>);
   }
 
   /** The chart values, as the values file and the GitOps objects hold them (a copy). */

@@ -4,6 +4,7 @@
  */
 import { ApiObject } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
+import type { CdkPlusPackage } from '../model/secret-ref';
 import { IConstruct } from 'constructs';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { CertificateSubject } from '../certificates/certificate-options';
@@ -33,8 +34,12 @@ export interface ITlsCluster extends IConstruct {
   serverSecretName(token: ComponentToken): string;
   /** The server Secret of one of the cluster's components, as a cdk8s-plus `ISecret`. */
   serverSecret(token: ComponentToken): kplus.ISecret;
+  /** The server Secret of one of the cluster's components, as an `ISecret` of the cdk8s-plus package given. */
+  serverSecret<S>(token: ComponentToken, plus: CdkPlusPackage<S>): S;
   /** The shared client Secret, as a cdk8s-plus `ISecret`. */
   clientSecret(): kplus.ISecret;
+  /** The shared client Secret, as an `ISecret` of the cdk8s-plus package given. */
+  clientSecret<S>(plus: CdkPlusPackage<S>): S;
 }
 
 /**

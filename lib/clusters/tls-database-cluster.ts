@@ -4,7 +4,7 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
-import { SecretRef, secretRefName, secretRefs } from '../model/secret-ref';
+import { CdkPlusPackage, SecretRef, secretRefName, secretRefs } from '../model/secret-ref';
 import { Construct } from 'constructs';
 import {
   CAPABILITIES, CLIENT_SECRET_MOUNTING, COMPONENTS, ClusterKind, ComponentEntry, ComponentToken, MOUNT_PATHS, PORTS, SHOWN_VALUES, clusterKind,
@@ -369,16 +369,25 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
   }
 
   /** The server Secret of one of the cluster's components, as a cdk8s-plus `ISecret`. */
-  public serverSecret(token: ComponentToken): kplus.ISecret {
-    return this.certificates.serverSecret(ownComponent(this, ClusterKind.DATABASE, token));
+  public serverSecret(token: ComponentToken): kplus.ISecret;
+  /** The server Secret of one of the cluster's components, as an `ISecret` of the cdk8s-plus package given (any major from 27). */
+  public serverSecret<S>(token: ComponentToken, plus: CdkPlusPackage<S>): S;
+  public serverSecret<S>(token: ComponentToken, plus?: CdkPlusPackage<S>): kplus.ISecret | S {
+    return this.certificates.serverSecret(ownComponent(this, ClusterKind.DATABASE, token), plus as CdkPlusPackage<S>);
   }
 
   /**
    * The cluster's shared client Secret (`clientSecretName`) as a cdk8s-plus `ISecret`: a
    * cdk8s-plus workload mounts the client certificate set with `kplus.Volume.fromSecret`.
    */
-  public clientSecret(): kplus.ISecret {
-    return this.certificates.clientSecret(ClusterKind.DATABASE);
+  public clientSecret(): kplus.ISecret;
+  /**
+   * The shared client Secret as an `ISecret` of the cdk8s-plus package given (any major from 27),
+   * for an app on another major: `kplus.Volume.fromSecret(scope, id, cluster.clientSecret(kplus))`.
+   */
+  public clientSecret<S>(plus: CdkPlusPackage<S>): S;
+  public clientSecret<S>(plus?: CdkPlusPackage<S>): kplus.ISecret | S {
+    return this.certificates.clientSecret(ClusterKind.DATABASE, plus as CdkPlusPackage<S>);
   }
 
   /**

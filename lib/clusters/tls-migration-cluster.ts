@@ -20,7 +20,7 @@ import {
 import { compact, operatorObject } from './operator';
 import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, ownComponent, requireExternalSecretName, resolveCluster, rotationRestart } from './cluster-props';
-import { SecretRef, secretRef, secretRefName } from '../model/secret-ref';
+import { CdkPlusPackage, SecretRef, secretRef, secretRefName } from '../model/secret-ref';
 import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../model/props';
 import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity } from '../model/validate';
 import { requireMinimum } from '../model/versions';
@@ -315,13 +315,22 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
   }
 
   /** The server Secret of a member, as a cdk8s-plus `ISecret`. */
-  public serverSecret(token: ComponentToken): kplus.ISecret {
-    return this.certificates.serverSecret(ownComponent(this, ClusterKind.MIGRATION, token));
+  public serverSecret(token: ComponentToken): kplus.ISecret;
+  /** The server Secret of one of the cluster's components, as an `ISecret` of the cdk8s-plus package given (any major from 27). */
+  public serverSecret<S>(token: ComponentToken, plus: CdkPlusPackage<S>): S;
+  public serverSecret<S>(token: ComponentToken, plus?: CdkPlusPackage<S>): kplus.ISecret | S {
+    return this.certificates.serverSecret(ownComponent(this, ClusterKind.MIGRATION, token), plus as CdkPlusPackage<S>);
   }
 
   /** The migration cluster's shared client Secret (`clientSecretName`) as a cdk8s-plus `ISecret`. */
-  public clientSecret(): kplus.ISecret {
-    return this.certificates.clientSecret(ClusterKind.MIGRATION);
+  public clientSecret(): kplus.ISecret;
+  /**
+   * The shared client Secret as an `ISecret` of the cdk8s-plus package given (any major from 27),
+   * for an app on another major: `kplus.Volume.fromSecret(scope, id, cluster.clientSecret(kplus))`.
+   */
+  public clientSecret<S>(plus: CdkPlusPackage<S>): S;
+  public clientSecret<S>(plus?: CdkPlusPackage<S>): kplus.ISecret | S {
+    return this.certificates.clientSecret(ClusterKind.MIGRATION, plus as CdkPlusPackage<S>);
   }
 
   /** Declares the `MigrationCluster`, with TLS between its members and the external databases' Secrets, after the certificates. */

@@ -1,13 +1,33 @@
 /**
  * Secrets given to the constructs the way cdk8s-plus works with them: a prop that names a Secret
- * also takes a `kplus.ISecret` (the constructs hand out their own certificate Secrets as
- * `kplus.ISecret`s too; see `ClusterCertificates.clientSecret`).
+ * also takes an `ISecret` of any cdk8s-plus major from 27 (the constructs hand out their own
+ * certificate Secrets as `ISecret`s too; see `ClusterCertificates.clientSecret`).
  */
-import type * as kplus from 'cdk8s-plus-27';
+import type { Construct, IConstruct } from 'constructs';
 import { PropSpec, isConstruct } from './props';
 
-/** A Secret, by its name or as a cdk8s-plus `ISecret` (`kplus.Secret.fromSecretName`, or a `kplus.Secret`). */
-export type SecretRef = string | kplus.ISecret;
+/**
+ * What the constructs read of a cdk8s-plus `ISecret`: its name and its kind. Every major's
+ * `ISecret` (`cdk8s-plus-27` to `cdk8s-plus-34`) has both, so an app on any of them passes its own.
+ */
+export interface SecretLike extends IConstruct {
+  /** The Secret's name in Kubernetes. */
+  readonly name: string;
+  /** The object's kind: `Secret`. */
+  readonly kind: string;
+}
+
+/** A Secret, by its name or as a cdk8s-plus `ISecret` of any major (`kplus.Secret.fromSecretName`, or a `kplus.Secret`). */
+export type SecretRef = string | SecretLike;
+
+/**
+ * A cdk8s-plus package, any major from 27, as `import * as kplus from 'cdk8s-plus-34'` gives it:
+ * what the constructs use of it to hand out a Secret as that package's `ISecret`.
+ */
+export interface CdkPlusPackage<S> {
+  /** The package's `Secret` class. */
+  readonly Secret: { fromSecretName(scope: Construct, id: string, name: string): S };
+}
 
 /** What a message says a {@link SecretRef} prop expects. */
 const EXPECTED = 'a Secret name or a cdk8s-plus ISecret';

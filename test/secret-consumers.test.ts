@@ -56,7 +56,7 @@ describe('secretConsumers', () => {
     new ApiObject(chart, 'nightly', { apiVersion: 'batch/v1', ...workload('CronJob', 'nightly-report', { volumes: [{ secret: { secretName: database.clientSecretName } }] }) });
     const runbook = renderApp(app).files.find((f) => f.path === 'demo/basic/rotation-runbook.md')!.content;
     const name = api.name;
-    expect(runbook).toContain(`These workloads of the app load the cluster's Secrets (Deployment \`${name}\`: \`basic-cluster-client-secret\`). Restart each in turn and wait for it.`);
+    expect(runbook).toContain(`These workloads of the app load the Secrets (Deployment \`${name}\`: \`basic-cluster-client-secret\`). Restart each in turn and wait for it.`);
     expect(runbook).toContain(`kubectl rollout restart deployment/${name} -n demo\nkubectl rollout status deployment/${name} -n demo\n`);
     expect(runbook).toContain('CronJob `nightly-report` loads them too and picks them up at its next start');
   });

@@ -41,7 +41,7 @@ function time(dir: string, argv: readonly string[]): { ms: number; status: numbe
   return { ms: performance.now() - start, status: result.status, output: result.stdout + result.stderr };
 }
 
-/** The 10th and 90th percentiles and the median, rounded, as the README's table shows them. */
+/** The 10th and 90th percentiles and the median, rounded, as BENCHMARK.md's tables show them. */
 function spread(values: readonly number[]): string {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];

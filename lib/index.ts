@@ -5,7 +5,10 @@ export * from './model/catalog';
 export * from './model/names';
 export * from './model/output-layout';
 export type { CdkPlusPackage, SecretLike, SecretRef } from './model/secret-ref';
+export type { PropShape, PropSpec } from './model/props';
 export * from './model/duration';
+export { MAX_QUANTITY_EXPONENT, isStorageQuantity, sizeQuantity } from './model/quantity';
+export type { StorageSize } from './model/quantity';
 export * from './model/errors';
 export * from './model/settings';
 export {
@@ -20,7 +23,7 @@ export {
 export * from './certificates/expiry-watch';
 export { ResolvedSqlTlsOptions, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions, SqlTlsProps, resolveSqlTlsOptions } from './certificates/sql-tls';
 export { EXPIRY_ALERTS, EXPIRY_ALERT_LABELS, EXPIRY_DEFAULTS, EXPIRY_EXPORTER, EXPIRY_METRICS, MINIMUM_EXPIRY_THRESHOLD } from './model/expiry';
-export type { ExportedCertificate, ManagedCertificate, WatchedCertificate } from './model/expiry';
+export type { CertificateTrust, ExportedCertificate, ManagedCertificate, WatchedCertificate } from './model/expiry';
 export type { AlertRule, ExporterValues, RuleGroup } from './documents/expiry-rules';
 export * from './synth/output-file';
 export type { Runbook, RunbookStep } from './documents/runbook';

@@ -14,6 +14,8 @@
 #   tls-peer                  Go's crypto/tls, the Go side of the handshake matrix
 #   mysql-client              the Go MySQL driver (tools/control-plane/mysql-client), the Go application
 #                             of the application-TLS tests
+#   quantity                  Kubernetes' quantity parser (k8s.io/apimachinery's resource.ParseQuantity,
+#                             tools/control-plane/quantity), which the storage-size tests compare to
 #   cert-manager-webhook      cert-manager's admission webhook (tools/control-plane/cert-manager-webhook),
 #                             built inside a copy of the release's main module
 #   cmctl                     cert-manager's command line, which the leaf-renewal script calls
@@ -94,6 +96,7 @@ build . cert-manager-controller ./cmd/cert-manager-controller
 build . launcher ./cmd/launcher
 build . tls-peer ./cmd/tls-peer
 build mysql-client mysql-client .
+build quantity quantity .
 build cmctl cmctl github.com/cert-manager/cmctl/v2
 build cmctl helm helm.sh/helm/v3/cmd/helm
 

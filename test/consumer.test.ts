@@ -35,6 +35,8 @@ let work: string;
 let apps: Record<string, string>;
 /** The app on cdk8s-plus-27. */
 let app: string;
+/** The warnings npm printed while installing the package into each app, by cdk8s-plus package. */
+const installWarnings: Record<string, string[]> = {};
 let packed: { filename: string; files: { path: string }[] };
 
 /** Runs a command and returns its result; a failure fails the test with the command's output. */
@@ -167,7 +169,12 @@ function newApp(plus: { name: string; version: string }): string {
   fs.writeFileSync(path.join(dir, 'cdk8s.yaml'), readmeFile('cdk8s.yaml'));
 
   // README's install command, from a folder beside the clone.
-  npm(dir, 'install', '--prefer-offline', `../cdk8s-cluster-tls/${packed.filename}`);
+  // npm repeats at every install its notice of the app's own packages with install scripts
+  // (cdk8s-cli's dependencies): that notice counts only when it names this package.
+  const warnings = npm(dir, 'install', '--prefer-offline', `../cdk8s-cluster-tls/${packed.filename}`).stderr
+    .split('\n').filter((line) => /\bwarn\b/i.test(line));
+  const notice = warnings.filter((line) => line.startsWith('npm warn install-scripts'));
+  installWarnings[plus.name] = notice.some((line) => line.includes(PACKAGE.name)) ? warnings : warnings.filter((line) => !notice.includes(line));
   return dir;
 }
 
@@ -193,12 +200,19 @@ describe('the package, as npm pack writes it', () => {
     // types alone compiles to a file that nothing loads).
     const module = (f: string) => f.replace(/(\.d\.ts|\.js)$/, '');
     const neededModules = new Set([...needed].filter((f) => /\.(js|d\.ts)$/.test(f)).map(module));
-    const extra = files.filter((f) => !['package.json', 'README.md'].includes(f) && !(
+    const extra = files.filter((f) => !['package.json', 'README.md', 'LICENSE', 'API.md', 'CHANGELOG.md'].includes(f) && !(
       (/^build\/(lib|bin|imports)\/.+\.js$/.test(f) && neededModules.has(module(f)))
       || (/^build\/(lib|imports)\/.+\.d\.ts$/.test(f) && neededModules.has(module(f)))
       || (/^build\/lib\/.+\.json$/.test(f) && needed.has(f))));
     expect(extra).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(['build/lib/index.js', 'build/lib/index.d.ts', 'build/bin/cluster-tls.js', 'build/lib/certificates/tls-plan.schema.json']));
+  });
+
+  test('installs without a warning, and runs no script of the package on install', () => {
+    expect(installWarnings).toEqual(Object.fromEntries(PLUS_PACKAGES.map((plus) => [plus.name, []])));
+    const installed = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', PACKAGE.name, 'package.json'), 'utf8'));
+    const lifecycle = ['preinstall', 'install', 'postinstall', 'prepare'];
+    expect(Object.keys(installed.scripts ?? {}).filter((name) => lifecycle.includes(name))).toEqual([]);
   });
 
   test.each(PLUS_PACKAGES.map((plus) => [plus.name]))('shares the one copy of cdk8s, constructs and cdk8s-plus-27 of an app on %s (peer dependencies)', (plus) => {

@@ -36,11 +36,24 @@ export interface ProvidedSecretNames {
   /**
    * Server Secrets, by component token.
    * @default - none stated
+   * @property __type.mig-master - The `mig-master` server Secret's name, which must be `${cluster_name}-mig-master-cluster-secret`.
+   * @property __type.mig-worker - The `mig-worker` server Secret's name, which must be `${cluster_name}-mig-worker-cluster-secret`.
+   * @property __type.coordinator - The `coordinator` server Secret's name, which must be `${cluster_name}-coordinator-cluster-secret`.
+   * @property __type.store - The `store` server Secret's name, which must be `${cluster_name}-store-cluster-secret`.
+   * @property __type.sqlserver - The `sqlserver` server Secret's name, which must be `${cluster_name}-sqlserver-cluster-secret`.
+   * @property __type.pump - The `pump` server Secret's name, which must be `${cluster_name}-pump-cluster-secret`.
+   * @property __type.drainer - The `drainer` server Secret's name, which must be `${cluster_name}-drainer-cluster-secret`.
+   * @property __type.changefeed - The `changefeed` server Secret's name, which must be `${cluster_name}-changefeed-cluster-secret`.
+   * @property __type.columnar - The `columnar` server Secret's name, which must be `${cluster_name}-columnar-cluster-secret`.
+   * @property __type.importer - The `importer` server Secret's name, which must be `${cluster_name}-importer-cluster-secret`.
+   * @property __type.lightning - The `lightning` server Secret's name, which must be `${cluster_name}-lightning-cluster-secret`.
    */
   readonly servers?: { readonly [token in ComponentToken]?: string };
   /**
    * Shared client Secrets, by cluster kind (`database`, `migration`).
    * @default - none stated
+   * @property __type.database - The database cluster's client Secret's name, which must be `${cluster_name}-cluster-client-secret`.
+   * @property __type.migration - The migration cluster's client Secret's name, which must be `${cluster_name}-mig-client-secret`.
    */
   readonly clients?: { readonly [kind in ClusterKind]?: string };
 }
@@ -168,7 +181,9 @@ export interface TlsPlanSecret {
 
 /** The algorithm and size of a planned key. */
 export interface PlannedKey {
+  /** The key algorithm, a {@link KeyAlgorithm} value: `RSA`, `ECDSA` or `Ed25519`. */
   readonly algorithm: string;
+  /** The key size in bits; absent for Ed25519. */
   readonly size?: number;
 }
 
@@ -185,20 +200,37 @@ export const TLS_PLAN_VERSION = 3;
 export interface TlsPlan {
   /** {@link TLS_PLAN_VERSION}. */
   readonly version: typeof TLS_PLAN_VERSION;
+  /** The cluster name. */
   readonly clusterName: string;
+  /** The namespace of the cluster and of every Secret of `secrets`. */
   readonly namespace: string;
   /** How the Secrets are made. */
   readonly method: IssuingMethod;
+  /** The Common Name shared by every certificate. */
   readonly commonName: string;
+  /** The organization (`O`) of the subject: the `subject.organization` prop, or the cluster name. */
   readonly organization: string;
+  /** The key of the server and client certificates. */
   readonly privateKey: PlannedKey;
   /**
    * The CA. `secretName` is the Secret cert-manager keeps it in; with the other methods no such
    * Secret exists and `ca.crt` of every Secret holds the CA.
    */
-  readonly ca: { readonly secretName: string; readonly duration: string; readonly renewBefore: string; readonly privateKey?: PlannedKey };
+  readonly ca: {
+    /** The name of the Secret that holds the CA that signs new certificates. */
+    readonly secretName: string;
+    /** The CA's validity, as a Go duration such as `87600h`. */
+    readonly duration: string;
+    /** How long before the CA expires it is renewed, as a Go duration such as `720h`. */
+    readonly renewBefore: string;
+    /** The CA's key; when absent, the CA's key is as `privateKey`. */
+    readonly privateKey?: PlannedKey;
+  };
+  /** The validity of the server and client certificates, as a Go duration such as `8760h`. */
   readonly duration: string;
+  /** How long before a server or client certificate expires it is renewed, as a Go duration such as `360h`. */
   readonly renewBefore: string;
+  /** The client Secret of each cluster kind, then the server Secret of each component. */
   readonly secrets: TlsPlanSecret[];
   /** The rotation declared, when one is: its phase and what every Secret must hold in it. */
   readonly rotation?: TlsPlanRotation;
@@ -217,7 +249,12 @@ export interface TlsPlanSqlTls {
    * The SQL CA: its name (Certificate, Secret and ClusterIssuer with cert-manager) and, with
    * cert-manager, the namespace of its Secret (cert-manager's own).
    */
-  readonly ca: { readonly name: string; readonly secretNamespace?: string };
+  readonly ca: {
+    /** The SQL CA's name: `<namespace>-${cluster_name}-sql-ca`. */
+    readonly name: string;
+    /** With cert-manager, the namespace of the SQL CA's Secret; absent with the other methods. */
+    readonly secretNamespace?: string;
+  };
   /** The operator's `disableClientAuthn`: the server asks for no client certificate. */
   readonly disableClientAuthn: boolean;
   /** The operator's `skipInternalClientCA`: the operator's clients do not check the server. */
@@ -228,7 +265,9 @@ export interface TlsPlanSqlTls {
 
 /** One Secret of TLS for MySQL clients. */
 export interface TlsPlanSqlSecret {
+  /** The Secret name. */
   readonly name: string;
+  /** The Secret's namespace: the cluster's, or an application's own. */
   readonly namespace: string;
   /** The SQL server's certificate, the operator's client certificate, or an application's. */
   readonly role: 'server' | 'operator-client' | 'application';
@@ -248,7 +287,9 @@ export interface TlsPlanSqlSecret {
 export interface TlsPlanRotation {
   /** The rotation's id, which names the generation it makes. */
   readonly id: string;
+  /** What the rotation replaces. */
   readonly kind: RotationKind;
+  /** The phase this commit declares. */
   readonly phase: RotationPhase;
   /** The phases of the kind, in order. */
   readonly phases: RotationPhase[];
@@ -268,18 +309,33 @@ export interface TlsPlanRotation {
    */
   readonly restartOrder: ComponentToken[];
   /** Every rotation declared, in order, this one last: the record keeps it, so none can be dropped or renamed later. */
-  readonly history: { readonly id: string; readonly kind: RotationKind }[];
+  readonly history: {
+    /** The rotation's id. */
+    readonly id: string;
+    /** What the rotation replaced, or replaces for the last one. */
+    readonly kind: RotationKind;
+  }[];
 }
 
 /** A private key's settings with every default applied. */
-export type ResolvedPrivateKey = Required<Omit<PrivateKeyOptions, 'size'>> & { readonly size?: number };
+export type ResolvedPrivateKey = Required<Omit<PrivateKeyOptions, 'size'>> & {
+  /** The key size in bits: the given size or its algorithm's default; absent for Ed25519. */
+  readonly size?: number;
+};
 
 /** Fully resolved settings shared by every certificate of the cluster. */
 export interface CertificateSettings {
+  /** The cluster name. */
   readonly clusterName: string;
+  /** The namespace of the cluster and of every certificate. */
   readonly namespace: string;
+  /** The Common Name shared by every certificate. */
   readonly commonName: string;
-  readonly subject: CertificateSubject & { readonly organization: string };
+  /** The subject fields of the `subject` prop, checked. */
+  readonly subject: CertificateSubject & {
+    /** The organization (`O`): the `subject.organization` prop, or the cluster name. */
+    readonly organization: string;
+  };
   /** The keys of the server and client certificates. */
   readonly privateKey: ResolvedPrivateKey;
   /**
@@ -287,9 +343,13 @@ export interface CertificateSettings {
    * unless `caKeyRotationPolicy` says otherwise; RSA 2048 with cfssl (the specification's limit).
    */
   readonly caPrivateKey: ResolvedPrivateKey;
+  /** The CA's validity, as a Go duration: the `caDuration` prop, by default `87600h`. */
   readonly caDuration: string;
+  /** How long before the CA expires it is renewed, as a Go duration: the `caRenewBefore` prop, by default `720h`. */
   readonly caRenewBefore: string;
+  /** The validity of the server and client certificates, as a Go duration: the `duration` prop, by default `8760h`. */
   readonly duration: string;
+  /** How long before a server or client certificate expires it is renewed, as a Go duration: the `renewBefore` prop, by default `360h`. */
   readonly renewBefore: string;
   /** The rotation under way or last done, when `rotations` declares one. */
   readonly rotation?: ResolvedRotation;

@@ -5,7 +5,7 @@ import {
   ServerCertificateOptions,
 } from './certificate-options';
 import { CFSSL_CA_KEY, ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } from '../model/catalog';
-import { durationHours, formatDuration, parseDuration } from '../model/duration';
+import { DurationValue, durationHours, durationText, formatDuration, parseDuration } from '../model/duration';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import { PropShape, checkProps } from '../model/props';
@@ -37,10 +37,14 @@ export function resolveSubject(scope: Construct, subject: CertificateSubject | u
 
 /** The validity props. */
 export interface ValidityProps {
-  readonly caDuration?: string;
-  readonly caRenewBefore?: string;
-  readonly duration?: string;
-  readonly renewBefore?: string;
+  /** CA validity. */
+  readonly caDuration?: DurationValue;
+  /** How long before the CA expires it is renewed. */
+  readonly caRenewBefore?: DurationValue;
+  /** Server and client certificate validity. */
+  readonly duration?: DurationValue;
+  /** How long before a server or client certificate expires it is renewed. */
+  readonly renewBefore?: DurationValue;
 }
 
 /**
@@ -147,10 +151,10 @@ export const CERT_MANAGER_MINIMUMS = { duration: '1h', renewBefore: '5m' } as co
  */
 export function resolveValidity(scope: Construct, props: ValidityProps, method: IssuingMethod) {
   const v = {
-    caDuration: props.caDuration ?? VALIDITY.caDuration,
-    caRenewBefore: props.caRenewBefore ?? VALIDITY.caRenewBefore,
-    duration: props.duration ?? VALIDITY.leafDuration,
-    renewBefore: props.renewBefore ?? VALIDITY.leafRenewBefore,
+    caDuration: durationText(props.caDuration ?? VALIDITY.caDuration),
+    caRenewBefore: durationText(props.caRenewBefore ?? VALIDITY.caRenewBefore),
+    duration: durationText(props.duration ?? VALIDITY.leafDuration),
+    renewBefore: durationText(props.renewBefore ?? VALIDITY.leafRenewBefore),
   };
   const caDuration = requireDuration(scope, 'caDuration', v.caDuration);
   const caRenewBefore = requireDuration(scope, 'caRenewBefore', v.caRenewBefore);

@@ -16,6 +16,7 @@ import {
   CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
   ServerCertificatePlan, TLS_PLAN_VERSION, TlsPlan,
 } from './certificate-options';
+import { DurationValue, durationSpec } from '../model/duration';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
@@ -117,22 +118,22 @@ export interface ClusterCertificatesProps {
    * CA validity.
    * @default '87600h'
    */
-  readonly caDuration?: string;
+  readonly caDuration?: DurationValue;
   /**
    * How long before the CA expires it is renewed (cert-manager method).
    * @default '720h'
    */
-  readonly caRenewBefore?: string;
+  readonly caRenewBefore?: DurationValue;
   /**
    * Server and client certificate validity; must be shorter than the CA's.
    * @default '8760h'
    */
-  readonly duration?: string;
+  readonly duration?: DurationValue;
   /**
    * How long before a server or client certificate expires it is renewed (cert-manager method).
    * @default '360h'
    */
-  readonly renewBefore?: string;
+  readonly renewBefore?: DurationValue;
   /**
    * The rotations of the certificates, oldest first: the last one is under way (or the last one
    * done). Each phase of a rotation is one commit of the app: the output then holds what that
@@ -163,10 +164,10 @@ const CLUSTER_CERTIFICATES_SHAPE = {
   caKeyRotationPolicy: oneOf(Object.values(KeyRotationPolicy)),
   method: oneOf(Object.values(IssuingMethod)),
   secretNames: objectOf({ servers: 'object?', clients: 'object?' }),
-  caDuration: 'string?',
-  caRenewBefore: 'string?',
-  duration: 'string?',
-  renewBefore: 'string?',
+  caDuration: durationSpec(),
+  caRenewBefore: durationSpec(),
+  duration: durationSpec(),
+  renewBefore: durationSpec(),
   rotations: listOf(ROTATION_SHAPE, true, 'a list of rotations, each { id, kind?, phase? }'),
 } satisfies ShapeOf<ClusterCertificatesProps>;
 

@@ -9,7 +9,7 @@ import { Construct, IConstruct } from 'constructs';
 import { PrometheusRule, PrometheusRuleSpec, PrometheusRuleSpecGroupsRulesExpr } from '../../imports/prometheusrules-monitoring.coreos.com';
 import { ExpiryRulesInput, RuleGroup, expiryRuleGroup, exporterValues } from '../documents/expiry-rules';
 import type { RunbookStep } from '../documents/runbook';
-import { parseDuration } from '../model/duration';
+import { DurationValue, durationSpec, durationText, parseDuration } from '../model/duration';
 import { inputError, inputErrorMessage } from '../model/errors';
 import {
   EXPIRY_ALERT_LABELS, EXPIRY_DEFAULTS, EXPIRY_EXPORTER, EXPORTED_KEYS, ManagedCertificate, MINIMUM_EXPIRY_THRESHOLD, WatchedCertificate,
@@ -30,13 +30,13 @@ export interface ExpiryWatchOptions {
    * waits for that time and then gives the renewal an hour: a working issuer never raises it.
    * @default '504h' (21 days)
    */
-  readonly leafThreshold?: string;
+  readonly leafThreshold?: DurationValue;
   /**
    * How long before it expires the CA alerts; at least 1h, and shorter than `caDuration` (with
    * cert-manager, at most its `caRenewBefore`, as for leaves).
    * @default '1440h' (60 days: the default renewal window of the CA, and 30 days to plan)
    */
-  readonly caThreshold?: string;
+  readonly caThreshold?: DurationValue;
   /**
    * Labels on every alert, for routing (a team, a pager).
    * @default - `tls_cluster`, `secret`, `certificate` (`ca` or `leaf`) and `severity` only
@@ -60,7 +60,9 @@ export interface ExpiryWatchOptions {
 
 /** The certificates an {@link ExpiryWatch} watches: a `ClusterCertificates`. */
 export interface IWatchedCertificates extends IConstruct {
+  /** The cluster name. */
   readonly clusterName: string;
+  /** The namespace of the cluster and of its certificates. */
   readonly namespace: string;
   /** The certificate plan, complete at synth. */
   plan(): TlsPlan;
@@ -75,7 +77,7 @@ export interface ExpiryWatchProps extends ExpiryWatchOptions {
 }
 
 const EXPIRY_WATCH_SHAPE = {
-  leafThreshold: 'string?', caThreshold: 'string?', alertLabels: 'object?', ruleLabels: 'object?', prometheusRule: 'boolean?',
+  leafThreshold: durationSpec(), caThreshold: durationSpec(), alertLabels: 'object?', ruleLabels: 'object?', prometheusRule: 'boolean?',
   certificates: constructOf((c) => Construct.isConstruct(c) && typeof (c as Partial<IWatchedCertificates>).plan === 'function', 'a ClusterCertificates'),
 } satisfies ShapeOf<ExpiryWatchProps>;
 
@@ -106,8 +108,8 @@ export class ExpiryWatch extends Construct {
     checkProps(this, props, EXPIRY_WATCH_SHAPE);
     const plan = props.certificates.plan();
     this.thresholds = {
-      leaf: requireThreshold(this, 'leafThreshold', props.leafThreshold ?? EXPIRY_DEFAULTS.leafThreshold, { field: 'duration', value: plan.duration }),
-      ca: requireThreshold(this, 'caThreshold', props.caThreshold ?? EXPIRY_DEFAULTS.caThreshold, { field: 'caDuration', value: plan.ca.duration }),
+      leaf: requireThreshold(this, 'leafThreshold', durationText(props.leafThreshold ?? EXPIRY_DEFAULTS.leafThreshold), { field: 'duration', value: plan.duration }),
+      ca: requireThreshold(this, 'caThreshold', durationText(props.caThreshold ?? EXPIRY_DEFAULTS.caThreshold), { field: 'caDuration', value: plan.ca.duration }),
     };
     this.alertLabels = requirePrometheusLabels(this, 'alertLabels', props.alertLabels ?? {}, EXPIRY_ALERT_LABELS);
     const ruleLabels = requireKubernetesLabels(this, 'ruleLabels', props.ruleLabels ?? {});

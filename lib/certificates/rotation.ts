@@ -97,8 +97,11 @@ export interface PhaseContent {
 
 /** A rotation with every default applied. */
 export interface ResolvedRotation {
+  /** The rotation's id, which names the generation it makes. */
   readonly id: string;
+  /** What the rotation replaces: the entry's `kind`, by default {@link RotationKind.CA_REPLACEMENT}. */
   readonly kind: RotationKind;
+  /** The phase declared: the entry's `phase`, by default the kind's first. */
   readonly phase: RotationPhase;
   /** The generation in use before this rotation: the id of the entry before, or the initial one. */
   readonly previous: string;
@@ -114,7 +117,12 @@ export interface ResolvedRotation {
   /** The generation of the CA that signs a leaf issued in this phase (a component added now). */
   readonly signingCa: string;
   /** Every rotation declared, in order, this one last. */
-  readonly history: readonly { readonly id: string; readonly kind: RotationKind }[];
+  readonly history: readonly {
+    /** The rotation's id. */
+    readonly id: string;
+    /** What the rotation replaced, or replaces for the last one, with its default applied. */
+    readonly kind: RotationKind;
+  }[];
 }
 
 /** Ids name files and Kubernetes objects: a short DNS label. */

@@ -86,10 +86,15 @@ export interface SqlClient {
 
 /** {@link SqlTlsOptions} with every default applied, checked. */
 export interface ResolvedSqlTlsOptions {
+  /** DNS names added to the SQL server's certificate after its service's names; empty by default. */
   readonly extraDnsNames: readonly string[];
+  /** IP addresses added after `127.0.0.1` and `::1`; empty by default. */
   readonly extraIpAddresses: readonly string[];
+  /** The operator's `disableClientAuthn`; `false` by default. */
   readonly disableClientAuthn: boolean;
+  /** The operator's `skipInternalClientCA`; `false` by default. */
   readonly skipInternalClientCA: boolean;
+  /** The namespace cert-manager reads the Secrets of ClusterIssuers from, a DNS label; `cert-manager` by default. */
   readonly certManagerNamespace: string;
 }
 

@@ -20,8 +20,10 @@ import { RunbookStep } from '../documents/runbook';
 import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-props';
 import { stringifyYaml } from '../yaml/emitter';
 import { ShapeOf, checkProps, objectOf, oneOf, strings, text } from '../model/props';
+import { DurationValue, durationSpec, durationText } from '../model/duration';
+import { StorageSize, storageSize } from '../model/quantity';
 import {
-  QUANTITY_EXPECTED, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireNoCredentials, requireQuantity, requireUrl,
+  isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireNoCredentials, requireQuantity, requireUrl,
 } from '../model/validate';
 import { requireRelease } from '../model/versions';
 
@@ -121,10 +123,10 @@ export interface DrainerReleaseProps {
    */
   readonly version?: string;
   /**
-   * The drainer's volume size (chart value `storage`), a quantity such as `10Gi`.
+   * The drainer's volume size (chart value `storage`): a quantity such as `10Gi`, or a cdk8s `Size`.
    * @default '10Gi'
    */
-  readonly storage?: string;
+  readonly storage?: StorageSize;
   /**
    * The storage class of the drainer's volume (chart value `storageClassName`).
    * @default - the Kubernetes cluster's default storage class
@@ -163,7 +165,7 @@ export interface DrainerReleaseProps {
    * How often Flux checks the repository and the release (`spec.interval`).
    * @default '10m'
    */
-  readonly gitOpsInterval?: string;
+  readonly gitOpsInterval?: DurationValue;
   /**
    * The namespace Argo CD runs in, where the `Application` goes.
    * @default 'argocd'
@@ -195,7 +197,7 @@ const DRAINER_RELEASE_SHAPE = {
   drainerName: 'string?',
   chart: objectOf({ name: 'string?', repository: 'string?', version: 'string' }, false, 'the drainer chart, with at least its exact version: { version: "1.1.0" }'),
   version: 'string?',
-  storage: text(QUANTITY_EXPECTED),
+  storage: storageSize(),
   storageClassName: 'string?',
   config: text('a TOML document as a string (the chart value config is text)'),
   extraAllowedCommonNames: strings('a list of Common Names'),
@@ -205,7 +207,7 @@ const DRAINER_RELEASE_SHAPE = {
   }),
   extraValues: { type: 'object', optional: true, expected: 'an object of chart values', data: true },
   gitOps: oneOf(Object.values(GitOpsEngine)),
-  gitOpsInterval: 'string?',
+  gitOpsInterval: durationSpec(),
   argoCdNamespace: 'string?',
   argoCdProject: 'string?',
 } satisfies ShapeOf<DrainerReleaseProps>;
@@ -268,7 +270,7 @@ export class DrainerRelease extends Construct {
     this.installCommand = helmCommand('install', props.releaseName, resolved.chart, namespace, valuesPath);
     cluster.addEnablementStep(this.enablementStep(resolved.chart, valuesPath, gitOps));
 
-    const interval = props.gitOpsInterval ?? '10m';
+    const interval = durationText(props.gitOpsInterval ?? '10m');
     requireDuration(this, 'gitOpsInterval', interval);
     if (gitOps === GitOpsEngine.FLUX) {
       [this.helmRepository, this.helmRelease] = this.declareFlux(cluster, resolved.chart, interval);

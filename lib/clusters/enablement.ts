@@ -9,7 +9,7 @@ import {
   DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT, ENABLEMENT_PHASES, ENABLEMENT_STATES, EnablementState, OPERATOR_EVICT_LEADER_TIMEOUT, TlsEnablement,
   TlsEnablementPhase,
 } from '../model/enablement';
-import { parseDuration } from '../model/duration';
+import { durationText, parseDuration } from '../model/duration';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import { enablementRunbookPath, manifestFileName, membersFileFromOutputFolder, verifyReportFromOutputFolder } from '../model/output-layout';
@@ -21,6 +21,7 @@ import type { ITlsCluster } from './tls-cluster';
 
 /** A TLS enablement with its defaults applied. */
 export interface ResolvedEnablement {
+  /** The phase this commit declares. */
   readonly phase: TlsEnablementPhase;
   /** What the cluster resource and the drainer say in the phase. */
   readonly state: EnablementState;
@@ -51,7 +52,7 @@ function resolveEnablement(scope: IConstruct, enablement: TlsEnablement | undefi
   if (enablement === undefined) {
     return undefined;
   }
-  const evictLeaderTimeout = enablement.evictLeaderTimeout ?? DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT;
+  const evictLeaderTimeout = durationText(enablement.evictLeaderTimeout ?? DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT);
   if (requireDuration(scope, 'enablement.evictLeaderTimeout', evictLeaderTimeout) >= parseDuration(OPERATOR_EVICT_LEADER_TIMEOUT)!) {
     inputError(scope, 'enablement.evictLeaderTimeout', evictLeaderTimeout,
       `a duration shorter than the operator's own ${OPERATOR_EVICT_LEADER_TIMEOUT}: each store waits it out during the roll, since the count it waits for cannot be read`);

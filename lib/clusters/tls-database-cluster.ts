@@ -23,8 +23,9 @@ import { databaseRunbookPath, enablementRunbookPath, manifestFileName, mountClie
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
-import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings, text } from '../model/props';
-import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../model/validate';
+import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings } from '../model/props';
+import { StorageSize, storageSize } from '../model/quantity';
+import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../model/validate';
 import { requireMinimum } from '../model/versions';
 import { ENABLEMENT_SHAPE, TlsEnablement, TlsEnablementPhase } from '../model/enablement';
 import { ResolvedEnablement, declareEnablement } from './enablement';
@@ -71,10 +72,11 @@ export interface FailoverComponentProps extends DatabaseComponentProps {
 /** A component that keeps data on one volume. */
 export interface StorageComponentProps {
   /**
-   * Storage request of each pod's volume (`requests.storage`), as a quantity such as `10Gi`.
+   * Storage request of each pod's volume (`requests.storage`): a quantity such as `10Gi`, `.5Gi` or
+   * `1e3`, or a cdk8s `Size` (`Size.gibibytes(10)`, written `10Gi`).
    * @default '10Gi' for the coordinator, '100Gi' for the store, '20Gi' for pump
    */
-  readonly storage?: string;
+  readonly storage?: StorageSize;
 }
 
 /** Components that accept more allowed Common Names than the certificates' own. */
@@ -119,8 +121,8 @@ export interface ChangefeedProps extends DatabaseComponentProps, AllowedCommonNa
 
 /** One storage claim of the columnar component. */
 export interface StorageClaim {
-  /** Storage request, as a quantity such as `100Gi`. */
-  readonly storage: string;
+  /** Storage request: a quantity such as `100Gi`, or a cdk8s `Size`. */
+  readonly storage: StorageSize;
   /**
    * Storage class.
    * @default - the cluster's default storage class
@@ -204,7 +206,7 @@ const DATABASE_COMPONENTS = COMPONENTS.filter((c) => c.databaseSpec !== undefine
 
 const COMPONENT: PropShape = { baseImage: 'string?', replicas: 'number?', config: { type: 'object', optional: true, expected: 'an object: the component\'s configuration', data: true } };
 const FAILOVER: PropShape = { maxFailoverCount: 'number?' };
-const STORAGE: PropShape = { storage: text(QUANTITY_EXPECTED) };
+const STORAGE: PropShape = { storage: storageSize() };
 const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };
 
 /** The props of a database cluster, as JavaScript types. */
@@ -218,7 +220,7 @@ const DATABASE_CLUSTER_SHAPE = {
   sqlserver: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, serviceType: oneOf(Object.values(SqlServiceType)) }),
   pump: objectOf({ ...COMPONENT, ...STORAGE, ...EXTRA }),
   changefeed: objectOf({ ...COMPONENT, ...EXTRA, sinkTlsSecretNames: secretRefs() }),
-  columnar: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, storageClaims: listOf({ storage: text(QUANTITY_EXPECTED, false), storageClassName: 'string?' }) }),
+  columnar: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, storageClaims: listOf({ storage: storageSize(false), storageClassName: 'string?' }) }),
   enablement: objectOf(ENABLEMENT_SHAPE, true, 'an object { phase, evictLeaderTimeout? }'),
   tlsClient: objectOf(SQL_TLS_OPTIONS_SHAPE, true, `an object with ${Object.keys(SQL_TLS_OPTIONS_SHAPE).join(', ')}, each optional; {} for the defaults`),
 } satisfies ShapeOf<TlsDatabaseClusterProps>;

@@ -22,7 +22,8 @@ import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, ownComponent, requireExternalSecretName, resolveCluster, rotationRestart } from './cluster-props';
 import { CdkPlusPackage, SecretRef, secretRef, secretRefName } from '../model/secret-ref';
 import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../model/props';
-import { QUANTITY_EXPECTED, requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity } from '../model/validate';
+import { StorageSize, storageSize } from '../model/quantity';
+import { requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity } from '../model/validate';
 import { requireMinimum } from '../model/versions';
 
 /** Settings of the master or the worker members. */
@@ -43,10 +44,10 @@ export interface MigrationMemberProps {
    */
   readonly replicas?: number;
   /**
-   * Size of each member's data volume, as a quantity such as `10Gi`.
+   * Size of each member's data volume: a quantity such as `10Gi`, or a cdk8s `Size`.
    * @default '10Gi'
    */
-  readonly storageSize?: string;
+  readonly storageSize?: StorageSize;
 }
 
 /** The worker members. */
@@ -190,7 +191,7 @@ function atPath(path: readonly string[], value: unknown): Record<string, unknown
   return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<string, unknown>;
 }
 
-const MEMBER: PropShape = { baseImage: 'string?', maxFailoverCount: 'number?', replicas: 'number?', storageSize: text(QUANTITY_EXPECTED) };
+const MEMBER: PropShape = { baseImage: 'string?', maxFailoverCount: 'number?', replicas: 'number?', storageSize: storageSize() };
 const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };
 
 const USER = text('a user name (a string; the specification allows an empty one)', false);

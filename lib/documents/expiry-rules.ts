@@ -27,16 +27,23 @@ export interface ExpiryRulesInput {
 
 /** One alerting rule. */
 export interface AlertRule {
+  /** The alert's name, one of {@link EXPIRY_ALERTS}. */
   readonly alert: string;
+  /** The PromQL expression that raises the alert. */
   readonly expr: string;
+  /** How long the expression must hold before the alert fires, as a Prometheus duration such as `1h`. */
   readonly for: string;
+  /** The alert's labels: the `alertLabels` given, then those of {@link EXPIRY_ALERT_LABELS} the rule sets. */
   readonly labels: { readonly [key: string]: string };
+  /** The alert's `summary` and `runbook`. */
   readonly annotations: { readonly [key: string]: string };
 }
 
 /** A rule group, as a rules file and a `PrometheusRule` hold it. */
 export interface RuleGroup {
+  /** The group's name: `cluster-tls-<namespace>-<cluster>-certificate-expiry`. */
   readonly name: string;
+  /** The group's alerting rules. */
   readonly rules: readonly AlertRule[];
 }
 
@@ -249,14 +256,34 @@ function capitalized(text: string): string {
 
 /** The chart values the library sets; the chart's defaults hold the rest. */
 export interface ExporterValues {
+  /** The name the chart gives its objects, unique in the cluster: `<namespace>-${cluster_name}-cert-expiry`. */
   readonly fullnameOverride: string;
+  /** Which Secrets the exporter reads. */
   readonly secretsExporter: {
+    /** The namespaces of the Secrets, the cluster's first. */
     readonly includeNamespaces: readonly string[];
+    /** The names of the Secrets, matched literally. */
     readonly includeSecrets: readonly string[];
-    readonly secretTypes: readonly { readonly type: string; readonly key: string }[];
+    /** Each Secret type the library's Secrets may have, with each key the exporter reads of it (`tls.crt`, `ca.crt`). */
+    readonly secretTypes: readonly {
+      /** The Secret type: `Opaque` or `kubernetes.io/tls`. */
+      readonly type: string;
+      /** The Secret key that holds a certificate: `tls.crt` or `ca.crt`. */
+      readonly key: string;
+    }[];
   };
-  readonly prometheusServiceMonitor: { readonly create: boolean; readonly extraLabels?: { readonly [key: string]: string } };
-  readonly prometheusRules: { readonly create: boolean };
+  /** The chart's ServiceMonitor. */
+  readonly prometheusServiceMonitor: {
+    /** Whether the chart makes a ServiceMonitor: only where prometheus-operator scrapes the exporter. */
+    readonly create: boolean;
+    /** Labels on the ServiceMonitor, for the `serviceMonitorSelector` of the Prometheus; absent when there are none. */
+    readonly extraLabels?: { readonly [key: string]: string };
+  };
+  /** The chart's own alerting rules. */
+  readonly prometheusRules: {
+    /** Always `false`: the library's rules alert instead. */
+    readonly create: boolean;
+  };
 }
 
 /** What the exporter's values are made from. */

@@ -32,17 +32,24 @@ export interface RunbookStep {
    * A file's content shown in a block (for example a patch), with its language.
    * @default - no file
    */
-  readonly file?: { readonly language: string; readonly content: string };
+  readonly file?: {
+    /** The block's language, after the opening fence (for example `sql`). */
+    readonly language: string;
+    /** The file's text; a final line break is dropped. */
+    readonly content: string;
+  };
 }
 
 /** A runbook: a title, an introduction and its steps. */
 export interface Runbook {
+  /** The runbook's title, its level-one heading. */
   readonly title: string;
   /**
    * Paragraphs before the first step.
    * @default - none
    */
   readonly intro?: readonly string[];
+  /** The steps, numbered from 1 in this order. */
   readonly steps: readonly RunbookStep[];
   /**
    * Where every command block runs (for example "the output folder, which holds demo.k8s.yaml"):

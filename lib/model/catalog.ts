@@ -65,7 +65,12 @@ export interface CommonNameCheck {
    * Further lists of the same component that the construct sets to the same names: the operator
    * copies the main list into each of them when it is unset.
    */
-  readonly mirrors?: readonly { readonly key: CommonNameCheck['key']; readonly path: readonly string[] }[];
+  readonly mirrors?: readonly {
+    /** The configuration key of the mirrored list, as the component spells it. */
+    readonly key: CommonNameCheck['key'];
+    /** The path of the mirrored key, in the same form as `path`. */
+    readonly path: readonly string[];
+  }[];
 }
 
 /** One row of the component catalog. */
@@ -93,7 +98,14 @@ export interface ComponentEntry {
    * operator deploys: whether it takes `maxFailoverCount`, and how it asks for storage
    * (`requests.storage`, or columnar's `storageClaims`) with which default size.
    */
-  readonly databaseSpec?: { readonly failover: boolean; readonly storage?: 'requests' | 'claims'; readonly defaultStorage?: string };
+  readonly databaseSpec?: {
+    /** Whether the object takes `maxFailoverCount`. */
+    readonly failover: boolean;
+    /** How it asks for storage: `requests.storage` (`requests`) or `storageClaims` (`claims`); unset when it takes no storage. */
+    readonly storage?: 'requests' | 'claims';
+    /** The storage size used when the props give none, as a Kubernetes quantity (`100Gi`). */
+    readonly defaultStorage?: string;
+  };
 }
 
 const SERVICE: HostForm = { of: 'service', wildcard: false };
@@ -289,13 +301,19 @@ export const CLUSTER_RESOURCE_KINDS: ReadonlySet<string> = new Set(CLUSTER_KINDS
 /** Capabilities of the specification's Versioning table that are not a component. */
 export const CAPABILITIES = {
   /** `spec.<component>.mountClusterClientSecret` on the database cluster. */
-  mountClusterClientSecret: { minOperatorVersion: '1.1.5' },
+  mountClusterClientSecret: {
+    /** The first operator version that supports it. */
+    minOperatorVersion: '1.1.5',
+  },
 } as const;
 
 /** The three data keys of every certificate-set Secret. */
 export const SECRET_KEYS = {
+  /** The certificate (PEM). */
   certificate: 'tls.crt',
+  /** The certificate's private key (PEM). */
   privateKey: 'tls.key',
+  /** The certificate of the CA that signed it; during a rotation, the certificates of every CA to trust (PEM). */
   ca: 'ca.crt',
 } as const;
 
@@ -315,10 +333,18 @@ export const VALIDITY = {
 } as const;
 
 /** The default size of every RSA key. */
-export const DEFAULT_KEY = { size: 2048 } as const;
+export const DEFAULT_KEY = {
+  /** The key size, in bits. */
+  size: 2048,
+} as const;
 
 /** The CA key of the command-line method (the specification's Limits table): RSA, 2048 bits. */
-export const CFSSL_CA_KEY = { algo: 'rsa', size: 2048 } as const;
+export const CFSSL_CA_KEY = {
+  /** The key algorithm, as cfssl spells it. */
+  algo: 'rsa',
+  /** The key size, in bits. */
+  size: 2048,
+} as const;
 
 /** Extended key usages by certificate role. */
 export const USAGES = {

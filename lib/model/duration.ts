@@ -1,7 +1,30 @@
 /**
  * Durations as cert-manager and cfssl write them: Go duration strings such as `8760h`,
- * `90m` or `1h30m` (units h, m, s, ms; no sign, no days).
+ * `90m` or `1h30m` (units h, m, s, ms; no sign, no days). A duration prop also takes cdk8s's
+ * `Duration`, written as such a string.
  */
+import { Duration } from 'cdk8s';
+import type { PropSpec } from './props';
+
+/** A duration prop: a Go duration string (`8760h`, `1h30m`) or a cdk8s `Duration` (`Duration.days(365)`). */
+export type DurationValue = string | Duration;
+
+/** What a duration prop must be, as messages say it. */
+const DURATION_EXPECTED = 'a Go duration such as "8760h" or "1h30m" (units h, m, s, ms), or a cdk8s Duration';
+
+/**
+ * A duration prop as the Go duration string the output holds: a string as given (checked later
+ * with the field's own rule), a cdk8s `Duration` in whole units, largest first
+ * (`Duration.days(365)` is `8760h`, `Duration.minutes(90)` is `1h30m`).
+ */
+export function durationText(value: DurationValue): string {
+  return value instanceof Duration ? formatDuration(value.toMilliseconds()) : value;
+}
+
+/** The prop spec of a {@link DurationValue}. */
+export function durationSpec(optional = true): PropSpec {
+  return { type: 'value', optional, is: (value) => typeof value === 'string' || value instanceof Duration, expected: DURATION_EXPECTED };
+}
 
 const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1 };
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;

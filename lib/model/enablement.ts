@@ -22,6 +22,7 @@
  * restarting it and waits up to `evictLeaderTimeout` (1500 minutes by default, `tikv_upgrader.go`)
  * for the count it reads over the (now TLS) client from the (still plain) store, which cannot answer.
  */
+import { DurationValue, durationSpec } from './duration';
 import { ShapeOf, oneOf } from './props';
 
 /** A phase of a TLS enablement, in order. */
@@ -56,13 +57,13 @@ export interface TlsEnablement {
    * added to the outage for each store; a healthy eviction of a lightly loaded store fits in it.
    * @default '3m'
    */
-  readonly evictLeaderTimeout?: string;
+  readonly evictLeaderTimeout?: DurationValue;
 }
 
 /** The shape of the `enablement` prop. */
 export const ENABLEMENT_SHAPE = {
   phase: oneOf(Object.values(TlsEnablementPhase), false),
-  evictLeaderTimeout: 'string?',
+  evictLeaderTimeout: durationSpec(),
 } satisfies ShapeOf<TlsEnablement>;
 
 /** The store's eviction timeout during an enablement, unless the prop sets it. */
@@ -103,7 +104,12 @@ export interface TlsPlanEnablement {
   /** Whether the cluster runs with TLS in this phase: the allowed Common Name lists are expected only then. */
   readonly tls: boolean;
   /** The coordinator member that stays through the flip, and the https peer URL it must be stored with before the scale-out. */
-  readonly coordinator: { readonly member: string; readonly peerUrl: string };
+  readonly coordinator: {
+    /** The member's pod name, `${cluster_name}-coordinator-0`. */
+    readonly member: string;
+    /** Its https peer URL: `https://<member>.${cluster_name}-coordinator-peer.<namespace>.svc[.<domain>]:2380`. */
+    readonly peerUrl: string;
+  };
 }
 
 /** The plan's section for a phase. */

@@ -22,8 +22,12 @@ const SECRET_KEY = /password|secret|token|private|key$/i;
 
 /** What a message says it received in place of a value it must not show: printed as it is, unquoted. */
 export class Description {
-  constructor(public readonly text: string) {}
+  constructor(
+    /** The words the message shows, as they are. */
+    public readonly text: string,
+  ) {}
 
+  /** The `text`, so that a description reads as its words in a template string. */
   public toString(): string {
     return this.text;
   }

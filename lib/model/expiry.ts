@@ -43,7 +43,9 @@ export const EXPIRY_METRICS = {
  * re-issued with it.
  */
 export const EXPIRY_DEFAULTS = {
+  /** How long before it expires a server or client certificate alerts, unless `leafThreshold` is set: 21 days. */
   leafThreshold: '504h',
+  /** How long before it expires the CA alerts, unless `caThreshold` is set: 60 days. */
   caThreshold: '1440h',
   /** How long an expiry or a missing series lasts before it alerts; with cert-manager, the grace given to an overdue renewal. */
   for: '1h',
@@ -58,6 +60,7 @@ export const EXPIRY_DEFAULTS = {
  * chart is published as an OCI artifact (its classic repository is no longer updated).
  */
 export const EXPIRY_EXPORTER = {
+  /** The chart's OCI reference, as `helm upgrade --install` takes it. */
   chart: 'oci://quay.io/enix/charts/x509-certificate-exporter',
   /** The first release whose chart limits the Secrets it reads by name (`secretsExporter.includeSecrets`). */
   version: '4.2.0',
@@ -103,6 +106,7 @@ export interface ManagedCertificate {
 
 /** A certificate the exporter reads from a Secret's key. */
 export interface ExportedCertificate {
+  /** The name of the Secret the exporter reads. */
   readonly secretName: string;
   /** The Secret's namespace. */
   readonly namespace: string;
@@ -116,5 +120,11 @@ export interface ExportedCertificate {
 
 /** One certificate an expiry rule watches, and through which metrics. */
 export type WatchedCertificate =
-  | ({ readonly by: 'cert-manager' } & ManagedCertificate)
-  | ({ readonly by: 'exporter' } & ExportedCertificate);
+  | ({
+    /** Watched through cert-manager's metrics of its `Certificate`. */
+    readonly by: 'cert-manager';
+  } & ManagedCertificate)
+  | ({
+    /** Watched through the exporter's metrics of its Secret. */
+    readonly by: 'exporter';
+  } & ExportedCertificate);

@@ -12,12 +12,17 @@ import {
 
 /** An object in its namespace: a Secret, or a Certificate and the Secret of the same name. */
 export interface NamespacedName {
+  /** The namespace the object is in. */
   readonly namespace: string;
+  /** The object's name. */
   readonly name: string;
 }
 
 /** Objects grouped by namespace, in the order each namespace first appears. */
-export function byNamespace<T extends { readonly namespace: string }>(objects: readonly T[]): [string, T[]][] {
+export function byNamespace<T extends {
+  /** The namespace the object is grouped under. */
+  readonly namespace: string;
+}>(objects: readonly T[]): [string, T[]][] {
   return [...new Set(objects.map((o) => o.namespace))].map((n) => [n, objects.filter((o) => o.namespace === n)]);
 }
 
@@ -273,7 +278,7 @@ export function expiryExporterRelease(clusterName: string): string {
 /**
  * The name the exporter's chart gives its objects (`fullnameOverride`): `<namespace>-${cluster_name}-cert-expiry`.
  * Its ClusterRole and ClusterRoleBinding are cluster-wide, so the namespace keeps two clusters of
- * one name in two namespaces apart; the chart cuts names at {@link DNS_LABEL_MAX}.
+ * one name in two namespaces apart; the chart cuts names at `DNS_LABEL_MAX` (63 characters).
  */
 export function expiryExporterFullname(namespace: string, clusterName: string): string {
   return `${namespace}-${expiryExporterRelease(clusterName)}`;

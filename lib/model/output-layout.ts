@@ -76,7 +76,9 @@ export const DEFAULT_MANIFEST_EXTENSION = '.k8s.yaml';
 
 /** The content of {@link OUTPUT_MARKER_FILE}. */
 export interface OutputMarker {
+  /** Always `cdk8s-cluster-tls`: the guards recognise a folder this library wrote by it. */
   readonly writtenBy: 'cdk8s-cluster-tls';
+  /** A note for whoever opens the file: how synth treats the folder. */
   readonly about: string;
   /** The file extension of the manifests (the app's `outputFileExtension`). */
   readonly outputFileExtension: string;
@@ -237,12 +239,52 @@ export function defaultVerifyReportFile(outdir: string, namespace: string, clust
 
 /** A path of the layout, read back by {@link parseOutputPath}. */
 export type OutputPath =
-  | { readonly file: 'marker' | 'construct-metadata' }
-  | { readonly file: 'manifest' }
-  | { readonly file: 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-task' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script' | 'enablement-runbook' | 'expiry-exporter-values'; readonly namespace: string; readonly clusterName: string }
-  | { readonly file: 'cfssl'; readonly namespace: string; readonly clusterName: string; readonly name: string }
-  | { readonly file: 'drainer-values'; readonly namespace: string; readonly clusterName: string; readonly releaseName: string }
-  | { readonly file: 'migration-source'; readonly namespace: string; readonly clusterName: string; readonly sourceId: string };
+  | {
+    /** A file at the root of the output folder: {@link OUTPUT_MARKER_FILE} or {@link CONSTRUCT_METADATA_FILE}. */
+    readonly file: 'marker' | 'construct-metadata';
+  }
+  | {
+    /** A manifest file, at the root or one folder down. */
+    readonly file: 'manifest';
+  }
+  | {
+    /** A file directly in a cluster's folder, or the migration task in its migration folder. */
+    readonly file: 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-task' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script' | 'enablement-runbook' | 'expiry-exporter-values';
+    /** The namespace of the cluster whose folder holds the file. */
+    readonly namespace: string;
+    /** The name of the cluster whose folder holds the file. */
+    readonly clusterName: string;
+  }
+  | {
+    /** A file in a cluster's cfssl folder. */
+    readonly file: 'cfssl';
+    /** The namespace of the cluster whose folder holds the file. */
+    readonly namespace: string;
+    /** The name of the cluster whose folder holds the file. */
+    readonly clusterName: string;
+    /** The file's path below the cfssl folder: a file name, or `sql/<name>` for TLS for MySQL clients. */
+    readonly name: string;
+  }
+  | {
+    /** The drainer chart's values file of one release. */
+    readonly file: 'drainer-values';
+    /** The namespace of the cluster whose folder holds the file. */
+    readonly namespace: string;
+    /** The name of the cluster whose folder holds the file. */
+    readonly clusterName: string;
+    /** The drainer chart's release name, from the file name. */
+    readonly releaseName: string;
+  }
+  | {
+    /** One upstream source's configuration in the migration folder. */
+    readonly file: 'migration-source';
+    /** The namespace of the cluster whose folder holds the file. */
+    readonly namespace: string;
+    /** The name of the cluster whose folder holds the file. */
+    readonly clusterName: string;
+    /** The source id, from the file name. */
+    readonly sourceId: string;
+  };
 
 /** The files directly in a cluster's folder, by name. */
 const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script' | 'enablement-runbook' | 'expiry-exporter-values'>> = {

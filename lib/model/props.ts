@@ -14,7 +14,12 @@ import { Description, describeType, inputError, shown } from './errors';
 export type PropSpec =
   | 'string' | 'string?' | 'number' | 'number?' | 'boolean' | 'boolean?' | 'object?' | 'strings?'
   | {
+    /** What the prop must be: a string, a plain object, a list, or any value that `is` accepts. */
     readonly type: 'string' | 'object' | 'list' | 'value';
+    /**
+     * Whether the prop may be left out.
+     * @default false
+     */
     readonly optional?: boolean;
     /** The allowed values of a string. */
     readonly oneOf?: readonly string[];
@@ -30,7 +35,7 @@ export type PropSpec =
     readonly itemIs?: (value: unknown) => boolean;
     /**
      * An object of free-form data (chart values, a configuration): checked to hold plain data
-     * only, all the way down (see {@link notPlainData}).
+     * only, all the way down (see `notPlainData`).
      * @default false
      */
     readonly data?: boolean;

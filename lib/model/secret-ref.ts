@@ -26,7 +26,10 @@ export type SecretRef = string | SecretLike;
  */
 export interface CdkPlusPackage<S> {
   /** The package's `Secret` class. */
-  readonly Secret: { fromSecretName(scope: Construct, id: string, name: string): S };
+  readonly Secret: {
+    /** Refers to an existing Secret by its name, as an `ISecret` under `scope` with the construct id `id`. */
+    fromSecretName(scope: Construct, id: string, name: string): S;
+  };
 }
 
 /** What a message says a {@link SecretRef} prop expects. */

@@ -3,9 +3,12 @@
  * the one-line error of `errors.ts` and returning the value it accepted.
  */
 import { isIP } from 'node:net';
-import { Chart } from 'cdk8s';
+import { Chart, Size, SizeRoundingBehavior } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { parseDuration } from './duration';
+import { QUANTITY_EXPECTED, StorageSize, isStorageQuantity, sizeQuantity } from './quantity';
+
+export { QUANTITY_EXPECTED };
 import { Description, WITH_CREDENTIALS, hasCredentials, inputError, shown } from './errors';
 
 /** Longest DNS-1123 label: service names, namespaces, labels of host names. */
@@ -83,14 +86,15 @@ export function requireDuration(scope: IConstruct, field: string, value: string)
   return ms;
 }
 
-const QUANTITY = /^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/;
-
-/** What a storage quantity must be, as messages say it. */
-export const QUANTITY_EXPECTED = 'a storage quantity greater than zero, such as "10Gi"';
-
-/** Throws unless `value` is a Kubernetes storage quantity greater than zero, such as `10Gi`. */
-export function requireQuantity(scope: IConstruct, field: string, value: string): string {
-  if (typeof value !== 'string' || !QUANTITY.test(value) || !/[1-9]/.test(value.replace(/[A-Za-z]+$/, ''))) {
+/**
+ * The quantity a storage size prop stands for; throws unless it is a Kubernetes quantity greater
+ * than zero ({@link isStorageQuantity}) or a cdk8s `Size` of whole kibibytes ({@link sizeQuantity}).
+ */
+export function requireQuantity(scope: IConstruct, field: string, value: StorageSize): string {
+  if (value instanceof Size) {
+    return sizeQuantity(value) ?? inputError(scope, field, new Description(`a Size of ${value.toKibibytes({ rounding: SizeRoundingBehavior.NONE })} KiB`), QUANTITY_EXPECTED);
+  }
+  if (typeof value !== 'string' || !isStorageQuantity(value)) {
     inputError(scope, field, shown(value), QUANTITY_EXPECTED);
   }
   return value;

@@ -527,7 +527,9 @@ export interface SecretReport {
 export interface PlanReport {
   /** The plan file, relative to the output folder. */
   readonly file: string;
+  /** The namespace the plan names. */
   readonly namespace: string;
+  /** The cluster name the plan names. */
   readonly clusterName: string;
   /** The issuing method the plan names. */
   readonly method: string;
@@ -536,9 +538,17 @@ export interface PlanReport {
   /** Where the reference CA came from; absent when no Secret carried a CA. */
   readonly ca?: string;
   /** The rotation the plan declares, when it does: its id and phase. */
-  readonly rotation?: { readonly id: string; readonly phase: string };
+  readonly rotation?: {
+    /** The rotation's id. */
+    readonly id: string;
+    /** The phase the plan declares. */
+    readonly phase: string;
+  };
   /** The TLS enablement the plan declares, when it does: its phase. */
-  readonly enablement?: { readonly phase: string };
+  readonly enablement?: {
+    /** The phase the plan declares. */
+    readonly phase: string;
+  };
   /**
    * Secrets of TLS for MySQL clients in namespaces the input holds no Secret of (an application's,
    * with `kubectl get secrets -n <cluster's namespace>`), as `namespace/name`: not checked.
@@ -552,9 +562,19 @@ export interface VerifyReport {
   readonly ok: boolean;
   /** The time the certificates were checked at. */
   readonly now: string;
+  /** The plans that were checked, in the order they were selected. */
   readonly plans: PlanReport[];
+  /** One report per Secret of every plan checked, those of TLS for MySQL clients after each plan's others. */
   readonly secrets: SecretReport[];
-  readonly summary: { readonly checked: number; readonly passed: number; readonly failed: number };
+  /** The counts of `secrets`. */
+  readonly summary: {
+    /** How many Secrets were checked. */
+    readonly checked: number;
+    /** How many passed every check. */
+    readonly passed: number;
+    /** How many failed at least one check. */
+    readonly failed: number;
+  };
 }
 
 /** Options of {@link verify}. */

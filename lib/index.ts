@@ -36,3 +36,5 @@ export * from './clusters/tls-migration-cluster';
 export * from './clusters/drainer-release';
 export * from './clusters/backup-restore';
 export * from './verify';
+export { ClusterTlsValidation, ValidationContextLike, ValidationReportLike, readManifests } from './validation/plugin';
+export { ManifestObject, ManifestRule, ManifestViolation, checkManifests } from './validation/rules';

@@ -286,6 +286,32 @@ describe.each(PLUS_PACKAGES.map((plus) => [plus.name]))('a cdk8s app on %s that 
     expect(Object.keys(tree(path.join(app, 'cdk8s.out')))).toEqual(['data.k8s.yaml', 'web.k8s.yaml']);
   }, 180_000);
 
+  test('cdk8s synth runs the package\'s validation plugin as README lists it, and the output passes it', () => {
+    const section = 'The validation plugin: the library\'s rules in `cdk8s synth`, for any manifest';
+    const listing = readmeBlocks().find((b) => b.section === section && b.file === 'cdk8s.yaml');
+    expect(listing).toBeDefined();
+    const config = { ...YAML.parse(readmeFile('cdk8s.yaml')), ...YAML.parse(listing!.text) };
+    expect(config.validations[0].version).toBe(PACKAGE.version);
+    const env = { ...process.env };
+    delete env.CDK8S_OUTDIR;
+    // The listing goes into cdk8s.yaml for this run; README's file is put back after it.
+    fs.writeFileSync(path.join(app, 'cdk8s.yaml'), YAML.stringify(config));
+    try {
+      const result = run(app, 'npx', ['--no-install', 'cdk8s', 'synth', '--no-check-upgrade'], env);
+      const stdout = result.stdout;
+      expect(stdout).toContain('Performing validations');
+      expect(stdout).toContain('Validations ended succesfully');
+      expect(stdout).toContain(PACKAGE.name);
+      // The same output, with the construct metadata the CLI asks for when it runs plugins.
+      const { '.cluster-tls-output.json': _marker, 'construct-metadata.json': metadata, ...rest } = tree(path.join(app, 'dist'));
+      const { '.cluster-tls-output.json': _written, ...expected } = written;
+      expect(rest).toEqual(expected);
+      expect(JSON.parse(metadata).resources).toHaveProperty(['orders-ca']);
+    } finally {
+      fs.writeFileSync(path.join(app, 'cdk8s.yaml'), readmeFile('cdk8s.yaml'));
+    }
+  }, 180_000);
+
   test('runs the package\'s command: npx cluster-tls verify --help', () => {
     const help = run(app, 'npx', ['--no-install', 'cluster-tls', 'verify', '--help']);
     expect(help.stdout).toMatch(/^Usage:\n {2}cluster-tls verify --dist <folder> --secrets <file\|->/);

@@ -107,7 +107,7 @@ describe('each bad input of the report is refused with its one line, the output 
     ['a time zone IANA does not have', (t) => { t.db.timezone = 'Mars/Olympus Mons'; },
       'demo/db: timezone: received "Mars/Olympus Mons"; expected an IANA time zone name, spelled exactly, such as "UTC" or "Asia/Shanghai"'],
     ['no storage', (t) => { t.db.store.storage = '0Gi'; },
-      'demo/db: store.storage: received "0Gi"; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3", or a cdk8s Size of whole kibibytes'],
+      'demo/db: store.storage: received "0Gi"; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3" (an exponent of at most 99), or a cdk8s Size of whole kibibytes'],
     ['an image that is not a valid reference', (t) => { t.db.store.baseImage = 'Registry.example.com/Store'; },
       'demo/db: store.baseImage: received "Registry.example.com/Store"; expected an image repository without a tag or digest, in lowercase after the registry, such as "registry.example.com/db/store": the operator appends the version as the tag'],
     ['a monitor image with a tag, like a cluster image with one', (t) => { t.monitor.reloader.baseImage = 'registry.example.com/db/reloader:v1'; },

@@ -313,8 +313,8 @@ describe('input errors', () => {
 
   test('version, storage and storage class', () => {
     expect(() => synth({ version: '4.0.5' })).toThrow('test/early/drainer: version: received "4.0.5"; expected a release version of the form v<major>.<minor>.<patch>');
-    expect(() => synth({ storage: '10 GB' })).toThrow('test/early/drainer: storage: received "10 GB"; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3", or a cdk8s Size of whole kibibytes');
-    expect(() => synth({ storage: 10 as any })).toThrow('test/early/drainer: storage: received 10; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3", or a cdk8s Size of whole kibibytes');
+    expect(() => synth({ storage: '10 GB' })).toThrow('test/early/drainer: storage: received "10 GB"; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3" (an exponent of at most 99), or a cdk8s Size of whole kibibytes');
+    expect(() => synth({ storage: 10 as any })).toThrow('test/early/drainer: storage: received 10; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3" (an exponent of at most 99), or a cdk8s Size of whole kibibytes');
     expect(() => synth({ storageClassName: 'Fast SSD' })).toThrow('test/early/drainer: storageClassName: received "Fast SSD"; expected a DNS-1123 subdomain');
   });
 

@@ -144,7 +144,7 @@ describe('storage size props', () => {
     [10 as any, 'received 10'],
   ])('refuse %s, saying what they take', (storage, received) => {
     expect(() => database({ store: { storage } }))
-      .toThrow(`test/db: store.storage: ${received}; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3", or a cdk8s Size of whole kibibytes`);
+      .toThrow(`test/db: store.storage: ${received}; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3" (an exponent of at most 99), or a cdk8s Size of whole kibibytes`);
   });
 });
 

@@ -309,7 +309,7 @@ describe('input errors', () => {
   test('replicas, failover counts and storage quantities', () => {
     expect(() => synth({ store: { replicas: 0 } })).toThrow('test/db: store.replicas: received 0; expected a whole number of at least 1');
     expect(() => synth({ sqlserver: { maxFailoverCount: -1 } })).toThrow('test/db: sqlserver.maxFailoverCount: received -1; expected a whole number of at least 0');
-    expect(() => synth({ pump: { storage: '20 GB' } })).toThrow('test/db: pump.storage: received "20 GB"; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3", or a cdk8s Size of whole kibibytes');
+    expect(() => synth({ pump: { storage: '20 GB' } })).toThrow('test/db: pump.storage: received "20 GB"; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3" (an exponent of at most 99), or a cdk8s Size of whole kibibytes');
   });
 
   test('a config section that is not an object is named by its own path', () => {
@@ -327,7 +327,7 @@ describe('input errors', () => {
   test('columnar needs at least one storage claim, each with a quantity', () => {
     expect(() => synth({ columnar: { storageClaims: [] } })).toThrow('test/db: columnar.storageClaims: received []; expected at least one storage claim');
     expect(() => synth({ columnar: { storageClaims: [{ storage: 'lots' }] } }))
-      .toThrow('test/db: columnar.storageClaims[0].storage: received "lots"; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3", or a cdk8s Size of whole kibibytes');
+      .toThrow('test/db: columnar.storageClaims[0].storage: received "lots"; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3" (an exponent of at most 99), or a cdk8s Size of whole kibibytes');
   });
 
   test('a base image is a name without tag: the operator appends the version', () => {

@@ -8,7 +8,10 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Chart, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
+import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
+import { renderApp } from '../lib/synth/synthesize';
 import { ManifestObject, ManifestRule, checkManifests } from '../lib/validation/rules';
 import { readManifests } from '../lib/validation/plugin';
 
@@ -26,8 +29,24 @@ function broken(edit: (objects: any[]) => void): ManifestObject[] {
 const find = (objects: any[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 
 describe('the rules, on the reference output and on hand-broken copies', () => {
-  test('the reference output breaks none', () => {
-    expect(checkManifests(readManifests([REFERENCE]))).toEqual([]);
+  test('the reference output breaks none, in any of its manifests', () => {
+    const manifests = fs.readdirSync(path.join(ROOT, 'dist'), { recursive: true }).map(String).filter((f) => f.endsWith('.k8s.yaml'));
+    expect(manifests.length).toBeGreaterThan(1);
+    expect(checkManifests(readManifests(manifests.map((f) => path.join(ROOT, 'dist', f))))).toEqual([]);
+  });
+
+  test('two clusters whose names share a prefix, in one namespace, break none', () => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'shop', { namespace: 'shop' });
+    new TlsDatabaseCluster(chart, 'basic', { clusterName: 'basic', version: 'v4.0.5' });
+    new TlsDatabaseCluster(chart, 'basic-eu', { clusterName: 'basic-eu', version: 'v4.0.5' });
+    const objects = renderApp(app).objects.map((o) => ({ manifestPath: o.file, object: o.manifest }));
+    expect(objects.filter((o) => o.object.kind === 'Certificate').length).toBeGreaterThan(10);
+    expect(checkManifests(objects)).toEqual([]);
+  });
+
+  test('manifests without namespaces (applied with kubectl apply -n) break none: no namespace is guessed', () => {
+    expect(checkManifests(broken((objects) => objects.forEach((o) => delete o.metadata.namespace)))).toEqual([]);
   });
 
   test('a server certificate without a host name its peers dial', () => {
@@ -36,9 +55,21 @@ describe('the rules, on the reference output and on hand-broken copies', () => {
       store.spec.dnsNames = store.spec.dnsNames.filter((n: string) => n !== 'basic-store-peer.demo.svc');
     }));
     expect(violations).toEqual([{
-      rule: ManifestRule.SERVER_HOST_NAMES, resource: 'Certificate demo/basic-store-cluster-secret', manifestPath: 'demo.k8s.yaml', field: 'spec.dnsNames',
+      rule: ManifestRule.SERVER_HOST_NAMES, resource: 'Certificate demo/basic-store-cluster-secret', name: 'basic-store-cluster-secret', manifestPath: 'demo.k8s.yaml', field: 'spec.dnsNames',
       message: 'lacks "basic-store-peer.demo.svc"; expected every host name of the store of cluster "basic": a peer dialing a missing one refuses the handshake',
+      fix: 'add the missing names to spec.dnsNames',
     }]);
+  });
+
+  test('a server certificate a rotation stages, without a host name its peers dial', () => {
+    const violations = checkManifests(broken((objects) => {
+      const staged = structuredClone(find(objects, 'Certificate', 'basic-store-cluster-secret'));
+      staged.metadata.name = 'basic-store-cluster-secret-leaves-1';
+      staged.spec.secretName = 'basic-store-cluster-secret-leaves-1';
+      staged.spec.dnsNames = ['basic-store'];
+      objects.push(staged);
+    }));
+    expect(violations.map((v) => [v.rule, v.resource])).toEqual([[ManifestRule.SERVER_HOST_NAMES, 'Certificate demo/basic-store-cluster-secret-leaves-1']]);
   });
 
   test('an allowed Common Name list without the certificates\' Common Name, and a single-value list of two', () => {
@@ -46,11 +77,13 @@ describe('the rules, on the reference output and on hand-broken copies', () => {
       const cluster = find(objects, 'DatabaseCluster', 'basic');
       cluster.spec.store.config.security['cert-allowed-cn'] = ['someone-else'];
       cluster.spec.coordinator.config.security['cert-allowed-cn'] = ['basic', 'other'];
+      cluster.spec.pump.config.security['cert-allowed-cn'] = 'basic';
     }));
     expect(violations.map((v) => [v.rule, v.resource, v.field, v.message])).toEqual([
       [ManifestRule.ALLOWED_COMMON_NAMES, 'DatabaseCluster demo/basic', 'spec.coordinator.config.security.cert-allowed-cn', 'received ["basic","other"]; expected exactly one Common Name: the coordinator accepts only one'],
       [ManifestRule.ALLOWED_COMMON_NAMES, 'DatabaseCluster demo/basic', 'spec.store.config.security.cert-allowed-cn',
         'received ["someone-else"]; expected a list that holds "basic", the Common Name of the cluster\'s certificates (the client Certificate\'s spec.commonName): the store refuses every other peer'],
+      [ManifestRule.ALLOWED_COMMON_NAMES, 'DatabaseCluster demo/basic', 'spec.pump.config.security.cert-allowed-cn', 'received "basic"; expected a list of Common Names'],
     ]);
   });
 
@@ -59,10 +92,14 @@ describe('the rules, on the reference output and on hand-broken copies', () => {
       find(objects, 'Certificate', 'basic-store-cluster-secret').spec.secretName = 'basic-stor-cluster-secret';
     }));
     expect(violations.map((v) => [v.rule, v.resource, v.field])).toEqual([
-      [ManifestRule.OPERATOR_SECRET_NAMES, 'DatabaseCluster demo/basic', 'spec.tlsCluster.enabled'],
+      [ManifestRule.OPERATOR_SECRET_NAMES, 'DatabaseCluster demo/basic', 'spec.store'],
       [ManifestRule.OPERATOR_SECRET_NAMES, 'Certificate demo/basic-store-cluster-secret', 'spec.secretName'],
     ]);
-    expect(violations[0].message).toBe('no Certificate writes "basic-store-cluster-secret", the Secret the operator loads the store\'s server certificate from: name the Certificate\'s spec.secretName so');
+    expect(violations.map((v) => [v.message, v.fix])).toEqual([
+      ['no Certificate writes "basic-store-cluster-secret", the Secret the operator loads the store\'s server certificate from', 'set spec.secretName of that Certificate to "basic-store-cluster-secret"'],
+      ['received "basic-stor-cluster-secret"; expected the server Secret of a component of cluster "basic", such as basic-coordinator-cluster-secret, basic-store-cluster-secret, basic-sqlserver-cluster-secret, basic-pump-cluster-secret, basic-changefeed-cluster-secret, basic-columnar-cluster-secret',
+        'set spec.secretName to the name the operator loads for that component'],
+    ]);
   });
 
   test('lifetimes cert-manager refuses, and a leaf that outlives its CA', () => {
@@ -71,12 +108,19 @@ describe('the rules, on the reference output and on hand-broken copies', () => {
       store.spec.renewBefore = '9000h';
       find(objects, 'Certificate', 'basic-pump-cluster-secret').spec.duration = '87600h';
       find(objects, 'Certificate', 'basic-sqlserver-cluster-secret').spec.renewBefore = '1m';
+      find(objects, 'Certificate', 'basic-coordinator-cluster-secret').spec.duration = '30m';
+      // A leaf of the SQL CA, through its ClusterIssuer.
+      find(objects, 'Certificate', 'basic-sqlserver-server-secret').spec.duration = '100000h';
     }));
     expect(violations.map((v) => [v.rule, v.resource, v.field, v.message])).toEqual([
-      [ManifestRule.LIFETIMES, 'Certificate demo/basic-store-cluster-secret', 'spec.renewBefore', 'received "9000h"; expected a window shorter than spec.duration (8760h)'],
-      [ManifestRule.LIFETIMES, 'Certificate demo/basic-sqlserver-cluster-secret', 'spec.renewBefore', 'received "1m"; expected at least 5m: cert-manager\'s webhook refuses less'],
+      [ManifestRule.LIFETIMES, 'Certificate demo/basic-coordinator-cluster-secret', 'spec.duration', 'received "30m"; expected at least 1h, the webhook\'s minimum'],
+      [ManifestRule.LIFETIMES, 'Certificate demo/basic-coordinator-cluster-secret', 'spec.renewBefore', 'received "360h"; expected less than spec.duration (30m), or cert-manager renews it without end'],
+      [ManifestRule.LIFETIMES, 'Certificate demo/basic-store-cluster-secret', 'spec.renewBefore', 'received "9000h"; expected less than spec.duration (8760h), or cert-manager renews it without end'],
+      [ManifestRule.LIFETIMES, 'Certificate demo/basic-sqlserver-cluster-secret', 'spec.renewBefore', 'received "1m"; expected at least 5m, the webhook\'s minimum'],
       [ManifestRule.LIFETIMES, 'Certificate demo/basic-pump-cluster-secret', 'spec.duration',
-        'received "87600h"; expected a validity shorter than its CA\'s (87600h, Certificate basic-ca), so that no certificate outlives the CA that signs it'],
+        'received "87600h"; expected less than the duration of its CA (87600h, Certificate demo/basic-ca): a leaf that outlives its CA is rejected once the CA expires'],
+      [ManifestRule.LIFETIMES, 'Certificate demo/basic-sqlserver-server-secret', 'spec.duration',
+        'received "100000h"; expected less than the duration of its CA (87600h, Certificate cert-manager/demo-basic-sql-ca): a leaf that outlives its CA is rejected once the CA expires'],
     ]);
   });
 });

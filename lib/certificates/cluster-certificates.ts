@@ -148,7 +148,10 @@ export interface ClusterCertificatesProps {
 /** The props of a certificate subject. */
 const SUBJECT_FIELDS: PropShape = { organization: 'string?', organizationalUnit: 'string?', country: 'string?', state: 'string?', locality: 'string?' };
 
-/** The `subject` prop, for every construct that takes one. */
+/**
+ * The `subject` prop, for every construct that takes one.
+ * @internal
+ */
 export const SUBJECT_PROP = objectOf(SUBJECT_FIELDS, true,
   `an object with ${Object.keys(SUBJECT_FIELDS).slice(0, -1).join(', ')} and ${Object.keys(SUBJECT_FIELDS).at(-1)}, each optional`);
 
@@ -645,25 +648,26 @@ export class ClusterCertificates extends Construct {
   }
 }
 
-/** The Secrets handed out, per scope, per cdk8s-plus package, by name. */
-const handedOut = new WeakMap<Construct, Map<CdkPlusPackage<unknown>, Map<string, unknown>>>();
+/** The Secrets handed out, per scope, per cdk8s-plus package given (`undefined`: the default), by name. */
+const handedOut = new WeakMap<Construct, Map<CdkPlusPackage<unknown> | undefined, Map<string, unknown>>>();
 
 /**
  * The Secret of the given name as an `ISecret` of the cdk8s-plus package given, or of
  * cdk8s-plus-27 (the design's default), made once per package and name under `scope` (a construct
- * of no output: it writes nothing). cdk8s-plus-27 is loaded here, on first use, so a synth that
- * hands out no Secret does not pay for loading it.
+ * of no output: it writes nothing). The default package's Secret has the id `Secret-<name>`
+ * whatever was asked before it; each package given has a number by its first use. cdk8s-plus-27
+ * is loaded here, on first use, so a synth that hands out no Secret does not pay for loading it.
  */
 function importedSecret<S>(scope: Construct, name: string, plus?: CdkPlusPackage<S>): S {
-  const pkg: CdkPlusPackage<unknown> = plus ?? require('cdk8s-plus-27');
-  const byPackage = handedOut.get(scope) ?? new Map<CdkPlusPackage<unknown>, Map<string, unknown>>();
+  const byPackage = handedOut.get(scope) ?? new Map<CdkPlusPackage<unknown> | undefined, Map<string, unknown>>();
   handedOut.set(scope, byPackage);
-  const byName = byPackage.get(pkg) ?? new Map<string, unknown>();
-  byPackage.set(pkg, byName);
+  const byName = byPackage.get(plus) ?? new Map<string, unknown>();
+  byPackage.set(plus, byName);
   if (!byName.has(name)) {
-    // The first package asked keeps the plain id; each other package its own, so that ids never clash.
-    const index = [...byPackage.keys()].indexOf(pkg);
-    byName.set(name, pkg.Secret.fromSecretName(scope, index === 0 ? `Secret-${name}` : `Secret-${index}-${name}`, name));
+    const pkg: CdkPlusPackage<unknown> = plus ?? require('cdk8s-plus-27');
+    const given = [...byPackage.keys()].filter((p) => p !== undefined);
+    const id = plus === undefined ? `Secret-${name}` : `Secret-${given.indexOf(plus) + 1}-${name}`;
+    byName.set(name, pkg.Secret.fromSecretName(scope, id, name));
   }
   return byName.get(name) as S;
 }

@@ -60,7 +60,7 @@ export function sizeQuantity(size: Size): string | undefined {
 }
 
 /** What a storage quantity must be, as messages say it. */
-export const QUANTITY_EXPECTED = 'a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3", or a cdk8s Size of whole kibibytes';
+export const QUANTITY_EXPECTED = 'a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3" (an exponent of at most 99), or a cdk8s Size of whole kibibytes';
 
 /** Whether a prop value is a storage size in one of the two forms (its value is checked after). */
 export function isStorageSize(value: unknown): value is StorageSize {

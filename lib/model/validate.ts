@@ -7,8 +7,6 @@ import { Chart, Size, SizeRoundingBehavior } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { parseDuration } from './duration';
 import { QUANTITY_EXPECTED, StorageSize, isStorageQuantity, sizeQuantity } from './quantity';
-
-export { QUANTITY_EXPECTED };
 import { Description, WITH_CREDENTIALS, hasCredentials, inputError, shown } from './errors';
 
 /** Longest DNS-1123 label: service names, namespaces, labels of host names. */

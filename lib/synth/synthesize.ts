@@ -19,7 +19,7 @@ import { checkRotations } from './rotation-guard';
 import { UNVERIFIED_ENV, VERIFY_REPORT_ENV } from './phase-report';
 import { checkEnablements, flippingClusters } from './enablement-guard';
 import { RenderedObject, planOutput } from './output-plan';
-import { RenderedFile, copyFiles } from './write-output';
+import { RenderedFile, copyFiles, writeFilesInto } from './write-output';
 
 export { RenderedFile, writeOutput } from './write-output';
 export type { RenderedObject } from './output-plan';
@@ -143,7 +143,13 @@ export interface SynthesisResult {
 export function synthesize(app: App, options: SynthesizeOptions = {}): SynthesisResult {
   const outdir = path.resolve(options.outdir ?? app.outdir);
   const recordFile = path.resolve(options.recordFile ?? layout.defaultRecordFile(outdir));
-  const plan = planOutput(app, { renderFirst: (o) => CLUSTER_RESOURCE_KINDS.has(o.kind) });
+  const planned = planOutput(app, { renderFirst: (o) => CLUSTER_RESOURCE_KINDS.has(o.kind) });
+  const cli = cliFolder(outdir);
+  // The construct metadata the CLI asks for its validation plugins goes to the CLI's folder alone,
+  // so that the output folder holds the same files whichever command synthesized it.
+  const forCli = cli !== undefined && process.env.CDK8S_RECORD_CONSTRUCT_METADATA === 'true'
+    ? planned.files.filter((f) => f.path === layout.CONSTRUCT_METADATA_FILE) : [];
+  const plan = { ...planned, files: planned.files.filter((f) => !forCli.includes(f)), manifestFiles: planned.manifestFiles - forCli.length };
   // Rendered ahead for the checks, and written from here; each is let go once written.
   const plans = new Map(plan.files.filter((f) => layout.parseOutputPath(f.path)?.file === 'tls-plan').map((f) => [f.path, f.render().content]));
   const now = fixedSettings([...plan.renderedFirst.values()], registeredDrainers(app), [...plans.values()].map((text) => JSON.parse(text)));
@@ -167,7 +173,6 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
     yield outputMarker(app, files.slice(0, -1));
   }
 
-  const cli = cliFolder(outdir);
   // From the lock on, the record and the output are read and replaced by this run alone.
   const swap = OutputSwap.open(outdir, recordFile, { takeOver });
   try {
@@ -193,6 +198,7 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   }
   if (cli !== undefined) {
     copyFiles(outdir, cli, files.slice(0, plan.manifestFiles));
+    writeFilesInto(cli, forCli.map((f) => ({ path: f.path, content: f.render().content, executable: false })));
   }
   return { outdir, files, manifestFiles: plan.manifestFiles, objects };
 }

@@ -65,3 +65,16 @@ export function copyFiles(from: string, to: string, files: readonly string[]): v
     }
   }
 }
+
+/** Writes rendered files into the cdk8s CLI's output folder, beside the manifests copied there. */
+export function writeFilesInto(to: string, files: readonly RenderedFile[]): void {
+  for (const file of files) {
+    const dest = path.join(to, ...file.path.split('/'));
+    try {
+      fs.mkdirSync(path.dirname(dest), { recursive: true });
+      fs.writeFileSync(dest, file.content);
+    } catch (e) {
+      throw machineError(e, dest, 'write a file into the cdk8s CLI\'s output folder', `the output folder and its record are written; only the CLI's copy is not`);
+    }
+  }
+}

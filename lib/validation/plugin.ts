@@ -13,11 +13,10 @@
  * The plugin contract is cdk8s-cli's (`Validation` in `cdk8s-cli/lib/plugins/validation`); it is
  * written here by shape, so that the package does not depend on the CLI.
  */
-import * as fs from 'node:fs';
 import * as YAML from 'yaml';
 import { READ_LIMITS, readBounded } from '../model/bounded-read';
 import { ClusterTlsError, oneLine } from '../model/errors';
-import { ManifestObject, checkManifests } from './rules';
+import { ManifestObject, ManifestRule, checkManifests } from './rules';
 
 /** What the plugin uses of the report cdk8s-cli gives it. */
 export interface ValidationReportLike {
@@ -65,15 +64,18 @@ export class ClusterTlsValidation {
 
   /** Checks the manifests and reports each violation: one per rule and object, at its field. */
   public async validate(context: ValidationContextLike): Promise<void> {
-    const violations = checkManifests(readManifests(context.manifests.filter((m) => fs.existsSync(m))));
+    const violations = checkManifests(readManifests(context.manifests));
     for (const v of violations) {
       context.report.addViolation({
         ruleName: v.rule,
-        recommendation: v.message,
-        fix: `set ${v.field} of ${v.resource} as the recommendation says`,
-        violatingResources: [{ resourceName: v.resource, locations: [v.field], manifestPath: v.manifestPath }],
+        recommendation: `${v.resource}: ${v.message}`,
+        fix: v.fix,
+        violatingResources: [{ resourceName: v.name, locations: [v.field], manifestPath: v.manifestPath }],
       });
     }
-    context.report.submit(violations.length === 0 ? 'success' : 'failure', { rules: String(new Set(violations.map((v) => v.rule)).size) });
+    context.report.submit(violations.length === 0 ? 'success' : 'failure', {
+      'rules checked': Object.values(ManifestRule).join(', '),
+      'violations': String(violations.length),
+    });
   }
 }

@@ -1,10 +1,11 @@
 /**
  * The rules the library knows, checked on manifests whoever wrote them (the library, a hand, a
  * template): the plain objects of a set of YAML files, as `kubectl apply` would read them. Each
- * violation names its rule, the object and the field, and says what to write instead. The cdk8s
- * validation plugin (`ClusterTlsValidation`) reports them; they are pure functions of the objects.
+ * violation names its rule, the object and the field, says what is wrong and how to fix it. The
+ * cdk8s validation plugin (`ClusterTlsValidation`) reports them; they are pure functions of the
+ * objects, reading every name through `model/names.ts` and the catalog.
  */
-import { ClusterKind, COMPONENTS, ComponentEntry, ComponentToken, clusterKind } from '../model/catalog';
+import { CLUSTER_KINDS, COMPONENTS, ClusterKind, ComponentEntry } from '../model/catalog';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
 import { parseDuration } from '../model/duration';
 import { describeValue } from '../model/errors';
@@ -35,136 +36,202 @@ export enum ManifestRule {
 export interface ManifestViolation {
   /** The rule. */
   readonly rule: ManifestRule;
-  /** `<Kind> <namespace>/<name>` of the object. */
+  /** `<Kind> <namespace>/<name>` of the object (`<Kind> <name>` without a namespace). */
   readonly resource: string;
+  /** The object's `metadata.name`, by which cdk8s-cli's report finds its construct path. */
+  readonly name: string;
   /** The file holding it. */
   readonly manifestPath: string;
   /** The field, as a dotted path (`spec.dnsNames`). */
   readonly field: string;
-  /** What is wrong and what to write instead, in one line. */
+  /** What is wrong, in one line: what the field holds and what it should. */
   readonly message: string;
+  /** What to change to fix it, in one line. */
+  readonly fix: string;
 }
 
-/** The namespace of an object, as `kubectl apply` without `-n` places it. */
-function namespaceOf(object: any): string {
-  return typeof object?.metadata?.namespace === 'string' ? object.metadata.namespace : 'default';
+/**
+ * The namespace of an object as written; undefined when it has none (a manifest applied with
+ * `kubectl apply -n`): objects without one are taken to share one namespace, never guessed.
+ */
+function namespaceOf(object: any): string | undefined {
+  return typeof object?.metadata?.namespace === 'string' ? object.metadata.namespace : undefined;
 }
 
 function isCertificate(object: any): boolean {
   return object?.kind === 'Certificate' && typeof object?.apiVersion === 'string' && object.apiVersion.startsWith('cert-manager.io/');
 }
 
-/** What the rules read of a cluster resource. */
+function resourceName(object: any): string {
+  const namespace = namespaceOf(object);
+  return `${object?.kind} ${namespace === undefined ? '' : `${namespace}/`}${object?.metadata?.name}`;
+}
+
+/** What the rules read of a cluster resource with TLS on. */
 interface ClusterResource {
   readonly item: ManifestObject;
   readonly kind: ClusterKind;
   readonly name: string;
-  readonly namespace: string;
+  readonly namespace?: string;
   /** The components the resource configures (a key of its spec). */
   readonly components: readonly ComponentEntry[];
+  /** The Certificates of its namespace, by the Secret they write. */
+  readonly written: ReadonlyMap<string, ManifestObject>;
 }
 
-function clusterResources(objects: readonly ManifestObject[]): ClusterResource[] {
+/** Adds one violation; the rules report through it. */
+type Report = (rule: ManifestRule, item: ManifestObject, field: string, message: string, fix: string) => void;
+
+/** Every violation of the rules in a set of manifests, rule by rule. */
+export function checkManifests(objects: readonly ManifestObject[]): ManifestViolation[] {
+  const certificates = objects.filter((o) => isCertificate(o.object));
+  const clusters = clusterResources(objects, certificates);
+  const violations: ManifestViolation[] = [];
+  const report: Report = (rule, item, field, message, fix) =>
+    violations.push({ rule, resource: resourceName(item.object), name: String(item.object?.metadata?.name), manifestPath: item.manifestPath, field, message, fix });
+  checkSecretNames(objects, clusters, report);
+  checkCommonNames(clusters, report);
+  checkHostNames(clusters, certificates, report);
+  checkLifetimes(objects, certificates, report);
+  return violations;
+}
+
+function clusterResources(objects: readonly ManifestObject[], certificates: readonly ManifestObject[]): ClusterResource[] {
   return objects.flatMap((item) => {
-    const kind = [ClusterKind.DATABASE, ClusterKind.MIGRATION].find((k) => clusterKind(k).resourceKind === item.object?.kind);
+    const kind = CLUSTER_KINDS.find((k) => k.resourceKind === item.object?.kind)?.kind;
     const name = item.object?.metadata?.name;
     if (kind === undefined || typeof name !== 'string' || item.object?.spec?.tlsCluster?.enabled !== true) {
       return [];
     }
+    const namespace = namespaceOf(item.object);
     const components = COMPONENTS.filter((c) => c.cluster === kind && c.specKey !== undefined && item.object.spec[c.specKey] != null);
-    return [{ item, kind, name, namespace: namespaceOf(item.object), components }];
+    const written = new Map(certificates.filter((c) => namespaceOf(c.object) === namespace).map((c) => [c.object?.spec?.secretName, c]));
+    return [{ item, kind, name, namespace, components, written }];
   });
 }
 
-function resourceName(object: any): string {
-  return `${object?.kind} ${namespaceOf(object)}/${object?.metadata?.name}`;
-}
-
-/** Every violation of the rules in a set of manifests, in the order of the objects. */
-export function checkManifests(objects: readonly ManifestObject[]): ManifestViolation[] {
-  const clusters = clusterResources(objects);
-  const certificates = objects.filter((o) => isCertificate(o.object));
-  const violations: ManifestViolation[] = [];
-  /** Certificates already reported as misnamed (a database and a migration cluster share a name). */
-  const misnamed = new Set<ManifestObject>();
-  const violation = (rule: ManifestRule, item: ManifestObject, field: string, message: string) =>
-    violations.push({ rule, resource: resourceName(item.object), manifestPath: item.manifestPath, field, message });
-
+/**
+ * When the manifests issue a cluster's certificates with cert-manager, a Certificate (or a Secret)
+ * writes each Secret the operator loads; a server Certificate named in the cluster's form after no
+ * component of any cluster of the namespace is a misspelt one. With cfssl or Secrets made
+ * elsewhere, nothing in the manifests writes them, and the rule is silent.
+ */
+function checkSecretNames(objects: readonly ManifestObject[], clusters: readonly ClusterResource[], report: Report): void {
+  const reported = new Set<ManifestObject>();
   for (const cluster of clusters) {
-    const ofCluster = certificates.filter((c) => namespaceOf(c.object) === cluster.namespace);
-    const written = new Map(ofCluster.map((c) => [c.object?.spec?.secretName, c]));
-    const secrets = new Set(objects.filter((o) => o.object?.kind === 'Secret' && namespaceOf(o.object) === cluster.namespace).map((o) => o.object?.metadata?.name));
-    const expected = new Map<string, ComponentToken | 'client'>([
-      ...cluster.components.map((c) => [names.serverSecretName(cluster.name, c.token), c.token] as const),
-      [names.clientSecretName(cluster.name, cluster.kind), 'client'],
+    // Each Secret the operator loads, with what it holds and the field of the resource that asks for it.
+    const expected = new Map<string, { readonly what: string; readonly field: string }>([
+      ...cluster.components.map((c) => [names.serverSecretName(cluster.name, c.token), { what: `the ${c.token}'s server certificate`, field: `spec.${c.specKey}` }] as const),
+      [names.clientSecretName(cluster.name, cluster.kind), { what: 'the client certificate', field: 'spec.tlsCluster' }],
     ]);
-
-    // Only a set of manifests that issues the cluster's certificates can be held to it: with
-    // cfssl or your own PKI the Secrets are made elsewhere.
-    if ([...expected.keys()].some((s) => written.has(s))) {
-      for (const [secretName, token] of expected) {
-        if (!written.has(secretName) && !secrets.has(secretName)) {
-          const what = token === 'client' ? 'the client certificate' : `the ${token}'s server certificate`;
-          violation(ManifestRule.OPERATOR_SECRET_NAMES, cluster.item, 'spec.tlsCluster.enabled',
-            `no Certificate writes "${secretName}", the Secret the operator loads ${what} from: name the Certificate's spec.secretName so`);
-        }
-      }
-      // A Certificate named like one of the cluster's (`<cluster>-…-cluster-secret`,
-      // `<cluster>-…-client-secret`) under a name no component of either kind has: a typo.
-      const known = new Set([
-        ...COMPONENTS.map((c) => names.serverSecretName(cluster.name, c.token)),
-        ...[ClusterKind.DATABASE, ClusterKind.MIGRATION].map((k) => names.clientSecretName(cluster.name, k)),
-        names.sqlOperatorClientSecretName(cluster.name),
-      ]);
-      for (const certificate of ofCluster) {
-        const secretName = certificate.object?.spec?.secretName;
-        if (typeof secretName === 'string' && secretName.startsWith(`${cluster.name}-`) && /-(cluster|client)-secret$/.test(secretName) && !known.has(secretName) && !misnamed.has(certificate)) {
-          misnamed.add(certificate);
-          violation(ManifestRule.OPERATOR_SECRET_NAMES, certificate, 'spec.secretName',
-            `received ${describeValue(secretName)}; expected a name the operator loads for a cluster "${cluster.name}", such as ${[...expected.keys()].join(', ')}`);
-        }
+    if (![...expected.keys()].some((s) => cluster.written.has(s))) {
+      continue;
+    }
+    const secrets = new Set(objects.filter((o) => o.object?.kind === 'Secret' && namespaceOf(o.object) === cluster.namespace).map((o) => o.object?.metadata?.name));
+    for (const [secretName, { what, field }] of expected) {
+      if (!cluster.written.has(secretName) && !secrets.has(secretName)) {
+        report(ManifestRule.OPERATOR_SECRET_NAMES, cluster.item, field,
+          `no Certificate writes "${secretName}", the Secret the operator loads ${what} from`,
+          `set spec.secretName of that Certificate to "${secretName}"`);
       }
     }
+    const neighbours = clusters.filter((c) => c.namespace === cluster.namespace);
+    const serverSecrets = new Set(neighbours.flatMap((c) => COMPONENTS.map((e) => names.serverSecretName(c.name, e.token))));
+    // The server Secrets' form, `<cluster>-<component>-cluster-secret`, read from the naming function.
+    const suffix = names.serverSecretName('', 'store').slice('-store'.length);
+    const ofForm = (secretName: string) => secretName.startsWith(`${cluster.name}-`) && secretName.endsWith(suffix) && secretName.length > cluster.name.length + 1 + suffix.length;
+    for (const certificate of cluster.written.values()) {
+      const secretName = certificate.object?.spec?.secretName;
+      if (typeof secretName === 'string' && ofForm(secretName) && !serverSecrets.has(secretName)
+        && !neighbours.some((c) => c.name !== cluster.name && secretName.startsWith(`${c.name}-`)) && !reported.has(certificate)) {
+        reported.add(certificate);
+        report(ManifestRule.OPERATOR_SECRET_NAMES, certificate, 'spec.secretName',
+          `received ${describeValue(secretName)}; expected the server Secret of a component of cluster "${cluster.name}", such as ${[...expected.keys()].filter((s) => s !== names.clientSecretName(cluster.name, cluster.kind)).join(', ')}`,
+          'set spec.secretName to the name the operator loads for that component');
+      }
+    }
+  }
+}
 
-    const client = written.get(names.clientSecretName(cluster.name, cluster.kind))?.object?.spec?.commonName;
+/**
+ * Every allowed Common Name list of a cluster resource is a list of names, a single-value list
+ * holds one, and each holds the Common Name of the cluster's client Certificate when the manifests
+ * have it.
+ */
+function checkCommonNames(clusters: readonly ClusterResource[], report: Report): void {
+  for (const cluster of clusters) {
+    const client = cluster.written.get(names.clientSecretName(cluster.name, cluster.kind))?.object?.spec?.commonName;
     for (const { entry, path, value: list, optional } of allowedCommonNameLists(cluster.item.object)) {
       const field = path.join('.');
       if (optional && list === undefined) {
         continue;
       }
       if (!Array.isArray(list) || !list.every((v) => typeof v === 'string')) {
-        violation(ManifestRule.ALLOWED_COMMON_NAMES, cluster.item, field, `received ${describeValue(list)}; expected a list of Common Names`);
+        report(ManifestRule.ALLOWED_COMMON_NAMES, cluster.item, field, `received ${describeValue(list)}; expected a list of Common Names`,
+          `set ${field} to a list of strings`);
       } else if (entry.commonNameCheck!.singleValue && list.length !== 1) {
-        violation(ManifestRule.ALLOWED_COMMON_NAMES, cluster.item, field, `received ${describeValue(list)}; expected exactly one Common Name: the ${entry.token} accepts only one`);
+        report(ManifestRule.ALLOWED_COMMON_NAMES, cluster.item, field, `received ${describeValue(list)}; expected exactly one Common Name: the ${entry.token} accepts only one`,
+          `keep one name in ${field}`);
       } else if (typeof client === 'string' && !list.includes(client)) {
-        violation(ManifestRule.ALLOWED_COMMON_NAMES, cluster.item, field,
-          `received ${describeValue(list)}; expected a list that holds "${client}", the Common Name of the cluster's certificates (the client Certificate's spec.commonName): the ${entry.token} refuses every other peer`);
-      }
-    }
-
-    for (const entry of cluster.components) {
-      const certificate = written.get(names.serverSecretName(cluster.name, entry.token));
-      if (!certificate || entry.token === 'drainer') {
-        continue;
-      }
-      const clusterDomain = typeof cluster.item.object.spec.clusterDomain === 'string' ? cluster.item.object.spec.clusterDomain : undefined;
-      const dnsNames: unknown = certificate.object?.spec?.dnsNames;
-      const held = Array.isArray(dnsNames) ? dnsNames : [];
-      const missing = names.hostNames(entry.token, { clusterName: cluster.name, namespace: cluster.namespace, clusterDomain }).filter((n) => !held.includes(n));
-      if (missing.length > 0) {
-        violation(ManifestRule.SERVER_HOST_NAMES, certificate, 'spec.dnsNames',
-          `lacks ${missing.map((n) => `"${n}"`).join(', ')}; expected every host name of the ${entry.token} of cluster "${cluster.name}": a peer dialing a missing one refuses the handshake`);
+        report(ManifestRule.ALLOWED_COMMON_NAMES, cluster.item, field,
+          `received ${describeValue(list)}; expected a list that holds "${client}", the Common Name of the cluster's certificates (the client Certificate's spec.commonName): the ${entry.token} refuses every other peer`,
+          `add "${client}" to ${field}`);
       }
     }
   }
-
-  checkLifetimes(objects, certificates, violation);
-  return violations;
 }
 
-/** cert-manager's lifetimes rules, and a leaf issued by a CA Issuer ending before that CA. */
-function checkLifetimes(objects: readonly ManifestObject[], certificates: readonly ManifestObject[],
-  violation: (rule: ManifestRule, item: ManifestObject, field: string, message: string) => void): void {
+/**
+ * A component's server Certificate, and each Certificate staged for it by a rotation
+ * (`<secret>-<rotation id>`), holds every host name of the component table. Without a namespace
+ * on the cluster resource its host names are unknown, and the rule is silent.
+ */
+function checkHostNames(clusters: readonly ClusterResource[], certificates: readonly ManifestObject[], report: Report): void {
+  for (const cluster of clusters) {
+    if (cluster.namespace === undefined) {
+      continue;
+    }
+    const clusterDomain = typeof cluster.item.object.spec.clusterDomain === 'string' ? cluster.item.object.spec.clusterDomain : undefined;
+    for (const entry of cluster.components) {
+      const secretName = names.serverSecretName(cluster.name, entry.token);
+      const hosts = names.hostNames(entry.token, { clusterName: cluster.name, namespace: cluster.namespace, clusterDomain });
+      const issued = certificates.filter((c) => namespaceOf(c.object) === cluster.namespace
+        && (c.object?.spec?.secretName === secretName || String(c.object?.spec?.secretName).startsWith(names.stagingSecretName(secretName, ''))));
+      for (const certificate of issued) {
+        const dnsNames: unknown = certificate.object?.spec?.dnsNames;
+        const missing = hosts.filter((n) => !(Array.isArray(dnsNames) && dnsNames.includes(n)));
+        if (missing.length > 0) {
+          report(ManifestRule.SERVER_HOST_NAMES, certificate, 'spec.dnsNames',
+            `lacks ${missing.map((n) => `"${n}"`).join(', ')}; expected every host name of the ${entry.token} of cluster "${cluster.name}": a peer dialing a missing one refuses the handshake`,
+            `add the missing names to spec.dnsNames`);
+        }
+      }
+    }
+  }
+}
+
+/** The CA Certificate behind a Certificate's CA issuer (an `Issuer` of its namespace or a `ClusterIssuer`), if the manifests hold it. */
+function caOf(objects: readonly ManifestObject[], certificates: readonly ManifestObject[], certificate: ManifestObject): ManifestObject | undefined {
+  const ref = certificate.object?.spec?.issuerRef ?? {};
+  const kind = ref.kind ?? 'Issuer';
+  const issuer = objects.find((o) => o.object?.kind === kind && o.object?.metadata?.name === ref.name
+    && (kind === 'ClusterIssuer' || namespaceOf(o.object) === namespaceOf(certificate.object)));
+  const caSecret = issuer?.object?.spec?.ca?.secretName;
+  if (caSecret === undefined) {
+    return undefined;
+  }
+  // A ClusterIssuer reads its Secret in cert-manager's own namespace, which the manifests may not name: one match is taken.
+  const candidates = certificates.filter((c) => c.object?.spec?.secretName === caSecret
+    && (kind === 'ClusterIssuer' || namespaceOf(c.object) === namespaceOf(certificate.object)));
+  return candidates.length === 1 ? candidates[0] : undefined;
+}
+
+/**
+ * What cert-manager's webhook refuses (a `duration` under its minimum, a `renewBefore` under its
+ * minimum or not shorter than `duration`), and a leaf of a CA issuer not shorter than its CA.
+ * An unset field is cert-manager's default and left alone.
+ */
+function checkLifetimes(objects: readonly ManifestObject[], certificates: readonly ManifestObject[], report: Report): void {
   const minimum = { duration: parseDuration(CERT_MANAGER_MINIMUMS.duration)!, renewBefore: parseDuration(CERT_MANAGER_MINIMUMS.renewBefore)! };
   const read = (text: unknown) => (typeof text === 'string' ? parseDuration(text) : undefined);
   for (const certificate of certificates) {
@@ -172,23 +239,23 @@ function checkLifetimes(objects: readonly ManifestObject[], certificates: readon
     const duration = read(spec.duration);
     const renewBefore = read(spec.renewBefore);
     if (duration !== undefined && duration < minimum.duration) {
-      violation(ManifestRule.LIFETIMES, certificate, 'spec.duration', `received ${describeValue(spec.duration)}; expected at least ${CERT_MANAGER_MINIMUMS.duration}: cert-manager's webhook refuses less`);
+      report(ManifestRule.LIFETIMES, certificate, 'spec.duration', `received ${describeValue(spec.duration)}; expected at least ${CERT_MANAGER_MINIMUMS.duration}, the webhook's minimum`,
+        `raise spec.duration to ${CERT_MANAGER_MINIMUMS.duration} or more`);
     }
     if (renewBefore !== undefined && renewBefore < minimum.renewBefore) {
-      violation(ManifestRule.LIFETIMES, certificate, 'spec.renewBefore', `received ${describeValue(spec.renewBefore)}; expected at least ${CERT_MANAGER_MINIMUMS.renewBefore}: cert-manager's webhook refuses less`);
+      report(ManifestRule.LIFETIMES, certificate, 'spec.renewBefore', `received ${describeValue(spec.renewBefore)}; expected at least ${CERT_MANAGER_MINIMUMS.renewBefore}, the webhook's minimum`,
+        `raise spec.renewBefore to ${CERT_MANAGER_MINIMUMS.renewBefore} or more`);
     }
     if (duration !== undefined && renewBefore !== undefined && renewBefore >= duration) {
-      violation(ManifestRule.LIFETIMES, certificate, 'spec.renewBefore', `received ${describeValue(spec.renewBefore)}; expected a window shorter than spec.duration (${spec.duration})`);
+      report(ManifestRule.LIFETIMES, certificate, 'spec.renewBefore', `received ${describeValue(spec.renewBefore)}; expected less than spec.duration (${spec.duration}), or cert-manager renews it without end`,
+        'lower spec.renewBefore below spec.duration');
     }
-    // A leaf of a CA Issuer: the Issuer's Secret is written by a Certificate of the same namespace.
-    const issuer = objects.find((o) => o.object?.kind === (spec.issuerRef?.kind ?? 'Issuer') && o.object?.kind === 'Issuer'
-      && o.object?.metadata?.name === spec.issuerRef?.name && namespaceOf(o.object) === namespaceOf(certificate.object));
-    const caSecret = issuer?.object?.spec?.ca?.secretName;
-    const ca = caSecret === undefined ? undefined : certificates.find((c) => c.object?.spec?.secretName === caSecret && namespaceOf(c.object) === namespaceOf(certificate.object));
+    const ca = caOf(objects, certificates, certificate);
     const caDuration = read(ca?.object?.spec?.duration);
     if (duration !== undefined && caDuration !== undefined && duration >= caDuration) {
-      violation(ManifestRule.LIFETIMES, certificate, 'spec.duration',
-        `received ${describeValue(spec.duration)}; expected a validity shorter than its CA's (${ca!.object.spec.duration}, Certificate ${ca!.object.metadata?.name}), so that no certificate outlives the CA that signs it`);
+      report(ManifestRule.LIFETIMES, certificate, 'spec.duration',
+        `received ${describeValue(spec.duration)}; expected less than the duration of its CA (${ca!.object.spec.duration}, ${resourceName(ca!.object)}): a leaf that outlives its CA is rejected once the CA expires`,
+        'lower spec.duration below the CA\'s, or lengthen the CA');
     }
   }
 }

@@ -281,8 +281,10 @@ describe.each(PLUS_PACKAGES.map((plus) => [plus.name]))('a cdk8s app on %s that 
   test('cdk8s synth with README\'s cdk8s.yaml writes the same dist/, and gives the CLI its copy of the manifests', () => {
     const env = { ...process.env };
     delete env.CDK8S_OUTDIR;
-    run(app, 'npx', ['--no-install', 'cdk8s', 'synth', '--no-check-upgrade'], env);
+    const synth = run(app, 'npx', ['--no-install', 'cdk8s', 'synth', '--no-check-upgrade'], env);
     expect(tree(path.join(app, 'dist'))).toEqual(written);
+    // The CLI keeps the app's standard output to itself: the line saying what was written is on standard error.
+    expect(synth.stderr).toMatch(/^synthesized 2 manifests \(\d+ objects\) and 6 other files into dist$/m);
     expect(Object.keys(tree(path.join(app, 'cdk8s.out')))).toEqual(['data.k8s.yaml', 'web.k8s.yaml']);
   }, 180_000);
 

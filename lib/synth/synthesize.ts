@@ -250,7 +250,11 @@ export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = 
   try {
     const result = synthesize(build(), options);
     const others = result.files.length - result.manifestFiles - 1;
-    process.stdout.write(`synthesized ${result.manifestFiles} manifest${result.manifestFiles === 1 ? '' : 's'} (${result.objects} objects) and ${others} other file${others === 1 ? '' : 's'} into ${displayPath(result.outdir)}\n`);
+    // Under `cdk8s synth` (a CLI folder of its own) the CLI swallows the app's standard output,
+    // and with --stdout prints manifests on it: the line goes to standard error there.
+    const cli = process.env.CDK8S_OUTDIR;
+    const stream = cli && path.resolve(cli) !== result.outdir ? process.stderr : process.stdout;
+    stream.write(`synthesized ${result.manifestFiles} manifest${result.manifestFiles === 1 ? '' : 's'} (${result.objects} objects) and ${others} other file${others === 1 ? '' : 's'} into ${displayPath(result.outdir)}\n`);
   } catch (e) {
     // A failure of the machine that no step named is still one line, naming the path the system gave.
     const error = !isSystemError(e) ? e

@@ -41,6 +41,12 @@ export interface PlanOptions {
    * @default - none: every object is rendered with its file
    */
   readonly renderFirst?: (object: ApiObject) => boolean;
+  /**
+   * Leaves `construct-metadata.json` out of the files even when the app records construct
+   * metadata; {@link OutputPlan.constructMetadata} still has it, for a writer that puts it elsewhere.
+   * @default false
+   */
+  readonly constructMetadataApart?: boolean;
 }
 
 /** An app's output, laid out and checked, each file rendered only when asked for. */
@@ -53,6 +59,8 @@ export interface OutputPlan {
   readonly apiObjects: ApiObject[];
   /** The objects {@link PlanOptions.renderFirst} chose, rendered, in file order. */
   readonly renderedFirst: ReadonlyMap<ApiObject, any>;
+  /** `construct-metadata.json` when the app records construct metadata, whether among {@link files} or apart. */
+  readonly constructMetadata?: PlannedFile;
 }
 
 /**
@@ -76,12 +84,13 @@ export function planOutput(app: App, options: PlanOptions = {}): OutputPlan {
   const files = layOut(app, laidOut, indexed, (o) => (renderedFirst.has(o) ? renderedFirst.get(o) : o.toJson()));
   // A private field of App (its prop, else CDK8S_RECORD_CONSTRUCT_METADATA): cdk8s is pinned to the
   // minor version whose output the equivalence test proves.
-  if ((app as unknown as { recordConstructMetadata?: boolean }).recordConstructMetadata === true) {
-    files.push(constructMetadata(apiObjects));
+  const metadata = (app as unknown as { recordConstructMetadata?: boolean }).recordConstructMetadata === true ? constructMetadata(apiObjects) : undefined;
+  if (metadata && !options.constructMetadataApart) {
+    files.push(metadata);
   }
   const manifestFiles = files.length;
   files.push(...outputFiles(constructs, files));
-  return { files, manifestFiles, apiObjects, renderedFirst };
+  return { files, manifestFiles, apiObjects, renderedFirst, constructMetadata: metadata };
 }
 
 /** The longest file name (one path component) most file systems take, in bytes. */

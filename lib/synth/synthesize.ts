@@ -121,6 +121,8 @@ export interface SynthesisResult {
   readonly manifestFiles: number;
   /** How many Kubernetes objects the manifests hold. */
   readonly objects: number;
+  /** The cdk8s CLI's own output folder, when the synth ran under `cdk8s synth` and copied the manifests there. */
+  readonly cliFolder?: string;
 }
 
 /**
@@ -143,13 +145,13 @@ export interface SynthesisResult {
 export function synthesize(app: App, options: SynthesizeOptions = {}): SynthesisResult {
   const outdir = path.resolve(options.outdir ?? app.outdir);
   const recordFile = path.resolve(options.recordFile ?? layout.defaultRecordFile(outdir));
-  const planned = planOutput(app, { renderFirst: (o) => CLUSTER_RESOURCE_KINDS.has(o.kind) });
   const cli = cliFolder(outdir);
   // The construct metadata the CLI asks for its validation plugins goes to the CLI's folder alone,
   // so that the output folder holds the same files whichever command synthesized it.
-  const forCli = cli !== undefined && process.env.CDK8S_RECORD_CONSTRUCT_METADATA === 'true'
-    ? planned.files.filter((f) => f.path === layout.CONSTRUCT_METADATA_FILE) : [];
-  const plan = { ...planned, files: planned.files.filter((f) => !forCli.includes(f)), manifestFiles: planned.manifestFiles - forCli.length };
+  const plan = planOutput(app, {
+    renderFirst: (o) => CLUSTER_RESOURCE_KINDS.has(o.kind),
+    constructMetadataApart: cli !== undefined && process.env.CDK8S_RECORD_CONSTRUCT_METADATA === 'true',
+  });
   // Rendered ahead for the checks, and written from here; each is let go once written.
   const plans = new Map(plan.files.filter((f) => layout.parseOutputPath(f.path)?.file === 'tls-plan').map((f) => [f.path, f.render().content]));
   const now = fixedSettings([...plan.renderedFirst.values()], registeredDrainers(app), [...plans.values()].map((text) => JSON.parse(text)));
@@ -198,9 +200,11 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   }
   if (cli !== undefined) {
     copyFiles(outdir, cli, files.slice(0, plan.manifestFiles));
-    writeFilesInto(cli, forCli.map((f) => ({ path: f.path, content: f.render().content, executable: false })));
+    if (plan.constructMetadata && !files.includes(plan.constructMetadata.path)) {
+      writeFilesInto(cli, [{ path: plan.constructMetadata.path, content: plan.constructMetadata.render().content, executable: false }]);
+    }
   }
-  return { outdir, files, manifestFiles: plan.manifestFiles, objects };
+  return { outdir, files, manifestFiles: plan.manifestFiles, objects, cliFolder: cli };
 }
 
 /**
@@ -252,8 +256,7 @@ export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = 
     const others = result.files.length - result.manifestFiles - 1;
     // Under `cdk8s synth` (a CLI folder of its own) the CLI swallows the app's standard output,
     // and with --stdout prints manifests on it: the line goes to standard error there.
-    const cli = process.env.CDK8S_OUTDIR;
-    const stream = cli && path.resolve(cli) !== result.outdir ? process.stderr : process.stdout;
+    const stream = result.cliFolder !== undefined ? process.stderr : process.stdout;
     stream.write(`synthesized ${result.manifestFiles} manifest${result.manifestFiles === 1 ? '' : 's'} (${result.objects} objects) and ${others} other file${others === 1 ? '' : 's'} into ${displayPath(result.outdir)}\n`);
   } catch (e) {
     // A failure of the machine that no step named is still one line, naming the path the system gave.

@@ -91,7 +91,7 @@ export function checkManifests(objects: readonly ManifestObject[]): ManifestViol
     violations.push({ rule, resource: resourceName(item.object), name: String(item.object?.metadata?.name), manifestPath: item.manifestPath, field, message, fix });
   checkSecretNames(objects, clusters, report);
   checkCommonNames(clusters, report);
-  checkHostNames(clusters, certificates, report);
+  checkHostNames(clusters, report);
   checkLifetimes(objects, certificates, report);
   return violations;
 }
@@ -120,8 +120,9 @@ function checkSecretNames(objects: readonly ManifestObject[], clusters: readonly
   const reported = new Set<ManifestObject>();
   for (const cluster of clusters) {
     // Each Secret the operator loads, with what it holds and the field of the resource that asks for it.
+    const servers = cluster.components.map((c) => names.serverSecretName(cluster.name, c.token));
     const expected = new Map<string, { readonly what: string; readonly field: string }>([
-      ...cluster.components.map((c) => [names.serverSecretName(cluster.name, c.token), { what: `the ${c.token}'s server certificate`, field: `spec.${c.specKey}` }] as const),
+      ...cluster.components.map((c, i) => [servers[i], { what: `the ${c.token}'s server certificate`, field: `spec.${c.specKey}` }] as const),
       [names.clientSecretName(cluster.name, cluster.kind), { what: 'the client certificate', field: 'spec.tlsCluster' }],
     ]);
     if (![...expected.keys()].some((s) => cluster.written.has(s))) {
@@ -146,7 +147,7 @@ function checkSecretNames(objects: readonly ManifestObject[], clusters: readonly
         && !neighbours.some((c) => c.name !== cluster.name && secretName.startsWith(`${c.name}-`)) && !reported.has(certificate)) {
         reported.add(certificate);
         report(ManifestRule.OPERATOR_SECRET_NAMES, certificate, 'spec.secretName',
-          `received ${describeValue(secretName)}; expected the server Secret of a component of cluster "${cluster.name}", such as ${[...expected.keys()].filter((s) => s !== names.clientSecretName(cluster.name, cluster.kind)).join(', ')}`,
+          `received ${describeValue(secretName)}; expected the server Secret of a component of cluster "${cluster.name}", such as ${servers.join(', ')}`,
           'set spec.secretName to the name the operator loads for that component');
       }
     }
@@ -186,7 +187,7 @@ function checkCommonNames(clusters: readonly ClusterResource[], report: Report):
  * (`<secret>-<rotation id>`), holds every host name of the component table. Without a namespace
  * on the cluster resource its host names are unknown, and the rule is silent.
  */
-function checkHostNames(clusters: readonly ClusterResource[], certificates: readonly ManifestObject[], report: Report): void {
+function checkHostNames(clusters: readonly ClusterResource[], report: Report): void {
   for (const cluster of clusters) {
     if (cluster.namespace === undefined) {
       continue;
@@ -195,8 +196,7 @@ function checkHostNames(clusters: readonly ClusterResource[], certificates: read
     for (const entry of cluster.components) {
       const secretName = names.serverSecretName(cluster.name, entry.token);
       const hosts = names.hostNames(entry.token, { clusterName: cluster.name, namespace: cluster.namespace, clusterDomain });
-      const issued = certificates.filter((c) => namespaceOf(c.object) === cluster.namespace
-        && (c.object?.spec?.secretName === secretName || String(c.object?.spec?.secretName).startsWith(names.stagingSecretName(secretName, ''))));
+      const issued = [...cluster.written].filter(([written]) => written === secretName || String(written).startsWith(names.stagingSecretName(secretName, ''))).map(([, c]) => c);
       for (const certificate of issued) {
         const dnsNames: unknown = certificate.object?.spec?.dnsNames;
         const missing = hosts.filter((n) => !(Array.isArray(dnsNames) && dnsNames.includes(n)));

@@ -87,7 +87,7 @@ function preamble({ clusterName, namespace }: CertificateSettings): Block {
 function outputFolderGuard({ clusterName, namespace }: CertificateSettings): Block {
   const copy = pkiCopyFolder(namespace, clusterName);
   return [
-    '# Every synth writes a marker at the root of its output folder and replaces that folder whole,',
+    '# Every synth writes a marker at the root of the folders it writes and replaces them whole,',
     '# keys included: refuse to make keys anywhere below such a marker.',
     'here="$(pwd -P)"',
     'dir="$here"',

@@ -132,12 +132,13 @@ export function renderCfssl(scope: Construct, settings: CertificateSettings, sql
     },
     issuanceSteps() {
       const copy = pkiCopyFolder(settings.namespace, settings.clusterName);
+      const from = layout.fromOutputFolder(folder);
       return [{
         title: 'Issue the certificates with cfssl',
         text: [
-          `Copy \`${folder}\` out of the output folder (the next synth replaces it) and run \`./${ISSUE_SCRIPT}\` there. It makes the CA and every certificate and creates the Secrets; run again, it changes nothing that exists, and the copy is made over the earlier one, whose keys it keeps.`,
+          `Copy \`${from}\` out of the files folder (the next synth replaces it) and run \`./${ISSUE_SCRIPT}\` there. It makes the CA and every certificate and creates the Secrets; run again, it changes nothing that exists, and the copy is made over the earlier one, whose keys it keeps.`,
         ],
-        commands: [`mkdir -p ${copy}`, `cp -r ${folder}/. ${copy}/`, `${copy}/${ISSUE_SCRIPT}`],
+        commands: [`mkdir -p ${copy}`, `cp -r ${from}/. ${copy}/`, `${copy}/${ISSUE_SCRIPT}`],
       }];
     },
     managedCertificates: () => [],

@@ -578,12 +578,12 @@ export class ClusterCertificates extends Construct {
   private rotationWriter(r: ResolvedRotation): RotationWriter {
     switch (this.method) {
       case IssuingMethod.CFSSL:
-        return { method: 'cfssl', folder: layout.cfsslFolder(this.namespace, this.clusterName), copy: pkiCopyFolder(this.namespace, this.clusterName), script: ISSUE_SCRIPT };
+        return { method: 'cfssl', folder: layout.fromOutputFolder(layout.cfsslFolder(this.namespace, this.clusterName)), copy: pkiCopyFolder(this.namespace, this.clusterName), script: ISSUE_SCRIPT };
       case IssuingMethod.CERT_MANAGER:
         return {
           method: 'cert-manager',
           selector: names.certificatesSelector(this.clusterName),
-          script: layout.rotationScriptPath(this.namespace, this.clusterName),
+          script: layout.fromOutputFolder(layout.rotationScriptPath(this.namespace, this.clusterName)),
           renewal: r.kind === RotationKind.LEAF_RENEWAL,
         };
       default:

@@ -180,7 +180,7 @@ export class ExpiryWatch extends Construct {
       ],
       commands: [
         `helm upgrade --install ${release} ${EXPIRY_EXPORTER.chart} --version ${EXPIRY_EXPORTER.version} `
-        + `--namespace ${this.namespace} -f ${layout.expiryExporterValuesPath(this.namespace, this.clusterName)}`,
+        + `--namespace ${this.namespace} -f ${layout.fromOutputFolder(layout.expiryExporterValuesPath(this.namespace, this.clusterName))}`,
       ],
     }];
   }
@@ -210,7 +210,7 @@ export class ExpiryWatch extends Construct {
     return {
       clusterName: this.clusterName, namespace: this.namespace, leafThresholdSeconds: this.thresholds.leaf, caThresholdSeconds: this.thresholds.ca,
       for: EXPIRY_DEFAULTS.for, notReadyFor: EXPIRY_DEFAULTS.notReadyFor, labels: this.alertLabels,
-      rotationRunbook: layout.rotationRunbookPath(this.namespace, this.clusterName),
+      rotationRunbook: layout.inFilesFolder(layout.rotationRunbookPath(this.namespace, this.clusterName)),
     };
   }
 

@@ -149,7 +149,7 @@ export function renderUserProvided(scope: Construct, settings: CertificateSettin
     addServer() {},
     issuanceSteps: () => [{
       title: 'Create the certificate Secrets',
-      text: [`Create them with your own PKI as \`${path}\` describes: the names, the keys and the host names each certificate must cover.`],
+      text: [`Create them with your own PKI as \`${layout.fromOutputFolder(path)}\` describes: the names, the keys and the host names each certificate must cover.`],
     }],
     managedCertificates: () => [],
   };

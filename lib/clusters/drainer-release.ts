@@ -12,7 +12,7 @@ import * as names from '../model/names';
 import { OutputFile } from '../synth/output-file';
 import type { ClusterCertificates } from '../certificates/cluster-certificates';
 import type { ITlsDatabaseCluster } from './tls-cluster';
-import { drainerValuesPath, manifestFileName } from '../model/output-layout';
+import { drainerValuesPath, fromOutputFolder, manifestFileName } from '../model/output-layout';
 import { CdkPlusPackage, SecretRef, secretRef, secretRefName } from '../model/secret-ref';
 import { registerDrainer } from '../synth/app-rules';
 import { compact, dependWithinChart } from './operator';
@@ -221,7 +221,7 @@ const OWN_VALUES = ['clusterName', 'drainerName', 'clusterVersion', 'storage', '
  * server certificate with host names from its `drainerName`, the `helm install` command in the
  * cluster's runbook, and, on request, the Flux or Argo CD objects that install it instead.
  *
- * The values file is `<namespace>/<cluster>/drainer-<release>-values.yaml` in the output folder;
+ * The values file is `<namespace>/<cluster>/drainer-<release>-values.yaml` in the files folder;
  * it holds `drainerName` when one is set (the chart defaults it to `${cluster_name}-${release_name}-drainer`).
  * Synth compares the effective name with the committed output, so a rename is refused.
  */
@@ -267,8 +267,9 @@ export class DrainerRelease extends Construct {
     this.chartValues = drainerChartValues(props, resolved);
     const valuesPath = drainerValuesPath(namespace, clusterName, props.releaseName);
     this.valuesFile = new OutputFile(this, 'Values', { path: valuesPath, content: this.valuesFileContent(clusterName) });
-    this.installCommand = helmCommand('install', props.releaseName, resolved.chart, namespace, valuesPath);
-    cluster.addEnablementStep(this.enablementStep(resolved.chart, valuesPath, gitOps));
+    // Commands run in the output folder, as every runbook's do.
+    this.installCommand = helmCommand('install', props.releaseName, resolved.chart, namespace, fromOutputFolder(valuesPath));
+    cluster.addEnablementStep(this.enablementStep(resolved.chart, fromOutputFolder(valuesPath), gitOps));
 
     const interval = durationText(props.gitOpsInterval ?? '10m');
     requireDuration(this, 'gitOpsInterval', interval);

@@ -19,7 +19,7 @@ import type { TlsFilePaths } from '../model/names';
 import { OutputFile } from '../synth/output-file';
 import { compact, operatorObject } from './operator';
 import { DatabaseRunbookInput, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from '../documents/database-runbook';
-import { databaseRunbookPath, enablementRunbookPath, manifestFileName, mountClientSecretPatchPath } from '../model/output-layout';
+import { databaseRunbookPath, enablementRunbookPath, fromOutputFolder, manifestFileName, mountClientSecretPatchPath } from '../model/output-layout';
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
@@ -434,7 +434,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       mountClusterClientSecret: this.mountClusterClientSecret,
       operatorVersion: this.operatorVersion,
       manifestFile: manifestFileName(Chart.of(this)),
-      enablement: this.enablement && { phase: this.enablement.phase, tls: this.enablement.state.tls, runbook: enablementRunbookPath(this.namespace, this.clusterName) },
+      enablement: this.enablement && { phase: this.enablement.phase, tls: this.enablement.state.tls, runbook: fromOutputFolder(enablementRunbookPath(this.namespace, this.clusterName)) },
       sqlTls: this.sqlTls && {
         host: this.sqlHost,
         port: this.sqlPort,

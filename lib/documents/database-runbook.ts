@@ -3,7 +3,7 @@
  */
 import { CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind } from '../model/catalog';
 import * as names from '../model/names';
-import { mountClientSecretPatchPath } from '../model/output-layout';
+import { fromOutputFolder, mountClientSecretPatchPath } from '../model/output-layout';
 import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
 import { isOlderThan } from '../model/versions';
 import { stringifyYaml } from '../yaml/emitter';
@@ -186,7 +186,7 @@ function mountClientSecretStep(cluster: DatabaseRunbookInput): RunbookStep {
         : []),
     ],
     commands: [
-      `kubectl patch ${resource} ${clusterName} -n ${namespace} --type merge --patch-file ${mountClientSecretPatchPath(namespace, clusterName)}`,
+      `kubectl patch ${resource} ${clusterName} -n ${namespace} --type merge --patch-file ${fromOutputFolder(mountClientSecretPatchPath(namespace, clusterName))}`,
       `# or inline: kubectl patch ${resource} ${clusterName} -n ${namespace} --type merge -p '${JSON.stringify(mountClientSecretPatchObject())}'`,
     ],
   };

@@ -21,7 +21,7 @@ export interface ExpiryRulesInput {
   readonly notReadyFor: string;
   /** Labels added to every alert. */
   readonly labels: { readonly [key: string]: string };
-  /** Where the runbook of a declared rotation is written, from the output folder. */
+  /** Where the runbook of a declared rotation is written, from the folder that holds the output folder. */
   readonly rotationRunbook: string;
 }
 

@@ -6,7 +6,7 @@
 import * as YAML from 'yaml';
 import { PORTS, SECRET_KEYS } from '../model/catalog';
 import * as names from '../model/names';
-import { TASK_FILE, migrationFolder, sourceFileName } from '../model/output-layout';
+import { TASK_FILE, fromOutputFolder, migrationFolder, sourceFileName } from '../model/output-layout';
 import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
 import { stringifyYaml } from '../yaml/emitter';
 
@@ -144,7 +144,7 @@ interface RunbookDatabase {
 /** Renders the migration cluster's runbook. */
 export function migrationRunbook(input: MigrationRunbookInput): string {
   const { clusterName, namespace } = input;
-  const folder = migrationFolder(namespace, clusterName);
+  const folder = fromOutputFolder(migrationFolder(namespace, clusterName));
   const databases = runbookDatabases(input);
   return renderRunbook({
     title: `Migration cluster ${clusterName} (namespace ${namespace})`,

@@ -1,28 +1,36 @@
 /**
- * The output layout: every path the library writes, relative to the output folder (`dist/`), as a
- * builder, and {@link parseOutputPath}, which reads a path back. Writers, the guards and
- * `cluster-tls verify` all go through this module, so a file moves by one edit here.
+ * The output layout: every path the library writes, as a builder, and {@link parseOutputPath},
+ * which reads a path back. Writers, the guards and `cluster-tls verify` all go through this module,
+ * so a file moves by one edit here.
+ *
+ * The output is two folders side by side, replaced together at every synth. The output folder
+ * (`dist/`, the app's `outdir`) holds the manifests alone, laid out as `App.synth()` lays them out,
+ * so that `kubectl apply -f dist/` and a GitOps tool reading the folder see nothing else. The
+ * files folder (`cluster-tls/`, beside it) holds everything a person or a script reads instead.
+ * Paths of files folder entries are relative to the files folder; a command run in the output
+ * folder names them through {@link fromOutputFolder}.
  *
  * ```
- * <chart>.k8s.yaml                              the manifests, laid out as App.synth() lays them out
- * .cluster-tls-output.json                      the marker of a synth output folder
- * construct-metadata.json                       when the app records construct metadata
- * <namespace>/<cluster>/tls-plan.json           the certificate plan
- * <namespace>/<cluster>/required-secrets.md     user-provided Secrets: what each must hold
- * <namespace>/<cluster>/cfssl/<file>            cfssl requests and issue-certificates.sh
- * <namespace>/<cluster>/database-runbook.md
- * <namespace>/<cluster>/mount-client-secret.patch.yaml
- * <namespace>/<cluster>/drainer-<release>-values.yaml
- * <namespace>/<cluster>/migration/<source-id>.yaml
- * <namespace>/<cluster>/migration/task.yaml
- * <namespace>/<cluster>/migration-runbook.md
- * <namespace>/<cluster>/rotation-runbook.md     while a rotation is declared: its phase, step by step
- * <namespace>/<cluster>/rotate-certificates.sh  cert-manager, while a rotation is declared: the phase's script
- * <namespace>/<cluster>/enablement-runbook.md   while a TLS enablement is declared: its phase, step by step
- * <namespace>/<cluster>/x509-certificate-exporter-values.yaml  the expiry watch, for Secrets cert-manager does not manage
- * ../cluster-tls.lock.json                      the record of settings fixed at creation, beside the folder
- * ../cluster-tls-verify.<namespace>.<cluster>.json  a rotation phase's verify report, beside the folder
- * ../cluster-tls-members.<namespace>.<cluster>.txt   an enablement's coordinator member list, beside the folder
+ * dist/<chart>.k8s.yaml                               the manifests, laid out as App.synth() lays them out
+ * dist/.cluster-tls-output                            the marker of a synthesized folder (no extension kubectl reads)
+ * dist/construct-metadata.json                        when the app records construct metadata, as stock cdk8s writes it
+ * cluster-tls/.cluster-tls-output                     the marker of the files folder
+ * cluster-tls/<namespace>/<cluster>/tls-plan.json     the certificate plan
+ * cluster-tls/<namespace>/<cluster>/required-secrets.md     user-provided Secrets: what each must hold
+ * cluster-tls/<namespace>/<cluster>/cfssl/<file>      cfssl requests and issue-certificates.sh
+ * cluster-tls/<namespace>/<cluster>/database-runbook.md
+ * cluster-tls/<namespace>/<cluster>/mount-client-secret.patch.yaml
+ * cluster-tls/<namespace>/<cluster>/drainer-<release>-values.yaml
+ * cluster-tls/<namespace>/<cluster>/migration/<source-id>.yaml
+ * cluster-tls/<namespace>/<cluster>/migration/task.yaml
+ * cluster-tls/<namespace>/<cluster>/migration-runbook.md
+ * cluster-tls/<namespace>/<cluster>/rotation-runbook.md     while a rotation is declared: its phase, step by step
+ * cluster-tls/<namespace>/<cluster>/rotate-certificates.sh  cert-manager, while a rotation is declared: the phase's script
+ * cluster-tls/<namespace>/<cluster>/enablement-runbook.md   while a TLS enablement is declared: its phase, step by step
+ * cluster-tls/<namespace>/<cluster>/x509-certificate-exporter-values.yaml  the expiry watch, for Secrets cert-manager does not manage
+ * cluster-tls.lock.json                               the record of settings fixed at creation
+ * cluster-tls-verify.<namespace>.<cluster>.json       a rotation phase's verify report
+ * cluster-tls-members.<namespace>.<cluster>.txt       an enablement's coordinator member list
  * ```
  */
 import * as path from 'node:path';
@@ -43,7 +51,9 @@ const FILES = {
   rotationScript: 'rotate-certificates.sh',
   enablementRunbook: 'enablement-runbook.md',
   expiryExporterValues: 'x509-certificate-exporter-values.yaml',
-  marker: '.cluster-tls-output.json',
+  marker: '.cluster-tls-output',
+  earlierMarker: '.cluster-tls-output.json',
+  filesFolder: 'cluster-tls',
   constructMetadata: 'construct-metadata.json',
   record: 'cluster-tls.lock.json',
   verifyReportPrefix: 'cluster-tls-verify',
@@ -63,10 +73,18 @@ export const ENABLEMENT_RUNBOOK_FILE = FILES.enablementRunbook;
 /** The file name of the migration task's configuration, in the cluster's migration folder. */
 export const TASK_FILE = FILES.migrationTask;
 /**
- * The marker file every synth writes at the root of its output folder. Its presence says the folder
- * is replaced whole at the next synth: the issuing script refuses to run below it.
+ * The marker file every synth writes at the root of the output folder and of the files folder. Its
+ * presence says the folder is replaced whole at the next synth: the issuing script refuses to run
+ * below it. It has no extension that `kubectl apply -f` or a GitOps tool reads as a manifest.
  */
 export const OUTPUT_MARKER_FILE = FILES.marker;
+/**
+ * The marker of releases up to 0.1, which kept every file in the output folder: a synth still
+ * recognises a folder it marks, and replaces it with the layout of today.
+ */
+export const EARLIER_OUTPUT_MARKER_FILE = FILES.earlierMarker;
+/** The name of the files folder, beside the output folder. */
+export const FILES_FOLDER = FILES.filesFolder;
 /** The file stock cdk8s writes when the app records construct metadata. */
 export const CONSTRUCT_METADATA_FILE = FILES.constructMetadata;
 /** The file name of the record of settings fixed at creation, beside the output folder. */
@@ -193,6 +211,25 @@ export function manifestFileName(chart: Chart): string {
   return `${Names.toDnsLabel(chart)}${App.of(chart).outputFileExtension ?? DEFAULT_MANIFEST_EXTENSION}`;
 }
 
+/**
+ * The files folder of an output folder: {@link FILES_FOLDER} in the folder that holds it. It holds
+ * every file of the output that is not a manifest (plans, runbooks, scripts, chart values,
+ * migration files), so that the output folder holds manifests alone.
+ */
+export function filesFolderOf(outdir: string): string {
+  return path.join(path.dirname(path.resolve(outdir)), FILES.filesFolder);
+}
+
+/** A path of the files folder as a command run in the output folder names it: `../cluster-tls/<path>`. */
+export function fromOutputFolder(file: string): string {
+  return `../${FILES.filesFolder}/${file}`;
+}
+
+/** A path of the files folder as a person names it from the folder that holds both: `cluster-tls/<path>`. */
+export function inFilesFolder(file: string): string {
+  return `${FILES.filesFolder}/${file}`;
+}
+
 /** The record of an output folder: {@link RECORD_FILE} in the folder that holds it. */
 export function defaultRecordFile(outdir: string): string {
   return path.join(path.dirname(path.resolve(outdir)), FILES.record);
@@ -300,9 +337,9 @@ const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | '
 };
 
 /**
- * What a path relative to the output folder is in the layout (`/` separators), or undefined for a
- * path the library does not write. `manifestExtension` is the extension the output's manifests
- * carry (its marker records it).
+ * What a path is in the layout (`/` separators), relative to the output folder for a manifest or
+ * the marker, to the files folder for any other file; undefined for a path the library does not
+ * write. `manifestExtension` is the extension the output's manifests carry (its marker records it).
  */
 export function parseOutputPath(file: string, manifestExtension = DEFAULT_MANIFEST_EXTENSION): OutputPath | undefined {
   const parts = file.split('/');

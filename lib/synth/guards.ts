@@ -329,15 +329,17 @@ const LISTED = 5;
  * them.
  */
 export function checkOnlySynthesizedFiles(outdir: string, entries = listOutput(outdir)): void {
+  // A folder of an earlier release carries the marker of then, and may be replaced by the layout of today.
+  const markerFile = [layout.OUTPUT_MARKER_FILE, layout.EARLIER_OUTPUT_MARKER_FILE].find((name) => entries.includes(name));
   let marker: layout.OutputMarker | undefined;
   try {
-    const parsed = entries.includes(layout.OUTPUT_MARKER_FILE) ? JSON.parse(readBounded(path.join(outdir, layout.OUTPUT_MARKER_FILE), READ_LIMITS.small)) : undefined;
+    const parsed = markerFile !== undefined ? JSON.parse(readBounded(path.join(outdir, markerFile), READ_LIMITS.small)) : undefined;
     marker = parsed?.writtenBy === 'cdk8s-cluster-tls' ? parsed : undefined;
   } catch {
     marker = undefined;
   }
   const files = marker?.files;
-  const listed = Array.isArray(files) && files.every((f) => typeof f === 'string') ? new Set([...files, layout.OUTPUT_MARKER_FILE]) : undefined;
+  const listed = Array.isArray(files) && files.every((f) => typeof f === 'string') ? new Set([...files, markerFile!]) : undefined;
   if (marker !== undefined && files === undefined) {
     return;
   }

@@ -1,6 +1,6 @@
 /**
  * The `OutputFile` construct: a file other than a manifest, declared where it is decided and
- * written by `synthesize` with the manifests.
+ * written by `synthesize` into the files folder beside the manifests' output folder.
  */
 import { Construct, IConstruct } from 'constructs';
 import { ClusterTlsError, inputError } from '../model/errors';
@@ -9,7 +9,7 @@ const OUTPUT_FILE = Symbol.for('cdk8s-cluster-tls.OutputFile');
 
 /** Props of {@link OutputFile}. */
 export interface OutputFileProps {
-  /** Path of the file relative to the output folder, with '/' separators. */
+  /** Path of the file relative to the files folder (`cluster-tls`, beside the output folder), with '/' separators. */
   readonly path: string;
   /** The content, or a function that returns it at synth (after every construct was added). */
   readonly content: string | (() => string);
@@ -27,8 +27,8 @@ export interface OutputFileProps {
 }
 
 /**
- * A file written next to the manifests at synth: a runbook, chart values, a migration
- * configuration, cfssl inputs. Constructs only declare files; {@link synthesize} writes them.
+ * A file written beside the manifests at synth, in the files folder: a runbook, chart values, a
+ * migration configuration, cfssl inputs. Constructs only declare files; {@link synthesize} writes them.
  */
 export class OutputFile extends Construct {
   /** Whether a construct is an {@link OutputFile}. */

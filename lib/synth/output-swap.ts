@@ -1,6 +1,6 @@
 /**
- * Replacing an output folder and its record together, so that no failure and no kill loses
- * either: one synth at a time per folder (a lock file), the new output written in full beside
+ * Replacing an output folder, its files folder and its record together, so that no failure and no
+ * kill loses any of them: one synth at a time per folder (a lock file), the new output written in full beside
  * the old, then a write-ahead journal, the commit point, which the renames follow. A synth killed
  * before the journal leaves the old output and record; one killed after it leaves a journal that
  * the next run completes. Every run first finishes or cleans what a killed one left.
@@ -12,6 +12,8 @@
  * .<name>.cluster-tls-journal.json    the commit point: what to rename where
  * .<name>.staging-<nonce>             the new output, written in full before the journal
  * .<name>.staging-<nonce>.previous    the old output, between its rename and its deletion
+ * .<name>.staging-<nonce>.files       the new files folder, written in full before the journal
+ * .<name>.staging-<nonce>.files-previous  the old files folder, between its rename and its deletion
  * .<name>.staging-<nonce>.record      the new record, in the record's folder, until it is renamed over it
  * .<name>.staging-<nonce>.journal     the journal, until it is renamed into place
  * .<name>.staging-<nonce>.lock        the lock, until it is linked into place
@@ -23,8 +25,9 @@
  * moved or copied after a kill is finished where it now is.
  *
  * A folder cannot be replaced by one rename(2) of a non-empty folder, so between the two renames
- * of the swap (microseconds) nothing is at the output path; the journal written before them names
- * the new output, and a run that finds it finishes the swap. Deletion never follows a symbolic
+ * of a folder's swap (microseconds) nothing is at its path, and between the output folder's swap
+ * and the files folder's the new manifests sit beside the old files; the journal written before
+ * them names the new output, and a run that finds it finishes the swap. Deletion never follows a symbolic
  * link.
  *
  * Each operation is a module of its own: the lock (swap-lock.ts), the journal and the recovery
@@ -43,17 +46,26 @@ import { acquireLock, readLock, releaseLock } from './swap-lock';
 export type { FoundOutput } from './swap-files';
 
 /** Options of {@link OutputSwap.open}. */
-export type SwapOptions = RecoveryOptions;
+export interface SwapOptions extends RecoveryOptions {
+  /**
+   * The files folder replaced with the output folder, beside it: the files marked
+   * {@link SwapFile.inFilesFolder} go there.
+   * @default - none: every file goes to the output folder
+   */
+  readonly filesFolder?: string;
+}
 
 /** The longest output folder name, in bytes: the swap's names beside it add up to 40 bytes to it, and a file system takes 255. */
 const MAX_OUTPUT_NAME_BYTES = 200;
 
 /** A rendered output file. */
 export interface SwapFile {
-  /** Path relative to the output folder, with '/' separators. */
+  /** Path relative to its folder, with '/' separators. */
   readonly path: string;
   readonly content: string;
   readonly executable: boolean;
+  /** Whether the file goes to the files folder rather than the output folder. */
+  readonly inFilesFolder?: boolean;
 }
 
 /**
@@ -69,14 +81,19 @@ export class OutputSwap {
    */
   public static open(outdir: string, recordFile?: string, options: SwapOptions = {}): OutputSwap {
     const paths = new SwapPaths(path.resolve(outdir));
+    const filesFolder = options.filesFolder === undefined ? undefined : path.resolve(options.filesFolder);
     refuseUnsafeTarget(paths, recordFile);
+    if (filesFolder !== undefined) {
+      refuseUnsafeFilesFolder(paths, filesFolder, recordFile);
+    }
     fsStep(paths.parent, 'create the folder that holds the output folder', () => fs.mkdirSync(paths.parent, { recursive: true }));
     const nonce = `${process.pid}-${randomBytes(6).toString('hex')}`;
     acquireLock(paths, nonce);
-    const swap = new OutputSwap(paths, nonce, recordFile === undefined ? undefined : path.resolve(recordFile));
+    const swap = new OutputSwap(paths, nonce, recordFile === undefined ? undefined : path.resolve(recordFile), filesFolder);
     try {
       recover(paths, recordFile, options);
       swap.found = inspect(paths.target);
+      swap.foundFiles = filesFolder === undefined ? { exists: false } : inspect(filesFolder);
     } catch (e) {
       swap.close();
       throw e;
@@ -85,9 +102,11 @@ export class OutputSwap {
   }
 
   private found: FoundOutput = { exists: false };
+  private foundFiles: FoundOutput = { exists: false };
   private closed = false;
 
-  private constructor(private readonly paths: SwapPaths, private readonly nonce: string, private readonly recordFile: string | undefined) {}
+  private constructor(private readonly paths: SwapPaths, private readonly nonce: string, private readonly recordFile: string | undefined,
+    private readonly filesFolder: string | undefined) {}
 
   /** The output folder, as an absolute path. */
   public get target(): string {
@@ -99,23 +118,29 @@ export class OutputSwap {
     return this.found;
   }
 
+  /** What is at the files folder's path now (nothing, without a files folder). */
+  public get files(): FoundOutput {
+    return this.foundFiles;
+  }
+
   /**
-   * Writes `files` to a staging folder, then replaces the output folder with it and, when
-   * `recordText` is given, the record with it: both or neither, whatever fails or kills the
-   * process. `files` is read once, one file at a time.
+   * Writes `files` to staging folders, then replaces the output folder and the files folder with
+   * them and, when `recordText` is given, the record with it: all or none, whatever fails or kills
+   * the process. `files` is read once, one file at a time.
    */
   public commit(files: Iterable<SwapFile>, recordText?: string): void {
     const staging = this.paths.staging(this.nonce);
+    const filesStaging = this.filesFolder === undefined ? undefined : this.paths.filesStaging(this.nonce);
     const recordTemp = this.recordFile !== undefined && recordText !== undefined
       ? path.join(path.dirname(this.recordFile), `${path.basename(staging)}.record`) : undefined;
+    const removeStaged = () => [staging, filesStaging, recordTemp].forEach(removeQuietly);
     try {
-      writeStaging(staging, this.paths.target, files);
+      writeStaging({ output: staging, files: filesStaging }, { output: this.paths.target, files: this.filesFolder }, files);
       if (recordTemp !== undefined) {
         fsStep(this.recordFile!, 'write the record', () => fs.writeFileSync(recordTemp, recordText!));
       }
     } catch (e) {
-      removeQuietly(staging);
-      removeQuietly(recordTemp);
+      removeStaged();
       throw e;
     }
     const relative = (p: string) => path.relative(this.paths.parent, p);
@@ -123,14 +148,14 @@ export class OutputSwap {
       staging: path.basename(staging),
       previous: `${path.basename(staging)}.previous`,
       hadOutput: this.found.exists,
+      ...(this.filesFolder !== undefined ? { files: { target: path.basename(this.filesFolder), hadOutput: this.foundFiles.exists } } : {}),
       ...(recordTemp !== undefined ? { record: { from: relative(recordTemp), to: relative(this.recordFile!) } } : {}),
     };
     try {
       this.checkStillMine(staging);
       writeJournal(this.paths, journal, this.nonce);
     } catch (e) {
-      removeQuietly(staging);
-      removeQuietly(recordTemp);
+      removeStaged();
       throw e;
     }
     // The commit point is passed: a kill from here is finished by the next run. A failure while
@@ -176,18 +201,28 @@ export function recoverOutput(outdir: string, recordFile?: string): void {
   recover(new SwapPaths(path.resolve(outdir)), recordFile, {});
 }
 
-/** Writes the files to a new folder. */
-function writeStaging(staging: string, target: string, files: Iterable<SwapFile>): void {
+/** The output folder and the files folder, or their staging folders. */
+interface FolderPair {
+  readonly output: string;
+  readonly files?: string;
+}
+
+/** Writes the files to new folders: the output folder's staging folder, and the files folder's when there is one. */
+function writeStaging(staging: FolderPair, target: FolderPair, files: Iterable<SwapFile>): void {
   // Made with the mode a new folder gets (0777 less the umask), as stock cdk8s makes the output folder.
-  fsStep(staging, 'create the staging folder of the output', () => fs.mkdirSync(staging));
-  const folders = new Set<string>([staging]);
+  const made = [staging.output, staging.files].filter((f): f is string => f !== undefined);
+  for (const folder of made) {
+    fsStep(folder, 'create the staging folder of the output', () => fs.mkdirSync(folder));
+  }
+  const folders = new Set<string>(made);
   // The umask, read off the new folder: a file's mode is set again only where the umask took bits off.
-  const umask = ~fs.statSync(staging).mode & 0o777;
+  const umask = ~fs.statSync(staging.output).mode & 0o777;
   for (const file of files) {
-    const dest = path.join(staging, ...file.path.split('/'));
+    const inFiles = file.inFilesFolder === true && staging.files !== undefined;
+    const dest = path.join(inFiles ? staging.files! : staging.output, ...file.path.split('/'));
     const folder = path.dirname(dest);
     const mode = file.executable ? 0o755 : 0o644;
-    fsStep(path.join(target, file.path), 'write the output file', () => {
+    fsStep(path.join(inFiles ? target.files! : target.output, file.path), 'write the output file', () => {
       if (!folders.has(folder)) {
         fs.mkdirSync(folder, { recursive: true });
         folders.add(folder);
@@ -197,6 +232,28 @@ function writeStaging(staging: string, target: string, files: Iterable<SwapFile>
         fs.chmodSync(dest, mode);
       }
     });
+  }
+}
+
+/**
+ * Refuses a files folder the swap cannot replace with the output folder: one that is not beside
+ * it (the swap renames both in the folder that holds them), the output folder itself, or one that
+ * holds the working folder or the record.
+ */
+function refuseUnsafeFilesFolder(paths: SwapPaths, filesFolder: string, recordFile: string | undefined): void {
+  const fix = `set the output folder (outdir, CDK8S_OUTDIR) to a folder of its own not named ${path.basename(filesFolder)}, such as dist`;
+  if (path.dirname(filesFolder) !== paths.parent || filesFolder === paths.target) {
+    throw new ClusterTlsError(`${displayPath(paths.target)}: received an output folder whose files folder is ${displayPath(filesFolder)}; `
+      + `expected the files folder beside the output folder, under another name: ${fix}`);
+  }
+  const real = realPath(filesFolder);
+  if (isWithin(real, fs.realpathSync(process.cwd()))) {
+    throw new ClusterTlsError(`${displayPath(filesFolder)}: received a files folder that holds the working folder (${shownName(process.cwd())}); `
+      + 'expected a folder synth may replace whole: run the synth from the folder that holds the output folder');
+  }
+  if (recordFile !== undefined && isWithin(real, realPath(recordFile))) {
+    throw new ClusterTlsError(`${displayPath(filesFolder)}: received a files folder that holds the record ${displayPath(path.resolve(recordFile))}; `
+      + 'expected the record outside it, since every synth replaces the files folder whole: set recordFile to a path beside the output folder');
   }
 }
 

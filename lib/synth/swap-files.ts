@@ -14,7 +14,7 @@ import { machineError } from './machine-errors';
 export const NONCE = '\\d+-[0-9a-f]{12}';
 
 /** The suffixes of a swap's files beside its staging folder. */
-export const SUFFIXES = ['previous', 'record', 'journal', 'lock', 'stale-lock'] as const;
+export const SUFFIXES = ['previous', 'files', 'files-previous', 'record', 'journal', 'lock', 'stale-lock'] as const;
 
 /** The paths of the swap of one output folder. */
 export class SwapPaths {
@@ -38,6 +38,11 @@ export class SwapPaths {
 
   staging(nonce: string): string {
     return path.join(this.parent, `.${this.name}.staging-${nonce}`);
+  }
+
+  /** The staging folder of the files folder, beside the output's: `<staging>.files`. */
+  filesStaging(nonce: string): string {
+    return `${this.staging(nonce)}.files`;
   }
 
   /** Whether an entry's name is one a swap of this folder leaves until it ends, exactly. */

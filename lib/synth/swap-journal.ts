@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { READ_LIMITS, UnreadableInputError, readBounded } from '../model/bounded-read';
 import { ClusterTlsError } from '../model/errors';
+import { EARLIER_OUTPUT_MARKER_FILE, FILES_FOLDER, OUTPUT_MARKER_FILE } from '../model/output-layout';
 import { displayPath } from './display-path';
 import { checkReplaceable } from './guards';
 import { SwapPaths, exists, fsStep, inspect, readSmall, removeQuietly } from './swap-files';
@@ -17,7 +18,44 @@ export interface Journal {
   readonly previous: string;
   /** Whether an output folder was there to move aside. */
   readonly hadOutput: boolean;
+  /**
+   * The files folder replaced with the output folder, after it: its name beside the output folder,
+   * staged at `<staging>.files`, moved aside to `<staging>.files-previous`.
+   */
+  readonly files?: { readonly target: string; readonly hadOutput: boolean };
   readonly record?: { readonly from: string; readonly to: string };
+}
+
+/** One folder a journal replaces: where it is, where its new content is staged, where the old goes. */
+interface FolderSwap {
+  readonly target: string;
+  readonly staging: string;
+  readonly previous: string;
+  readonly hadOutput: boolean;
+}
+
+/** The folders a journal replaces, absolute, in the order the swap replaces them: the output folder, then the files folder. */
+function foldersOf(paths: SwapPaths, journal: Journal): FolderSwap[] {
+  const staging = path.join(paths.parent, journal.staging);
+  return [
+    { target: paths.target, staging, previous: path.join(paths.parent, journal.previous), hadOutput: journal.hadOutput },
+    ...(journal.files ? [{ target: path.join(paths.parent, journal.files.target), staging: `${staging}.files`, previous: `${staging}.files-previous`, hadOutput: journal.files.hadOutput }] : []),
+  ];
+}
+
+/**
+ * Puts one folder's staged content in its place, when it is still staged: the old folder is moved
+ * aside first. Returns whether the new content holds the folder's place.
+ */
+function swapFolder(folder: FolderSwap): boolean {
+  if (exists(folder.staging)) {
+    if (folder.hadOutput && exists(folder.target) && !exists(folder.previous)) {
+      fs.renameSync(folder.target, folder.previous);
+    }
+    fs.renameSync(folder.staging, folder.target);
+    return true;
+  }
+  return folder.hadOutput ? exists(folder.previous) : exists(folder.target);
 }
 
 /** Options of the recovery (and of {@link OutputSwap.open}, which runs it first). */
@@ -47,22 +85,15 @@ export function writeJournal(paths: SwapPaths, journal: Journal, nonce: string):
 
 /**
  * Carries out a journal: each step is done only when its source is still there, so a run killed
- * at any step is completed by the next, step by step. The record follows the output only once the
- * new output holds the folder's place; a staged output that is gone (deleted by hand after a kill)
- * leaves both the old output and the old record.
+ * at any step is completed by the next, step by step. The output folder is replaced first, then
+ * the files folder; the record follows only once both new folders hold their places. A staged
+ * folder that is gone (deleted by hand after a kill) leaves its old folder, and the old record.
  */
 export function complete(paths: SwapPaths, journal: Journal, recordFile?: string): void {
-  const staging = path.join(paths.parent, journal.staging);
-  const previous = path.join(paths.parent, journal.previous);
-  let swapped: boolean;
-  if (exists(staging)) {
-    if (journal.hadOutput && exists(paths.target) && !exists(previous)) {
-      fs.renameSync(paths.target, previous);
-    }
-    fs.renameSync(staging, paths.target);
-    swapped = true;
-  } else {
-    swapped = journal.hadOutput ? exists(previous) : exists(paths.target);
+  const folders = foldersOf(paths, journal);
+  let swapped = true;
+  for (const folder of folders) {
+    swapped = swapFolder(folder) && swapped;
   }
   // The record this run is given wins over the journal's relative path: the project may have moved
   // since, and a record outside it did not move with it.
@@ -74,29 +105,33 @@ export function complete(paths: SwapPaths, journal: Journal, recordFile?: string
   }
   fs.unlinkSync(paths.journal);
   removeQuietly(swapped ? undefined : record?.from);
-  removeQuietly(previous);
+  for (const folder of folders) {
+    removeQuietly(folder.previous);
+  }
 }
 
 /**
- * Undoes a journal whose new output has not taken the folder's place: the old output goes back if
- * it was moved aside, then the journal and the staged copies are deleted.
+ * Undoes a journal whose new output has not taken the output folder's place (the files folder is
+ * replaced only after it): the old output goes back if it was moved aside, then the journal and the
+ * staged copies are deleted.
  * @returns whether the old output and record are in place again
  */
 export function rollBack(paths: SwapPaths, journal: Journal): boolean {
-  const staging = path.join(paths.parent, journal.staging);
-  const previous = path.join(paths.parent, journal.previous);
+  const [output, ...others] = foldersOf(paths, journal);
   try {
-    if (!exists(staging)) {
+    if (!exists(output.staging)) {
       return false;
     }
-    if (!exists(paths.target) && exists(previous)) {
-      fs.renameSync(previous, paths.target);
+    if (!exists(output.target) && exists(output.previous)) {
+      fs.renameSync(output.previous, output.target);
     }
     fs.unlinkSync(paths.journal);
   } catch {
     return false;
   }
-  removeQuietly(staging);
+  for (const folder of [output, ...others]) {
+    removeQuietly(folder.staging);
+  }
   removeQuietly(journal.record && path.resolve(paths.parent, journal.record.from));
   return true;
 }
@@ -111,11 +146,12 @@ export function recover(paths: SwapPaths, recordFile: string | undefined, option
   fsStep(paths.journal, 'finish the swap a killed synth left', () => {
     const journal = readJournal(paths);
     if (journal !== undefined) {
-      const staging = path.join(paths.parent, journal.staging);
-      if (journal.hadOutput && exists(staging) && exists(paths.target) && !exists(path.join(paths.parent, journal.previous))) {
-        // The output folder is about to be moved aside and deleted: what was put in it since the kill is checked as at any synth.
-        inspect(paths.target);
-        checkReplaceable(paths.target, new Set(), options.takeOver ?? false);
+      for (const folder of foldersOf(paths, journal)) {
+        if (folder.hadOutput && exists(folder.staging) && exists(folder.target) && !exists(folder.previous)) {
+          // The folder is about to be moved aside and deleted: what was put in it since the kill is checked as at any synth.
+          inspect(folder.target);
+          checkReplaceable(folder.target, new Set(), options.takeOver ?? false);
+        }
       }
       complete(paths, journal, recordFile);
     }
@@ -161,11 +197,14 @@ function readJournal(paths: SwapPaths): Journal | undefined {
   }
   const staging = parsed?.staging;
   const record = parsed?.record;
+  const files = parsed?.files;
   const relativeName = (p: unknown) => typeof p === 'string' && !path.isAbsolute(p);
   const valid = typeof staging === 'string' && paths.isLeftover(staging) && !/\.[a-z-]+$/.test(staging.replace(/^.*staging-/, ''))
     && parsed.previous === `${staging}.previous` && typeof parsed.hadOutput === 'boolean'
     && (record === undefined || (relativeName(record?.from) && relativeName(record.to) && path.basename(record.from) === `${staging}.record`
       && path.dirname(record.from) === path.dirname(record.to)))
+    && (files === undefined || (typeof files?.hadOutput === 'boolean' && files.target === FILES_FOLDER && files.target !== paths.name
+      && (!exists(path.join(paths.parent, `${staging}.files`)) || isStagedOutput(path.join(paths.parent, `${staging}.files`)))))
     && (!exists(path.join(paths.parent, staging)) || isStagedOutput(path.join(paths.parent, staging)));
   if (!valid) {
     throw new ClusterTlsError(`${displayPath(paths.journal)}: received a file that is not a journal synth writes; expected the journal of a killed synth, or none: `
@@ -180,7 +219,9 @@ function isStagedOutput(folder: string): boolean {
     if (!fs.lstatSync(folder).isDirectory()) {
       return false;
     }
-    return JSON.parse(readBounded(path.join(folder, '.cluster-tls-output.json'), READ_LIMITS.small))?.writtenBy === 'cdk8s-cluster-tls';
+    // A killed synth of an earlier release staged its output with the marker of then.
+    const marker = [OUTPUT_MARKER_FILE, EARLIER_OUTPUT_MARKER_FILE].map((name) => path.join(folder, name)).find(exists);
+    return marker !== undefined && JSON.parse(readBounded(marker, READ_LIMITS.small))?.writtenBy === 'cdk8s-cluster-tls';
   } catch {
     return false;
   }

@@ -13,7 +13,7 @@ import {
 } from './guards';
 import { displayPath } from './display-path';
 import { isSystemError, machineError } from './machine-errors';
-import { OutputSwap } from './output-swap';
+import { OutputSwap, SwapFile } from './output-swap';
 import { isWithin } from './swap-files';
 import { checkRotations } from './rotation-guard';
 import { UNVERIFIED_ENV, VERIFY_REPORT_ENV } from './phase-report';
@@ -29,7 +29,8 @@ export interface RenderedApp {
   /**
    * Every file: first the ones stock cdk8s writes too (the manifests, in the app's
    * `yamlOutputType` and `outputFileExtension`, and `construct-metadata.json` when the app records
-   * construct metadata), then the library's, sorted by path.
+   * construct metadata), with paths relative to the output folder; then the library's, sorted by
+   * path, relative to the files folder beside it.
    */
   readonly files: RenderedFile[];
   /** How many of the first {@link files} stock cdk8s writes too. */
@@ -110,15 +111,22 @@ export interface SynthesizeOptions {
 
 /** What {@link synthesize} wrote. */
 export interface SynthesisResult {
-  /** The output folder, as an absolute path. */
+  /** The output folder, as an absolute path: the manifests alone. */
   readonly outdir: string;
   /**
-   * Every file written, relative to the output folder with '/' separators, in the order of
+   * Every file written to the output folder, relative to it with '/' separators, in the order of
    * {@link RenderedApp.files}, and last the marker of a synthesized folder.
    */
   readonly files: string[];
   /** How many of the first {@link files} stock cdk8s writes too (the manifests). */
   readonly manifestFiles: number;
+  /** The files folder beside the output folder (`cluster-tls`), as an absolute path. */
+  readonly filesFolder: string;
+  /**
+   * Every file written to the files folder, relative to it with '/' separators, sorted by path,
+   * and last its marker: plans, runbooks, scripts, chart values and migration files.
+   */
+  readonly otherFiles: string[];
   /** How many Kubernetes objects the manifests hold. */
   readonly objects: number;
   /** The cdk8s CLI's own output folder, when the synth ran under `cdk8s synth` and copied the manifests there. */
@@ -126,11 +134,12 @@ export interface SynthesisResult {
 }
 
 /**
- * Renders the app and writes it to the output folder; `app.synth()` of an app holding the
- * library's constructs calls it. Besides the manifests it writes the runbooks, chart values and
- * configuration files of the library's constructs, checks
- * the settings fixed at creation against the record of the last synth, and leaves the output
- * folder untouched when anything fails.
+ * Renders the app and writes it; `app.synth()` of an app holding the library's constructs calls
+ * it. The output folder gets the manifests alone, as stock cdk8s lays them out, for `kubectl apply
+ * -f` and GitOps tools; the files folder beside it (`cluster-tls`) gets the plans, runbooks,
+ * scripts, chart values and configuration files of the library's constructs. It checks the
+ * settings fixed at creation against the record of the last synth, and leaves both folders and the
+ * record untouched when anything fails.
  *
  * The checks run before any file is written, on the cluster resources and certificate plans,
  * rendered ahead. The files are then rendered and written one at a time, so that memory holds the
@@ -144,6 +153,7 @@ export interface SynthesisResult {
  */
 export function synthesize(app: App, options: SynthesizeOptions = {}): SynthesisResult {
   const outdir = path.resolve(options.outdir ?? app.outdir);
+  const filesFolder = layout.filesFolderOf(outdir);
   const recordFile = path.resolve(options.recordFile ?? layout.defaultRecordFile(outdir));
   const cli = cliFolder(outdir);
   // The construct metadata the CLI asks for its validation plugins goes to the CLI's folder alone,
@@ -158,11 +168,12 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   const sources = new Map([...plan.renderedFirst].map(([o, manifest]) => [clusterKey(manifest), o.node.path]));
   const acknowledged = options.acknowledgeRecreation ?? listFromEnv(RECREATE_ENV);
   const takeOver = options.takeOver ?? listFromEnv(TAKE_OVER_ENV).some((p) => path.resolve(p) === outdir);
-  const files = [...plan.files.map((f) => f.path), layout.OUTPUT_MARKER_FILE];
+  const files = [...plan.files.slice(0, plan.manifestFiles).map((f) => f.path), layout.OUTPUT_MARKER_FILE];
+  const otherFiles = [...plan.files.slice(plan.manifestFiles).map((f) => f.path), layout.OUTPUT_MARKER_FILE];
 
   let objects = 0;
-  function* rendered(): Generator<RenderedFile> {
-    for (const file of plan.files) {
+  function* rendered(): Generator<SwapFile> {
+    for (const [index, file] of plan.files.entries()) {
       let content = plans.get(file.path);
       plans.delete(file.path);
       if (content === undefined) {
@@ -170,13 +181,14 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
         content = r.content;
         objects += r.objects.length;
       }
-      yield { path: file.path, content, executable: file.executable };
+      yield { path: file.path, content, executable: file.executable, inFilesFolder: index >= plan.manifestFiles };
     }
-    yield outputMarker(app, files.slice(0, -1));
+    yield outputMarker(app, files.slice(0, -1), false);
+    yield outputMarker(app, otherFiles.slice(0, -1), true);
   }
 
   // From the lock on, the record and the output are read and replaced by this run alone.
-  const swap = OutputSwap.open(outdir, recordFile, { takeOver });
+  const swap = OutputSwap.open(outdir, recordFile, { takeOver, filesFolder });
   try {
     const record = readRecord(recordFile);
     checkRecordOutput(record, recordFile, outdir);
@@ -194,6 +206,9 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
     if (swap.output.exists) {
       checkReplaceable(outdir, new Set(files), takeOver);
     }
+    if (swap.files.exists) {
+      checkReplaceable(filesFolder, new Set(otherFiles), takeOver);
+    }
     swap.commit(rendered(), changedRecordText(recordFile, { output: recordOutput(recordFile, outdir), ...now, ...(rotations ? { rotations } : {}), ...(enablements ? { enablements } : {}) }));
   } finally {
     swap.close();
@@ -204,7 +219,7 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
       writeFilesInto(cli, [{ path: plan.constructMetadata.path, content: plan.constructMetadata.render().content, executable: false }]);
     }
   }
-  return { outdir, files, manifestFiles: plan.manifestFiles, objects, cliFolder: cli };
+  return { outdir, files, manifestFiles: plan.manifestFiles, filesFolder, otherFiles, objects, cliFolder: cli };
 }
 
 /**
@@ -231,18 +246,18 @@ function listFromEnv(name: string): string[] {
 }
 
 /**
- * The marker of a synthesized output folder: the issuing script refuses to run below it,
- * `cluster-tls verify` reads the manifests' file extension from it, and the next synth the list of
- * files it may delete.
+ * The marker of a synthesized folder (the output folder, or the files folder beside it): the
+ * issuing script refuses to run below it, `cluster-tls verify` reads the manifests' file extension
+ * from it, and the next synth the list of files it may delete.
  */
-function outputMarker(app: App, files: readonly string[]): RenderedFile {
+function outputMarker(app: App, files: readonly string[], inFilesFolder: boolean): SwapFile {
   const marker: layout.OutputMarker = {
     writtenBy: 'cdk8s-cluster-tls',
     about: 'Every synth replaces this folder whole, and refuses to when it holds a file not listed here. Keep no keys here: copy a cfssl folder out before running its issuing script.',
     outputFileExtension: app.outputFileExtension,
     files,
   };
-  return { path: layout.OUTPUT_MARKER_FILE, content: `${JSON.stringify(marker, undefined, 2)}\n`, executable: false };
+  return { path: layout.OUTPUT_MARKER_FILE, content: `${JSON.stringify(marker, undefined, 2)}\n`, executable: false, inFilesFolder };
 }
 
 /**
@@ -253,11 +268,12 @@ function outputMarker(app: App, files: readonly string[]): RenderedFile {
 export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = {}): void {
   try {
     const result = synthesize(build(), options);
-    const others = result.files.length - result.manifestFiles - 1;
+    const others = result.otherFiles.length - 1;
     // Under `cdk8s synth` (a CLI folder of its own) the CLI swallows the app's standard output,
     // and with --stdout prints manifests on it: the line goes to standard error there.
     const stream = result.cliFolder !== undefined ? process.stderr : process.stdout;
-    stream.write(`synthesized ${result.manifestFiles} manifest${result.manifestFiles === 1 ? '' : 's'} (${result.objects} objects) and ${others} other file${others === 1 ? '' : 's'} into ${displayPath(result.outdir)}\n`);
+    stream.write(`synthesized ${result.manifestFiles} manifest${result.manifestFiles === 1 ? '' : 's'} (${result.objects} objects) into ${displayPath(result.outdir)} `
+      + `and ${others} other file${others === 1 ? '' : 's'} into ${displayPath(result.filesFolder)}\n`);
   } catch (e) {
     // A failure of the machine that no step named is still one line, naming the path the system gave.
     const error = !isSystemError(e) ? e

@@ -14,7 +14,7 @@ import type { TlsPlan } from '../certificates/certificate-options';
 import { parseDuration } from '../model/duration';
 import { READ_LIMITS, UnreadableInputError, readBounded } from '../model/bounded-read';
 import { Description } from '../model/errors';
-import { DEFAULT_MANIFEST_EXTENSION, OUTPUT_MARKER_FILE, OutputMarker, parseOutputPath, tlsPlanPath } from '../model/output-layout';
+import { DEFAULT_MANIFEST_EXTENSION, OUTPUT_MARKER_FILE, OutputMarker, filesFolderOf, fromOutputFolder, parseOutputPath, tlsPlanPath } from '../model/output-layout';
 import { VerifyInputError } from './input';
 import { brief, oneLine } from './text';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
@@ -45,10 +45,11 @@ export interface LoadedPlan {
 }
 
 /**
- * Reads every certificate plan (`<namespace>/<cluster>/tls-plan.json`) of a synthesized output
- * folder, whichever issuing method wrote it, with the allowed Common Names that the cluster
- * manifests (`*.k8s.yaml`, or the extension the output's marker records) and the drainer chart
- * values files of the folder configure; every path is read through the output layout.
+ * Reads every certificate plan (`../cluster-tls/<namespace>/<cluster>/tls-plan.json`) of a
+ * synthesized output folder, whichever issuing method wrote it, with the allowed Common Names that
+ * the cluster manifests of the folder (`*.k8s.yaml`, or the extension the output's marker records)
+ * and the drainer chart values files beside the plans configure; every path is read through the
+ * output layout, and named as a command run in the output folder names it.
  * @throws VerifyInputError when the folder holds no plan or a plan is malformed
  */
 export function loadPlans(distDir: string): LoadedPlan[] {
@@ -56,10 +57,16 @@ export function loadPlans(distDir: string): LoadedPlan[] {
     throw new VerifyInputError('--dist', 'folder', distDir, 'the folder of the synthesized output, such as dist (run npm run synth first)');
   }
   const extension = manifestExtension(distDir);
-  const files = listFiles(distDir).map((file) => ({ file, is: parseOutputPath(file, extension) }));
+  // The plans and chart values sit in the files folder beside the output folder, named as a command
+  // run in the output folder names them.
+  const filesDir = filesFolderOf(distDir);
+  const files = [
+    ...listFiles(distDir).map((file) => ({ file, is: parseOutputPath(file, extension) })).filter((f) => f.is?.file === 'manifest'),
+    ...(fs.existsSync(filesDir) ? listFiles(filesDir) : []).map((file) => ({ file: fromOutputFolder(file), is: parseOutputPath(file, extension) })),
+  ];
   const planFiles = files.filter((f) => f.is?.file === 'tls-plan').map((f) => f.file);
   if (planFiles.length === 0) {
-    throw new VerifyInputError('--dist', 'folder', distDir, `a synthesized output folder with at least one ${tlsPlanPath('<namespace>', '<cluster>')}`);
+    throw new VerifyInputError('--dist', 'folder', distDir, `a synthesized output folder with at least one ${fromOutputFolder(tlsPlanPath('<namespace>', '<cluster>'))} beside it`);
   }
   const manifests = files.filter((f) => f.is?.file === 'manifest').flatMap((f) => readYamlDocuments(distDir, f.file));
   return planFiles.map((file) => {

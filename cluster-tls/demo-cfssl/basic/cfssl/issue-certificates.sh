@@ -29,12 +29,12 @@ fail() {
   exit 1
 }
 
-# Every synth writes a marker at the root of its output folder and replaces that folder whole,
+# Every synth writes a marker at the root of the folders it writes and replaces them whole,
 # keys included: refuse to make keys anywhere below such a marker.
 here="$(pwd -P)"
 dir="$here"
 while :; do
-  [ ! -e "$dir/.cluster-tls-output.json" ] || fail "$here is inside the synth output $dir, which the next synth replaces whole, keys included; copy this folder out and run the copy, for example: mkdir -p ~/pki-demo-cfssl-basic && cp -r '$here'/. ~/pki-demo-cfssl-basic/ && ~/pki-demo-cfssl-basic/issue-certificates.sh"
+  [ ! -e "$dir/.cluster-tls-output" ] || fail "$here is inside the synth output $dir, which the next synth replaces whole, keys included; copy this folder out and run the copy, for example: mkdir -p ~/pki-demo-cfssl-basic && cp -r '$here'/. ~/pki-demo-cfssl-basic/ && ~/pki-demo-cfssl-basic/issue-certificates.sh"
   [ "$dir" != / ] || break
   dir="$(dirname "$dir")"
 done

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { defaultVerifyReportFile } from '../lib/model/output-layout';
+import { defaultVerifyReportFile, filesFolderOf } from '../lib/model/output-layout';
 
 /** The `bash` blocks of a Markdown file, in order. */
 export function shellBlocks(markdown: string): string[] {
@@ -82,13 +82,13 @@ export interface RunbookCluster {
 }
 
 /**
- * Runs every `bash` block of a runbook in order, each from the output folder its first line names
- * (checked). A block that fails throws with its output, the failing checks of the report it
- * wrote, and what the cluster says of itself.
+ * Runs every `bash` block of a runbook (a path of the files folder beside the output folder) in
+ * order, each from the output folder its first line names (checked). A block that fails throws
+ * with its output, the failing checks of the report it wrote, and what the cluster says of itself.
  */
 export async function runRunbook(site: RunbookSite, runbookFile: string, cluster: RunbookCluster): Promise<string[]> {
   const outputs: string[] = [];
-  for (const block of shellBlocks(fs.readFileSync(path.join(site.outdir, runbookFile), 'utf8'))) {
+  for (const block of shellBlocks(fs.readFileSync(path.join(filesFolderOf(site.outdir), runbookFile), 'utf8'))) {
     const [first, ...commands] = block.trimEnd().split('\n');
     if (first !== `# run in the output folder (the one that holds ${site.manifest})`) {
       throw new Error(`${runbookFile}: a block does not say it runs in the output folder: ${first}`);

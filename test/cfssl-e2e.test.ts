@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart } from 'cdk8s';
 import { ClusterKind, ComponentToken } from '../lib/model/catalog';
+import { filesFolderOf } from '../lib/model/output-layout';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
 import { IssuingMethod } from '../lib/certificates/certificate-options';
 import * as names from '../lib/model/names';
@@ -91,7 +92,7 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
     synthesize(app, { outdir });
     kubectl = createFakeKubectl(path.join(root, 'kubectl'));
     // Inside the synth output the script refuses to run, and makes nothing there.
-    const synthesized = path.join(outdir, 'demo', 'basic', 'cfssl');
+    const synthesized = path.join(filesFolderOf(outdir), 'demo', 'basic', 'cfssl');
     refused = spawnSync(path.join(synthesized, 'issue-certificates.sh'), [], { cwd: root, encoding: 'utf8', env: { ...process.env, KUBECTL: kubectl.command } });
     refusedLeft = fs.readdirSync(synthesized).sort();
     // As the runbook says: a copy of the folder, out of the synth output.
@@ -101,7 +102,7 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
   }, 300_000);
 
   test('inside the synth output, the script refuses to run and makes no key there', () => {
-    const real = fs.realpathSync(path.join(root, 'dist'));
+    const real = fs.realpathSync(path.join(root, 'cluster-tls'));
     expect({ status: refused.status, stderr: refused.stderr }).toEqual({
       status: 1,
       stderr: `issue-certificates.sh: ${real}/demo/basic/cfssl is inside the synth output ${real}, which the next synth replaces whole, keys included; `
@@ -128,7 +129,7 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
 
   test('the README\'s commands run as written from the project folder, with kubectl on the search path and with another kubectl command', () => {
     const block = readmeBlocks().find((b) => b.section === 'cfssl' && b.lang === 'sh')!;
-    expect(block.text).toMatch(/^mkdir -p ~\/pki-demo-cfssl-basic && cp -r dist\/demo-cfssl\/basic\/cfssl\/\. /);
+    expect(block.text).toMatch(/^mkdir -p ~\/pki-demo-cfssl-basic && cp -r cluster-tls\/demo-cfssl\/basic\/cfssl\/\. /);
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cfssl-readme-home-'));
     const readmeKubectl = createFakeKubectl(path.join(home, '.kubectl'));
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, PATH: `${readmeKubectl.dir}:${process.env.PATH}` };
@@ -146,7 +147,7 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
 
   test('the first run succeeds and leaves its files only in its own folder', () => {
     expect({ status: first.status, stderr: first.status === 0 ? '' : first.stderr }).toEqual({ status: 0, stderr: '' });
-    expect(fs.readdirSync(root).sort()).toEqual(['cluster-tls.lock.json', 'dist', 'kubectl', 'pki']);
+    expect(fs.readdirSync(root).sort()).toEqual(['cluster-tls', 'cluster-tls.lock.json', 'dist', 'kubectl', 'pki']);
     expect(fs.readdirSync(folder).filter((f) => f.startsWith('.issuing'))).toEqual([]);
   });
 

@@ -345,12 +345,12 @@ describe('issuance steps for runbooks', () => {
 
   test('cfssl: copy the folder out of the output and run the script', () => {
     const [step] = synth({ method: IssuingMethod.CFSSL }).certs.issuanceSteps();
-    expect(step.commands).toEqual(['mkdir -p ~/pki-demo-basic', 'cp -r demo/basic/cfssl/. ~/pki-demo-basic/', '~/pki-demo-basic/issue-certificates.sh']);
+    expect(step.commands).toEqual(['mkdir -p ~/pki-demo-basic', 'cp -r ../cluster-tls/demo/basic/cfssl/. ~/pki-demo-basic/', '~/pki-demo-basic/issue-certificates.sh']);
   });
 
   test('user-provided: points at the list of required Secrets', () => {
     const [step] = synth({ method: IssuingMethod.USER_PROVIDED }).certs.issuanceSteps();
-    expect(step.text?.join(' ')).toContain('`demo/basic/required-secrets.md`');
+    expect(step.text?.join(' ')).toContain('`../cluster-tls/demo/basic/required-secrets.md`');
     expect(step.commands).toBeUndefined();
   });
 });

@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { App } from 'cdk8s';
 import * as YAML from 'yaml';
 import { CertificateRotation, IssuingMethod, ROTATION_PHASES, RotationKind, RotationPhase, TlsPlan, synthesize } from '../lib';
-import { databaseRunbookPath, rotationRunbookPath, rotationScriptPath, tlsPlanPath } from '../lib/model/output-layout';
+import { databaseRunbookPath, rotationRunbookPath, rotationScriptPath, tlsPlanPath, filesFolderOf, fromOutputFolder } from '../lib/model/output-layout';
 import { addDeployment } from '../main';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools, tool } from './_control-plane';
 import { LiveCluster } from './_live-cluster';
@@ -49,13 +49,13 @@ function synth(p: Project, rotations: CertificateRotation[], acknowledgeUnverifi
   addDeployment(app, p.namespace, IssuingMethod.CERT_MANAGER, rotations);
   synthesize(app, { outdir: p.outdir, acknowledgeRecreation: [], acknowledgeUnverifiedPhase });
   return {
-    plan: JSON.parse(fs.readFileSync(path.join(p.outdir, tlsPlanPath(p.namespace, CLUSTER)), 'utf8')),
+    plan: JSON.parse(fs.readFileSync(path.join(filesFolderOf(p.outdir), tlsPlanPath(p.namespace, CLUSTER)), 'utf8')),
     manifests: YAML.parseAllDocuments(fs.readFileSync(path.join(p.outdir, p.manifest), 'utf8')).map((d) => d.toJS()),
   };
 }
 
 /** The `sh` blocks of the cluster's database runbook or rotation runbook. */
-const blocksOf = (p: Project, runbook: string) => shellBlocks(fs.readFileSync(path.join(p.outdir, runbook), 'utf8'));
+const blocksOf = (p: Project, runbook: string) => shellBlocks(fs.readFileSync(path.join(filesFolderOf(p.outdir), runbook), 'utf8'));
 
 /** The one block of a runbook whose commands include `command`. */
 function blockWith(p: Project, runbook: string, command: string): string {
@@ -204,12 +204,12 @@ describeWithTools('rotations on a real API server with the real cert-manager', [
     try {
       synth(p, [{ ...replacement, phase: RotationPhase.TRUST_BOTH }]);
       // Only the block that writes the Secrets: no pod restarts, no check.
-      await bash(blockWith(p, runbook, `${rotationScriptPath(p.namespace, CLUSTER)}`), p.outdir, p.env);
+      await bash(blockWith(p, runbook, fromOutputFolder(rotationScriptPath(p.namespace, CLUSTER))), p.outdir, p.env);
       // The next phase's synth refuses without the check's report; the user overrides it.
       expect(() => synth(p, [{ ...replacement, phase: RotationPhase.SWITCH_LEAVES }])).toThrow(
         `certificates ${key}: rotations: received 2026-11 at "switch-leaves"; expected 2026-11 at "trust-both" until cluster-tls verify shows every Secret of the cluster in it and every pod restarted since: no report at`);
       synth(p, [{ ...replacement, phase: RotationPhase.SWITCH_LEAVES }], [key]);
-      await bash(blockWith(p, runbook, `${rotationScriptPath(p.namespace, CLUSTER)}`), p.outdir, p.env);
+      await bash(blockWith(p, runbook, fromOutputFolder(rotationScriptPath(p.namespace, CLUSTER))), p.outdir, p.env);
       await bash(blockWith(p, runbook, `kubectl apply -f ${p.manifest}`), p.outdir, p.env);
       expect(await live.operatorRoll()).not.toEqual([]);
     } finally {

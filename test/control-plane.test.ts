@@ -19,6 +19,7 @@ import { App, Chart } from 'cdk8s';
 import * as fc from 'fast-check';
 import * as YAML from 'yaml';
 import { ClusterCertificates, IssuingMethod, TlsDatabaseCluster, TlsEnablementPhase, synthesize } from '../lib';
+import { filesFolderOf } from '../lib/model/output-layout';
 import { addDeployment } from '../main';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { CertManagerIssuer } from './_cert-manager-issuer';
@@ -253,7 +254,7 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
       const wait = kubectl(['wait', '--for=condition=Ready', 'certificate', '--all', '-n', 'demo', '--timeout=120s']);
       expect({ status: wait.status, stderr: wait.stderr }).toEqual({ status: 0, stderr: '' });
       secrets = plane!.tlsSecrets('demo');
-      plan = JSON.parse(fs.readFileSync(path.join(DIST, 'demo', 'basic', 'tls-plan.json'), 'utf8'));
+      plan = JSON.parse(fs.readFileSync(path.join(filesFolderOf(DIST), 'demo', 'basic', 'tls-plan.json'), 'utf8'));
     }, 180_000);
 
     test('every Certificate is Ready and cluster-tls verify passes on the live Secrets, read through kubectl', () => {
@@ -273,7 +274,7 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
       expect(Object.keys(holders[0].data).sort()).toEqual(['ca.crt', 'tls.crt', 'tls.key']);
       const db = await MariaDb.start(secrets.get('basic-sqlserver-server-secret')!);
       try {
-        db.sql(sqlBlocks(fs.readFileSync(path.join(DIST, 'demo', 'basic', 'database-runbook.md'), 'utf8')).join(''));
+        db.sql(sqlBlocks(fs.readFileSync(path.join(filesFolderOf(DIST), 'demo', 'basic', 'database-runbook.md'), 'utf8')).join(''));
         const migration = secrets.get('basic-migration-demo-basic-sql-client')!;
         expect(await connectNode(db.port, 'basic-sqlserver.demo.svc', 'basic-migration', migration)).toEqual({ ok: true, user: 'basic-migration@%' });
         // The cluster's own client certificate is refused: it is not the SQL CA's.

@@ -132,7 +132,7 @@ describe('runbook (section C step 4)', () => {
     const { runbook } = synth();
     expect(runbook).toMatch(/^## \d+\. Install the drainer \(release binlog\)$/m);
     expect(runbook).toContain('kubectl get secret basic-drainer-cluster-secret -n demo\n'
-      + 'helm install binlog drainer --namespace=demo --version=1.1.0 -f demo/basic/drainer-binlog-values.yaml\n'
+      + 'helm install binlog drainer --namespace=demo --version=1.1.0 -f ../cluster-tls/demo/basic/drainer-binlog-values.yaml\n'
       + 'kubectl rollout status statefulset/basic-binlog-drainer -n demo');
     expect(runbook).toContain('A running drainer cannot be renamed');
   });
@@ -140,8 +140,8 @@ describe('runbook (section C step 4)', () => {
   test('a chart repository is added first, and the chart is installed from it', () => {
     const { runbook, drainer } = synth({ chart: { repository: REPO, name: 'tls-drainer', version: 'v1.2.3' } });
     expect(runbook).toContain(`helm repo add binlog-charts ${REPO}\n`
-      + 'helm install binlog binlog-charts/tls-drainer --namespace=demo --version=v1.2.3 -f demo/basic/drainer-binlog-values.yaml');
-    expect(drainer.installCommand).toBe('helm install binlog binlog-charts/tls-drainer --namespace=demo --version=v1.2.3 -f demo/basic/drainer-binlog-values.yaml');
+      + 'helm install binlog binlog-charts/tls-drainer --namespace=demo --version=v1.2.3 -f ../cluster-tls/demo/basic/drainer-binlog-values.yaml');
+    expect(drainer.installCommand).toBe('helm install binlog binlog-charts/tls-drainer --namespace=demo --version=v1.2.3 -f ../cluster-tls/demo/basic/drainer-binlog-values.yaml');
   });
 
   test('an OCI chart is installed by its reference, without helm repo add', () => {

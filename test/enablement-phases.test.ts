@@ -17,6 +17,7 @@ import { expectValidAgainstCrds } from './_crds';
 import { readmeBlocks } from './_readme';
 import { execFileSync } from 'node:child_process';
 import { TestPki } from './_pki';
+import { outputFile } from './_output';
 
 const PHASES = Object.values(TlsEnablementPhase);
 
@@ -55,12 +56,14 @@ describe('the README\'s walk through', () => {
     // The folder is the command's own output; an earlier walk through would hold a later phase.
     fs.rmSync(path.join(root, 'build', 'enablement'), { recursive: true, force: true });
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CLUSTER_TLS_') && k !== 'CDK8S_OUTDIR'));
-    const marker = fs.readFileSync(path.join(root, 'dist', '.cluster-tls-output.json'), 'utf8');
+    const marker = fs.readFileSync(path.join(root, 'dist', '.cluster-tls-output'), 'utf8');
+    const filesMarker = fs.readFileSync(path.join(root, 'cluster-tls', '.cluster-tls-output'), 'utf8');
     execFileSync('bash', ['-euo', 'pipefail', '-c', block.text], { cwd: root, env, stdio: 'pipe' });
-    const runbook = fs.readFileSync(path.join(root, 'build', 'enablement', 'dist', 'demo', 'basic', 'enablement-runbook.md'), 'utf8');
+    const runbook = fs.readFileSync(path.join(root, 'build', 'enablement', 'cluster-tls', 'demo', 'basic', 'enablement-runbook.md'), 'utf8');
     expect(runbook).toContain('phase issue (1 of 4)');
     expect(JSON.parse(fs.readFileSync(path.join(root, 'build', 'enablement', 'cluster-tls.lock.json'), 'utf8')).enablements['demo/basic'].phase).toBe('issue');
-    expect(fs.readFileSync(path.join(root, 'dist', '.cluster-tls-output.json'), 'utf8')).toBe(marker);
+    expect(fs.readFileSync(path.join(root, 'dist', '.cluster-tls-output'), 'utf8')).toBe(marker);
+    expect(fs.readFileSync(path.join(root, 'cluster-tls', '.cluster-tls-output'), 'utf8')).toBe(filesMarker);
   }, 180_000);
 });
 
@@ -74,7 +77,7 @@ describe('the issue phase\'s runbook', () => {
     const certificates = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', method: IssuingMethod.USER_PROVIDED });
     new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates, enablement: { phase: TlsEnablementPhase.ISSUE } });
     const runbook = renderApp(app).files.find((f) => f.path === 'own/basic/enablement-runbook.md')!.content;
-    expect(runbook).toMatch(/## 1\. Create the certificate Secrets\n\nCreate them with your own PKI as `own\/basic\/required-secrets\.md` describes/);
+    expect(runbook).toMatch(/## 1\. Create the certificate Secrets\n\nCreate them with your own PKI as `\.\.\/cluster-tls\/own\/basic\/required-secrets\.md` describes/);
   });
 });
 
@@ -88,7 +91,7 @@ describe('the enable phase\'s runbook', () => {
       + 'grep -F \'https://basic-coordinator-0.basic-coordinator-peer.demo.svc:2380\' ../cluster-tls-members.demo.basic.txt');
   });
   test('upgrades the drainer after the roll', () => {
-    expect(runbook.indexOf('helm upgrade binlog binlog-charts/drainer --namespace=demo --version=1.1.5 -f demo/basic/drainer-binlog-values.yaml'))
+    expect(runbook.indexOf('helm upgrade binlog binlog-charts/drainer --namespace=demo --version=1.1.5 -f ../cluster-tls/demo/basic/drainer-binlog-values.yaml'))
       .toBeGreaterThan(runbook.indexOf('Wait for the operator to restart every component'));
   });
 });
@@ -118,7 +121,7 @@ const UNVERIFIED = { acknowledgeUnverifiedPhase: ['demo/basic'] };
  * says so and started after the Secrets were written.
  */
 async function reportOf(outdir: string, mounting?: (component: string) => boolean): Promise<any> {
-  const plan: TlsPlan = JSON.parse(fs.readFileSync(path.join(outdir, 'demo/basic/tls-plan.json'), 'utf8'));
+  const plan: TlsPlan = JSON.parse(fs.readFileSync(outputFile(outdir, 'demo/basic/tls-plan.json'), 'utf8'));
   const list = await (await TestPki.create(new Date())).secrets(plan);
   const pods = mounting === undefined ? [] : ['coordinator', 'store', 'sqlserver', 'pump'].map((t) => ({
     apiVersion: 'v1', kind: 'Pod',
@@ -185,7 +188,7 @@ describe('the guard, against the record', () => {
     synthesize(appAt(TlsEnablementPhase.ISSUE), { outdir: p.outdir, recordFile: p.record });
     expect(() => synthesize(appAt(TlsEnablementPhase.SCALE_IN), { outdir: p.outdir, recordFile: p.record }))
       .toThrow(/expected "issue" until cluster-tls verify shows every Secret of the cluster in it: no report at .*cluster-tls-verify\.demo\.basic\.json; run the check step of enablement-runbook\.md, or, to move on unverified, set CLUSTER_TLS_UNVERIFIED_PHASE=demo\/basic/);
-    const plan: TlsPlan = JSON.parse(fs.readFileSync(path.join(p.outdir, 'demo/basic/tls-plan.json'), 'utf8'));
+    const plan: TlsPlan = JSON.parse(fs.readFileSync(outputFile(p.outdir, 'demo/basic/tls-plan.json'), 'utf8'));
     const pki = await TestPki.create(new Date());
     const write = async (omit: string[]) => {
       const secrets = parseSecrets(JSON.stringify(await pki.secrets(plan, { omit })));
@@ -241,7 +244,7 @@ describe('cluster-tls verify knows the phase', () => {
     const p = project();
     synthesize(appAt(phase, 1), { outdir: p.outdir, recordFile: p.record, acknowledgeRecreation: ['enablement/demo/basic'] });
     edit?.(p.outdir);
-    const plan: TlsPlan = JSON.parse(fs.readFileSync(path.join(p.outdir, 'demo/basic/tls-plan.json'), 'utf8'));
+    const plan: TlsPlan = JSON.parse(fs.readFileSync(outputFile(p.outdir, 'demo/basic/tls-plan.json'), 'utf8'));
     const secrets = parseSecrets(JSON.stringify(await (await TestPki.create(new Date())).secrets(plan)));
     const report = await verify(loadPlans(p.outdir), secrets, { namespace: 'demo', clusterName: 'basic' });
     return report.secrets.find((s) => s.name === 'basic-store-cluster-secret')!.checks.find((c) => c.check === 'enablement')!;

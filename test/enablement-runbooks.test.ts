@@ -20,7 +20,7 @@ import { IssuingMethod, TlsEnablementPhase, synthesize } from '../lib';
 import { ETCDCTL_IN_POD } from '../lib/documents/enablement-runbook';
 import * as YAML from 'yaml';
 import * as names from '../lib/model/names';
-import { databaseRunbookPath, defaultMembersFile, enablementRunbookPath, tlsPlanPath } from '../lib/model/output-layout';
+import { databaseRunbookPath, defaultMembersFile, enablementRunbookPath, tlsPlanPath, filesFolderOf } from '../lib/model/output-layout';
 import { addDeployment } from '../main';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { FakeCluster } from './_fake-cluster';
@@ -188,7 +188,7 @@ async function certManagerOf(kubectl: FakeKubectl, method: IssuingMethod, outdir
     return undefined;
   }
   const ns = NAMESPACES[method]!;
-  const plan = JSON.parse(fs.readFileSync(path.join(outdir, tlsPlanPath(ns, CLUSTER)), 'utf8'));
+  const plan = JSON.parse(fs.readFileSync(path.join(filesFolderOf(outdir), tlsPlanPath(ns, CLUSTER)), 'utf8'));
   const manifests = YAML.parseAllDocuments(fs.readFileSync(path.join(outdir, `${ns}.k8s.yaml`), 'utf8')).map((d) => d.toJS());
   const cluster = new FakeCluster(kubectl, new RotationSimulator(plan, manifests), {
     namespace: ns, clusterName: CLUSTER, issuer: await CertManagerIssuer.issueAll([]), clients: new Map(), issueDelayMs: 50,
@@ -223,7 +223,7 @@ describeWithCfssl('enablement runbooks')('enablement runbooks', () => {
         synth(outdir, method, TlsEnablementPhase.ISSUE);
         certManager = await certManagerOf(kubectl, method, outdir);
         execFileSync('helm', ['repo', 'add', 'binlog-charts', 'https://charts.example.com/stable'], { cwd: outdir, env });
-        execFileSync('helm', ['install', 'binlog', 'binlog-charts/drainer', `--namespace=${ns}`, '--version=1.1.5', '-f', `${ns}/${CLUSTER}/drainer-binlog-values.yaml`], { cwd: outdir, env });
+        execFileSync('helm', ['install', 'binlog', 'binlog-charts/drainer', `--namespace=${ns}`, '--version=1.1.5', '-f', `../cluster-tls/${ns}/${CLUSTER}/drainer-binlog-values.yaml`], { cwd: outdir, env });
         expect(coordinator.members(false)).toContain(httpPeer(ns));
 
         const plain = { afterApply: async () => certManager?.idle(), describe: () => coordinator.members(false) };
@@ -263,10 +263,10 @@ describeWithCfssl('enablement runbooks')('enablement runbooks', () => {
         for (const phase of [TlsEnablementPhase.ISSUE, TlsEnablementPhase.SCALE_IN, TlsEnablementPhase.ENABLE]) {
           synth(outdir, IssuingMethod.CFSSL, phase, [`${ns}/${CLUSTER}`]);
         }
-        const blocks = shellBlocks(fs.readFileSync(path.join(outdir, enablementRunbookPath(ns, CLUSTER)), 'utf8'));
+        const blocks = shellBlocks(fs.readFileSync(path.join(filesFolderOf(outdir), enablementRunbookPath(ns, CLUSTER)), 'utf8'));
         // The database runbook's issuing block, as written: the Secrets the flip needs. Run twice, as
         // a user repeating a step does: the second copy goes over the first, keys kept, not inside it.
-        const issuing = shellBlocks(fs.readFileSync(path.join(outdir, databaseRunbookPath(ns, CLUSTER)), 'utf8')).find((b) => b.includes('issue-certificates.sh'))!;
+        const issuing = shellBlocks(fs.readFileSync(path.join(filesFolderOf(outdir), databaseRunbookPath(ns, CLUSTER)), 'utf8')).find((b) => b.includes('issue-certificates.sh'))!;
         await bash(issuing, outdir, env);
         const copy = path.join(home, `pki-${ns}-${CLUSTER}`);
         const caKey = fs.readFileSync(path.join(copy, 'ca-key.pem'), 'utf8');

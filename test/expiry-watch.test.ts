@@ -113,7 +113,7 @@ describe('which certificates the rules watch', () => {
       prometheusRules: { create: false },
     });
     expect(files.get('demo/basic/database-runbook.md')!.render()).toContain(
-      'helm upgrade --install basic-cert-expiry oci://quay.io/enix/charts/x509-certificate-exporter --version 4.2.0 --namespace demo -f demo/basic/x509-certificate-exporter-values.yaml');
+      'helm upgrade --install basic-cert-expiry oci://quay.io/enix/charts/x509-certificate-exporter --version 4.2.0 --namespace demo -f ../cluster-tls/demo/basic/x509-certificate-exporter-values.yaml');
     expectValidAgainstCrds(objects);
   });
 
@@ -350,7 +350,7 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
     // The words a user reads, once in full.
     expect(store.exp_annotations).toEqual({
       summary: 'The tls.crt of Secret basic-store-cluster-secret (cluster demo-cfssl/basic) expires at 1970-01-21 00:00:00 +0000 UTC.',
-      runbook: 'Nothing renews it on its own: declare the next rotation of ClusterCertificates basic as { id, kind: "leaf-renewal" }, synthesize, and follow demo-cfssl/basic/rotation-runbook.md.',
+      runbook: 'Nothing renews it on its own: declare the next rotation of ClusterCertificates basic as { id, kind: "leaf-renewal" }, synthesize, and follow cluster-tls/demo-cfssl/basic/rotation-runbook.md.',
     });
     const failures = testRules('cfssl', file, {
       input_series: [

@@ -187,7 +187,7 @@ async function checkAfterKill(parent: string, what: string): Promise<Version> {
     throw new Error(`${what}: the next synth did not leave the new version whole: ${describeState(parent)}`);
   }
   const beside = fs.readdirSync(parent).sort();
-  if (beside.join(',') !== ['cluster-tls.lock.json', 'dist', NEIGHBOUR].sort().join(',')) {
+  if (beside.join(',') !== ['cluster-tls', 'cluster-tls.lock.json', 'dist', NEIGHBOUR].sort().join(',')) {
     throw new Error(`${what}: the next synth left ${beside.join(', ')}`);
   }
   return resolved;
@@ -358,7 +358,7 @@ describe('other faults', () => {
       }
       expect(a.status === 0 || b.status === 0).toBe(true);
       expect(versionOf(parent)).toBeDefined();
-      expect(fs.readdirSync(parent).sort()).toEqual([RECORD, 'dist', NEIGHBOUR].sort());
+      expect(fs.readdirSync(parent).sort()).toEqual([RECORD, 'cluster-tls', 'dist', NEIGHBOUR].sort());
     }
   });
 
@@ -368,7 +368,7 @@ describe('other faults', () => {
     fs.writeFileSync(path.join(parent, '.dist.cluster-tls-lock'), JSON.stringify({ pid: dead, host: os.hostname(), nonce: '1-0123456789ab', started: '2026-11-24T00:00:00Z', ...IDENTITY }));
     expect(await synth(parent, 'new')).toMatchObject({ status: 0, stderr: '' });
     expect(versionOf(parent)).toBe('new');
-    expect(fs.readdirSync(parent).sort()).toEqual([RECORD, 'dist', NEIGHBOUR].sort());
+    expect(fs.readdirSync(parent).sort()).toEqual([RECORD, 'cluster-tls', 'dist', NEIGHBOUR].sort());
   });
 
   test('a symbolic link or a file where the output folder belongs: one line, nothing changed', async () => {
@@ -488,7 +488,7 @@ describe('other faults', () => {
       expect(r.faulted.stderr).toMatch(/^error: [^\n]*: cannot [^\n]* \(EROFS\): the file system is read-only: synthesize into a writable folder[^\n]*; the previous output is as it was\n$/);
       expect(snapshot(path.join(r.out, 'after-fault'))).toEqual(snapshot(path.join(r.out, 'before')));
       expect(r.repaired.status).toBe(0);
-      expect(fs.readdirSync(path.join(r.out, 'after-repair')).sort()).toEqual([RECORD, 'dist']);
+      expect(fs.readdirSync(path.join(r.out, 'after-repair')).sort()).toEqual(['cluster-tls', RECORD, 'dist']);
     });
 
     test('a mount point as the output folder: refused in one line before anything is written, since the swap renames the folder', () => {
@@ -515,7 +515,7 @@ describe('other faults', () => {
         expect(r.faulted.stderr).toMatch(/^error: [^\n]*: cannot [^\n]* \((ENOSPC|EDQUOT)\): [^\n]*; the previous output is as it was\n$/);
         expect(snapshot(path.join(r.out, 'after-fault'))).toEqual(snapshot(path.join(r.out, 'before')));
         expect(r.repaired).toMatchObject({ status: 0, stderr: '' });
-        expect(fs.readdirSync(path.join(r.out, 'after-repair')).sort()).toEqual([RECORD, 'dist']);
+        expect(fs.readdirSync(path.join(r.out, 'after-repair')).sort()).toEqual(['cluster-tls', RECORD, 'dist']);
       });
     }
   });
@@ -566,6 +566,20 @@ describe('a hostile tester\'s cases', () => {
     expect(versionOf(parent)).toBe('old');
   });
 
+  test('a staged files folder deleted by hand after a kill between the two folders\' swaps gives the old output back too, with the old record', async () => {
+    const parent = oldState(base, 'files-staging-deleted');
+    // Killed as the old files folder is moved aside: the new manifests are in dist already.
+    expect((await synth(parent, 'new', { FAULT_KILL_ON: '^renameSync .*/cluster-tls -> ' })).signal).toBe('SIGKILL');
+    expect(fs.readFileSync(path.join(parent, 'dist', '.cluster-tls-output'), 'latin1')).toBe(expected('new').get('dist/.cluster-tls-output'));
+    const staged = fs.readdirSync(parent).filter((e) => /^\.dist\.staging-\d+-[0-9a-f]{12}\.files$/.test(e));
+    expect(staged).toHaveLength(1);
+    fs.rmSync(path.join(parent, staged[0]), { recursive: true });
+    recoverOutput(path.join(parent, 'dist'), path.join(parent, RECORD));
+    expect(versionOf(parent)).toBe('old');
+    expect(await synth(parent, 'new')).toMatchObject({ status: 0, stderr: '' });
+    expect(versionOf(parent)).toBe('new');
+  });
+
   test('a journal that is not one synth writes is refused in one line and nothing is moved', () => {
     for (const staged of ['file', 'folder']) {
       const parent = oldState(base, `journal-${staged}`);
@@ -605,11 +619,11 @@ describe('a hostile tester\'s cases', () => {
   test('a marker that is not a synth\'s, or keys of any name or only recognised by content, keep the folder from being replaced', async () => {
     for (const marker of ['null', '{}', '{"writtenBy":"someone else","files":[]}']) {
       const parent = oldState(base, `marker-${marker.length}`);
-      fs.writeFileSync(path.join(parent, 'dist', '.cluster-tls-output.json'), marker);
+      fs.writeFileSync(path.join(parent, 'dist', '.cluster-tls-output'), marker);
       fs.writeFileSync(path.join(parent, 'dist', 'important.txt'), 'data');
       fs.mkdirSync(path.join(parent, 'dist', 'empty-of-mine'));
       const run = await synth(parent, 'new');
-      expect(run.stderr).toMatch(/^error: dist: received a folder no synth wrote \(it has no valid \.cluster-tls-output\.json\) holding [^\n]*empty-of-mine\/[^\n]*important\.txt[^\n]*\n$/);
+      expect(run.stderr).toMatch(/^error: dist: received a folder no synth wrote \(it has no valid \.cluster-tls-output\) holding [^\n]*empty-of-mine\/[^\n]*important\.txt[^\n]*\n$/);
       expect(fs.readFileSync(path.join(parent, 'dist', 'important.txt'), 'utf8')).toBe('data');
     }
     const parent = oldState(base, 'keys');
@@ -626,7 +640,7 @@ describe('a hostile tester\'s cases', () => {
   });
 
   test('a named pipe where synth or verify reads a file is one line, not a wait that never ends', () => {
-    const places = [RECORD, '.dist.cluster-tls-journal.json', LOCK, 'dist/.cluster-tls-output.json', 'report.json'];
+    const places = [RECORD, '.dist.cluster-tls-journal.json', LOCK, 'dist/.cluster-tls-output', 'report.json'];
     for (const place of places) {
       const parent = oldState(base, `fifo-${places.indexOf(place)}`);
       fs.rmSync(path.join(parent, place), { force: true });
@@ -643,7 +657,7 @@ describe('a hostile tester\'s cases', () => {
     }
     const dist = path.join(base, 'fifo-verify');
     fs.mkdirSync(dist);
-    expect(spawnSync('mkfifo', [path.join(dist, '.cluster-tls-output.json')]).status).toBe(0);
+    expect(spawnSync('mkfifo', [path.join(dist, '.cluster-tls-output')]).status).toBe(0);
     const cli = path.join(ROOT, 'build', 'bin', 'cluster-tls.js');
     const verify = timed(`"${process.execPath}" "${cli}" verify --dist "${dist}" --secrets /dev/null`, base);
     expect(verify.error).toBeUndefined();
@@ -711,7 +725,7 @@ describe('a hostile tester\'s cases', () => {
     const run = asUser(node('new'));
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     expect(versionOf(parent)).toBe('new');
-    expect(fs.readdirSync(parent).sort()).toEqual([RECORD, 'dist', NEIGHBOUR].sort());
+    expect(fs.readdirSync(parent).sort()).toEqual([RECORD, 'cluster-tls', 'dist', NEIGHBOUR].sort());
   });
 
   test('what was put in the output folder after a kill is checked before the journal moves the folder aside', async () => {
@@ -766,7 +780,7 @@ describe('a hostile tester\'s cases', () => {
     const newRecord = fs.readFileSync(record, 'utf8');
     expect(newRecord).not.toBe(oldRecord);
     expect(JSON.parse(newRecord).clusters).toEqual(JSON.parse(expected('new').get(RECORD)!).clusters);
-    expect(fs.readFileSync(path.join(moved, 'dist', '.cluster-tls-output.json'), 'latin1')).toBe(expected('new').get('dist/.cluster-tls-output.json'));
+    expect(fs.readFileSync(path.join(moved, 'dist', '.cluster-tls-output'), 'latin1')).toBe(expected('new').get('dist/.cluster-tls-output'));
   });
 
   test('a lock of another host is held while young and taken over once older than any synth runs', async () => {
@@ -787,6 +801,7 @@ describe('a hostile tester\'s cases', () => {
     expect(run.stderr).toBe('error: the working folder: received a folder that no longer exists; expected the folder the synth runs in: change to an existing folder and synthesize again\n');
     const dist = path.join(fs.mkdtempSync(path.join(base, 'bomb-')), 'dist');
     fs.cpSync(path.join(ROOT, 'dist'), dist, { recursive: true });
+    fs.cpSync(path.join(ROOT, 'cluster-tls'), path.join(path.dirname(dist), 'cluster-tls'), { recursive: true });
     const lines = ['a: &a [x, x, x, x, x, x, x, x, x]'];
     for (let i = 0; i < 12; i++) {
       lines.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${new Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`);

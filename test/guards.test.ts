@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { App, Chart, JsonPatch } from 'cdk8s';
 import { ClusterTlsError, DrainerRelease, TlsDatabaseCluster, synthesize } from '../lib';
 import { secretClaims } from '../lib/synth/app-rules';
+import { outputFile } from './_output';
+import { filesFolderOf } from '../lib/model/output-layout';
 
 function outdir(): string {
   return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-guards-')), 'dist');
@@ -116,7 +118,7 @@ describe('a drainer\'s name, fixed at creation', () => {
     synthesize(withDrainer(dir, { releaseName: 'binlog' }));
     expect(() => synthesize(withDrainer(dir, { releaseName: 'other' }), { acknowledgeRecreation: [] })).toThrow(
       'demo/drainer: drainerName: received "basic-other-drainer" from releaseName "other" (was "binlog"); expected "basic-binlog-drainer" as recorded in ');
-    expect(fs.existsSync(path.join(dir, 'demo/basic/drainer-binlog-values.yaml'))).toBe(true);
+    expect(fs.existsSync(outputFile(dir, 'demo/basic/drainer-binlog-values.yaml'))).toBe(true);
     expect(() => synthesize(withDrainer(dir, { releaseName: 'other' }), { acknowledgeRecreation: ['drainer/demo/drainer'] })).not.toThrow();
   });
 
@@ -131,12 +133,19 @@ describe('keys in the output folder', () => {
   test('a synth that would delete keys the cfssl script left in the output folder is refused, and they stay', () => {
     const dir = outdir();
     synthesize(app(dir));
-    fs.mkdirSync(path.join(dir, 'demo', 'basic', 'cfssl'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'demo', 'basic', 'cfssl', 'ca-key.pem'), 'KEY');
-    fs.writeFileSync(path.join(dir, 'demo', 'basic', 'cfssl', 'ca.pem'), 'CERT');
-    expect(() => synthesize(app(dir))).toThrow(`${dir}: received keys or certificates that synth did not write (demo/basic/cfssl/ca-key.pem, demo/basic/cfssl/ca.pem); `
+    // The cfssl folder sits in the files folder beside the output folder: a script run there leaves its keys there.
+    const files = filesFolderOf(dir);
+    fs.mkdirSync(path.join(files, 'demo', 'basic', 'cfssl'), { recursive: true });
+    fs.writeFileSync(path.join(files, 'demo', 'basic', 'cfssl', 'ca-key.pem'), 'KEY');
+    fs.writeFileSync(path.join(files, 'demo', 'basic', 'cfssl', 'ca.pem'), 'CERT');
+    expect(() => synthesize(app(dir), { takeOver: true })).toThrow(`${files}: received keys or certificates that synth did not write (demo/basic/cfssl/ca-key.pem, demo/basic/cfssl/ca.pem); `
       + 'expected an output folder of synthesized files only: move them out before synthesizing, or the swap would delete them');
-    expect(fs.readFileSync(path.join(dir, 'demo', 'basic', 'cfssl', 'ca-key.pem'), 'utf8')).toBe('KEY');
+    expect(fs.readFileSync(path.join(files, 'demo', 'basic', 'cfssl', 'ca-key.pem'), 'utf8')).toBe('KEY');
+    // In the output folder too.
+    fs.rmSync(path.join(files, 'demo', 'basic', 'cfssl'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'ca-key.pem'), 'KEY');
+    expect(() => synthesize(app(dir), { takeOver: true })).toThrow(`${dir}: received keys or certificates that synth did not write (ca-key.pem); `);
+    expect(fs.readFileSync(path.join(dir, 'ca-key.pem'), 'utf8')).toBe('KEY');
   });
 });
 

@@ -48,7 +48,7 @@ function issueWithCfssl(app: App, namespace: string, clusterName = 'basic'): Map
   try {
     synthesize(app, { outdir: path.join(root, 'dist') });
     const pki = path.join(root, 'pki');
-    fs.cpSync(path.join(root, 'dist', namespace, clusterName, 'cfssl'), pki, { recursive: true });
+    fs.cpSync(path.join(root, 'cluster-tls', namespace, clusterName, 'cfssl'), pki, { recursive: true });
     const kubectl = createFakeKubectl(path.join(root, 'kubectl'));
     const run = spawnSync(path.join(pki, 'issue-certificates.sh'), [], { encoding: 'utf8', env: { ...process.env, KUBECTL: kubectl.command } });
     if (run.status !== 0) {

@@ -227,8 +227,8 @@ describe('every construct and the environment, fed hostile values', () => {
             return;
           }
           // A synth that succeeds says in one line what it wrote, and where.
-          expect(stdout.mock.calls.map((c) => String(c[0])).join('')).toMatch(/^synthesized \d+ manifests? \(\d+ objects\) and \d+ other files? into [^\n]+\n$/);
-          const files = filesBelow(path.join(work, 'dist'));
+          expect(stdout.mock.calls.map((c) => String(c[0])).join('')).toMatch(/^synthesized \d+ manifests? \(\d+ objects\) into [^\n]+ and \d+ other files? into [^\n]+\n$/);
+          const files = { ...filesBelow(path.join(work, 'dist')), ...filesBelow(path.join(work, 'cluster-tls')) };
           for (const [name, text] of Object.entries(files)) {
             expect({ name, holdsMarker: text.includes(MARKER) || Buffer.from(text, 'latin1').toString('utf8').includes(MARKER) }).toEqual({ name, holdsMarker: false });
           }

@@ -23,7 +23,7 @@ import {
   TlsPlan, synthesize,
 } from '../lib';
 import { secretConsumers } from '../lib/certificates/secret-consumers';
-import { databaseRunbookPath, rotationRunbookPath, tlsPlanPath, verifyReportFromOutputFolder } from '../lib/model/output-layout';
+import { databaseRunbookPath, rotationRunbookPath, tlsPlanPath, verifyReportFromOutputFolder, filesFolderOf } from '../lib/model/output-layout';
 import { ISSUE_SCRIPT } from '../lib/certificates/cfssl-files';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
@@ -111,7 +111,7 @@ function project(): Project {
 function synth(p: Project, method: IssuingMethod, rotations: CertificateRotation[], sqlClients = false): { plan: TlsPlan; manifests: any[] } {
   synthesize(buildApp(method, rotations, sqlClients), { outdir: p.outdir, acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [] });
   return {
-    plan: JSON.parse(fs.readFileSync(path.join(p.outdir, tlsPlanPath(NS, CLUSTER)), 'utf8')),
+    plan: JSON.parse(fs.readFileSync(path.join(filesFolderOf(p.outdir), tlsPlanPath(NS, CLUSTER)), 'utf8')),
     manifests: YAML.parseAllDocuments(fs.readFileSync(path.join(p.outdir, MANIFEST), 'utf8')).map((d) => d.toJS()),
   };
 }
@@ -137,7 +137,7 @@ async function created(p: Project, method: IssuingMethod, roll: RollOptions, sql
   const issuer = method === IssuingMethod.CERT_MANAGER ? await CertManagerIssuer.issueAll([]) : undefined;
   if (method === IssuingMethod.CFSSL) {
     // The database runbook's blocks up to its issuing block (the applications' namespaces first), as written.
-    const runbook = fs.readFileSync(path.join(p.outdir, databaseRunbookPath(NS, CLUSTER)), 'utf8');
+    const runbook = fs.readFileSync(path.join(filesFolderOf(p.outdir), databaseRunbookPath(NS, CLUSTER)), 'utf8');
     const blocks = shellBlocks(runbook);
     for (const block of blocks.slice(0, blocks.findIndex((b) => b.includes(ISSUE_SCRIPT)) + 1)) {
       await bash(block, p.outdir, p.env);
@@ -438,7 +438,7 @@ describe('TLS for MySQL clients rotates with the cluster, run as written', () =>
       await rotate(p, IssuingMethod.CFSSL, cluster, [], rotations[0]);
       synth(p, IssuingMethod.CFSSL, [{ ...rotations[0], phase: RotationPhase.DROP_OLD }], true);
       // The runbook's first block, as written: copy the folder, run the script.
-      const runbook = fs.readFileSync(path.join(p.outdir, rotationRunbookPath(NS, CLUSTER)), 'utf8');
+      const runbook = fs.readFileSync(path.join(filesFolderOf(p.outdir), rotationRunbookPath(NS, CLUSTER)), 'utf8');
       await bash(shellBlocks(runbook)[0], p.outdir, p.env);
       const copy = path.join(p.dir, 'home', `pki-${NS}-${CLUSTER}`);
       const sqlCa = new X509Certificate(fs.readFileSync(path.join(copy, 'sql', '2026-12', 'ca.pem')));

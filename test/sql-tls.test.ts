@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart, Testing } from 'cdk8s';
 import { BackupRestore } from '../lib/clusters/backup-restore';
+import { filesFolderOf } from '../lib/model/output-layout';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
 import { IssuingMethod } from '../lib/certificates/certificate-options';
 import { TlsDatabaseCluster, TlsDatabaseClusterProps } from '../lib/clusters/tls-database-cluster';
@@ -179,7 +180,7 @@ describe('with cfssl', () => {
   const built = build(IssuingMethod.CFSSL);
   built.database.addSqlClient('orders-api', { namespace: 'orders' });
   const outdir = synthesized(built);
-  const folder = path.join(outdir, 'demo', 'basic', 'cfssl');
+  const folder = path.join(filesFolderOf(outdir), 'demo', 'basic', 'cfssl');
   const json = (file: string) => JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8'));
 
   test('the requests of the SQL CA and of each certificate are in the sql folder', () => {
@@ -208,7 +209,7 @@ describe('with cfssl', () => {
 test('with user-provided Secrets, required-secrets.md lists each SQL Secret with its namespace, subject and names', () => {
   const built = build(IssuingMethod.USER_PROVIDED);
   built.database.addSqlClient('orders-api', { namespace: 'orders' });
-  const text = fs.readFileSync(path.join(synthesized(built), 'demo', 'basic', 'required-secrets.md'), 'utf8');
+  const text = fs.readFileSync(path.join(filesFolderOf(synthesized(built)), 'demo', 'basic', 'required-secrets.md'), 'utf8');
   const section = text.slice(text.indexOf('## TLS for MySQL clients'));
   expect(section).toContain('### `demo/basic-sqlserver-server-secret`');
   expect(section).toContain('- DNS `basic-sqlserver.demo.svc`');

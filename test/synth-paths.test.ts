@@ -69,12 +69,11 @@ function synth(way: Way, dir: string, env: Record<string, string> = {}): SpawnSy
   }
 }
 
-/** Every file of the output folder and the record, with its content. */
+/** Every file of the output folder, of the files folder beside it and the record, with its content. */
 function state(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
-  const dist = path.join(dir, 'dist');
-  if (fs.existsSync(dist)) {
-    for (const e of fs.readdirSync(dist, { recursive: true, withFileTypes: true }).filter((x) => x.isFile())) {
+  for (const folder of ['dist', 'cluster-tls'].map((f) => path.join(dir, f)).filter((f) => fs.existsSync(f))) {
+    for (const e of fs.readdirSync(folder, { recursive: true, withFileTypes: true }).filter((x) => x.isFile())) {
       const full = path.join(e.parentPath, e.name);
       out[path.relative(dir, full)] = fs.readFileSync(full, 'utf8');
     }
@@ -126,11 +125,11 @@ const SCENARIOS: Scenario[] = [
     refusal: /^error: demo\/db: version: received "four"; expected a release version of the form v<major>\.<minor>\.<patch>, such as "v4\.0\.5"$/,
   },
   {
-    name: 'ca-key.pem left inside dist/',
+    name: 'ca-key.pem left inside the synthesized cfssl folder',
     before: {},
     after: {},
-    prepare: (dir) => fs.writeFileSync(path.join(dir, 'dist', 'demo', 'basic', 'cfssl', 'ca-key.pem'), 'KEY'),
-    refusal: /^error: dist: received keys or certificates that synth did not write \(demo\/basic\/cfssl\/ca-key\.pem\); /,
+    prepare: (dir) => fs.writeFileSync(path.join(dir, 'cluster-tls', 'demo', 'basic', 'cfssl', 'ca-key.pem'), 'KEY'),
+    refusal: /^error: cluster-tls: received keys or certificates that synth did not write \(demo\/basic\/cfssl\/ca-key\.pem\); /,
   },
 ];
 
@@ -148,7 +147,7 @@ describe.each(['npm run synth', 'cdk8s synth', 'app.synth()'] as Way[])('%s', (w
     expect({ status: first.status, stderr: first.stderr }).toEqual({ status: 0, stderr: '' });
     prepare?.(dir);
     const committed = state(dir);
-    expect(Object.keys(committed)).toEqual(expect.arrayContaining(['dist/demo.k8s.yaml', 'dist/demo/basic/drainer-binlog-values.yaml', 'cluster-tls.lock.json']));
+    expect(Object.keys(committed)).toEqual(expect.arrayContaining(['dist/demo.k8s.yaml', 'cluster-tls/demo/basic/drainer-binlog-values.yaml', 'cluster-tls.lock.json']));
 
     const run = synth(way, dir, after);
     expect(run.status).not.toBe(0);
@@ -184,7 +183,7 @@ describe('the project\'s own configuration', () => {
   test('cdk8s synth with the project\'s cdk8s.yaml reproduces dist/ and its record, refuses a renamed drainer, and never deletes dist/', () => {
     // A copy of the project: its sources, configuration and committed output, with its packages.
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-project-'));
-    for (const entry of ['lib', 'imports', 'bench', 'bin', 'crds', 'scripts', 'main.ts', 'tsconfig.json', 'package.json', 'package-lock.json', 'cdk8s.yaml', 'dist', 'cluster-tls.lock.json']) {
+    for (const entry of ['lib', 'imports', 'bench', 'bin', 'crds', 'scripts', 'main.ts', 'tsconfig.json', 'package.json', 'package-lock.json', 'cdk8s.yaml', 'dist', 'cluster-tls', 'cluster-tls.lock.json']) {
       fs.cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
     }
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
@@ -195,7 +194,7 @@ describe('the project\'s own configuration', () => {
 
     const first = cli();
     // Under the CLI, which keeps the app's standard output, the one line of what was written is on standard error.
-    expect({ status: first.status, stderr: first.stderr }).toEqual({ status: 0, stderr: expect.stringMatching(/^synthesized \d+ manifests? \(\d+ objects\) and \d+ other files into dist\n$/) });
+    expect({ status: first.status, stderr: first.stderr }).toEqual({ status: 0, stderr: expect.stringMatching(/^synthesized \d+ manifests? \(\d+ objects\) into dist and \d+ other files into cluster-tls\n$/) });
     expect(state(copy)).toEqual(committedState);
     expect(fs.readdirSync(path.join(copy, 'build', 'cdk8s-cli'))).toContain('demo.k8s.yaml');
 
@@ -217,7 +216,7 @@ describe('what each way writes when nothing is wrong', () => {
     expect(synth('npm run synth', viaScript).status).toBe(0);
     const cli = synth('cdk8s synth', viaCli);
     // Under the CLI, which keeps the app's standard output, the one line of what was written is on standard error.
-    expect({ status: cli.status, stderr: cli.stderr }).toEqual({ status: 0, stderr: expect.stringMatching(/^synthesized \d+ manifests? \(\d+ objects\) and \d+ other files into dist\n$/) });
+    expect({ status: cli.status, stderr: cli.stderr }).toEqual({ status: 0, stderr: expect.stringMatching(/^synthesized \d+ manifests? \(\d+ objects\) into dist and \d+ other files into cluster-tls\n$/) });
     expect(state(viaCli)).toEqual(state(viaScript));
     expect(fs.readdirSync(path.join(viaCli, 'cdk8s-out'))).toEqual(['demo.k8s.yaml']);
     expect(fs.readFileSync(path.join(viaCli, 'cdk8s-out', 'demo.k8s.yaml'), 'utf8')).toBe(fs.readFileSync(path.join(viaCli, 'dist', 'demo.k8s.yaml'), 'utf8'));
@@ -237,5 +236,6 @@ describe('what each way writes when nothing is wrong', () => {
     const run = synth('app.synth()', dir);
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     expect(fs.readdirSync(path.join(dir, 'dist'))).toEqual(['demo.k8s.yaml']);
+    expect(fs.existsSync(path.join(dir, 'cluster-tls'))).toBe(false);
   }, 60_000);
 });

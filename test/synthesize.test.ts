@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import { ClusterCertificates, ClusterTlsError, MANIFESTS_ONLY_CONTEXT, OutputFile, renderApp, synthesize, synthesizeOrExit, writeOutput } from '../lib';
 import { machineError } from '../lib/synth/machine-errors';
+import { filesFolderOf } from '../lib/model/output-layout';
 
 function tmpdir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-synth-'));
@@ -32,12 +33,16 @@ describe('synthesize', () => {
   test('writes one manifest per chart, as App.synth() does, and the output files', () => {
     const dir = path.join(tmpdir(), 'dist');
     synthesize(demoApp(dir));
-    expect(listFiles(dir)).toEqual(['.cluster-tls-output.json', 'demo.k8s.yaml', 'demo/basic/tls-plan.json', 'demo/notes.md', 'demo/run.sh']);
+    // The manifests alone in the output folder; every other file in the files folder beside it.
+    expect(listFiles(dir)).toEqual(['.cluster-tls-output', 'demo.k8s.yaml']);
+    const files = filesFolderOf(dir);
+    expect(files).toBe(path.join(path.dirname(dir), 'cluster-tls'));
+    expect(listFiles(files)).toEqual(['.cluster-tls-output', 'demo/basic/tls-plan.json', 'demo/notes.md', 'demo/run.sh']);
     const stock = tmpdir();
     demoApp(stock, true).synth();
     expect(fs.readFileSync(path.join(dir, 'demo.k8s.yaml'), 'utf8')).toBe(fs.readFileSync(path.join(stock, 'demo.k8s.yaml'), 'utf8'));
-    expect(fs.statSync(path.join(dir, 'demo/run.sh')).mode & 0o777).toBe(0o755);
-    expect(fs.statSync(path.join(dir, 'demo/notes.md')).mode & 0o777).toBe(0o644);
+    expect(fs.statSync(path.join(files, 'demo/run.sh')).mode & 0o777).toBe(0o755);
+    expect(fs.statSync(path.join(files, 'demo/notes.md')).mode & 0o777).toBe(0o644);
   });
 
   test('the output folder gets the mode of a new folder, as stock cdk8s leaves it, readable by a GitOps agent', () => {
@@ -49,6 +54,7 @@ describe('synthesize', () => {
       process.umask(umask);
     }
     expect((fs.statSync(dir).mode & 0o777).toString(8)).toBe('755');
+    expect((fs.statSync(filesFolderOf(dir)).mode & 0o777).toString(8)).toBe('755');
   });
 
   test('files keep their modes (0644, scripts 0755) under a umask that takes more bits off', () => {
@@ -59,8 +65,8 @@ describe('synthesize', () => {
     } finally {
       process.umask(umask);
     }
-    expect((fs.statSync(path.join(dir, 'demo/run.sh')).mode & 0o777).toString(8)).toBe('755');
-    expect((fs.statSync(path.join(dir, 'demo/notes.md')).mode & 0o777).toString(8)).toBe('644');
+    expect((fs.statSync(path.join(filesFolderOf(dir), 'demo/run.sh')).mode & 0o777).toString(8)).toBe('755');
+    expect((fs.statSync(path.join(filesFolderOf(dir), 'demo/notes.md')).mode & 0o777).toString(8)).toBe('644');
     expect((fs.statSync(path.join(dir, 'demo.k8s.yaml')).mode & 0o777).toString(8)).toBe('644');
   });
 
@@ -75,14 +81,20 @@ describe('synthesize', () => {
     const rendered = renderApp(build());
     const result = synthesize(build());
     expect(result.outdir).toBe(path.resolve(dir));
-    expect(result.files).toEqual([...rendered.files.map((f) => f.path), '.cluster-tls-output.json']);
+    const manifests = rendered.files.slice(0, rendered.manifestFiles);
+    const others = rendered.files.slice(rendered.manifestFiles);
+    expect(result.files).toEqual([...manifests.map((f) => f.path), '.cluster-tls-output']);
+    expect(result.filesFolder).toBe(filesFolderOf(dir));
+    expect(result.otherFiles).toEqual([...others.map((f) => f.path), '.cluster-tls-output']);
     expect(result.manifestFiles).toBe(rendered.manifestFiles);
     expect(result.objects).toBe(rendered.objects.length);
     expect(result.objects).toBeGreaterThan(0);
-    for (const f of rendered.files) {
-      expect([f.path, fs.readFileSync(path.join(dir, f.path), 'utf8')]).toEqual([f.path, f.content]);
+    for (const [i, f] of rendered.files.entries()) {
+      const folder = i < rendered.manifestFiles ? dir : result.filesFolder;
+      expect([f.path, fs.readFileSync(path.join(folder, f.path), 'utf8')]).toEqual([f.path, f.content]);
     }
     expect(listFiles(dir)).toEqual([...result.files].sort());
+    expect(listFiles(result.filesFolder)).toEqual([...result.otherFiles].sort());
   });
 
   test('a manifest file extension that would leave the output folder is refused', () => {
@@ -126,10 +138,10 @@ describe('synthesize', () => {
     const first = demoApp(dir);
     new OutputFile(Chart.of(first.node.findChild('demo')), 'stale', { path: 'stale.txt', content: 'old' });
     synthesize(first);
-    expect(listFiles(dir)).toContain('stale.txt');
+    expect(listFiles(filesFolderOf(dir))).toContain('stale.txt');
     synthesize(demoApp(dir));
-    expect(listFiles(dir)).not.toContain('stale.txt');
-    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist']);
+    expect(listFiles(filesFolderOf(dir))).not.toContain('stale.txt');
+    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls', 'cluster-tls.lock.json', 'dist']);
   });
 
   test('a folder holding files no synth wrote is refused in one line, and replaced only when the user says to take it over', () => {
@@ -137,20 +149,30 @@ describe('synthesize', () => {
     const dir = path.join(parent, 'dist');
     fs.mkdirSync(path.join(dir, 'mine'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'mine', 'app.yaml'), 'kind: ConfigMap\n');
-    expect(() => synthesize(demoApp(dir))).toThrow(new ClusterTlsError(`${dir}: received a folder no synth wrote (it has no valid .cluster-tls-output.json) holding mine/app.yaml; `
+    expect(() => synthesize(demoApp(dir))).toThrow(new ClusterTlsError(`${dir}: received a folder no synth wrote (it has no valid .cluster-tls-output) holding mine/app.yaml; `
       + `expected an output folder of synthesized files only, or none: move them out, or set CLUSTER_TLS_TAKE_OVER=${dir} to replace the folder and delete them`));
     expect(fs.readFileSync(path.join(dir, 'mine', 'app.yaml'), 'utf8')).toBe('kind: ConfigMap\n');
     expect(fs.readdirSync(parent).sort()).toEqual(['dist']);
     synthesize(demoApp(dir), { takeOver: true });
     expect(listFiles(dir)).not.toContain('mine/app.yaml');
-    // A file added later to a synthesized folder is refused too, naming it.
-    fs.writeFileSync(path.join(dir, 'demo', 'added.md'), 'mine');
-    expect(() => synthesize(demoApp(dir))).toThrow(/received files the last synth did not write \(demo\/added\.md\); /);
-    // An empty folder holds nothing to lose (beside dist, it needs a record of its own).
-    const empty = path.join(parent, 'empty');
+    // A file added later to a synthesized folder is refused too, naming it, in either folder.
+    fs.writeFileSync(path.join(dir, 'added.md'), 'mine');
+    expect(() => synthesize(demoApp(dir))).toThrow(new RegExp(`^${dir}: received files the last synth did not write \\(added\\.md\\); `));
+    fs.rmSync(path.join(dir, 'added.md'));
+    fs.writeFileSync(path.join(filesFolderOf(dir), 'demo', 'added.md'), 'mine');
+    expect(() => synthesize(demoApp(dir))).toThrow(new RegExp(`^${filesFolderOf(dir)}: received files the last synth did not write \\(demo\\/added\\.md\\); `));
+    fs.rmSync(path.join(filesFolderOf(dir), 'demo', 'added.md'));
+    // An empty folder holds nothing to lose.
+    const empty = path.join(tmpdir(), 'empty');
     fs.mkdirSync(empty);
-    synthesize(demoApp(empty), { recordFile: path.join(parent, 'empty.lock.json') });
+    synthesize(demoApp(empty));
     expect(listFiles(empty)).toContain('demo.k8s.yaml');
+    // Another output folder beside dist would share its files folder: refused, naming whose it is.
+    const other = path.join(parent, 'other');
+    expect(() => synthesize(demoApp(other), { recordFile: path.join(parent, 'other.lock.json') })).toThrow(new ClusterTlsError(`${filesFolderOf(dir)}: `
+      + `received the files folder of the output folder dist; expected the files folder of ${other}, since each output folder keeps its other files in cluster-tls beside it: `
+      + 'put each output folder in a folder of its own'));
+    expect(fs.existsSync(other)).toBe(false);
   });
 
   test('taking a folder over deletes a link in it, never what the link points to', () => {
@@ -167,7 +189,7 @@ describe('synthesize', () => {
     expect(fs.existsSync(path.join(dir, 'nested'))).toBe(false);
     expect(fs.existsSync(path.join(dir, 'to-file'))).toBe(false);
     expect(fs.readFileSync(path.join(outside, 'inner', 'file.txt'), 'utf8')).toBe('mine');
-    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist', 'keep']);
+    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls', 'cluster-tls.lock.json', 'dist', 'keep']);
   });
 
   test('an output folder whose swap would take more with it is refused in one line: the root, one holding the record, one holding the working folder', () => {
@@ -312,19 +334,22 @@ describe('synthesize', () => {
     expect(() => synthesize(demoApp(file))).toThrow(new ClusterTlsError(`${file}: received a file that is not a folder; expected the output folder: move the file away, `
       + 'or set the output folder (outdir, CDK8S_OUTDIR) to another path'));
     expect(fs.readFileSync(file, 'utf8')).toBe('data');
-    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist', 'file', 'real']);
+    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls', 'cluster-tls.lock.json', 'dist', 'file', 'real']);
   });
 
   test('a failed synth leaves the previous output exactly as it was', () => {
     const parent = tmpdir();
     const dir = path.join(parent, 'dist');
     synthesize(demoApp(dir));
-    const before = listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]);
+    const contents = (folder: string) => listFiles(folder).map((f) => [f, fs.readFileSync(path.join(folder, f), 'utf8')]);
+    const before = contents(dir);
+    const beforeFiles = contents(filesFolderOf(dir));
     const app = demoApp(dir);
     new OutputFile(Chart.of(app.node.findChild('demo')), 'broken', { path: 'demo/broken.txt', content: () => { throw new ClusterTlsError('boom'); } });
     expect(() => synthesize(app)).toThrow('boom');
-    expect(listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')])).toEqual(before);
-    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist']);
+    expect(contents(dir)).toEqual(before);
+    expect(contents(filesFolderOf(dir))).toEqual(beforeFiles);
+    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls', 'cluster-tls.lock.json', 'dist']);
   });
 
   test('a fault in a content function names the construct and the file, keeps the original as cause, and leaves the output as it was', () => {
@@ -357,7 +382,7 @@ describe('synthesize', () => {
     const files = [{ path: 'a', content: '1', executable: false }, { path: 'a/b', content: '2', executable: false }];
     expect(() => writeOutput(dir, files)).toThrow();
     expect(listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')])).toEqual(before);
-    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls.lock.json', 'dist']);
+    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls', 'cluster-tls.lock.json', 'dist']);
   });
 
   test('two objects of the same kind and name in a namespace are refused', () => {

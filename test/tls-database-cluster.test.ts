@@ -347,7 +347,7 @@ describe('runbook (section D)', () => {
   const runbook = file(cluster, 'demo/basic/database-runbook.md');
 
   test('the merge patch that mounts the client certificate set, inline and as a file', () => {
-    expect(runbook).toContain('kubectl patch databasecluster basic -n demo --type merge --patch-file demo/basic/mount-client-secret.patch.yaml');
+    expect(runbook).toContain('kubectl patch databasecluster basic -n demo --type merge --patch-file ../cluster-tls/demo/basic/mount-client-secret.patch.yaml');
     expect(runbook).toContain(`-p '{"spec":{"coordinator":{"mountClusterClientSecret":true},"store":{"mountClusterClientSecret":true}}}'`);
     expect(file(cluster, 'demo/basic/mount-client-secret.patch.yaml'))
       .toBe('spec:\n  coordinator:\n    mountClusterClientSecret: true\n  store:\n    mountClusterClientSecret: true\n');

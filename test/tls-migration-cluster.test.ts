@@ -337,7 +337,7 @@ describe('passwords', () => {
 
   test('the runbook fills in each missing password in a private copy of the files', () => {
     const runbook = synth().file('demo/basic/migration-runbook.md');
-    expect(runbook).toContain('MIG_FILES="$(mktemp -d)" && cp demo/basic/migration/*.yaml "$MIG_FILES"/');
+    expect(runbook).toContain('MIG_FILES="$(mktemp -d)" && cp ../cluster-tls/demo/basic/migration/*.yaml "$MIG_FILES"/');
     expect(runbook).toContain(`yq -i '.from.password = strenv(MIG_PASSWORD)' "$MIG_FILES/source1.yaml"`);
     expect(runbook).toContain(`yq -i '.["target-database"].password = strenv(MIG_PASSWORD)' "$MIG_FILES/task.yaml"`);
     expect(runbook).toContain('read -rs MIG_PASSWORD && export MIG_PASSWORD   # password of user "root" on source source1 (mysql.example.com:3306)');

@@ -9,6 +9,7 @@ import {
   CHECKS, CheckResult, POD_CHECKS, SecretsAndPods, VerifyInputError, VerifyReport, lastWritten, loadPlans, parseSecrets, parseSecretsAndPods, verify,
 } from '../lib/verify';
 import { SecretsOptions, TestPki, secretObject } from './_pki';
+import { writeLaidOut } from './_output';
 
 /**
  * The time the certificates are checked at: this hour, since the chain and handshake checks are
@@ -35,9 +36,7 @@ let dist: string;
 beforeAll(async () => {
   pki = await TestPki.create(NOW);
   plan = new ClusterCertificates(Testing.chart(), 'certs', { clusterName: 'basic', namespace: 'demo', components: ['coordinator', 'store'] }).plan();
-  dist = tmpdir();
-  fs.mkdirSync(path.join(dist, 'demo/basic'), { recursive: true });
-  fs.writeFileSync(path.join(dist, 'demo/basic/tls-plan.json'), JSON.stringify(plan, undefined, 2));
+  dist = writeLaidOut(tmpdir(), { 'demo/basic/tls-plan.json': JSON.stringify(plan, undefined, 2) });
 });
 
 const made: string[] = [];

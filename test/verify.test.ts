@@ -8,6 +8,7 @@ import { CliIo, main } from '../bin/cluster-tls';
 import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
 import { IssuingMethod, TlsPlan } from '../lib/certificates/certificate-options';
 import { synthesize } from '../lib/synth/synthesize';
+import { outputFile, writeLaidOut } from './_output';
 import {
   CHECKS, CheckResult, VerifyInputError, VerifyReport, formatReport, loadPlans, parseSecrets, verify, verifySecret,
 } from '../lib/verify';
@@ -48,13 +49,7 @@ function tmpdir(): string {
 
 /** An output folder holding the plan and other files, by path. */
 function distOf(plan: TlsPlan, files: Record<string, string> = {}): string {
-  const dir = tmpdir();
-  const all = { [`${plan.namespace}/${plan.clusterName}/tls-plan.json`]: JSON.stringify(plan, undefined, 2), ...files };
-  for (const [file, content] of Object.entries(all)) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), content);
-  }
-  return dir;
+  return writeLaidOut(tmpdir(), { [`${plan.namespace}/${plan.clusterName}/tls-plan.json`]: JSON.stringify(plan, undefined, 2), ...files });
 }
 
 async function check(plan: TlsPlan, options: SecretsOptions = {}, files: Record<string, string> = {}): Promise<VerifyReport> {
@@ -335,7 +330,7 @@ describe('allowed Common Names from the cluster manifests', () => {
     const cluster = yaml(databaseCluster({ coordinator: ['basic'], store: ['basic'], sqlserver: ['basic'] }));
     const marker = JSON.stringify({ writtenBy: 'cdk8s-cluster-tls', about: '', outputFileExtension: '.yaml' });
     const components = (files: Record<string, string>) => loadPlans(distOf(planOf(), files))[0].allowedCommonNames.map((a) => a.component);
-    expect(components({ '.cluster-tls-output.json': marker, 'demo.yaml': cluster })).toEqual(['coordinator', 'store', 'sqlserver']);
+    expect(components({ '.cluster-tls-output': marker, 'demo.yaml': cluster })).toEqual(['coordinator', 'store', 'sqlserver']);
     expect(components({ 'demo.yaml': cluster })).toEqual([]);
   });
 
@@ -381,10 +376,10 @@ describe('allowed Common Names from the cluster manifests', () => {
     const plan = planOf({}, (c) => c.addComponent('drainer', { releaseName: 'binlog' }));
     const report = await check(plan, {}, { 'demo/basic/drainer-binlog-values.yaml': 'tlsCluster:\n  enabled: true\n  certAllowedCN:\n    - someone-else\n' });
     expect(report.plans[0].allowedCommonNames).toEqual([{
-      component: 'drainer', cluster: 'database', key: 'certAllowedCN', names: ['someone-else'], source: 'demo/basic/drainer-binlog-values.yaml tlsCluster.certAllowedCN',
+      component: 'drainer', cluster: 'database', key: 'certAllowedCN', names: ['someone-else'], source: '../cluster-tls/demo/basic/drainer-binlog-values.yaml tlsCluster.certAllowedCN',
     }]);
     expect(failed(report, STORE).map((c) => c.check)).toEqual(['common-name']);
-    expect(formatReport(report).split('\n')[1]).toBe('allowed Common Names: the lists of drainer in demo/basic/drainer-binlog-values.yaml');
+    expect(formatReport(report).split('\n')[1]).toBe('allowed Common Names: the lists of drainer in ../cluster-tls/demo/basic/drainer-binlog-values.yaml');
   });
 
   test('another cluster\'s resource is not read', async () => {
@@ -467,11 +462,11 @@ describe('bad input gets a clear message', () => {
   test('an output folder without a plan, and a malformed plan', () => {
     const empty = tmpdir();
     expect(() => loadPlans(path.join(empty, 'nope'))).toThrow(`--dist: folder: received "${path.join(empty, 'nope')}"; expected the folder of the synthesized output, such as dist`);
-    expect(() => loadPlans(empty)).toThrow(`--dist: folder: received "${empty}"; expected a synthesized output folder with at least one <namespace>/<cluster>/tls-plan.json`);
+    expect(() => loadPlans(empty)).toThrow(`--dist: folder: received "${empty}"; expected a synthesized output folder with at least one ../cluster-tls/<namespace>/<cluster>/tls-plan.json beside it`);
     const plan = planOf();
     const bad = { ...plan, secrets: [{ ...plan.secrets[0], role: 'peer' }] };
     expect(() => loadPlans(distOf(bad as unknown as TlsPlan))).toThrow(
-      'demo/basic/tls-plan.json: secrets[0].role: received "peer"; expected "server" (a component\'s server certificate) or "client" (a cluster kind\'s shared client certificate)');
+      '../cluster-tls/demo/basic/tls-plan.json: secrets[0].role: received "peer"; expected "server" (a component\'s server certificate) or "client" (a cluster kind\'s shared client certificate)');
   });
 
   test('a plan is read against the published schema, one line per refusal naming the field and what the schema expects', () => {
@@ -487,7 +482,7 @@ describe('bad input gets a clear message', () => {
       }
       return 'accepted';
     };
-    const file = 'demo/basic/tls-plan.json';
+    const file = '../cluster-tls/demo/basic/tls-plan.json';
     expect(refusal(() => undefined)).toBe('accepted');
     expect(refusal((p) => { delete p.method; })).toBe(`${file}: method: received nothing; expected the issuing method: "cert-manager", "cfssl" or "user-provided"`);
     expect(refusal((p) => { p.method = 'vault'; })).toBe(`${file}: method: received "vault"; expected the issuing method: "cert-manager", "cfssl" or "user-provided"`);
@@ -505,9 +500,9 @@ describe('bad input gets a clear message', () => {
     const plan = planOf();
     const expected = 'expected 3, the plan version this cluster-tls reads; run the cluster-tls of the cdk8s-cluster-tls version that synthesized the plan, or synthesize again';
     expect(() => loadPlans(distOf({ ...plan, version: 2, secrets: 'renamed' } as unknown as TlsPlan)))
-      .toThrow(`demo/basic/tls-plan.json: version: received 2; ${expected}`);
+      .toThrow(`../cluster-tls/demo/basic/tls-plan.json: version: received 2; ${expected}`);
     const { version: _version, ...unversioned } = plan;
-    expect(() => loadPlans(distOf(unversioned as TlsPlan))).toThrow(`demo/basic/tls-plan.json: version: received nothing; ${expected}`);
+    expect(() => loadPlans(distOf(unversioned as TlsPlan))).toThrow(`../cluster-tls/demo/basic/tls-plan.json: version: received nothing; ${expected}`);
   });
 
   test('Secrets of a namespace without a plan', async () => {
@@ -541,7 +536,7 @@ describe('the cluster-tls command', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const lines = stdout.split('\n');
-    expect(lines[0]).toBe(`plan demo/basic: demo/basic/tls-plan.json, issued with cert-manager, checked at ${at(0)}`);
+    expect(lines[0]).toBe(`plan demo/basic: ../cluster-tls/demo/basic/tls-plan.json, issued with cert-manager, checked at ${at(0)}`);
     expect(lines[1]).toBe('allowed Common Names: no list in the output; the Common Name must be the plan\'s');
     expect(lines).toContain('SECRET                            CLUSTER     CERTIFICATE          RESULT');
     expect(lines).toContain('basic-store-cluster-secret        demo/basic  server: store        PASS');
@@ -650,7 +645,7 @@ describeWithCfssl('the cfssl verify test')('the Secrets the cfssl method issues'
     const kubectl = createFakeKubectl(path.join(tmpdir(), 'kubectl'));
     // Run from a copy, as the runbook says: the script refuses to make keys inside the synth output.
     const pki = path.join(tmpdir(), 'pki');
-    fs.cpSync(path.join(outdir, 'demo/basic/cfssl'), pki, { recursive: true });
+    fs.cpSync(outputFile(outdir, 'demo/basic/cfssl'), pki, { recursive: true });
     execFileSync('bash', [path.join(pki, 'issue-certificates.sh')], { env: { ...process.env, KUBECTL: kubectl.command }, stdio: 'pipe' });
     const secrets = writeJson(kubectl.secretList('demo'));
 
@@ -672,14 +667,14 @@ describeWithCfssl('the cfssl verify test')('the Secrets the cfssl method issues'
 test('the table lists failures under their row', () => {
   const report: VerifyReport = {
     ok: false, now: at(0), summary: { checked: 1, passed: 0, failed: 1 },
-    plans: [{ file: 'demo/basic/tls-plan.json', namespace: 'demo', clusterName: 'basic', method: 'cfssl', allowedCommonNames: [] }],
+    plans: [{ file: '../cluster-tls/demo/basic/tls-plan.json', namespace: 'demo', clusterName: 'basic', method: 'cfssl', allowedCommonNames: [] }],
     secrets: [{
       name: 'x', namespace: 'demo', clusterName: 'basic', cluster: 'database', role: 'server', component: 'store', ok: false,
       checks: [{ check: 'present', ok: false, expected: 'a', found: 'b' }],
     }],
   };
   expect(formatReport(report)).toBe([
-    `plan demo/basic: demo/basic/tls-plan.json, issued with cfssl, checked at ${at(0)}`,
+    `plan demo/basic: ../cluster-tls/demo/basic/tls-plan.json, issued with cfssl, checked at ${at(0)}`,
     'allowed Common Names: no list in the output; the Common Name must be the plan\'s',
     '',
     'SECRET  CLUSTER     CERTIFICATE    RESULT',

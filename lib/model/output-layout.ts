@@ -102,6 +102,11 @@ export interface OutputMarker {
   readonly outputFileExtension: string;
   /** Every other file of the folder, as synth wrote it: the next synth deletes these and refuses to delete any other. */
   readonly files?: readonly string[];
+  /**
+   * In the files folder's marker: the name of the output folder it belongs to. A synth of another
+   * output folder beside it refuses to replace it.
+   */
+  readonly outputFolder?: string;
 }
 
 /**

@@ -357,6 +357,25 @@ export function checkOnlySynthesizedFiles(outdir: string, entries = listOutput(o
 }
 
 /**
+ * Refuses to replace a files folder that another output folder's synth wrote, as its marker
+ * records: two output folders in one folder would otherwise take turns deleting each other's
+ * runbooks and plans.
+ */
+export function checkFilesFolderOwner(filesFolder: string, outdir: string): void {
+  let owner: unknown;
+  try {
+    owner = (JSON.parse(readBounded(path.join(filesFolder, layout.OUTPUT_MARKER_FILE), READ_LIMITS.small)) as layout.OutputMarker | null)?.outputFolder;
+  } catch {
+    // No marker, or none of a synth: the check of what the folder holds decides.
+    return;
+  }
+  if (typeof owner === 'string' && owner !== path.basename(outdir)) {
+    throw new ClusterTlsError(`${displayPath(filesFolder)}: received the files folder of the output folder ${shownName(owner)}; expected the files folder of ${displayPath(outdir)}, `
+      + `since each output folder keeps its other files in ${layout.FILES_FOLDER} beside it: put each output folder in a folder of its own`);
+  }
+}
+
+/**
  * Refuses to replace an output folder that holds what the swap must not delete: keys and
  * certificates synth did not write (always), and any other file no synth wrote (unless taken over).
  */

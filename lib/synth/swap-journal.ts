@@ -43,21 +43,6 @@ function foldersOf(paths: SwapPaths, journal: Journal): FolderSwap[] {
   ];
 }
 
-/**
- * Puts one folder's staged content in its place, when it is still staged: the old folder is moved
- * aside first. Returns whether the new content holds the folder's place.
- */
-function swapFolder(folder: FolderSwap): boolean {
-  if (exists(folder.staging)) {
-    if (folder.hadOutput && exists(folder.target) && !exists(folder.previous)) {
-      fs.renameSync(folder.target, folder.previous);
-    }
-    fs.renameSync(folder.staging, folder.target);
-    return true;
-  }
-  return folder.hadOutput ? exists(folder.previous) : exists(folder.target);
-}
-
 /** Options of the recovery (and of {@link OutputSwap.open}, which runs it first). */
 export interface RecoveryOptions {
   /**
@@ -84,16 +69,49 @@ export function writeJournal(paths: SwapPaths, journal: Journal, nonce: string):
 }
 
 /**
+ * Puts one folder's staged content in its place, when it is still staged: the old folder is moved
+ * aside first.
+ */
+function swapFolder(folder: FolderSwap): void {
+  if (exists(folder.staging)) {
+    if (folder.hadOutput && exists(folder.target) && !exists(folder.previous)) {
+      fs.renameSync(folder.target, folder.previous);
+    }
+    fs.renameSync(folder.staging, folder.target);
+  }
+}
+
+/** Whether a folder's staged content is gone without having taken the folder's place (deleted by hand after a kill). */
+function isLost(folder: FolderSwap): boolean {
+  return !exists(folder.staging) && !(folder.hadOutput ? exists(folder.previous) : exists(folder.target));
+}
+
+/**
+ * Gives a folder its old content back: new content in its place is set aside again (to its staging
+ * name, deleted afterwards), and the old folder, when moved aside, is moved back. Each step is done
+ * only when its source is there, so a kill between them is finished by the next run.
+ */
+function restoreFolder(folder: FolderSwap): void {
+  if (!exists(folder.staging) && exists(folder.target) && (!folder.hadOutput || exists(folder.previous))) {
+    fs.renameSync(folder.target, folder.staging);
+  }
+  if (folder.hadOutput && !exists(folder.target) && exists(folder.previous)) {
+    fs.renameSync(folder.previous, folder.target);
+  }
+}
+
+/**
  * Carries out a journal: each step is done only when its source is still there, so a run killed
  * at any step is completed by the next, step by step. The output folder is replaced first, then
- * the files folder; the record follows only once both new folders hold their places. A staged
- * folder that is gone (deleted by hand after a kill) leaves its old folder, and the old record.
+ * the files folder; the record follows once both new folders hold their places. When a staged
+ * folder is gone (deleted by hand after a kill), every folder gets its old content back instead,
+ * and the record stays the old one.
  */
 export function complete(paths: SwapPaths, journal: Journal, recordFile?: string): void {
   const folders = foldersOf(paths, journal);
-  let swapped = true;
+  const swapped = !folders.some(isLost);
   for (const folder of folders) {
-    swapped = swapFolder(folder) && swapped;
+    (swapped ? swapFolder : restoreFolder)(folder);
   }
   // The record this run is given wins over the journal's relative path: the project may have moved
   // since, and a record outside it did not move with it.
@@ -107,6 +125,7 @@ export function complete(paths: SwapPaths, journal: Journal, recordFile?: string
   removeQuietly(swapped ? undefined : record?.from);
   for (const folder of folders) {
     removeQuietly(folder.previous);
+    removeQuietly(swapped ? undefined : folder.staging);
   }
 }
 

@@ -9,7 +9,7 @@ import { ClusterTlsError, oneLine } from '../model/errors';
 import * as layout from '../model/output-layout';
 import { registeredDrainers } from './app-rules';
 import {
-  RECREATE_ENV, TAKE_OVER_ENV, changedRecordText, checkFixedSettings, checkRecordOutput, checkReplaceable, clusterKey, fixedSettings, readRecord, recordOutput,
+  RECREATE_ENV, TAKE_OVER_ENV, changedRecordText, checkFilesFolderOwner, checkFixedSettings, checkRecordOutput, checkReplaceable, clusterKey, fixedSettings, readRecord, recordOutput,
 } from './guards';
 import { displayPath } from './display-path';
 import { isSystemError, machineError } from './machine-errors';
@@ -167,7 +167,8 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   const now = fixedSettings([...plan.renderedFirst.values()], registeredDrainers(app), [...plans.values()].map((text) => JSON.parse(text)));
   const sources = new Map([...plan.renderedFirst].map(([o, manifest]) => [clusterKey(manifest), o.node.path]));
   const acknowledged = options.acknowledgeRecreation ?? listFromEnv(RECREATE_ENV);
-  const takeOver = options.takeOver ?? listFromEnv(TAKE_OVER_ENV).some((p) => path.resolve(p) === outdir);
+  // Either folder's name takes both over: a refusal names the folder that holds the foreign files.
+  const takeOver = options.takeOver ?? listFromEnv(TAKE_OVER_ENV).some((p) => path.resolve(p) === outdir || path.resolve(p) === filesFolder);
   const files = [...plan.files.slice(0, plan.manifestFiles).map((f) => f.path), layout.OUTPUT_MARKER_FILE];
   const otherFiles = [...plan.files.slice(plan.manifestFiles).map((f) => f.path), layout.OUTPUT_MARKER_FILE];
 
@@ -183,8 +184,8 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
       }
       yield { path: file.path, content, executable: file.executable, inFilesFolder: index >= plan.manifestFiles };
     }
-    yield outputMarker(app, files.slice(0, -1), false);
-    yield outputMarker(app, otherFiles.slice(0, -1), true);
+    yield outputMarker(app, files.slice(0, -1));
+    yield outputMarker(app, otherFiles.slice(0, -1), path.basename(outdir));
   }
 
   // From the lock on, the record and the output are read and replaced by this run alone.
@@ -207,6 +208,7 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
       checkReplaceable(outdir, new Set(files), takeOver);
     }
     if (swap.files.exists) {
+      checkFilesFolderOwner(filesFolder, outdir);
       checkReplaceable(filesFolder, new Set(otherFiles), takeOver);
     }
     swap.commit(rendered(), changedRecordText(recordFile, { output: recordOutput(recordFile, outdir), ...now, ...(rotations ? { rotations } : {}), ...(enablements ? { enablements } : {}) }));
@@ -250,14 +252,15 @@ function listFromEnv(name: string): string[] {
  * issuing script refuses to run below it, `cluster-tls verify` reads the manifests' file extension
  * from it, and the next synth the list of files it may delete.
  */
-function outputMarker(app: App, files: readonly string[], inFilesFolder: boolean): SwapFile {
+function outputMarker(app: App, files: readonly string[], outputFolder?: string): SwapFile {
   const marker: layout.OutputMarker = {
     writtenBy: 'cdk8s-cluster-tls',
     about: 'Every synth replaces this folder whole, and refuses to when it holds a file not listed here. Keep no keys here: copy a cfssl folder out before running its issuing script.',
     outputFileExtension: app.outputFileExtension,
     files,
+    ...(outputFolder !== undefined ? { outputFolder } : {}),
   };
-  return { path: layout.OUTPUT_MARKER_FILE, content: `${JSON.stringify(marker, undefined, 2)}\n`, executable: false, inFilesFolder };
+  return { path: layout.OUTPUT_MARKER_FILE, content: `${JSON.stringify(marker, undefined, 2)}\n`, executable: false, inFilesFolder: outputFolder !== undefined };
 }
 
 /**

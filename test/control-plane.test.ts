@@ -159,6 +159,31 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
     expect(defaulted).toEqual([]);
   });
 
+  test('kubectl apply -f dist/, as a user or a GitOps tool points at the folder, reads the manifests alone: every object of every manifest and nothing else', () => {
+    const objects = manifests().flatMap(objectsOf).map((o) => `${o.kind}/${o.metadata.name}`).sort();
+    expect(objects.length).toBeGreaterThan(20);
+    for (const dryRun of ['client', 'server']) {
+      for (const recursive of [[], ['-R']]) {
+        const read = kubectl(['apply', `--dry-run=${dryRun}`, ...recursive, '-f', DIST, '-o', 'name']);
+        expect({ dryRun, recursive, status: read.status, stderr: read.stderr }).toEqual({ dryRun, recursive, status: 0, stderr: '' });
+        // -o name prints <resource>.<group>/<name>: the kind is compared by resource, since several groups are read.
+        const names = read.stdout.trim().split('\n').map((line) => line.replace(/^[^/]*\//, '')).sort();
+        expect(names).toEqual(objects.map((o) => o.replace(/^[^/]*\//, '')).sort());
+      }
+    }
+    // The layout of earlier releases, the other files below the manifests: kubectl refuses the folder.
+    const earlier = path.join(work, 'earlier-layout');
+    fs.cpSync(DIST, earlier, { recursive: true });
+    fs.cpSync(filesFolderOf(DIST), earlier, { recursive: true });
+    fs.renameSync(path.join(earlier, '.cluster-tls-output'), path.join(earlier, '.cluster-tls-output.json'));
+    const flat = kubectl(['apply', '--dry-run=client', '-f', earlier, '-o', 'name']);
+    expect(flat.status).not.toBe(0);
+    expect(flat.stderr).toMatch(/\.cluster-tls-output\.json/);
+    const deep = kubectl(['apply', '--dry-run=client', '-R', '-f', earlier, '-o', 'name']);
+    expect(deep.status).not.toBe(0);
+    expect(deep.stderr).toMatch(/tls-plan\.json|values\.yaml|task\.yaml|source1\.yaml|\.cluster-tls-output\.json/);
+  });
+
   test('every phase of a TLS enablement applies over the one before, server-side with strict validation, and reads back field by field', () => {
     const namespace = 'enabling';
     expect(kubectl(['create', 'namespace', namespace]).status).toBe(0);

@@ -130,7 +130,7 @@ async function child(mode: Mode, n: number, outdir: string, templateFile: string
     part = performance.now() - start;
     const result = synthesize(app, { outdir, acknowledgeRecreation: [] });
     end = performance.now();
-    written = result.files.filter((f) => f !== OUTPUT_MARKER_FILE).length;
+    written = [...result.files, ...result.otherFiles].filter((f) => f !== OUTPUT_MARKER_FILE).length;
     objects = result.objects;
   } else {
     const { buildDeployments } = await import('./deployment');
@@ -146,7 +146,10 @@ async function child(mode: Mode, n: number, outdir: string, templateFile: string
   const maxRssKb = process.resourceUsage().maxRSS;
   // Read back after the timed work: the library's marker of a synthesized folder is left out, as
   // the floor, made from renderApp(), does not write it.
-  const { OUTPUT_MARKER_FILE: marker } = await import('../lib/model/output-layout');
+  const { OUTPUT_MARKER_FILE: marker, filesFolderOf } = await import('../lib/model/output-layout');
+  // The library writes the manifests and the other files to two folders, the floor to one: the
+  // digest reads both of the library's, each file by its path in its folder (the paths never meet).
+  const files = () => [...writtenFiles(outdir, new Set([marker])), ...(mode === 'library' ? writtenFiles(filesFolderOf(outdir), new Set([marker])) : [])];
   return {
     mode,
     n,
@@ -157,7 +160,7 @@ async function child(mode: Mode, n: number, outdir: string, templateFile: string
     maxRssKb,
     objects,
     files: written,
-    digest: withDigest && mode !== 'stock' ? digest(writtenFiles(outdir, new Set([marker]))) : undefined,
+    digest: withDigest && mode !== 'stock' ? digest(files()) : undefined,
   };
 }
 

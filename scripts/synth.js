@@ -26,7 +26,7 @@ const TSCONFIG = path.join(ROOT, 'tsconfig.json');
 /** Outside the project's `include`, but they change what `tsc -b` does. */
 const EXTRA_INPUTS = ['tsconfig.json', 'package.json', 'package-lock.json', 'node_modules/.package-lock.json'];
 /** Folders never walked for inputs. */
-const SKIP = new Set(['node_modules', 'build', 'dist', '.git', '.jest-cache', 'coverage']);
+const SKIP = new Set(['node_modules', 'build', 'dist', 'cluster-tls', '.git', '.jest-cache', 'coverage']);
 const DEFAULT_ENTRY = 'build/main.js';
 
 /** The project's compiler options and inputs, or undefined when tsconfig.json is not plain JSON. */

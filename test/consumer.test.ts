@@ -16,7 +16,7 @@ import { readmeBlocks } from './_readme';
 const ROOT = path.join(__dirname, '..');
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 /** What a clone holds beyond its sources: never copied into the project copy that is packed. */
-const NOT_SOURCES = new Set(['node_modules', 'build', 'dist', 'coverage', '.git', '.jest-cache']);
+const NOT_SOURCES = new Set(['node_modules', 'build', 'dist', 'cluster-tls', 'coverage', '.git', '.jest-cache']);
 const SECTION = 'Use it in your app';
 
 /**
@@ -73,6 +73,11 @@ function tree(dir: string): Record<string, string> {
     }
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** What a synth wrote in an app: the output folder and the files folder beside it, each file under its folder's name. */
+function output(app: string): Record<string, string> {
+  return Object.fromEntries(['dist', 'cluster-tls'].flatMap((folder) => Object.entries(tree(path.join(app, folder))).map(([f, text]) => [`${folder}/${f}`, text])));
 }
 
 /**
@@ -252,39 +257,41 @@ describe.each(PLUS_PACKAGES.map((plus) => [plus.name]))('a cdk8s app on %s that 
 
   test('synthesizes with the documented entry point: every chart, the plan, the runbooks, the migration files and the record', () => {
     run(app, process.execPath, ['main.js']);
-    written = tree(path.join(app, 'dist'));
+    written = output(app);
+    // The manifests alone in dist/, as kubectl and GitOps tools read it; the rest beside it.
     expect(Object.keys(written)).toEqual([
-      '.cluster-tls-output.json',
-      'data.k8s.yaml',
-      'shop/orders/database-runbook.md',
-      'shop/orders/migration-runbook.md',
-      'shop/orders/migration/legacy.yaml',
-      'shop/orders/migration/task.yaml',
-      'shop/orders/mount-client-secret.patch.yaml',
-      'shop/orders/tls-plan.json',
-      'web.k8s.yaml',
+      'dist/.cluster-tls-output',
+      'dist/data.k8s.yaml',
+      'dist/web.k8s.yaml',
+      'cluster-tls/.cluster-tls-output',
+      'cluster-tls/shop/orders/database-runbook.md',
+      'cluster-tls/shop/orders/migration-runbook.md',
+      'cluster-tls/shop/orders/migration/legacy.yaml',
+      'cluster-tls/shop/orders/migration/task.yaml',
+      'cluster-tls/shop/orders/mount-client-secret.patch.yaml',
+      'cluster-tls/shop/orders/tls-plan.json',
     ]);
     // The storefront mounts the database's client Secret, handed out as an ISecret of the app's
     // cdk8s-plus package; the migration source's Secret is one of that package, given to the library.
-    const [storefront] = YAML.parseAllDocuments(written['web.k8s.yaml']).map((d) => d.toJS()).filter((o) => o.kind === 'Deployment');
+    const [storefront] = YAML.parseAllDocuments(written['dist/web.k8s.yaml']).map((d) => d.toJS()).filter((o) => o.kind === 'Deployment');
     expect(storefront.spec.template.spec.volumes).toEqual([{ name: 'secret-orders-cluster-client-secret', secret: { secretName: 'orders-cluster-client-secret' } }]);
-    expect(written['shop/orders/migration/legacy.yaml']).toContain('orders-legacy-tls');
-    expect(written['data.k8s.yaml']).toMatch(/^kind: DatabaseCluster$/m);
-    expect(written['data.k8s.yaml']).toMatch(/^kind: MigrationCluster$/m);
+    expect(written['cluster-tls/shop/orders/migration/legacy.yaml']).toContain('orders-legacy-tls');
+    expect(written['dist/data.k8s.yaml']).toMatch(/^kind: DatabaseCluster$/m);
+    expect(written['dist/data.k8s.yaml']).toMatch(/^kind: MigrationCluster$/m);
     expect(fs.existsSync(path.join(app, 'cluster-tls.lock.json'))).toBe(true);
     // The plan is valid against the schema the package publishes under its documented path.
     const schemaFile = run(app, process.execPath, ['-p', 'require.resolve("cdk8s-cluster-tls/tls-plan.schema.json")']).stdout.trim();
     const validate = new Ajv({ strict: true }).compile(JSON.parse(fs.readFileSync(schemaFile, 'utf8')));
-    expect(validate(JSON.parse(written['shop/orders/tls-plan.json'])) ? [] : validate.errors).toEqual([]);
+    expect(validate(JSON.parse(written['cluster-tls/shop/orders/tls-plan.json'])) ? [] : validate.errors).toEqual([]);
   }, 120_000);
 
   test('cdk8s synth with README\'s cdk8s.yaml writes the same dist/, and gives the CLI its copy of the manifests', () => {
     const env = { ...process.env };
     delete env.CDK8S_OUTDIR;
     const synth = run(app, 'npx', ['--no-install', 'cdk8s', 'synth', '--no-check-upgrade'], env);
-    expect(tree(path.join(app, 'dist'))).toEqual(written);
+    expect(output(app)).toEqual(written);
     // The CLI keeps the app's standard output to itself: the line saying what was written is on standard error.
-    expect(synth.stderr).toMatch(/^synthesized 2 manifests \(\d+ objects\) and 6 other files into dist$/m);
+    expect(synth.stderr).toMatch(/^synthesized 2 manifests \(\d+ objects\) into dist and 6 other files into cluster-tls$/m);
     expect(Object.keys(tree(path.join(app, 'cdk8s.out')))).toEqual(['data.k8s.yaml', 'web.k8s.yaml']);
   }, 180_000);
 
@@ -306,7 +313,7 @@ describe.each(PLUS_PACKAGES.map((plus) => [plus.name]))('a cdk8s app on %s that 
       expect(stdout).toContain(PACKAGE.name);
       // The same output folder whichever command ran: the construct metadata the CLI asks for
       // its plugins goes to the CLI's folder alone.
-      expect(tree(path.join(app, 'dist'))).toEqual(written);
+      expect(output(app)).toEqual(written);
       const cliFolder = tree(path.join(app, 'cdk8s.out'));
       expect(Object.keys(cliFolder)).toEqual(['construct-metadata.json', 'data.k8s.yaml', 'web.k8s.yaml']);
       expect(JSON.parse(cliFolder['construct-metadata.json']).resources).toHaveProperty(['orders-ca']);
@@ -319,4 +326,102 @@ describe.each(PLUS_PACKAGES.map((plus) => [plus.name]))('a cdk8s app on %s that 
     const help = run(app, 'npx', ['--no-install', 'cluster-tls', 'verify', '--help']);
     expect(help.stdout).toMatch(/^Usage:\n {2}cluster-tls verify --dist <folder> --secrets <file\|->/);
   });
+});
+
+/**
+ * README's "Starting from `cdk8s init typescript-app`", run as written: the real `cdk8s init` of
+ * the project's cdk8s-cli (on the search path as `cdk8s`, as `npm install -g cdk8s-cli` puts it),
+ * the section's commands and files, then the template's own test command and both ways to
+ * synthesize.
+ */
+describe('an app made by cdk8s init typescript-app, as README starts one', () => {
+  const INIT_SECTION = 'Starting from `cdk8s init typescript-app`';
+  const blocks = () => readmeBlocks().filter((b) => b.section === INIT_SECTION);
+  let myApp: string;
+  let env: NodeJS.ProcessEnv;
+  /** The output folders and the record, by path in the app. */
+  const output = () => Object.fromEntries([
+    ...['dist', 'cluster-tls'].flatMap((folder) => (fs.existsSync(path.join(myApp, folder))
+      ? Object.entries(tree(path.join(myApp, folder))).map(([f, text]) => [`${folder}/${f}`, text]) : [])),
+    ...(fs.existsSync(path.join(myApp, 'cluster-tls.lock.json')) ? [['cluster-tls.lock.json', fs.readFileSync(path.join(myApp, 'cluster-tls.lock.json'), 'utf8')]] : []),
+  ]);
+  /** A command of the app, with what it printed, whatever its exit code. */
+  const attempt = (command: string, args: readonly string[]) => spawnSync(command, args, { cwd: myApp, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  let synthesized: Record<string, string>;
+
+  beforeAll(() => {
+    const bin = path.join(work, 'global-bin');
+    fs.mkdirSync(bin);
+    fs.symlinkSync(path.join(path.dirname(require.resolve('cdk8s-cli/package.json')), 'bin', 'cdk8s'), path.join(bin, 'cdk8s'));
+    env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}`, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+    delete env.CDK8S_OUTDIR;
+    const [init, setUp] = blocks().filter((b) => b.lang === 'sh');
+    expect(init.text).toBe('mkdir my-app && cd my-app\ncdk8s init typescript-app\n');
+    const made = spawnSync('bash', ['-eo', 'pipefail', '-c', init.text], { cwd: work, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    myApp = path.join(work, 'my-app');
+    // Without GitHub, init stops at its import step, as README says; the app is written and installed by then.
+    if (made.status !== 0) {
+      expect(`${made.stdout}${made.stderr}`).toMatch(/Command failed: npm run import/);
+    }
+    expect(JSON.parse(fs.readFileSync(path.join(myApp, 'package.json'), 'utf8')).dependencies).toHaveProperty('cdk8s-plus-33');
+    expect(fs.readFileSync(path.join(myApp, 'main.ts'), 'utf8')).toMatch(/\napp\.synth\(\);\n$/);
+    expect(fs.readFileSync(path.join(myApp, '.gitignore'), 'utf8').split('\n')).toContain('dist/');
+    run(myApp, 'bash', ['-eo', 'pipefail', '-c', setUp.text], env);
+    for (const file of blocks().filter((b) => b.lang === 'ts')) {
+      fs.writeFileSync(path.join(myApp, file.file!), file.text);
+    }
+  }, 600_000);
+
+  test('the set-up commits dist/ and ignores the CLI\'s folder, and points the CLI away from dist/', () => {
+    const ignored = fs.readFileSync(path.join(myApp, '.gitignore'), 'utf8').split('\n');
+    expect(ignored).not.toContain('dist/');
+    expect(ignored).toContain('cdk8s.out/');
+    expect(YAML.parse(fs.readFileSync(path.join(myApp, 'cdk8s.yaml'), 'utf8'))).toEqual({ language: 'typescript', app: 'npx ts-node main.ts', imports: ['k8s'], output: 'cdk8s.out' });
+    expect(fs.existsSync(path.join(myApp, '__snapshots__'))).toBe(false);
+  });
+
+  test('npm test runs README\'s main.test.ts with the template\'s jest, and writes nothing', () => {
+    const tested = attempt('npm', ['test']);
+    expect({ status: tested.status, output: tested.status === 0 ? '' : `${tested.stdout}${tested.stderr}` }).toEqual({ status: 0, output: '' });
+    expect(tested.stderr).toMatch(/Tests: +1 passed, 1 total/);
+    expect(output()).toEqual({});
+  }, 300_000);
+
+  test('npx cdk8s synth writes the whole output: the manifests in dist/, the rest in cluster-tls/, and the record', () => {
+    const synth = attempt('npx', ['--no-install', 'cdk8s', 'synth', '--no-check-upgrade']);
+    expect({ status: synth.status, stderr: synth.status === 0 ? '' : synth.stderr }).toEqual({ status: 0, stderr: '' });
+    synthesized = output();
+    expect(Object.keys(synthesized)).toEqual(expect.arrayContaining(['dist/my-app.k8s.yaml', 'cluster-tls/shop/orders/tls-plan.json', 'cluster-tls/shop/orders/database-runbook.md', 'cluster-tls.lock.json']));
+    expect(Object.keys(synthesized).filter((f) => f.startsWith('dist/'))).toEqual(['dist/.cluster-tls-output', 'dist/my-app.k8s.yaml']);
+    expect(synthesized['dist/my-app.k8s.yaml']).toMatch(/^kind: DatabaseCluster$/m);
+    // The CLI's own folder gets its copy of the manifests, to list, print and validate.
+    expect(fs.readdirSync(path.join(myApp, 'cdk8s.out'))).toEqual(['my-app.k8s.yaml']);
+  }, 300_000);
+
+  test('npx ts-node main.ts writes the same', () => {
+    for (const folder of ['dist', 'cluster-tls']) {
+      fs.rmSync(path.join(myApp, folder), { recursive: true });
+    }
+    fs.rmSync(path.join(myApp, 'cluster-tls.lock.json'));
+    const ran = attempt('npx', ['--no-install', 'ts-node', 'main.ts']);
+    expect({ status: ran.status, stderr: ran.status === 0 ? '' : ran.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(output()).toEqual(synthesized);
+  }, 300_000);
+
+  test('a refused change fails both ways with one line of the library, and leaves the output and the record as they were', () => {
+    const chart = path.join(myApp, 'chart.ts');
+    const text = fs.readFileSync(chart, 'utf8');
+    fs.writeFileSync(chart, text.replace("version: 'v4.0.5'", "version: 'four'"));
+    try {
+      for (const [command, args] of [['npx', ['--no-install', 'cdk8s', 'synth', '--no-check-upgrade']], ['npx', ['--no-install', 'ts-node', 'main.ts']]] as const) {
+        const refused = attempt(command, args);
+        expect(refused.status).not.toBe(0);
+        const lines = refused.stderr.split('\n').filter((l) => /^(error|ClusterTlsError): /.test(l));
+        expect(lines).toEqual([expect.stringMatching(/^ClusterTlsError: my-app\/orders: version: received "four"; expected a release version/)]);
+        expect(output()).toEqual(synthesized);
+      }
+    } finally {
+      fs.writeFileSync(chart, text);
+    }
+  }, 300_000);
 });

@@ -23,19 +23,21 @@ declare const database: import('cdk8s-cluster-tls').TlsDatabaseCluster;
 `;
 
 /** The test's compiler options, with `cdk8s-cluster-tls` resolved to the library's sources. */
-function compilerOptions(): ts.CompilerOptions {
+function compilerOptions(types: string[]): ts.CompilerOptions {
   const tsconfig = path.join(ROOT, 'test', 'tsconfig.json');
   const parsed = ts.parseJsonConfigFileContent(ts.readConfigFile(tsconfig, ts.sys.readFile).config, ts.sys, path.dirname(tsconfig));
-  return { ...parsed.options, noEmit: true, types: ['node'], baseUrl: ROOT, paths: { 'cdk8s-cluster-tls': ['lib/index.ts'] } };
+  return { ...parsed.options, noEmit: true, types, baseUrl: ROOT, paths: { 'cdk8s-cluster-tls': ['lib/index.ts'] } };
 }
 
 /** Type-checks virtual files (name → text) and returns every diagnostic, located in README.md. */
-function typeCheck(files: ReadonlyMap<string, { text: string; block?: ReadmeBlock }>): string[] {
-  const options = compilerOptions();
+function typeCheck(files: ReadonlyMap<string, { text: string; block?: ReadmeBlock }>, types = ['node']): string[] {
+  const options = compilerOptions(types);
   const host = ts.createCompilerHost(options);
   const virtual = new Map([...files].map(([name, f]) => [path.join(BLOCKS_DIR, name), f]));
   const { fileExists, readFile, getSourceFile } = host;
   host.fileExists = (f) => virtual.has(f) || fileExists.call(host, f);
+  const { directoryExists } = host;
+  host.directoryExists = (d) => [...virtual.keys()].some((f) => f.startsWith(`${d}${path.sep}`)) || (directoryExists?.call(host, d) ?? true);
   host.readFile = (f) => virtual.get(f)?.text ?? readFile.call(host, f);
   host.getSourceFile = (f, language, ...rest) => {
     const v = virtual.get(f);
@@ -74,11 +76,18 @@ describe('README.md', () => {
     expect(typeCheck(files)).toEqual([]);
   }, 120_000);
 
-  test('every TypeScript file it shows compiles alone in strict mode, without the fragments\' context', () => {
+  test('every TypeScript file it shows compiles in strict mode with the files of its section, without the fragments\' context', () => {
     const whole = typescript.filter((b) => b.file !== undefined);
-    expect(whole.map((b) => b.file)).toEqual(['main.ts']);
-    for (const block of whole) {
-      expect(typeCheck(new Map([[block.file!, { text: block.text, block }]]))).toEqual([]);
+    expect(whole.map((b) => `${b.section}: ${b.file}`)).toEqual([
+      'Use it in your app: main.ts',
+      'Starting from `cdk8s init typescript-app`: chart.ts',
+      'Starting from `cdk8s init typescript-app`: main.ts',
+      'Starting from `cdk8s init typescript-app`: main.test.ts',
+    ]);
+    for (const section of new Set(whole.map((b) => b.section))) {
+      // One folder per section: its files import one another, as they do in one app.
+      const files = new Map(whole.filter((b) => b.section === section).map((block) => [path.join(section.replace(/\W+/g, '-'), block.file!), { text: block.text, block }]));
+      expect(typeCheck(files, [...files.keys()].some((f) => f.endsWith('.test.ts')) ? ['node', 'jest'] : ['node'])).toEqual([]);
     }
   }, 120_000);
 });

@@ -34,10 +34,17 @@ interface LeafFields {
   readonly privateKey: CertificateSpecPrivateKey;
 }
 
+/** What signs the leaves of a cluster kind: the Certificates' `issuerRef`, and the object to apply before them. */
+interface Signer {
+  readonly issuerRef: { readonly name: string; readonly kind: string; readonly group: string };
+  readonly after?: Construct;
+}
+
 /**
- * Creates the self-signed Issuer and the CA Certificate under `scope`, and returns the functions
- * that add each kind's CA-type Issuer with its client Certificate and each server Certificate.
- * `sql` gives the certificates of TLS for MySQL clients, which every rotation's script moves too.
+ * Creates, under `scope`, the self-signed Issuer and the CA Certificate (or, with `issuerRef`,
+ * nothing: the user's issuer signs), and returns the functions that add each kind's client
+ * Certificate, after its CA-type Issuer, and each server Certificate. `sql` gives the certificates
+ * of TLS for MySQL clients, which every rotation's script moves too.
  */
 export function renderCertManager(scope: Construct, settings: CertificateSettings, sql: () => TlsPlanSqlTls | undefined = () => undefined): CertificateRenderer {
   const { clusterName, namespace } = settings;
@@ -46,29 +53,24 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
   const labels = { [names.CERTIFICATES_LABEL]: clusterName };
   const leaf: LeafFields = { settings, labels, name: leafName, privateKey };
 
-  const selfSigned = new Issuer(scope, 'SelfSignedIssuer', {
-    metadata: { name: names.selfSignedIssuerName(clusterName), namespace, labels },
-    spec: { selfSigned: {} },
-  });
   // What the expiry watch reads: every Certificate declared, with its Secret and validity.
   const managed: ManagedCertificate[] = [];
   const manage = (certificate: Certificate, secretName: string, ca: boolean) => {
     managed.push(managedCertificate(settings, { certificate: certificate.name, namespace, secret: secretName, ca, trust: 'cluster' }));
     return certificate;
   };
-  const signing = signingCaObject(settings.rotation);
-  const cas = new Map(caObjectsInUse(settings.rotation)
-    .map((g) => [g, manage(declareCa(scope, settings, labels, selfSigned, g), names.caSecretName(clusterName, g), true)]));
-  const issuers = new Map<ClusterKind, Issuer>();
+  const user = settings.issuer;
+  const signerOf = user !== undefined ? (): Signer => ({ issuerRef: { ...user } }) : declareLibraryCa(scope, settings, labels, manage);
+  const signers = new Map<ClusterKind, Signer>();
   const custody = leafCustody(settings.rotation);
   // During a CA replacement the leaves are out of cert-manager's hands (the rotation script writes
   // the Secrets the operator loads), or issued into staging Secrets the script copies from.
-  const addLeaf = (id: string, issuer: Issuer, secretName: string, usages: readonly string[], plan?: ServerCertificatePlan) => {
+  const addLeaf = (id: string, signer: Signer, secretName: string, usages: readonly string[], plan?: ServerCertificatePlan) => {
     if (custody === 'managed') {
-      manage(declareLeaf(scope, leaf, id, issuer, secretName, usages, plan), secretName, false);
+      manage(declareLeaf(scope, leaf, id, signer, secretName, usages, plan), secretName, false);
     } else if (custody === 'staged') {
       const staging = names.stagingSecretName(secretName, settings.rotation!.id);
-      manage(declareLeaf(scope, leaf, `Staged${id}`, issuer, staging, usages, plan), staging, false);
+      manage(declareLeaf(scope, leaf, `Staged${id}`, signer, staging, usages, plan), staging, false);
     }
   };
 
@@ -91,26 +93,23 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
 
   return {
     addKind(kind) {
-      const entry = clusterKind(kind);
       secretNames.push(names.clientSecretName(clusterName, kind));
-      const issuer = new Issuer(scope, `Issuer-${kind}`, {
-        metadata: { name: names.caIssuerName(clusterName, kind), namespace, labels },
-        spec: { ca: { secretName: names.caSecretName(clusterName, signing) } },
-      });
-      issuer.node.addDependency(cas.get(signing)!);
-      issuers.set(entry.kind, issuer);
-      addLeaf(`Client-${kind}`, issuer, names.clientSecretName(clusterName, kind), USAGES.client);
+      const signer = signerOf(kind);
+      signers.set(clusterKind(kind).kind, signer);
+      addLeaf(`Client-${kind}`, signer, names.clientSecretName(clusterName, kind), USAGES.client);
     },
     addServer(plan) {
       secretNames.push(plan.secretName);
-      addLeaf(`Server-${plan.token}`, issuers.get(component(plan.token).cluster)!, plan.secretName, USAGES.server, plan);
+      addLeaf(`Server-${plan.token}`, signers.get(component(plan.token).cluster)!, plan.secretName, USAGES.server, plan);
     },
     issuanceSteps() {
       const selector = names.certificatesSelector(clusterName);
       return [{
         title: 'Issue the certificates with cert-manager',
         text: [
-          'cert-manager must run in the cluster. Apply the issuers and certificates of this cluster first, and wait until cert-manager has written their Secrets:',
+          user !== undefined
+            ? `cert-manager must run in the cluster, and your ${user.kind} \`${user.name}\` (${user.group}) must be ready to sign for this cluster's host names: every certificate names it. Apply the certificates of this cluster first, and wait until cert-manager has written their Secrets:`
+            : 'cert-manager must run in the cluster. Apply the issuers and certificates of this cluster first, and wait until cert-manager has written their Secrets:',
         ],
         commands: [
           `kubectl apply -f ${layout.manifestFileName(Chart.of(scope))} -l ${selector}`,
@@ -129,6 +128,30 @@ export function managedCertificate(settings: CertificateSettings,
   return {
     certificateName: c.certificate, namespace: c.namespace, secretName: c.secret, ca: c.ca, trust: c.trust,
     durationSeconds: seconds(c.ca ? settings.caDuration : settings.duration), renewBeforeSeconds: seconds(c.ca ? settings.caRenewBefore : settings.renewBefore),
+  };
+}
+
+/**
+ * Declares the library's CA: the self-signed Issuer and the CA Certificate of each generation in
+ * use; returns the function that declares a cluster kind's CA-type Issuer, on the signing CA.
+ */
+function declareLibraryCa(scope: Construct, settings: CertificateSettings, labels: LeafFields['labels'],
+  manage: (certificate: Certificate, secretName: string, ca: boolean) => Certificate): (kind: ClusterKind) => Signer {
+  const { clusterName, namespace } = settings;
+  const selfSigned = new Issuer(scope, 'SelfSignedIssuer', {
+    metadata: { name: names.selfSignedIssuerName(clusterName), namespace, labels },
+    spec: { selfSigned: {} },
+  });
+  const signing = signingCaObject(settings.rotation);
+  const cas = new Map(caObjectsInUse(settings.rotation)
+    .map((g) => [g, manage(declareCa(scope, settings, labels, selfSigned, g), names.caSecretName(clusterName, g), true)]));
+  return (kind) => {
+    const issuer = new Issuer(scope, `Issuer-${kind}`, {
+      metadata: { name: names.caIssuerName(clusterName, kind), namespace, labels },
+      spec: { ca: { secretName: names.caSecretName(clusterName, signing) } },
+    });
+    issuer.node.addDependency(cas.get(signing)!);
+    return { issuerRef: { name: issuer.name, kind: Issuer.GVK.kind, group: CERT_MANAGER_GROUP }, after: issuer };
   };
 }
 
@@ -171,7 +194,7 @@ export function declareCaCertificate(scope: Construct, settings: CertificateSett
 
 /** Declares a client or server Certificate (a server one with its plan's host names and addresses), after its Issuer. */
 function declareLeaf(
-  scope: Construct, leaf: LeafFields, id: string, issuer: Issuer, secretName: string, usages: readonly string[], plan?: ServerCertificatePlan,
+  scope: Construct, leaf: LeafFields, id: string, signer: Signer, secretName: string, usages: readonly string[], plan?: ServerCertificatePlan,
 ): Certificate {
   const { settings, labels } = leaf;
   const cert = new Certificate(scope, id, {
@@ -185,10 +208,12 @@ function declareLeaf(
       dnsNames: plan ? [...plan.dnsNames] : undefined,
       ipAddresses: plan ? [...plan.ipAddresses] : undefined,
       privateKey: leaf.privateKey,
-      issuerRef: { name: issuer.name, kind: Issuer.GVK.kind, group: CERT_MANAGER_GROUP },
+      issuerRef: { ...signer.issuerRef },
     },
   });
-  cert.node.addDependency(issuer);
+  if (signer.after !== undefined) {
+    cert.node.addDependency(signer.after);
+  }
   return cert;
 }
 

@@ -5,6 +5,7 @@
 import { ClusterKind, ComponentToken } from '../model/catalog';
 import type { ResolvedRotation, RotationKind, RotationPhase } from './rotation';
 import type { TlsPlanEnablement } from '../model/enablement';
+import type { ResolvedIssuerReference } from './issuer-ref';
 
 /** How the certificates of a cluster are issued; the cluster constructs work the same with each. */
 export enum IssuingMethod {
@@ -191,7 +192,7 @@ export interface PlannedKey {
  * The version of {@link TlsPlan} this library writes and `cluster-tls verify` reads. It changes
  * whenever a field is added, removed or changes meaning; `tls-plan.schema.json` describes it.
  */
-export const TLS_PLAN_VERSION = 3;
+export const TLS_PLAN_VERSION = 4;
 
 /**
  * What the certificates of one cluster must be, whichever method issues them. Written as
@@ -213,10 +214,11 @@ export interface TlsPlan {
   /** The key of the server and client certificates. */
   readonly privateKey: PlannedKey;
   /**
-   * The CA. `secretName` is the Secret cert-manager keeps it in; with the other methods no such
-   * Secret exists and `ca.crt` of every Secret holds the CA.
+   * The library's CA, absent when an issuer of the user's signs the certificates (`issuer`).
+   * `secretName` is the Secret cert-manager keeps it in; with the other methods no such Secret
+   * exists and `ca.crt` of every Secret holds the CA.
    */
-  readonly ca: {
+  readonly ca?: {
     /** The name of the Secret that holds the CA that signs new certificates. */
     readonly secretName: string;
     /** The CA's validity, as a Go duration such as `87600h`. */
@@ -225,6 +227,18 @@ export interface TlsPlan {
     readonly renewBefore: string;
     /** The CA's key; when absent, the CA's key is as `privateKey`. */
     readonly privateKey?: PlannedKey;
+  };
+  /**
+   * The issuer of the user's that signs every certificate (`issuerRef`), instead of a CA of the
+   * library's: the CA every Secret's `ca.crt` holds is that issuer's.
+   */
+  readonly issuer?: {
+    /** The issuer's name. */
+    readonly name: string;
+    /** The issuer's kind, such as `ClusterIssuer`. */
+    readonly kind: string;
+    /** The issuer's API group, such as `cert-manager.io`. */
+    readonly group: string;
   };
   /** The validity of the server and client certificates, as a Go duration such as `8760h`. */
   readonly duration: string;
@@ -353,4 +367,6 @@ export interface CertificateSettings {
   readonly renewBefore: string;
   /** The rotation under way or last done, when `rotations` declares one. */
   readonly rotation?: ResolvedRotation;
+  /** The issuer of the user's that signs every certificate, when `issuerRef` names one: the library then makes no CA. */
+  readonly issuer?: ResolvedIssuerReference;
 }

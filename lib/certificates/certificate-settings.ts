@@ -147,9 +147,10 @@ export const CERT_MANAGER_MINIMUMS = { duration: '1h', renewBefore: '5m' } as co
 /**
  * Resolves the validity props with their defaults and refuses, one line each, a window not shorter
  * than its certificate, a leaf that outlives its CA or does not nest in it ({@link leafRoom}) and,
- * with cert-manager, what its webhook refuses.
+ * with cert-manager, what its webhook refuses. With an issuer of the user's (`issuerOfUser`) the CA
+ * is not the library's, and only the leaves' own settings are checked.
  */
-export function resolveValidity(scope: Construct, props: ValidityProps, method: IssuingMethod) {
+export function resolveValidity(scope: Construct, props: ValidityProps, method: IssuingMethod, issuerOfUser = false) {
   const v = {
     caDuration: durationText(props.caDuration ?? VALIDITY.caDuration),
     caRenewBefore: durationText(props.caRenewBefore ?? VALIDITY.caRenewBefore),
@@ -170,6 +171,13 @@ export function resolveValidity(scope: Construct, props: ValidityProps, method: 
     minimum('duration', v.duration, duration, CERT_MANAGER_MINIMUMS.duration);
     minimum('caRenewBefore', v.caRenewBefore, caRenewBefore, CERT_MANAGER_MINIMUMS.renewBefore);
     minimum('renewBefore', v.renewBefore, renewBefore, CERT_MANAGER_MINIMUMS.renewBefore);
+  }
+  if (issuerOfUser) {
+    // The CA is the user's issuer's: only the leaves' own window is the library's to check.
+    if (renewBefore >= duration) {
+      inputError(scope, 'renewBefore', v.renewBefore, `a window shorter than duration (${v.duration})`);
+    }
+    return v;
   }
   if (caRenewBefore >= caDuration) {
     inputError(scope, 'caRenewBefore', v.caRenewBefore, `a window shorter than caDuration (${v.caDuration})`);

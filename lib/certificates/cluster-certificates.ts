@@ -37,6 +37,7 @@ import { ISSUE_SCRIPT, pkiCopyFolder } from './cfssl-files';
 import { renderUserProvided } from './user-provided';
 import { registerCertificates } from '../synth/app-rules';
 import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf } from '../model/props';
+import { ISSUER_REF_SHAPE, IssuerReference, ResolvedIssuerReference, resolveIssuerRef } from './issuer-ref';
 import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, isLastPhase, resolveRotations, restartOrder, restartValue, signingCaObject } from './rotation';
 import type { NamespacedName } from '../model/names';
 import { requireDistinctSubjects } from './subjects';
@@ -143,6 +144,16 @@ export interface ClusterCertificatesProps {
    * @default - none: the certificates made at creation
    */
   readonly rotations?: readonly CertificateRotation[];
+  /**
+   * An issuer of cert-manager's that you run (a `ClusterIssuer` backed by Vault or by your
+   * enterprise CA, say) to sign the server and client certificates instead of a CA of the library's:
+   * no CA Certificate and no Issuer is declared, and every Certificate names this issuer. It must
+   * sign for the cluster's internal host names with client and server usages, and write its CA to
+   * each Secret's `ca.crt`. cert-manager method only; `caDuration`, `caRenewBefore`,
+   * `caKeyRotationPolicy` and `rotations` are refused with it, since the CA is yours.
+   * @default - a CA of the library's for the cluster, with its self-signed Issuer and one CA Issuer per cluster kind
+   */
+  readonly issuerRef?: IssuerReference;
 }
 
 /** The props of a certificate subject. */
@@ -172,6 +183,7 @@ const CLUSTER_CERTIFICATES_SHAPE = {
   duration: durationSpec(),
   renewBefore: durationSpec(),
   rotations: listOf(ROTATION_SHAPE, true, 'a list of rotations, each { id, kind?, phase? }'),
+  issuerRef: ISSUER_REF_SHAPE,
 } satisfies ShapeOf<ClusterCertificatesProps>;
 
 /**
@@ -193,10 +205,13 @@ export class ClusterCertificates extends Construct {
   /** The Common Name shared by every certificate. */
   public readonly commonName: string;
   /**
-   * The Secret that holds the CA that signs new certificates (cert-manager method; the other
-   * methods have none). During a CA replacement, the previous CA's until the leaves switch.
+   * The Secret that holds the CA that signs new certificates (cert-manager method without
+   * `issuerRef`; the other methods have none). During a CA replacement, the previous CA's until the
+   * leaves switch.
    */
   public readonly caSecretName: string;
+  /** The issuer of yours that signs every certificate, when `issuerRef` names one. */
+  public readonly issuer?: ResolvedIssuerReference;
   /** The rotation under way or last done, resolved, when `rotations` declares one. */
   public readonly rotation?: ResolvedRotation;
   private enablementPhase?: TlsEnablementPhase;
@@ -229,6 +244,7 @@ export class ClusterCertificates extends Construct {
     this.namespace = namespace;
     this.commonName = commonName;
     this.method = props.method ?? IssuingMethod.CERT_MANAGER;
+    this.issuer = resolveIssuerRef(this, props);
     this.rotation = resolveRotations(this, props.rotations ?? []);
     if (this.rotation?.kind === RotationKind.CA_RENEWAL && this.method === IssuingMethod.CERT_MANAGER) {
       inputError(this, `rotations[${props.rotations!.length - 1}].kind`, this.rotation.kind,
@@ -249,10 +265,14 @@ export class ClusterCertificates extends Construct {
       commonName,
       subject: resolveSubject(this, props.subject, props.clusterName),
       ...resolveKeys(this, this.method, props.privateKey, props.caKeyRotationPolicy),
-      ...resolveValidity(this, props, this.method),
+      ...resolveValidity(this, props, this.method, this.issuer !== undefined),
       rotation: this.rotation,
+      issuer: this.issuer,
     };
-    requireDistinctSubjects(this, this.settings, this.method);
+    // An issuer's CA carries a subject of the user's, which the library cannot compare.
+    if (this.issuer === undefined) {
+      requireDistinctSubjects(this, this.settings, this.method);
+    }
     checkSecretNames(this, this.method, props.secretNames);
     this.renderer = this.createRenderer();
     new OutputFile(this, 'Plan', { path: layout.tlsPlanPath(namespace, props.clusterName), content: () => `${JSON.stringify(this.plan(), undefined, 2)}\n` });
@@ -399,9 +419,9 @@ export class ClusterCertificates extends Construct {
     return names.clusterSecrets(this.clusterName, ids).get(name) ?? this.sql?.ownedSecret(name, ids);
   }
 
-  /** Every Secret the certificates issue or require: the CA Secret (cert-manager) and those of the plan. */
+  /** Every Secret the certificates issue or require: the CA Secret (cert-manager, without `issuerRef`) and those of the plan. */
   public secretNames(): string[] {
-    return [this.caSecretName, ...this.plan().secrets.map((s) => s.name)];
+    return [...(this.issuer === undefined ? [this.caSecretName] : []), ...this.plan().secrets.map((s) => s.name)];
   }
 
   /** The name of the CA-type Issuer of a cluster kind (cert-manager method). */
@@ -423,10 +443,12 @@ export class ClusterCertificates extends Construct {
       commonName: this.commonName,
       organization: settings.subject.organization,
       privateKey: { algorithm: settings.privateKey.algorithm, size: settings.privateKey.size },
-      ca: {
-        secretName: this.caSecretName, duration: settings.caDuration, renewBefore: settings.caRenewBefore,
-        privateKey: { algorithm: settings.caPrivateKey.algorithm, size: settings.caPrivateKey.size },
-      },
+      ...(this.issuer !== undefined ? { issuer: { ...this.issuer } } : {
+        ca: {
+          secretName: this.caSecretName, duration: settings.caDuration, renewBefore: settings.caRenewBefore,
+          privateKey: { algorithm: settings.caPrivateKey.algorithm, size: settings.caPrivateKey.size },
+        },
+      }),
       duration: settings.duration,
       renewBefore: settings.renewBefore,
       secrets: [

@@ -109,7 +109,8 @@ export class ExpiryWatch extends Construct {
     const plan = props.certificates.plan();
     this.thresholds = {
       leaf: requireThreshold(this, 'leafThreshold', durationText(props.leafThreshold ?? EXPIRY_DEFAULTS.leafThreshold), { field: 'duration', value: plan.duration }),
-      ca: requireThreshold(this, 'caThreshold', durationText(props.caThreshold ?? EXPIRY_DEFAULTS.caThreshold), { field: 'caDuration', value: plan.ca.duration }),
+      // An issuer's CA is the user's, of a lifetime the plan does not know: the threshold is held to none.
+      ca: requireThreshold(this, 'caThreshold', durationText(props.caThreshold ?? EXPIRY_DEFAULTS.caThreshold), plan.ca && { field: 'caDuration', value: plan.ca.duration }),
     };
     this.alertLabels = requirePrometheusLabels(this, 'alertLabels', props.alertLabels ?? {}, EXPIRY_ALERT_LABELS);
     const ruleLabels = requireKubernetesLabels(this, 'ruleLabels', props.ruleLabels ?? {});
@@ -239,12 +240,12 @@ export class ExpiryWatch extends Construct {
  * A threshold, in seconds: at least {@link MINIMUM_EXPIRY_THRESHOLD}, and shorter than the validity
  * of the certificates it watches, which would alert from the moment they are issued.
  */
-function requireThreshold(scope: IConstruct, field: string, value: string, validity: { readonly field: string; readonly value: string }): number {
+function requireThreshold(scope: IConstruct, field: string, value: string, validity: { readonly field: string; readonly value: string } | undefined): number {
   const ms = requireDuration(scope, field, value);
   if (ms < parseDuration(MINIMUM_EXPIRY_THRESHOLD)!) {
     inputError(scope, field, value, `at least ${MINIMUM_EXPIRY_THRESHOLD}: an alert closer to expiry leaves no time to act`);
   }
-  if (ms >= parseDuration(validity.value)!) {
+  if (validity !== undefined && ms >= parseDuration(validity.value)!) {
     inputError(scope, field, value, `less than the certificates' ${validity.field} (${validity.value}): a longer one alerts from the moment a certificate is issued`);
   }
   return ms / 1000;

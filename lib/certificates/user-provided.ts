@@ -107,7 +107,8 @@ function requiredSecrets(plan: TlsPlan): string {
     'Every certificate of the cluster is signed by the same CA and carries the same Common Name,',
     `\`${plan.commonName}\`: the components accept only peers with that name. The other issuing methods`,
     `would give them organization \`${plan.organization}\`, ${key} keys and a validity of ${plan.duration}`,
-    `(the CA ${plan.ca.duration}).`,
+    // A plan of this method always has the library's CA settings: issuerRef goes with cert-manager alone.
+    `(the CA ${plan.ca!.duration}).`,
     '',
     'For example, with the files of one certificate at hand:',
     '',

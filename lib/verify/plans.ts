@@ -183,8 +183,15 @@ function readPlan(root: string, file: string): TlsPlan {
       `${TLS_PLAN_VERSION}, the plan version this cluster-tls reads; run the cluster-tls of the cdk8s-cluster-tls version that synthesized the plan, or synthesize again`);
   }
   checkPlanSchema(file, plan);
-  for (const [field, value] of [['ca.duration', plan.ca.duration], ['ca.renewBefore', plan.ca.renewBefore],
+  if ((plan.ca === undefined) === (plan.issuer === undefined)) {
+    throw new VerifyInputError(file, plan.ca === undefined ? 'ca' : 'issuer', plan.ca === undefined ? undefined : brief(plan.issuer),
+      plan.ca === undefined ? PLAN_SCHEMA.properties.ca.description : 'no issuer beside ca: either the library\'s CA signs the certificates, or an issuer of the user\'s');
+  }
+  for (const [field, value] of [['ca.duration', plan.ca?.duration], ['ca.renewBefore', plan.ca?.renewBefore],
     ['duration', plan.duration], ['renewBefore', plan.renewBefore]] as const) {
+    if (value === undefined) {
+      continue;
+    }
     if (!((parseDuration(value) ?? 0) > 0)) {
       throw new VerifyInputError(file, field, value, PLAN_SCHEMA.definitions.duration.description);
     }

@@ -469,16 +469,17 @@ function checkValidity(m: Material, plan: TlsPlan, now: Date): CheckResult[] {
   out.push(result('validity', invalid.length === 0, `tls.crt and ca.crt valid at ${iso(now)}`,
     invalid.length ? invalid.join('; ') : `tls.crt valid until ${iso(leaf.notAfter)}, ca.crt until ${iso(ca.notAfter)}`));
 
+  // The CA of an issuer of the user's renews on the user's terms: only its expiry is checked.
   const windows = [
     { cert: leaf, renewBefore: plan.renewBefore },
-    { cert: ca, renewBefore: plan.ca.renewBefore },
+    ...(plan.ca !== undefined ? [{ cert: ca, renewBefore: plan.ca.renewBefore }] : []),
   ];
   const renewing = windows
     .filter(({ cert }) => now >= cert.notBefore && now < cert.notAfter)
     .filter(({ cert, renewBefore }) => cert.notAfter.getTime() - now.getTime() <= parseDuration(renewBefore)!)
     .map(({ cert, renewBefore }) => `${cert.label} expires ${iso(cert.notAfter)}, ${hours(cert.notAfter.getTime() - now.getTime())} away, inside its ${renewBefore} renewal window`);
   out.push(result('renewal', renewing.length === 0,
-    `more than ${plan.renewBefore} left on tls.crt and more than ${plan.ca.renewBefore} on ca.crt`,
+    `more than ${plan.renewBefore} left on tls.crt${plan.ca !== undefined ? ` and more than ${plan.ca.renewBefore} on ca.crt` : ''}`,
     renewing.length ? renewing.join('; ') : `${hours(leaf.notAfter.getTime() - now.getTime())} left on tls.crt, ${hours(ca.notAfter.getTime() - now.getTime())} on ca.crt`));
 
   out.push(result('ca-lifetime', leaf.notAfter <= ca.notAfter, `tls.crt to expire no later than ca.crt (${iso(ca.notAfter)})`,
@@ -488,11 +489,12 @@ function checkValidity(m: Material, plan: TlsPlan, now: Date): CheckResult[] {
 
 function checkKeyStrength(m: Material, plan: TlsPlan): CheckResult {
   const want = strengthOf(plan.privateKey.algorithm, plan.privateKey.size);
-  const caKey = plan.ca.privateKey ?? plan.privateKey;
+  // The key of an issuer's CA is the user's: the plan says nothing of it, so only tls.crt is held to the plan.
+  const caKey = plan.ca === undefined ? plan.privateKey : plan.ca.privateKey ?? plan.privateKey;
   const wantCa = strengthOf(caKey.algorithm, caKey.size);
   const keys = [
     { label: 'tls.crt', strength: keyStrength(m.leaf.publicKey), want },
-    { label: 'ca.crt', strength: keyStrength(m.anchors[0].publicKey), want: wantCa },
+    ...(plan.ca !== undefined ? [{ label: 'ca.crt', strength: keyStrength(m.anchors[0].publicKey), want: wantCa }] : []),
   ];
   const expected = caKey === plan.privateKey || describeStrength(want) === describeStrength(wantCa)
     ? `keys at least as strong as the plan's ${describeStrength(want)}`
@@ -624,7 +626,7 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
   for (const loaded of selected) {
     const { plan } = loaded;
     const find = (name: string, namespace = plan.namespace) => findSecret(secrets, name, namespace);
-    const clusterCa = referenceCa(find(plan.ca.secretName), plan.secrets.map((s) => find(s.name)), 'Secrets of the cluster');
+    const clusterCa = referenceCa(plan.ca && find(plan.ca.secretName), plan.secrets.map((s) => find(s.name)), 'Secrets of the cluster');
     const sql = plan.sqlTls === undefined ? undefined : await verifySqlSecrets(plan, secrets, { now, minDays: options.minDays, clusterCa, pods: options.pods });
     planReports.push({
       file: loaded.file, namespace: plan.namespace, clusterName: plan.clusterName, method: plan.method,

@@ -16,6 +16,7 @@ export {
 export type { ResolvedEnablement } from './clusters/enablement';
 export * from './certificates/certificate-options';
 export * from './certificates/cluster-certificates';
+export { IssuerKind, IssuerReference, ResolvedIssuerReference } from './certificates/issuer-ref';
 export {
   CertificateRotation, PhaseContent, ROTATION_PHASES, RESTART_ORDER, ResolvedRotation, RotationKind, RotationPhase, restartValue,
 } from './certificates/rotation';

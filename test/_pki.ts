@@ -230,7 +230,7 @@ export class TestPki {
     const items: any[] = [];
     const type = options.cfssl ? 'Opaque' : 'kubernetes.io/tls';
     const keyPem = (key: TestKey) => (options.cfssl ? key.legacyPem : key.pem);
-    if (options.caSecret) {
+    if (options.caSecret && plan.ca !== undefined) {
       items.push(secretObject(plan.ca.secretName, plan.namespace, { 'tls.crt': this.ca.pem, 'tls.key': keyPem(this.ca.key), 'ca.crt': this.ca.pem }, type));
     }
     for (const s of plan.secrets) {

@@ -26,6 +26,7 @@ import { CertManagerIssuer } from './_cert-manager-issuer';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools } from './_control-plane';
 import { SecretPem, formatRejections, goHandshakeMatrix, handshakeMatrix } from './_handshakes';
 import { MariaDb, connectNode, mariaDbTest, sqlBlocks } from './_mariadb';
+import { ORG_CA_SECRET, ORG_ISSUER, organisationIssuer } from './_org-issuer';
 
 const x509: typeof X509 = require('@peculiar/x509');
 x509.cryptoProvider.set(webcrypto as any);
@@ -137,6 +138,32 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
     await plane?.stop();
   }, 60_000);
 
+  test('kubectl apply -f dist/, as a user or a GitOps tool points at the folder, reads the manifests alone: every object of every manifest and nothing else', () => {
+    const objects = manifests().flatMap(objectsOf).map((o) => `${o.kind}/${o.metadata.name}`).sort();
+    expect(objects.length).toBeGreaterThan(20);
+    for (const dryRun of ['client', 'server']) {
+      for (const recursive of [[], ['-R']]) {
+        const read = kubectl(['apply', `--dry-run=${dryRun}`, ...recursive, '-f', DIST, '-o', 'name']);
+        // First in the file: nothing is on the server yet, so kubectl has nothing to warn of either.
+        expect({ dryRun, recursive, status: read.status, stderr: read.stderr }).toEqual({ dryRun, recursive, status: 0, stderr: '' });
+        // -o name prints <resource>.<group>/<name>: the kind is compared by resource, since several groups are read.
+        const names = read.stdout.trim().split('\n').map((line) => line.replace(/^[^/]*\//, '')).sort();
+        expect(names).toEqual(objects.map((o) => o.replace(/^[^/]*\//, '')).sort());
+      }
+    }
+    // The layout of earlier releases, the other files below the manifests: kubectl refuses the folder.
+    const earlier = path.join(work, 'earlier-layout');
+    fs.cpSync(DIST, earlier, { recursive: true });
+    fs.cpSync(filesFolderOf(DIST), earlier, { recursive: true });
+    fs.renameSync(path.join(earlier, '.cluster-tls-output'), path.join(earlier, '.cluster-tls-output.json'));
+    const flat = kubectl(['apply', '--dry-run=client', '-f', earlier, '-o', 'name']);
+    expect(flat.status).not.toBe(0);
+    expect(flat.stderr).toMatch(/\.cluster-tls-output\.json/);
+    const deep = kubectl(['apply', '--dry-run=client', '-R', '-f', earlier, '-o', 'name']);
+    expect(deep.status).not.toBe(0);
+    expect(deep.stderr).toMatch(/tls-plan\.json|values\.yaml|task\.yaml|source1\.yaml|\.cluster-tls-output\.json/);
+  });
+
   test('every manifest of the reference output applies server-side with strict validation, and reads back field by field', () => {
     const pruned: string[] = [];
     const defaulted: string[] = [];
@@ -157,31 +184,6 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
     expect(count).toBeGreaterThan(20);
     expect(pruned).toEqual([]);
     expect(defaulted).toEqual([]);
-  });
-
-  test('kubectl apply -f dist/, as a user or a GitOps tool points at the folder, reads the manifests alone: every object of every manifest and nothing else', () => {
-    const objects = manifests().flatMap(objectsOf).map((o) => `${o.kind}/${o.metadata.name}`).sort();
-    expect(objects.length).toBeGreaterThan(20);
-    for (const dryRun of ['client', 'server']) {
-      for (const recursive of [[], ['-R']]) {
-        const read = kubectl(['apply', `--dry-run=${dryRun}`, ...recursive, '-f', DIST, '-o', 'name']);
-        expect({ dryRun, recursive, status: read.status, stderr: read.stderr }).toEqual({ dryRun, recursive, status: 0, stderr: '' });
-        // -o name prints <resource>.<group>/<name>: the kind is compared by resource, since several groups are read.
-        const names = read.stdout.trim().split('\n').map((line) => line.replace(/^[^/]*\//, '')).sort();
-        expect(names).toEqual(objects.map((o) => o.replace(/^[^/]*\//, '')).sort());
-      }
-    }
-    // The layout of earlier releases, the other files below the manifests: kubectl refuses the folder.
-    const earlier = path.join(work, 'earlier-layout');
-    fs.cpSync(DIST, earlier, { recursive: true });
-    fs.cpSync(filesFolderOf(DIST), earlier, { recursive: true });
-    fs.renameSync(path.join(earlier, '.cluster-tls-output'), path.join(earlier, '.cluster-tls-output.json'));
-    const flat = kubectl(['apply', '--dry-run=client', '-f', earlier, '-o', 'name']);
-    expect(flat.status).not.toBe(0);
-    expect(flat.stderr).toMatch(/\.cluster-tls-output\.json/);
-    const deep = kubectl(['apply', '--dry-run=client', '-R', '-f', earlier, '-o', 'name']);
-    expect(deep.status).not.toBe(0);
-    expect(deep.stderr).toMatch(/tls-plan\.json|values\.yaml|task\.yaml|source1\.yaml|\.cluster-tls-output\.json/);
   });
 
   test('every phase of a TLS enablement applies over the one before, server-side with strict validation, and reads back field by field', () => {
@@ -325,6 +327,42 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
       expect(go.handshakes).toBe(openssl.handshakes);
     });
 
+    test('leaves from a user-named issuer: the organisation\'s CA ClusterIssuer signs them, verify passes them and every handshake completes (OpenSSL and Go)', async () => {
+      const namespace = 'org-issued';
+      expect(kubectl(['create', 'namespace', namespace]).status).toBe(0);
+      const org = path.join(work, 'organisation.yaml');
+      fs.writeFileSync(org, organisationIssuer().map((o) => YAML.stringify(o)).join('---\n'));
+      expect(apply(org)).toMatchObject({ status: 0, stderr: '' });
+      expect(kubectl(['wait', '--for=condition=Ready', 'certificate', ORG_CA_SECRET, '-n', 'cert-manager', '--timeout=120s']).status).toBe(0);
+      const outdir = path.join(work, 'org', 'dist');
+      const app = new App();
+      const chart = new Chart(app, namespace, { namespace });
+      const certificates = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', issuerRef: { name: ORG_ISSUER } });
+      new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates });
+      synthesize(app, { outdir });
+      // The runbook's commands: the certificates alone, then the wait for their Secrets.
+      const manifest = path.join(outdir, `${namespace}.k8s.yaml`);
+      const applied = kubectl(['apply', '--server-side', '--field-manager=cdk8s-cluster-tls', '--validate=strict', '-f', manifest, '-l', 'cdk8s-cluster-tls/certificates=basic']);
+      expect({ status: applied.status, stderr: applied.stderr }).toEqual({ status: 0, stderr: '' });
+      const wait = kubectl(['wait', '--for=condition=Ready', 'certificate', '-l', 'cdk8s-cluster-tls/certificates=basic', '-n', namespace, '--timeout=120s']);
+      expect({ status: wait.status, stderr: wait.stderr }).toEqual({ status: 0, stderr: '' });
+      const issued = plane!.tlsSecrets(namespace);
+      const orgPlan: TlsPlan = JSON.parse(fs.readFileSync(path.join(filesFolderOf(outdir), namespace, 'basic', 'tls-plan.json'), 'utf8'));
+      expect([...issued.keys()].sort()).toEqual(orgPlan.secrets.map((s) => s.name).sort());
+      const orgCa = plane!.tlsSecrets('cert-manager').get(ORG_CA_SECRET)!['tls.crt'];
+      expect(new Set([...issued.values()].map((s) => s['ca.crt']))).toEqual(new Set([orgCa]));
+      const live = kubectl(['get', 'secrets', '-n', namespace, '-o', 'json']);
+      const verified = spawnSync(process.execPath, [CLI, 'verify', '--dist', outdir, '--secrets', '-'], { input: live.stdout, encoding: 'utf8' });
+      expect({ status: verified.status, stderr: verified.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(verified.stdout).toContain(`${orgPlan.secrets.length} secrets checked: ${orgPlan.secrets.length} passed, 0 failed`);
+      const openssl = await handshakeMatrix(orgPlan, issued);
+      expect(formatRejections(openssl.rejections)).toBe('');
+      const go = goHandshakeMatrix(orgPlan, issued);
+      expect(formatRejections(go.rejections)).toBe('');
+      expect(go.handshakes).toBe(openssl.handshakes);
+      expect(openssl.handshakes).toBeGreaterThan(0);
+    });
+
     test('the in-test re-creation of cert-manager writes the certificates the real one writes, field by field', async () => {
       const objects = objectsOf(path.join(DIST, 'demo.k8s.yaml'));
       const recreated = await CertManagerIssuer.issueAll(objects);
@@ -366,8 +404,9 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
       new TlsDatabaseCluster(chart, 'db', {
         clusterName: i.clusterName, version: i.version, certificates, changefeed: i.changefeed ? {} : undefined, columnar: i.columnar ? {} : undefined,
       });
-      const dist = path.join(work, `random-${i.namespace}`);
-      synthesize(app, { outdir: dist, recordFile: `${dist}.lock.json` });
+      // Each output folder in a folder of its own, with its files folder and record beside it.
+      const dist = path.join(work, `random-${i.namespace}`, 'dist');
+      synthesize(app, { outdir: dist });
       expect(kubectl(['create', 'namespace', i.namespace]).status).toBe(0);
       const problems: string[] = [];
       for (const file of fs.readdirSync(dist).filter((f) => f.endsWith('.k8s.yaml')).map((f) => path.join(dist, f))) {

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { App, Chart, Testing } from 'cdk8s';
 import { CliIo, main } from '../bin/cluster-tls';
 import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
-import { IssuingMethod, TlsPlan } from '../lib/certificates/certificate-options';
+import { IssuingMethod, TLS_PLAN_VERSION, TlsPlan } from '../lib/certificates/certificate-options';
 import { synthesize } from '../lib/synth/synthesize';
 import { outputFile, writeLaidOut } from './_output';
 import {
@@ -498,7 +498,7 @@ describe('bad input gets a clear message', () => {
 
   test('a plan of another version is refused before anything else is read', () => {
     const plan = planOf();
-    const expected = 'expected 3, the plan version this cluster-tls reads; run the cluster-tls of the cdk8s-cluster-tls version that synthesized the plan, or synthesize again';
+    const expected = `expected ${TLS_PLAN_VERSION}, the plan version this cluster-tls reads; run the cluster-tls of the cdk8s-cluster-tls version that synthesized the plan, or synthesize again`;
     expect(() => loadPlans(distOf({ ...plan, version: 2, secrets: 'renamed' } as unknown as TlsPlan)))
       .toThrow(`../cluster-tls/demo/basic/tls-plan.json: version: received 2; ${expected}`);
     const { version: _version, ...unversioned } = plan;

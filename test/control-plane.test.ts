@@ -209,6 +209,24 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
     expect(problems).toEqual([]);
   });
 
+  test('the API server refuses a pod whose volume is named after a Secret with a \'.\', as the operator names the volumes of tlsClientSecretNames: why the library takes only labels there', () => {
+    const pod = (volume: string) => ({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'mig-master-0', namespace: 'demo' },
+      spec: {
+        containers: [{ name: 'master', image: 'registry.example.com/db/mig:v1.2.0', volumeMounts: [{ name: volume, readOnly: true, mountPath: `/var/lib/source-tls/${volume}` }] }],
+        volumes: [{ name: volume, secret: { secretName: volume } }],
+      },
+    });
+    const tryPod = (volume: string) => kubectl(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(pod(volume)));
+    expect(tryPod('legacy-tls')).toMatchObject({ status: 0 });
+    const dotted = tryPod('legacy.tls');
+    expect(dotted.status).not.toBe(0);
+    expect(dotted.stderr).toMatch(/spec\.volumes\[0\]\.name: Invalid value: "legacy\.tls"/);
+    const long = tryPod(`t${'x'.repeat(63)}`);
+    expect(long.status).not.toBe(0);
+    expect(long.stderr).toMatch(/must be no more than 63 characters/);
+  });
+
   test('the server rejects what a schema forbids, so the test above would see it: an unknown field, a wrong type', () => {
     const cluster = objectsOf(path.join(DIST, 'demo.k8s.yaml')).find((o) => o.kind === 'DatabaseCluster');
     for (const [what, broken, message] of [

@@ -112,6 +112,10 @@ describe('DatabaseCluster', () => {
       .toThrow('test/db: changefeed.sinkTlsSecretNames[0]: received "basic-ca-secret"; expected a Secret you create, not one the library writes (basic-ca-secret holds the CA and its private key)');
     expect(() => synth({ changefeed: { sinkTlsSecretNames: ['Kafka TLS'] } }))
       .toThrow('test/db: changefeed.sinkTlsSecretNames[0]: received "Kafka TLS"; expected a DNS-1123 subdomain');
+    // The operator names the changefeed pods' volume after each sink Secret: a '.' is refused there.
+    expect(() => synth({ changefeed: { sinkTlsSecretNames: ['kafka.tls'] } }))
+      .toThrow('test/db: changefeed.sinkTlsSecretNames[0]: received "kafka.tls"; expected a Secret name that is a DNS-1123 label too (lowercase letters, digits and \'-\', at most 63 characters): '
+        + 'the operator names the pod volume that mounts it after it, and Kubernetes refuses a volume name with \'.\' or of more than 63 characters');
   });
 
   test('every component object has replicas', () => {

@@ -410,6 +410,16 @@ describe('input errors', () => {
       .toThrow(`demo/migration: target.tlsSecretName: received "${secret}"; expected a Secret you create, not one the library writes (${secret} holds ${holds})`);
   });
 
+  test('an external database Secret is named as a volume may be: the operator names the pods\' volume after it', () => {
+    const expected = 'a Secret name that is a DNS-1123 label too (lowercase letters, digits and \'-\', at most 63 characters): '
+      + 'the operator names the pod volume that mounts it after it, and Kubernetes refuses a volume name with \'.\' or of more than 63 characters';
+    expect(() => synth({ sources: [{ sourceId: 'source1', host: 'mysql.example.com', user: 'root', tlsSecretName: 'legacy.tls' }] }))
+      .toThrow(`demo/migration: sources[0].tlsSecretName: received "legacy.tls"; expected ${expected}`);
+    const long = `t${'x'.repeat(63)}`;
+    expect(() => synth({ target: { database: DATABASE, user: 'root', tlsSecretName: long } }))
+      .toThrow(`demo/migration: target.tlsSecretName: received "${long}"; expected ${expected}`);
+  });
+
   test.each<[string, Partial<TlsMigrationClusterProps>, string]>([
     ['cluster name', { clusterName: 'Basic' }, 'demo/migration: clusterName: received "Basic"; expected a DNS-1123 label'],
     ['namespace', { namespace: 'Demo' }, 'demo/migration: namespace: received "Demo"; expected a DNS-1123 label'],

@@ -49,6 +49,36 @@ describe('the rules, on the reference output and on hand-broken copies', () => {
     expect(checkManifests(broken((objects) => objects.forEach((o) => delete o.metadata.namespace)))).toEqual([]);
   });
 
+  test('the importer\'s, the lightning\'s and the SQL server\'s certificates, which the cluster resource does not list, are held to their host names too', () => {
+    for (const [secret, name, what] of [
+      ['basic-importer-cluster-secret', 'basic-importer.demo.svc', 'the importer'],
+      ['basic-lightning-cluster-secret', 'basic-lightning.demo', 'the lightning'],
+      ['basic-sqlserver-server-secret', 'basic-sqlserver.demo.svc', 'the SQL server, for MySQL clients,'],
+    ]) {
+      const violations = checkManifests(broken((objects) => {
+        const certificate = find(objects, 'Certificate', secret);
+        certificate.spec.dnsNames = certificate.spec.dnsNames.filter((n: string) => n !== name);
+      }));
+      expect(violations.map((v) => [v.rule, v.name, v.message])).toEqual([[ManifestRule.SERVER_HOST_NAMES, secret,
+        `lacks "${name}"; expected every host name of ${what} of cluster "basic": a peer dialing a missing one refuses the handshake`]]);
+    }
+  });
+
+  test('a Secret of tlsClientSecretNames that cannot name a pod volume, or listed twice', () => {
+    const violations = checkManifests(broken((objects) => {
+      find(objects, 'MigrationCluster', 'basic').spec.tlsClientSecretNames.push('legacy.tls');
+      const sinks = find(objects, 'DatabaseCluster', 'basic').spec.changefeed.tlsClientSecretNames;
+      sinks.push(sinks[0]);
+    }));
+    expect(violations.map((v) => [v.rule, v.resource, v.field, v.message]).sort()).toEqual([
+      [ManifestRule.CLIENT_SECRET_NAMES, 'MigrationCluster demo/basic', 'spec.tlsClientSecretNames[2]',
+        'received "legacy.tls"; expected a Secret name that is a DNS-1123 label (lowercase letters, digits and \'-\', at most 63 characters): '
+        + 'the operator names the pod volume that mounts it after it, and Kubernetes refuses the pods otherwise'],
+      [ManifestRule.CLIENT_SECRET_NAMES, 'DatabaseCluster demo/basic', 'spec.changefeed.tlsClientSecretNames[1]',
+        'received "basic-sink-tls" a second time; expected each Secret once: two volumes of one name make Kubernetes refuse the pods'],
+    ].sort());
+  });
+
   test('a server certificate without a host name its peers dial', () => {
     const violations = checkManifests(broken((objects) => {
       const store = find(objects, 'Certificate', 'basic-store-cluster-secret');

@@ -4,7 +4,7 @@ import { ClusterCertificates, SUBJECT_PROP } from '../certificates/cluster-certi
 import { inputError } from '../model/errors';
 import { ITlsDatabaseCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { ShapeOf, constructOf, isConstruct, oneOf } from '../model/props';
-import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../model/validate';
+import { DNS_LABEL_MAX, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../model/validate';
 import { ClusterKind, ComponentToken, DeployedBy, clusterKind, component, componentsOf } from '../model/catalog';
 import * as names from '../model/names';
 import { requireRelease } from '../model/versions';
@@ -87,7 +87,7 @@ export function externalSecretNames(scope: Construct, field: string, secretNames
   if (secretNames === undefined) {
     return [];
   }
-  secretNames.forEach((name, i) => requireExternalSecretName(scope, `${field}[${i}]`, name, certificates));
+  secretNames.forEach((name, i) => requireMountedSecretName(scope, `${field}[${i}]`, name, certificates));
   return [...new Set(secretNames)];
 }
 
@@ -102,6 +102,21 @@ export function requireExternalSecretName(scope: IConstruct, field: string, name
   const holds = certificates.ownedSecret(name);
   if (holds !== undefined) {
     inputError(scope, field, name, `a Secret you create, not one the library writes (${name} holds ${holds})`);
+  }
+}
+
+/**
+ * Throws unless `name` can stand in a cluster resource's `tlsClientSecretNames`: a Secret the user
+ * creates ({@link requireExternalSecretName}) whose name is a DNS-1123 label too. The operator names
+ * the pod volume that mounts each of these Secrets after the Secret, and Kubernetes takes only a
+ * label as a volume name: a Secret name with a '.', or longer than 63 characters, leaves the pods
+ * uncreated.
+ */
+export function requireMountedSecretName(scope: IConstruct, field: string, name: string, certificates: ClusterCertificates): void {
+  requireExternalSecretName(scope, field, name, certificates);
+  if (!isDnsLabel(name)) {
+    inputError(scope, field, name, `a Secret name that is a DNS-1123 label too (lowercase letters, digits and '-', at most ${DNS_LABEL_MAX} characters): `
+      + 'the operator names the pod volume that mounts it after it, and Kubernetes refuses a volume name with \'.\' or of more than 63 characters');
   }
 }
 

@@ -19,7 +19,7 @@ import {
 } from '../model/output-layout';
 import { compact, operatorObject } from './operator';
 import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { TLS_CLUSTER_SHAPE, ownComponent, requireExternalSecretName, resolveCluster, rotationRestart } from './cluster-props';
+import { TLS_CLUSTER_SHAPE, ownComponent, requireMountedSecretName, resolveCluster, rotationRestart } from './cluster-props';
 import { CdkPlusPackage, SecretRef, secretRef, secretRefName } from '../model/secret-ref';
 import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../model/props';
 import { StorageSize, storageSize } from '../model/quantity';
@@ -454,7 +454,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
       inputError(this, `${field}.port`, shown(port), 'a port from 1 to 65535');
     }
-    requireExternalSecretName(this, `${field}.tlsSecretName`, secretRefName(db.tlsSecretName), this.certificates);
+    requireMountedSecretName(this, `${field}.tlsSecretName`, secretRefName(db.tlsSecretName), this.certificates);
     return {
       host, port, user: db.user, password: db.password ?? '', passwordGiven: db.password !== undefined, tlsSecretName: secretRefName(db.tlsSecretName),
     };

@@ -5,10 +5,11 @@
  * cdk8s validation plugin (`ClusterTlsValidation`) reports them; they are pure functions of the
  * objects, reading every name through `model/names.ts` and the catalog.
  */
-import { CLUSTER_KINDS, COMPONENTS, ClusterKind, ComponentEntry } from '../model/catalog';
+import { CLUSTER_KINDS, COMPONENTS, ClusterKind, ComponentEntry, clusterKind } from '../model/catalog';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
 import { parseDuration } from '../model/duration';
 import { describeValue } from '../model/errors';
+import { isDnsLabel } from '../model/validate';
 import * as names from '../model/names';
 import { CERT_MANAGER_MINIMUMS } from '../certificates/certificate-settings';
 
@@ -30,6 +31,8 @@ export enum ManifestRule {
   SERVER_HOST_NAMES = 'cluster-tls/server-host-names',
   /** A certificate's lifetimes are ones cert-manager accepts, and a leaf ends before its CA. */
   LIFETIMES = 'cluster-tls/certificate-lifetimes',
+  /** Each Secret a cluster resource lists in a `tlsClientSecretNames` can name the pod volume the operator mounts it with. */
+  CLIENT_SECRET_NAMES = 'cluster-tls/client-secret-names',
 }
 
 /** One rule broken by one object. */
@@ -93,7 +96,44 @@ export function checkManifests(objects: readonly ManifestObject[]): ManifestViol
   checkCommonNames(clusters, report);
   checkHostNames(clusters, report);
   checkLifetimes(objects, certificates, report);
+  checkClientSecretNames(objects, report);
   return violations;
+}
+
+/** The `tlsClientSecretNames` lists of the cluster kinds, as paths below a resource's `spec`. */
+const CLIENT_SECRET_LISTS: ReadonlyArray<{ readonly kind: string; readonly path: readonly string[] }> = [
+  { kind: clusterKind(ClusterKind.MIGRATION).resourceKind, path: ['tlsClientSecretNames'] },
+  { kind: clusterKind(ClusterKind.DATABASE).resourceKind, path: ['changefeed', 'tlsClientSecretNames'] },
+];
+
+/**
+ * Every Secret of a cluster resource's `tlsClientSecretNames` (the migration cluster's external
+ * databases, the changefeed's sinks) is a DNS-1123 label, listed once: the operator names the pod
+ * volume and the mount that hold each Secret after it, and Kubernetes refuses a pod whose volume
+ * name has a '.' or more than 63 characters, or whose two volumes share a name.
+ */
+function checkClientSecretNames(objects: readonly ManifestObject[], report: Report): void {
+  for (const item of objects) {
+    for (const list of CLIENT_SECRET_LISTS.filter((l) => l.kind === item.object?.kind)) {
+      const value: unknown = list.path.reduce<any>((at, key) => at?.[key], item.object?.spec);
+      if (!Array.isArray(value)) {
+        continue;
+      }
+      const field = ['spec', ...list.path].join('.');
+      value.forEach((name: unknown, i: number) => {
+        if (typeof name !== 'string' || !isDnsLabel(name)) {
+          report(ManifestRule.CLIENT_SECRET_NAMES, item, `${field}[${i}]`,
+            `received ${describeValue(name)}; expected a Secret name that is a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters): `
+            + 'the operator names the pod volume that mounts it after it, and Kubernetes refuses the pods otherwise',
+            'rename the Secret, and list it under its new name');
+        } else if (value.indexOf(name) !== i) {
+          report(ManifestRule.CLIENT_SECRET_NAMES, item, `${field}[${i}]`,
+            `received ${describeValue(name)} a second time; expected each Secret once: two volumes of one name make Kubernetes refuse the pods`,
+            `remove the second "${name}"`);
+        }
+      });
+    }
+  }
 }
 
 function clusterResources(objects: readonly ManifestObject[], certificates: readonly ManifestObject[]): ClusterResource[] {
@@ -184,25 +224,39 @@ function checkCommonNames(clusters: readonly ClusterResource[], report: Report):
 
 /**
  * A component's server Certificate, and each Certificate staged for it by a rotation
- * (`<secret>-<rotation id>`), holds every host name of the component table. Without a namespace
- * on the cluster resource its host names are unknown, and the rule is silent.
+ * (`<secret>-<rotation id>`), holds every host name of the component table: the components the
+ * cluster resource configures, the database cluster's importer and lightning when a Certificate
+ * writes their server Secret, and the SQL server's certificate for MySQL clients when the resource
+ * turns `spec.sqlserver.tlsClient` on. The drainer's names follow its chart's `drainerName`, which
+ * no manifest holds, and are not checked. Without a namespace on the cluster resource its host
+ * names are unknown, and the rule is silent.
  */
 function checkHostNames(clusters: readonly ClusterResource[], report: Report): void {
   for (const cluster of clusters) {
-    if (cluster.namespace === undefined) {
+    const namespace = cluster.namespace;
+    if (namespace === undefined) {
       continue;
     }
     const clusterDomain = typeof cluster.item.object.spec.clusterDomain === 'string' ? cluster.item.object.spec.clusterDomain : undefined;
-    for (const entry of cluster.components) {
-      const secretName = names.serverSecretName(cluster.name, entry.token);
-      const hosts = names.hostNames(entry.token, { clusterName: cluster.name, namespace: cluster.namespace, clusterDomain });
+    const options = { clusterName: cluster.name, namespace, clusterDomain };
+    const unlisted = COMPONENTS.filter((c) => c.cluster === cluster.kind && c.specKey === undefined && c.token !== 'drainer'
+      && cluster.written.has(names.serverSecretName(cluster.name, c.token)));
+    const expected = [
+      ...[...cluster.components, ...unlisted].map((entry) => ({
+        secretName: names.serverSecretName(cluster.name, entry.token), hosts: names.hostNames(entry.token, options), what: `the ${entry.token}`,
+      })),
+      ...(cluster.item.object.spec.sqlserver?.tlsClient?.enabled === true ? [{
+        secretName: names.sqlServerSecretName(cluster.name), hosts: names.sqlServerHostNames(cluster.name, namespace, clusterDomain), what: 'the SQL server, for MySQL clients,',
+      }] : []),
+    ];
+    for (const { secretName, hosts, what } of expected) {
       const issued = [...cluster.written].filter(([written]) => written === secretName || String(written).startsWith(names.stagingSecretName(secretName, ''))).map(([, c]) => c);
       for (const certificate of issued) {
         const dnsNames: unknown = certificate.object?.spec?.dnsNames;
         const missing = hosts.filter((n) => !(Array.isArray(dnsNames) && dnsNames.includes(n)));
         if (missing.length > 0) {
           report(ManifestRule.SERVER_HOST_NAMES, certificate, 'spec.dnsNames',
-            `lacks ${missing.map((n) => `"${n}"`).join(', ')}; expected every host name of the ${entry.token} of cluster "${cluster.name}": a peer dialing a missing one refuses the handshake`,
+            `lacks ${missing.map((n) => `"${n}"`).join(', ')}; expected every host name of ${what} of cluster "${cluster.name}": a peer dialing a missing one refuses the handshake`,
             `add the missing names to spec.dnsNames`);
         }
       }

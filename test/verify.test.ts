@@ -491,7 +491,13 @@ describe('bad input gets a clear message', () => {
     expect(refusal((p) => { p.privateKey.size = 2048.5; })).toBe(`${file}: privateKey.size: received 2048.5; expected a key size in bits, a positive integer`);
     expect(refusal((p) => { p.secrets[2].dnsNames[1] = 7; })).toBe(`${file}: secrets[2].dnsNames[1]: received 7; expected a non-empty string`);
     expect(refusal((p) => { p.secrets[1].component = 'proxy'; })).toMatch(new RegExp(`^${file}: secrets\\[1\\]\\.component: received "proxy"; expected the component the server certificate serves, one of "mig-master", `));
-    expect(refusal((p) => { p.ca.keyUsages = ['cert sign']; })).toBe(`${file}: ca.keyUsages: received an array of 1; expected no such field in a version-3 plan (tls-plan.schema.json lists the fields)`);
+    expect(refusal((p) => { p.ca.keyUsages = ['cert sign']; })).toBe(`${file}: ca.keyUsages: received an array of 1; expected no such field in a version-${TLS_PLAN_VERSION} plan (tls-plan.schema.json lists the fields)`);
+    // Either the library's CA signs, or an issuer of the user's: a plan says which, once.
+    expect(refusal((p) => { delete p.ca; })).toBe(`${file}: ca: received nothing; expected the library's CA, present unless an issuer of the user's signs the certificates (issuer): `
+      + '{ "secretName", "duration", "renewBefore", "privateKey" }');
+    expect(refusal((p) => { p.issuer = { name: 'org-ca', kind: 'ClusterIssuer', group: 'cert-manager.io' }; })).toBe(`${file}: issuer: received an object with keys name, kind, group; `
+      + 'expected no issuer beside ca: either the library\'s CA signs the certificates, or an issuer of the user\'s');
+    expect(refusal((p) => { delete p.ca; p.issuer = { name: 'org-ca', kind: 'ClusterIssuer' }; })).toBe(`${file}: issuer.group: received nothing; expected the issuer's API group, such as "cert-manager.io"`);
     expect(refusal((p) => { delete p.secrets[0].name; })).toBe(`${file}: secrets[0].name: received nothing; expected the Secret's name, a non-empty string`);
     expect(refusal(() => [plan])).toMatch(/\/tls-plan\.json: content: received an array of 1; expected a certificate plan object$/);
   });

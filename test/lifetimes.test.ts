@@ -8,6 +8,7 @@ import { App, Chart, Testing } from 'cdk8s';
 import * as fc from 'fast-check';
 import { ClusterCertificates, ClusterTlsError, KeyAlgorithm } from '../lib';
 import { parseDuration } from '../lib/model/duration';
+import { lifetimeBreaks } from '../lib/model/lifetimes';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 
 /** A duration of `minutes`, written in one of the forms users write. */
@@ -65,3 +66,30 @@ test('every validity the library accepts gives leaves that, renewal window inclu
   expect(accepted).toBeGreaterThan(25);
 }, 120_000);
 
+
+describe('lifetimeBreaks, the rules the props and the validation plugin share', () => {
+  const h = (hours: number) => hours * 3_600_000;
+  const rules = { certManager: true, nesting: true };
+  const good = { caDuration: h(87600), caRenewBefore: h(720), duration: h(8760), renewBefore: h(360) };
+
+  test('the library\'s defaults break none', () => {
+    expect(lifetimeBreaks(good, rules)).toEqual([]);
+  });
+
+  test('each rule, alone, in the order a reader fixes them', () => {
+    expect(lifetimeBreaks({ ...good, renewBefore: 60_000 }, rules)).toEqual([{ rule: 'minimum', field: 'renewBefore', minimum: '5m' }]);
+    expect(lifetimeBreaks({ ...good, caRenewBefore: h(87600) }, rules).map((b) => b.rule)).toEqual(['window', 'nesting']);
+    expect(lifetimeBreaks({ ...good, duration: h(87600) }, rules).map((b) => b.rule)).toEqual(['outlives-ca', 'nesting']);
+    expect(lifetimeBreaks({ ...good, duration: h(87000) }, rules)).toEqual([{ rule: 'nesting', room: h(87600 - 720 - 360), caTooShort: false }]);
+    // No leaf the other rules accept fits in a CA this short: the CA is what to change.
+    expect(lifetimeBreaks({ caDuration: h(2), caRenewBefore: h(1), duration: h(1.5), renewBefore: h(1) }, rules).at(-1)).toMatchObject({ rule: 'nesting', caTooShort: true });
+  });
+
+  test('cert-manager\'s minimums hold only with cert-manager, the nesting only when asked, and a duration left out is not judged', () => {
+    const short = { ...good, duration: 1_800_000, renewBefore: 60_000 };
+    expect(lifetimeBreaks(short, { certManager: false, nesting: true })).toEqual([]);
+    expect(lifetimeBreaks({ ...good, duration: h(87000) }, { certManager: true, nesting: false })).toEqual([]);
+    expect(lifetimeBreaks({ duration: h(100), caDuration: h(50) }, rules)).toEqual([{ rule: 'outlives-ca' }]);
+    expect(lifetimeBreaks({}, rules)).toEqual([]);
+  });
+});

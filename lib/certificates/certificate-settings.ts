@@ -5,7 +5,8 @@ import {
   ServerCertificateOptions,
 } from './certificate-options';
 import { CFSSL_CA_KEY, ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } from '../model/catalog';
-import { DurationValue, durationHours, durationText, formatDuration, parseDuration } from '../model/duration';
+import { DurationValue, durationHours, durationText, formatDuration } from '../model/duration';
+import { LifetimeBreak, LifetimeField, lifetimeBreaks } from '../model/lifetimes';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import { PropShape, checkProps } from '../model/props';
@@ -139,14 +140,8 @@ function resolvePrivateKey(scope: Construct, key: PrivateKeyOptions = {}): Certi
 }
 
 /**
- * cert-manager's own minimums (`MinimumCertificateDuration`, `MinimumRenewBefore` in
- * `pkg/apis/certmanager/v1/const.go`, enforced by its webhook's `ValidateDuration`, v1.21.1).
- */
-export const CERT_MANAGER_MINIMUMS = { duration: '1h', renewBefore: '5m' } as const;
-
-/**
  * Resolves the validity props with their defaults and refuses, one line each, a window not shorter
- * than its certificate, a leaf that outlives its CA or does not nest in it ({@link leafRoom}) and,
+ * than its certificate, a leaf that outlives its CA or does not nest in it (`leafRoom`) and,
  * with cert-manager, what its webhook refuses. With an issuer of the user's (`issuerOfUser`) the CA
  * is not the library's, and only the leaves' own settings are checked.
  */
@@ -157,59 +152,43 @@ export function resolveValidity(scope: Construct, props: ValidityProps, method: 
     duration: durationText(props.duration ?? VALIDITY.leafDuration),
     renewBefore: durationText(props.renewBefore ?? VALIDITY.leafRenewBefore),
   };
-  const caDuration = requireDuration(scope, 'caDuration', v.caDuration);
-  const caRenewBefore = requireDuration(scope, 'caRenewBefore', v.caRenewBefore);
-  const duration = requireDuration(scope, 'duration', v.duration);
-  const renewBefore = requireDuration(scope, 'renewBefore', v.renewBefore);
-  if (method === IssuingMethod.CERT_MANAGER) {
-    const minimum = (field: string, value: string, ms: number, min: string) => {
-      if (ms < parseDuration(min)!) {
-        inputError(scope, field, value, `at least ${min}: cert-manager's webhook refuses less (its minimum, v1.21)`);
-      }
-    };
-    minimum('caDuration', v.caDuration, caDuration, CERT_MANAGER_MINIMUMS.duration);
-    minimum('duration', v.duration, duration, CERT_MANAGER_MINIMUMS.duration);
-    minimum('caRenewBefore', v.caRenewBefore, caRenewBefore, CERT_MANAGER_MINIMUMS.renewBefore);
-    minimum('renewBefore', v.renewBefore, renewBefore, CERT_MANAGER_MINIMUMS.renewBefore);
-  }
-  if (issuerOfUser) {
-    // The CA is the user's issuer's: only the leaves' own window is the library's to check.
-    if (renewBefore >= duration) {
-      inputError(scope, 'renewBefore', v.renewBefore, `a window shorter than duration (${v.duration})`);
-    }
-    return v;
-  }
-  if (caRenewBefore >= caDuration) {
-    inputError(scope, 'caRenewBefore', v.caRenewBefore, `a window shorter than caDuration (${v.caDuration})`);
-  }
-  if (renewBefore >= duration) {
-    inputError(scope, 'renewBefore', v.renewBefore, `a window shorter than duration (${v.duration})`);
-  }
-  if (duration >= caDuration) {
-    inputError(scope, 'duration', v.duration,
-      `a validity shorter than the CA's (${v.caDuration}${v.caDuration === `${durationHours(caDuration)}h` ? '' : ` = ${durationHours(caDuration)}h`}), so that no certificate outlives the CA that signs it`);
-  }
-  const room = leafRoom({ caDuration, caRenewBefore, renewBefore });
-  if (duration > room) {
-    const why = 'a leaf issued with its CA must end, with its own renewal window, before the CA\'s renewal window opens, which stays free for rotating the CA';
-    // When no leaf the other rules accept would fit, a shorter leaf is no answer: the CA is too short.
-    const shortestLeaf = Math.max(renewBefore + 1, method === IssuingMethod.CERT_MANAGER ? parseDuration(CERT_MANAGER_MINIMUMS.duration)! : 0);
-    if (room < shortestLeaf) {
-      inputError(scope, 'caDuration', v.caDuration,
-        `at least ${formatDuration(duration + renewBefore + caRenewBefore)} (duration ${v.duration} + renewBefore ${v.renewBefore} + caRenewBefore ${v.caRenewBefore}): ${why}`);
-    }
-    inputError(scope, 'duration', v.duration, `at most ${formatDuration(room)} (caDuration ${v.caDuration} - caRenewBefore ${v.caRenewBefore} - renewBefore ${v.renewBefore}): ${why}`);
+  const ms = {
+    caDuration: requireDuration(scope, 'caDuration', v.caDuration),
+    caRenewBefore: requireDuration(scope, 'caRenewBefore', v.caRenewBefore),
+    duration: requireDuration(scope, 'duration', v.duration),
+    renewBefore: requireDuration(scope, 'renewBefore', v.renewBefore),
+  };
+  // The CA of an issuer of the user's is not the library's: only the leaves' own settings are judged.
+  const judged = issuerOfUser ? { duration: ms.duration, renewBefore: ms.renewBefore } : ms;
+  const broken = lifetimeBreaks(judged, { certManager: method === IssuingMethod.CERT_MANAGER, nesting: !issuerOfUser })[0];
+  if (broken !== undefined) {
+    validityError(scope, broken, v, ms);
   }
   return v;
 }
 
-/**
- * The longest leaf `duration` that nests in its CA, in milliseconds. Leaves are issued with their
- * CA: at creation, and at a CA replacement (its leaves follow the new CA by at most the phases
- * between `trust-both` and `switch-leaves`, for which the leaf's `renewBefore` is the room). Such a
- * leaf, its own renewal window included, must end before the CA's renewal window (`caRenewBefore`)
- * opens: that window is kept whole for renewing or replacing the CA.
- */
-export function leafRoom(validityMs: { readonly caDuration: number; readonly caRenewBefore: number; readonly renewBefore: number }): number {
-  return validityMs.caDuration - validityMs.caRenewBefore - validityMs.renewBefore;
+/** The one-line error of the first lifetime rule the props break, naming the prop to change. */
+function validityError(scope: Construct, broken: LifetimeBreak, v: Record<LifetimeField, string>, ms: Record<LifetimeField, number>): never {
+  switch (broken.rule) {
+    case 'minimum':
+      return inputError(scope, broken.field, v[broken.field], `at least ${broken.minimum}: cert-manager's webhook refuses less (its minimum, v1.21)`);
+    case 'window': {
+      const certificate = broken.field === 'caRenewBefore' ? 'caDuration' : 'duration';
+      return inputError(scope, broken.field, v[broken.field], `a window shorter than ${certificate} (${v[certificate]})`);
+    }
+    case 'outlives-ca': {
+      const hours = `${durationHours(ms.caDuration)}h`;
+      return inputError(scope, 'duration', v.duration,
+        `a validity shorter than the CA's (${v.caDuration}${v.caDuration === hours ? '' : ` = ${hours}`}), so that no certificate outlives the CA that signs it`);
+    }
+    case 'nesting': {
+      const why = 'a leaf issued with its CA must end, with its own renewal window, before the CA\'s renewal window opens, which stays free for rotating the CA';
+      // When no leaf the other rules accept would fit, a shorter leaf is no answer: the CA is too short.
+      if (broken.caTooShort) {
+        return inputError(scope, 'caDuration', v.caDuration,
+          `at least ${formatDuration(ms.duration + ms.renewBefore + ms.caRenewBefore)} (duration ${v.duration} + renewBefore ${v.renewBefore} + caRenewBefore ${v.caRenewBefore}): ${why}`);
+      }
+      return inputError(scope, 'duration', v.duration, `at most ${formatDuration(broken.room)} (caDuration ${v.caDuration} - caRenewBefore ${v.caRenewBefore} - renewBefore ${v.renewBefore}): ${why}`);
+    }
+  }
 }

@@ -11,7 +11,7 @@ import { parseDuration } from '../model/duration';
 import { describeValue } from '../model/errors';
 import { isDnsLabel } from '../model/validate';
 import * as names from '../model/names';
-import { CERT_MANAGER_MINIMUMS } from '../certificates/certificate-settings';
+import { lifetimeBreaks } from '../model/lifetimes';
 
 /** One object of a manifest file. */
 export interface ManifestObject {
@@ -286,30 +286,32 @@ function caOf(objects: readonly ManifestObject[], certificates: readonly Manifes
  * An unset field is cert-manager's default and left alone.
  */
 function checkLifetimes(objects: readonly ManifestObject[], certificates: readonly ManifestObject[], report: Report): void {
-  const minimum = { duration: parseDuration(CERT_MANAGER_MINIMUMS.duration)!, renewBefore: parseDuration(CERT_MANAGER_MINIMUMS.renewBefore)! };
   const read = (text: unknown) => (typeof text === 'string' ? parseDuration(text) : undefined);
   for (const certificate of certificates) {
     const spec = certificate.object?.spec ?? {};
-    const duration = read(spec.duration);
-    const renewBefore = read(spec.renewBefore);
-    if (duration !== undefined && duration < minimum.duration) {
-      report(ManifestRule.LIFETIMES, certificate, 'spec.duration', `received ${describeValue(spec.duration)}; expected at least ${CERT_MANAGER_MINIMUMS.duration}, the webhook's minimum`,
-        `raise spec.duration to ${CERT_MANAGER_MINIMUMS.duration} or more`);
-    }
-    if (renewBefore !== undefined && renewBefore < minimum.renewBefore) {
-      report(ManifestRule.LIFETIMES, certificate, 'spec.renewBefore', `received ${describeValue(spec.renewBefore)}; expected at least ${CERT_MANAGER_MINIMUMS.renewBefore}, the webhook's minimum`,
-        `raise spec.renewBefore to ${CERT_MANAGER_MINIMUMS.renewBefore} or more`);
-    }
-    if (duration !== undefined && renewBefore !== undefined && renewBefore >= duration) {
-      report(ManifestRule.LIFETIMES, certificate, 'spec.renewBefore', `received ${describeValue(spec.renewBefore)}; expected less than spec.duration (${spec.duration}), or cert-manager renews it without end`,
-        'lower spec.renewBefore below spec.duration');
-    }
     const ca = caOf(objects, certificates, certificate);
-    const caDuration = read(ca?.object?.spec?.duration);
-    if (duration !== undefined && caDuration !== undefined && duration >= caDuration) {
-      report(ManifestRule.LIFETIMES, certificate, 'spec.duration',
-        `received ${describeValue(spec.duration)}; expected less than the duration of its CA (${ca!.object.spec.duration}, ${resourceName(ca!.object)}): a leaf that outlives its CA is rejected once the CA expires`,
-        'lower spec.duration below the CA\'s, or lengthen the CA');
+    const lifetimes = { duration: read(spec.duration), renewBefore: read(spec.renewBefore), caDuration: read(ca?.object?.spec?.duration) };
+    // The leaf's own rules: cert-manager's and its place in its CA. The CA's own settings are its Certificate's to answer for.
+    for (const broken of lifetimeBreaks(lifetimes, { certManager: true, nesting: false })) {
+      switch (broken.rule) {
+        case 'minimum':
+          if (broken.field === 'duration' || broken.field === 'renewBefore') {
+            report(ManifestRule.LIFETIMES, certificate, `spec.${broken.field}`, `received ${describeValue(spec[broken.field])}; expected at least ${broken.minimum}, the webhook's minimum`,
+              `raise spec.${broken.field} to ${broken.minimum} or more`);
+          }
+          break;
+        case 'window':
+          report(ManifestRule.LIFETIMES, certificate, 'spec.renewBefore', `received ${describeValue(spec.renewBefore)}; expected less than spec.duration (${spec.duration}), or cert-manager renews it without end`,
+            'lower spec.renewBefore below spec.duration');
+          break;
+        case 'outlives-ca':
+          report(ManifestRule.LIFETIMES, certificate, 'spec.duration',
+            `received ${describeValue(spec.duration)}; expected less than the duration of its CA (${ca!.object.spec.duration}, ${resourceName(ca!.object)}): a leaf that outlives its CA is rejected once the CA expires`,
+            'lower spec.duration below the CA\'s, or lengthen the CA');
+          break;
+        default:
+          break;
+      }
     }
   }
 }

@@ -171,8 +171,11 @@ describe('synthesize', () => {
     const other = path.join(parent, 'other');
     expect(() => synthesize(demoApp(other), { recordFile: path.join(parent, 'other.lock.json') })).toThrow(new ClusterTlsError(`${filesFolderOf(dir)}: `
       + `received the files folder of the output folder dist; expected the files folder of ${other}, since each output folder keeps its other files in cluster-tls beside it: `
-      + 'put each output folder in a folder of its own'));
+      + `put each output folder in a folder of its own, or, if dist is gone or renamed, set CLUSTER_TLS_TAKE_OVER=${other} to replace it`));
     expect(fs.existsSync(other)).toBe(false);
+    // Taken over (dist renamed to other, say), the files folder becomes other's.
+    synthesize(demoApp(other), { recordFile: path.join(parent, 'other.lock.json'), takeOver: true });
+    expect(JSON.parse(fs.readFileSync(path.join(filesFolderOf(other), '.cluster-tls-output'), 'utf8')).outputFolder).toBe('other');
   });
 
   test('taking a folder over deletes a link in it, never what the link points to', () => {

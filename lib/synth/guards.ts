@@ -349,17 +349,21 @@ export function checkOnlySynthesizedFiles(outdir: string, entries = listOutput(o
   }
   const what = listed === undefined ? `a folder no synth wrote (it has no valid ${layout.OUTPUT_MARKER_FILE}) holding ${shownList(foreign)}`
     : `files the last synth did not write (${shownList(foreign)})`;
-  // The variable holds comma-separated folders as typed in a shell: a name it cannot carry (a comma, a quoted or masked name) is taken over in code.
-  const shown = displayPath(outdir);
-  const takeOver = shown !== relativePath(outdir) || shown.includes(',') ? 'pass takeOver: true to synthesize' : `set ${TAKE_OVER_ENV}=${shown}`;
   throw new ClusterTlsError(`${displayPath(outdir)}: received ${what}; expected an output folder of synthesized files only, or none: `
-    + `move them out, or ${takeOver} to replace the folder and delete them`);
+    + `move them out, or ${takeOverHint(outdir)} to replace the folder and delete them`);
+}
+
+/** How to take a folder over, as a refusal says it: the environment variable, or the option where a shell cannot carry the name. */
+function takeOverHint(folder: string): string {
+  // The variable holds comma-separated folders as typed in a shell: a name it cannot carry (a comma, a quoted or masked name) is taken over in code.
+  const shown = displayPath(folder);
+  return shown !== relativePath(folder) || shown.includes(',') ? 'pass takeOver: true to synthesize' : `set ${TAKE_OVER_ENV}=${shown}`;
 }
 
 /**
  * Refuses to replace a files folder that another output folder's synth wrote, as its marker
  * records: two output folders in one folder would otherwise take turns deleting each other's
- * runbooks and plans.
+ * runbooks and plans. Taking the folder over lifts it (an output folder renamed since, say).
  */
 export function checkFilesFolderOwner(filesFolder: string, outdir: string): void {
   let owner: unknown;
@@ -371,7 +375,8 @@ export function checkFilesFolderOwner(filesFolder: string, outdir: string): void
   }
   if (typeof owner === 'string' && owner !== path.basename(outdir)) {
     throw new ClusterTlsError(`${displayPath(filesFolder)}: received the files folder of the output folder ${shownName(owner)}; expected the files folder of ${displayPath(outdir)}, `
-      + `since each output folder keeps its other files in ${layout.FILES_FOLDER} beside it: put each output folder in a folder of its own`);
+      + `since each output folder keeps its other files in ${layout.FILES_FOLDER} beside it: put each output folder in a folder of its own, `
+      + `or, if ${shownName(owner)} is gone or renamed, ${takeOverHint(outdir)} to replace it`);
   }
 }
 

@@ -208,7 +208,9 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
       checkReplaceable(outdir, new Set(files), takeOver);
     }
     if (swap.files.exists) {
-      checkFilesFolderOwner(filesFolder, outdir);
+      if (!takeOver) {
+        checkFilesFolderOwner(filesFolder, outdir);
+      }
       checkReplaceable(filesFolder, new Set(otherFiles), takeOver);
     }
     swap.commit(rendered(), changedRecordText(recordFile, { output: recordOutput(recordFile, outdir), ...now, ...(rotations ? { rotations } : {}), ...(enablements ? { enablements } : {}) }));

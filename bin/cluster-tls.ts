@@ -41,8 +41,10 @@ const USAGE = `Usage:
   cluster-tls --version
 
 verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads standard input)
-        against the certificate plans (tls-plan.json) of a synthesized output folder, with every
-        check listed below. With TLS for MySQL clients, also its Secrets against the SQL
+        against the certificate plans (tls-plan.json) in the files folder beside a synthesized
+        output folder (cluster-tls/ beside dist/), with every check listed below. With an issuer of
+        yours (issuerRef), the CA is the one most of the cluster's Secrets carry, and only its
+        validity is held to the plan. With TLS for MySQL clients, also its Secrets against the SQL
         CA; those of applications in other namespaces are checked only when the input holds their
         namespaces (one --secrets per namespace, or kubectl get secrets -A -o json).
         With the pods in the same List (kubectl get secrets,pods -n <namespace> -o json
@@ -54,7 +56,8 @@ verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads 
         to restart. Without pods in the input, the check is not run.
 
 Options:
-  --dist <folder>      the synthesized output folder (such as dist)
+  --dist <folder>      the synthesized output folder that holds the manifests (such as dist),
+                       not the files folder beside it
   --secrets <file|->   the Secrets, a List or one Secret as JSON, or the List of
                        kubectl get secrets,pods ... --show-managed-fields; - for standard input;
                        give it once per namespace to check several (an application's with the

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import { Testing } from 'cdk8s';
 import { ClusterTlsError, describeType, describeValue, inputError, inputErrorMessage } from '../lib';
 
@@ -45,5 +47,36 @@ describe('input errors', () => {
     const shown = describeValue({ host: 'db', user: 'root', password: 'hunter2', nested: [{ privateKey: 'PEM', clientSecret: 's3' }], tlsSecretName: 'keep-me' });
     expect(shown).not.toMatch(/hunter2|PEM|s3"/);
     expect(shown).toBe('{"host":"db","user":"root","password":"***","nested":[{"privateKey":"***","clientSecret":"***"}],"tlsSecretName":"keep-me"}');
+  });
+});
+
+describe('a refusal nothing catches', () => {
+  const errorsModule = require.resolve('../build/lib/model/errors');
+  /** Runs a script in a process of its own, with the compiled errors module as `errors`. */
+  const run = (script: string) => spawnSync(process.execPath, ['-e', `const errors = require(${JSON.stringify(errorsModule)});\n${script}`], { encoding: 'utf8' });
+
+  beforeAll(() => {
+    expect(spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b'], { cwd: path.join(__dirname, '..') }).status).toBe(0);
+  });
+
+  test('is printed as one line, error: <message>, with exit code 1 and no stack trace', () => {
+    const uncaught = run(`throw new errors.ClusterTlsError('demo/db: version: received "four"; expected a release version');`);
+    expect({ status: uncaught.status, stderr: uncaught.stderr }).toEqual({ status: 1, stderr: 'error: demo/db: version: received "four"; expected a release version\n' });
+  });
+
+  test('caught, it is the app\'s: nothing is printed, and a later error of another kind gets Node.js\'s own report', () => {
+    const caught = run(`try { throw new errors.ClusterTlsError('x: y: received 1; expected 2'); } catch (e) { console.log('caught', e.name); }
+setTimeout(() => { throw new Error('a fault of the app'); }, 10);`);
+    expect(caught.stdout).toBe('caught ClusterTlsError\n');
+    expect(caught.status).toBe(1);
+    expect(caught.stderr).toMatch(/Error: a fault of the app\n\s+at /);
+    expect(caught.stderr).not.toContain('error: x');
+  });
+
+  test('another error thrown in the same tick is left to Node.js too', () => {
+    const other = run(`new errors.ClusterTlsError('made, not thrown');\nthrow new Error('a fault of the app');`);
+    expect(other.status).toBe(1);
+    expect(other.stderr).toMatch(/Error: a fault of the app\n\s+at /);
+    expect(other.stderr).not.toMatch(/^error: /m);
   });
 });

@@ -27,6 +27,8 @@ const RECORD = 'cluster-tls.lock.json';
 const NEIGHBOUR = 'notes.txt';
 /** The lock file of the output folder. */
 const LOCK = '.dist.cluster-tls-lock';
+/** The lock file of the files folder beside it. */
+const FILES_LOCK = '.cluster-tls.cluster-tls-lock';
 
 /** The app both versions come from: the reference deployment, once per namespace, alternating issuing methods. */
 const APP = `
@@ -103,6 +105,7 @@ function state(parent: string): Map<string, string> {
   const now = snapshot(parent);
   now.delete(NEIGHBOUR);
   now.delete(LOCK);
+  now.delete(FILES_LOCK);
   return now;
 }
 
@@ -171,7 +174,7 @@ async function checkAfterKill(parent: string, what: string): Promise<Version> {
       throw new Error(`${what}: no journal, yet the output and record are neither whole version: ${describeState(parent)}`);
     }
   }
-  recoverOutput(path.join(parent, 'dist'), path.join(parent, RECORD));
+  recoverOutput(path.join(parent, 'dist'), path.join(parent, RECORD), path.join(parent, 'cluster-tls'));
   const resolved = versionOf(parent);
   if (resolved === undefined) {
     throw new Error(`${what}: after recovery the output and record are neither whole version: ${describeState(parent)}`);
@@ -551,7 +554,7 @@ describe('a hostile tester\'s cases', () => {
     expect(versionOf(moved)).toBe('new');
     // The copy is finished on its own, and finishing it touches nothing of the moved folder.
     const before = snapshot(moved);
-    recoverOutput(path.join(copy, 'dist'), path.join(copy, RECORD));
+    recoverOutput(path.join(copy, 'dist'), path.join(copy, RECORD), path.join(copy, 'cluster-tls'));
     expect(versionOf(copy)).toBe('new');
     expect(snapshot(moved)).toEqual(before);
   });
@@ -562,22 +565,41 @@ describe('a hostile tester\'s cases', () => {
     for (const entry of fs.readdirSync(parent).filter((e) => /^\.dist\.staging-\d+-[0-9a-f]{12}$/.test(e))) {
       fs.rmSync(path.join(parent, entry), { recursive: true });
     }
-    recoverOutput(path.join(parent, 'dist'), path.join(parent, RECORD));
+    recoverOutput(path.join(parent, 'dist'), path.join(parent, RECORD), path.join(parent, 'cluster-tls'));
     expect(versionOf(parent)).toBe('old');
   });
 
-  test('a staged files folder deleted by hand after a kill between the two folders\' swaps gives the old output back too, with the old record', async () => {
-    const parent = oldState(base, 'files-staging-deleted');
-    // Killed as the old files folder is moved aside: the new manifests are in dist already.
-    expect((await synth(parent, 'new', { FAULT_KILL_ON: '^renameSync .*/cluster-tls -> ' })).signal).toBe('SIGKILL');
+  test.each([
+    ['as the old files folder is moved aside', '^renameSync .*/cluster-tls -> '],
+    ['after the old files folder was moved aside, as the new one is renamed in', '^renameSync .*\\.files -> .*/cluster-tls$'],
+  ])('a staged files folder deleted by hand after a kill %s gives the old output back too, with the old record', async (_when, killOn) => {
+    const parent = oldState(base, `files-staging-deleted-${killOn.length}`);
+    expect((await synth(parent, 'new', { FAULT_KILL_ON: killOn })).signal).toBe('SIGKILL');
+    // The new manifests are in dist already.
     expect(fs.readFileSync(path.join(parent, 'dist', '.cluster-tls-output'), 'latin1')).toBe(expected('new').get('dist/.cluster-tls-output'));
     const staged = fs.readdirSync(parent).filter((e) => /^\.dist\.staging-\d+-[0-9a-f]{12}\.files$/.test(e));
     expect(staged).toHaveLength(1);
     fs.rmSync(path.join(parent, staged[0]), { recursive: true });
-    recoverOutput(path.join(parent, 'dist'), path.join(parent, RECORD));
+    recoverOutput(path.join(parent, 'dist'), path.join(parent, RECORD), path.join(parent, 'cluster-tls'));
     expect(versionOf(parent)).toBe('old');
     expect(await synth(parent, 'new')).toMatchObject({ status: 0, stderr: '' });
     expect(versionOf(parent)).toBe('new');
+  });
+
+  test('an output folder deleted after a kill (as the cdk8s CLI deletes its own output folder) is finished into a whole version all the same', async () => {
+    for (const [name, killOn] of [['before', '^renameSync .*/dist -> '], ['after', '^renameSync .*/cluster-tls -> ']]) {
+      const parent = oldState(base, `output-deleted-${name}`);
+      expect((await synth(parent, 'new', { FAULT_KILL_ON: killOn })).signal).toBe('SIGKILL');
+      fs.rmSync(path.join(parent, 'dist'), { recursive: true, force: true });
+      recoverOutput(path.join(parent, 'dist'), path.join(parent, RECORD), path.join(parent, 'cluster-tls'));
+      const now = state(parent);
+      // Whole: every file of the folders the deletion left is of one version, with the record of that version.
+      const version = [...versions].find(([, files]) => [...now].every(([f, c]) => files.get(f) === c))?.[0];
+      expect({ name, version: version ?? 'mixed' }).toEqual({ name, version: expect.stringMatching(/^(old|new)$/) });
+      expect(fs.readdirSync(parent).filter((e) => e.startsWith('.') && e !== LOCK && e !== FILES_LOCK)).toEqual([]);
+      expect(await synth(parent, 'new')).toMatchObject({ status: 0, stderr: '' });
+      expect(versionOf(parent)).toBe('new');
+    }
   });
 
   test('a journal that is not one synth writes is refused in one line and nothing is moved', () => {
@@ -760,7 +782,7 @@ describe('a hostile tester\'s cases', () => {
     expect(run.stderr).toBe('error: dist: received a synth whose lock another synth took while it wrote; expected one synth at a time per output folder: '
       + 'nothing was changed by this one; run again when no other synth runs\n');
     fs.rmSync(path.join(parent, LOCK));
-    recoverOutput(path.join(parent, 'dist'), path.join(parent, RECORD));
+    recoverOutput(path.join(parent, 'dist'), path.join(parent, RECORD), path.join(parent, 'cluster-tls'));
     expect(versionOf(parent)).toBe('old');
   });
 
@@ -776,7 +798,7 @@ describe('a hostile tester\'s cases', () => {
     fs.mkdirSync(path.join(root, 'moved', 'deeper'), { recursive: true });
     const moved = path.join(root, 'moved', 'deeper', 'proj');
     fs.renameSync(project, moved);
-    recoverOutput(path.join(moved, 'dist'), record);
+    recoverOutput(path.join(moved, 'dist'), record, path.join(moved, 'cluster-tls'));
     const newRecord = fs.readFileSync(record, 'utf8');
     expect(newRecord).not.toBe(oldRecord);
     expect(JSON.parse(newRecord).clusters).toEqual(JSON.parse(expected('new').get(RECORD)!).clusters);

@@ -13,9 +13,10 @@ import * as path from 'node:path';
 import Ajv from 'ajv';
 import { App, Chart, Testing } from 'cdk8s';
 import {
-  ClusterCertificates, ClusterTlsError, IssuerKind, IssuingMethod, TlsDatabaseCluster, checkManifests, loadPlans, parseSecrets, renderApp, synthesize, verify,
+  ClusterCertificates, ClusterTlsError, IssuerKind, IssuingMethod, TlsDatabaseCluster, checkManifests, formatReport, loadPlans, parseSecrets, renderApp, synthesize, verify,
 } from '../lib';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
+import { ClusterKind } from '../lib/model/catalog';
 import PLAN_SCHEMA from '../lib/certificates/tls-plan.schema.json';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithTools } from './_control-plane';
@@ -63,9 +64,10 @@ describe('the objects and the plan', () => {
 
   test('an Issuer of the cluster\'s namespace, and an external issuer of another group, are named as given', () => {
     const namespaced = certificatesOf(rendered(appWithIssuer(undefined, { name: 'team-ca', kind: IssuerKind.ISSUER })).objects);
-    expect(namespaced[0].spec.issuerRef).toEqual({ name: 'team-ca', kind: 'Issuer', group: 'cert-manager.io' });
-    const external = rendered(appWithIssuer(undefined, { name: 'pca', kind: 'AWSPCAClusterIssuer' as IssuerKind, group: 'awspca.cert-manager.io' }));
-    expect(certificatesOf(external.objects)[0].spec.issuerRef).toEqual({ name: 'pca', kind: 'AWSPCAClusterIssuer', group: 'awspca.cert-manager.io' });
+    expect(namespaced.length).toBeGreaterThan(0);
+    namespaced.forEach((c) => expect(c.spec.issuerRef).toEqual({ name: 'team-ca', kind: 'Issuer', group: 'cert-manager.io' }));
+    const external = rendered(appWithIssuer(undefined, { name: 'pca', kind: 'AWSPCAClusterIssuer', group: 'awspca.cert-manager.io' }));
+    certificatesOf(external.objects).forEach((c) => expect(c.spec.issuerRef).toEqual({ name: 'pca', kind: 'AWSPCAClusterIssuer', group: 'awspca.cert-manager.io' }));
     expect(external.plan.issuer).toEqual({ name: 'pca', kind: 'AWSPCAClusterIssuer', group: 'awspca.cert-manager.io' });
   });
 
@@ -79,7 +81,7 @@ describe('the objects and the plan', () => {
 
   test('the runbook says the issuer must be ready, and applies the certificates alone', () => {
     const runbook = renderApp(appWithIssuer()).files.find((f) => f.path === 'demo/basic/database-runbook.md')!.content;
-    expect(runbook).toContain(`your ClusterIssuer \`${ORG_ISSUER}\` (cert-manager.io) must be ready to sign for this cluster's host names`);
+    expect(runbook).toContain(`your ClusterIssuer \`${ORG_ISSUER}\` (cert-manager.io) must be ready to sign for this cluster's host names, with the client and server usages, keeping each certificate's Common Name and writing its CA to the Secret's \`ca.crt\``);
     expect(runbook).toContain('kubectl apply -f demo.k8s.yaml -l cdk8s-cluster-tls/certificates=basic');
   });
 
@@ -119,6 +121,14 @@ describe('refusals', () => {
       + 'expected a Kubernetes kind, such as "AWSPCAClusterIssuer": a capital letter, then letters and digits'));
     expect(of({ name: ORG_ISSUER, group: 'not a group' })).toThrow(/^test\/certs: issuerRef\.group: received "not a group"; expected /);
     expect(of({ kind: 'Issuer' })).toThrow(/^test\/certs: issuerRef\.name: received nothing; expected /);
+  });
+
+  test('with tlsClient, whose CA only the library makes', () => {
+    const chart = new Chart(Testing.app(), 'demo', { namespace: 'demo' });
+    const certificates = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', issuerRef: { name: ORG_ISSUER } });
+    expect(() => new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates, tlsClient: {} }))
+      .toThrow(/^demo\/db: tlsClient: received \{.*\}; expected no tlsClient while the certificates name an issuer of yours \(issuerRef, ClusterIssuer org-ca\): TLS for MySQL clients rests on a CA of the library's, which issuerRef replaces; /);
+    expect(certificates.issuerName(ClusterKind.DATABASE)).toBe(ORG_ISSUER);
   });
 
   test('the leaves\' own validity is still checked', () => {
@@ -167,6 +177,7 @@ describe('issued by an organisation\'s CA ClusterIssuer (the in-test re-creation
     expect(report.secrets.filter((s) => !s.ok).map((s) => [s.name, s.checks.filter((c) => !c.ok)])).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.plans[0].ca).toBe(`${plan.secrets.length} of the ${plan.secrets.length} Secrets of the cluster`);
+    expect(formatReport(report).split('\n')[0]).toMatch(/^plan demo\/basic: \.\.\/cluster-tls\/demo\/basic\/tls-plan\.json, issued with cert-manager through ClusterIssuer org-ca, checked at /);
     // A Secret of another CA is caught: the reference is the CA the cluster's Secrets carry.
     const other = await CertManagerIssuer.issueAll(rendered(appWithLibraryCa()).objects);
     const stranger = { ...other.secret('demo', 'basic-store-cluster-secret') };

@@ -81,7 +81,8 @@ describe('the output layout', () => {
     }
     expect(parseOutputPath('0000-demo/DatabaseCluster.basic.k8s.yaml')).toEqual({ file: 'manifest' });
     expect(parseOutputPath('demo/basic/drainer-binlog-values.yaml', '.yaml')).toEqual({ file: 'drainer-values', namespace: 'demo', clusterName: 'basic', releaseName: 'binlog' });
-    expect(parseOutputPath('.cluster-tls-output.json')).toEqual({ file: 'marker' });
+    expect(parseOutputPath('.cluster-tls-output')).toEqual({ file: 'marker' });
+    expect(parseOutputPath('.cluster-tls-output.json')).toBeUndefined();
     expect(parseOutputPath('construct-metadata.json')).toEqual({ file: 'construct-metadata' });
     for (const other of ['notes.md', 'demo/basic/notes.md', 'demo/basic/migration/readme.md', 'demo/basic/cfssl/x/y.json', 'demo/values.yaml']) {
       expect({ other, is: parseOutputPath(other) }).toEqual({ other, is: undefined });

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { App, Chart } from 'cdk8s';
 import * as YAML from 'yaml';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
+import { filesFolderOf } from '../lib/model/output-layout';
 import { IssuingMethod } from '../lib/certificates/certificate-options';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import * as names from '../lib/model/names';
@@ -43,7 +44,7 @@ function synthesized(method: IssuingMethod, outdir: string): string {
   database.addSqlClient('orders-api', { namespace: 'orders' });
   database.addSqlClient('billing', { namespace: 'billing', commonName: 'billing.example.com' });
   synthesize(app, { outdir });
-  return path.join(outdir, NAMESPACE, CLUSTER);
+  return path.join(filesFolderOf(outdir), NAMESPACE, CLUSTER);
 }
 
 /** Every Secret of the deployment by `namespace/name`, as the method writes it. */

@@ -171,8 +171,23 @@ describe('synthesize', () => {
     const other = path.join(parent, 'other');
     expect(() => synthesize(demoApp(other), { recordFile: path.join(parent, 'other.lock.json') })).toThrow(new ClusterTlsError(`${filesFolderOf(dir)}: `
       + `received the files folder of the output folder dist; expected the files folder of ${other}, since each output folder keeps its other files in cluster-tls beside it: `
-      + `put each output folder in a folder of its own, or, if dist is gone or renamed, set CLUSTER_TLS_TAKE_OVER=${other} to replace it`));
+      + `put each output folder in a folder of its own, or, if dist is gone or renamed, set CLUSTER_TLS_TAKE_OVER=${filesFolderOf(dir)} to replace it`));
     expect(fs.existsSync(other)).toBe(false);
+    // Consent for one folder is not consent for the other: taking dist over leaves a file of the files folder's alone.
+    fs.writeFileSync(path.join(filesFolderOf(dir), 'mine.md'), 'mine');
+    const env = process.env.CLUSTER_TLS_TAKE_OVER;
+    process.env.CLUSTER_TLS_TAKE_OVER = dir;
+    try {
+      expect(() => synthesize(demoApp(dir))).toThrow(new RegExp(`^${filesFolderOf(dir)}: received files the last synth did not write \\(mine\\.md\\); `));
+    } finally {
+      if (env === undefined) {
+        delete process.env.CLUSTER_TLS_TAKE_OVER;
+      } else {
+        process.env.CLUSTER_TLS_TAKE_OVER = env;
+      }
+    }
+    expect(fs.readFileSync(path.join(filesFolderOf(dir), 'mine.md'), 'utf8')).toBe('mine');
+    fs.rmSync(path.join(filesFolderOf(dir), 'mine.md'));
     // Taken over (dist renamed to other, say), the files folder becomes other's.
     synthesize(demoApp(other), { recordFile: path.join(parent, 'other.lock.json'), takeOver: true });
     expect(JSON.parse(fs.readFileSync(path.join(filesFolderOf(other), '.cluster-tls-output'), 'utf8')).outputFolder).toBe('other');
@@ -212,6 +227,27 @@ describe('synthesize', () => {
     }
     expect(fs.readdirSync(parent)).toEqual(['dist']);
     expect(fs.readdirSync(dir)).toEqual(['inner']);
+  });
+
+  test('a files folder whose swap would take more with it is refused in one line: the output folder itself, one holding the record, one holding the working folder', () => {
+    const parent = tmpdir();
+    const named = path.join(parent, 'cluster-tls');
+    expect(() => synthesize(demoApp(named))).toThrow(new ClusterTlsError(`${named}: received an output folder whose files folder is ${named}; `
+      + 'expected the files folder beside the output folder, under another name: set the output folder (outdir, CDK8S_OUTDIR) to a folder of its own not named cluster-tls, such as dist'));
+    const dir = path.join(parent, 'dist');
+    const files = filesFolderOf(dir);
+    expect(() => synthesize(demoApp(dir), { recordFile: path.join(files, 'record.json') })).toThrow(new ClusterTlsError(`${files}: received a files folder that holds the record ${files}/record.json; `
+      + 'expected the record outside it, since every synth replaces the files folder whole: set recordFile to a path beside the output folder'));
+    fs.mkdirSync(path.join(files, 'inner'), { recursive: true });
+    const cwd = process.cwd();
+    process.chdir(path.join(files, 'inner'));
+    try {
+      expect(() => synthesize(demoApp(dir))).toThrow(new ClusterTlsError(`${files}: received a files folder that holds the working folder (${path.join(files, 'inner')}); `
+        + 'expected a folder synth may replace whole: run the synth from the folder that holds the output folder'));
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(fs.readdirSync(parent)).toEqual(['cluster-tls']);
   });
 
   test('two output folders side by side cannot share one record, which each synth replaces whole', () => {
@@ -402,6 +438,13 @@ describe('synthesize', () => {
     new OutputFile(chart, 'a', { path: 'x.md', content: '' });
     new OutputFile(chart, 'b', { path: 'x.md', content: '' });
     expect(() => renderApp(app)).toThrow('demo/b: path: received "x.md"; expected a file nothing else writes (demo/a writes it too)');
+    // The files folder's marker is the synth's; a manifest's name is free, since the manifests have a folder of their own.
+    const marker = Testing.app();
+    new OutputFile(new Chart(marker, 'demo'), 'm', { path: '.cluster-tls-output', content: '' });
+    expect(() => renderApp(marker)).toThrow('demo/m: path: received ".cluster-tls-output"; expected a file nothing else writes (the marker of the files folder writes it too)');
+    const manifestName = Testing.app();
+    new OutputFile(new Chart(manifestName, 'demo'), 'n', { path: 'demo.k8s.yaml', content: 'notes\n' });
+    expect(renderApp(manifestName).files.filter((f) => f.path === 'demo.k8s.yaml')).toHaveLength(2);
   });
 
   test('output files must stay inside the output folder', () => {

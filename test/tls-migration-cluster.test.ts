@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as YAML from 'yaml';
@@ -10,6 +14,8 @@ import { renderApp } from '../lib/synth/synthesize';
 import { TlsMigrationCluster, TlsMigrationClusterProps } from '../lib/clusters/tls-migration-cluster';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject, namesOf } from './_find';
+import { createFakeKubectl } from './_fake-kubectl';
+import { shellBlocks } from './_runbooks';
 
 /** A database cluster as the target, the way a TlsDatabaseCluster exposes itself. */
 const DATABASE: IDatabaseEndpoint = { clusterName: 'basic', namespace: 'demo', sqlHost: 'basic-sqlserver.demo.svc', sqlPort: 4000 };
@@ -378,12 +384,38 @@ describe('runbook', () => {
     ]);
   });
 
-  test('creates each external database\'s Secret once, with the three keys', () => {
-    const creates = runbook.split('\n').filter((l) => l.startsWith('kubectl create secret generic'));
-    expect(creates).toEqual([
-      'kubectl create secret generic shared-tls --namespace=demo --from-file=tls.crt=shared-tls-client.pem --from-file=tls.key=shared-tls-client-key.pem --from-file=ca.crt=shared-tls-ca.pem',
-      'kubectl create secret generic target-tls --namespace=demo --from-file=tls.crt=target-tls-client.pem --from-file=tls.key=target-tls-client-key.pem --from-file=ca.crt=target-tls-ca.pem',
-    ]);
+  test('creates each external database\'s Secret once, with the three keys, run as written from the output folder with the files in a folder of the user\'s', () => {
+    const block = shellBlocks(runbook).find((b) => b.includes('kubectl create secret generic'))!;
+    expect(block.split('\n').filter((l) => l.startsWith('kubectl create secret generic')).map((l) => l.split(' ')[4])).toEqual(['shared-tls', 'target-tls']);
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-mig-secrets-'));
+    try {
+      const outdir = path.join(root, 'dist');
+      const certs = path.join(root, 'db-certs');
+      fs.mkdirSync(outdir);
+      fs.mkdirSync(certs);
+      for (const secret of ['shared-tls', 'target-tls']) {
+        for (const [suffix, text] of [['client.pem', 'CERT'], ['client-key.pem', 'KEY'], ['ca.pem', 'CA']]) {
+          fs.writeFileSync(path.join(certs, `${secret}-${suffix}`), `${text} of ${secret}\n`);
+        }
+      }
+      const kubectl = createFakeKubectl(path.join(root, 'kubectl'));
+      const env = { ...process.env, PATH: `${kubectl.dir}${path.delimiter}${process.env.PATH}` };
+      // Without CERTS, the block stops at once, saying what to set.
+      const unset = spawnSync('bash', ['-c', block], { cwd: outdir, env, encoding: 'utf8' });
+      expect(unset.status).not.toBe(0);
+      expect(unset.stderr).toContain('CERTS: set CERTS to the folder of the client certificate files');
+      expect(kubectl.secrets()).toEqual([]);
+      const ran = spawnSync('bash', ['-euo', 'pipefail', '-c', block], { cwd: outdir, env: { ...env, CERTS: certs }, encoding: 'utf8' });
+      expect({ status: ran.status, stderr: ran.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(kubectl.secrets().map((x) => [x.namespace, x.name, Object.keys(x.data).sort(), Buffer.from(x.data['tls.key'], 'base64').toString()])).toEqual([
+        ['demo', 'shared-tls', ['ca.crt', 'tls.crt', 'tls.key'], 'KEY of shared-tls\n'],
+        ['demo', 'target-tls', ['ca.crt', 'tls.crt', 'tls.key'], 'KEY of target-tls\n'],
+      ]);
+      // Nothing was written to the output folder.
+      expect(fs.readdirSync(outdir)).toEqual([]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
     expect(runbook).toContain('- `shared-tls`: source `east` (east.example.com:3306) and source `north` (north.example.com:3306)');
   });
 

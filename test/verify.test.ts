@@ -9,6 +9,7 @@ import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificat
 import { IssuingMethod, TLS_PLAN_VERSION, TlsPlan } from '../lib/certificates/certificate-options';
 import { synthesize } from '../lib/synth/synthesize';
 import { outputFile, writeLaidOut } from './_output';
+import { filesFolderOf } from '../lib/model/output-layout';
 import {
   CHECKS, CheckResult, VerifyInputError, VerifyReport, formatReport, loadPlans, parseSecrets, verify, verifySecret,
 } from '../lib/verify';
@@ -457,6 +458,21 @@ describe('bad input gets a clear message', () => {
     const noCa = await pki.secrets(plan, { faults: { [STORE]: { edit: (d) => ({ ...d, 'ca.crt': '' }) } } });
     await expect(verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify(noCa), 'in.json'), { now: NOW })).rejects
       .toThrow('in.json: Secret basic-store-cluster-secret ca.crt: received "no PEM certificate"; expected one or more "-----BEGIN CERTIFICATE-----" blocks');
+  });
+
+  test('the files folder given as --dist, or a files folder of another output folder beside it, is refused: its manifests are not the plans\'', () => {
+    const dist = distOf(planOf());
+    const files = filesFolderOf(dist);
+    fs.writeFileSync(path.join(files, '.cluster-tls-output'), JSON.stringify({ writtenBy: 'cdk8s-cluster-tls', about: '', outputFileExtension: '.k8s.yaml', files: [], outputFolder: 'dist' }));
+    expect(() => loadPlans(files)).toThrow(new VerifyInputError('--dist', 'folder', files, `the output folder that holds the manifests, such as ${dist}, not the files folder beside it`));
+    expect(loadPlans(dist)).toHaveLength(1);
+    const other = path.join(path.dirname(dist), 'other');
+    fs.mkdirSync(other);
+    expect(() => loadPlans(other)).toThrow(new VerifyInputError('--dist', 'folder', other,
+      `an output folder whose files folder is its own; ${files} holds the plans of the output folder dist: pass that one, or synthesize this one again`));
+    // A file of the files folder with a manifest's extension is not read as a manifest of the output.
+    fs.writeFileSync(path.join(files, 'notes.k8s.yaml'), 'kind: DatabaseCluster\nmetadata: { name: basic, namespace: demo }\nspec: { tlsCluster: { enabled: true }, coordinator: { config: { security: { cert-allowed-cn: [someone-else] } } } }\n');
+    expect(loadPlans(dist)[0].allowedCommonNames).toEqual([]);
   });
 
   test('an output folder without a plan, and a malformed plan', () => {

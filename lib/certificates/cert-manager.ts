@@ -108,7 +108,9 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
         title: 'Issue the certificates with cert-manager',
         text: [
           user !== undefined
-            ? `cert-manager must run in the cluster, and your ${user.kind} \`${user.name}\` (${user.group}) must be ready to sign for this cluster's host names: every certificate names it. Apply the certificates of this cluster first, and wait until cert-manager has written their Secrets:`
+            ? `cert-manager must run in the cluster, and your ${user.kind} \`${user.name}\` (${user.group}) must be ready to sign for this cluster's host names, `
+              + 'with the client and server usages, keeping each certificate\'s Common Name and writing its CA to the Secret\'s `ca.crt`: every certificate names it. '
+              + 'Apply the certificates of this cluster first, and wait until cert-manager has written their Secrets:'
             : 'cert-manager must run in the cluster. Apply the issuers and certificates of this cluster first, and wait until cert-manager has written their Secrets:',
         ],
         commands: [

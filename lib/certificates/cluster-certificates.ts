@@ -424,9 +424,9 @@ export class ClusterCertificates extends Construct {
     return [...(this.issuer === undefined ? [this.caSecretName] : []), ...this.plan().secrets.map((s) => s.name)];
   }
 
-  /** The name of the CA-type Issuer of a cluster kind (cert-manager method). */
+  /** The name of the issuer that signs a cluster kind's certificates (cert-manager method): its CA-type Issuer, or the issuer `issuerRef` names. */
   public issuerName(kind: ClusterKind): string {
-    return names.caIssuerName(this.clusterName, kind);
+    return this.issuer?.name ?? names.caIssuerName(this.clusterName, kind);
   }
 
   /**
@@ -476,6 +476,11 @@ export class ClusterCertificates extends Construct {
    * options (resolved by `resolveSqlTlsOptions`) returns the same {@link SqlTls}.
    */
   public enableSqlTls(scope: IConstruct, options: ResolvedSqlTlsOptions): SqlTls {
+    if (this.issuer !== undefined) {
+      // The SQL CA would be one of the library's beside a PKI of the user's, and could never be rotated or configured.
+      inputError(scope, 'tlsClient', options, `no tlsClient while the certificates name an issuer of yours (issuerRef, ${this.issuer.kind} ${this.issuer.name}): `
+        + 'TLS for MySQL clients rests on a CA of the library\'s, which issuerRef replaces; turn tlsClient on with the library\'s CA, or issue the SQL server\'s Secrets with your PKI');
+    }
     if (this.sql === undefined) {
       this.sql = new SqlTls(this, 'SqlTls', { options, settings: this.settings, method: this.method, clusterDomain: this.clusterDomain });
     } else if (!isDeepStrictEqual(options, this.sql.options)) {

@@ -23,15 +23,21 @@ export enum IssuerKind {
  * sign for the cluster's internal host names (`*.svc`), with the client and server usages, and
  * write the CA that signed each certificate to the Secret's `ca.crt`, as cert-manager's CA and Vault
  * issuers do: the components trust their peers through `ca.crt`. An ACME issuer does none of this.
+ * A component accepts any peer that chains to that CA and carries the cluster's Common Name, so an
+ * issuer that anyone may request certificates from in any namespace widens who can pose as a peer:
+ * an issuer for this cluster alone (an `Issuer` of its namespace) keeps it as narrow as the
+ * library's own CA.
  */
 export interface IssuerReference {
   /** The issuer's name. */
   readonly name: string;
   /**
-   * The issuer's kind: an `Issuer` must be in the cluster's namespace.
+   * The issuer's kind: {@link IssuerKind.CLUSTER_ISSUER} or {@link IssuerKind.ISSUER} (which must be in
+   * the cluster's namespace) in cert-manager's group, or an external issuer's own kind in its group,
+   * such as `AWSPCAClusterIssuer`.
    * @default IssuerKind.CLUSTER_ISSUER
    */
-  readonly kind?: IssuerKind;
+  readonly kind?: string;
   /**
    * The issuer's API group, for an external issuer (such as `awspca.cert-manager.io`); its kind is
    * then the external issuer's own.
@@ -76,7 +82,7 @@ export function resolveIssuerRef(scope: Construct, props: {
   requireDnsSubdomain(scope, 'issuerRef.name', ref.name);
   const group = ref.group ?? CERT_MANAGER_GROUP;
   requireDnsName(scope, 'issuerRef.group', group);
-  const kind = ref.kind ?? IssuerKind.CLUSTER_ISSUER;
+  const kind: string = ref.kind ?? IssuerKind.CLUSTER_ISSUER;
   if (group === CERT_MANAGER_GROUP && !Object.values<string>(IssuerKind).includes(kind)) {
     inputError(scope, 'issuerRef.kind', kind, `${Object.values(IssuerKind).map((k) => `"${k}"`).join(' or ')}, the kinds of cert-manager's issuers`);
   }

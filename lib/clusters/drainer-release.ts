@@ -279,7 +279,7 @@ export class DrainerRelease extends Construct {
       this.application = this.declareArgoCdApplication(props, resolved.chart);
     }
 
-    cluster.addRunbookStep(this.runbookStep(cluster, resolved, valuesPath, gitOps));
+    cluster.addRunbookStep(this.runbookStep(cluster, resolved, fromOutputFolder(valuesPath), gitOps));
   }
 
   /** The drainer's server Secret (`serverSecretName`) as a cdk8s-plus `ISecret`. */

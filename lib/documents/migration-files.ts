@@ -191,10 +191,14 @@ function externalSecretsStep(databases: readonly RunbookDatabase[], namespace: s
     text: [
       `The migration cluster reaches every upstream and downstream database over TLS. Each Secret below holds the client certificate set for one or more of them (\`${SECRET_KEYS.certificate}\`, \`${SECRET_KEYS.privateKey}\`, \`${SECRET_KEYS.ca}\`) and is listed in \`spec.tlsClientSecretNames\`; the operator mounts it at \`${names.externalTlsMountPath('<secret>')}\` in the master and worker pods, where the source and task files expect it.`,
       ...[...secrets].map(([secret, users]) => `- \`${secret}\`: ${listing(users)}${issued.includes(secret) ? ', issued with the certificates for MySQL clients (the steps below)' : ''}`),
-      ...(toCreate.length === 0 ? [] : ['Put the client certificate, its private key and the CA that signed the database\'s server certificate in the files named in each command, then run:']),
+      ...(toCreate.length === 0 ? [] : ['Put the client certificate, its private key and the CA that signed the database\'s server certificate in the files named in each command, '
+        + 'in a folder of your own outside the synthesized folders (a synth replaces those whole, and refuses to while they hold files it did not write), set `CERTS` to that folder, then run:']),
     ],
-    commands: toCreate.map((secret) => `kubectl create secret generic ${secret} --namespace=${namespace} `
-      + `--from-file=${SECRET_KEYS.certificate}=${secret}-client.pem --from-file=${SECRET_KEYS.privateKey}=${secret}-client-key.pem --from-file=${SECRET_KEYS.ca}=${secret}-ca.pem`),
+    commands: toCreate.length === 0 ? [] : [
+      ': "${CERTS:?set CERTS to the folder of the client certificate files}"',
+      ...toCreate.map((secret) => `kubectl create secret generic ${secret} --namespace=${namespace} `
+        + `--from-file=${SECRET_KEYS.certificate}="$CERTS/${secret}-client.pem" --from-file=${SECRET_KEYS.privateKey}="$CERTS/${secret}-client-key.pem" --from-file=${SECRET_KEYS.ca}="$CERTS/${secret}-ca.pem"`),
+    ],
   };
 }
 

@@ -3,6 +3,7 @@
  * (where, field, received, expected), which never shows a value that can hold a credential.
  */
 import { IConstruct } from 'constructs';
+import { inspect } from 'node:util';
 
 /**
  * A mistake in the input of a construct: the message names the construct path, the field,
@@ -14,7 +15,52 @@ export class ClusterTlsError extends Error {
   constructor(message: string, options?: { readonly cause?: unknown }) {
     super(message, options);
     this.name = 'ClusterTlsError';
+    reportIfUncaught(this);
   }
+}
+
+/** The refusals made in this tick of the event loop, until one is caught or the tick ends. */
+const pending = new Set<Error>();
+
+/**
+ * Prints a refusal that nothing catches as the library's commands print one, `error: <message>`
+ * with exit code 1, instead of Node.js's stack trace: an app ending in `app.synth()`, as
+ * `cdk8s init` writes it, or building a construct with a mistake at module scope, gets the one
+ * line too. Any other uncaught error is reported as Node.js reports it (its stack, exit code 1),
+ * or left to the app's own listeners when it has some.
+ */
+function onUncaught(error: unknown): void {
+  process.removeListener('uncaughtException', onUncaught);
+  if (!pending.has(error as Error)) {
+    // Node.js's own report, as it makes it when no listener is there: the error, exit code 1.
+    if (process.listenerCount('uncaughtException') === 0) {
+      process.stderr.write(`${inspect(error)}\n`);
+      process.exit(1);
+    }
+    return;
+  }
+  pending.clear();
+  process.stderr.write((error as Error).message.split('\n').map((line) => `error: ${oneLine(line)}\n`).join(''));
+  process.exitCode = 1;
+}
+
+/**
+ * Watches a refusal until the end of the tick it was made in: an error thrown and not caught
+ * reaches Node.js's `uncaughtException` before then. One listener at a time, removed with the tick;
+ * an app that catches the error sees nothing of it.
+ */
+function reportIfUncaught(error: Error): void {
+  if (typeof process === 'undefined' || typeof process.on !== 'function') {
+    return;
+  }
+  if (pending.size === 0) {
+    process.on('uncaughtException', onUncaught);
+    process.nextTick(() => {
+      pending.clear();
+      process.removeListener('uncaughtException', onUncaught);
+    });
+  }
+  pending.add(error);
 }
 
 /** Keys whose values never appear in an error message. */

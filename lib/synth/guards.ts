@@ -376,7 +376,7 @@ export function checkFilesFolderOwner(filesFolder: string, outdir: string): void
   if (typeof owner === 'string' && owner !== path.basename(outdir)) {
     throw new ClusterTlsError(`${displayPath(filesFolder)}: received the files folder of the output folder ${shownName(owner)}; expected the files folder of ${displayPath(outdir)}, `
       + `since each output folder keeps its other files in ${layout.FILES_FOLDER} beside it: put each output folder in a folder of its own, `
-      + `or, if ${shownName(owner)} is gone or renamed, ${takeOverHint(outdir)} to replace it`);
+      + `or, if ${shownName(owner)} is gone or renamed, ${takeOverHint(filesFolder)} to replace it`);
   }
 }
 

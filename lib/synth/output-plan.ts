@@ -98,14 +98,15 @@ const MAX_FILE_NAME_BYTES = 255;
 
 /**
  * The files `OutputFile` constructs declare, sorted by path, refused with one line where one would
- * land on a manifest or on another's path.
+ * land on another's path or on the files folder's marker. They go to the files folder, the
+ * manifests to the output folder: a manifest's name is checked for its length alone.
  */
 function outputFiles(constructs: readonly IConstruct[], manifests: readonly PlannedFile[]): PlannedFile[] {
   const extra = constructs.filter(OutputFile.isOutputFile).filter((f) => f.isWritten());
-  const seen = new Map<string, string>();
+  const seen = new Map<string, string>([[layout.OUTPUT_MARKER_FILE, 'the marker of the files folder']]);
   const owned = [
-    ...manifests.map((f) => ({ path: f.path, owner: 'stock cdk8s\'s layout of the manifests', construct: 'app' })),
-    ...extra.map((f) => ({ path: f.path, owner: f.node.path, construct: f.node.path })),
+    ...manifests.map((f) => ({ path: f.path, owner: 'stock cdk8s\'s layout of the manifests', construct: 'app', manifest: true })),
+    ...extra.map((f) => ({ path: f.path, owner: f.node.path, construct: f.node.path, manifest: false })),
   ];
   for (const f of owned) {
     const long = f.path.split('/').find((part) => Buffer.byteLength(part) > MAX_FILE_NAME_BYTES);
@@ -113,11 +114,13 @@ function outputFiles(constructs: readonly IConstruct[], manifests: readonly Plan
       throw new ClusterTlsError(`${f.construct}: path: received a file name of ${Buffer.byteLength(long)} bytes (${JSON.stringify(`${long.slice(0, 40)}…`)}); `
         + `expected at most ${MAX_FILE_NAME_BYTES}, the longest name a file system takes: shorten the chart, namespace, cluster or release name, or the file extension, that makes it`);
     }
-    const owner = seen.get(f.path);
+    const owner = f.manifest ? undefined : seen.get(f.path);
     if (owner !== undefined) {
       throw new ClusterTlsError(`${f.owner}: path: received ${JSON.stringify(f.path)}; expected a file nothing else writes (${owner} writes it too)`);
     }
-    seen.set(f.path, f.owner);
+    if (!f.manifest) {
+      seen.set(f.path, f.owner);
+    }
   }
   return extra
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))

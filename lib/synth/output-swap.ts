@@ -9,6 +9,7 @@
  *
  * ```
  * .<name>.cluster-tls-lock            the lock: pid, host, boot, pid namespace, start and nonce of the synth writing it
+ * .cluster-tls.cluster-tls-lock       the files folder's lock, of the same content: every output folder beside it writes it
  * .<name>.cluster-tls-journal.json    the commit point: what to rename where
  * .<name>.staging-<nonce>             the new output, written in full before the journal
  * .<name>.staging-<nonce>.previous    the old output, between its rename and its deletion
@@ -89,9 +90,19 @@ export class OutputSwap {
     fsStep(paths.parent, 'create the folder that holds the output folder', () => fs.mkdirSync(paths.parent, { recursive: true }));
     const nonce = `${process.pid}-${randomBytes(6).toString('hex')}`;
     acquireLock(paths, nonce);
-    const swap = new OutputSwap(paths, nonce, recordFile === undefined ? undefined : path.resolve(recordFile), filesFolder);
+    // The files folder has a lock of its own: every output folder beside it would write it.
+    const filesPaths = filesFolder === undefined ? undefined : new SwapPaths(filesFolder);
+    if (filesPaths !== undefined) {
+      try {
+        acquireLock(filesPaths, nonce);
+      } catch (e) {
+        releaseLock(paths, nonce);
+        throw e;
+      }
+    }
+    const swap = new OutputSwap(paths, nonce, recordFile === undefined ? undefined : path.resolve(recordFile), filesFolder, filesPaths);
     try {
-      recover(paths, recordFile, options);
+      recover(paths, recordFile, options, filesPaths);
       swap.found = inspect(paths.target);
       swap.foundFiles = filesFolder === undefined ? { exists: false } : inspect(filesFolder);
     } catch (e) {
@@ -106,7 +117,7 @@ export class OutputSwap {
   private closed = false;
 
   private constructor(private readonly paths: SwapPaths, private readonly nonce: string, private readonly recordFile: string | undefined,
-    private readonly filesFolder: string | undefined) {}
+    private readonly filesFolder: string | undefined, private readonly filesPaths: SwapPaths | undefined) {}
 
   /** The output folder, as an absolute path. */
   public get target(): string {
@@ -189,16 +200,20 @@ export class OutputSwap {
       return;
     }
     this.closed = true;
+    if (this.filesPaths !== undefined) {
+      releaseLock(this.filesPaths, this.nonce);
+    }
     releaseLock(this.paths, this.nonce);
   }
 }
 
 /**
  * Finishes a swap a killed synth left, without taking the lock: for the tests, standing for the
- * first step of the next run (which runs it under the lock).
+ * first step of the next run (which runs it under the lock), with the files folder a synth writes
+ * beside the output folder.
  */
-export function recoverOutput(outdir: string, recordFile?: string): void {
-  recover(new SwapPaths(path.resolve(outdir)), recordFile, {});
+export function recoverOutput(outdir: string, recordFile?: string, filesFolder?: string): void {
+  recover(new SwapPaths(path.resolve(outdir)), recordFile, {}, filesFolder === undefined ? undefined : new SwapPaths(path.resolve(filesFolder)));
 }
 
 /** The output folder and the files folder, or their staging folders. */

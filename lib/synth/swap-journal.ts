@@ -52,6 +52,11 @@ export interface RecoveryOptions {
    * @default false
    */
   readonly takeOver?: boolean;
+  /**
+   * The same, for the files folder.
+   * @default false
+   */
+  readonly takeOverFiles?: boolean;
 }
 
 /** Writes the journal whole: to a staging name, then renamed into place. */
@@ -70,20 +75,26 @@ export function writeJournal(paths: SwapPaths, journal: Journal, nonce: string):
 
 /**
  * Puts one folder's staged content in its place, when it is still staged: the old folder is moved
- * aside first.
+ * aside first. An old folder that is gone since (deleted by hand, or by the cdk8s CLI, which
+ * deletes its own output folder before it runs the app) leaves an empty folder in its place aside,
+ * so that a swapped folder always has both its new content and its previous one.
  */
 function swapFolder(folder: FolderSwap): void {
   if (exists(folder.staging)) {
-    if (folder.hadOutput && exists(folder.target) && !exists(folder.previous)) {
-      fs.renameSync(folder.target, folder.previous);
+    if (folder.hadOutput && !exists(folder.previous)) {
+      if (exists(folder.target)) {
+        fs.renameSync(folder.target, folder.previous);
+      } else {
+        fs.mkdirSync(folder.previous);
+      }
     }
     fs.renameSync(folder.staging, folder.target);
   }
 }
 
-/** Whether a folder's staged content is gone without having taken the folder's place (deleted by hand after a kill). */
-function isLost(folder: FolderSwap): boolean {
-  return !exists(folder.staging) && !(folder.hadOutput ? exists(folder.previous) : exists(folder.target));
+/** Whether a folder's new content holds its place, with the previous one set aside when there was one. */
+function isSwapped(folder: FolderSwap): boolean {
+  return !exists(folder.staging) && exists(folder.target) && (!folder.hadOutput || exists(folder.previous));
 }
 
 /**
@@ -92,7 +103,7 @@ function isLost(folder: FolderSwap): boolean {
  * only when its source is there, so a kill between them is finished by the next run.
  */
 function restoreFolder(folder: FolderSwap): void {
-  if (!exists(folder.staging) && exists(folder.target) && (!folder.hadOutput || exists(folder.previous))) {
+  if (isSwapped(folder)) {
     fs.renameSync(folder.target, folder.staging);
   }
   if (folder.hadOutput && !exists(folder.target) && exists(folder.previous)) {
@@ -103,21 +114,24 @@ function restoreFolder(folder: FolderSwap): void {
 /**
  * Carries out a journal: each step is done only when its source is still there, so a run killed
  * at any step is completed by the next, step by step. The output folder is replaced first, then
- * the files folder; the record follows once both new folders hold their places. When a staged
- * folder is gone (deleted by hand after a kill), every folder gets its old content back instead,
- * and the record stays the old one.
+ * the files folder; the record follows once both new folders hold their places. When a folder is
+ * neither staged nor swapped (its staged content deleted by hand after a kill), every folder gets
+ * its old content back instead and the record stays the old one, unless the record has moved
+ * already: the new version is then the one on record, and what is missing of it the next synth
+ * writes again.
  */
 export function complete(paths: SwapPaths, journal: Journal, recordFile?: string): void {
   const folders = foldersOf(paths, journal);
-  const swapped = !folders.some(isLost);
-  for (const folder of folders) {
-    (swapped ? swapFolder : restoreFolder)(folder);
-  }
   // The record this run is given wins over the journal's relative path: the project may have moved
   // since, and a record outside it did not move with it.
   const record = journal.record && (recordFile !== undefined
     ? { from: path.join(path.dirname(path.resolve(recordFile)), `${journal.staging}.record`), to: path.resolve(recordFile) }
     : { from: path.resolve(paths.parent, journal.record.from), to: path.resolve(paths.parent, journal.record.to) });
+  const recordMoved = record !== undefined && !exists(record.from);
+  const swapped = recordMoved || folders.every((f) => exists(f.staging) || isSwapped(f));
+  for (const folder of folders) {
+    (swapped ? swapFolder : restoreFolder)(folder);
+  }
   if (swapped && record !== undefined && exists(record.from)) {
     fs.renameSync(record.from, record.to);
   }
@@ -161,21 +175,27 @@ export function rollBack(paths: SwapPaths, journal: Journal): boolean {
  * commit point, or had passed it and was deleting the old output). Only names a swap of this
  * folder makes are touched.
  */
-export function recover(paths: SwapPaths, recordFile: string | undefined, options: RecoveryOptions): void {
+export function recover(paths: SwapPaths, recordFile: string | undefined, options: RecoveryOptions, filesPaths?: SwapPaths): void {
   fsStep(paths.journal, 'finish the swap a killed synth left', () => {
     const journal = readJournal(paths);
     if (journal !== undefined) {
-      for (const folder of foldersOf(paths, journal)) {
-        if (folder.hadOutput && exists(folder.staging) && exists(folder.target) && !exists(folder.previous)) {
+      for (const [index, folder] of foldersOf(paths, journal).entries()) {
+        if (exists(folder.staging) && exists(folder.target) && !exists(folder.previous)) {
+          if (!folder.hadOutput) {
+            // Made since the kill (by another output folder's synth, say): the journal would rename onto it.
+            throw new ClusterTlsError(`${displayPath(folder.target)}: received a folder made since a synth was killed whose journal replaces it; `
+              + `expected none there: move it away, then synthesize again, and the killed synth's output is put in place`);
+          }
           // The folder is about to be moved aside and deleted: what was put in it since the kill is checked as at any synth.
           inspect(folder.target);
-          checkReplaceable(folder.target, new Set(), options.takeOver ?? false);
+          checkReplaceable(folder.target, new Set(), (index === 0 ? options.takeOver : options.takeOverFiles) ?? false);
         }
       }
       complete(paths, journal, recordFile);
     }
     for (const entry of fs.readdirSync(paths.parent)) {
-      if (paths.isLeftover(entry)) {
+      // The files folder's own lock files, of a synth killed while it took that lock.
+      if (paths.isLeftover(entry) || filesPaths?.isLeftover(entry, 'lock') || filesPaths?.isLeftover(entry, 'stale-lock')) {
         removeQuietly(path.join(paths.parent, entry));
       }
     }

@@ -101,9 +101,10 @@ export interface SynthesizeOptions {
    */
   readonly acknowledgeUnverifiedPhase?: string[];
   /**
-   * Whether to replace an output folder that holds files no synth wrote (a folder of your own
-   * manifests, say), deleting them. Keys and certificates are never deleted: move them out.
-   * @default - true when the `CLUSTER_TLS_TAKE_OVER` environment variable names the output folder
+   * Whether to replace an output folder, and the files folder beside it, that hold files no synth
+   * wrote (a folder of your own manifests, say), or a files folder another output folder's synth
+   * wrote, deleting them. Keys and certificates are never deleted: move them out.
+   * @default - for each folder, true when the `CLUSTER_TLS_TAKE_OVER` environment variable names it
    * (comma-separated paths)
    */
   readonly takeOver?: boolean;
@@ -167,8 +168,10 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   const now = fixedSettings([...plan.renderedFirst.values()], registeredDrainers(app), [...plans.values()].map((text) => JSON.parse(text)));
   const sources = new Map([...plan.renderedFirst].map(([o, manifest]) => [clusterKey(manifest), o.node.path]));
   const acknowledged = options.acknowledgeRecreation ?? listFromEnv(RECREATE_ENV);
-  // Either folder's name takes both over: a refusal names the folder that holds the foreign files.
-  const takeOver = options.takeOver ?? listFromEnv(TAKE_OVER_ENV).some((p) => path.resolve(p) === outdir || path.resolve(p) === filesFolder);
+  // The variable names each folder it takes over, as the refusal that names the folder asks; the option takes both.
+  const takenOver = listFromEnv(TAKE_OVER_ENV).map((p) => path.resolve(p));
+  const takeOver = options.takeOver ?? takenOver.includes(outdir);
+  const takeOverFiles = options.takeOver ?? takenOver.includes(filesFolder);
   const files = [...plan.files.slice(0, plan.manifestFiles).map((f) => f.path), layout.OUTPUT_MARKER_FILE];
   const otherFiles = [...plan.files.slice(plan.manifestFiles).map((f) => f.path), layout.OUTPUT_MARKER_FILE];
 
@@ -189,7 +192,7 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   }
 
   // From the lock on, the record and the output are read and replaced by this run alone.
-  const swap = OutputSwap.open(outdir, recordFile, { takeOver, filesFolder });
+  const swap = OutputSwap.open(outdir, recordFile, { takeOver, takeOverFiles, filesFolder });
   try {
     const record = readRecord(recordFile);
     checkRecordOutput(record, recordFile, outdir);
@@ -208,10 +211,10 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
       checkReplaceable(outdir, new Set(files), takeOver);
     }
     if (swap.files.exists) {
-      if (!takeOver) {
+      if (!takeOverFiles) {
         checkFilesFolderOwner(filesFolder, outdir);
       }
-      checkReplaceable(filesFolder, new Set(otherFiles), takeOver);
+      checkReplaceable(filesFolder, new Set(otherFiles), takeOverFiles);
     }
     swap.commit(rendered(), changedRecordText(recordFile, { output: recordOutput(recordFile, outdir), ...now, ...(rotations ? { rotations } : {}), ...(enablements ? { enablements } : {}) }));
   } finally {
@@ -257,7 +260,9 @@ function listFromEnv(name: string): string[] {
 function outputMarker(app: App, files: readonly string[], outputFolder?: string): SwapFile {
   const marker: layout.OutputMarker = {
     writtenBy: 'cdk8s-cluster-tls',
-    about: 'Every synth replaces this folder whole, and refuses to when it holds a file not listed here. Keep no keys here: copy a cfssl folder out before running its issuing script.',
+    about: `Every synth replaces this folder whole, and refuses to when it holds a file not listed here. ${outputFolder === undefined
+      ? `It holds the manifests alone; the other files of the output are in ${layout.FILES_FOLDER} beside it.`
+      : 'Keep no keys here: copy a cfssl folder out before running its issuing script.'}`,
     outputFileExtension: app.outputFileExtension,
     files,
     ...(outputFolder !== undefined ? { outputFolder } : {}),

@@ -58,11 +58,13 @@ export function loadPlans(distDir: string): LoadedPlan[] {
   }
   const extension = manifestExtension(distDir);
   // The plans and chart values sit in the files folder beside the output folder, named as a command
-  // run in the output folder names them.
+  // run in the output folder names them; only the output folder's manifests are read as manifests.
   const filesDir = filesFolderOf(distDir);
+  checkFilesFolderOf(distDir, filesDir);
   const files = [
     ...listFiles(distDir).map((file) => ({ file, is: parseOutputPath(file, extension) })).filter((f) => f.is?.file === 'manifest'),
-    ...(fs.existsSync(filesDir) ? listFiles(filesDir) : []).map((file) => ({ file: fromOutputFolder(file), is: parseOutputPath(file, extension) })),
+    ...(fs.existsSync(filesDir) ? listFiles(filesDir) : []).map((file) => ({ file: fromOutputFolder(file), is: parseOutputPath(file, extension) }))
+      .filter((f) => f.is?.file !== 'manifest'),
   ];
   const planFiles = files.filter((f) => f.is?.file === 'tls-plan').map((f) => f.file);
   if (planFiles.length === 0) {
@@ -79,6 +81,33 @@ export function loadPlans(distDir: string): LoadedPlan[] {
       allowedCommonNames: [...allowedFromManifests(plan, manifests), ...allowedFromChartValues(values)],
     };
   });
+}
+
+/** A marker's content, or undefined for a folder without a readable one. */
+function readMarker(folder: string): Partial<OutputMarker> | undefined {
+  try {
+    const marker = JSON.parse(readBounded(path.join(folder, OUTPUT_MARKER_FILE), READ_LIMITS.small));
+    return marker !== null && typeof marker === 'object' ? marker : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses a `--dist` that is a files folder (its marker names the output folder it belongs to),
+ * and a files folder beside it that another output folder's synth wrote: either would check the
+ * Secrets against manifests that are not the plans'.
+ */
+function checkFilesFolderOf(distDir: string, filesDir: string): void {
+  const owner = readMarker(distDir)?.outputFolder;
+  if (typeof owner === 'string') {
+    throw new VerifyInputError('--dist', 'folder', distDir, `the output folder that holds the manifests, such as ${path.join(path.dirname(distDir), owner)}, not the files folder beside it`);
+  }
+  const filesOwner = readMarker(filesDir)?.outputFolder;
+  if (typeof filesOwner === 'string' && filesOwner !== path.basename(path.resolve(distDir))) {
+    throw new VerifyInputError('--dist', 'folder', distDir,
+      `an output folder whose files folder is its own; ${filesDir} holds the plans of the output folder ${filesOwner}: pass that one, or synthesize this one again`);
+  }
 }
 
 /**

@@ -14,7 +14,7 @@ function columns(rows: readonly string[][]): string[] {
 export function formatReport(report: VerifyReport): string {
   const out: string[] = [];
   for (const plan of report.plans) {
-    out.push(`plan ${plan.namespace}/${plan.clusterName}: ${plan.file}, issued with ${plan.method}, checked at ${report.now}`);
+    out.push(`plan ${plan.namespace}/${plan.clusterName}: ${plan.file}, issued with ${plan.method}${plan.issuer ? ` through ${plan.issuer}` : ''}, checked at ${report.now}`);
     const lists = plan.allowedCommonNames;
     const files = [...new Set(lists.map((a) => a.source.split(' ')[0]))];
     out.push(lists.length

@@ -47,10 +47,10 @@ export const CHECK_DESCRIPTIONS: Readonly<Record<CheckName, string>> = {
   'usage': 'the extended key usages of the plan',
   'common-name': 'the Common Name, in every allowed list that checks it',
   'validity': 'tls.crt and ca.crt valid now (or at --now)',
-  'renewal': 'neither tls.crt nor ca.crt inside its renewal window of the plan',
+  'renewal': 'neither tls.crt nor ca.crt inside its renewal window of the plan (ca.crt: the library\'s CA only)',
   'ca-lifetime': 'tls.crt expires no later than ca.crt',
   'expiry': 'with --min-days: nothing expires within that many days',
-  'key-strength': 'the key algorithm and size of the plan',
+  'key-strength': 'the key algorithm and size of the plan (ca.crt: the library\'s CA only)',
   'rotation': 'during a rotation: the phase\'s CAs in ca.crt, and the phase\'s signer',
   'enablement': 'while TLS is turned on in place: the phase\'s allowed lists',
   'sql-ca': 'TLS for MySQL clients: its CA is not the cluster\'s',
@@ -535,6 +535,8 @@ export interface PlanReport {
   readonly clusterName: string;
   /** The issuing method the plan names. */
   readonly method: string;
+  /** The issuer of the user's that the plan names (`issuerRef`), as `<kind> <name>`. */
+  readonly issuer?: string;
   /** The allowed Common Name lists found for the cluster. */
   readonly allowedCommonNames: readonly AllowedCommonNames[];
   /** Where the reference CA came from; absent when no Secret carried a CA. */
@@ -630,6 +632,7 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
     const sql = plan.sqlTls === undefined ? undefined : await verifySqlSecrets(plan, secrets, { now, minDays: options.minDays, clusterCa, pods: options.pods });
     planReports.push({
       file: loaded.file, namespace: plan.namespace, clusterName: plan.clusterName, method: plan.method,
+      issuer: plan.issuer && `${plan.issuer.kind} ${plan.issuer.name}`,
       allowedCommonNames: loaded.allowedCommonNames, ca: clusterCa?.origin,
       rotation: plan.rotation && { id: plan.rotation.id, phase: plan.rotation.phase },
       enablement: plan.enablement && { phase: plan.enablement.phase },

@@ -376,6 +376,21 @@ describe('synthesize', () => {
     expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls', 'cluster-tls.lock.json', 'dist', 'file', 'real']);
   });
 
+  test('a files folder that is a symbolic link or a file is refused in one line that says to move it away', () => {
+    const parent = tmpdir();
+    const elsewhere = fs.mkdtempSync(path.join(tmpdir(), 'elsewhere-'));
+    const files = path.join(parent, 'cluster-tls');
+    fs.symlinkSync(elsewhere, files);
+    expect(() => synthesize(demoApp(path.join(parent, 'dist')))).toThrow(new ClusterTlsError(`${files}: received a symbolic link (to ${elsewhere}); expected a folder: `
+      + 'synth replaces the files folder whole and never writes through a link: move it away: synth writes its files folder cluster-tls beside the output folder, as a folder of its own'));
+    fs.rmSync(files);
+    fs.writeFileSync(files, 'mine');
+    expect(() => synthesize(demoApp(path.join(parent, 'dist')))).toThrow(new ClusterTlsError(`${files}: received a file that is not a folder; expected the files folder: `
+      + 'move it away: synth writes its files folder cluster-tls beside the output folder, as a folder of its own'));
+    expect(fs.readFileSync(files, 'utf8')).toBe('mine');
+    expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls']);
+  });
+
   test('a failed synth leaves the previous output exactly as it was', () => {
     const parent = tmpdir();
     const dir = path.join(parent, 'dist');
@@ -449,7 +464,7 @@ describe('synthesize', () => {
 
   test('output files must stay inside the output folder', () => {
     const chart = Testing.chart();
-    expect(() => new OutputFile(chart, 'a', { path: '../x.md', content: '' })).toThrow('test/a: path: received "../x.md"; expected a relative path inside the output folder');
+    expect(() => new OutputFile(chart, 'a', { path: '../x.md', content: '' })).toThrow('test/a: path: received "../x.md"; expected a relative path inside the files folder');
   });
 
   test('construct validations are reported one line each, as a user error', () => {

@@ -116,7 +116,7 @@ export function requireMountedSecretName(scope: IConstruct, field: string, name:
   requireExternalSecretName(scope, field, name, certificates);
   if (!isDnsLabel(name)) {
     inputError(scope, field, name, `a Secret name that is a DNS-1123 label too (lowercase letters, digits and '-', at most ${DNS_LABEL_MAX} characters): `
-      + 'the operator names the pod volume that mounts it after it, and Kubernetes refuses a volume name with \'.\' or of more than 63 characters');
+      + `the operator names the pod volume that mounts it after it, and Kubernetes refuses a volume name with '.' or of more than ${DNS_LABEL_MAX} characters`);
   }
 }
 

@@ -47,7 +47,7 @@ export class OutputFile extends Construct {
     super(scope, id);
     const parts = props.path.split('/');
     if (props.path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..')) {
-      inputError(this, 'path', props.path, 'a relative path inside the output folder');
+      inputError(this, 'path', props.path, 'a relative path inside the files folder');
     }
     this.path = props.path;
     this.executable = props.executable ?? false;

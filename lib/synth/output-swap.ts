@@ -40,7 +40,7 @@ import * as path from 'node:path';
 import { ClusterTlsError } from '../model/errors';
 import { displayPath, shownName } from './display-path';
 import { machineError } from './machine-errors';
-import { FoundOutput, SwapPaths, exists, fsStep, inspect, isWithin, realPath, removeQuietly } from './swap-files';
+import { FoundOutput, SwapPaths, besideStaging, exists, fsStep, inspect, isWithin, realPath, removeQuietly } from './swap-files';
 import { Journal, RecoveryOptions, complete, recover, rollBack, writeJournal } from './swap-journal';
 import { acquireLock, readLock, releaseLock } from './swap-lock';
 
@@ -104,7 +104,7 @@ export class OutputSwap {
     try {
       recover(paths, recordFile, options, filesPaths);
       swap.found = inspect(paths.target);
-      swap.foundFiles = filesFolder === undefined ? { exists: false } : inspect(filesFolder);
+      swap.foundFiles = filesFolder === undefined ? { exists: false } : inspect(filesFolder, true);
     } catch (e) {
       swap.close();
       throw e;
@@ -143,7 +143,7 @@ export class OutputSwap {
     const staging = this.paths.staging(this.nonce);
     const filesStaging = this.filesFolder === undefined ? undefined : this.paths.filesStaging(this.nonce);
     const recordTemp = this.recordFile !== undefined && recordText !== undefined
-      ? path.join(path.dirname(this.recordFile), `${path.basename(staging)}.record`) : undefined;
+      ? path.join(path.dirname(this.recordFile), besideStaging(path.basename(staging), 'record')) : undefined;
     const removeStaged = () => [staging, filesStaging, recordTemp].forEach(removeQuietly);
     try {
       writeStaging({ output: staging, files: filesStaging }, { output: this.paths.target, files: this.filesFolder }, files);
@@ -157,7 +157,7 @@ export class OutputSwap {
     const relative = (p: string) => path.relative(this.paths.parent, p);
     const journal: Journal = {
       staging: path.basename(staging),
-      previous: `${path.basename(staging)}.previous`,
+      previous: besideStaging(path.basename(staging), 'previous'),
       hadOutput: this.found.exists,
       ...(this.filesFolder !== undefined ? { files: { target: path.basename(this.filesFolder), hadOutput: this.foundFiles.exists } } : {}),
       ...(recordTemp !== undefined ? { record: { from: relative(recordTemp), to: relative(this.recordFile!) } } : {}),

@@ -16,6 +16,11 @@ export const NONCE = '\\d+-[0-9a-f]{12}';
 /** The suffixes of a swap's files beside its staging folder. */
 export const SUFFIXES = ['previous', 'files', 'files-previous', 'record', 'journal', 'lock', 'stale-lock'] as const;
 
+/** The name of one of a swap's files beside its staging folder: `<staging>.<suffix>` (a name, or a path). */
+export function besideStaging(staging: string, suffix: typeof SUFFIXES[number]): string {
+  return `${staging}.${suffix}`;
+}
+
 /** The paths of the swap of one output folder. */
 export class SwapPaths {
   public readonly parent: string;
@@ -42,7 +47,7 @@ export class SwapPaths {
 
   /** The staging folder of the files folder, beside the output's: `<staging>.files`. */
   filesStaging(nonce: string): string {
-    return `${this.staging(nonce)}.files`;
+    return besideStaging(this.staging(nonce), 'files');
   }
 
   /** Whether an entry's name is one a swap of this folder leaves until it ends, exactly. */
@@ -67,31 +72,34 @@ export function fsStep<T>(at: string, action: string, step: () => T): T {
 }
 
 /**
- * What is at the output path: nothing, or a folder. A symbolic link, a file or a mount point is
- * refused with one line: the swap would replace it, and a link's target is not the synth's to
- * delete.
+ * What is at the output path (or the files folder's, with `filesFolder`): nothing, or a folder. A
+ * symbolic link, a file or a mount point is refused with one line: the swap would replace it, and a
+ * link's target is not the synth's to delete.
  */
-export function inspect(target: string): FoundOutput {
+export function inspect(target: string, filesFolder = false): FoundOutput {
   let stat: fs.Stats | undefined;
   try {
     stat = lstatIfAny(target);
   } catch (e) {
-    throw machineError(e, target, 'read the output folder');
+    throw machineError(e, target, filesFolder ? 'read the files folder' : 'read the output folder');
   }
   if (stat === undefined) {
     return { exists: false };
   }
+  // The output folder's place is the user's to choose; the files folder's is fixed, beside it.
+  const fix = (outdirFix: string) => (filesFolder ? `move it away: synth writes its files folder ${path.basename(target)} beside the output folder, as a folder of its own` : outdirFix);
   if (stat.isSymbolicLink()) {
     const to = fsStep(target, 'read the link', () => fs.readlinkSync(target));
     throw new ClusterTlsError(`${displayPath(target)}: received a symbolic link (to ${displayPath(path.resolve(path.dirname(target), to))}); expected a folder: `
-      + 'synth replaces the output folder whole and never writes through a link: set the output folder (outdir, CDK8S_OUTDIR) to the folder the link points to');
+      + `synth replaces the ${filesFolder ? 'files' : 'output'} folder whole and never writes through a link: ${fix('set the output folder (outdir, CDK8S_OUTDIR) to the folder the link points to')}`);
   }
   if (!stat.isDirectory()) {
-    throw new ClusterTlsError(`${displayPath(target)}: received a file that is not a folder; expected the output folder: move the file away, or set the output folder (outdir, CDK8S_OUTDIR) to another path`);
+    throw new ClusterTlsError(`${displayPath(target)}: received a file that is not a folder; expected the ${filesFolder ? 'files' : 'output'} folder: `
+      + fix('move the file away, or set the output folder (outdir, CDK8S_OUTDIR) to another path'));
   }
   if (stat.dev !== fsStep(target, 'read the folder that holds the output folder', () => fs.statSync(path.dirname(target))).dev) {
-    throw new ClusterTlsError(`${displayPath(target)}: received a mount point as the output folder; expected a folder on the same file system as the folder that holds it, `
-      + 'since the swap renames it: set the output folder (outdir, CDK8S_OUTDIR) to a folder inside the mounted one');
+    throw new ClusterTlsError(`${displayPath(target)}: received a mount point as the ${filesFolder ? 'files' : 'output'} folder; expected a folder on the same file system as the folder that holds it, `
+      + `since the swap renames it: ${fix('set the output folder (outdir, CDK8S_OUTDIR) to a folder inside the mounted one')}`);
   }
   return { exists: true };
 }

@@ -10,7 +10,7 @@ import { ClusterTlsError } from '../model/errors';
 import { EARLIER_OUTPUT_MARKER_FILE, FILES_FOLDER, OUTPUT_MARKER_FILE } from '../model/output-layout';
 import { displayPath } from './display-path';
 import { checkReplaceable } from './guards';
-import { SwapPaths, exists, fsStep, inspect, readSmall, removeQuietly } from './swap-files';
+import { SwapPaths, besideStaging, exists, fsStep, inspect, readSmall, removeQuietly } from './swap-files';
 
 /** The content of the journal: every path relative to the output's parent folder. */
 export interface Journal {
@@ -39,7 +39,7 @@ function foldersOf(paths: SwapPaths, journal: Journal): FolderSwap[] {
   const staging = path.join(paths.parent, journal.staging);
   return [
     { target: paths.target, staging, previous: path.join(paths.parent, journal.previous), hadOutput: journal.hadOutput },
-    ...(journal.files ? [{ target: path.join(paths.parent, journal.files.target), staging: `${staging}.files`, previous: `${staging}.files-previous`, hadOutput: journal.files.hadOutput }] : []),
+    ...(journal.files ? [{ target: path.join(paths.parent, journal.files.target), staging: besideStaging(staging, 'files'), previous: besideStaging(staging, 'files-previous'), hadOutput: journal.files.hadOutput }] : []),
   ];
 }
 
@@ -61,7 +61,7 @@ export interface RecoveryOptions {
 
 /** Writes the journal whole: to a staging name, then renamed into place. */
 export function writeJournal(paths: SwapPaths, journal: Journal, nonce: string): void {
-  const temporary = `${paths.staging(nonce)}.journal`;
+  const temporary = besideStaging(paths.staging(nonce), 'journal');
   try {
     fsStep(paths.journal, 'write the journal of the swap', () => {
       fs.writeFileSync(temporary, `${JSON.stringify(journal)}\n`);
@@ -125,7 +125,7 @@ export function complete(paths: SwapPaths, journal: Journal, recordFile?: string
   // The record this run is given wins over the journal's relative path: the project may have moved
   // since, and a record outside it did not move with it.
   const record = journal.record && (recordFile !== undefined
-    ? { from: path.join(path.dirname(path.resolve(recordFile)), `${journal.staging}.record`), to: path.resolve(recordFile) }
+    ? { from: path.join(path.dirname(path.resolve(recordFile)), besideStaging(journal.staging, 'record')), to: path.resolve(recordFile) }
     : { from: path.resolve(paths.parent, journal.record.from), to: path.resolve(paths.parent, journal.record.to) });
   const recordMoved = record !== undefined && !exists(record.from);
   const swapped = recordMoved || folders.every((f) => exists(f.staging) || isSwapped(f));
@@ -187,7 +187,7 @@ export function recover(paths: SwapPaths, recordFile: string | undefined, option
               + `expected none there: move it away, then synthesize again, and the killed synth's output is put in place`);
           }
           // The folder is about to be moved aside and deleted: what was put in it since the kill is checked as at any synth.
-          inspect(folder.target);
+          inspect(folder.target, index > 0);
           checkReplaceable(folder.target, new Set(), (index === 0 ? options.takeOver : options.takeOverFiles) ?? false);
         }
       }
@@ -238,13 +238,15 @@ function readJournal(paths: SwapPaths): Journal | undefined {
   const record = parsed?.record;
   const files = parsed?.files;
   const relativeName = (p: unknown) => typeof p === 'string' && !path.isAbsolute(p);
-  const valid = typeof staging === 'string' && paths.isLeftover(staging) && !/\.[a-z-]+$/.test(staging.replace(/^.*staging-/, ''))
-    && parsed.previous === `${staging}.previous` && typeof parsed.hadOutput === 'boolean'
-    && (record === undefined || (relativeName(record?.from) && relativeName(record.to) && path.basename(record.from) === `${staging}.record`
-      && path.dirname(record.from) === path.dirname(record.to)))
-    && (files === undefined || (typeof files?.hadOutput === 'boolean' && files.target === FILES_FOLDER && files.target !== paths.name
-      && (!exists(path.join(paths.parent, `${staging}.files`)) || isStagedOutput(path.join(paths.parent, `${staging}.files`)))))
-    && (!exists(path.join(paths.parent, staging)) || isStagedOutput(path.join(paths.parent, staging)));
+  // A folder the journal names is absent, or a staged output of a synth's.
+  const stagedOrGone = (name: string) => !exists(path.join(paths.parent, name)) || isStagedOutput(path.join(paths.parent, name));
+  const ofStaging = typeof staging === 'string' && paths.isLeftover(staging) && !/\.[a-z-]+$/.test(staging.replace(/^.*staging-/, ''));
+  const output = () => parsed.previous === besideStaging(staging, 'previous') && typeof parsed.hadOutput === 'boolean' && stagedOrGone(staging);
+  const ofRecord = () => record === undefined || (relativeName(record?.from) && relativeName(record.to)
+    && path.basename(record.from) === besideStaging(staging, 'record') && path.dirname(record.from) === path.dirname(record.to));
+  const ofFiles = () => files === undefined || (typeof files?.hadOutput === 'boolean' && files.target === FILES_FOLDER && files.target !== paths.name
+    && stagedOrGone(besideStaging(staging, 'files')));
+  const valid = ofStaging && output() && ofRecord() && ofFiles();
   if (!valid) {
     throw new ClusterTlsError(`${displayPath(paths.journal)}: received a file that is not a journal synth writes; expected the journal of a killed synth, or none: `
       + `delete it, then check that ${displayPath(paths.target)} holds the output you expect`);

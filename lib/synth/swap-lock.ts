@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import { ClusterTlsError } from '../model/errors';
 import { displayPath, shownName } from './display-path';
 import { machineError } from './machine-errors';
-import { NONCE, SwapPaths, exists, fsStep, readSmall, removeQuietly } from './swap-files';
+import { NONCE, SwapPaths, besideStaging, exists, fsStep, readSmall, removeQuietly } from './swap-files';
 
 /** The content of the lock file. */
 interface LockContent {
@@ -49,7 +49,7 @@ const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
  */
 export function acquireLock(paths: SwapPaths, nonce: string): void {
   const content: LockContent = { pid: process.pid, host: os.hostname(), nonce, started: new Date().toISOString(), ...IDENTITY };
-  const temporary = `${paths.staging(nonce)}.lock`;
+  const temporary = besideStaging(paths.staging(nonce), 'lock');
   try {
     fsStep(paths.lock, 'create the lock file', () => fs.writeFileSync(temporary, `${JSON.stringify(content)}\n`, { flag: 'wx' }));
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -192,7 +192,7 @@ function isOlderThan(file: string, ms: number): boolean {
  * when another run replaced it meanwhile with a live lock of its own, that lock is put back.
  */
 function breakStaleLock(paths: SwapPaths, nonce: string, staleNonce: string): void {
-  const aside = `${paths.staging(nonce)}.stale-lock`;
+  const aside = besideStaging(paths.staging(nonce), 'stale-lock');
   try {
     fs.renameSync(paths.lock, aside);
   } catch (e) {

@@ -12,7 +12,7 @@ import { OutputSwap } from './output-swap';
 
 /** A file of the synthesized output. */
 export interface RenderedFile {
-  /** Path relative to the output folder, with '/' separators. */
+  /** Path relative to its folder, with '/' separators: the output folder for a manifest, the files folder for any other file. */
   readonly path: string;
   /** The content. */
   readonly content: string;

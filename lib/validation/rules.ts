@@ -5,11 +5,11 @@
  * cdk8s validation plugin (`ClusterTlsValidation`) reports them; they are pure functions of the
  * objects, reading every name through `model/names.ts` and the catalog.
  */
-import { CLUSTER_KINDS, COMPONENTS, ClusterKind, ComponentEntry, clusterKind } from '../model/catalog';
+import { CLUSTER_KINDS, COMPONENTS, ClusterKind, ComponentEntry, DeployedBy, clusterKind } from '../model/catalog';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
 import { parseDuration } from '../model/duration';
 import { describeValue } from '../model/errors';
-import { isDnsLabel } from '../model/validate';
+import { DNS_LABEL_MAX, isDnsLabel } from '../model/validate';
 import * as names from '../model/names';
 import { lifetimeBreaks } from '../model/lifetimes';
 
@@ -123,7 +123,7 @@ function checkClientSecretNames(objects: readonly ManifestObject[], report: Repo
       value.forEach((name: unknown, i: number) => {
         if (typeof name !== 'string' || !isDnsLabel(name)) {
           report(ManifestRule.CLIENT_SECRET_NAMES, item, `${field}[${i}]`,
-            `received ${describeValue(name)}; expected a Secret name that is a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters): `
+            `received ${describeValue(name)}; expected a Secret name that is a DNS-1123 label (lowercase letters, digits and '-', at most ${DNS_LABEL_MAX} characters): `
             + 'the operator names the pod volume that mounts it after it, and Kubernetes refuses the pods otherwise',
             'rename the Secret, and list it under its new name');
         } else if (value.indexOf(name) !== i) {
@@ -239,7 +239,8 @@ function checkHostNames(clusters: readonly ClusterResource[], report: Report): v
     }
     const clusterDomain = typeof cluster.item.object.spec.clusterDomain === 'string' ? cluster.item.object.spec.clusterDomain : undefined;
     const options = { clusterName: cluster.name, namespace, clusterDomain };
-    const unlisted = COMPONENTS.filter((c) => c.cluster === cluster.kind && c.specKey === undefined && c.token !== 'drainer'
+    // The components the resource does not list and that are no chart's (whose names follow a chart value), when a Certificate writes their Secret.
+    const unlisted = COMPONENTS.filter((c) => c.cluster === cluster.kind && c.specKey === undefined && c.deployment !== DeployedBy.CHART
       && cluster.written.has(names.serverSecretName(cluster.name, c.token)));
     const expected = [
       ...[...cluster.components, ...unlisted].map((entry) => ({

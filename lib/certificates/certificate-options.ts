@@ -331,11 +331,21 @@ export interface TlsPlanRotation {
   }[];
 }
 
-/** A private key's settings with every default applied. */
-export type ResolvedPrivateKey = Required<Omit<PrivateKeyOptions, 'size'>> & {
+/** A private key's settings with every default applied (a named struct, as every language's binding can show it). */
+export interface ResolvedPrivateKey {
+  /** The key algorithm. */
+  readonly algorithm: KeyAlgorithm;
   /** The key size in bits: the given size or its algorithm's default; absent for Ed25519. */
   readonly size?: number;
-};
+  /** Whether cert-manager makes a new key when it renews the certificate. */
+  readonly rotationPolicy: KeyRotationPolicy;
+}
+
+/** The subject fields of the `subject` prop, checked, with the organization defaulted. */
+export interface ResolvedSubject extends CertificateSubject {
+  /** The organization (`O`): the `subject.organization` prop, or the cluster name. */
+  readonly organization: string;
+}
 
 /** Fully resolved settings shared by every certificate of the cluster. */
 export interface CertificateSettings {
@@ -346,10 +356,7 @@ export interface CertificateSettings {
   /** The Common Name shared by every certificate. */
   readonly commonName: string;
   /** The subject fields of the `subject` prop, checked. */
-  readonly subject: CertificateSubject & {
-    /** The organization (`O`): the `subject.organization` prop, or the cluster name. */
-    readonly organization: string;
-  };
+  readonly subject: ResolvedSubject;
   /** The keys of the server and client certificates. */
   readonly privateKey: ResolvedPrivateKey;
   /**

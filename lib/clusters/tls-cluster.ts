@@ -47,6 +47,11 @@ export interface ITlsCluster extends IConstruct {
  * `BackupRestore`): implemented by `TlsDatabaseCluster`.
  */
 export interface ITlsDatabaseCluster extends ITlsCluster, IDatabaseEndpoint {
+  // Declared again: both interfaces it extends have them, and a binding in Java must see one of each.
+  /** The cluster name. */
+  readonly clusterName: string;
+  /** The namespace the cluster runs in. */
+  readonly namespace: string;
   /** The operator version the cluster was declared for, when given. */
   readonly operatorVersion?: string;
   /** Whether the cluster runs with TLS in this synth (false before the `enable` phase of a TLS enablement). */

@@ -194,29 +194,9 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   // From the lock on, the record and the output are read and replaced by this run alone.
   const swap = OutputSwap.open(outdir, recordFile, { takeOver, takeOverFiles, filesFolder });
   try {
-    const record = readRecord(recordFile);
-    checkRecordOutput(record, recordFile, outdir);
-    const guardInputs = {
-      outdir,
-      report: options.verifyReport !== undefined ? { file: options.verifyReport, from: 'verifyReport' }
-        : process.env[VERIFY_REPORT_ENV] ? { file: process.env[VERIFY_REPORT_ENV], from: VERIFY_REPORT_ENV } : undefined,
-      acknowledged,
-      unverified: options.acknowledgeUnverifiedPhase ?? listFromEnv(UNVERIFIED_ENV),
-    };
-    // The enablement's own refusals first: a phase out of order says so rather than that tlsCluster changed.
-    const enablements = checkEnablements(record, now, recordFile, guardInputs);
-    checkFixedSettings(record, now, recordFile, sources, acknowledged, flippingClusters(record, now));
-    const rotations = checkRotations(record, now, recordFile, guardInputs);
-    if (swap.output.exists) {
-      checkReplaceable(outdir, new Set(files), takeOver);
-    }
-    if (swap.files.exists) {
-      if (!takeOverFiles) {
-        checkFilesFolderOwner(filesFolder, outdir);
-      }
-      checkReplaceable(filesFolder, new Set(otherFiles), takeOverFiles);
-    }
-    swap.commit(rendered(), changedRecordText(recordFile, { output: recordOutput(recordFile, outdir), ...now, ...(rotations ? { rotations } : {}), ...(enablements ? { enablements } : {}) }));
+    const recordText = checkedRecord(recordFile, outdir, now, sources, options, acknowledged);
+    checkFolders(swap, { outdir, files, takeOver }, { folder: filesFolder, files: otherFiles, takeOver: takeOverFiles });
+    swap.commit(rendered(), recordText);
   } finally {
     swap.close();
   }
@@ -227,6 +207,42 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
     }
   }
   return { outdir, files, manifestFiles: plan.manifestFiles, filesFolder, otherFiles, objects, cliFolder: cli };
+}
+
+/**
+ * Reads the record and checks the app against it, the enablements first (a phase out of order says
+ * so rather than that `tlsCluster` changed), then the settings fixed at creation, then the
+ * rotations; returns the record's new text, undefined when it does not change.
+ */
+function checkedRecord(recordFile: string, outdir: string, now: ReturnType<typeof fixedSettings>, sources: ReadonlyMap<string, string>,
+  options: SynthesizeOptions, acknowledged: string[]): string | undefined {
+  const record = readRecord(recordFile);
+  checkRecordOutput(record, recordFile, outdir);
+  const guardInputs = {
+    outdir,
+    report: options.verifyReport !== undefined ? { file: options.verifyReport, from: 'verifyReport' }
+      : process.env[VERIFY_REPORT_ENV] ? { file: process.env[VERIFY_REPORT_ENV], from: VERIFY_REPORT_ENV } : undefined,
+    acknowledged,
+    unverified: options.acknowledgeUnverifiedPhase ?? listFromEnv(UNVERIFIED_ENV),
+  };
+  const enablements = checkEnablements(record, now, recordFile, guardInputs);
+  checkFixedSettings(record, now, recordFile, sources, acknowledged, flippingClusters(record, now));
+  const rotations = checkRotations(record, now, recordFile, guardInputs);
+  return changedRecordText(recordFile, { output: recordOutput(recordFile, outdir), ...now, ...(rotations ? { rotations } : {}), ...(enablements ? { enablements } : {}) });
+}
+
+/** Refuses to replace either folder when it holds what the swap must not delete, or when the files folder is another output folder's. */
+function checkFolders(swap: OutputSwap, output: { readonly outdir: string; readonly files: readonly string[]; readonly takeOver: boolean },
+  files: { readonly folder: string; readonly files: readonly string[]; readonly takeOver: boolean }): void {
+  if (swap.output.exists) {
+    checkReplaceable(output.outdir, new Set(output.files), output.takeOver);
+  }
+  if (swap.files.exists) {
+    if (!files.takeOver) {
+      checkFilesFolderOwner(files.folder, output.outdir);
+    }
+    checkReplaceable(files.folder, new Set(files.files), files.takeOver);
+  }
 }
 
 /**

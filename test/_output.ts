@@ -7,7 +7,7 @@ import { filesFolderOf, parseOutputPath } from '../lib/model/output-layout';
  * Whether a path of the layout belongs in the files folder rather than the output folder: a file
  * of a cluster's, or a folder below `<namespace>/<cluster>/`.
  */
-export function inFilesFolder(file: string, manifestExtension?: string): boolean {
+export function belongsInFilesFolder(file: string, manifestExtension?: string): boolean {
   const is = parseOutputPath(file, manifestExtension)?.file;
   return is === undefined ? file.split('/').length >= 3 : is !== 'manifest' && is !== 'marker' && is !== 'construct-metadata';
 }
@@ -21,7 +21,7 @@ export function writeLaidOut(root: string, files: Record<string, string>, manife
   const dist = path.join(root, 'dist');
   fs.mkdirSync(dist, { recursive: true });
   for (const [file, content] of Object.entries(files)) {
-    const dest = path.join(inFilesFolder(file, manifestExtension) ? filesFolderOf(dist) : dist, file);
+    const dest = path.join(belongsInFilesFolder(file, manifestExtension) ? filesFolderOf(dist) : dist, file);
     fs.mkdirSync(path.dirname(dest), { recursive: true });
     fs.writeFileSync(dest, content);
   }
@@ -30,5 +30,5 @@ export function writeLaidOut(root: string, files: Record<string, string>, manife
 
 /** A file of a synthesized output by its layout path: from the files folder beside `outdir`, or from `outdir`. */
 export function outputFile(outdir: string, file: string): string {
-  return path.join(inFilesFolder(file) ? filesFolderOf(outdir) : outdir, file);
+  return path.join(belongsInFilesFolder(file) ? filesFolderOf(outdir) : outdir, file);
 }

@@ -35,6 +35,7 @@
  */
 import * as path from 'node:path';
 import { App, Chart, Names } from 'cdk8s';
+import { READ_LIMITS, readBounded } from './bounded-read';
 
 /** The file names of the layout, each used once below. */
 const FILES = {
@@ -107,6 +108,25 @@ export interface OutputMarker {
    * output folder beside it refuses to replace it.
    */
   readonly outputFolder?: string;
+}
+
+/**
+ * The marker of a synthesized folder, and its file name: the first of `names` the folder holds
+ * that a synth wrote (`writtenBy`); undefined for a folder without one, or with one that does not
+ * read (not JSON, too large, not a regular file). Every reader of a marker goes through it.
+ */
+export function readOutputMarker(folder: string, names: readonly string[] = [FILES.marker]): { readonly file: string; readonly marker: OutputMarker } | undefined {
+  for (const file of names) {
+    try {
+      const marker = JSON.parse(readBounded(path.join(folder, file), READ_LIMITS.small));
+      if (marker?.writtenBy === 'cdk8s-cluster-tls') {
+        return { file, marker };
+      }
+    } catch {
+      // Absent or unreadable: the next name, or none.
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -330,16 +330,10 @@ const LISTED = 5;
  */
 export function checkOnlySynthesizedFiles(outdir: string, entries = listOutput(outdir)): void {
   // A folder of an earlier release carries the marker of then, and may be replaced by the layout of today.
-  const markerFile = [layout.OUTPUT_MARKER_FILE, layout.EARLIER_OUTPUT_MARKER_FILE].find((name) => entries.includes(name));
-  let marker: layout.OutputMarker | undefined;
-  try {
-    const parsed = markerFile !== undefined ? JSON.parse(readBounded(path.join(outdir, markerFile), READ_LIMITS.small)) : undefined;
-    marker = parsed?.writtenBy === 'cdk8s-cluster-tls' ? parsed : undefined;
-  } catch {
-    marker = undefined;
-  }
+  const found = layout.readOutputMarker(outdir, [layout.OUTPUT_MARKER_FILE, layout.EARLIER_OUTPUT_MARKER_FILE]);
+  const marker = found?.marker;
   const files = marker?.files;
-  const listed = Array.isArray(files) && files.every((f) => typeof f === 'string') ? new Set([...files, markerFile!]) : undefined;
+  const listed = Array.isArray(files) && files.every((f) => typeof f === 'string') ? new Set([...files, found!.file]) : undefined;
   if (marker !== undefined && files === undefined) {
     return;
   }
@@ -366,13 +360,8 @@ function takeOverHint(folder: string): string {
  * runbooks and plans. Taking the folder over lifts it (an output folder renamed since, say).
  */
 export function checkFilesFolderOwner(filesFolder: string, outdir: string): void {
-  let owner: unknown;
-  try {
-    owner = (JSON.parse(readBounded(path.join(filesFolder, layout.OUTPUT_MARKER_FILE), READ_LIMITS.small)) as layout.OutputMarker | null)?.outputFolder;
-  } catch {
-    // No marker, or none of a synth: the check of what the folder holds decides.
-    return;
-  }
+  // No marker, or none of a synth: the check of what the folder holds decides.
+  const owner: unknown = layout.readOutputMarker(filesFolder)?.marker.outputFolder;
   if (typeof owner === 'string' && owner !== path.basename(outdir)) {
     throw new ClusterTlsError(`${displayPath(filesFolder)}: received the files folder of the output folder ${shownName(owner)}; expected the files folder of ${displayPath(outdir)}, `
       + `since each output folder keeps its other files in ${layout.FILES_FOLDER} beside it: put each output folder in a folder of its own, `

@@ -5,9 +5,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { READ_LIMITS, UnreadableInputError, readBounded } from '../model/bounded-read';
+import { UnreadableInputError } from '../model/bounded-read';
 import { ClusterTlsError } from '../model/errors';
-import { EARLIER_OUTPUT_MARKER_FILE, FILES_FOLDER, OUTPUT_MARKER_FILE } from '../model/output-layout';
+import { EARLIER_OUTPUT_MARKER_FILE, FILES_FOLDER, OUTPUT_MARKER_FILE, readOutputMarker } from '../model/output-layout';
 import { displayPath } from './display-path';
 import { checkReplaceable } from './guards';
 import { SwapPaths, besideStaging, exists, fsStep, inspect, readSmall, removeQuietly } from './swap-files';
@@ -261,8 +261,7 @@ function isStagedOutput(folder: string): boolean {
       return false;
     }
     // A killed synth of an earlier release staged its output with the marker of then.
-    const marker = [OUTPUT_MARKER_FILE, EARLIER_OUTPUT_MARKER_FILE].map((name) => path.join(folder, name)).find(exists);
-    return marker !== undefined && JSON.parse(readBounded(marker, READ_LIMITS.small))?.writtenBy === 'cdk8s-cluster-tls';
+    return readOutputMarker(folder, [OUTPUT_MARKER_FILE, EARLIER_OUTPUT_MARKER_FILE]) !== undefined;
   } catch {
     return false;
   }

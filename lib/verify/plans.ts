@@ -14,7 +14,7 @@ import type { TlsPlan } from '../certificates/certificate-options';
 import { parseDuration } from '../model/duration';
 import { READ_LIMITS, UnreadableInputError, readBounded } from '../model/bounded-read';
 import { Description } from '../model/errors';
-import { DEFAULT_MANIFEST_EXTENSION, OUTPUT_MARKER_FILE, OutputMarker, filesFolderOf, fromOutputFolder, parseOutputPath, tlsPlanPath } from '../model/output-layout';
+import { DEFAULT_MANIFEST_EXTENSION, filesFolderOf, fromOutputFolder, parseOutputPath, readOutputMarker, tlsPlanPath } from '../model/output-layout';
 import { VerifyInputError } from './input';
 import { brief, oneLine } from './text';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
@@ -83,27 +83,17 @@ export function loadPlans(distDir: string): LoadedPlan[] {
   });
 }
 
-/** A marker's content, or undefined for a folder without a readable one. */
-function readMarker(folder: string): Partial<OutputMarker> | undefined {
-  try {
-    const marker = JSON.parse(readBounded(path.join(folder, OUTPUT_MARKER_FILE), READ_LIMITS.small));
-    return marker !== null && typeof marker === 'object' ? marker : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Refuses a `--dist` that is a files folder (its marker names the output folder it belongs to),
  * and a files folder beside it that another output folder's synth wrote: either would check the
  * Secrets against manifests that are not the plans'.
  */
 function checkFilesFolderOf(distDir: string, filesDir: string): void {
-  const owner = readMarker(distDir)?.outputFolder;
+  const owner = readOutputMarker(distDir)?.marker.outputFolder;
   if (typeof owner === 'string') {
     throw new VerifyInputError('--dist', 'folder', distDir, `the output folder that holds the manifests, such as ${path.join(path.dirname(distDir), owner)}, not the files folder beside it`);
   }
-  const filesOwner = readMarker(filesDir)?.outputFolder;
+  const filesOwner = readOutputMarker(filesDir)?.marker.outputFolder;
   if (typeof filesOwner === 'string' && filesOwner !== path.basename(path.resolve(distDir))) {
     throw new VerifyInputError('--dist', 'folder', distDir,
       `an output folder whose files folder is its own; ${filesDir} holds the plans of the output folder ${filesOwner}: pass that one, or synthesize this one again`);
@@ -115,13 +105,7 @@ function checkFilesFolderOf(distDir: string, filesDir: string): void {
  * its marker; `.k8s.yaml`, cdk8s's default, for a folder without one.
  */
 function manifestExtension(distDir: string): string {
-  let marker: unknown;
-  try {
-    marker = JSON.parse(readBounded(path.join(distDir, OUTPUT_MARKER_FILE), READ_LIMITS.small));
-  } catch {
-    return DEFAULT_MANIFEST_EXTENSION;
-  }
-  const extension = (marker as Partial<OutputMarker> | null)?.outputFileExtension;
+  const extension: unknown = readOutputMarker(distDir)?.marker.outputFileExtension;
   return typeof extension === 'string' && extension.length > 0 ? extension : DEFAULT_MANIFEST_EXTENSION;
 }
 

@@ -110,12 +110,20 @@ export interface OutputMarker {
   readonly outputFolder?: string;
 }
 
+/** A marker read from a folder, by {@link readOutputMarker}. */
+export interface FoundMarker {
+  /** The marker's file name in the folder. */
+  readonly file: string;
+  /** Its content. */
+  readonly marker: OutputMarker;
+}
+
 /**
  * The marker of a synthesized folder, and its file name: the first of `names` the folder holds
  * that a synth wrote (`writtenBy`); undefined for a folder without one, or with one that does not
  * read (not JSON, too large, not a regular file). Every reader of a marker goes through it.
  */
-export function readOutputMarker(folder: string, names: readonly string[] = [FILES.marker]): { readonly file: string; readonly marker: OutputMarker } | undefined {
+export function readOutputMarker(folder: string, names: readonly string[] = [FILES.marker]): FoundMarker | undefined {
   for (const file of names) {
     try {
       const marker = JSON.parse(readBounded(path.join(folder, file), READ_LIMITS.small));

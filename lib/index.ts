@@ -4,7 +4,7 @@
 export * from './model/catalog';
 export * from './model/names';
 export * from './model/output-layout';
-export type { CdkPlusPackage, SecretLike, SecretRef } from './model/secret-ref';
+export type { CdkPlusPackage, ISecretLike, SecretLike, SecretRef } from './model/secret-ref';
 export { DurationValue, durationHours, durationText, formatDuration, parseDuration } from './model/duration';
 export { MAX_QUANTITY_EXPONENT, isStorageQuantity, sizeQuantity } from './model/quantity';
 export type { StorageSize } from './model/quantity';
@@ -26,8 +26,9 @@ export { EXPIRY_ALERTS, EXPIRY_ALERT_LABELS, EXPIRY_DEFAULTS, EXPIRY_EXPORTER, E
 export type { CertificateTrust, ExportedCertificate, ManagedCertificate, WatchedCertificate } from './model/expiry';
 export type { AlertRule, ExporterValues, RuleGroup } from './documents/expiry-rules';
 export * from './synth/output-file';
-export type { Runbook, RunbookStep } from './documents/runbook';
+export type { Runbook, RunbookFile, RunbookStep } from './documents/runbook';
 export * from './synth/synthesize';
+export * from './synth/cluster-tls';
 export * from './clusters/endpoints';
 export * from './clusters/tls-cluster';
 export * from './clusters/tls-database-cluster';

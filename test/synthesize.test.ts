@@ -24,7 +24,7 @@ function demoApp(outdir: string, manifestsOnly = false): App {
   }
   const chart = new Chart(app, 'demo', { namespace: 'demo' });
   new ClusterCertificates(chart, 'certs', { clusterName: 'basic', components: ['store'] });
-  new OutputFile(chart, 'notes', { path: 'demo/notes.md', content: () => '# notes\n' });
+  new OutputFile(chart, 'notes', { path: 'demo/notes.md', content: { render: () => '# notes\n' } });
   new OutputFile(chart, 'script', { path: 'demo/run.sh', content: '#!/bin/sh\n', executable: true });
   return app;
 }
@@ -120,7 +120,7 @@ describe('synthesize', () => {
     const app = Testing.app();
     const chart = new Chart(app, 'demo');
     let needed = false;
-    new OutputFile(chart, 'maybe', { path: 'demo/maybe.md', content: 'yes\n', when: () => needed });
+    new OutputFile(chart, 'maybe', { path: 'demo/maybe.md', content: 'yes\n', when: { isWritten: () => needed } });
     expect(renderApp(app).files.map((f) => f.path)).not.toContain('demo/maybe.md');
     needed = true;
     expect(renderApp(app).files.find((f) => f.path === 'demo/maybe.md')?.content).toBe('yes\n');
@@ -399,21 +399,21 @@ describe('synthesize', () => {
     const before = contents(dir);
     const beforeFiles = contents(filesFolderOf(dir));
     const app = demoApp(dir);
-    new OutputFile(Chart.of(app.node.findChild('demo')), 'broken', { path: 'demo/broken.txt', content: () => { throw new ClusterTlsError('boom'); } });
+    new OutputFile(Chart.of(app.node.findChild('demo')), 'broken', { path: 'demo/broken.txt', content: { render: () => { throw new ClusterTlsError('boom'); } } });
     expect(() => synthesize(app)).toThrow('boom');
     expect(contents(dir)).toEqual(before);
     expect(contents(filesFolderOf(dir))).toEqual(beforeFiles);
     expect(fs.readdirSync(parent).sort()).toEqual(['cluster-tls', 'cluster-tls.lock.json', 'dist']);
   });
 
-  test('a fault in a content function names the construct and the file, keeps the original as cause, and leaves the output as it was', () => {
+  test('a fault in a content\'s render names the construct and the file, keeps the original as cause, and leaves the output as it was', () => {
     const parent = tmpdir();
     const dir = path.join(parent, 'dist');
     synthesize(demoApp(dir));
     const before = listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]);
     const app = demoApp(dir);
     const fault = new TypeError('x is undefined');
-    new OutputFile(Chart.of(app.node.findChild('demo')), 'faulty', { path: 'demo/faulty.txt', content: () => { throw fault; } });
+    new OutputFile(Chart.of(app.node.findChild('demo')), 'faulty', { path: 'demo/faulty.txt', content: { render: () => { throw fault; } } });
     let thrown: unknown;
     try {
       synthesize(app);
@@ -422,7 +422,7 @@ describe('synthesize', () => {
     }
     expect(thrown).toBeInstanceOf(Error);
     expect(thrown).not.toBeInstanceOf(ClusterTlsError);
-    expect((thrown as Error).message).toBe('demo/faulty: the content function of demo/faulty.txt failed: x is undefined');
+    expect((thrown as Error).message).toBe('demo/faulty: the content of demo/faulty.txt failed to render: x is undefined');
     expect((thrown as Error).cause).toBe(fault);
     expect(listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')])).toEqual(before);
   });

@@ -81,12 +81,12 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
     const rotation = settings.rotation;
     new OutputFile(scope, 'RotationScript', {
       path: layout.rotationScriptPath(namespace, clusterName),
-      content: () => {
+      content: { render: () => {
         const sqlTls = sql();
         return certManagerRotationScript({
           rotation, clusterName, namespace, secretNames, sql: sqlTls === undefined ? undefined : sqlManagedDomain(namespace, clusterName, sqlTls),
         });
-      },
+      } },
       executable: true,
     });
   }

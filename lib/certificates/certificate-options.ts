@@ -49,14 +49,14 @@ export interface ProvidedSecretNames {
    * @property __type.importer - The `importer` server Secret's name, which must be `${cluster_name}-importer-cluster-secret`.
    * @property __type.lightning - The `lightning` server Secret's name, which must be `${cluster_name}-lightning-cluster-secret`.
    */
-  readonly servers?: { readonly [token in ComponentToken]?: string };
+  readonly servers?: { readonly [token: string]: string };
   /**
    * Shared client Secrets, by cluster kind (`database`, `migration`).
    * @default - none stated
    * @property __type.database - The database cluster's client Secret's name, which must be `${cluster_name}-cluster-client-secret`.
    * @property __type.migration - The migration cluster's client Secret's name, which must be `${cluster_name}-mig-client-secret`.
    */
-  readonly clients?: { readonly [kind in ClusterKind]?: string };
+  readonly clients?: { readonly [kind: string]: string };
 }
 
 /** The algorithm of the private keys. */
@@ -126,8 +126,8 @@ export interface CertificateSubject {
   readonly locality?: string;
 }
 
-/** Extra names on one component's server certificate, and the drainer's chart names. */
-export interface ServerCertificateOptions {
+/** Extra names on one component's server certificate. */
+export interface ExtraNames {
   /**
    * DNS names added after the names of the specification's host-name table.
    * @default - none
@@ -138,6 +138,10 @@ export interface ServerCertificateOptions {
    * @default - none
    */
   readonly extraIpAddresses?: string[];
+}
+
+/** Extra names on one component's server certificate, and the drainer's chart names. */
+export interface ServerCertificateOptions extends ExtraNames {
   /**
    * The drainer chart's release name. Required for the drainer unless `drainerName` is set.
    * @default - none
@@ -150,19 +154,24 @@ export interface ServerCertificateOptions {
   readonly drainerName?: string;
 }
 
-/** A planned server certificate, as every issuing method needs it. */
+/**
+ * A planned server certificate, as every issuing method needs it.
+ */
 export interface ServerCertificatePlan {
   /** The component. */
   readonly token: ComponentToken;
   /** The Secret (and cert-manager Certificate) name. */
   readonly secretName: string;
   /** DNS names, in order. */
-  readonly dnsNames: readonly string[];
+  readonly dnsNames: string[];
   /** IP addresses, in order. */
-  readonly ipAddresses: readonly string[];
+  readonly ipAddresses: string[];
 }
 
-/** One Secret of a {@link TlsPlan}. */
+/**
+ * One Secret of a {@link TlsPlan}.
+ * @jsii ignore
+ */
 export interface TlsPlanSecret {
   /** The Secret name. */
   readonly name: string;
@@ -180,7 +189,10 @@ export interface TlsPlanSecret {
   readonly ipAddresses?: string[];
 }
 
-/** The algorithm and size of a planned key. */
+/**
+ * The algorithm and size of a planned key.
+ * @jsii ignore
+ */
 export interface PlannedKey {
   /** The key algorithm, a {@link KeyAlgorithm} value: `RSA`, `ECDSA` or `Ed25519`. */
   readonly algorithm: string;
@@ -197,6 +209,7 @@ export const TLS_PLAN_VERSION = 4;
 /**
  * What the certificates of one cluster must be, whichever method issues them. Written as
  * `tls-plan.json`; the package publishes its JSON Schema as `cdk8s-cluster-tls/tls-plan.schema.json`.
+ * @jsii ignore
  */
 export interface TlsPlan {
   /** {@link TLS_PLAN_VERSION}. */
@@ -257,6 +270,7 @@ export interface TlsPlan {
 /**
  * TLS for MySQL clients: a CA of its own (not the cluster's), and the Secrets it signs, each in its
  * namespace. Every Secret's `ca.crt` holds the SQL CA.
+ * @jsii ignore
  */
 export interface TlsPlanSqlTls {
   /**
@@ -277,7 +291,10 @@ export interface TlsPlanSqlTls {
   readonly secrets: TlsPlanSqlSecret[];
 }
 
-/** One Secret of TLS for MySQL clients. */
+/**
+ * One Secret of TLS for MySQL clients.
+ * @jsii ignore
+ */
 export interface TlsPlanSqlSecret {
   /** The Secret name. */
   readonly name: string;
@@ -297,7 +314,10 @@ export interface TlsPlanSqlSecret {
   readonly ipAddresses?: string[];
 }
 
-/** The rotation of a plan: what every Secret of `secrets` must hold in the declared phase. */
+/**
+ * The rotation of a plan: what every Secret of `secrets` must hold in the declared phase.
+ * @jsii ignore
+ */
 export interface TlsPlanRotation {
   /** The rotation's id, which names the generation it makes. */
   readonly id: string;
@@ -331,7 +351,10 @@ export interface TlsPlanRotation {
   }[];
 }
 
-/** A private key's settings with every default applied (a named struct, as every language's binding can show it). */
+/**
+ * A private key's settings with every default applied (a named struct, as every language's binding can show it).
+ * @jsii ignore
+ */
 export interface ResolvedPrivateKey {
   /** The key algorithm. */
   readonly algorithm: KeyAlgorithm;
@@ -341,13 +364,19 @@ export interface ResolvedPrivateKey {
   readonly rotationPolicy: KeyRotationPolicy;
 }
 
-/** The subject fields of the `subject` prop, checked, with the organization defaulted. */
+/**
+ * The subject fields of the `subject` prop, checked, with the organization defaulted.
+ * @jsii ignore
+ */
 export interface ResolvedSubject extends CertificateSubject {
   /** The organization (`O`): the `subject.organization` prop, or the cluster name. */
   readonly organization: string;
 }
 
-/** Fully resolved settings shared by every certificate of the cluster. */
+/**
+ * Fully resolved settings shared by every certificate of the cluster.
+ * @jsii ignore
+ */
 export interface CertificateSettings {
   /** The cluster name. */
   readonly clusterName: string;

@@ -1,8 +1,7 @@
 /** Resolution and checks of the props of `ClusterCertificates`: keys, validity, Secret names. */
 import { Construct } from 'constructs';
 import {
-  CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames,
-  ServerCertificateOptions,
+  CertificateSettings, CertificateSubject, ExtraNames, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames,
 } from './certificate-options';
 import { CFSSL_CA_KEY, ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } from '../model/catalog';
 import { DurationValue, durationHours, durationText, formatDuration } from '../model/duration';
@@ -80,7 +79,7 @@ export function checkSecretNames(scope: Construct & { readonly clusterName: stri
 }
 
 /** Checks the extra DNS names and IP addresses of one component. */
-export function checkExtraNames(scope: Construct, field: string, extra: Pick<ServerCertificateOptions, 'extraDnsNames' | 'extraIpAddresses'>,
+export function checkExtraNames(scope: Construct, field: string, extra: ExtraNames,
   shape: PropShape = EXTRA_NAMES_SHAPE): void {
   checkProps(scope, extra, shape, `${field}.`);
   (extra.extraDnsNames ?? []).forEach((n, i) => requireCertificateDnsName(scope, `${field}.extraDnsNames[${i}]`, n));

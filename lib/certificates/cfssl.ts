@@ -10,7 +10,7 @@ import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan, Tl
 import { IssuingMethod } from './certificate-options';
 import { inputError } from '../model/errors';
 import * as layout from '../model/output-layout';
-import { OutputFile } from '../synth/output-file';
+import { IOutputFileContent, OutputFile } from '../synth/output-file';
 import type { CertificateRenderer } from './renderer';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';
 import { CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare } from './cfssl-files';
@@ -109,14 +109,14 @@ export function renderCfssl(scope: Construct, settings: CertificateSettings, sql
   }
   const folder = layout.cfsslFolder(settings.namespace, settings.clusterName);
   const root = new Construct(scope, 'Cfssl');
-  const file = (id: string, name: string, content: string | (() => string), executable = false) =>
+  const file = (id: string, name: string, content: string | IOutputFileContent, executable = false) =>
     new OutputFile(root, id, { path: `${folder}/${name}`, content, executable });
 
   const servers: ServerCertificatePlan[] = [];
   const kinds: ClusterKind[] = [];
   file('CaConfig', CA_CONFIG, json(caConfig(settings)));
   file('CaCsr', CA_CSR, json(caCsr(settings)));
-  file('Script', ISSUE_SCRIPT, () => issueScript({ settings, servers, kinds, sql: sql() }), true);
+  file('Script', ISSUE_SCRIPT, { render: () => issueScript({ settings, servers, kinds, sql: sql() }) }, true);
   file('GitIgnore', '.gitignore', `${GIT_IGNORE}\n`);
 
   return {

@@ -13,7 +13,7 @@ import {
   ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, OPERATOR_ROLL_ORDER_SOURCE, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken,
 } from '../model/catalog';
 import {
-  CertificateSettings, CertificateSubject, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
+  CertificateSettings, CertificateSubject, ExtraNames, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
   ServerCertificatePlan, TLS_PLAN_VERSION, TlsPlan,
 } from './certificate-options';
 import { DurationValue, durationSpec } from '../model/duration';
@@ -77,7 +77,7 @@ export interface ClusterCertificatesProps {
    * Extra DNS names and IP addresses per component, applied whenever the component is added.
    * @default - none
    */
-  readonly extraNames?: { readonly [token: string]: Pick<ServerCertificateOptions, 'extraDnsNames' | 'extraIpAddresses'> };
+  readonly extraNames?: { readonly [token: string]: ExtraNames };
   /**
    * A cluster DNS domain such as `cluster.local`. When set, every `.svc` host name is also issued
    * in its fully qualified form (`….svc.<domain>`), and the `DatabaseCluster` of these certificates
@@ -143,7 +143,7 @@ export interface ClusterCertificatesProps {
    * they name the certificates in use.
    * @default - none: the certificates made at creation
    */
-  readonly rotations?: readonly CertificateRotation[];
+  readonly rotations?: CertificateRotation[];
   /**
    * An issuer of cert-manager's that you run (a `ClusterIssuer` backed by Vault or by your
    * enterprise CA, say) to sign the server and client certificates instead of a CA of the library's:
@@ -210,14 +210,23 @@ export class ClusterCertificates extends Construct {
    * leaves switch.
    */
   public readonly caSecretName: string;
-  /** The issuer of yours that signs every certificate, when `issuerRef` names one. */
+  /**
+   * The issuer of yours that signs every certificate, when `issuerRef` names one.
+   * @jsii ignore
+   */
   public readonly issuer?: ResolvedIssuerReference;
-  /** The rotation under way or last done, resolved, when `rotations` declares one. */
+  /**
+   * The rotation under way or last done, resolved, when `rotations` declares one.
+   * @jsii ignore
+   */
   public readonly rotation?: ResolvedRotation;
   private enablementPhase?: TlsEnablementPhase;
   /** How the certificates are issued. */
   public readonly method: IssuingMethod;
-  /** Resolved settings of every certificate. */
+  /**
+   * Resolved settings of every certificate.
+   * @jsii ignore
+   */
   public readonly settings: CertificateSettings;
   /** The cluster DNS domain whose fully qualified names the server certificates carry too, when set. */
   public readonly clusterDomain?: string;
@@ -275,14 +284,14 @@ export class ClusterCertificates extends Construct {
     }
     checkSecretNames(this, this.method, props.secretNames);
     this.renderer = this.createRenderer();
-    new OutputFile(this, 'Plan', { path: layout.tlsPlanPath(namespace, props.clusterName), content: () => `${JSON.stringify(this.plan(), undefined, 2)}\n` });
+    new OutputFile(this, 'Plan', { path: layout.tlsPlanPath(namespace, props.clusterName), content: { render: () => `${JSON.stringify(this.plan(), undefined, 2)}\n` } });
     for (const token of props.components ?? []) {
       this.addComponent(token);
     }
     if (this.rotation !== undefined) {
       new OutputFile(this, 'RotationRunbook', {
         path: layout.rotationRunbookPath(namespace, props.clusterName),
-        content: () => rotationRunbook(this.rotationRunbookInput(this.rotation!)),
+        content: { render: () => rotationRunbook(this.rotationRunbookInput(this.rotation!)) },
       });
     }
     registerCertificates(this);
@@ -432,6 +441,7 @@ export class ClusterCertificates extends Construct {
   /**
    * The certificate plan: every Secret this cluster needs, with what its certificate must hold.
    * Written to `<namespace>/<cluster>/tls-plan.json`; `cluster-tls verify` checks Secrets against it.
+   * @jsii ignore
    */
   public plan(): TlsPlan {
     const { settings } = this;
@@ -474,6 +484,7 @@ export class ClusterCertificates extends Construct {
    * `tlsClient` prop): a CA of its own, the server's and the operator's client certificates, and
    * the applications' that {@link SqlTls.addClient} declares. Calling it again with the same
    * options (resolved by `resolveSqlTlsOptions`) returns the same {@link SqlTls}.
+   * @jsii ignore
    */
   public enableSqlTls(scope: IConstruct, options: ResolvedSqlTlsOptions): SqlTls {
     if (this.issuer !== undefined) {
@@ -634,6 +645,7 @@ export class ClusterCertificates extends Construct {
   /**
    * The runbook steps that bring this cluster's Secrets into being with the chosen method, before
    * any cluster that loads them is deployed (commands run from the output folder).
+   * @jsii ignore
    */
   public issuanceSteps(): RunbookStep[] {
     return [...(this.sql?.preIssuanceSteps() ?? []), ...this.renderer.issuanceSteps(), ...(this.sql?.issuanceSteps() ?? []), ...(this.expiry?.runbookSteps() ?? [])];
@@ -642,6 +654,7 @@ export class ClusterCertificates extends Construct {
   /**
    * The Certificates cert-manager issues and renews for this cluster (none with cfssl or
    * user-provided Secrets), as declared so far: the cluster's, then those of TLS for MySQL clients.
+   * @jsii ignore
    */
   public managedCertificates(): ManagedCertificate[] {
     return [...this.renderer.managedCertificates(), ...(this.sql?.managedCertificates() ?? [])];

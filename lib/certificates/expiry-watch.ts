@@ -64,9 +64,15 @@ export interface IWatchedCertificates extends IConstruct {
   readonly clusterName: string;
   /** The namespace of the cluster and of its certificates. */
   readonly namespace: string;
-  /** The certificate plan, complete at synth. */
+  /**
+   * The certificate plan, complete at synth.
+   * @jsii ignore
+   */
   plan(): TlsPlan;
-  /** The Certificates cert-manager issues and renews, complete at synth. */
+  /**
+   * The Certificates cert-manager issues and renews, complete at synth.
+   * @jsii ignore
+   */
   managedCertificates(): ManagedCertificate[];
 }
 
@@ -129,17 +135,20 @@ export class ExpiryWatch extends Construct {
     }
     new OutputFile(this, 'ExporterValues', {
       path: layout.expiryExporterValuesPath(namespace, clusterName),
-      content: () => stringifyYaml(exporterValues({
+      content: { render: () => stringifyYaml(exporterValues({
         namespaces: [...new Set([namespace, ...this.byExporter().map((c) => c.namespace)])],
         fullname: names.expiryExporterFullname(namespace, clusterName), secretNames: [...new Set(this.byExporter().map((c) => c.secretName))],
         serviceMonitor: this.resource ? { labels: ruleLabels } : undefined,
-      })),
-      when: () => this.byExporter().length > 0,
+      })) },
+      when: { isWritten: () => this.byExporter().length > 0 },
     });
     this.node.addValidation({ validate: () => this.validate() });
   }
 
-  /** The rule group, for the certificates of the plan as it stands at synth. */
+  /**
+   * The rule group, for the certificates of the plan as it stands at synth.
+   * @jsii ignore
+   */
   public ruleGroup(): RuleGroup {
     return expiryRuleGroup({ ...this.baseInput(), certificates: [...this.byCertManager(), ...this.byExporter()] });
   }
@@ -167,6 +176,7 @@ export class ExpiryWatch extends Construct {
   /**
    * The runbook step that installs the exporter, when a Secret of the plan is read by it; none
    * when cert-manager manages every certificate. Called at synth.
+   * @jsii ignore
    */
   public runbookSteps(): RunbookStep[] {
     if (this.byExporter().length === 0) {

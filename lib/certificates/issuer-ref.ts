@@ -46,7 +46,10 @@ export interface IssuerReference {
   readonly group?: string;
 }
 
-/** An issuer reference with its defaults applied, as the plan records it and each Certificate names it. */
+/**
+ * An issuer reference with its defaults applied, as the plan records it and each Certificate names it.
+ * @jsii ignore
+ */
 export interface ResolvedIssuerReference {
   /** The issuer's name. */
   readonly name: string;

@@ -85,7 +85,10 @@ export const ROTATION_SHAPE = {
   phase: oneOf(Object.values(RotationPhase)),
 } satisfies ShapeOf<CertificateRotation>;
 
-/** What every Secret of the plan holds in a phase, by generation. */
+/**
+ * What every Secret of the plan holds in a phase, by generation.
+ * @jsii ignore
+ */
 export interface PhaseContent {
   /** The generations of the CA certificates in `ca.crt`, in order. */
   readonly caCertificates: readonly string[];
@@ -95,7 +98,10 @@ export interface PhaseContent {
   readonly signedBy: string;
 }
 
-/** A rotation with every default applied. */
+/**
+ * A rotation with every default applied.
+ * @jsii ignore
+ */
 export interface ResolvedRotation {
   /** The rotation's id, which names the generation it makes. */
   readonly id: string;

@@ -84,7 +84,10 @@ export interface SqlClient {
   readonly user: string;
 }
 
-/** {@link SqlTlsOptions} with every default applied, checked. */
+/**
+ * {@link SqlTlsOptions} with every default applied, checked.
+ * @jsii ignore
+ */
 export interface ResolvedSqlTlsOptions {
   /** DNS names added to the SQL server's certificate after its service's names; empty by default. */
   readonly extraDnsNames: readonly string[];
@@ -100,9 +103,15 @@ export interface ResolvedSqlTlsOptions {
 
 /** Props of {@link SqlTls}. */
 export interface SqlTlsProps {
-  /** The options, resolved by {@link resolveSqlTlsOptions}. */
+  /**
+   * The options, resolved by {@link resolveSqlTlsOptions}.
+   * @jsii ignore
+   */
   readonly options: ResolvedSqlTlsOptions;
-  /** The cluster's certificate settings: its name, namespace, subject, keys and lifetimes. */
+  /**
+   * The cluster's certificate settings: its name, namespace, subject, keys and lifetimes.
+   * @jsii ignore
+   */
   readonly settings: CertificateSettings;
   /** How the certificates are issued. */
   readonly method: IssuingMethod;
@@ -155,8 +164,11 @@ export class SqlTls extends Construct {
   /** The Secret of the operator's own MySQL clients (backup, restore). */
   public readonly operatorClientSecretName: string;
   /** The names on the SQL server's certificate that applications dial. */
-  public readonly hostNames: readonly string[];
-  /** The options, resolved. */
+  public readonly hostNames: string[];
+  /**
+   * The options, resolved.
+   * @jsii ignore
+   */
   public readonly options: ResolvedSqlTlsOptions;
   private readonly props: SqlTlsProps;
   private readonly server: TlsPlanSqlSecret;
@@ -238,7 +250,10 @@ export class SqlTls extends Construct {
     return [...this.clients.values()].map((c) => c.client);
   }
 
-  /** The plan's `sqlTls` section. */
+  /**
+   * The plan's `sqlTls` section.
+   * @jsii ignore
+   */
   public plan(): TlsPlanSqlTls {
     const { settings, method } = this.props;
     return {
@@ -252,7 +267,10 @@ export class SqlTls extends Construct {
     };
   }
 
-  /** The runbook steps that come before the cluster's issuing steps: the applications' namespaces. */
+  /**
+   * The runbook steps that come before the cluster's issuing steps: the applications' namespaces.
+   * @jsii ignore
+   */
   public preIssuanceSteps(): RunbookStep[] {
     const elsewhere = [...new Set(this.applications.map((a) => a.namespace))].filter((n) => n !== this.props.settings.namespace);
     return elsewhere.length === 0 ? [] : [{
@@ -268,6 +286,7 @@ export class SqlTls extends Construct {
    * the staging Secret of each one for every rotation; not an application's own, which is handed to
    * whatever connects as that application (a migration target, say).
    * @param rotationIds the ids of every rotation declared
+   * @jsii ignore
    */
   public ownedSecret(name: string, rotationIds: readonly string[]): string | undefined {
     const inCluster = this.secrets().filter((s) => s.namespace === this.props.settings.namespace);
@@ -285,12 +304,18 @@ export class SqlTls extends Construct {
     return undefined;
   }
 
-  /** The runbook steps that issue these certificates, after the cluster's own. */
+  /**
+   * The runbook steps that issue these certificates, after the cluster's own.
+   * @jsii ignore
+   */
   public issuanceSteps(): RunbookStep[] {
     return this.renderer.issuanceSteps(this.secrets());
   }
 
-  /** The Certificates cert-manager issues and renews for TLS for MySQL clients (none with the other methods), as declared so far. */
+  /**
+   * The Certificates cert-manager issues and renews for TLS for MySQL clients (none with the other methods), as declared so far.
+   * @jsii ignore
+   */
   public managedCertificates(): ManagedCertificate[] {
     return this.renderer.managedCertificates();
   }

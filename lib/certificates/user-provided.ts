@@ -143,7 +143,7 @@ export function renderUserProvided(scope: Construct, settings: CertificateSettin
   const path = layout.requiredSecretsPath(settings.namespace, settings.clusterName);
   new OutputFile(scope, 'RequiredSecrets', {
     path,
-    content: () => requiredSecrets(plan()),
+    content: { render: () => requiredSecrets(plan()) },
   });
   return {
     addKind() {},

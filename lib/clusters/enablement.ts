@@ -19,7 +19,10 @@ import { EnablementRunbookInput, enablementRunbook } from '../documents/enableme
 import type { RunbookStep } from '../documents/runbook';
 import type { ITlsCluster } from './tls-cluster';
 
-/** A TLS enablement with its defaults applied. */
+/**
+ * A TLS enablement with its defaults applied.
+ * @jsii ignore
+ */
 export interface ResolvedEnablement {
   /** The phase this commit declares. */
   readonly phase: TlsEnablementPhase;
@@ -41,7 +44,7 @@ export function declareEnablement(cluster: ITlsCluster, enablement: TlsEnablemen
     cluster.certificates.declareEnablement(cluster, resolved.phase);
     new OutputFile(cluster, 'EnablementRunbook', {
       path: enablementRunbookPath(cluster.namespace, cluster.clusterName),
-      content: () => enablementRunbook(enablementRunbookInput(cluster, resolved, extra)),
+      content: { render: () => enablementRunbook(enablementRunbookInput(cluster, resolved, extra)) },
     });
   }
   return resolved;

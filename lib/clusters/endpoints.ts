@@ -1,9 +1,13 @@
-/** What other constructs need to reach a database cluster's SQL server. */
-export interface IDatabaseEndpoint {
+/** What names a cluster: its name and namespace. */
+export interface INamespacedCluster {
   /** The cluster name. */
   readonly clusterName: string;
   /** The namespace the cluster runs in. */
   readonly namespace: string;
+}
+
+/** What other constructs need to reach a database cluster's SQL server. */
+export interface IDatabaseEndpoint extends INamespacedCluster {
   /** The SQL server's host name inside the Kubernetes cluster. */
   readonly sqlHost: string;
   /** The SQL server's port. */

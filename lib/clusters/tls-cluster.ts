@@ -9,15 +9,11 @@ import { IConstruct } from 'constructs';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { CertificateSubject } from '../certificates/certificate-options';
 import { ComponentToken } from '../model/catalog';
-import type { RunbookStep } from '../documents/runbook';
-import { IDatabaseEndpoint } from './endpoints';
+import { RunbookStep } from '../documents/runbook';
+import { IDatabaseEndpoint, INamespacedCluster } from './endpoints';
 
 /** What every cluster construct exposes: implemented by `TlsDatabaseCluster` and `TlsMigrationCluster`. */
-export interface ITlsCluster extends IConstruct {
-  /** The cluster name. */
-  readonly clusterName: string;
-  /** The namespace the cluster runs in. */
-  readonly namespace: string;
+export interface ITlsCluster extends IConstruct, INamespacedCluster {
   /** The cluster's release version. */
   readonly version: string;
   /** The certificates the cluster's components load. */
@@ -25,7 +21,7 @@ export interface ITlsCluster extends IConstruct {
   /** The Common Name every certificate of the cluster carries. */
   readonly commonName: string;
   /** The components the cluster runs, each with a server certificate. */
-  readonly components: readonly ComponentToken[];
+  readonly components: ComponentToken[];
   /** The cluster's shared client Secret. */
   readonly clientSecretName: string;
   /** The cluster resource. */
@@ -47,11 +43,6 @@ export interface ITlsCluster extends IConstruct {
  * `BackupRestore`): implemented by `TlsDatabaseCluster`.
  */
 export interface ITlsDatabaseCluster extends ITlsCluster, IDatabaseEndpoint {
-  // Declared again: both interfaces it extends have them, and a binding in Java must see one of each.
-  /** The cluster name. */
-  readonly clusterName: string;
-  /** The namespace the cluster runs in. */
-  readonly namespace: string;
   /** The operator version the cluster was declared for, when given. */
   readonly operatorVersion?: string;
   /** Whether the cluster runs with TLS in this synth (false before the `enable` phase of a TLS enablement). */

@@ -262,7 +262,10 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
   public readonly sinkTlsSecretNames: string[];
   /** Whether the cluster runs with TLS in this synth: always, unless an enablement is before its `enable` phase. */
   public readonly tlsEnabled: boolean;
-  /** The TLS enablement declared, with its defaults, when one is. */
+  /**
+   * The TLS enablement declared, with its defaults, when one is.
+   * @jsii ignore
+   */
   public readonly enablement?: ResolvedEnablement;
   /** TLS for MySQL clients, when `tlsClient` turns it on. */
   public readonly sqlTls?: SqlTls;
@@ -332,7 +335,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
 
     this.runbook = new OutputFile(this, 'Runbook', {
       path: databaseRunbookPath(namespace, props.clusterName),
-      content: () => databaseRunbook(this.runbookInput(), this.runbookSteps),
+      content: { render: () => databaseRunbook(this.runbookInput(), this.runbookSteps) },
     });
     new OutputFile(this, 'MountClientSecretPatch', {
       path: mountClientSecretPatchPath(namespace, props.clusterName),

@@ -258,7 +258,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
   /** The Common Name the members accept (the master accepts only this one). */
   public readonly commonName: string;
   /** The members the cluster runs, each with a server certificate: `mig-master`, `mig-worker`. */
-  public readonly components: readonly ComponentToken[] = MEMBERS;
+  public readonly components: ComponentToken[] = [...MEMBERS];
   /** The shared client Secret of the migration cluster (`${cluster_name}-mig-client-secret`). */
   public readonly clientSecretName: string;
   /** The external databases' Secrets, as listed in `spec.tlsClientSecretNames`. */
@@ -306,7 +306,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     });
     this.runbook = new OutputFile(this, 'Runbook', {
       path: runbookPath,
-      content: () => this.runbookContent(sources, target),
+      content: { render: () => this.runbookContent(sources, target) },
     });
   }
 

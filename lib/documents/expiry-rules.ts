@@ -6,7 +6,10 @@
 import { EXPIRY_ALERTS, EXPIRY_ALERT_LABELS, EXPIRY_EXPORTER, EXPIRY_METRICS, EXPORTED_KEYS, WatchedCertificate } from '../model/expiry';
 import * as names from '../model/names';
 
-/** What the rules of one cluster are made from. */
+/**
+ * What the rules of one cluster are made from.
+ * @jsii ignore
+ */
 export interface ExpiryRulesInput {
   readonly clusterName: string;
   readonly namespace: string;
@@ -25,7 +28,10 @@ export interface ExpiryRulesInput {
   readonly rotationRunbook: string;
 }
 
-/** One alerting rule. */
+/**
+ * One alerting rule.
+ * @jsii ignore
+ */
 export interface AlertRule {
   /** The alert's name, one of {@link EXPIRY_ALERTS}. */
   readonly alert: string;
@@ -39,7 +45,10 @@ export interface AlertRule {
   readonly annotations: { readonly [key: string]: string };
 }
 
-/** A rule group, as a rules file and a `PrometheusRule` hold it. */
+/**
+ * A rule group, as a rules file and a `PrometheusRule` hold it.
+ * @jsii ignore
+ */
 export interface RuleGroup {
   /** The group's name: `cluster-tls-<namespace>-<cluster>-certificate-expiry`. */
   readonly name: string;
@@ -254,7 +263,10 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The chart values the library sets; the chart's defaults hold the rest. */
+/**
+ * The chart values the library sets; the chart's defaults hold the rest.
+ * @jsii ignore
+ */
 export interface ExporterValues {
   /** The name the chart gives its objects, unique in the cluster: `<namespace>-${cluster_name}-cert-expiry`. */
   readonly fullnameOverride: string;
@@ -286,7 +298,10 @@ export interface ExporterValues {
   };
 }
 
-/** What the exporter's values are made from. */
+/**
+ * What the exporter's values are made from.
+ * @jsii ignore
+ */
 export interface ExporterValuesInput {
   /** The namespaces of the Secrets it reads, the cluster's first. */
   readonly namespaces: readonly string[];

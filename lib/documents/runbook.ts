@@ -8,6 +8,14 @@ export function outputFolderRunIn(manifestFile: string): string {
   return `the output folder (the one that holds ${manifestFile})`;
 }
 
+/** A file's content shown in a runbook step's block. */
+export interface RunbookFile {
+  /** The block's language, after the opening fence (for example `sql`). */
+  readonly language: string;
+  /** The file's text; a final line break is dropped. */
+  readonly content: string;
+}
+
 /** One step of a runbook. */
 export interface RunbookStep {
   /** The step's title. */
@@ -16,12 +24,12 @@ export interface RunbookStep {
    * Explanation before the commands, one paragraph per entry.
    * @default - no text
    */
-  readonly text?: readonly string[];
+  readonly text?: string[];
   /**
    * Shell commands, one per entry, shown in one `bash` block (the runbooks are bash: a check may read several lists through `<(…)`).
    * @default - no commands
    */
-  readonly commands?: readonly string[];
+  readonly commands?: string[];
   /**
    * Where the step's commands run, when not where the runbook's {@link Runbook.runIn} says: the
    * first line of the block, as a shell comment.
@@ -32,15 +40,13 @@ export interface RunbookStep {
    * A file's content shown in a block (for example a patch), with its language.
    * @default - no file
    */
-  readonly file?: {
-    /** The block's language, after the opening fence (for example `sql`). */
-    readonly language: string;
-    /** The file's text; a final line break is dropped. */
-    readonly content: string;
-  };
+  readonly file?: RunbookFile;
 }
 
-/** A runbook: a title, an introduction and its steps. */
+/**
+ * A runbook: a title, an introduction and its steps.
+ * @jsii ignore
+ */
 export interface Runbook {
   /** The runbook's title, its level-one heading. */
   readonly title: string;

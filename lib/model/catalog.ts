@@ -42,6 +42,7 @@ export enum DeployedBy {
  * One group of three host names on a server certificate: `<base>`, `<base>.<namespace>` and
  * `<base>.<namespace>.svc`, where `<base>` is the component's service (`service`) or its peer
  * service (`peer`), optionally prefixed with `*.`.
+ * @jsii ignore
  */
 export interface HostForm {
   /** Which service the names are built on. */
@@ -50,7 +51,10 @@ export interface HostForm {
   readonly wildcard: boolean;
 }
 
-/** Where a component reads the list of Common Names it accepts from peers. */
+/**
+ * Where a component reads the list of Common Names it accepts from peers.
+ * @jsii ignore
+ */
 export interface CommonNameCheck {
   /** The configuration key, as the component spells it. */
   readonly key: 'cert-allowed-cn' | 'cluster-verify-cn' | 'certAllowedCN' | 'cert_allowed_cn';
@@ -73,7 +77,10 @@ export interface CommonNameCheck {
   }[];
 }
 
-/** One row of the component catalog. */
+/**
+ * One row of the component catalog.
+ * @jsii ignore
+ */
 export interface ComponentEntry {
   /** The component token. */
   readonly token: ComponentToken;
@@ -242,7 +249,10 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   },
 ];
 
-/** One row per cluster kind: the names and resources that belong to the kind, not to a component. */
+/**
+ * One row per cluster kind: the names and resources that belong to the kind, not to a component.
+ * @jsii ignore
+ */
 export interface ClusterKindEntry {
   /** The kind. */
   readonly kind: ClusterKind;

@@ -72,7 +72,10 @@ export const DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT = '3m';
 /** The operator's own eviction timeout (`tikv_upgrader.go`, release-1.6), which the simulator's report compares with. */
 export const OPERATOR_EVICT_LEADER_TIMEOUT = '1500m';
 
-/** What the cluster resource and the drainer say in a phase. */
+/**
+ * What the cluster resource and the drainer say in a phase.
+ * @jsii ignore
+ */
 export interface EnablementState {
   /** `spec.tlsCluster.enabled`, the allowed Common Name lists, the mounted client Secret and the drainer's TLS values. */
   readonly tls: boolean;
@@ -95,7 +98,10 @@ export function nextEnablementPhase(phase: TlsEnablementPhase): TlsEnablementPha
   return ENABLEMENT_PHASES[ENABLEMENT_PHASES.indexOf(phase) + 1];
 }
 
-/** The enablement of a certificate plan, which `cluster-tls verify` and the record read. */
+/**
+ * The enablement of a certificate plan, which `cluster-tls verify` and the record read.
+ * @jsii ignore
+ */
 export interface TlsPlanEnablement {
   /** The phase declared. */
   readonly phase: TlsEnablementPhase;

@@ -9,12 +9,20 @@ import { inspect } from 'node:util';
  * A mistake in the input of a construct: the message names the construct path, the field,
  * the value received and what is expected, on one line. Entry points print the message
  * alone (no stack trace) and exit with a non-zero code.
+ * @jsii ignore
  */
 export class ClusterTlsError extends Error {
   /** @param options.cause the error of the system behind this one, kept for a debugger, never printed by the entry points */
   constructor(message: string, options?: { readonly cause?: unknown }) {
     super(message, options);
     this.name = 'ClusterTlsError';
+    // In an app of Python, Java or Go, whose jsii runtime starts this process with JSII_AGENT set,
+    // the refusal reaches the app as that language's error, and Java's appends the stack to the
+    // message: a JavaScript stack says nothing there, so the refusal carries its message alone
+    // (JSII_DEBUG keeps the stack).
+    if (typeof process !== 'undefined' && process.env.JSII_AGENT && !process.env.JSII_DEBUG) {
+      this.stack = '';
+    }
     reportIfUncaught(this);
   }
 }
@@ -66,7 +74,10 @@ function reportIfUncaught(error: Error): void {
 /** Keys whose values never appear in an error message. */
 const SECRET_KEY = /password|secret|token|private|key$/i;
 
-/** What a message says it received in place of a value it must not show: printed as it is, unquoted. */
+/**
+ * What a message says it received in place of a value it must not show: printed as it is, unquoted.
+ * @jsii ignore
+ */
 export class Description {
   constructor(
     /** The words the message shows, as they are. */

@@ -86,7 +86,10 @@ export const MINIMUM_EXPIRY_THRESHOLD = '1h';
  */
 export type CertificateTrust = 'cluster' | 'sql';
 
-/** A certificate cert-manager issues and renews: a `Certificate` and the Secret it writes. */
+/**
+ * A certificate cert-manager issues and renews: a `Certificate` and the Secret it writes.
+ * @jsii ignore
+ */
 export interface ManagedCertificate {
   /** The `Certificate`'s name, which cert-manager's metrics carry. */
   readonly certificateName: string;
@@ -104,7 +107,10 @@ export interface ManagedCertificate {
   readonly renewBeforeSeconds: number;
 }
 
-/** A certificate the exporter reads from a Secret's key. */
+/**
+ * A certificate the exporter reads from a Secret's key.
+ * @jsii ignore
+ */
 export interface ExportedCertificate {
   /** The name of the Secret the exporter reads. */
   readonly secretName: string;

@@ -93,7 +93,10 @@ export const RECORD_FILE = FILES.record;
 /** cdk8s's default file extension of manifests. */
 export const DEFAULT_MANIFEST_EXTENSION = '.k8s.yaml';
 
-/** The content of {@link OUTPUT_MARKER_FILE}. */
+/**
+ * The content of {@link OUTPUT_MARKER_FILE}.
+ * @jsii ignore
+ */
 export interface OutputMarker {
   /** Always `cdk8s-cluster-tls`: the guards recognise a folder this library wrote by it. */
   readonly writtenBy: 'cdk8s-cluster-tls';
@@ -110,7 +113,10 @@ export interface OutputMarker {
   readonly outputFolder?: string;
 }
 
-/** A marker read from a folder, by {@link readOutputMarker}. */
+/**
+ * A marker read from a folder, by {@link readOutputMarker}.
+ * @jsii ignore
+ */
 export interface FoundMarker {
   /** The marker's file name in the folder. */
   readonly file: string;

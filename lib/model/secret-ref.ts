@@ -10,19 +10,26 @@ import { PropSpec, isConstruct } from './props';
  * What the constructs read of a cdk8s-plus `ISecret`: its name and its kind. Every major's
  * `ISecret` (`cdk8s-plus-27` to `cdk8s-plus-34`) has both, so an app on any of them passes its own.
  */
-export interface SecretLike extends IConstruct {
+export interface ISecretLike extends IConstruct {
   /** The Secret's name in Kubernetes. */
   readonly name: string;
   /** The object's kind: `Secret`. */
   readonly kind: string;
 }
 
+/**
+ * The name {@link ISecretLike} had up to 0.1.
+ * @deprecated use {@link ISecretLike}
+ */
+export type SecretLike = ISecretLike;
+
 /** A Secret, by its name or as a cdk8s-plus `ISecret` of any major (`kplus.Secret.fromSecretName`, or a `kplus.Secret`). */
-export type SecretRef = string | SecretLike;
+export type SecretRef = string | ISecretLike;
 
 /**
  * A cdk8s-plus package, any major from 27, as `import * as kplus from 'cdk8s-plus-34'` gives it:
  * what the constructs use of it to hand out a Secret as that package's `ISecret`.
+ * @jsii ignore
  */
 export interface CdkPlusPackage<S> {
   /** The package's `Secret` class. */

@@ -88,23 +88,41 @@ export function registeredDrainers(app: App): readonly DrainerFacts[] {
  * {@link ClusterTlsError}, as cdk8s throws its own validation errors, before anything is written.
  * With {@link MANIFESTS_ONLY_CONTEXT} set, stock cdk8s writes the manifests alone. Only this app
  * object changes; `Chart.toJson()` and `Testing.synth()`, which write nothing, work as they do.
+ *
+ * The app's prototype is swapped for a subclass of its own class rather than `synth` set on the
+ * object: an app of Python, Java or Go calls `synth` through the jsii kernel, which looks the method
+ * up on the object's class, never on the object.
  */
 function synthesizeOnStockSynth(app: App): void {
-  const stock = app.synth;
-  Object.defineProperty(app, 'synth', {
-    configurable: true,
-    writable: true,
-    value: function synth(this: App): void {
-      if (this.node.tryGetContext(MANIFESTS_ONLY_CONTEXT) === true) {
-        stock.call(this);
-        return;
+  const own = Object.getPrototypeOf(app) as App;
+  if (Object.prototype.hasOwnProperty.call(own, LIBRARY_SYNTH)) {
+    return;
+  }
+  let library = librarySynthClasses.get(own);
+  if (library === undefined) {
+    const base = own.constructor as new (...args: never[]) => App;
+    library = class LibraryApp extends base {
+      public synth(): void {
+        if (this.node.tryGetContext(MANIFESTS_ONLY_CONTEXT) === true) {
+          super.synth();
+          return;
+        }
+        // Loaded here: the synthesis module loads this one.
+        const { synthesize }: typeof import('./synthesize') = require('./synthesize');
+        synthesize(this);
       }
-      // Loaded here: the synthesis module loads this one.
-      const { synthesize }: typeof import('./synthesize') = require('./synthesize');
-      synthesize(this);
-    },
-  });
+    };
+    Object.defineProperty(library.prototype, LIBRARY_SYNTH, { value: true });
+    librarySynthClasses.set(own, library);
+  }
+  Object.setPrototypeOf(app, library.prototype);
 }
+
+/** Marks the prototype that runs the library's synthesis. */
+const LIBRARY_SYNTH = Symbol.for('cdk8s-cluster-tls.library-synth');
+
+/** The subclass that runs the library's synthesis, for each app class it was put under. */
+const librarySynthClasses = new WeakMap<object, new (...args: never[]) => App>();
 
 /** The app's validation: the first failure of the rules, as one line; one mistake is one line. */
 function firstRuleFailure(root: IConstruct, state: AppState): string[] {

@@ -7,12 +7,27 @@ import { ClusterTlsError, inputError } from '../model/errors';
 
 const OUTPUT_FILE = Symbol.for('cdk8s-cluster-tls.OutputFile');
 
+/**
+ * The content of an {@link OutputFile} rendered at synth, after every construct was added: in
+ * TypeScript `{ render: () => text }`; in Python, Java and Go an object implementing `render`.
+ */
+export interface IOutputFileContent {
+  /** The file's text. */
+  render(): string;
+}
+
+/** Whether an {@link OutputFile} is written, asked at synth, after every construct was added. */
+export interface IOutputFileCondition {
+  /** True to write the file at this synth. */
+  isWritten(): boolean;
+}
+
 /** Props of {@link OutputFile}. */
 export interface OutputFileProps {
   /** Path of the file relative to the files folder (`cluster-tls`, beside the output folder), with '/' separators. */
   readonly path: string;
-  /** The content, or a function that returns it at synth (after every construct was added). */
-  readonly content: string | (() => string);
+  /** The content, or an object that renders it at synth (after every construct was added). */
+  readonly content: string | IOutputFileContent;
   /**
    * Whether the file is an executable script (mode 0755 instead of 0644).
    * @default false
@@ -23,7 +38,7 @@ export interface OutputFileProps {
    * that depends on what the app adds later.
    * @default - always written
    */
-  readonly when?: () => boolean;
+  readonly when?: IOutputFileCondition;
 }
 
 /**
@@ -40,8 +55,8 @@ export class OutputFile extends Construct {
   public readonly path: string;
   /** Whether the file is executable. */
   public readonly executable: boolean;
-  private readonly content: string | (() => string);
-  private readonly when?: () => boolean;
+  private readonly content: string | IOutputFileContent;
+  private readonly when?: IOutputFileCondition;
 
   constructor(scope: Construct, id: string, props: OutputFileProps) {
     super(scope, id);
@@ -58,12 +73,12 @@ export class OutputFile extends Construct {
 
   /** Whether the file is written at this synth. */
   public isWritten(): boolean {
-    return this.when?.() ?? true;
+    return this.when?.isWritten() ?? true;
   }
 
   /**
-   * Renders the content. A user error ({@link ClusterTlsError}) from the content function goes
-   * through as it is; any other error is a fault in that function, and comes back naming this
+   * Renders the content. A user error ({@link ClusterTlsError}) from the content's `render` goes
+   * through as it is; any other error is a fault in that `render`, and comes back naming this
    * construct and its file, with the original as its `cause`.
    */
   public render(): string {
@@ -71,12 +86,12 @@ export class OutputFile extends Construct {
       return this.content;
     }
     try {
-      return this.content();
+      return this.content.render();
     } catch (e) {
       if (e instanceof ClusterTlsError) {
         throw e;
       }
-      throw new Error(`${this.node.path}: the content function of ${this.path} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new Error(`${this.node.path}: the content of ${this.path} failed to render: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
   }
 }

@@ -18,7 +18,10 @@ import { READ_LIMITS, readBounded } from '../model/bounded-read';
 import { ClusterTlsError, oneLine } from '../model/errors';
 import { ManifestObject, ManifestRule, checkManifests } from './rules';
 
-/** What the plugin uses of the report cdk8s-cli gives it. */
+/**
+ * What the plugin uses of the report cdk8s-cli gives it.
+ * @jsii ignore
+ */
 export interface ValidationReportLike {
   /** Adds one violation of a rule, with the resources that break it. */
   addViolation(violation: {
@@ -31,7 +34,10 @@ export interface ValidationReportLike {
   submit(status: 'success' | 'failure', metadata?: { readonly [key: string]: string }): void;
 }
 
-/** What the plugin uses of the context cdk8s-cli gives it. */
+/**
+ * What the plugin uses of the context cdk8s-cli gives it.
+ * @jsii ignore
+ */
 export interface ValidationContextLike {
   /** The manifest files to check. */
   readonly manifests: readonly string[];
@@ -57,6 +63,7 @@ export function readManifests(paths: readonly string[]): ManifestObject[] {
 /**
  * The library's rules as a cdk8s validation plugin (`validations:` in `cdk8s.yaml`, class
  * `ClusterTlsValidation`). It takes no properties.
+ * @jsii ignore
  */
 export class ClusterTlsValidation {
   /** cdk8s-cli passes the entry's `properties`; the plugin has none. */

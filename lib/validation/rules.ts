@@ -13,7 +13,10 @@ import { DNS_LABEL_MAX, isDnsLabel } from '../model/validate';
 import * as names from '../model/names';
 import { lifetimeBreaks } from '../model/lifetimes';
 
-/** One object of a manifest file. */
+/**
+ * One object of a manifest file.
+ * @jsii ignore
+ */
 export interface ManifestObject {
   /** The file it was read from. */
   readonly manifestPath: string;
@@ -21,7 +24,10 @@ export interface ManifestObject {
   readonly object: any;
 }
 
-/** The names of the rules, as reports show them. */
+/**
+ * The names of the rules, as reports show them.
+ * @jsii ignore
+ */
 export enum ManifestRule {
   /** A cluster's certificate Secrets are the ones the operator loads, by name. */
   OPERATOR_SECRET_NAMES = 'cluster-tls/operator-secret-names',
@@ -35,7 +41,10 @@ export enum ManifestRule {
   CLIENT_SECRET_NAMES = 'cluster-tls/client-secret-names',
 }
 
-/** One rule broken by one object. */
+/**
+ * One rule broken by one object.
+ * @jsii ignore
+ */
 export interface ManifestViolation {
   /** The rule. */
   readonly rule: ManifestRule;

@@ -12,6 +12,7 @@ import { brief, oneLine } from './text';
  * Input that `cluster-tls verify` cannot read: a file that is not JSON, not Secrets, base64 that
  * does not decode, a PEM that does not parse, a missing or malformed plan. The message is one
  * line: where, what was received, what is expected.
+ * @jsii ignore
  */
 export class VerifyInputError extends ClusterTlsError {
   constructor(where: string, field: string, received: unknown, expected: string) {
@@ -20,7 +21,10 @@ export class VerifyInputError extends ClusterTlsError {
   }
 }
 
-/** One Secret of the input, with its data decoded. */
+/**
+ * One Secret of the input, with its data decoded.
+ * @jsii ignore
+ */
 export interface SecretData {
   /** `metadata.name`. */
   readonly name: string;
@@ -42,7 +46,10 @@ export interface SecretData {
   readonly source: string;
 }
 
-/** One container of a Pod, from `status.containerStatuses[]`. */
+/**
+ * One container of a Pod, from `status.containerStatuses[]`.
+ * @jsii ignore
+ */
 export interface ContainerStart {
   /** `name`. */
   readonly name: string;
@@ -55,7 +62,10 @@ export interface ContainerStart {
   readonly notRunning?: string;
 }
 
-/** One Pod of the input: the Secrets its volumes mount, and when its containers started. */
+/**
+ * One Pod of the input: the Secrets its volumes mount, and when its containers started.
+ * @jsii ignore
+ */
 export interface PodData {
   /** `metadata.name`. */
   readonly name: string;
@@ -76,7 +86,10 @@ export interface PodData {
   readonly source: string;
 }
 
-/** The objects of the `--secrets` input, kept apart by kind. */
+/**
+ * The objects of the `--secrets` input, kept apart by kind.
+ * @jsii ignore
+ */
 export interface SecretsAndPods {
   /** The Secrets, in the order of the input. */
   readonly secrets: SecretData[];

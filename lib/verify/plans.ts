@@ -20,7 +20,10 @@ import { brief, oneLine } from './text';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
 import PLAN_SCHEMA from '../certificates/tls-plan.schema.json';
 
-/** A list of Common Names that one component accepts from its peers, and where it was read. */
+/**
+ * A list of Common Names that one component accepts from its peers, and where it was read.
+ * @jsii ignore
+ */
 export interface AllowedCommonNames {
   /** The component that checks. */
   readonly component: ComponentToken;
@@ -34,7 +37,10 @@ export interface AllowedCommonNames {
   readonly source: string;
 }
 
-/** A plan read from an output folder, with the allowed Common Names of its cluster. */
+/**
+ * A plan read from an output folder, with the allowed Common Names of its cluster.
+ * @jsii ignore
+ */
 export interface LoadedPlan {
   /** The plan file, relative to the output folder. */
   readonly file: string;

@@ -62,7 +62,10 @@ export const CHECK_DESCRIPTIONS: Readonly<Record<CheckName, string>> = {
 /** The checks a Secret must pass to serve as a peer in the handshakes of the others. */
 const PEER_CHECKS: readonly CheckName[] = ['chain', 'same-ca', 'key-match', 'usage'];
 
-/** The outcome of one check of one Secret. */
+/**
+ * The outcome of one check of one Secret.
+ * @jsii ignore
+ */
 export interface CheckResult {
   /** Which check. */
   readonly check: CheckName;
@@ -74,7 +77,10 @@ export interface CheckResult {
   readonly found: string;
 }
 
-/** The reference CA of a cluster: every Secret's `ca.crt` must be this certificate. */
+/**
+ * The reference CA of a cluster: every Secret's `ca.crt` must be this certificate.
+ * @jsii ignore
+ */
 export interface ClusterCa {
   /** The CA certificate. */
   readonly certificate: X509Certificate;
@@ -87,7 +93,10 @@ export interface ClusterCa {
   readonly label?: string;
 }
 
-/** What the checks of one Secret need besides the Secret and its plan. */
+/**
+ * What the checks of one Secret need besides the Secret and its plan.
+ * @jsii ignore
+ */
 export interface VerifyContext {
   /** The time the certificates must be valid at. */
   readonly now: Date;
@@ -503,7 +512,10 @@ function checkKeyStrength(m: Material, plan: TlsPlan): CheckResult {
     keys.map((k) => `${k.label} ${describeStrength(k.strength)}`).join(', '));
 }
 
-/** The checks of one Secret. */
+/**
+ * The checks of one Secret.
+ * @jsii ignore
+ */
 export interface SecretReport {
   /** The Secret name. */
   readonly name: string;
@@ -525,7 +537,10 @@ export interface SecretReport {
   readonly checks: CheckResult[];
 }
 
-/** One plan that was checked. */
+/**
+ * One plan that was checked.
+ * @jsii ignore
+ */
 export interface PlanReport {
   /** The plan file, relative to the output folder. */
   readonly file: string;
@@ -560,7 +575,10 @@ export interface PlanReport {
   readonly notInInput?: string[];
 }
 
-/** Everything `cluster-tls verify` found. */
+/**
+ * Everything `cluster-tls verify` found.
+ * @jsii ignore
+ */
 export interface VerifyReport {
   /** Whether every Secret passed every check. */
   readonly ok: boolean;
@@ -581,7 +599,10 @@ export interface VerifyReport {
   };
 }
 
-/** Options of {@link verify}. */
+/**
+ * Options of {@link verify}.
+ * @jsii ignore
+ */
 export interface VerifyOptions {
   /**
    * The time the certificates must be valid at.

@@ -16,7 +16,7 @@ import { readmeBlocks } from './_readme';
 const ROOT = path.join(__dirname, '..');
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 /** What a clone holds beyond its sources: never copied into the project copy that is packed. */
-const NOT_SOURCES = new Set(['node_modules', 'build', 'dist', 'cluster-tls', 'coverage', '.git', '.jest-cache']);
+const NOT_SOURCES = new Set(['node_modules', 'build', 'dist', 'cluster-tls', 'coverage', '.git', '.jest-cache', '.cache', '.jsii']);
 const SECTION = 'Use it in your app';
 
 /**
@@ -205,7 +205,11 @@ describe('the package, as npm pack writes it', () => {
     // types alone compiles to a file that nothing loads).
     const module = (f: string) => f.replace(/(\.d\.ts|\.js)$/, '');
     const neededModules = new Set([...needed].filter((f) => /\.(js|d\.ts)$/.test(f)).map(module));
-    const extra = files.filter((f) => !['package.json', 'README.md', 'LICENSE', 'API.md', 'CHANGELOG.md'].includes(f) && !(
+    // jsii's assembly, which the Python, Java and Go runtimes load, and the dependencies jsii
+    // bundles (those that are not jsii packages), with theirs.
+    const bundled = bundledPackages();
+    expect([...new Set(files.filter((f) => f.startsWith('node_modules/')).map(topPackage))].sort()).toEqual(bundled);
+    const extra = files.filter((f) => !['package.json', 'README.md', 'LICENSE', 'API.md', 'CHANGELOG.md', '.jsii'].includes(f) && !f.startsWith('node_modules/') && !(
       (/^build\/(lib|bin|imports)\/.+\.js$/.test(f) && neededModules.has(module(f)))
       || (/^build\/(lib|imports)\/.+\.d\.ts$/.test(f) && neededModules.has(module(f)))
       || (/^build\/lib\/.+\.json$/.test(f) && needed.has(f))));
@@ -232,7 +236,9 @@ describe('the package, as npm pack writes it', () => {
     const fromApp = resolve('app');
     expect(resolve(PACKAGE.name)).toEqual(fromApp);
     expect(fromApp.map((f: string) => path.relative(app, f).split(path.sep).slice(0, 2).join('/'))).toEqual(['node_modules/cdk8s', 'node_modules/constructs', 'node_modules/cdk8s-plus-27']);
-    expect(fs.existsSync(path.join(app, 'node_modules', PACKAGE.name, 'node_modules'))).toBe(false);
+    // The library's own node_modules holds the bundled dependencies alone, never these.
+    const nested = path.join(app, 'node_modules', PACKAGE.name, 'node_modules');
+    expect(fs.readdirSync(nested).filter((f) => !f.startsWith('.')).sort()).toEqual(bundledPackages());
     expect(PACKAGE.dependencies).not.toHaveProperty('cdk8s');
     expect(PACKAGE.dependencies).not.toHaveProperty('constructs');
     expect(PACKAGE.dependencies).not.toHaveProperty('cdk8s-plus-27');
@@ -427,3 +433,24 @@ describe('an app made by cdk8s init typescript-app, as README starts one', () =>
     }
   }, 300_000);
 });
+
+/** The packages jsii bundles into the package (its bundledDependencies), with their dependencies, sorted. */
+function bundledPackages(): string[] {
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name)) {
+      return;
+    }
+    seen.add(name);
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    Object.keys(manifest.dependencies ?? {}).forEach(visit);
+  };
+  (PACKAGE.bundledDependencies as string[]).forEach(visit);
+  return [...seen].sort();
+}
+
+/** The package a path below node_modules/ belongs to. */
+function topPackage(file: string): string {
+  const parts = file.split('/');
+  return parts[1].startsWith('@') ? `${parts[1]}/${parts[2]}` : parts[1];
+}

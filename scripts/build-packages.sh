@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds the library's packages for Python, Go and Java with jsii and jsii-pacmak, as a release
+# would publish them, into build/packages/<language>/:
+#
+#   python   the wheel (cdk8s_cluster_tls-<version>-py3-none-any.whl)
+#   go       the generated module (build/packages/go/clustertls)
+#   java     the jar, in a Maven repository layout (build/packages/java)
+#
+# jsii compiles into build/jsii (tsconfig.jsii.json), apart from build/ of `tsc -b`, so tests that
+# run the library meanwhile see no half-written file; the npm package is made of that build too.
+#
+# The cdk8s, cdk8s-plus-27 and constructs packages this library builds on are published for Go and
+# Java too, but the module proxy and Maven Central this project reaches do not serve the versions
+# its lock file pins (no cdk8s Go module at all; no cdk8s-plus-27 jar). For those two languages
+# jsii-pacmak generates them from the very npm packages the TypeScript build uses, into each
+# package's own jsii output folder (node_modules/<package>/dist/<language>), where jsii-pacmak and
+# the language tests find them; constructs comes from Maven Central and the module proxy. A
+# package whose generated code is already there is skipped (jsii-pacmak's fingerprints), so only
+# the first build after `npm install` pays for them: about 4 minutes for Java on 2 cores, 15
+# seconds for Go.
+#
+# Usage: scripts/build-packages.sh [python] [go] [java]   (default: all three)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+languages=("$@")
+if [ "${#languages[@]}" -eq 0 ]; then languages=(python go java); fi
+
+# jsii and jsii-pacmak warn that Node.js 20 is past its end of life; the versions pinned here run on it.
+export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION="${JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION:-20}"
+export JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION="${JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION:-1}"
+
+out="$root/build/packages"
+mkdir -p "$out"
+npx jsii --silence-warnings=reserved-word
+
+# The packages of the dependencies a language needs generated here (see above).
+dependencies() {
+  case "$1" in
+    go) echo node_modules/cdk8s node_modules/cdk8s-plus-27 ;;
+    java) echo node_modules/cdk8s node_modules/cdk8s-plus-27 ;;
+  esac
+}
+
+for language in "${languages[@]}"; do
+  case "$language" in
+    python | go | java) ;;
+    *) echo "scripts/build-packages.sh: received \"$language\"; expected python, go or java" >&2; exit 2 ;;
+  esac
+  deps="$(dependencies "$language")"
+  if [ -n "$deps" ]; then
+    # shellcheck disable=SC2086 # one argument per package
+    npx jsii-pacmak $deps --targets "$language"
+  fi
+  rm -rf "${out:?}/$language"
+  npx jsii-pacmak . --outdir "$out" --targets "$language"
+done

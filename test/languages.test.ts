@@ -1,0 +1,182 @@
+/**
+ * The library in Python, Go and Java: the reference app of main.ts, written in each language
+ * (examples/<language>), built against the packages jsii-pacmak makes of the library
+ * (scripts/build-packages.sh) and against cdk8s from that language's registry, synthesizes an
+ * output byte for byte the TypeScript reference's (both folders and the record, file modes
+ * included), and a refused input gives the same one line as in TypeScript and writes nothing.
+ *
+ * A language whose toolchain is missing is skipped with its reason outside CI; under CI=true the
+ * test runs and fails instead.
+ */
+import { SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { readmeBlocks } from './_readme';
+
+const ROOT = path.resolve(__dirname, '..');
+const inCi = process.env.CI === 'true';
+
+/** The refused input: the coordinator's storage, in every language's copy of the app. */
+const GOOD_STORAGE = '"10Gi"';
+const BAD_STORAGE = '"10 GiB"';
+
+/** One language: what it needs on the machine, and where its app and README commands are. */
+interface Language {
+  readonly name: 'python' | 'go' | 'java';
+  /** README's subsection of the language. */
+  readonly section: string;
+  /** Commands that must be on PATH. */
+  readonly tools: string[];
+  /** What installs the missing tools. */
+  readonly install: string;
+  /** The example's file that holds the coordinator's storage. */
+  readonly source: string;
+}
+
+const LANGUAGES: Language[] = [
+  { name: 'python', section: 'Python', tools: ['python3'], install: 'CPython 3 with its venv module', source: 'main.py' },
+  { name: 'go', section: 'Go', tools: ['go'], install: 'Go', source: 'main.go' },
+  { name: 'java', section: 'Java', tools: ['java', 'mvn'], install: 'a JDK 17 and Maven', source: path.join('src', 'main', 'java', 'example', 'Main.java') },
+];
+
+/** The environment of every program run here: the library's and the cdk8s CLI's variables unset. */
+const ENV: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CLUSTER_TLS_') && !k.startsWith('CDK8S_') && !k.startsWith('JSII_')));
+
+/** The TypeScript reference: main.ts's output, and the line of its refusal of the bad storage. */
+let reference: { readonly tree: FileEntry[]; readonly refusal: string };
+
+beforeAll(() => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reference-ts-'));
+  // build/main.js, run from a folder of its own: its modules are found where they are.
+  const main = fs.readFileSync(path.join(ROOT, 'build', 'main.js'), 'utf8')
+    .replace('require("./lib")', `require(${JSON.stringify(path.join(ROOT, 'build', 'lib'))})`)
+    .replace('require("cdk8s")', `require(${JSON.stringify(require.resolve('cdk8s'))})`);
+  fs.writeFileSync(path.join(dir, 'main.js'), main);
+  const refused = main.replace(`storage: '10Gi'`, `storage: '10 GiB'`);
+  expect(refused).not.toBe(main);
+  fs.writeFileSync(path.join(dir, 'refused.js'), refused);
+  run('node', ['main.js'], dir);
+  const tree = outputTree(dir);
+  const failed = spawnSync('node', ['refused.js'], { cwd: dir, env: ENV, encoding: 'utf8' });
+  expect(failed.status).toBe(1);
+  expect(outputTree(dir)).toEqual(tree);
+  reference = { tree, refusal: failed.stderr };
+  expect(reference.refusal).toMatch(/^error: demo\/basic-database: coordinator\.storage: received "10 GiB"; expected [^\n]+\n$/);
+}, 60_000);
+
+for (const language of LANGUAGES) {
+  const missing = language.tools.filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
+  const describeIfTools = missing.length > 0 && !inCi ? describe.skip : describe;
+  if (missing.length > 0 && !inCi) {
+    // eslint-disable-next-line no-console
+    console.log(`skipping the ${language.name} app: ${missing.join(' and ')} not found on PATH (install ${language.install}; under CI=true the test runs and fails instead)`);
+  }
+
+  describeIfTools(`the reference app in ${language.name}, built and run as README says`, () => {
+    const blocks = readmeBlocks().filter((b) => b.section === language.section);
+    const [setUp, runApp] = blocks.filter((b) => b.lang === 'sh');
+    let app: string;
+
+    beforeAll(() => {
+      if (missing.length > 0) {
+        throw new Error(`CI=true but ${missing.join(' and ')} not found on PATH: install ${language.install} (.ci/run does)`);
+      }
+      // The layout README's commands assume: the app's folder beside the clone.
+      const work = fs.mkdtempSync(path.join(os.tmpdir(), `reference-${language.name}-`));
+      fs.symlinkSync(ROOT, path.join(work, 'cdk8s-cluster-tls'));
+      app = path.join(work, 'my-app');
+      fs.cpSync(path.join(ROOT, 'examples', language.name), app, { recursive: true });
+      bash(setUp.text, app);
+    }, 30 * 60_000);
+
+    test('README has its two command blocks, and every other block of the subsection is an excerpt of the example', () => {
+      expect(setUp.text).toContain(`../cdk8s-cluster-tls/scripts/build-packages.sh ${language.name}\n`);
+      expect(runApp.text).toMatch(/^export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=20\n/);
+      const example = fs.readFileSync(path.join(ROOT, 'examples', language.name, language.source), 'utf8');
+      const excerpts = blocks.filter((b) => b.lang !== 'sh');
+      expect(excerpts.length).toBeGreaterThan(0);
+      for (const block of excerpts) {
+        expect(example).toContain(block.text.trimEnd());
+      }
+    });
+
+    test('pins the cdk8s, cdk8s-plus-27 and constructs releases the TypeScript build runs on', () => {
+      const pins: Record<Language['name'], { readonly file: string; readonly form: (pkg: string, version: string) => string }> = {
+        python: { file: 'README.md', form: (pkg, version) => `${pkg}==${version}` },
+        go: { file: path.join('examples', 'go', 'go.mod'), form: (pkg, version) => (pkg === 'cdk8s' ? `github.com/cdk8s-team/cdk8s-core-go/cdk8s/v2 v${version}` : '') },
+        java: { file: path.join('examples', 'java', 'pom.xml'), form: (pkg, version) => (pkg === 'cdk8s' ? `<artifactId>cdk8s</artifactId>\n      <version>${version}</version>` : '') },
+      };
+      const { file, form } = pins[language.name];
+      const text = file === 'README.md' ? setUp.text : fs.readFileSync(path.join(ROOT, file), 'utf8');
+      for (const pkg of ['cdk8s', 'cdk8s-plus-27', 'constructs']) {
+        expect(text).toContain(form(pkg, installedVersion(pkg)));
+      }
+    });
+
+    test('synthesizes the TypeScript reference output byte for byte: both folders and the record, file modes included', () => {
+      const result = bash(runApp.text, app);
+      expect(result.stderr).toBe('');
+      expect(outputTree(app)).toEqual(reference.tree);
+    }, 10 * 60_000);
+
+    test('a refused input gives the same one line as in TypeScript, exit code 1, and leaves the output as it was', () => {
+      const before = outputTree(app);
+      expect(before.length).toBeGreaterThan(0);
+      const source = path.join(app, language.source);
+      const text = fs.readFileSync(source, 'utf8');
+      expect(text.split(GOOD_STORAGE)).toHaveLength(2);
+      fs.writeFileSync(source, text.replace(GOOD_STORAGE, BAD_STORAGE));
+      bash(setUp.text, app);
+      const result = spawnSync('bash', ['-eu', '-o', 'pipefail', '-c', runApp.text], { cwd: app, env: ENV, encoding: 'utf8' });
+      expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 1, stderr: reference.refusal });
+      expect(outputTree(app)).toEqual(before);
+    }, 10 * 60_000);
+  });
+}
+
+/** A file of an output: its path, mode and a digest of its content. */
+interface FileEntry {
+  readonly path: string;
+  readonly mode: string;
+  readonly sha256: string;
+}
+
+/** Every file of `dist/`, `cluster-tls/` and `cluster-tls.lock.json` below `root`, sorted by path. */
+function outputTree(root: string): FileEntry[] {
+  const entries: FileEntry[] = [];
+  const visit = (rel: string) => {
+    const full = path.join(root, rel);
+    const stat = fs.lstatSync(full, { throwIfNoEntry: false });
+    if (stat === undefined) {
+      return;
+    }
+    if (stat.isDirectory()) {
+      fs.readdirSync(full).forEach((name) => visit(path.posix.join(rel, name)));
+      return;
+    }
+    entries.push({ path: rel, mode: (stat.mode & 0o777).toString(8), sha256: createHash('sha256').update(fs.readFileSync(full)).digest('hex') });
+  };
+  ['dist', 'cluster-tls', 'cluster-tls.lock.json'].forEach(visit);
+  return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Runs a program to completion; a failure throws with the end of what it printed. */
+function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
+  const result = spawnSync(command, args, { cwd, env: ENV, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited with ${result.status ?? result.signal}:\n${`${result.stdout}\n${result.stderr}`.slice(-4000)}`);
+  }
+  return result;
+}
+
+/** Runs README's commands with bash, stopping at the first that fails; a failure throws with the end of what they printed. */
+function bash(commands: string, cwd: string): SpawnSyncReturns<string> {
+  return run('bash', ['-eu', '-o', 'pipefail', '-c', commands], cwd);
+}
+
+/** The version of an npm package the project installed: the one the TypeScript reference runs on. */
+function installedVersion(pkg: string): string {
+  return (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+}

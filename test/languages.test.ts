@@ -1,9 +1,10 @@
 /**
- * The library in Python, Go and Java: the reference app of main.ts, written in each language
- * (examples/<language>), built against the packages jsii-pacmak makes of the library
- * (scripts/build-packages.sh) and against cdk8s from that language's registry, synthesizes an
- * output byte for byte the TypeScript reference's (both folders and the record, file modes
- * included), and a refused input gives the same one line as in TypeScript and writes nothing.
+ * The library in Python, Go and Java. The reference app of main.ts, written in each language
+ * (examples/<language>), is built and run by README's commands for that language, as written, in a
+ * copy of the example beside the clone: it must write the TypeScript reference output byte for
+ * byte (both folders and the record, file modes included), and a refused input must give the same
+ * one line as in TypeScript, exit code 1, and write nothing. The API reference of each language
+ * (API.<language>.md) must be what `npm run docs` generates.
  *
  * A language whose toolchain is missing is skipped with its reason outside CI; under CI=true the
  * test runs and fails instead.
@@ -65,6 +66,29 @@ beforeAll(() => {
   reference = { tree, refusal: failed.stderr };
   expect(reference.refusal).toMatch(/^error: demo\/basic-database: coordinator\.storage: received "10 GiB"; expected [^\n]+\n$/);
 }, 60_000);
+
+describe('the API reference in each language', () => {
+  let generated: string;
+
+  beforeAll(() => {
+    // As `npm run docs` makes them: jsii's assembly, then jsii-docgen's reference per language.
+    generated = fs.mkdtempSync(path.join(os.tmpdir(), 'api-languages-'));
+    run('npx', ['jsii', '--silence-warnings=reserved-word'], ROOT);
+    run('npx', ['jsii-docgen', ...LANGUAGES.flatMap((l) => ['--language', l.name]), '--output', path.join(generated, 'API.md')], ROOT);
+  }, 300_000);
+
+  test.each(LANGUAGES.map((l) => [l.name]))('API.%s.md is what npm run docs generates, with the names of that language', (name) => {
+    const committed = fs.readFileSync(path.join(ROOT, `API.${name}.md`), 'utf8');
+    // A stale reference: run `npm run docs` and commit the API.*.md files.
+    expect(committed === fs.readFileSync(path.join(generated, `API.${name}.md`), 'utf8')).toBe(true);
+    const initializer = {
+      python: 'cdk8s_cluster_tls.ClusterCertificates(\n  scope: Construct,\n  id: str,\n  cluster_name: str,',
+      go: 'clustertls.NewClusterCertificates(scope Construct, id *string, props ClusterCertificatesProps) ClusterCertificates',
+      java: 'ClusterCertificates.Builder.create(Construct scope, java.lang.String id)',
+    }[name as Language['name']];
+    expect(committed).toContain(initializer);
+  });
+});
 
 for (const language of LANGUAGES) {
   const missing = language.tools.filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
@@ -129,7 +153,7 @@ for (const language of LANGUAGES) {
       expect(text.split(GOOD_STORAGE)).toHaveLength(2);
       fs.writeFileSync(source, text.replace(GOOD_STORAGE, BAD_STORAGE));
       bash(setUp.text, app);
-      const result = spawnSync('bash', ['-eu', '-o', 'pipefail', '-c', runApp.text], { cwd: app, env: ENV, encoding: 'utf8' });
+      const result = spawnSync('bash', [...BASH, runApp.text], { cwd: app, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
       expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 1, stderr: reference.refusal });
       expect(outputTree(app)).toEqual(before);
     }, 10 * 60_000);
@@ -164,16 +188,19 @@ function outputTree(root: string): FileEntry[] {
 
 /** Runs a program to completion; a failure throws with the end of what it printed. */
 function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
-  const result = spawnSync(command, args, { cwd, env: ENV, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(command, args, { cwd, env: ENV, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
   if (result.status !== 0) {
     throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited with ${result.status ?? result.signal}:\n${`${result.stdout}\n${result.stderr}`.slice(-4000)}`);
   }
   return result;
 }
 
+/** bash as a script runs: no start-up file (bash reads ~/.bashrc when it takes its input for a remote shell's), stopping at the first failure. */
+const BASH = ['--norc', '--noprofile', '-eu', '-o', 'pipefail', '-c'];
+
 /** Runs README's commands with bash, stopping at the first that fails; a failure throws with the end of what they printed. */
 function bash(commands: string, cwd: string): SpawnSyncReturns<string> {
-  return run('bash', ['-eu', '-o', 'pipefail', '-c', commands], cwd);
+  return run('bash', [...BASH, commands], cwd);
 }
 
 /** The version of an npm package the project installed: the one the TypeScript reference runs on. */

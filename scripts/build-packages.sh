@@ -6,8 +6,9 @@
 #   go       the generated module (build/packages/go/clustertls)
 #   java     the jar, in a Maven repository layout (build/packages/java)
 #
-# jsii compiles into build/jsii (tsconfig.jsii.json), apart from build/ of `tsc -b`, so tests that
-# run the library meanwhile see no half-written file; the npm package is made of that build too.
+# The packages are made of jsii's build of the library (scripts/compile-jsii.sh: build/jsii/, apart
+# from build/ of `tsc -b`), as it is: npm's scripts are off while jsii-pacmak packs it, so that its
+# prepack does not compile it again under the tests that load it.
 #
 # The cdk8s, cdk8s-plus-27 and constructs packages this library builds on are published for Go and
 # Java too, but the module proxy and Maven Central this project reaches do not serve the versions
@@ -15,9 +16,9 @@
 # jsii-pacmak generates them from the very npm packages the TypeScript build uses, into each
 # package's own jsii output folder (node_modules/<package>/dist/<language>), where jsii-pacmak and
 # the language tests find them; constructs comes from Maven Central and the module proxy. A
-# package whose generated code is already there is skipped (jsii-pacmak's fingerprints), so only
-# the first build after `npm install` pays for them: about 4 minutes for Java on 2 cores, 15
-# seconds for Go.
+# package whose generated code is already there is skipped (jsii-pacmak's fingerprints, which
+# skip the library's own packages too while its assembly is unchanged), so only the first build
+# after `npm install` pays for them: about 4 minutes for Java on 2 cores, 15 seconds for Go.
 #
 # Usage: scripts/build-packages.sh [python] [go] [java]   (default: all three)
 set -euo pipefail
@@ -30,9 +31,17 @@ if [ "${#languages[@]}" -eq 0 ]; then languages=(python go java); fi
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION="${JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION:-20}"
 export JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION="${JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION:-1}"
 
+for language in "${languages[@]}"; do
+  case "$language" in
+    python | go | java) ;;
+    *) echo "scripts/build-packages.sh: received \"$language\"; expected python, go or java" >&2; exit 2 ;;
+  esac
+done
+
 out="$root/build/packages"
 mkdir -p "$out"
-npx jsii --silence-warnings=reserved-word
+scripts/compile-jsii.sh
+export npm_config_ignore_scripts=true
 
 # The packages of the dependencies a language needs generated here (see above).
 dependencies() {
@@ -43,15 +52,10 @@ dependencies() {
 }
 
 for language in "${languages[@]}"; do
-  case "$language" in
-    python | go | java) ;;
-    *) echo "scripts/build-packages.sh: received \"$language\"; expected python, go or java" >&2; exit 2 ;;
-  esac
   deps="$(dependencies "$language")"
   if [ -n "$deps" ]; then
     # shellcheck disable=SC2086 # one argument per package
-    npx jsii-pacmak $deps --targets "$language"
+    npx --no-install jsii-pacmak $deps --targets "$language"
   fi
-  rm -rf "${out:?}/$language"
-  npx jsii-pacmak . --outdir "$out" --targets "$language"
+  npx --no-install jsii-pacmak . --outdir "$out" --targets "$language"
 done

@@ -210,11 +210,11 @@ describe('the package, as npm pack writes it', () => {
     const bundled = bundledPackages();
     expect([...new Set(files.filter((f) => f.startsWith('node_modules/')).map(topPackage))].sort()).toEqual(bundled);
     const extra = files.filter((f) => !['package.json', 'README.md', 'LICENSE', 'API.md', 'CHANGELOG.md', '.jsii'].includes(f) && !f.startsWith('node_modules/') && !(
-      (/^build\/(lib|bin|imports)\/.+\.js$/.test(f) && neededModules.has(module(f)))
-      || (/^build\/(lib|imports)\/.+\.d\.ts$/.test(f) && neededModules.has(module(f)))
-      || (/^build\/lib\/.+\.json$/.test(f) && needed.has(f))));
+      (/^build\/jsii\/(lib|bin|imports)\/.+\.js$/.test(f) && neededModules.has(module(f)))
+      || (/^build\/jsii\/(lib|imports)\/.+\.d\.ts$/.test(f) && neededModules.has(module(f)))
+      || (/^build\/jsii\/lib\/.+\.json$/.test(f) && needed.has(f))));
     expect(extra).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(['build/lib/index.js', 'build/lib/index.d.ts', 'build/bin/cluster-tls.js', 'build/lib/certificates/tls-plan.schema.json']));
+    expect(files).toEqual(expect.arrayContaining(['build/jsii/lib/index.js', 'build/jsii/lib/index.d.ts', 'build/jsii/bin/cluster-tls.js', 'build/jsii/lib/certificates/tls-plan.schema.json']));
   });
 
   test('installs without a warning, and runs no script of the package on install', () => {

@@ -34,19 +34,41 @@ interface Language {
   readonly install: string;
   /** The example's file that holds the coordinator's storage. */
   readonly source: string;
+  /**
+   * Where the app pins the npm packages' releases, each as its registry names it: README's set-up
+   * block (`readme`) or a file of the example.
+   */
+  readonly pins: { readonly in: string; readonly text: (pkg: string, version: string) => string; readonly packages: string[] };
 }
 
 const LANGUAGES: Language[] = [
-  { name: 'python', section: 'Python', tools: ['python3'], install: 'CPython 3 with its venv module', source: 'main.py' },
-  { name: 'go', section: 'Go', tools: ['go'], install: 'Go', source: 'main.go' },
-  { name: 'java', section: 'Java', tools: ['java', 'mvn'], install: 'a JDK 17 and Maven', source: path.join('src', 'main', 'java', 'example', 'Main.java') },
+  {
+    name: 'python', section: 'Python', tools: ['python3'], install: 'CPython 3 with its venv module', source: 'main.py',
+    pins: { in: 'readme', text: (pkg, version) => `${pkg}==${version}`, packages: ['cdk8s', 'cdk8s-plus-27', 'constructs'] },
+  },
+  {
+    name: 'go', section: 'Go', tools: ['go'], install: 'Go', source: 'main.go',
+    // cdk8s-plus-27 and constructs come in through cdk8s's generated module, at its versions.
+    pins: { in: 'go.mod', text: (_pkg, version) => `github.com/cdk8s-team/cdk8s-core-go/cdk8s/v2 v${version}\n`, packages: ['cdk8s'] },
+  },
+  {
+    name: 'java', section: 'Java', tools: ['java', 'mvn'], install: 'a JDK 17 and Maven', source: path.join('src', 'main', 'java', 'example', 'Main.java'),
+    pins: { in: 'pom.xml', text: (pkg, version) => `<artifactId>${pkg}</artifactId>\n      <version>${version}</version>`, packages: ['cdk8s'] },
+  },
 ];
 
 /** The environment of every program run here: the library's and the cdk8s CLI's variables unset. */
 const ENV: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CLUSTER_TLS_') && !k.startsWith('CDK8S_') && !k.startsWith('JSII_')));
 
-/** The TypeScript reference: main.ts's output, and the line of its refusal of the bad storage. */
-let reference: { readonly tree: FileEntry[]; readonly refusal: string };
+/** A file no synth wrote, in the output folder: the synth refuses to replace the folder. */
+const STRAY = path.join('dist', 'notes.yaml');
+
+/**
+ * The TypeScript reference: main.ts's output, the line of its refusal of the bad storage (made in a
+ * construct), and the line of its refusal to replace an output folder holding {@link STRAY} (made
+ * at synth).
+ */
+let reference: { readonly tree: FileEntry[]; readonly inputRefusal: string; readonly synthRefusal: string };
 
 beforeAll(() => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reference-ts-'));
@@ -63,8 +85,12 @@ beforeAll(() => {
   const failed = spawnSync('node', ['refused.js'], { cwd: dir, env: ENV, encoding: 'utf8' });
   expect(failed.status).toBe(1);
   expect(outputTree(dir)).toEqual(tree);
-  reference = { tree, refusal: failed.stderr };
-  expect(reference.refusal).toMatch(/^error: demo\/basic-database: coordinator\.storage: received "10 GiB"; expected [^\n]+\n$/);
+  fs.writeFileSync(path.join(dir, STRAY), 'kind: Notes\n');
+  const stray = spawnSync('node', ['main.js'], { cwd: dir, env: ENV, encoding: 'utf8' });
+  expect(stray.status).toBe(1);
+  reference = { tree, inputRefusal: failed.stderr, synthRefusal: stray.stderr };
+  expect(reference.inputRefusal).toMatch(/^error: demo\/basic-database: coordinator\.storage: received "10 GiB"; expected [^\n]+\n$/);
+  expect(reference.synthRefusal).toMatch(/^error: [^\n]*notes\.yaml[^\n]*\n$/);
 }, 60_000);
 
 describe('the API reference in each language', () => {
@@ -73,7 +99,7 @@ describe('the API reference in each language', () => {
   beforeAll(() => {
     // As `npm run docs` makes them: jsii's assembly, then jsii-docgen's reference per language.
     generated = fs.mkdtempSync(path.join(os.tmpdir(), 'api-languages-'));
-    run('npx', ['jsii', '--silence-warnings=reserved-word'], ROOT);
+    run(path.join(ROOT, 'scripts', 'compile-jsii.sh'), [], ROOT);
     run('npx', ['jsii-docgen', ...LANGUAGES.flatMap((l) => ['--language', l.name]), '--output', path.join(generated, 'API.md')], ROOT);
   }, 300_000);
 
@@ -116,8 +142,9 @@ for (const language of LANGUAGES) {
     }, 30 * 60_000);
 
     test('README has its two command blocks, and every other block of the subsection is an excerpt of the example', () => {
+      expect(blocks.filter((b) => b.lang === 'sh')).toHaveLength(2);
       expect(setUp.text).toContain(`../cdk8s-cluster-tls/scripts/build-packages.sh ${language.name}\n`);
-      expect(runApp.text).toMatch(/^export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=20\n/);
+      expect(runApp.text).toMatch(/^export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=20[ \n]/);
       const example = fs.readFileSync(path.join(ROOT, 'examples', language.name, language.source), 'utf8');
       const excerpts = blocks.filter((b) => b.lang !== 'sh');
       expect(excerpts.length).toBeGreaterThan(0);
@@ -126,16 +153,11 @@ for (const language of LANGUAGES) {
       }
     });
 
-    test('pins the cdk8s, cdk8s-plus-27 and constructs releases the TypeScript build runs on', () => {
-      const pins: Record<Language['name'], { readonly file: string; readonly form: (pkg: string, version: string) => string }> = {
-        python: { file: 'README.md', form: (pkg, version) => `${pkg}==${version}` },
-        go: { file: path.join('examples', 'go', 'go.mod'), form: (pkg, version) => (pkg === 'cdk8s' ? `github.com/cdk8s-team/cdk8s-core-go/cdk8s/v2 v${version}` : '') },
-        java: { file: path.join('examples', 'java', 'pom.xml'), form: (pkg, version) => (pkg === 'cdk8s' ? `<artifactId>cdk8s</artifactId>\n      <version>${version}</version>` : '') },
-      };
-      const { file, form } = pins[language.name];
-      const text = file === 'README.md' ? setUp.text : fs.readFileSync(path.join(ROOT, file), 'utf8');
-      for (const pkg of ['cdk8s', 'cdk8s-plus-27', 'constructs']) {
-        expect(text).toContain(form(pkg, installedVersion(pkg)));
+    test('pins the releases of cdk8s the TypeScript build runs on', () => {
+      const { pins } = language;
+      const text = pins.in === 'readme' ? setUp.text : fs.readFileSync(path.join(ROOT, 'examples', language.name, pins.in), 'utf8');
+      for (const pkg of pins.packages) {
+        expect(text).toContain(pins.text(pkg, installedVersion(pkg)));
       }
     });
 
@@ -145,16 +167,30 @@ for (const language of LANGUAGES) {
       expect(outputTree(app)).toEqual(reference.tree);
     }, 10 * 60_000);
 
+    test('a synth that must not replace the output gives the same one line as in TypeScript, exit code 1, and leaves the output as it was', () => {
+      bash(runApp.text, app);
+      fs.writeFileSync(path.join(app, STRAY), 'kind: Notes\n');
+      try {
+        const before = outputTree(app);
+        const result = spawnSync('bash', [...BASH, runApp.text], { cwd: app, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 1, stderr: reference.synthRefusal });
+        expect(outputTree(app)).toEqual(before);
+      } finally {
+        fs.rmSync(path.join(app, STRAY));
+      }
+    }, 10 * 60_000);
+
     test('a refused input gives the same one line as in TypeScript, exit code 1, and leaves the output as it was', () => {
+      bash(runApp.text, app);
       const before = outputTree(app);
-      expect(before.length).toBeGreaterThan(0);
+      expect(before).toEqual(reference.tree);
       const source = path.join(app, language.source);
       const text = fs.readFileSync(source, 'utf8');
       expect(text.split(GOOD_STORAGE)).toHaveLength(2);
       fs.writeFileSync(source, text.replace(GOOD_STORAGE, BAD_STORAGE));
       bash(setUp.text, app);
       const result = spawnSync('bash', [...BASH, runApp.text], { cwd: app, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 1, stderr: reference.refusal });
+      expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 1, stderr: reference.inputRefusal });
       expect(outputTree(app)).toEqual(before);
     }, 10 * 60_000);
   });

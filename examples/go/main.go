@@ -115,7 +115,8 @@ func synth() (err error) {
 	app := cdk8s.NewApp(&cdk8s.AppProps{Outdir: jsii.String("dist")})
 	addDeployment(app, "demo", clustertls.IssuingMethod_CERT_MANAGER)
 	addDeployment(app, "demo-cfssl", clustertls.IssuingMethod_CFSSL)
-	app.Synth()
+	// What app.Synth() does too; ClusterTls_Synthesize also takes options and says what it wrote.
+	clustertls.ClusterTls_Synthesize(app, nil)
 	return nil
 }
 

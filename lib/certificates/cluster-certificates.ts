@@ -500,7 +500,10 @@ export class ClusterCertificates extends Construct {
     return this.sql;
   }
 
-  /** TLS for MySQL clients, when a database cluster of these certificates turns it on. */
+  /**
+   * TLS for MySQL clients, when a database cluster of these certificates turns it on.
+   * @jsii ignore
+   */
   public get sqlTls(): SqlTls | undefined {
     return this.sql;
   }

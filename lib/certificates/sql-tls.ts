@@ -101,7 +101,10 @@ export interface ResolvedSqlTlsOptions {
   readonly certManagerNamespace: string;
 }
 
-/** Props of {@link SqlTls}. */
+/**
+ * Props of {@link SqlTls}.
+ * @jsii ignore
+ */
 export interface SqlTlsProps {
   /**
    * The options, resolved by {@link resolveSqlTlsOptions}.
@@ -157,6 +160,9 @@ export function resolveSqlTlsOptions(scope: IConstruct, options: SqlTlsOptions):
  * pass as a component of the cluster (the components trust the cluster CA only) and the cluster
  * CA never signs a certificate that leaves the cluster's namespace. The server checks clients
  * against this CA (`ca.crt` of its Secret); applications check the server against it.
+ *
+ * Made by `TlsDatabaseCluster`'s `tlsClient`, from settings Python, Java and Go cannot pass: TypeScript only.
+ * @jsii ignore
  */
 export class SqlTls extends Construct {
   /** The Secret the operator mounts on the SQL server pods. */

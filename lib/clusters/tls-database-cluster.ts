@@ -242,8 +242,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
   public readonly certificates: ClusterCertificates;
   /** The Common Name every component accepts. */
   public readonly commonName: string;
-  /** The components the cluster runs. */
-  public readonly components: ComponentToken[];
+  private readonly running: readonly ComponentToken[];
   /** The shared client Secret (`${cluster_name}-cluster-client-secret`). */
   public readonly clientSecretName: string;
   /** The SQL server's host name inside the Kubernetes cluster. */
@@ -267,7 +266,10 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
    * @jsii ignore
    */
   public readonly enablement?: ResolvedEnablement;
-  /** TLS for MySQL clients, when `tlsClient` turns it on. */
+  /**
+   * TLS for MySQL clients, when `tlsClient` turns it on.
+   * @jsii ignore
+   */
   public readonly sqlTls?: SqlTls;
   /** The client Secret of the operator's MySQL clients (backup, restore), when `tlsClient` turns TLS for them on. */
   public readonly sqlClientSecretName?: string;
@@ -298,7 +300,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       columnar: props.columnar,
     };
     const running = DATABASE_COMPONENTS.map((c) => c.token).filter((t) => parts[t] !== undefined);
-    this.components = running;
+    this.running = running;
     this.checkVersions(props, running);
 
     this.certificates = certificates;
@@ -407,6 +409,11 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     return this.monitor;
   }
 
+  /** The components the cluster runs, in the specification's order (a copy: changing it changes nothing). */
+  public get components(): ComponentToken[] {
+    return [...this.running];
+  }
+
   /**
    * Adds a step at the end of the cluster's runbook (the drainer's `helm install`, backup and
    * restore commands).
@@ -431,7 +438,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       clusterName: this.clusterName,
       namespace: this.namespace,
       commonName: this.commonName,
-      certificateSecretNames: [...this.components.map((t) => this.serverSecretName(t)), this.clientSecretName],
+      certificateSecretNames: [...this.running.map((t) => this.serverSecretName(t)), this.clientSecretName],
       issuanceSteps: this.certificates.issuanceSteps(),
       sinkTlsSecretNames: this.sinkTlsSecretNames,
       mountClusterClientSecret: this.mountClusterClientSecret,

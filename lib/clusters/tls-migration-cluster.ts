@@ -257,8 +257,6 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
   public readonly certificates: ClusterCertificates;
   /** The Common Name the members accept (the master accepts only this one). */
   public readonly commonName: string;
-  /** The members the cluster runs, each with a server certificate: `mig-master`, `mig-worker`. */
-  public readonly components: ComponentToken[] = [...MEMBERS];
   /** The shared client Secret of the migration cluster (`${cluster_name}-mig-client-secret`). */
   public readonly clientSecretName: string;
   /** The external databases' Secrets, as listed in `spec.tlsClientSecretNames`. */
@@ -308,6 +306,11 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       path: runbookPath,
       content: { render: () => this.runbookContent(sources, target) },
     });
+  }
+
+  /** The members the cluster runs, each with a server certificate: `mig-master`, `mig-worker` (a copy: changing it changes nothing). */
+  public get components(): ComponentToken[] {
+    return [...MEMBERS];
   }
 
   /** The server Secret of a member, `mig-master` or `mig-worker`. */

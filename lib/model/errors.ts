@@ -16,14 +16,16 @@ export class ClusterTlsError extends Error {
   constructor(message: string, options?: { readonly cause?: unknown }) {
     super(message, options);
     this.name = 'ClusterTlsError';
-    // In an app of Python, Java or Go, whose jsii runtime starts this process with JSII_AGENT set,
-    // the refusal reaches the app as that language's error, and Java's appends the stack to the
-    // message: a JavaScript stack says nothing there, so the refusal carries its message alone
-    // (JSII_DEBUG keeps the stack).
-    if (typeof process !== 'undefined' && process.env.JSII_AGENT && !process.env.JSII_DEBUG) {
-      this.stack = '';
-    }
     reportIfUncaught(this);
+  }
+
+  /**
+   * The message alone, without the `ClusterTlsError: ` that `Error` puts before it: the one line
+   * is the whole text of a refusal. The jsii kernel hands a refusal made in a method (`app.synth()`,
+   * say) to a Python, Java or Go app as its own error, whose message is this text.
+   */
+  public toString(): string {
+    return this.message;
   }
 }
 

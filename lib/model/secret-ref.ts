@@ -18,7 +18,7 @@ export interface ISecretLike extends IConstruct {
 }
 
 /**
- * The name {@link ISecretLike} had up to 0.1.
+ * The earlier name of {@link ISecretLike}, kept for apps written before jsii required the `I`.
  * @deprecated use {@link ISecretLike}
  */
 export type SecretLike = ISecretLike;

@@ -33,7 +33,6 @@ import org.cdk8s.App;
 import org.cdk8s.AppProps;
 import org.cdk8s.Chart;
 import org.cdk8s.ChartProps;
-import software.amazon.jsii.JsiiException;
 
 /**
  * The reference app of main.ts, in Java: the same deployment, synthesized twice, once per issuing
@@ -134,9 +133,9 @@ public final class Main {
             addDeployment(app, "demo", IssuingMethod.CERT_MANAGER);
             addDeployment(app, "demo-cfssl", IssuingMethod.CFSSL);
             app.synth();
-        } catch (JsiiException e) {
-            // A refusal arrives as a JsiiException holding its one-line message: print it as the
-            // library's own commands do, without a stack trace.
+        } catch (RuntimeException e) {
+            // A refusal arrives as a RuntimeException (a JsiiError from a constructor) holding its
+            // one-line message: print it as the library's own commands do, without a stack trace.
             for (String line : e.getMessage().split("\n")) {
                 System.err.println("error: " + line);
             }

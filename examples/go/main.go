@@ -1,7 +1,8 @@
 // The reference app of main.ts, in Go: the same deployment, synthesized twice, once per issuing
 // method, into dist/ and cluster-tls/ beside it, with the record cluster-tls.lock.json.
 //
-// Run it from the folder that is to hold dist/: go run .
+// Build and run it from the folder that is to hold dist/, as README says:
+// go build -o reference-app . && ./reference-app
 package main
 
 import (

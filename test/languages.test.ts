@@ -93,6 +93,12 @@ beforeAll(() => {
   expect(reference.synthRefusal).toMatch(/^error: [^\n]*notes\.yaml[^\n]*\n$/);
 }, 60_000);
 
+test('the package build refuses a language it does not know, in one line, before building anything', () => {
+  const result = spawnSync(path.join(ROOT, 'scripts', 'build-packages.sh'), ['python', 'ruby'], { cwd: ROOT, env: ENV, encoding: 'utf8' });
+  expect({ status: result.status, stdout: result.stdout, stderr: result.stderr })
+    .toEqual({ status: 2, stdout: '', stderr: 'scripts/build-packages.sh: received "ruby"; expected python, go or java\n' });
+});
+
 describe('the API reference in each language', () => {
   let generated: string;
 

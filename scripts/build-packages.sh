@@ -16,9 +16,10 @@
 # jsii-pacmak generates them from the very npm packages the TypeScript build uses, into each
 # package's own jsii output folder (node_modules/<package>/dist/<language>), where jsii-pacmak and
 # the language tests find them; constructs comes from Maven Central and the module proxy. A
-# package whose generated code is already there is skipped (jsii-pacmak's fingerprints, which
-# skip the library's own packages too while its assembly is unchanged), so only the first build
-# after `npm install` pays for them: about 4 minutes for Java on 2 cores, 15 seconds for Go.
+# dependency is generated again only when its folder does not record the installed version (the
+# file .cluster-tls-built there), so only the first build after `npm install` pays for them:
+# about 4 minutes for Java on 2 cores, 15 seconds for Go. The library's own package is built anew
+# every time, into a folder emptied first (jsii-pacmak leaves files of removed types behind).
 #
 # Usage: scripts/build-packages.sh [python] [go] [java]   (default: all three)
 set -euo pipefail
@@ -46,16 +47,19 @@ export npm_config_ignore_scripts=true
 # The packages of the dependencies a language needs generated here (see above).
 dependencies() {
   case "$1" in
-    go) echo node_modules/cdk8s node_modules/cdk8s-plus-27 ;;
-    java) echo node_modules/cdk8s node_modules/cdk8s-plus-27 ;;
+    go | java) echo cdk8s cdk8s-plus-27 ;;
   esac
 }
 
 for language in "${languages[@]}"; do
-  deps="$(dependencies "$language")"
-  if [ -n "$deps" ]; then
-    # shellcheck disable=SC2086 # one argument per package
-    npx --no-install jsii-pacmak $deps --targets "$language"
-  fi
+  for dep in $(dependencies "$language"); do
+    built="node_modules/$dep/dist/$language/.cluster-tls-built"
+    version="$(node -p "require('./node_modules/$dep/package.json').version")"
+    if [ "$(cat "$built" 2>/dev/null)" != "$version" ]; then
+      npx --no-install jsii-pacmak "node_modules/$dep" --targets "$language"
+      echo "$version" > "$built"
+    fi
+  done
+  rm -rf "${out:?}/$language"
   npx --no-install jsii-pacmak . --outdir "$out" --targets "$language"
 done

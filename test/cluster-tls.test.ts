@@ -83,5 +83,4 @@ describe('a refusal\'s text', () => {
     expect(`${error}`).toBe(error.message);
     expect(error.name).toBe('ClusterTlsError');
   });
-
 });

@@ -48,7 +48,7 @@ const LANGUAGES: Language[] = [
   },
   {
     name: 'go', section: 'Go', tools: ['go'], install: 'Go', source: 'main.go',
-    // cdk8s-plus-27 and constructs come in through cdk8s's generated module, at its versions.
+    // cdk8s-plus-27 comes in through the library's module (README's replace), constructs through cdk8s's.
     pins: { in: 'go.mod', text: (_pkg, version) => `github.com/cdk8s-team/cdk8s-core-go/cdk8s/v2 v${version}\n`, packages: ['cdk8s'] },
   },
   {

@@ -201,6 +201,12 @@ describe('certificates follow the components', () => {
     expect(cluster.components).toEqual(['coordinator', 'store', 'sqlserver', 'pump', 'changefeed', 'columnar']);
   });
 
+  test('components is a copy: pushing to it changes nothing of the cluster', () => {
+    const { cluster } = synth({});
+    cluster.components.push('changefeed');
+    expect(cluster.components).toEqual(['coordinator', 'store', 'sqlserver', 'pump']);
+  });
+
   test('shared certificates are extended, not duplicated', () => {
     const chart = Testing.chart();
     const certs = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', namespace: 'demo', commonName: 'shared-cn', components: ['mig-master'] });

@@ -116,8 +116,7 @@ func synth() (err error) {
 	app := cdk8s.NewApp(&cdk8s.AppProps{Outdir: jsii.String("dist")})
 	addDeployment(app, "demo", clustertls.IssuingMethod_CERT_MANAGER)
 	addDeployment(app, "demo-cfssl", clustertls.IssuingMethod_CFSSL)
-	// What app.Synth() does too; ClusterTls_Synthesize also takes options and says what it wrote.
-	clustertls.ClusterTls_Synthesize(app, nil)
+	app.Synth()
 	return nil
 }
 

@@ -82,11 +82,11 @@ beforeAll(() => {
   fs.writeFileSync(path.join(dir, 'refused.js'), refused);
   run('node', ['main.js'], dir);
   const tree = outputTree(dir);
-  const failed = spawnSync('node', ['refused.js'], { cwd: dir, env: ENV, encoding: 'utf8' });
+  const failed = attempt('node', ['refused.js'], dir);
   expect(failed.status).toBe(1);
   expect(outputTree(dir)).toEqual(tree);
   fs.writeFileSync(path.join(dir, STRAY), 'kind: Notes\n');
-  const stray = spawnSync('node', ['main.js'], { cwd: dir, env: ENV, encoding: 'utf8' });
+  const stray = attempt('node', ['main.js'], dir);
   expect(stray.status).toBe(1);
   reference = { tree, inputRefusal: failed.stderr, synthRefusal: stray.stderr };
   expect(reference.inputRefusal).toMatch(/^error: demo\/basic-database: coordinator\.storage: received "10 GiB"; expected [^\n]+\n$/);
@@ -94,7 +94,7 @@ beforeAll(() => {
 }, 60_000);
 
 test('the package build refuses a language it does not know, in one line, before building anything', () => {
-  const result = spawnSync(path.join(ROOT, 'scripts', 'build-packages.sh'), ['python', 'ruby'], { cwd: ROOT, env: ENV, encoding: 'utf8' });
+  const result = attempt(path.join(ROOT, 'scripts', 'build-packages.sh'), ['python', 'ruby'], ROOT);
   expect({ status: result.status, stdout: result.stdout, stderr: result.stderr })
     .toEqual({ status: 2, stdout: '', stderr: 'scripts/build-packages.sh: received "ruby"; expected python, go or java\n' });
 });
@@ -178,7 +178,7 @@ for (const language of LANGUAGES) {
       fs.writeFileSync(path.join(app, STRAY), 'kind: Notes\n');
       try {
         const before = outputTree(app);
-        const result = spawnSync('bash', [...BASH, runApp.text], { cwd: app, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        const result = attempt('bash', [...BASH, runApp.text], app);
         expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 1, stderr: reference.synthRefusal });
         expect(outputTree(app)).toEqual(before);
       } finally {
@@ -195,7 +195,7 @@ for (const language of LANGUAGES) {
       expect(text.split(GOOD_STORAGE)).toHaveLength(2);
       fs.writeFileSync(source, text.replace(GOOD_STORAGE, BAD_STORAGE));
       bash(setUp.text, app);
-      const result = spawnSync('bash', [...BASH, runApp.text], { cwd: app, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const result = attempt('bash', [...BASH, runApp.text], app);
       expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 1, stderr: reference.inputRefusal });
       expect(outputTree(app)).toEqual(before);
     }, 10 * 60_000);
@@ -228,9 +228,14 @@ function outputTree(root: string): FileEntry[] {
   return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** Runs a program to completion, in the test's environment, with no standard input; returns how it ended. */
+function attempt(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
+  return spawnSync(command, args, { cwd, env: ENV, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
 /** Runs a program to completion; a failure throws with the end of what it printed. */
 function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
-  const result = spawnSync(command, args, { cwd, env: ENV, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+  const result = attempt(command, args, cwd);
   if (result.status !== 0) {
     throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited with ${result.status ?? result.signal}:\n${`${result.stdout}\n${result.stderr}`.slice(-4000)}`);
   }

@@ -25,7 +25,7 @@ import { renderCertManager } from './cert-manager';
 import { sqlManagedDomain } from './rotation-script';
 import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
 import { renderCfssl } from './cfssl';
-import { ExpiryWatch, ExpiryWatchOptions } from './expiry-watch';
+import { ExpiryWatch, ExpiryWatchOptions, IWatchedCertificates } from './expiry-watch';
 import { ResolvedSqlTlsOptions, SqlTls } from './sql-tls';
 import type { ManagedCertificate } from '../model/expiry';
 import type { CertificateRenderer } from './renderer';
@@ -197,7 +197,7 @@ const CLUSTER_CERTIFICATES_SHAPE = {
  * kind gets its client Secret when its first component is added. Whatever the method, the Secret
  * names are the same, so the cluster constructs work unchanged.
  */
-export class ClusterCertificates extends Construct {
+export class ClusterCertificates extends Construct implements IWatchedCertificates {
   /** The cluster name. */
   public readonly clusterName: string;
   /** The namespace of the cluster and of every certificate. */
@@ -241,7 +241,7 @@ export class ClusterCertificates extends Construct {
 
   constructor(scope: Construct, id: string, props: ClusterCertificatesProps) {
     super(scope, id);
-    checkProps(this, props, CLUSTER_CERTIFICATES_SHAPE);
+    props = checkProps(this, props, CLUSTER_CERTIFICATES_SHAPE);
     requireDnsLabel(this, 'clusterName', props.clusterName);
     const namespace = resolveNamespace(this, props.namespace);
     if (props.clusterDomain !== undefined) {

@@ -111,7 +111,7 @@ export class ExpiryWatch extends Construct {
 
   constructor(scope: Construct, id: string, props: ExpiryWatchProps) {
     super(scope, id);
-    checkProps(this, props, EXPIRY_WATCH_SHAPE);
+    props = checkProps(this, props, EXPIRY_WATCH_SHAPE);
     const plan = props.certificates.plan();
     this.thresholds = {
       leaf: requireThreshold(this, 'leafThreshold', durationText(props.leafThreshold ?? EXPIRY_DEFAULTS.leafThreshold), { field: 'duration', value: plan.duration }),

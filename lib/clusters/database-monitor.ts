@@ -105,7 +105,7 @@ export class DatabaseMonitor extends Construct {
 
   constructor(scope: Construct, id: string, props: DatabaseMonitorProps) {
     super(scope, id);
-    checkProps(this, props, DATABASE_MONITOR_SHAPE);
+    props = checkProps(this, props, DATABASE_MONITOR_SHAPE);
     props.clusters.forEach((c, i) => {
       if (!isDatabaseEndpoint(c)) {
         inputError(this, `clusters[${i}]`, describeType(c), 'a database endpoint, such as a TlsDatabaseCluster');

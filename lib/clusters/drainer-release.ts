@@ -251,6 +251,7 @@ export class DrainerRelease extends Construct {
 
   constructor(scope: Construct, id: string, props: DrainerReleaseProps) {
     super(scope, id);
+    props = checkProps(this, props, DRAINER_RELEASE_SHAPE);
     const resolved = resolveDrainerProps(this, props);
     const { cluster, gitOps } = props;
     const { clusterName, namespace } = cluster;
@@ -439,9 +440,8 @@ interface ResolvedDownstreamTls {
   readonly checkpointAllowedCommonNames?: string[];
 }
 
-/** Checks the props, in the order their mistakes are reported, and applies their defaults. */
+/** Checks the props that {@link checkProps} accepted, in the order their mistakes are reported, and applies their defaults. */
 function resolveDrainerProps(scope: Construct, props: DrainerReleaseProps): ResolvedDrainerProps {
-  checkProps(scope, props, DRAINER_RELEASE_SHAPE);
   const { cluster } = props;
   const { clusterName, namespace } = cluster;
   checkReleaseName(scope, props.releaseName);

@@ -279,7 +279,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
 
   constructor(scope: Construct, id: string, props: TlsDatabaseClusterProps) {
     super(scope, id);
-    checkProps(this, props, DATABASE_CLUSTER_SHAPE);
+    props = checkProps(this, props, DATABASE_CLUSTER_SHAPE);
     const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props, ClusterKind.DATABASE);
     if (props.coordinator && 'extraAllowedCommonNames' in props.coordinator) {
       inputError(this, 'coordinator.extraAllowedCommonNames', props.coordinator.extraAllowedCommonNames,

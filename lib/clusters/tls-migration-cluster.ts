@@ -272,7 +272,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
 
   constructor(scope: Construct, id: string, props: TlsMigrationClusterProps) {
     super(scope, id);
-    checkProps(this, props, MIGRATION_CLUSTER_SHAPE);
+    props = checkProps(this, props, MIGRATION_CLUSTER_SHAPE);
     const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props, ClusterKind.MIGRATION);
     checkOperatorVersion(this, props.operatorVersion);
     this.certificates = certificates;

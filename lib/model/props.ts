@@ -99,6 +99,19 @@ const MAX_DATA_DEPTH = 256;
 /** What free-form data must hold, as messages say it. */
 export const PLAIN_DATA = 'plain data all the way down: objects, lists, strings, finite numbers, true, false and null, as JSON and YAML hold them';
 
+/**
+ * The mark the jsii runtime sets on every map a Python, Java or Go app hands over (a string map, a
+ * configuration, chart values): a read-only, non-enumerable property of this symbol whose value is
+ * `$jsii.map`. It tells how the map crossed from the other language and is no key of the user's;
+ * any other symbol key is.
+ */
+const JSII_MAP_MARK = Symbol.for('$jsii$wireType$');
+
+/** Whether an own symbol property is the jsii runtime's {@link JSII_MAP_MARK}, exactly as the runtime sets it. */
+function isJsiiMapMark(key: symbol, property: PropertyDescriptor): boolean {
+  return key === JSII_MAP_MARK && property.enumerable === false && property.writable === false && property.value === '$jsii.map';
+}
+
 /** A key as a field path shows it: a plain name after '.', anything else as `[…]`, never repeated (keys of chart values are the user's). */
 function keyPath(key: string): string {
   return /^[A-Za-z_$][\w$-]{0,62}$/.test(key) ? `.${key}` : '[…]';
@@ -136,7 +149,7 @@ export function notPlainData(value: unknown): { readonly at: string; readonly wh
       return { at, what: new Description('an object of a class (a Date, a Map, a construct, …), not a plain object') };
     }
     const descriptors = Object.getOwnPropertyDescriptors(v);
-    if (Object.getOwnPropertySymbols(descriptors).length > 0) {
+    if (Object.getOwnPropertySymbols(descriptors).some((key) => !isJsiiMapMark(key, descriptors[key as unknown as string]))) {
       return { at, what: new Description('an object with a symbol key') };
     }
     ancestors.add(v);
@@ -163,10 +176,35 @@ export function notPlainData(value: unknown): { readonly at: string; readonly wh
 }
 
 /**
- * Throws, with one line, unless `props` matches `shape`: every prop of the right type, every
- * required one present, and no prop the construct does not have.
+ * A copy of plain data (see {@link notPlainData}) in which every object holds its keys in one
+ * order, whatever order they arrived in: JavaScript's sort of the keys (by UTF-16 code units),
+ * with the keys that are array indexes first in numeric order, as JavaScript keeps them in any
+ * object. TypeScript, Python and Java (`Map.of`, in an order of its own on each run) hand a map over in
+ * the order of their own, Go with its keys sorted: the files written from a map are the same
+ * whichever language wrote the app. The jsii runtime's mark is left behind, and an own key
+ * `__proto__` stays a key.
  */
-export function checkProps(scope: IConstruct, props: unknown, shape: PropShape, at = ''): void {
+export function canonicalData<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) {
+    return value;
+  }
+  if (Array.isArray(value)) {
+    return value.map((item) => canonicalData(item)) as T;
+  }
+  const copy: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
+  for (const key of Object.keys(value).sort()) {
+    Object.defineProperty(copy, key, { value: canonicalData((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+  }
+  return copy as T;
+}
+
+/**
+ * Throws, with one line, unless `props` matches `shape`: every prop of the right type, every
+ * required one present, and no prop the construct does not have. Returns the props to read from
+ * then on: a copy in which every free-form map (a prop of `data`) is in {@link canonicalData}'s
+ * order, so that nothing written depends on the order in which an app's language handed it over.
+ */
+export function checkProps<T>(scope: IConstruct, props: T, shape: PropShape, at = ''): T {
   if (!isPlainObject(props)) {
     inputError(scope, at || 'props', describeType(props), 'an object of props');
   }
@@ -178,6 +216,28 @@ export function checkProps(scope: IConstruct, props: unknown, shape: PropShape, 
   for (const [key, spec] of Object.entries(shape)) {
     checkProp(scope, `${at}${key}`, key, props[key], spec);
   }
+  return canonicalProps(props, shape) as T;
+}
+
+/** A copy of props that {@link checkProps} accepted, each free-form map in {@link canonicalData}'s order; every other value as it was. */
+function canonicalProps(props: Record<string, unknown>, shape: PropShape): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(props)) {
+    const spec = shape[key];
+    const full = typeof spec === 'string' ? shorthand(spec) : spec;
+    if (value === undefined) {
+      copy[key] = value;
+    } else if (full.type === 'object' && full.data) {
+      copy[key] = canonicalData(value);
+    } else if (full.type === 'object' && full.shape) {
+      copy[key] = canonicalProps(value as Record<string, unknown>, full.shape);
+    } else if (full.type === 'list' && full.shape) {
+      copy[key] = (value as Record<string, unknown>[]).map((item) => canonicalProps(item, full.shape!));
+    } else {
+      copy[key] = value;
+    }
+  }
+  return copy;
 }
 
 function checkProp(scope: IConstruct, field: string, key: string, value: unknown, spec: PropSpec): void {

@@ -3,6 +3,7 @@
  * also takes an `ISecret` of any cdk8s-plus major from 27 (the constructs hand out their own
  * certificate Secrets as `ISecret`s too; see `ClusterCertificates.clientSecret`).
  */
+import type * as kplus from 'cdk8s-plus-27';
 import type { Construct, IConstruct } from 'constructs';
 import { PropSpec, isConstruct } from './props';
 
@@ -23,8 +24,13 @@ export interface ISecretLike extends IConstruct {
  */
 export type SecretLike = ISecretLike;
 
-/** A Secret, by its name or as a cdk8s-plus `ISecret` of any major (`kplus.Secret.fromSecretName`, or a `kplus.Secret`). */
-export type SecretRef = string | ISecretLike;
+/**
+ * A Secret, by its name or as a cdk8s-plus `ISecret` of any major (`kplus.Secret.fromSecretName`, or
+ * a `kplus.Secret`). cdk8s-plus-27's `ISecret` is named apart from {@link ISecretLike}, which it
+ * matches: Java takes a value of a union only as one of the types the union names, so a Java app
+ * passes the `ISecret` the constructs hand out (`clientSecret()`) or makes with cdk8s-plus-27.
+ */
+export type SecretRef = string | ISecretLike | kplus.ISecret;
 
 /**
  * A cdk8s-plus package, any major from 27, as `import * as kplus from 'cdk8s-plus-34'` gives it:

@@ -86,6 +86,8 @@ export interface Target {
 export interface Coverage {
   /** Every target, in the assembly's order. */
   readonly targets: readonly Target[];
+  /** The structs no callable takes whose fields are given in each struct that extends them. */
+  readonly bases: readonly string[];
   /** The structs the library declares that no callable takes: results, and the types of functions jsii does not bind. */
   readonly notTaken: readonly string[];
 }
@@ -148,6 +150,7 @@ export function coverage(assembly: reflect.Assembly): Coverage {
       kinds(at, { callable }, step, p.type);
     }
   }
-  const notTaken = assembly.interfaces.filter((i) => i.datatype && !structs.has(i.fqn)).map((i) => i.name);
-  return { targets, notTaken };
+  const untaken = assembly.interfaces.filter((i) => i.datatype && !structs.has(i.fqn));
+  const isBase = (i: reflect.InterfaceType) => assembly.interfaces.some((s) => structs.has(s.fqn) && s.getInterfaces(true).includes(i));
+  return { targets, bases: untaken.filter(isBase).map((i) => i.name), notTaken: untaken.filter((i) => !isBase(i)).map((i) => i.name) };
 }

@@ -5,6 +5,9 @@
  * the next candidate there, an optional place left out to be given, or, when nothing works, the
  * target is left to a later scenario. A target no scenario can give is reported with the refusal
  * that stopped it.
+ *
+ * To see how it searches: `API_DEBUG=1` prints each target and its runs, `API_DEBUG=2` each
+ * refusal too; `API_ONLY=<text>` keeps only the targets whose key holds the text.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -14,6 +14,10 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Run, emitProgram } from './_api-emit';
+import { Coverage, coverage, loadApi } from './_api-model';
+import { Outcome, Statement, Value, runProgram } from './_api-programs';
+import { Generated, generateScenarios } from './_api-scenarios';
 import { readmeBlocks } from './_readme';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -39,21 +43,31 @@ interface Language {
    * block (`readme`) or a file of the example.
    */
   readonly pins: { readonly in: string; readonly text: (pkg: string, version: string) => string; readonly packages: string[] };
+  /** Where the generated program goes in the app's folder, the commands that build it there, and the command that runs it (with the output folder after it). */
+  readonly generated: { readonly file: string; readonly build: string; readonly run: string };
 }
 
 const LANGUAGES: Language[] = [
   {
     name: 'python', section: 'Python', tools: ['python3'], install: 'CPython 3 with its venv module', source: 'main.py',
     pins: { in: 'readme', text: (pkg, version) => `${pkg}==${version}`, packages: ['cdk8s', 'cdk8s-plus-27', 'constructs'] },
+    generated: { file: 'generated.py', build: 'true', run: '.venv/bin/python generated.py' },
   },
   {
     name: 'go', section: 'Go', tools: ['go'], install: 'Go', source: 'main.go',
     // cdk8s-plus-27 comes in through the library's module (README's replace), constructs through cdk8s's.
     pins: { in: 'go.mod', text: (_pkg, version) => `github.com/cdk8s-team/cdk8s-core-go/cdk8s/v2 v${version}\n`, packages: ['cdk8s'] },
+    // A package of its own in the app's module, which imports constructs and cdk8s-plus-27 itself.
+    generated: { file: path.join('generated', 'main.go'), build: 'go mod tidy && go build -o generated-app ./generated', run: './generated-app' },
   },
   {
     name: 'java', section: 'Java', tools: ['java', 'mvn'], install: 'a JDK 17 and Maven', source: path.join('src', 'main', 'java', 'example', 'Main.java'),
     pins: { in: 'pom.xml', text: (pkg, version) => `<artifactId>${pkg}</artifactId>\n      <version>${version}</version>`, packages: ['cdk8s'] },
+    generated: {
+      file: path.join('src', 'main', 'java', 'example', 'Generated.java'),
+      build: 'mvn -q -B compile',
+      run: 'JSII_NOSTACK=1 java -cp "target/classes:$(cat classpath.txt)" example.Generated',
+    },
   },
 ];
 
@@ -92,6 +106,79 @@ beforeAll(() => {
   expect(reference.inputRefusal).toMatch(/^error: demo\/basic-database: coordinator\.storage: received "10 GiB"; expected [^\n]+\n$/);
   expect(reference.synthRefusal).toMatch(/^error: [^\n]*notes\.yaml[^\n]*\n$/);
 }, 60_000);
+
+/** What a run of a generated app gives: its output (both folders and the record), or the first line of its refusal. */
+type RunResult = { readonly tree: FileEntry[] } | { readonly refusal: string };
+
+/**
+ * The apps generated from the jsii assembly (`_api-scenarios.ts`): every run of them (each scenario
+ * in its maps' order, and, where it has maps, reversed and emptied), with what TypeScript gives.
+ */
+let api: { readonly coverage: Coverage; readonly generated: Generated; readonly runs: Run[]; readonly expected: ReadonlyMap<string, RunResult> };
+
+beforeAll(async () => {
+  const assembly = await loadApi();
+  const cov = coverage(assembly);
+  const generated = generateScenarios(assembly, cov);
+  const runs = generated.scenarios.flatMap((s) => (['forward', 'reverse', 'empty'] as const)
+    .filter((order) => order === 'forward' || hasMaps([...s.program.statements, ...(s.program.synthesize ? [s.program.synthesize] : [])]))
+    .map((order) => ({ name: `${s.name}-${order}`, program: s.program, order })));
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'generated-ts-'));
+  const expected = new Map(runs.map((run) => {
+    const folder = path.join(root, run.name);
+    return [run.name, resultOf(runProgram(run.program, folder, run.order), folder)] as const;
+  }));
+  api = { coverage: cov, generated, runs, expected };
+}, 300_000);
+
+describe('the apps generated from the jsii assembly', () => {
+  test('give every prop, callable, union member and enum member of the assembly, and nothing ends in anything but a one-line refusal', () => {
+    const { coverage: cov, generated } = api;
+    const given = (t: { key: string }) => generated.covered.has(t.key) || generated.refused.has(t.key);
+    const props = cov.targets.filter((t) => t.prop);
+    // eslint-disable-next-line no-console
+    console.log([
+      `the generated apps set ${props.filter(given).length} of ${props.length} props and give ${cov.targets.filter(given).length} of ${cov.targets.length} targets`,
+      `(callables, props, union members, enum members) in ${generated.scenarios.length} apps, found in ${generated.runs} runs;`,
+      `${generated.refused.size} targets only in apps the library refuses as they give it (a phase a fresh synth cannot start at): ${[...generated.refused].join('; ')};`,
+      `base structs, whose fields are counted in each struct that extends them: ${cov.bases.join(', ')};`,
+      `structs no callable takes (results, and types of TypeScript-only functions): ${cov.notTaken.join(', ')}`,
+    ].join('\n'));
+    expect(generated.crashes).toEqual([]);
+    expect(generated.uncovered).toEqual([]);
+  });
+
+  test('a map in reverse order gives the output of the map in its order', () => {
+    const reversed = api.runs.filter((r) => r.order === 'reverse');
+    expect(reversed.length).toBeGreaterThan(0);
+    for (const run of reversed) {
+      expect({ run: run.name, result: api.expected.get(run.name) }).toEqual({ run: run.name, result: api.expected.get(run.name.replace(/-reverse$/, '-forward')) });
+    }
+  });
+});
+
+/** Whether any statement gives a map (a map prop, or JSON holding an object). */
+function hasMaps(statements: readonly Statement[]): boolean {
+  const inValue = (v: Value | undefined): boolean => {
+    switch (v?.kind) {
+      case 'map': return true;
+      case 'json': return typeof v.value === 'object';
+      case 'struct': return v.fields.some(([, x]) => inValue(x));
+      case 'list': return v.items.some(inValue);
+      case 'implementation': return inValue(v.returns);
+      default: return false;
+    }
+  };
+  return statements.some((s) => s.kind !== 'secret' && s.args.some(inValue));
+}
+
+/** A run's result from its outcome and its folder: a refusal names the folder as `<folder>`. */
+function resultOf(outcome: Outcome, folder: string): RunResult {
+  if (outcome.ok) {
+    return { tree: outputTree(folder) };
+  }
+  return { refusal: outcome.message.split('\n')[0].split(folder).join('<folder>') };
+}
 
 test('the package build refuses a language it does not know, in one line, before building anything', () => {
   const result = attempt(path.join(ROOT, 'scripts', 'build-packages.sh'), ['python', 'ruby'], ROOT);
@@ -185,6 +272,29 @@ for (const language of LANGUAGES) {
         fs.rmSync(path.join(app, STRAY));
       }
     }, 10 * 60_000);
+
+    test('the generated apps give, on each of two runs, what TypeScript gives: the same output byte for byte, or the same refusal', () => {
+      const file = path.join(app, language.generated.file);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, emitProgram(language.name, api.runs));
+      bash(language.generated.build, app);
+      const differences: string[] = [];
+      for (const round of [1, 2]) {
+        const root = fs.mkdtempSync(path.join(os.tmpdir(), `generated-${language.name}-`));
+        const { stdout } = bash(`export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=20\n${language.generated.run} ${root}`, app);
+        const lines = new Map(stdout.split('\n').filter((l) => l !== '').map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
+        for (const run of api.runs) {
+          const folder = path.join(root, run.name);
+          const line = lines.get(run.name);
+          const actual: RunResult | undefined = line === 'ok' ? { tree: outputTree(folder) }
+            : line?.startsWith('error: ') ? { refusal: line.slice('error: '.length).split(folder).join('<folder>') } : undefined;
+          if (JSON.stringify(actual) !== JSON.stringify(api.expected.get(run.name))) {
+            differences.push(`run ${round}, ${run.name}: ${line ?? 'no line'}; TypeScript: ${JSON.stringify(api.expected.get(run.name)).slice(0, 300)}`);
+          }
+        }
+      }
+      expect(differences).toEqual([]);
+    }, 30 * 60_000);
 
     test('a refused input gives the same one line as in TypeScript, exit code 1, and leaves the output as it was', () => {
       bash(runApp.text, app);

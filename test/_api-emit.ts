@@ -180,6 +180,7 @@ class PythonEmitter extends Emitter {
       case 'duration': return `cdk8s.Duration.hours(${v.hours})`;
       case 'size': return `cdk8s.Size.gibibytes(${v.gibibytes})`;
       case 'path': return `os.path.join(folder, ${quote(v.relative)})`;
+      case 'raw': throw new Error(`${v.label} is a value only TypeScript can give`);
       case 'implementation': {
         const cls = `Implementation${this.implementations.length + 1}`;
         const type = pythonReturnType(v.method);
@@ -347,6 +348,7 @@ class GoEmitter extends Emitter {
       case 'duration': return `cdk8s.Duration_Hours(jsii.Number(${v.hours}))`;
       case 'size': return `cdk8s.Size_Gibibytes(jsii.Number(${v.gibibytes}))`;
       case 'path': return `jsii.String(filepath.Join(folder, ${quote(v.relative)}))`;
+      case 'raw': throw new Error(`${v.label} is a value only TypeScript can give`);
       case 'implementation': {
         const type = `implementation${this.implementations.length + 1}`;
         this.implementations.push([
@@ -500,6 +502,7 @@ class JavaEmitter extends Emitter {
       case 'duration': return `org.cdk8s.Duration.hours(${v.hours})`;
       case 'size': return `org.cdk8s.Size.gibibytes(${v.gibibytes})`;
       case 'path': return `Paths.get(folder, ${quote(v.relative)}).toString()`;
+      case 'raw': throw new Error(`${v.label} is a value only TypeScript can give`);
       case 'implementation': {
         const returned = javaType(v.method.returns.type);
         return `new ${javaQualified(v.type)}() { @Override public ${returned} ${v.method.name}() { return ${this.value(v.returns, v.method.returns.type)}; } }`;

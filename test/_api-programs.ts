@@ -31,7 +31,9 @@ export type Value =
   | { readonly kind: 'duration'; readonly hours: number }
   | { readonly kind: 'size'; readonly gibibytes: number }
   | { readonly kind: 'implementation'; readonly type: reflect.InterfaceType; readonly method: reflect.Method; readonly returns: Value }
-  | { readonly kind: 'path'; readonly relative: string };
+  | { readonly kind: 'path'; readonly relative: string }
+  /** A value only TypeScript can give (a function, a symbol, a getter that throws), made fresh at each run; no other language's program holds one. */
+  | { readonly kind: 'raw'; readonly label: string; readonly make: () => unknown };
 
 /** A statement of a program; `name` is its variable and, for a construct, its construct id. */
 export type Statement =
@@ -60,6 +62,8 @@ export interface Program {
   readonly unset: ReadonlyMap<string, UnsetPlace>;
   /** The places that hold a string. */
   readonly strings: ReadonlySet<string>;
+  /** The place each prop target (`CoordinatorProps.storage`, `new ClusterCertificates.props`) is first given at. */
+  readonly targetPlaces: ReadonlyMap<string, TargetPlace>;
   /** The keys of the statements that make or call each construct, by its path, for reading a refusal. */
   readonly constructs: ReadonlyMap<string, readonly string[]>;
 }
@@ -79,6 +83,17 @@ export interface Place {
   readonly options?: readonly string[];
 }
 
+/** Where a prop target is given: the place's path, its type, and the statement whose construct a refusal names. */
+export interface TargetPlace {
+  readonly path: string;
+  readonly type: reflect.TypeReference;
+  readonly statement: string;
+  /** How the library's messages name the place (`coordinator.storage`). */
+  readonly field: string;
+  /** Whether the place may be left out. */
+  readonly optional: boolean;
+}
+
 /** An optional field or parameter left out. */
 export interface UnsetPlace {
   readonly path: string;
@@ -93,6 +108,8 @@ export interface Plan {
   readonly choice: ReadonlyMap<string, number>;
   /** Strings a refusal named as what it expects at a place, tried there before the lists of `_api-values.ts`. */
   readonly learned?: ReadonlyMap<string, readonly string[]>;
+  /** Values given at places in place of what the plan would give there (the hostile-input test's). */
+  readonly overrides?: ReadonlyMap<string, Value>;
 }
 
 /** A callable the plan calls, with its statement key. */
@@ -139,6 +156,7 @@ class Builder {
   private readonly names = new Map<string, number>();
   /** The places that hold a string. */
   private readonly strings = new Set<string>();
+  private readonly targetPlaces = new Map<string, TargetPlace>();
   /** How many instances of its class each statement's construct comes after, by statement key. */
   private readonly ordinals = new Map<string, number>();
   private synthesize?: Extract<Statement, { kind: 'call' }>;
@@ -148,7 +166,7 @@ class Builder {
   public program(): Program {
     return {
       statements: this.statements, synthesize: this.synthesize, covered: this.covered, places: this.places,
-      unset: this.unset, constructs: this.constructs, strings: this.strings,
+      unset: this.unset, constructs: this.constructs, strings: this.strings, targetPlaces: this.targetPlaces,
     };
   }
 
@@ -201,8 +219,8 @@ class Builder {
     const args: (Value | undefined)[] = [];
     callable.parameters.forEach((p, i) => {
       const at = `${key}/${p.name}`;
-      // The library names a construct's props by their fields alone, a method's parameters by their names.
-      const field = isStruct(p.type.type) && i === callable.parameters.length - 1 ? '' : p.name;
+      // The library names a construct's props by their fields alone, a method's parameters as `<method>.<parameter>`.
+      const field = callable.method ? `${callable.method.name}.${p.name}` : isStruct(p.type.type) && i === callable.parameters.length - 1 ? '' : p.name;
       if (p.optional && !this.plan.set.has(at)) {
         this.unset.set(at, { path: at, statement: key, field });
         args.push(undefined);
@@ -229,6 +247,13 @@ class Builder {
 
   /** The value at a place; `member` is the union member taken unless the plan chooses. */
   private value(at: string, statement: string, field: string, key: string, name: string, type: reflect.TypeReference, optional: boolean, member = 0): Value {
+    if (!this.targetPlaces.has(key) && !/ as |\[\]$|\{\}$/.test(key)) {
+      this.targetPlaces.set(key, { path: at, type, statement, field, optional });
+    }
+    const override = this.plan.overrides?.get(at);
+    if (override !== undefined) {
+      return override;
+    }
     if (type.unionOfTypes) {
       const members = type.unionOfTypes;
       const i = this.choose(memberPath(at), statement, field, members.length, optional, member);
@@ -433,10 +458,24 @@ export function enumValue(enumName: string, member: string): string | undefined 
 /** How the values of a program's maps are ordered: as generated, each map reversed, or every map empty. */
 export type MapOrder = 'forward' | 'reverse' | 'empty';
 
-/** Runs a program in this process, synthesizing into `folder` (its `dist/`, `cluster-tls/` and record). */
+/**
+ * Runs a program in this process, synthesizing into `folder` (its `dist/`, `cluster-tls/` and
+ * record), with `folder` as the working folder while it runs: a relative path a program gives
+ * (an `outdir` of a hostile test) stays inside it.
+ */
 export function runProgram(program: Program, folder: string, order: MapOrder = 'forward'): Outcome {
-  const { lib, cdk8s, kplus } = modules();
   fs.mkdirSync(folder, { recursive: true });
+  const cwd = process.cwd();
+  process.chdir(folder);
+  try {
+    return runIn(program, folder, order);
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+function runIn(program: Program, folder: string, order: MapOrder): Outcome {
+  const { lib, cdk8s, kplus } = modules();
   const vars = new Map<string, any>();
   const value = (v: Value | undefined): any => {
     if (v === undefined) {
@@ -455,6 +494,7 @@ export function runProgram(program: Program, folder: string, order: MapOrder = '
       case 'size': return cdk8s.Size.gibibytes(v.gibibytes);
       case 'implementation': { const r = value(v.returns); return { [v.method.name]: () => r }; }
       case 'path': return path.join(folder, v.relative);
+      case 'raw': return v.make();
     }
   };
   try {

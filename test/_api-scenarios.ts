@@ -209,10 +209,20 @@ function search(state: State, applied: State, target: Target, run: (p: Program) 
       }
     }
     probe = undefined;
-    // A place changed twice with the same complaint is not what the complaint is about, whatever it holds.
-    if (previous !== undefined && sameComplaint(outcome.message, previous.message)) {
-      previous.changed.forEach((at) => repeats.set(at, (repeats.get(at) ?? 0) + 1));
-      [...repeats].filter(([, n]) => n >= 2).forEach(([at]) => cleared.add(at));
+    // A place whose changes keep meeting the same complaint is not what the complaint is about,
+    // whatever it holds ("one of the components with a certificate: none yet").
+    if (previous !== undefined && !sameComplaint(outcome.message, previous.message)) {
+      // Something else changed what is wrong: every place is a suspect again.
+      cleared.clear();
+    }
+    if (previous !== undefined) {
+      for (const at of previous.changed) {
+        const key = `${at}\u0000${complaintOf(outcome.message)}`;
+        repeats.set(key, (repeats.get(key) ?? 0) + 1);
+        if (repeats.get(key)! >= 3) {
+          cleared.add(at);
+        }
+      }
     }
     const before2 = new Map(choice);
     if (attribute(outcome.message, program, cleared).some((action) => change(action, set, choice, locked, program, wrapped, learned))) {
@@ -301,10 +311,14 @@ function change(action: Action, set: Set<string>, choice: Map<string, number>, l
   return false;
 }
 
+/** A refusal's complaint: the message, whatever value it received. */
+function complaintOf(message: string): string {
+  return message.replace(/received .*?; expected/s, 'received …; expected');
+}
+
 /** Whether two refusals make the same complaint, whatever value they received. */
 function sameComplaint(a: string, b: string): boolean {
-  const complaint = (m: string) => m.replace(/received .*?; expected/s, 'received …; expected');
-  return complaint(a) === complaint(b);
+  return complaintOf(a) === complaintOf(b);
 }
 
 /** Whether a place has a candidate left to try. */
@@ -340,7 +354,7 @@ function attribute(message: string, program: Program, cleared: ReadonlySet<strin
   }
   const [, where, named, received, expected] = match;
   const statements = program.constructs.get(where) ?? [];
-  const places = [...program.places.values()].filter((p) => statements.includes(p.statement));
+  const places = [...program.places.values()].filter((p) => statements.includes(p.statement) && !cleared.has(p.path));
   const absent = /^nothing\b/.test(expected);
   const fields = named.split(', ').map((f) => f.replace(/^\w+\(("[^"]*")?\)\.?/, ''));
   const deepestFirst = (a: Place, b: Place) => b.field.length - a.field.length || (a.path.endsWith('|as') ? 1 : 0) - (b.path.endsWith('|as') ? 1 : 0);
@@ -353,7 +367,7 @@ function attribute(message: string, program: Program, cleared: ReadonlySet<strin
       ...given(places.filter((p) => within(field, p.field)), absent),
       ...given(places.filter((p) => field !== '' && p.field !== field && within(p.field, field)), absent),
     ]),
-    ...given(places.filter((p) => p.shown !== undefined && p.shown === received && !cleared.has(p.path)), absent),
+    ...given(places.filter((p) => p.shown !== undefined && p.shown === received), absent),
   ];
   // Other places of the construct the message mentions: "no secretNames with method …", "nothing when target.database is given".
   const mentionedActions: Action[] = [

@@ -146,8 +146,8 @@ describe('exposed names', () => {
 
   test('asking for a component without a certificate names the ones there are', () => {
     const { certs } = synth({ components: ['coordinator'] });
-    expect(() => certs.serverSecretName('store')).toThrow('test/certs: component: received "store"; expected one of the components with a certificate: coordinator');
-    expect(() => certs.clientSecretName(ClusterKind.MIGRATION)).toThrow('test/certs: cluster kind: received "migration"; expected a kind with certificates: database');
+    expect(() => certs.serverSecretName('store')).toThrow('test/certs: serverSecretName.token: received "store"; expected one of the components with a certificate: coordinator');
+    expect(() => certs.clientSecretName(ClusterKind.MIGRATION)).toThrow('test/certs: clientSecretName.kind: received "migration"; expected a kind with certificates: database');
   });
 
   test('adding a component twice is one certificate', () => {
@@ -299,7 +299,7 @@ describe('input errors', () => {
     expect(() => synth({}, (c) => {
       c.addComponent('drainer', { releaseName: 'a' });
       c.addComponent('drainer', { releaseName: 'b' });
-    })).toThrow('test/certs: drainer options: received {"releaseName":"b"}; expected the options it was first added with, {"releaseName":"a"}');
+    })).toThrow('test/certs: addComponent.options: received {"releaseName":"b"}; expected the options drainer was first added with, {"releaseName":"a"}');
   });
 
   test('unknown tokens in extraNames', () => {

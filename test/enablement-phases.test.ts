@@ -333,7 +333,7 @@ describe('the prop', () => {
     expect(() => new TlsDatabaseCluster(chart(), 'db', { clusterName: 'basic', version: 'v4.0.5', enablement: { phase: TlsEnablementPhase.ISSUE, evictLeaderTimeout: '25h' } }))
       .toThrow('demo/db: enablement.evictLeaderTimeout: received "25h"; expected a duration shorter than the operator\'s own 1500m: each store waits it out during the roll, since the count it waits for cannot be read');
     expect(() => new TlsDatabaseCluster(chart(), 'db', { clusterName: 'basic', version: 'v4.0.5', coordinator: { replicas: 0 }, enablement: { phase: TlsEnablementPhase.SCALE_IN } }))
-      .toThrow('demo/db: coordinator.replicas: received 0; expected a whole number of at least 1');
+      .toThrow('demo/db: coordinator.replicas: received 0; expected a whole number from 1 to 2147483647 (an int32 of the operator)');
     const c = chart();
     const certificates = new ClusterCertificates(c, 'certs', { clusterName: 'basic', rotations: [{ id: '2026-11' }] });
     expect(() => new TlsDatabaseCluster(c, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates, enablement: { phase: TlsEnablementPhase.ENABLE } }))

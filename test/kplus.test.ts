@@ -48,7 +48,7 @@ describe('cdk8s-plus interop', () => {
       target: { database: shared.database, user: 'root', tlsSecretName: 'target-tls' },
     });
     expect(() => shared.database.serverSecretName('mig-master'))
-      .toThrow('demo/db: component: received "mig-master"; expected one of the components of a DatabaseCluster: coordinator, store, sqlserver, pump, drainer, changefeed, columnar, importer, lightning');
+      .toThrow('demo/db: serverSecretName.token: received "mig-master"; expected one of the components of a DatabaseCluster: coordinator, store, sqlserver, pump, drainer, changefeed, columnar, importer, lightning');
   });
 
   test('a prop that names a Secret takes a cdk8s-plus ISecret', () => {

@@ -228,7 +228,7 @@ describe('refusals', () => {
     const { database } = build();
     database.addSqlClient('orders-api', { commonName: 'shared' });
     expect(() => database.addSqlClient('billing', { commonName: 'shared' })).toThrow(
-      'test/db: addSqlClient("billing").commonName: received "shared"; expected a Common Name no other certificate of the SQL server carries (the Secret demo/orders-api-demo-basic-sql-client has it): REQUIRE SUBJECT could not tell them apart');
+      'test/db: addSqlClient("billing").options.commonName: received "shared"; expected a Common Name no other certificate of the SQL server carries (the Secret demo/orders-api-demo-basic-sql-client has it): REQUIRE SUBJECT could not tell them apart');
     expect(() => database.addSqlClient('billing', { commonName: 'basic-sql-operator' })).toThrow(/the Secret demo\/basic-sqlserver-client-secret has it/);
   });
 
@@ -236,7 +236,7 @@ describe('refusals', () => {
     const { database } = build();
     for (const commonName of ['billing/O=evil', "o'brien", 'back\\slash', 'two words']) {
       expect(() => database.addSqlClient('billing', { commonName })).toThrow(
-        `test/db: addSqlClient("billing").commonName: received ${JSON.stringify(commonName)}; expected letters, digits, ".", "-" and "_", starting with a letter or digit: REQUIRE SUBJECT compares the subject as each server writes it`);
+        `test/db: addSqlClient("billing").options.commonName: received ${JSON.stringify(commonName)}; expected letters, digits, ".", "-" and "_", starting with a letter or digit: REQUIRE SUBJECT compares the subject as each server writes it`);
     }
   });
 
@@ -250,13 +250,13 @@ describe('refusals', () => {
 
   test('an application name that is no DNS label or longer than a database user name, a namespace that is none, an unknown option', () => {
     const { database } = build();
-    expect(() => database.addSqlClient('Orders_API')).toThrow(/^test\/db: addSqlClient\("Orders_API"\).name: received "Orders_API"; expected /);
+    expect(() => database.addSqlClient('Orders_API')).toThrow(/^test\/db: addSqlClient.name: received "Orders_API"; expected /);
     const long = 'a'.repeat(33);
     expect(() => database.addSqlClient(long)).toThrow(
-      `test/db: addSqlClient("${long}").name: received "${long}"; expected at most 32 characters: it is the database user the runbook ties to the certificate, and MySQL and the SQL server allow no longer user names`);
-    expect(() => database.addSqlClient('orders', { namespace: 'Not A Namespace' })).toThrow(/^test\/db: addSqlClient\("orders"\).namespace: received "Not A Namespace"; expected /);
+      `test/db: addSqlClient.name: received "${long}"; expected at most 32 characters: it is the database user the runbook ties to the certificate, and MySQL and the SQL server allow no longer user names`);
+    expect(() => database.addSqlClient('orders', { namespace: 'Not A Namespace' })).toThrow(/^test\/db: addSqlClient\("orders"\).options.namespace: received "Not A Namespace"; expected /);
     expect(() => database.addSqlClient('orders', { comonName: 'x' } as any)).toThrow(
-      'test/db: addSqlClient("orders"): received "comonName"; expected only the props namespace, commonName');
+      'test/db: addSqlClient.options: received "comonName"; expected only the props namespace, commonName');
   });
 
   test('an application certificate while the SQL server asks for none (disableClientAuthn)', () => {

@@ -103,7 +103,7 @@ describe('DatabaseCluster', () => {
     expect(db.sinkTlsFiles('kafka-tls')).toEqual({
       ca: '/var/lib/sink-tls/kafka-tls/ca.crt', certificate: '/var/lib/sink-tls/kafka-tls/tls.crt', privateKey: '/var/lib/sink-tls/kafka-tls/tls.key',
     });
-    expect(() => db.sinkTlsFiles('other')).toThrow('test/db: sink Secret: received "other"; expected one of changefeed.sinkTlsSecretNames: kafka-tls, mysql-tls');
+    expect(() => db.sinkTlsFiles('other')).toThrow('test/db: sinkTlsFiles.secret: received "other"; expected one of changefeed.sinkTlsSecretNames: kafka-tls, mysql-tls');
     expect(synth({ changefeed: {} }).resource.spec.changefeed.tlsClientSecretNames).toBeUndefined();
   });
 
@@ -317,8 +317,8 @@ describe('input errors', () => {
   });
 
   test('replicas, failover counts and storage quantities', () => {
-    expect(() => synth({ store: { replicas: 0 } })).toThrow('test/db: store.replicas: received 0; expected a whole number of at least 1');
-    expect(() => synth({ sqlserver: { maxFailoverCount: -1 } })).toThrow('test/db: sqlserver.maxFailoverCount: received -1; expected a whole number of at least 0');
+    expect(() => synth({ store: { replicas: 0 } })).toThrow('test/db: store.replicas: received 0; expected a whole number from 1 to 2147483647 (an int32 of the operator)');
+    expect(() => synth({ sqlserver: { maxFailoverCount: -1 } })).toThrow('test/db: sqlserver.maxFailoverCount: received -1; expected a whole number from 0 to 2147483647 (an int32 of the operator)');
     expect(() => synth({ pump: { storage: '20 GB' } })).toThrow('test/db: pump.storage: received "20 GB"; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3" (an exponent of at most 99), or a cdk8s Size of whole kibibytes');
   });
 

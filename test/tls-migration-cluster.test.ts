@@ -148,7 +148,7 @@ describe('certificates', () => {
     expect(cluster.components.map((t) => cluster.serverSecretName(t))).toEqual(['basic-mig-master-cluster-secret', 'basic-mig-worker-cluster-secret']);
     expect(cluster.serverSecret('mig-worker').name).toBe('basic-mig-worker-cluster-secret');
     expect(cluster.clientSecret().name).toBe('basic-mig-client-secret');
-    expect(() => cluster.serverSecretName('store')).toThrow('demo/migration: component: received "store"; expected one of the components of a MigrationCluster: mig-master, mig-worker');
+    expect(() => cluster.serverSecretName('store')).toThrow('demo/migration: serverSecretName.token: received "store"; expected one of the components of a MigrationCluster: mig-master, mig-worker');
     expect(cluster.clientSecretName).toBe('basic-mig-client-secret');
     expect(cluster.commonName).toBe('basic');
   });
@@ -461,9 +461,9 @@ describe('input errors', () => {
     ['discovery', { discovery: [] as any }, 'demo/migration: discovery: received a value of type array; expected an object'],
     ['image with a tag', { master: { baseImage: 'mig:latest' } }, 'demo/migration: master.baseImage: received "mig:latest"; expected an image repository without a tag or digest'],
     ['image with a digest', { worker: { baseImage: 'mig@sha256:00' } }, 'demo/migration: worker.baseImage: received "mig@sha256:00"; expected an image repository without a tag or digest'],
-    ['failover count', { master: { maxFailoverCount: -1 } }, 'demo/migration: master.maxFailoverCount: received -1; expected a whole number of at least 0'],
-    ['replicas', { worker: { replicas: 0 } }, 'demo/migration: worker.replicas: received 0; expected a whole number of at least 1'],
-    ['fractional replicas', { master: { replicas: 1.5 } }, 'demo/migration: master.replicas: received 1.5; expected a whole number of at least 1'],
+    ['failover count', { master: { maxFailoverCount: -1 } }, 'demo/migration: master.maxFailoverCount: received -1; expected a whole number from 0 to 2147483647 (an int32 of the operator)'],
+    ['replicas', { worker: { replicas: 0 } }, 'demo/migration: worker.replicas: received 0; expected a whole number from 1 to 2147483647 (an int32 of the operator)'],
+    ['fractional replicas', { master: { replicas: 1.5 } }, 'demo/migration: master.replicas: received 1.5; expected a whole number from 1 to 2147483647 (an int32 of the operator)'],
     ['storage size', { master: { storageSize: '10 GB' } }, 'demo/migration: master.storageSize: received "10 GB"; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3" (an exponent of at most 99), or a cdk8s Size of whole kibibytes'],
     ['storage size of another type', { worker: { storageSize: 10 as any } }, 'demo/migration: worker.storageSize: received 10; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3" (an exponent of at most 99), or a cdk8s Size of whole kibibytes'],
     ['extra Common Name', { worker: { extraAllowedCommonNames: [''] } },

@@ -10,7 +10,7 @@ import type { CdkPlusPackage } from '../model/secret-ref';
 import { Construct, IConstruct } from 'constructs';
 import { TlsEnablementPhase, nextEnablementPhase, planEnablement } from '../model/enablement';
 import {
-  ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, OPERATOR_ROLL_ORDER_SOURCE, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken,
+  COMPONENT_TOKENS, ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, OPERATOR_ROLL_ORDER_SOURCE, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken,
 } from '../model/catalog';
 import {
   CertificateSettings, CertificateSubject, ExtraNames, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
@@ -25,7 +25,7 @@ import { renderCertManager } from './cert-manager';
 import { sqlManagedDomain } from './rotation-script';
 import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
 import { renderCfssl } from './cfssl';
-import { ExpiryWatch, ExpiryWatchOptions, IWatchedCertificates } from './expiry-watch';
+import { EXPIRY_WATCH_OPTIONS_SHAPE, ExpiryWatch, ExpiryWatchOptions, IWatchedCertificates } from './expiry-watch';
 import { ResolvedSqlTlsOptions, SqlTls } from './sql-tls';
 import type { ManagedCertificate } from '../model/expiry';
 import type { CertificateRenderer } from './renderer';
@@ -36,7 +36,7 @@ import { restartAnnotationKey } from '../model/settings';
 import { ISSUE_SCRIPT, pkiCopyFolder } from './cfssl-files';
 import { renderUserProvided } from './user-provided';
 import { registerCertificates } from '../synth/app-rules';
-import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf } from '../model/props';
+import { PropShape, ShapeOf, checkArguments, checkProps, constructOf, isConstruct, listOf, objectOf, oneOf } from '../model/props';
 import { ISSUER_REF_SHAPE, IssuerReference, ResolvedIssuerReference, resolveIssuerRef } from './issuer-ref';
 import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, isLastPhase, resolveRotations, restartOrder, restartValue, signingCaObject } from './rotation';
 import type { NamespacedName } from '../model/names';
@@ -165,6 +165,12 @@ const SUBJECT_FIELDS: PropShape = { organization: 'string?', organizationalUnit:
  */
 export const SUBJECT_PROP = objectOf(SUBJECT_FIELDS, true,
   `an object with ${Object.keys(SUBJECT_FIELDS).slice(0, -1).join(', ')} and ${Object.keys(SUBJECT_FIELDS).at(-1)}, each optional`);
+
+/** A component token, as a method's argument. */
+const TOKEN = oneOf(COMPONENT_TOKENS, false);
+
+/** A cluster kind, as a method's argument. */
+const KIND = oneOf(Object.values(ClusterKind), false);
 
 const CLUSTER_CERTIFICATES_SHAPE = {
   clusterName: 'string',
@@ -304,13 +310,11 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    * @returns the planned certificate
    */
   public addComponent(token: ComponentToken, options: ServerCertificateOptions = {}): ServerCertificatePlan {
-    if (!isComponentToken(token)) {
-      inputError(this, 'component', token, 'a component token');
-    }
+    ({ token, options } = checkArguments(this, 'addComponent', { token, options }, { token: TOKEN, options: objectOf(SERVER_OPTIONS_SHAPE, false) }));
     const existing = this.servers.get(token);
     if (existing) {
       if (!isDeepStrictEqual(existing.options, options)) {
-        inputError(this, `${token} options`, options, `the options it was first added with, ${JSON.stringify(existing.options)}`);
+        inputError(this, 'addComponent.options', options, `the options ${token} was first added with, ${JSON.stringify(existing.options)}`);
       }
       return existing;
     }
@@ -361,6 +365,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
 
   /** Whether a component's server certificate is planned. */
   public hasComponent(token: ComponentToken): boolean {
+    checkArguments(this, 'hasComponent', { token }, { token: TOKEN });
     return this.servers.has(token);
   }
 
@@ -376,19 +381,31 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
 
   /** The server Secret of a component; throws when the component was not added. */
   public serverSecretName(token: ComponentToken): string {
+    return this.serverPlan('serverSecretName', token).secretName;
+  }
+
+  /** The plan of a component's server certificate; a refusal names the method asking. */
+  private serverPlan(method: string, token: ComponentToken): ServerCertificatePlan {
+    checkArguments(this, method, { token }, { token: TOKEN });
     const plan = this.servers.get(token);
     if (!plan) {
-      inputError(this, 'component', token, `one of the components with a certificate: ${[...this.servers.keys()].join(', ') || 'none yet'}`);
+      inputError(this, `${method}.token`, token, `one of the components with a certificate: ${[...this.servers.keys()].join(', ') || 'none yet'}`);
     }
-    return plan.secretName;
+    return plan;
   }
 
   /** The shared client Secret of a cluster kind; throws when the kind is not served. */
   public clientSecretName(kind: ClusterKind): string {
+    return this.servedKind('clientSecretName', kind) && names.clientSecretName(this.clusterName, kind);
+  }
+
+  /** Throws unless the certificates serve a cluster kind; a refusal names the method asking. */
+  private servedKind(method: string, kind: ClusterKind): true {
+    checkArguments(this, method, { kind }, { kind: KIND });
     if (!this.kinds.has(kind)) {
-      inputError(this, 'cluster kind', kind, `a kind with certificates: ${[...this.kinds].join(', ') || 'none yet'}`);
+      inputError(this, `${method}.kind`, kind, `a kind with certificates: ${[...this.kinds].join(', ') || 'none yet'}`);
     }
-    return names.clientSecretName(this.clusterName, kind);
+    return true;
   }
 
   /**
@@ -399,7 +416,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
   /** The server Secret of a component as an `ISecret` of the cdk8s-plus package given (any major from 27). */
   public serverSecret<S>(token: ComponentToken, plus: CdkPlusPackage<S>): S;
   public serverSecret<S>(token: ComponentToken, plus?: CdkPlusPackage<S>): kplus.ISecret | S {
-    return importedSecret(this, this.serverSecretName(token), plus);
+    return importedSecret(this, this.serverPlan('serverSecret', token).secretName, plus);
   }
 
   /**
@@ -414,7 +431,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    */
   public clientSecret<S>(kind: ClusterKind, plus: CdkPlusPackage<S>): S;
   public clientSecret<S>(kind: ClusterKind, plus?: CdkPlusPackage<S>): kplus.ISecret | S {
-    return importedSecret(this, this.clientSecretName(kind), plus);
+    return importedSecret(this, this.servedKind('clientSecret', kind) && names.clientSecretName(this.clusterName, kind), plus);
   }
 
   /**
@@ -424,6 +441,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    * MySQL clients, its Secrets in this namespace and theirs.
    */
   public ownedSecret(name: string): string | undefined {
+    checkArguments(this, 'ownedSecret', { name }, { name: 'string' });
     const ids = this.rotation?.history.map((h) => h.id) ?? [];
     return names.clusterSecrets(this.clusterName, ids).get(name) ?? this.sql?.ownedSecret(name, ids);
   }
@@ -435,6 +453,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
 
   /** The name of the issuer that signs a cluster kind's certificates (cert-manager method): its CA-type Issuer, or the issuer `issuerRef` names. */
   public issuerName(kind: ClusterKind): string {
+    checkArguments(this, 'issuerName', { kind }, { kind: KIND });
     return this.issuer?.name ?? names.caIssuerName(this.clusterName, kind);
   }
 
@@ -514,6 +533,9 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    * `TlsDatabaseCluster`; a rotation cannot be under way at the same time.
    */
   public declareEnablement(scope: IConstruct, phase: TlsEnablementPhase): void {
+    checkArguments(this, 'declareEnablement', { scope, phase }, {
+      scope: constructOf(isConstruct, 'a construct'), phase: oneOf(Object.values(TlsEnablementPhase), false),
+    });
     if (this.enablementPhase !== undefined && this.enablementPhase !== phase) {
       inputError(scope, 'enablement.phase', phase, `"${this.enablementPhase}", the phase another cluster of these certificates declares`);
     }
@@ -672,6 +694,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    * again with the same options returns the same watch.
    */
   public watchExpiry(options: ExpiryWatchOptions = {}): ExpiryWatch {
+    ({ options } = checkArguments(this, 'watchExpiry', { options }, { options: objectOf(EXPIRY_WATCH_OPTIONS_SHAPE, false) }));
     if (this.expiry === undefined) {
       this.expiry = new ExpiryWatch(this, 'ExpiryWatch', { ...options, certificates: this });
     } else if (!isDeepStrictEqual(options, this.expiryOptions)) {

@@ -82,8 +82,13 @@ export interface ExpiryWatchProps extends ExpiryWatchOptions {
   readonly certificates: IWatchedCertificates;
 }
 
-const EXPIRY_WATCH_SHAPE = {
+/** The shape of {@link ExpiryWatchOptions}. */
+export const EXPIRY_WATCH_OPTIONS_SHAPE = {
   leafThreshold: durationSpec(), caThreshold: durationSpec(), alertLabels: 'object?', ruleLabels: 'object?', prometheusRule: 'boolean?',
+} satisfies ShapeOf<ExpiryWatchOptions>;
+
+const EXPIRY_WATCH_SHAPE = {
+  ...EXPIRY_WATCH_OPTIONS_SHAPE,
   certificates: constructOf((c) => Construct.isConstruct(c) && typeof (c as Partial<IWatchedCertificates>).plan === 'function', 'a ClusterCertificates'),
 } satisfies ShapeOf<ExpiryWatchProps>;
 

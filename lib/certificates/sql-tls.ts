@@ -134,7 +134,8 @@ export const SQL_TLS_OPTIONS_SHAPE = {
   certManagerNamespace: 'string?',
 } satisfies ShapeOf<SqlTlsOptions>;
 
-const SQL_CLIENT_SHAPE = { namespace: 'string?', commonName: 'string?' } satisfies ShapeOf<SqlClientOptions>;
+/** The shape of {@link SqlClientOptions}. */
+export const SQL_CLIENT_SHAPE = { namespace: 'string?', commonName: 'string?' } satisfies ShapeOf<SqlClientOptions>;
 
 /** What an application's Common Name may hold: what `REQUIRE SUBJECT` compares as written on every server. */
 const SQL_COMMON_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -211,10 +212,10 @@ export class SqlTls extends Construct {
    */
   public addClient(scope: IConstruct, name: string, options: SqlClientOptions = {}): SqlClient {
     const field = `addSqlClient("${name}")`;
-    checkProps(scope, options, SQL_CLIENT_SHAPE, `${field}.`);
-    requireDnsLabel(scope, `${field}.name`, name);
+    checkProps(scope, options, SQL_CLIENT_SHAPE, `${field}.options.`);
+    requireDnsLabel(scope, 'addSqlClient.name', name);
     if (name.length > SQL_TLS.userNameMax) {
-      inputError(scope, `${field}.name`, name, `at most ${SQL_TLS.userNameMax} characters: it is the database user the runbook ties to the certificate, and MySQL and the SQL server allow no longer user names`);
+      inputError(scope, 'addSqlClient.name', name, `at most ${SQL_TLS.userNameMax} characters: it is the database user the runbook ties to the certificate, and MySQL and the SQL server allow no longer user names`);
     }
     const existing = this.clients.get(name);
     if (existing !== undefined) {
@@ -226,17 +227,17 @@ export class SqlTls extends Construct {
     if (this.options.disableClientAuthn) {
       inputError(scope, field, name, 'no application certificate with tlsClient.disableClientAuthn: the SQL server then asks for none, and a user tied to one could never log in');
     }
-    const commonName = requireCommonName(scope, `${field}.commonName`, options.commonName ?? name);
+    const commonName = requireCommonName(scope, `${field}.options.commonName`, options.commonName ?? name);
     if (!SQL_COMMON_NAME.test(commonName)) {
-      inputError(scope, `${field}.commonName`, commonName, 'letters, digits, ".", "-" and "_", starting with a letter or digit: REQUIRE SUBJECT compares the subject as each server writes it');
+      inputError(scope, `${field}.options.commonName`, commonName, 'letters, digits, ".", "-" and "_", starting with a letter or digit: REQUIRE SUBJECT compares the subject as each server writes it');
     }
     const taken = this.secrets().find((s) => s.commonName === commonName);
     if (taken !== undefined) {
-      inputError(scope, `${field}.commonName`, commonName,
+      inputError(scope, `${field}.options.commonName`, commonName,
         `a Common Name no other certificate of the SQL server carries (the Secret ${taken.namespace}/${taken.name} has it): REQUIRE SUBJECT could not tell them apart`);
     }
     const namespace = options.namespace ?? this.props.settings.namespace;
-    requireDnsLabel(scope, `${field}.namespace`, namespace);
+    requireDnsLabel(scope, `${field}.options.namespace`, namespace);
     const { clusterName } = this.props.settings;
     const client: SqlClient = {
       name, namespace, commonName, user: name,

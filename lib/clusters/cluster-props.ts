@@ -3,7 +3,8 @@ import { Construct, IConstruct } from 'constructs';
 import { ClusterCertificates, SUBJECT_PROP } from '../certificates/cluster-certificates';
 import { inputError } from '../model/errors';
 import { ITlsDatabaseCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { ShapeOf, constructOf, isConstruct, oneOf } from '../model/props';
+import { ShapeOf, checkArguments, constructOf, isConstruct, objectOf, oneOf } from '../model/props';
+import type { RunbookStep } from '../documents/runbook';
 import { DNS_LABEL_MAX, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../model/validate';
 import { ClusterKind, ComponentToken, DeployedBy, clusterKind, component, componentsOf } from '../model/catalog';
 import * as names from '../model/names';
@@ -124,13 +125,19 @@ export function requireMountedSecretName(scope: IConstruct, field: string, name:
  * `token`, when it is a component of the given cluster kind; throws otherwise, so that neither
  * cluster construct hands out a Secret of the other kind through shared certificates.
  */
-export function ownComponent(scope: Construct, kind: ClusterKind, token: ComponentToken): ComponentToken {
+export function ownComponent(scope: Construct, kind: ClusterKind, method: string, token: ComponentToken): ComponentToken {
   const own = componentsOf(kind);
+  checkArguments(scope, method, { token }, { token: 'string' });
   if (!own.includes(token)) {
-    inputError(scope, 'component', token, `one of the components of a ${clusterKind(kind).resourceKind}: ${own.join(', ')}`);
+    inputError(scope, `${method}.token`, token, `one of the components of a ${clusterKind(kind).resourceKind}: ${own.join(', ')}`);
   }
   return token;
 }
+
+/** The shape of a {@link RunbookStep} a construct is handed. */
+export const RUNBOOK_STEP_SHAPE = {
+  title: 'string', text: 'strings?', commands: 'strings?', runIn: 'string?', file: objectOf({ content: 'string', language: 'string' }),
+} satisfies ShapeOf<RunbookStep>;
 
 /**
  * The restart annotation of every component of a cluster while its certificates declare a

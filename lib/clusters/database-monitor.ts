@@ -5,7 +5,7 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
 import { ExpiryWatch } from '../certificates/expiry-watch';
-import { describeType, inputError } from '../model/errors';
+import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import { compact, operatorObject } from './operator';
 import { requireDnsLabel, requireImageName } from '../model/validate';
@@ -82,17 +82,23 @@ export const DEFAULT_GRAFANA: MonitorImage = { baseImage: 'grafana/grafana', ver
 
 const IMAGE: PropShape = { baseImage: 'string', version: 'string' };
 
-/** The props of a monitor, as JavaScript types. */
-const DATABASE_MONITOR_SHAPE = {
+/** The options of a monitor ({@link DatabaseMonitorOptions}), as JavaScript types. */
+export const DATABASE_MONITOR_OPTIONS_SHAPE = {
   name: 'string?',
   prometheus: objectOf(IMAGE),
   grafana: objectOf(IMAGE),
   initializer: objectOf(IMAGE, false, 'the initializer image as { baseImage, version }: the operator\'s DatabaseMonitor requires it'),
   reloader: objectOf(IMAGE, false, 'the reloader image as { baseImage, version }: the operator\'s DatabaseMonitor requires it'),
   imagePullPolicy: oneOf(Object.values(MonitorImagePullPolicy)),
-  clusters: constructOf(Array.isArray, 'a list of database clusters'),
   expiryWatch: constructOf((w) => w instanceof ExpiryWatch, 'an ExpiryWatch, as ClusterCertificates.watchExpiry() returns it', true),
+} satisfies ShapeOf<DatabaseMonitorOptions>;
+
+/** The props of a monitor, as JavaScript types. */
+const DATABASE_MONITOR_SHAPE = {
+  ...DATABASE_MONITOR_OPTIONS_SHAPE,
+  clusters: { type: 'list', itemIs: isDatabaseEndpoint, expected: 'a list of database clusters', itemExpected: 'a database endpoint, such as a TlsDatabaseCluster' },
 } satisfies ShapeOf<DatabaseMonitorProps>;
+
 
 /** A `DatabaseMonitor` for one or more database clusters (specification section C, step 3). */
 export class DatabaseMonitor extends Construct {
@@ -106,11 +112,6 @@ export class DatabaseMonitor extends Construct {
   constructor(scope: Construct, id: string, props: DatabaseMonitorProps) {
     super(scope, id);
     props = checkProps(this, props, DATABASE_MONITOR_SHAPE);
-    props.clusters.forEach((c, i) => {
-      if (!isDatabaseEndpoint(c)) {
-        inputError(this, `clusters[${i}]`, describeType(c), 'a database endpoint, such as a TlsDatabaseCluster');
-      }
-    });
     const first = props.clusters[0];
     if (!first) {
       inputError(this, 'clusters', props.clusters, 'at least one database cluster');

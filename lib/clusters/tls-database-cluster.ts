@@ -4,15 +4,15 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
-import { CdkPlusPackage, SecretRef, secretRefName, secretRefs } from '../model/secret-ref';
+import { CdkPlusPackage, SecretRef, secretRef, secretRefName, secretRefs } from '../model/secret-ref';
 import { Construct } from 'constructs';
 import {
   CAPABILITIES, CLIENT_SECRET_MOUNTING, COMPONENTS, ClusterKind, ComponentEntry, ComponentToken, MOUNT_PATHS, PORTS, SHOWN_VALUES, clusterKind,
   component,
 } from '../model/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
-import { SQL_TLS_OPTIONS_SHAPE, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions, resolveSqlTlsOptions } from '../certificates/sql-tls';
-import { DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
+import { SQL_CLIENT_SHAPE, SQL_TLS_OPTIONS_SHAPE, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions, resolveSqlTlsOptions } from '../certificates/sql-tls';
+import { DATABASE_MONITOR_OPTIONS_SHAPE, DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
 import { describeType, inputError } from '../model/errors';
 import * as names from '../model/names';
 import type { TlsFilePaths } from '../model/names';
@@ -22,8 +22,8 @@ import { DatabaseRunbookInput, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook }
 import { databaseRunbookPath, enablementRunbookPath, fromOutputFolder, manifestFileName, mountClientSecretPatchPath } from '../model/output-layout';
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
-import { TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
-import { PropShape, ShapeOf, checkProps, listOf, objectOf, oneOf, strings } from '../model/props';
+import { RUNBOOK_STEP_SHAPE, TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
+import { PropShape, ShapeOf, checkArguments, checkProps, listOf, objectOf, oneOf, strings } from '../model/props';
 import { StorageSize, storageSize } from '../model/quantity';
 import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../model/validate';
 import { requireMinimum } from '../model/versions';
@@ -352,6 +352,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
    * ties a database user to it in the runbook.
    */
   public addSqlClient(name: string, options: SqlClientOptions = {}): SqlClient {
+    ({ name, options } = checkArguments(this, 'addSqlClient', { name, options }, { name: 'string', options: objectOf(SQL_CLIENT_SHAPE, false) }));
     if (this.sqlTls === undefined) {
       inputError(this, 'tlsClient', undefined, `TLS for MySQL clients turned on (the tlsClient prop, {} for the defaults) before the client certificate of application "${name}" is declared`);
     }
@@ -363,16 +364,17 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
    * (`ssl-ca`, `ssl-cert`, `ssl-key`).
    */
   public sinkTlsFiles(secret: SecretRef): TlsFilePaths {
+    checkArguments(this, 'sinkTlsFiles', { secret }, { secret: secretRef(false) });
     const secretName = secretRefName(secret);
     if (!this.sinkTlsSecretNames.includes(secretName)) {
-      inputError(this, 'sink Secret', secretName, `one of changefeed.sinkTlsSecretNames: ${this.sinkTlsSecretNames.join(', ') || 'none'}`);
+      inputError(this, 'sinkTlsFiles.secret', secretName, `one of changefeed.sinkTlsSecretNames: ${this.sinkTlsSecretNames.join(', ') || 'none'}`);
     }
     return names.mountedTlsFiles(MOUNT_PATHS.sinkTls, secretName);
   }
 
   /** The server Secret of one of the cluster's components. */
   public serverSecretName(token: ComponentToken): string {
-    return this.certificates.serverSecretName(ownComponent(this, ClusterKind.DATABASE, token));
+    return this.certificates.serverSecretName(ownComponent(this, ClusterKind.DATABASE, 'serverSecretName', token));
   }
 
   /** The server Secret of one of the cluster's components, as a cdk8s-plus `ISecret`. */
@@ -380,7 +382,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
   /** The server Secret of one of the cluster's components, as an `ISecret` of the cdk8s-plus package given (any major from 27). */
   public serverSecret<S>(token: ComponentToken, plus: CdkPlusPackage<S>): S;
   public serverSecret<S>(token: ComponentToken, plus?: CdkPlusPackage<S>): kplus.ISecret | S {
-    return this.certificates.serverSecret(ownComponent(this, ClusterKind.DATABASE, token), plus as CdkPlusPackage<S>);
+    return this.certificates.serverSecret(ownComponent(this, ClusterKind.DATABASE, 'serverSecret', token), plus as CdkPlusPackage<S>);
   }
 
   /**
@@ -402,6 +404,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
    * Calling it again returns the same monitor.
    */
   public addMonitor(options: DatabaseMonitorOptions): DatabaseMonitor {
+    checkArguments(this, 'addMonitor', { options }, { options: objectOf(DATABASE_MONITOR_OPTIONS_SHAPE, false) });
     if (!this.monitor) {
       this.monitor = new DatabaseMonitor(this, 'Monitor', { ...options, clusters: [this] });
       this.monitor.node.addDependency(this.resource);
@@ -419,6 +422,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
    * restore commands).
    */
   public addRunbookStep(step: RunbookStep): void {
+    ({ step } = checkArguments(this, 'addRunbookStep', { step }, { step: objectOf(RUNBOOK_STEP_SHAPE, false) }));
     this.runbookSteps.push(step);
   }
 
@@ -427,6 +431,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
    * drainer's `helm upgrade`). Does nothing without an enablement, or in another phase.
    */
   public addEnablementStep(step: RunbookStep): void {
+    ({ step } = checkArguments(this, 'addEnablementStep', { step }, { step: objectOf(RUNBOOK_STEP_SHAPE, false) }));
     if (this.enablement?.phase === TlsEnablementPhase.ENABLE) {
       this.enablementSteps.push(step);
     }

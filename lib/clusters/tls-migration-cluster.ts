@@ -315,7 +315,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
 
   /** The server Secret of a member, `mig-master` or `mig-worker`. */
   public serverSecretName(token: ComponentToken): string {
-    return this.certificates.serverSecretName(ownComponent(this, ClusterKind.MIGRATION, token));
+    return this.certificates.serverSecretName(ownComponent(this, ClusterKind.MIGRATION, 'serverSecretName', token));
   }
 
   /** The server Secret of a member, as a cdk8s-plus `ISecret`. */
@@ -323,7 +323,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
   /** The server Secret of one of the cluster's components, as an `ISecret` of the cdk8s-plus package given (any major from 27). */
   public serverSecret<S>(token: ComponentToken, plus: CdkPlusPackage<S>): S;
   public serverSecret<S>(token: ComponentToken, plus?: CdkPlusPackage<S>): kplus.ISecret | S {
-    return this.certificates.serverSecret(ownComponent(this, ClusterKind.MIGRATION, token), plus as CdkPlusPackage<S>);
+    return this.certificates.serverSecret(ownComponent(this, ClusterKind.MIGRATION, 'serverSecret', token), plus as CdkPlusPackage<S>);
   }
 
   /** The migration cluster's shared client Secret (`clientSecretName`) as a cdk8s-plus `ISecret`. */

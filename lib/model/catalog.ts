@@ -469,10 +469,13 @@ export function clusterKind(kind: ClusterKind): ClusterKindEntry {
   return entry;
 }
 
-/** Whether a string is one of the catalog's component tokens. */
-export function isComponentToken(value: string): value is ComponentToken {
+/** Whether a value is one of the catalog's component tokens. */
+export function isComponentToken(value: unknown): value is ComponentToken {
   return COMPONENTS.some((c) => c.token === value);
 }
+
+/** Every component token, in the catalog's order. */
+export const COMPONENT_TOKENS: readonly ComponentToken[] = COMPONENTS.map((c) => c.token);
 
 /** The tokens of one cluster kind's components, optionally only those deployed a given way. */
 export function componentsOf(kind: ClusterKind, deployment?: DeployedBy): ComponentToken[] {

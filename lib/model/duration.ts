@@ -10,7 +10,24 @@ import type { PropSpec } from './props';
 export type DurationValue = string | Duration;
 
 /** What a duration prop must be, as messages say it. */
-const DURATION_EXPECTED = 'a Go duration such as "8760h" or "1h30m" (units h, m, s, ms), or a cdk8s Duration';
+const DURATION_EXPECTED = 'a Go duration such as "8760h" or "1h30m" (units h, m, s, ms), or a cdk8s Duration of whole milliseconds, at most 2562047h';
+
+/**
+ * The longest duration Go's `time.ParseDuration` reads, which cert-manager and cfssl parse
+ * durations with: 2^63 - 1 nanoseconds (2562047h47m16.854775807s), in whole milliseconds.
+ */
+export const GO_MAX_DURATION_MS = 9_223_372_036_854;
+
+/** The milliseconds of a cdk8s `Duration`, when they are a whole number Go can hold; `undefined` otherwise (NaN, Infinity, a fraction of a millisecond). */
+export function durationMilliseconds(value: Duration): number | undefined {
+  try {
+    const ms = value.toMilliseconds();
+    return Number.isSafeInteger(ms) && ms >= 0 && ms <= GO_MAX_DURATION_MS ? ms : undefined;
+  } catch {
+    // cdk8s throws for an amount that is no whole number of milliseconds.
+    return undefined;
+  }
+}
 
 /**
  * A duration prop as the Go duration string the output holds: a string as given (checked later
@@ -18,18 +35,21 @@ const DURATION_EXPECTED = 'a Go duration such as "8760h" or "1h30m" (units h, m,
  * (`Duration.days(365)` is `8760h`, `Duration.minutes(90)` is `1h30m`).
  */
 export function durationText(value: DurationValue): string {
-  return value instanceof Duration ? formatDuration(value.toMilliseconds()) : value;
+  return value instanceof Duration ? formatDuration(durationMilliseconds(value) ?? NaN) : value;
 }
 
-/** The prop spec of a {@link DurationValue}. */
+/** The prop spec of a {@link DurationValue}: a string, checked later with the field's own rule, or a cdk8s `Duration` Go can hold. */
 export function durationSpec(optional = true): PropSpec {
-  return { type: 'value', optional, is: (value) => typeof value === 'string' || value instanceof Duration, expected: DURATION_EXPECTED };
+  return { type: 'value', optional, is: (value) => typeof value === 'string' || (value instanceof Duration && durationMilliseconds(value) !== undefined), expected: DURATION_EXPECTED };
 }
 
 const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1 };
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
 
-/** The duration in milliseconds, or `undefined` when the string is not a well-formed duration. */
+/**
+ * The duration in milliseconds, or `undefined` when the string is not a well-formed duration or is
+ * longer than Go reads ({@link GO_MAX_DURATION_MS}).
+ */
 export function parseDuration(text: string): number | undefined {
   if (text.length === 0) {
     return undefined;
@@ -44,7 +64,7 @@ export function parseDuration(text: string): number | undefined {
     }
     total += Number(match[1]) * UNIT_MS[match[2]];
   }
-  return total;
+  return total <= GO_MAX_DURATION_MS ? total : undefined;
 }
 
 /** Whole hours of a duration, for messages and for cfssl, which takes hours. */

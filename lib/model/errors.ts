@@ -155,11 +155,19 @@ export function describeValue(value: unknown): string {
       }
       return key !== '' && SECRET_KEY.test(key) && typeof v === 'string' && !key.endsWith('Name') ? '***' : v;
     });
-    return text === undefined ? describeType(value).text : typeof value === 'string' && hasCredentials(value) ? WITH_CREDENTIALS.text : text;
+    return text === undefined ? describeType(value).text : typeof value === 'string' && hasCredentials(value) ? WITH_CREDENTIALS.text : bounded(text);
   } catch {
     // A cycle (TypeError from JSON.stringify) or a value of NOT_JSON.
     return describeType(value).text;
   }
+}
+
+/** The most of a received value a message shows: a longer one is cut, with its length said. */
+export const MAX_SHOWN = 200;
+
+/** A value's text as a message shows it: at most {@link MAX_SHOWN} characters, a longer one cut with its length. */
+function bounded(text: string): string {
+  return text.length <= MAX_SHOWN ? text : `${text.slice(0, MAX_SHOWN - 40)}… (${text.length} characters in all)`;
 }
 
 /**
@@ -176,7 +184,8 @@ export function describeType(value: unknown): Description {
  */
 export function inputErrorMessage(scope: IConstruct | string, field: string, received: unknown, expected: string): string {
   const where = typeof scope === 'string' ? scope : scope.node.path;
-  return `${where}: ${field}: received ${describeValue(received)}; expected ${expected}`;
+  // A line break in a construct id, a field or a received value (a key, a name) would split the one line.
+  return oneLine(`${where}: ${bounded(field)}: received ${describeValue(received)}; expected ${expected}`);
 }
 
 /** A message made one line: a line break or other control character in it is written as its escape (`\\n`). */

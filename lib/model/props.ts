@@ -8,7 +8,7 @@
  * with the constructs. A field that can hold a credential is described by its type only.
  */
 import { Construct, IConstruct } from 'constructs';
-import { Description, describeType, inputError, shown } from './errors';
+import { ClusterTlsError, Description, describeType, inputError, shown } from './errors';
 
 /** What one prop must be. */
 export type PropSpec =
@@ -63,6 +63,17 @@ export function text(expected: string, optional = true): PropSpec {
   return { type: 'string', optional, expected };
 }
 
+/** The longest path a prop may name: Linux's PATH_MAX. */
+const PATH_MAX = 4096;
+
+/** A path the library reads or writes (`outdir`, `recordFile`): a non-empty string without NUL, at most {@link PATH_MAX} characters. */
+export function pathSpec(optional = true): PropSpec {
+  return {
+    type: 'value', optional, is: (v) => typeof v === 'string' && v.length > 0 && v.length <= PATH_MAX && !v.includes('\u0000'),
+    expected: `a path: a non-empty string without NUL, at most ${PATH_MAX} characters`,
+  };
+}
+
 /** A list of strings, with what the message says is expected. */
 export function strings(expected: string, optional = true): PropSpec {
   return { type: 'list', optional, expected };
@@ -88,9 +99,24 @@ export function isConstruct(value: unknown): value is IConstruct {
   return Construct.isConstruct(value);
 }
 
-/** Whether a value is a plain object: not null, a list or a construct. */
+/**
+ * Whether a value is a plain object, as an object literal, JSON or a jsii struct makes one: its
+ * prototype is `Object.prototype` or none (not a list, a construct, a `Date`, a `Map` or any other
+ * object of a class).
+ */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Construct.isConstruct(value);
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  return isObjectPrototype(Object.getPrototypeOf(value));
+}
+
+/**
+ * Whether a prototype is `Object.prototype`, of this realm or another (an object `structuredClone`
+ * or another context made), or none: the prototype of a plain object, unlike a `Date`'s or a class's.
+ */
+function isObjectPrototype(proto: object | null): boolean {
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /** Nesting deeper than this is refused rather than walked: no configuration is that deep. */
@@ -110,6 +136,25 @@ const JSII_MAP_MARK = Symbol.for('$jsii$wireType$');
 /** Whether an own symbol property is the jsii runtime's {@link JSII_MAP_MARK}, exactly as the runtime sets it. */
 function isJsiiMapMark(key: symbol, property: PropertyDescriptor): boolean {
   return key === JSII_MAP_MARK && property.enumerable === false && property.writable === false && property.value === '$jsii.map';
+}
+
+/**
+ * What is wrong with a key of free-form data, if anything: the empty key, a key with a control
+ * character (a line break would end the line a configuration file writes it on), and `__proto__`,
+ * which JavaScript readers of the output (and `yaml`'s) take for the object's prototype instead of
+ * a key.
+ */
+export function keyProblem(key: string): string | undefined {
+  if (key === '') {
+    return 'the empty key';
+  }
+  if (key === '__proto__') {
+    return 'the key "__proto__", which JavaScript readers take for the prototype of the object, not a key';
+  }
+  if (/[\u0000-\u001f\u007f]/.test(key)) {
+    return 'a key with a control character, such as a line break';
+  }
+  return undefined;
 }
 
 /** A key as a field path shows it: a plain name after '.', anything else as `[…]`, never repeated (keys of chart values are the user's). */
@@ -143,14 +188,20 @@ export function notPlainData(value: unknown): { readonly at: string; readonly wh
     if (depth > MAX_DATA_DEPTH) {
       return { at, what: new Description(`objects nested deeper than ${MAX_DATA_DEPTH} levels`) };
     }
-    const proto = Object.getPrototypeOf(v);
-    const isList = Array.isArray(v) && proto === Array.prototype;
-    if (!isList && proto !== Object.prototype && proto !== null) {
+    const isList = Array.isArray(v);
+    if (!isList && !isObjectPrototype(Object.getPrototypeOf(v))) {
       return { at, what: new Description('an object of a class (a Date, a Map, a construct, …), not a plain object') };
     }
     const descriptors = Object.getOwnPropertyDescriptors(v);
     if (Object.getOwnPropertySymbols(descriptors).some((key) => !isJsiiMapMark(key, descriptors[key as unknown as string]))) {
       return { at, what: new Description('an object with a symbol key') };
+    }
+    if (isList && Object.keys(descriptors).length - 1 !== (v as unknown[]).length) {
+      return { at, what: new Description('a list with a hole (an index with nothing at it)') };
+    }
+    const badKey = isList ? undefined : Object.keys(descriptors).find((k) => keyProblem(k) !== undefined);
+    if (badKey !== undefined) {
+      return { at, what: new Description(keyProblem(badKey)!) };
     }
     ancestors.add(v);
     try {
@@ -204,19 +255,65 @@ export function canonicalData<T>(value: T): T {
  * then on: a copy in which every free-form map (a prop of `data`) is in {@link canonicalData}'s
  * order, so that nothing written depends on the order in which an app's language handed it over.
  */
-export function checkProps<T>(scope: IConstruct, props: T, shape: PropShape, at = ''): T {
+export function checkProps<T>(scope: IConstruct | string, props: T, shape: PropShape, at = ''): T {
+  try {
+    return checkedProps(scope, props, shape, at) as T;
+  } catch (error) {
+    if (error instanceof ClusterTlsError) {
+      throw error;
+    }
+    // A getter or a proxy of the app's that throws while the props are read: what it threw is not
+    // the library's to show (it may hold anything), only where.
+    return inputError(scope, at ? at.slice(0, -1) : 'props', new Description('an object that throws when it is read (a getter or a proxy)'), 'plain data');
+  }
+}
+
+/** The own enumerable properties of a plain object by name, read without running a getter; a getter or setter is refused. */
+function ownValues(scope: IConstruct | string, at: string, value: object): Map<string, unknown> {
+  const values = new Map<string, unknown>();
+  for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(value))) {
+    if (!d.enumerable) {
+      continue;
+    }
+    if (!('value' in d)) {
+      inputError(scope, `${at}${key}`, new Description('a property with a getter or setter'), 'a plain value');
+    }
+    values.set(key, d.value);
+  }
+  return values;
+}
+
+function checkedProps(scope: IConstruct | string, props: unknown, shape: PropShape, at: string): Record<string, unknown> {
   if (!isPlainObject(props)) {
     inputError(scope, at || 'props', describeType(props), 'an object of props');
   }
-  for (const key of Object.keys(props)) {
+  const values = ownValues(scope, at, props);
+  for (const key of values.keys()) {
     if (!(key in shape)) {
       inputError(scope, at ? at.slice(0, -1) : 'props', key, `only the props ${Object.keys(shape).join(', ')}`);
     }
   }
   for (const [key, spec] of Object.entries(shape)) {
-    checkProp(scope, `${at}${key}`, key, props[key], spec);
+    try {
+      checkProp(scope, `${at}${key}`, key, values.get(key), spec);
+    } catch (error) {
+      if (error instanceof ClusterTlsError) {
+        throw error;
+      }
+      // A value of the app's that throws when it is looked at (a getter, a proxy): only where is shown.
+      inputError(scope, `${at}${key}`, new Description('an object that throws when it is read (a getter or a proxy)'), expectedOf(typeof spec === 'string' ? shorthand(spec) : spec));
+    }
   }
-  return canonicalProps(props, shape) as T;
+  return canonicalProps(Object.fromEntries(values), shape);
+}
+
+/**
+ * Throws, with one line, unless a method's arguments match their specs, as {@link checkProps}
+ * checks props; messages name an argument `<method>.<parameter>` (`serverSecretName.token`).
+ * Returns the arguments to read from then on.
+ */
+export function checkArguments<T extends Record<string, unknown>>(scope: IConstruct | string, method: string, args: T, shape: { readonly [K in keyof T]-?: PropSpec }): T {
+  return checkProps(scope, args, shape as PropShape, `${method}.`);
 }
 
 /** A copy of props that {@link checkProps} accepted, each free-form map in {@link canonicalData}'s order; every other value as it was. */
@@ -240,7 +337,7 @@ function canonicalProps(props: Record<string, unknown>, shape: PropShape): Recor
   return copy;
 }
 
-function checkProp(scope: IConstruct, field: string, key: string, value: unknown, spec: PropSpec): void {
+function checkProp(scope: IConstruct | string, field: string, key: string, value: unknown, spec: PropSpec): void {
   const full = typeof spec === 'string' ? shorthand(spec) : spec;
   if (value === undefined) {
     if (!full.optional) {
@@ -275,7 +372,7 @@ function checkProp(scope: IConstruct, field: string, key: string, value: unknown
       if (!Array.isArray(value)) {
         wrong();
       }
-      (value as unknown[]).forEach((item, i) => {
+      listItems(scope, field, value as unknown[]).forEach((item, i) => {
         if (full.shape) {
           checkProp(scope, `${field}[${i}]`, key, item, { type: 'object', shape: full.shape, expected: full.itemExpected });
         } else if (full.itemIs) {
@@ -291,6 +388,22 @@ function checkProp(scope: IConstruct, field: string, key: string, value: unknown
       }
       break;
   }
+}
+
+/** The items of a list, read without running a getter; a hole or a getter is refused. */
+function listItems(scope: IConstruct | string, field: string, list: readonly unknown[]): unknown[] {
+  const items: unknown[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const d = Object.getOwnPropertyDescriptor(list, i);
+    if (d === undefined) {
+      inputError(scope, `${field}[${i}]`, new Description('a hole in the list (nothing at this index)'), 'an item at every index');
+    }
+    if (!('value' in d)) {
+      inputError(scope, `${field}[${i}]`, new Description('a property with a getter or setter'), 'a plain value');
+    }
+    items.push(d.value);
+  }
+  return items;
 }
 
 type FullSpec = Exclude<PropSpec, string>;

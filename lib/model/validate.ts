@@ -90,7 +90,7 @@ export function requireDuration(scope: IConstruct, field: string, value: string)
  */
 export function requireQuantity(scope: IConstruct, field: string, value: StorageSize): string {
   if (value instanceof Size) {
-    return sizeQuantity(value) ?? inputError(scope, field, new Description(`a Size of ${value.toKibibytes({ rounding: SizeRoundingBehavior.NONE })} KiB`), QUANTITY_EXPECTED);
+    return sizeQuantity(value) ?? inputError(scope, field, new Description(`a Size of ${sizeKibibytes(value)} KiB`), QUANTITY_EXPECTED);
   }
   if (typeof value !== 'string' || !isStorageQuantity(value)) {
     inputError(scope, field, shown(value), QUANTITY_EXPECTED);
@@ -131,10 +131,25 @@ export function requireTimeZone(scope: IConstruct, field: string, value: string)
   return value;
 }
 
-/** Throws unless `value` is a whole number of at least `min` (replicas, failover counts). */
+/** The kibibytes of a cdk8s `Size`, as a message says them: a number, or what cdk8s says of it when it is none. */
+function sizeKibibytes(value: Size): string {
+  try {
+    return String(value.toKibibytes({ rounding: SizeRoundingBehavior.NONE }));
+  } catch {
+    return 'no whole number of';
+  }
+}
+
+/**
+ * The largest count the operator reads: replicas and failover counts are Go `int32` fields of its
+ * resources, and the API server refuses a larger number in them.
+ */
+export const MAX_COUNT = 2 ** 31 - 1;
+
+/** Throws unless `value` is a whole number from `min` to {@link MAX_COUNT} (replicas, failover counts). */
 export function requireCount(scope: IConstruct, field: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) {
-    inputError(scope, field, shown(value), `a whole number of at least ${min}`);
+  if (!Number.isInteger(value) || value < min || value > MAX_COUNT) {
+    inputError(scope, field, shown(value), `a whole number from ${min} to ${MAX_COUNT} (an int32 of the operator)`);
   }
   return value;
 }
@@ -296,6 +311,10 @@ export function requirePrometheusLabels(scope: IConstruct, field: string, labels
     }
     if (typeof value !== 'string') {
       inputError(scope, `${field}.${name}`, shown(value), 'a string');
+    }
+    if (value.includes('{{') || value.includes('}}')) {
+      // Prometheus expands alert labels as Go templates: '{{' would run as one, or not parse.
+      inputError(scope, `${field}.${name}`, value, 'a label value without "{{" or "}}": Prometheus reads alert labels as Go templates');
     }
   }
   return { ...labels as { [key: string]: string } };

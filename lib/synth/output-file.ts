@@ -4,6 +4,7 @@
  */
 import { Construct, IConstruct } from 'constructs';
 import { ClusterTlsError, inputError } from '../model/errors';
+import { ShapeOf, checkProps } from '../model/props';
 
 const OUTPUT_FILE = Symbol.for('cdk8s-cluster-tls.OutputFile');
 
@@ -41,6 +42,27 @@ export interface OutputFileProps {
   readonly when?: IOutputFileCondition;
 }
 
+const OUTPUT_FILE_SHAPE = {
+  path: 'string',
+  content: { type: 'value', is: (c) => typeof c === 'string' || hasMethod(c, 'render'), expected: 'a string, or an object whose render() returns it' },
+  executable: 'boolean?',
+  when: { type: 'value', optional: true, is: (c) => hasMethod(c, 'isWritten'), expected: 'an object whose isWritten() returns true or false' },
+} satisfies ShapeOf<OutputFileProps>;
+
+/** Whether a value is an object with a method of that name (an app's own implementation of an interface), read without running a getter. */
+function hasMethod(value: unknown, name: string): boolean {
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  for (let o: object | null = value; o !== null; o = Object.getPrototypeOf(o)) {
+    const d = Object.getOwnPropertyDescriptor(o, name);
+    if (d !== undefined) {
+      return typeof d.value === 'function';
+    }
+  }
+  return false;
+}
+
 /**
  * A file written beside the manifests at synth, in the files folder: a runbook, chart values, a
  * migration configuration, cfssl inputs. Constructs only declare files; {@link synthesize} writes them.
@@ -48,7 +70,7 @@ export interface OutputFileProps {
 export class OutputFile extends Construct {
   /** Whether a construct is an {@link OutputFile}. */
   public static isOutputFile(x: IConstruct): x is OutputFile {
-    return OUTPUT_FILE in x;
+    return typeof x === 'object' && x !== null && OUTPUT_FILE in x;
   }
 
   /** Path relative to the output folder. */
@@ -60,6 +82,7 @@ export class OutputFile extends Construct {
 
   constructor(scope: Construct, id: string, props: OutputFileProps) {
     super(scope, id);
+    props = checkProps(this, props, OUTPUT_FILE_SHAPE);
     const parts = props.path.split('/');
     if (props.path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..')) {
       inputError(this, 'path', props.path, 'a relative path inside the files folder');

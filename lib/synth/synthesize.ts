@@ -2,10 +2,12 @@
  * The two ways of rendering an app: {@link renderApp} into memory, and {@link synthesize}, which
  * checks the app against the record of its last synth and writes its output folder file by file.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { App } from 'cdk8s';
 import { CLUSTER_RESOURCE_KINDS } from '../model/catalog';
-import { ClusterTlsError, oneLine } from '../model/errors';
+import { ClusterTlsError, inputError, oneLine } from '../model/errors';
+import { ShapeOf, checkArguments, constructOf, isConstruct, objectOf, pathSpec } from '../model/props';
 import * as layout from '../model/output-layout';
 import { registeredDrainers } from './app-rules';
 import {
@@ -50,6 +52,7 @@ export interface RenderedApp {
  * the cost grows linearly with the number of charts; the output is the same.
  */
 export function renderApp(app: App): RenderedApp {
+  checkArguments('ClusterTls', 'render', { app }, { app: APP });
   const plan = planOutput(app);
   const files: RenderedFile[] = [];
   const objects: RenderedObject[] = [];
@@ -60,6 +63,9 @@ export function renderApp(app: App): RenderedApp {
   }
   return { files, manifestFiles: plan.manifestFiles, objects };
 }
+
+/** What an app argument must be: the root of a construct tree, as `new App()` makes it. */
+const APP = constructOf((a) => isConstruct(a) && a.node.scope === undefined && typeof (a as Partial<App>).outdir === 'string', 'a cdk8s App');
 
 /** Options of {@link synthesize}. */
 export interface SynthesizeOptions {
@@ -110,6 +116,11 @@ export interface SynthesizeOptions {
   readonly takeOver?: boolean;
 }
 
+/** The shape of {@link SynthesizeOptions}. */
+const SYNTHESIZE_OPTIONS_SHAPE = {
+  outdir: pathSpec(), recordFile: pathSpec(), acknowledgeRecreation: 'strings?', verifyReport: pathSpec(), acknowledgeUnverifiedPhase: 'strings?', takeOver: 'boolean?',
+} satisfies ShapeOf<SynthesizeOptions>;
+
 /** What {@link synthesize} wrote. */
 export interface SynthesisResult {
   /** The output folder, as an absolute path: the manifests alone. */
@@ -153,9 +164,15 @@ export interface SynthesisResult {
  * list, print (`--stdout`) and hand to its validation plugins.
  */
 export function synthesize(app: App, options: SynthesizeOptions = {}): SynthesisResult {
+  ({ options } = checkArguments('ClusterTls', 'synthesize', { app, options }, { app: APP, options: objectOf(SYNTHESIZE_OPTIONS_SHAPE, false) }));
   const outdir = path.resolve(options.outdir ?? app.outdir);
   const filesFolder = layout.filesFolderOf(outdir);
   const recordFile = path.resolve(options.recordFile ?? layout.defaultRecordFile(outdir));
+  // A record inside either folder is refused further on, with what to do.
+  if (options.recordFile !== undefined && !isWithin(outdir, recordFile) && !isWithin(filesFolder, recordFile)
+    && !fs.statSync(path.dirname(recordFile), { throwIfNoEntry: false })?.isDirectory()) {
+    inputError('ClusterTls', 'synthesize.options.recordFile', options.recordFile, 'a file in a folder that exists: the record is written beside the files of the synth that wrote it, never into a folder the synth would have to make');
+  }
   const cli = cliFolder(outdir);
   // The construct metadata the CLI asks for its validation plugins goes to the CLI's folder alone,
   // so that the output folder holds the same files whichever command synthesized it.

@@ -446,6 +446,30 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
     return names.clusterSecrets(this.clusterName, ids).get(name) ?? this.sql?.ownedSecret(name, ids);
   }
 
+  /**
+   * The objects the certificates name by a name joined from the namespace and the cluster name, or
+   * one name in the whole cluster: the applications' Secrets of TLS for MySQL clients, each in its
+   * namespace, and the expiry watch's exporter objects that are not namespaced. Two clusters whose
+   * namespace and name join to the same text (`x`/`y-z` and `x-y`/`z`) would write the same.
+   * @internal
+   */
+  public _joinedNameClaims(): { readonly what: string; readonly namespace?: string; readonly name: string }[] {
+    const applications = (this.plan().sqlTls?.secrets ?? []).filter((s) => s.role === 'application')
+      .map((s) => ({ what: 'Secret', namespace: s.namespace, name: s.name }));
+    const fullname = this.expiry?._exporterFullname();
+    return [...applications, ...(fullname === undefined ? [] : [{ what: 'x509-certificate-exporter\'s cluster-wide objects', name: fullname }])];
+  }
+
+  /**
+   * The issuer `issuerRef` names, and the ClusterIssuer of the SQL CA with cert-manager, when there
+   * are, for the app's rules on what an issuer may be.
+   * @internal
+   */
+  public _issuers(): { readonly issuerRef?: ResolvedIssuerReference; readonly sqlIssuer?: string } {
+    const sqlIssuer = this.sql !== undefined && this.method === IssuingMethod.CERT_MANAGER ? names.sqlClusterIssuerName(this.namespace, this.clusterName) : undefined;
+    return { issuerRef: this.issuer, sqlIssuer };
+  }
+
   /** Every Secret the certificates issue or require: the CA Secret (cert-manager, without `issuerRef`) and those of the plan. */
   public secretNames(): string[] {
     return [...(this.issuer === undefined ? [this.caSecretName] : []), ...this.plan().secrets.map((s) => s.name)];

@@ -239,6 +239,15 @@ export class ExpiryWatch extends Construct {
    * The `tls.crt` and `ca.crt` of every Secret of the plan no Certificate writes, those of TLS for
    * MySQL clients included (each in its namespace), watched through the exporter.
    */
+  /**
+   * The name of the exporter's objects that are not namespaced (its ClusterRole and
+   * ClusterRoleBinding), when the exporter watches any Secret: one name in the whole cluster.
+   * @internal
+   */
+  public _exporterFullname(): string | undefined {
+    return this.byExporter().length > 0 ? names.expiryExporterFullname(this.namespace, this.clusterName) : undefined;
+  }
+
   private byExporter(): WatchedCertificate[] {
     const managed = new Set(this.certificates.managedCertificates().map((c) => `${c.namespace}/${c.secretName}`));
     const plan = this.certificates.plan();

@@ -238,6 +238,10 @@ export class SqlTls extends Construct {
     }
     const namespace = options.namespace ?? this.props.settings.namespace;
     requireDnsLabel(scope, `${field}.options.namespace`, namespace);
+    if (this.props.method === IssuingMethod.CERT_MANAGER && namespace === this.options.certManagerNamespace) {
+      inputError(scope, `${field}.options.namespace`, namespace, `a namespace other than "${namespace}", where the SQL CA's key is: `
+        + 'whoever reads the application\'s Secret there can read the key that signs every application\'s certificate');
+    }
     const { clusterName } = this.props.settings;
     const client: SqlClient = {
       name, namespace, commonName, user: name,

@@ -28,6 +28,10 @@ export interface CertificatesFacts {
   readonly commonName: string;
   /** Every Secret the certificates issue or require. */
   secretNames(): string[];
+  /** The objects named by a joined name or cluster-wide (see `ClusterCertificates._joinedNameClaims`). */
+  _joinedNameClaims(): { readonly what: string; readonly namespace?: string; readonly name: string }[];
+  /** The issuer `issuerRef` names, and the ClusterIssuer of the SQL CA (see `ClusterCertificates._issuers`). */
+  _issuers(): { readonly issuerRef?: { readonly name: string; readonly kind: string; readonly group: string }; readonly sqlIssuer?: string };
 }
 
 /** What the rules need to know about a `DrainerRelease`. */
@@ -127,7 +131,8 @@ const librarySynthClasses = new WeakMap<object, new (...args: never[]) => App>()
 /** The app's validation: the first failure of the rules, as one line; one mistake is one line. */
 function firstRuleFailure(root: IConstruct, state: AppState): string[] {
   const objects = root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
-  const failure = uniqueObjects(objects) ?? secretClaims(state.certificates) ?? drainerReleases(state.drainers) ?? commonNames(objects, state.certificates);
+  const failure = uniqueObjects(objects) ?? secretClaims(state.certificates) ?? joinedNames(state.certificates) ?? issuerRefs(objects, state.certificates)
+    ?? drainerReleases(state.drainers) ?? commonNames(objects, state.certificates);
   return failure === undefined ? [] : [failure];
 }
 
@@ -162,6 +167,58 @@ export function secretClaims(certificates: readonly CertificatesFacts[]): string
           + 'expected each Secret issued by one construct: pass the same ClusterCertificates to every cluster of that name';
       }
       seen.set(key, c.node.path);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Objects two clusters name alike because their names join to the same text (`x`/`y-z` and
+ * `x-y`/`z`): an application's Secret in one namespace, the exporter's cluster-wide objects. The
+ * second install would fail in the cluster, or take over the first one's.
+ */
+export function joinedNames(certificates: readonly CertificatesFacts[]): string | undefined {
+  const seen = new Map<string, string>();
+  for (const c of certificates) {
+    for (const claim of c._joinedNameClaims()) {
+      const key = `${claim.what}/${claim.namespace ?? ''}/${claim.name}`;
+      const first = seen.get(key);
+      if (first !== undefined && first !== c.node.path) {
+        const where = claim.namespace === undefined ? 'in the whole cluster' : `in namespace "${claim.namespace}"`;
+        return `${c.node.path}: ${claim.what} "${claim.name}" ${where}: received a second claim (${first} names it so too); `
+          + `expected a name of one cluster: namespace "${c.namespace}" and cluster "${c.clusterName}" join to the same text as the other's; rename either cluster`;
+      }
+      seen.set(key, c.node.path);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What `issuerRef` may not name, when the app declares it: a self-signed issuer (each leaf would
+ * be its own CA, and no component could check another's), or the SQL CA of a cluster, whose
+ * certificates go to application teams (it would sign a cluster's components too).
+ */
+export function issuerRefs(objects: readonly ApiObject[], certificates: readonly CertificatesFacts[]): string | undefined {
+  const sqlIssuers = new Map(certificates.flatMap((c) => {
+    const sql = c._issuers().sqlIssuer;
+    return sql === undefined ? [] : [[sql, c] as const];
+  }));
+  for (const c of certificates) {
+    const ref = c._issuers().issuerRef;
+    if (ref === undefined || ref.group !== 'cert-manager.io') {
+      continue;
+    }
+    const sql = ref.kind === 'ClusterIssuer' ? sqlIssuers.get(ref.name) : undefined;
+    if (sql !== undefined) {
+      return `${c.node.path}: issuerRef: received the ClusterIssuer "${ref.name}", the SQL CA of cluster ${sql.namespace}/${sql.clusterName}; `
+        + 'expected an issuer of a CA for cluster components: the SQL CA signs the certificates application teams hold, and must sign nothing else';
+    }
+    const issuer = objects.find((o) => o.kind === ref.kind && o.name === ref.name && o.apiVersion.startsWith('cert-manager.io/')
+      && (ref.kind === 'ClusterIssuer' || o.metadata.namespace === c.namespace));
+    if (issuer !== undefined && (issuer.toJson() as { spec?: { selfSigned?: unknown } }).spec?.selfSigned !== undefined) {
+      return `${c.node.path}: issuerRef: received the self-signed ${ref.kind} "${ref.name}" (${issuer.node.path}); `
+        + 'expected an issuer of a CA: with a self-signed issuer each certificate is its own CA, and no component can check another\'s';
     }
   }
   return undefined;

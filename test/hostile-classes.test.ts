@@ -136,9 +136,9 @@ describe('text that becomes code downstream, and one line whatever the text', ()
       .toMatch(/^demo\/certs\/ExpiryWatch: alertLabels\.team: received "\{\{ \$labels\.secret \}\}"; expected a label value without "\{\{" or "\}\}"/);
   });
 
-  test('a line break in a received value stays one line, escaped', () => {
+  test('a line break in a construct\'s id stays one line, escaped', () => {
     const { chart } = setUp();
-    expect(refusal(() => new ClusterCertificates(chart, 'certs', { clusterName: 'a\nb' }))).toMatch(/^demo\/certs: clusterName: received "a\\nb"; expected /);
+    expect(refusal(() => new ClusterCertificates(chart, 'certs\nof orders', { clusterName: 'Basic' }))).toMatch(/^demo\/certs\\nof orders: clusterName: received "Basic"; expected /);
   });
 
   test('a value of 5,000,000 characters is cut at 200, its length said', () => {

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart, Duration } from 'cdk8s';
 import {
-  ClusterCertificates, ClusterTlsError, IssuingMethod, TlsDatabaseCluster, synthesize,
+  ClusterCertificates, ClusterTlsError, IssuingMethod, TlsDatabaseCluster, inputErrorMessage, synthesize,
 } from '../lib';
 
 /** A fresh app with one chart of namespace `demo`, writing into a folder of its own. */
@@ -136,9 +136,11 @@ describe('text that becomes code downstream, and one line whatever the text', ()
       .toMatch(/^demo\/certs\/ExpiryWatch: alertLabels\.team: received "\{\{ \$labels\.secret \}\}"; expected a label value without "\{\{" or "\}\}"/);
   });
 
-  test('a line break in a construct\'s id stays one line, escaped', () => {
+  test('a line break in a field built from a name stays one line, escaped', () => {
+    // Fields are built from what the app names (`addSqlClient("<name>")`, a map's keys): the one
+    // place every message is made escapes them.
     const { chart } = setUp();
-    expect(refusal(() => new ClusterCertificates(chart, 'certs\nof orders', { clusterName: 'Basic' }))).toMatch(/^demo\/certs\\nof orders: clusterName: received "Basic"; expected /);
+    expect(inputErrorMessage(chart, 'addSqlClient("a\nb").options', 'x', 'y')).toBe('demo: addSqlClient("a\\nb").options: received "x"; expected y');
   });
 
   test('a value of 5,000,000 characters is cut at 200, its length said', () => {

@@ -180,7 +180,10 @@ describe('one Common Name', () => {
 
 describe('duplicates', () => {
   test('two constructs claiming one Secret', () => {
-    const facts = (at: string, namespace: string) => ({ node: { path: at } as any, namespace, clusterName: 'basic', commonName: 'basic', secretNames: () => ['basic-store-cluster-secret'] });
+    const facts = (at: string, namespace: string) => ({
+      node: { path: at } as any, namespace, clusterName: 'basic', commonName: 'basic', secretNames: () => ['basic-store-cluster-secret'],
+      _joinedNameClaims: () => [], _issuers: () => ({}),
+    });
     expect(secretClaims([facts('demo/a', 'demo'), facts('other/a', 'other')])).toBeUndefined();
     expect(secretClaims([facts('demo/a', 'demo'), facts('other/a', 'other'), facts('demo/b', 'demo')])).toBe('demo/b: Secret "basic-store-cluster-secret" in namespace "demo": '
       + 'received a second claim (demo/a claims it too); expected each Secret issued by one construct: pass the same ClusterCertificates to every cluster of that name');

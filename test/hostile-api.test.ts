@@ -89,7 +89,7 @@ function judge(key: string, hostile: Hostile, program: Program, statement: strin
     written.length > 0 && `wrote ${written.join(', ')}`,
   ].filter(Boolean);
   const where = constructPaths(program).get(statement);
-  const parsed = /^([^:\n]+): (.+?): received /s.exec(message);
+  const parsed = /^([^:\n]+): (.+?): received /s.exec(message.slice(0, MAX_LINE));
   // The construct the statement makes or calls, or one of its children (the watch `watchExpiry`
   // makes, which names the field by its own prop). A value that can be right may be refused for
   // what it meets (a namespace another construct does not share), naming that.

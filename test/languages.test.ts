@@ -177,7 +177,16 @@ function resultOf(outcome: Outcome, folder: string): RunResult {
   if (outcome.ok) {
     return { tree: outputTree(folder) };
   }
-  return { refusal: outcome.message.split('\n')[0].split(folder).join('<folder>') };
+  return { refusal: inFolder(outcome.message.split('\n')[0], folder) };
+}
+
+/**
+ * A refusal's line with the run's folder taken out of the paths it names: TypeScript runs with
+ * the run's folder as its working folder (and names paths relative to it), the other languages
+ * from the app's folder (naming them whole).
+ */
+function inFolder(line: string, folder: string): string {
+  return line.split(`${folder}/`).join('').split(folder).join('.');
 }
 
 test('the package build refuses a language it does not know, in one line, before building anything', () => {
@@ -287,7 +296,7 @@ for (const language of LANGUAGES) {
           const folder = path.join(root, run.name);
           const line = lines.get(run.name);
           const actual: RunResult | undefined = line === 'ok' ? { tree: outputTree(folder) }
-            : line?.startsWith('error: ') ? { refusal: line.slice('error: '.length).split(folder).join('<folder>') } : undefined;
+            : line?.startsWith('error: ') ? { refusal: inFolder(line.slice('error: '.length), folder) } : undefined;
           if (JSON.stringify(actual) !== JSON.stringify(api.expected.get(run.name))) {
             differences.push(`run ${round}, ${run.name}: ${line ?? 'no line'}; TypeScript: ${JSON.stringify(api.expected.get(run.name)).slice(0, 300)}`);
           }

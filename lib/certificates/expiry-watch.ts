@@ -82,7 +82,10 @@ export interface ExpiryWatchProps extends ExpiryWatchOptions {
   readonly certificates: IWatchedCertificates;
 }
 
-/** The shape of {@link ExpiryWatchOptions}. */
+/**
+ * The shape of {@link ExpiryWatchOptions}.
+ * @internal
+ */
 export const EXPIRY_WATCH_OPTIONS_SHAPE = {
   leafThreshold: durationSpec(), caThreshold: durationSpec(), alertLabels: 'object?', ruleLabels: 'object?', prometheusRule: 'boolean?',
 } satisfies ShapeOf<ExpiryWatchOptions>;

@@ -82,7 +82,10 @@ export const DEFAULT_GRAFANA: MonitorImage = { baseImage: 'grafana/grafana', ver
 
 const IMAGE: PropShape = { baseImage: 'string', version: 'string' };
 
-/** The options of a monitor ({@link DatabaseMonitorOptions}), as JavaScript types. */
+/**
+ * The options of a monitor ({@link DatabaseMonitorOptions}), as JavaScript types.
+ * @internal
+ */
 export const DATABASE_MONITOR_OPTIONS_SHAPE = {
   name: 'string?',
   prometheus: objectOf(IMAGE),

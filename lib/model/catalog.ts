@@ -474,7 +474,10 @@ export function isComponentToken(value: unknown): value is ComponentToken {
   return COMPONENTS.some((c) => c.token === value);
 }
 
-/** Every component token, in the catalog's order. */
+/**
+ * Every component token, in the catalog's order.
+ * @internal
+ */
 export const COMPONENT_TOKENS: readonly ComponentToken[] = COMPONENTS.map((c) => c.token);
 
 /** The tokens of one cluster kind's components, optionally only those deployed a given way. */

@@ -48,7 +48,7 @@ const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
 
 /**
  * The duration in milliseconds, or `undefined` when the string is not a well-formed duration or is
- * longer than Go reads ({@link GO_MAX_DURATION_MS}).
+ * longer than Go reads (2^63 - 1 nanoseconds, 2562047h47m16.854775807s).
  */
 export function parseDuration(text: string): number | undefined {
   if (text.length === 0) {

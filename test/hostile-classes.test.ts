@@ -143,10 +143,12 @@ describe('text that becomes code downstream, and one line whatever the text', ()
     expect(inputErrorMessage(chart, 'addSqlClient("a\nb").options', 'x', 'y')).toBe('demo: addSqlClient("a\\nb").options: received "x"; expected y');
   });
 
-  test('a value of 5,000,000 characters is cut at 200, its length said', () => {
+  test('a value of 5,000,000 characters is refused by its length alone; one of 3,000 is shown cut at 200', () => {
     const { chart } = setUp();
-    const message = refusal(() => new ClusterCertificates(chart, 'certs', { clusterName: 'a'.repeat(5_000_000) }));
+    expect(refusal(() => new ClusterCertificates(chart, 'a', { clusterName: 'a'.repeat(5_000_000) })))
+      .toBe('demo/a: clusterName: received a string of 5000000 characters; expected at most 4096 characters');
+    const message = refusal(() => new ClusterCertificates(chart, 'b', { clusterName: 'b'.repeat(3000) }));
     expect(message.length).toBeLessThan(1000);
-    expect(message).toContain('… (5000002 characters in all)');
+    expect(message).toContain('… (3002 characters in all)');
   });
 });

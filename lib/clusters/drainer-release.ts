@@ -19,7 +19,7 @@ import { compact, dependWithinChart } from './operator';
 import { RunbookStep } from '../documents/runbook';
 import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-props';
 import { stringifyYaml } from '../yaml/emitter';
-import { ShapeOf, checkProps, objectOf, oneOf, strings, text } from '../model/props';
+import { MAX_DOCUMENT, ShapeOf, checkProps, objectOf, oneOf, strings } from '../model/props';
 import { DurationValue, durationSpec, durationText } from '../model/duration';
 import { StorageSize, storageSize } from '../model/quantity';
 import {
@@ -199,7 +199,7 @@ const DRAINER_RELEASE_SHAPE = {
   version: 'string?',
   storage: storageSize(),
   storageClassName: 'string?',
-  config: text('a TOML document as a string (the chart value config is text)'),
+  config: { type: 'string', optional: true, expected: 'a TOML document as a string (the chart value config is text)', maxLength: MAX_DOCUMENT },
   extraAllowedCommonNames: strings('a list of Common Names'),
   downstreamTls: objectOf({
     secretName: secretRef(false), allowedCommonNames: strings('a list of Common Names'), checkpointSecretName: secretRef(),

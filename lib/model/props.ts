@@ -39,6 +39,11 @@ export type PropSpec =
      * @default false
      */
     readonly data?: boolean;
+    /**
+     * The longest a string may be, or each string of a list.
+     * @default MAX_TEXT
+     */
+    readonly maxLength?: number;
   };
 
 /** The props of a construct or of one of its objects, by name. */
@@ -72,6 +77,22 @@ export function pathSpec(optional = true): PropSpec {
     type: 'value', optional, is: (v) => typeof v === 'string' && v.length > 0 && v.length <= PATH_MAX && !v.includes('\u0000'),
     expected: `a path: a non-empty string without NUL, at most ${PATH_MAX} characters`,
   };
+}
+
+/**
+ * The longest a string prop may be unless its spec says otherwise (`maxLength`): more than any
+ * name, path, host or version takes, and bounded, so that no rule ever reads an unbounded text.
+ */
+export const MAX_TEXT = 4096;
+
+/** The longest a document given as a string (a TOML configuration, a runbook's file) may be: about what one Kubernetes object holds. */
+export const MAX_DOCUMENT = 1024 * 1024;
+
+/** Throws unless a string is at most `max` characters, without repeating it. */
+function requireLength(scope: IConstruct | string, field: string, value: string, max: number): void {
+  if (value.length > max) {
+    inputError(scope, field, new Description(`a string of ${value.length} characters`), `at most ${max} characters`);
+  }
 }
 
 /** A list of strings, with what the message says is expected. */
@@ -353,6 +374,7 @@ function checkProp(scope: IConstruct | string, field: string, key: string, value
       if (typeof value !== 'string' || (full.oneOf !== undefined && !full.oneOf.includes(value))) {
         wrong();
       }
+      requireLength(scope, field, value as string, full.maxLength ?? MAX_TEXT);
       break;
     case 'object':
       if (!isPlainObject(value)) {
@@ -376,13 +398,18 @@ function checkProp(scope: IConstruct | string, field: string, key: string, value
         if (full.shape) {
           checkProp(scope, `${field}[${i}]`, key, item, { type: 'object', shape: full.shape, expected: full.itemExpected });
         } else if (full.itemIs) {
-          checkProp(scope, `${field}[${i}]`, key, item, { type: 'value', is: full.itemIs, expected: full.itemExpected });
+          checkProp(scope, `${field}[${i}]`, key, item, { type: 'value', is: full.itemIs, expected: full.itemExpected, maxLength: full.maxLength });
         } else if (typeof item !== 'string') {
           inputError(scope, `${field}[${i}]`, CREDENTIAL.test(key) ? describeType(item) : shown(item), 'a string');
+        } else {
+          requireLength(scope, `${field}[${i}]`, item, full.maxLength ?? MAX_TEXT);
         }
       });
       break;
     case 'value':
+      if (typeof value === 'string') {
+        requireLength(scope, field, value, full.maxLength ?? MAX_TEXT);
+      }
       if (full.is !== undefined && !full.is(value)) {
         wrong();
       }

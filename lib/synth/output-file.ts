@@ -49,18 +49,13 @@ const OUTPUT_FILE_SHAPE = {
   when: { type: 'value', optional: true, is: (c) => hasMethod(c, 'isWritten'), expected: 'an object whose isWritten() returns true or false' },
 } satisfies ShapeOf<OutputFileProps>;
 
-/** Whether a value is an object with a method of that name (an app's own implementation of an interface), read without running a getter. */
+/**
+ * Whether a value is an object with a method of that name: an app's own implementation of an
+ * interface, or the object the jsii runtime stands in for one of Python, Java or Go (whose methods
+ * it may define as it likes). A property that throws when read is refused by the props check.
+ */
 function hasMethod(value: unknown, name: string): boolean {
-  if (typeof value !== 'object' || value === null) {
-    return false;
-  }
-  for (let o: object | null = value; o !== null; o = Object.getPrototypeOf(o)) {
-    const d = Object.getOwnPropertyDescriptor(o, name);
-    if (d !== undefined) {
-      return typeof d.value === 'function';
-    }
-  }
-  return false;
+  return typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[name] === 'function';
 }
 
 /**

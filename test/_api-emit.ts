@@ -352,8 +352,9 @@ class GoEmitter extends Emitter {
       case 'implementation': {
         const type = `implementation${this.implementations.length + 1}`;
         this.implementations.push([
-          `// ${type} implements ${v.type.name}.`,
-          `type ${type} struct{}`,
+          `// ${type} implements ${v.type.name}. It has a field: the jsii runtime tells objects apart by address, and`,
+          '// every value of a type of size zero has the same one.',
+          `type ${type} struct{ id int }`,
           '',
           `func (*${type}) ${jsiiToPascalCase(v.method.name)}() ${goType(v.method.returns.type)} {`,
           `\treturn ${this.value(v.returns, v.method.returns.type)}`,
@@ -361,7 +362,7 @@ class GoEmitter extends Emitter {
           '',
         ].join('\n'));
         // A pointer: the jsii runtime takes the address of what implements an interface.
-        return `&${type}{}`;
+        return `&${type}{id: ${this.implementations.length}}`;
       }
     }
   }

@@ -1,3 +1,4 @@
+import * as TOML from 'smol-toml';
 import { App, Chart, Testing } from 'cdk8s';
 import {
   API_GROUP_CONTEXT, ClusterCertificates, OutputFile, PvReclaimPolicy, SqlServiceType, TlsDatabaseCluster, TlsDatabaseClusterProps,
@@ -57,9 +58,12 @@ describe('DatabaseCluster', () => {
 
   test('store, pump, changefeed and columnar set cert-allowed-cn; sqlserver sets cluster-verify-cn', () => {
     const { spec } = all.resource;
-    for (const token of ['store', 'pump', 'changefeed']) {
+    for (const token of ['store', 'pump']) {
       expect(spec[token].config.security).toEqual({ 'cert-allowed-cn': ['basic'] });
     }
+    // The changefeed's as a TOML document: the operator's release 1.6 drops a map's [security] section.
+    expect(typeof spec.changefeed.config).toBe('string');
+    expect(TOML.parse(spec.changefeed.config)).toEqual({ security: { 'cert-allowed-cn': ['basic'] } });
     expect(spec.sqlserver.config.security).toEqual({ 'cluster-verify-cn': ['basic'] });
   });
 

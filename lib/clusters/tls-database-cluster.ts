@@ -23,6 +23,7 @@ import { databaseRunbookPath, enablementRunbookPath, fromOutputFolder, manifestF
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
 import { RUNBOOK_STEP_SHAPE, TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
+import { configDocument } from '../model/allowed-common-names';
 import { PropShape, ShapeOf, checkArguments, checkProps, listOf, objectOf, oneOf, strings } from '../model/props';
 import { StorageSize, storageSize } from '../model/quantity';
 import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../model/validate';
@@ -466,6 +467,9 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     const check = component(token).commonNameCheck!;
     const extra = check.singleValue ? [] : requireExtraCommonNames(this, `${token}.extraAllowedCommonNames`, part.extraAllowedCommonNames, this.commonName);
     const claims = part.storageClaims ?? [{ storage: shape.defaultStorage! }];
+    if (component(token).configDocument === 'toml') {
+      requireTomlValues(this, `${token}.config`, part.config);
+    }
     const config = this.configOf(token, part.config, [this.commonName, ...extra]);
     const replicas = requireCount(this, `${token}.replicas`, part.replicas ?? 1, 1);
     if (shape.storage === 'claims' && (!Array.isArray(claims) || claims.length === 0)) {
@@ -492,7 +496,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
         skipInternalClientCA: this.sqlTls.options.skipInternalClientCA || undefined,
       }) : undefined,
       // A cluster in plain text gets its allowed Common Names and the client Secret's mount with the flip, which rolls every pod anyway.
-      config: this.tlsEnabled ? config : part.config,
+      config: configDocument(component(token), this.tlsEnabled ? config : part.config),
       mountClusterClientSecret: CLIENT_SECRET_MOUNTING.includes(token) && this.tlsEnabled ? this.mountClusterClientSecret : undefined,
       evictLeaderTimeout: token === 'store' && this.enablement?.state.lowEvictionTimeout ? this.enablement.evictLeaderTimeout : undefined,
       tlsClientSecretNames: token === 'changefeed' && this.sinkTlsSecretNames.length > 0 ? this.sinkTlsSecretNames : undefined,
@@ -566,4 +570,21 @@ function withAllowedCommonNames(scope: Construct, field: string, config: Record<
   }
   node[key] = allowed;
   return out;
+}
+
+/**
+ * Throws at the first null of a configuration the operator keeps as a TOML document (the
+ * changefeed's): TOML has no null, and a writer of TOML leaves such a key out without a word.
+ */
+function requireTomlValues(scope: Construct, field: string, value: unknown): void {
+  if (value === null) {
+    inputError(scope, field, null, 'a TOML value (a string, number, boolean, list or table): TOML has no null, and the operator keeps the changefeed\'s configuration as a TOML document');
+  }
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => requireTomlValues(scope, `${field}[${i}]`, v));
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      requireTomlValues(scope, /^[A-Za-z_][\w-]*$/.test(k) ? `${field}.${k}` : `${field}[…]`, v);
+    }
+  }
 }

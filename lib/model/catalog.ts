@@ -96,6 +96,15 @@ export interface ComponentEntry {
   readonly hostForms: readonly HostForm[];
   /** Where its allowed Common Names are configured, if it checks them. */
   readonly commonNameCheck?: CommonNameCheck;
+  /**
+   * The form in which the operator keeps the component's configuration (`spec.<component>.config`)
+   * whole: `object` (a map) or `toml` (a TOML document as a string). The operator's release 1.6
+   * reads a changefeed's configuration given as a map into its deprecated struct of four fields
+   * (`tz`, `gc-ttl`, `log-level`, `log-file`, `CDCConfigWraper.UnmarshalJSON`) and drops the rest,
+   * its `[security]` section with it; given as a TOML document, it keeps every key.
+   * @default 'object'
+   */
+  readonly configDocument?: 'object' | 'toml';
   /** The first operator version that supports TLS for this component. */
   readonly minOperatorVersion: string;
   /** The first component version that supports TLS, where the specification states one. */
@@ -209,6 +218,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
     databaseSpec: { failover: false },
+    configDocument: 'toml',
     minOperatorVersion: '1.1.3',
     minComponentVersion: '4.0.3',
   },

@@ -23,7 +23,8 @@ const CERT_MANAGER_NAMESPACE = 'cert-manager';
 export const TOOLS_BIN = path.join(__dirname, '..', '.cache', 'control-plane', 'bin');
 
 /** The programs the build script makes. */
-export type Program = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'launcher' | 'cert-manager-controller' | 'cert-manager-webhook' | 'cmctl' | 'helm' | 'tls-peer' | 'mysql-client' | 'quantity';
+export type Program = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'launcher' | 'cert-manager-controller' | 'cert-manager-webhook' | 'cmctl' | 'helm' | 'tls-peer'
+  | 'mysql-client' | 'quantity' | 'tidb-server' | 'tidb-controller-manager' | 'operator-peers';
 
 /** The path of a built program. */
 export function tool(name: Program): string {

@@ -11,62 +11,14 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { App, Chart } from 'cdk8s';
-import * as YAML from 'yaml';
-import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
-import { filesFolderOf } from '../lib/model/output-layout';
 import { IssuingMethod } from '../lib/certificates/certificate-options';
-import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import * as names from '../lib/model/names';
 import { ClusterKind } from '../lib/model/catalog';
-import { synthesize } from '../lib/synth/synthesize';
-import { CertManagerIssuer } from './_cert-manager-issuer';
-import { requireCfssl } from './_cfssl-available';
 import { describeWithTools, tool } from './_control-plane';
-import { createFakeKubectl } from './_fake-kubectl';
 import type { SecretPem } from './_handshakes';
+import { CLUSTER, DIALED, NAMESPACE, NOT_ON_CERTIFICATE, issue } from './_sql-tls-deployment';
 import { Attempt, MariaDb, connectNode, describeWithMariaDb, sqlBlocks } from './_mariadb';
 import { readmeBlocks } from './_readme';
-
-const CLUSTER = 'basic';
-const NAMESPACE = 'demo';
-/** The name an application in the Kubernetes cluster dials, which the server's certificate carries. */
-const DIALED = `${CLUSTER}-sqlserver.${NAMESPACE}.svc`;
-/** A name the server's certificate does not carry. */
-const NOT_ON_CERTIFICATE = `${CLUSTER}-sqlserver.elsewhere.svc`;
-
-/** The deployment both methods synthesize: TLS for MySQL clients and two applications in their own namespaces. */
-function synthesized(method: IssuingMethod, outdir: string): string {
-  const app = new App({ outdir });
-  const chart = new Chart(app, NAMESPACE, { namespace: NAMESPACE });
-  const certs = new ClusterCertificates(chart, 'certs', { clusterName: CLUSTER, method });
-  const database = new TlsDatabaseCluster(chart, 'database', { clusterName: CLUSTER, version: 'v4.0.5', certificates: certs, tlsClient: {} });
-  database.addSqlClient('orders-api', { namespace: 'orders' });
-  database.addSqlClient('billing', { namespace: 'billing', commonName: 'billing.example.com' });
-  synthesize(app, { outdir });
-  return path.join(filesFolderOf(outdir), NAMESPACE, CLUSTER);
-}
-
-/** Every Secret of the deployment by `namespace/name`, as the method writes it. */
-async function issue(method: IssuingMethod, root: string): Promise<{ folder: string; pki?: string; kubectl?: string; secrets: Map<string, SecretPem> }> {
-  const outdir = path.join(root, 'dist');
-  const folder = synthesized(method, outdir);
-  if (method === IssuingMethod.CERT_MANAGER) {
-    const objects = YAML.parseAllDocuments(fs.readFileSync(path.join(outdir, `${NAMESPACE}.k8s.yaml`), 'utf8')).map((d) => d.toJS());
-    const issuer = await CertManagerIssuer.issueAll(objects, { distinctKeysAcrossNamespaces: true });
-    return { folder, secrets: new Map(issuer.secrets) };
-  }
-  requireCfssl();
-  const kubectl = createFakeKubectl(path.join(root, 'kubectl'));
-  const pki = path.join(root, 'pki');
-  fs.cpSync(path.join(folder, 'cfssl'), pki, { recursive: true });
-  const ran = spawnSync(path.join(pki, 'issue-certificates.sh'), [], { encoding: 'utf8', env: { ...process.env, KUBECTL: kubectl.command } });
-  if (ran.status !== 0) {
-    throw new Error(`the issuing script failed (${ran.status}): ${ran.stderr}`);
-  }
-  const decode = (data: Record<string, string>) => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])) as SecretPem;
-  return { folder, pki, kubectl: kubectl.command, secrets: new Map(kubectl.secrets().map((s) => [`${s.namespace}/${s.name}`, decode(s.data)])) };
-}
 
 /** Go: go-sql-driver/mysql, with a tls.Config of the trust bundle, the certificate and the server's name. */
 function connectGo(port: number, serverName: string, user: string, secret: SecretPem): Attempt {

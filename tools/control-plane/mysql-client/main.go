@@ -8,6 +8,7 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"database/sql"
@@ -70,8 +71,18 @@ func connect(in input) output {
 		return output{Error: err.Error()}
 	}
 	defer db.Close()
-	var user, version string
-	if err := db.QueryRow("SELECT CURRENT_USER(), VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = 'Ssl_version'").Scan(&user, &version); err != nil {
+	// One connection for both statements: the session's TLS version is the connection's.
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		return output{Error: err.Error()}
+	}
+	defer conn.Close()
+	var user, name, version string
+	if err := conn.QueryRowContext(context.Background(), "SELECT CURRENT_USER()").Scan(&user); err != nil {
+		return output{Error: err.Error()}
+	}
+	// SHOW STATUS, which MariaDB and the SQL server (tidb-server) both answer.
+	if err := conn.QueryRowContext(context.Background(), "SHOW SESSION STATUS LIKE 'Ssl_version'").Scan(&name, &version); err != nil {
 		return output{Error: err.Error()}
 	}
 	return output{OK: true, User: user, TLSVersion: version}

@@ -3,6 +3,7 @@
  * (`hostile-api.test.ts`) covered the class: each refused in one line naming the construct and the
  * field, with no stack trace, no credential and nothing written, or written as its reader reads it.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -150,5 +151,40 @@ describe('text that becomes code downstream, and one line whatever the text', ()
     const message = refusal(() => new ClusterCertificates(chart, 'b', { clusterName: 'b'.repeat(3000) }));
     expect(message.length).toBeLessThan(1000);
     expect(message).toContain('… (3002 characters in all)');
+  });
+});
+
+describe('stock synth paths: a refusal is one line and exit code 1, however the app is run', () => {
+  const ROOT = path.join(__dirname, '..');
+  /** Runs a script of an app with the library as `lib` and cdk8s as `cdk8s` (the compiled build), in a folder of its own. */
+  const run = (script: string) => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'stock-synth-'));
+    const prelude = `const lib = require(${JSON.stringify(path.join(ROOT, 'build', 'lib'))}); const cdk8s = require(${JSON.stringify(require.resolve('cdk8s'))});\n`;
+    const result = spawnSync(process.execPath, ['-e', prelude + script], { cwd: folder, encoding: 'utf8' });
+    return { status: result.status, stderr: result.stderr, written: fs.readdirSync(folder) };
+  };
+  const BAD = "new lib.ClusterCertificates(new cdk8s.Chart(app, 'demo', { namespace: 'demo' }), 'certs', { clusterName: 'Bad' });";
+
+  test('a refusal after an await of an async main', () => {
+    expect(run(`async function main() { await new Promise((r) => setTimeout(r, 5)); const app = new cdk8s.App({ outdir: 'dist' }); ${BAD} app.synth(); } main();`))
+      .toEqual({ status: 1, stderr: expect.stringMatching(/^error: demo\/certs: clusterName: received "Bad"; expected [^\n]*\n$/), written: [] });
+  });
+
+  test('an App subclass with a synth() of its own is refused, not passed over', () => {
+    const good = "new lib.ClusterCertificates(new cdk8s.Chart(app, 'demo', { namespace: 'demo' }), 'certs', { clusterName: 'basic' });";
+    expect(run(`class MyApp extends cdk8s.App { synth() { super.synth(); } } const app = new MyApp({ outdir: 'dist' }); ${good} app.synth();`))
+      .toEqual({ status: 1, stderr: expect.stringMatching(/^error: app: synth: received an app of class MyApp, which has a synth\(\) of its own; expected [^\n]*ClusterTls\.synthesize\(this\)[^\n]*\n$/), written: [] });
+  });
+
+  test.each([
+    ['returns nothing', '() => undefined', /received a function that returned a value of type undefined; expected a function that returns the app it built/],
+    ['returns a Promise', 'async () => new cdk8s.App()', /received a function that returned a Promise \(an async function\); expected a function that returns the app itself/],
+  ])('a synthesizeOrExit build that %s', (_label, build, message) => {
+    expect(run(`lib.synthesizeOrExit(${build});`)).toEqual({ status: 1, stderr: expect.stringMatching(new RegExp(`^error: synthesizeOrExit: build: ${message.source}[^\\n]*\\n$`)), written: [] });
+  });
+
+  test('clientSecret() given something that is no cdk8s-plus package', () => {
+    expect(run(`const app = new cdk8s.App({ outdir: 'dist' }); const db = new lib.TlsDatabaseCluster(new cdk8s.Chart(app, 'demo', { namespace: 'demo' }), 'db', { clusterName: 'basic', version: 'v4.0.5' }); db.clientSecret({ Secret: {} });`))
+      .toEqual({ status: 1, stderr: expect.stringMatching(/^error: demo\/db\/Certificates: plus: received a value of type object; expected a cdk8s-plus package[^\n]*\n$/), written: [] });
   });
 });

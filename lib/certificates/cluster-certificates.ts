@@ -17,7 +17,7 @@ import {
   ServerCertificatePlan, TLS_PLAN_VERSION, TlsPlan,
 } from './certificate-options';
 import { DurationValue, durationSpec } from '../model/duration';
-import { inputError } from '../model/errors';
+import { describeType, inputError } from '../model/errors';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
@@ -749,6 +749,9 @@ const handedOut = new WeakMap<Construct, Map<CdkPlusPackage<unknown> | undefined
  * is loaded here, on first use, so a synth that hands out no Secret does not pay for loading it.
  */
 function importedSecret<S>(scope: Construct, name: string, plus?: CdkPlusPackage<S>): S {
+  if (plus !== undefined && typeof (plus as Partial<CdkPlusPackage<S>>)?.Secret?.fromSecretName !== 'function') {
+    inputError(scope, 'plus', describeType(plus), 'a cdk8s-plus package, any major from 27, as import * as kplus from \'cdk8s-plus-34\' gives it (with Secret.fromSecretName)');
+  }
   const byPackage = handedOut.get(scope) ?? new Map<CdkPlusPackage<unknown> | undefined, Map<string, unknown>>();
   handedOut.set(scope, byPackage);
   const byName = byPackage.get(plus) ?? new Map<string, unknown>();

@@ -29,7 +29,7 @@ export class ClusterTlsError extends Error {
   }
 }
 
-/** The refusals made in this tick of the event loop, until one is caught or the tick ends. */
+/** The refusals made in this turn of the event loop, until one is caught or the turn ends. */
 const pending = new Set<Error>();
 
 /**
@@ -55,9 +55,10 @@ function onUncaught(error: unknown): void {
 }
 
 /**
- * Watches a refusal until the end of the tick it was made in: an error thrown and not caught
- * reaches Node.js's `uncaughtException` before then. One listener at a time, removed with the tick;
- * an app that catches the error sees nothing of it.
+ * Watches a refusal until the end of the turn of the event loop it was made in: an error thrown
+ * and not caught reaches Node.js's `uncaughtException` before then, as does the rejection of an
+ * async main that made it after an `await`. One listener at a time, removed with the turn; an app
+ * that catches the error sees nothing of it.
  */
 function reportIfUncaught(error: Error): void {
   if (typeof process === 'undefined' || typeof process.on !== 'function') {
@@ -65,10 +66,12 @@ function reportIfUncaught(error: Error): void {
   }
   if (pending.size === 0) {
     process.on('uncaughtException', onUncaught);
-    process.nextTick(() => {
+    // After the promise jobs of this turn, so that a refusal made after an `await` of an async
+    // main, which reaches 'uncaughtException' as an unhandled rejection, is reported too.
+    setImmediate(() => {
       pending.clear();
       process.removeListener('uncaughtException', onUncaught);
-    });
+    }).unref();
   }
   pending.add(error);
 }

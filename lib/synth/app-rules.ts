@@ -11,7 +11,7 @@ import { ApiObject, App } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { CLUSTER_RESOURCE_KINDS as CLUSTER_RESOURCES } from '../model/catalog';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
-import { ClusterTlsError, describeValue } from '../model/errors';
+import { ClusterTlsError, Description, describeValue, inputErrorMessage } from '../model/errors';
 
 /**
  * Context key that lets stock cdk8s synthesize an app holding the library's constructs. Set it to
@@ -105,11 +105,18 @@ function synthesizeOnStockSynth(app: App): void {
   let library = librarySynthClasses.get(own);
   if (library === undefined) {
     const base = own.constructor as new (...args: never[]) => App;
+    const overridden = ownSynthClass(own);
     library = class LibraryApp extends base {
       public synth(): void {
         if (this.node.tryGetContext(MANIFESTS_ONLY_CONTEXT) === true) {
           super.synth();
           return;
+        }
+        if (overridden !== undefined) {
+          // Its synth() would be passed over, whatever it does: say so rather than run without it.
+          throw new ClusterTlsError(inputErrorMessage('app', 'synth', new Description(`an app of class ${overridden}, which has a synth() of its own`),
+            'an app whose synth() the library runs: it writes the manifests, the files folder and the record in one step; do your work before or after app.synth(), '
+            + 'or call ClusterTls.synthesize(this) from your synth() instead of super.synth()'));
         }
         // Loaded here: the synthesis module loads this one.
         const { synthesize }: typeof import('./synthesize') = require('./synthesize');
@@ -120,6 +127,16 @@ function synthesizeOnStockSynth(app: App): void {
     librarySynthClasses.set(own, library);
   }
   Object.setPrototypeOf(app, library.prototype);
+}
+
+/** The name of the app's class that has a `synth()` of its own, below cdk8s's `App`; undefined for an app of no such class. */
+function ownSynthClass(proto: object): string | undefined {
+  for (let p: object | null = proto; p !== null && p !== App.prototype; p = Object.getPrototypeOf(p)) {
+    if (Object.prototype.hasOwnProperty.call(p, 'synth')) {
+      return (p as { constructor?: { name?: string } }).constructor?.name || 'an anonymous class';
+    }
+  }
+  return undefined;
 }
 
 /** Marks the prototype that runs the library's synthesis. */

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { App } from 'cdk8s';
 import { CLUSTER_RESOURCE_KINDS } from '../model/catalog';
-import { ClusterTlsError, inputError, oneLine } from '../model/errors';
+import { ClusterTlsError, Description, describeType, inputError, oneLine } from '../model/errors';
 import { ShapeOf, checkArguments, constructOf, isConstruct, objectOf, pathSpec } from '../model/props';
 import * as layout from '../model/output-layout';
 import { registeredDrainers } from './app-rules';
@@ -310,7 +310,21 @@ function outputMarker(app: App, files: readonly string[], outputFolder?: string)
  */
 export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = {}): void {
   try {
-    const result = synthesize(build(), options);
+    if (typeof build !== 'function') {
+      inputError('synthesizeOrExit', 'build', describeType(build), 'a function that builds and returns the app');
+    }
+    const app = build();
+    if (app instanceof Promise || (typeof app === 'object' && app !== null && typeof (app as { then?: unknown }).then === 'function')) {
+      // A rejection the build makes after its first await is not this call's: let it go by.
+      Promise.resolve(app).catch(() => undefined);
+      inputError('synthesizeOrExit', 'build', new Description('a function that returned a Promise (an async function)'),
+        'a function that returns the app itself: synthesizeOrExit does not wait; build the app without await, or call ClusterTls.synthesize(app) after your awaits');
+    }
+    if (!isConstruct(app) || app.node.scope !== undefined) {
+      inputError('synthesizeOrExit', 'build', new Description(`a function that returned ${describeType(app).text}`),
+        'a function that returns the app it built (a cdk8s App): add "return app"');
+    }
+    const result = synthesize(app, options);
     const others = result.otherFiles.length - 1;
     // Under `cdk8s synth` (a CLI folder of its own) the CLI swallows the app's standard output,
     // and with --stdout prints manifests on it: the line goes to standard error there.

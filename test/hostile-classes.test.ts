@@ -11,6 +11,8 @@ import { App, Chart, Duration } from 'cdk8s';
 import {
   ClusterCertificates, ClusterTlsError, IssuingMethod, TlsDatabaseCluster, inputErrorMessage, synthesize,
 } from '../lib';
+import { readManifests } from '../lib/validation/plugin';
+import { checkManifests } from '../lib/validation/rules';
 
 /** A fresh app with one chart of namespace `demo`, writing into a folder of its own. */
 function setUp(): { app: App; chart: Chart; folder: string } {
@@ -186,5 +188,49 @@ describe('stock synth paths: a refusal is one line and exit code 1, however the 
   test('clientSecret() given something that is no cdk8s-plus package', () => {
     expect(run(`const app = new cdk8s.App({ outdir: 'dist' }); const db = new lib.TlsDatabaseCluster(new cdk8s.Chart(app, 'demo', { namespace: 'demo' }), 'db', { clusterName: 'basic', version: 'v4.0.5' }); db.clientSecret({ Secret: {} });`))
       .toEqual({ status: 1, stderr: expect.stringMatching(/^error: demo\/db\/Certificates: plus: received a value of type object; expected a cdk8s-plus package[^\n]*\n$/), written: [] });
+  });
+});
+
+describe('the validation plugin reads manifests as kubectl and judges durations as cert-manager\'s webhook', () => {
+  /** The violations of one manifest file of this text, as `cdk8s synth` hands it to the plugin. */
+  const violations = (text: string, whole = false) => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-')), 'app.k8s.yaml');
+    fs.writeFileSync(file, text);
+    return checkManifests(readManifests([file])).map((v) => (whole ? JSON.stringify({ ...v, manifestPath: undefined }) : `${v.rule} ${v.field ?? ''}`.trim()));
+  };
+  /** A database cluster whose coordinator, which takes exactly one Common Name, is given `coordinator`. */
+  const cluster = (tls: string, coordinator: string, before = '') => `${before}apiVersion: db.operator.io/v1alpha1
+kind: DatabaseCluster
+metadata: { name: basic, namespace: demo }
+spec:
+  tlsCluster: { enabled: ${tls} }
+  version: v4.0.5
+  coordinator: ${coordinator}
+`;
+  const TWO = '{ config: { security: { cert-allowed-cn: [basic, other] } } }';
+
+  test('a cluster whose TLS is on in YAML 1.1 (enabled: yes) is judged as TLS-enabled', () => {
+    // Read as YAML 1.2, "yes" is a string and TLS off, and the coordinator's second Common Name went unseen.
+    expect(violations(cluster('yes', TWO))).toEqual([expect.stringMatching(/coordinator\.config\.security\.cert-allowed-cn/)]);
+  });
+
+  test('a merge key is merged, as kubectl merges it: the same violation as the list written out', () => {
+    const merged = violations(cluster('true', '{ <<: *two }', `x-defaults: &two ${TWO}\n`), true);
+    expect(merged).toHaveLength(1);
+    expect(merged).toEqual(violations(cluster('true', TWO), true));
+  });
+
+  test('an alias bomb is refused in one line', () => {
+    const bomb = 'a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n';
+    expect(() => violations(bomb)).toThrow(/app\.k8s\.yaml: received YAML whose aliases expand past 100 \(.*\); expected Kubernetes manifests$/);
+  });
+
+  test.each([['.5h', /duration/], ['90d', /duration/]])('a Certificate of duration %s is refused, as the webhook refuses it', (duration, rule) => {
+    const certificate = `apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: { name: c, namespace: demo }
+spec: { secretName: c, duration: ${duration}, issuerRef: { name: i, kind: Issuer } }
+`;
+    expect(violations(certificate)).toEqual([expect.stringMatching(rule)]);
   });
 });

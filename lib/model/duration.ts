@@ -85,3 +85,46 @@ export function formatDuration(ms: number): string {
   }
   return text || '0s';
 }
+
+/** The units Go's `time.ParseDuration` reads, in milliseconds. */
+const GO_UNIT_MS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, '\u00b5s': 1e-3, '\u03bcs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * A duration as Go's `time.ParseDuration` reads it, which cert-manager's webhook and controllers
+ * use, in milliseconds (a fraction where the text has one), or `undefined` where Go refuses it:
+ * `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+` with units ns, us (or µs), ms, s, m and h, or `0`, at most
+ * 2^63 - 1 nanoseconds either way. `.5h` is 30 minutes; `90d` is no duration.
+ */
+export function parseGoDuration(text: string): number | undefined {
+  let rest = text;
+  let negative = false;
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    negative = rest.startsWith('-');
+    rest = rest.slice(1);
+  }
+  if (rest === '0') {
+    return 0;
+  }
+  if (rest === '') {
+    return undefined;
+  }
+  let total = 0;
+  const part = /^([0-9]*)(?:\.([0-9]*))?([^0-9.]+)/u;
+  while (rest !== '') {
+    const match = part.exec(rest);
+    if (match === null || (match[1] === '' && (match[2] ?? '') === '')) {
+      return undefined;
+    }
+    const unit = GO_UNIT_MS[match[3]];
+    if (unit === undefined) {
+      return undefined;
+    }
+    total += Number(`${match[1] || '0'}.${match[2] ?? '0'}`) * unit;
+    rest = rest.slice(match[0].length);
+  }
+  // 2^63 - 1 nanoseconds, in milliseconds.
+  if (total > 9_223_372_036_854.775807) {
+    return undefined;
+  }
+  return negative ? -total : total;
+}

@@ -46,19 +46,30 @@ export interface ValidationContextLike {
 }
 
 /**
- * Reads every object of the manifest files, as `kubectl apply` would (empty documents skipped);
- * a file that is not YAML is refused with one line naming it and the first error.
+ * Reads every object of the manifest files as `kubectl apply` reads them (empty documents skipped):
+ * YAML 1.1, as its reader (go-yaml, through sigs.k8s.io/yaml) takes it, with its booleans (`yes`,
+ * `on`, `y`) and merge keys (`<<`). A file that is not YAML, or whose aliases expand past a
+ * hundred (an alias bomb), is refused with one line naming it.
  */
 export function readManifests(paths: readonly string[]): ManifestObject[] {
-  return paths.flatMap((manifestPath) => YAML.parseAllDocuments(readBounded(manifestPath, READ_LIMITS.outputFile)).flatMap((document) => {
+  return paths.flatMap((manifestPath) => YAML.parseAllDocuments(readBounded(manifestPath, READ_LIMITS.outputFile), { version: '1.1' }).flatMap((document) => {
     const [error] = document.errors;
     if (error) {
       throw new ClusterTlsError(`${manifestPath}: received a file that is not YAML (${oneLine(error.message)}); expected Kubernetes manifests`);
     }
-    const object = document.toJS({ maxAliasCount: 100 });
+    let object: unknown;
+    try {
+      object = document.toJS({ maxAliasCount: MAX_ALIASES });
+    } catch (e) {
+      // yaml's refusal of aliases that expand past the count: no manifest of the library's has any.
+      throw new ClusterTlsError(`${manifestPath}: received YAML whose aliases expand past ${MAX_ALIASES} (${oneLine(String((e as Error).message))}); expected Kubernetes manifests`);
+    }
     return object === null || object === undefined ? [] : [{ manifestPath, object }];
   }));
 }
+
+/** How far a manifest's aliases may expand before it is taken for an alias bomb. */
+const MAX_ALIASES = 100;
 
 /**
  * The library's rules as a cdk8s validation plugin (`validations:` in `cdk8s.yaml`, class

@@ -7,7 +7,7 @@
  */
 import { CLUSTER_KINDS, COMPONENTS, ClusterKind, ComponentEntry, DeployedBy, clusterKind } from '../model/catalog';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
-import { parseDuration } from '../model/duration';
+import { parseGoDuration } from '../model/duration';
 import { describeValue } from '../model/errors';
 import { DNS_LABEL_MAX, isDnsLabel } from '../model/validate';
 import * as names from '../model/names';
@@ -296,9 +296,16 @@ function caOf(objects: readonly ManifestObject[], certificates: readonly Manifes
  * An unset field is cert-manager's default and left alone.
  */
 function checkLifetimes(objects: readonly ManifestObject[], certificates: readonly ManifestObject[], report: Report): void {
-  const read = (text: unknown) => (typeof text === 'string' ? parseDuration(text) : undefined);
+  // As the webhook reads them, with Go's parser: `.5h` is 30 minutes, `90d` no duration at all.
+  const read = (text: unknown) => (typeof text === 'string' ? parseGoDuration(text) : undefined);
   for (const certificate of certificates) {
     const spec = certificate.object?.spec ?? {};
+    for (const field of ['duration', 'renewBefore'] as const) {
+      if (spec[field] !== undefined && read(spec[field]) === undefined) {
+        report(ManifestRule.LIFETIMES, certificate, `spec.${field}`, `received ${describeValue(spec[field])}; expected a duration Go reads, such as "2160h" or "1h30m" (units ns, us, ms, s, m, h; no days): cert-manager's webhook refuses the Certificate`,
+          `write spec.${field} in hours, such as "2160h" for 90 days`);
+      }
+    }
     const ca = caOf(objects, certificates, certificate);
     const lifetimes = { duration: read(spec.duration), renewBefore: read(spec.renewBefore), caDuration: read(ca?.object?.spec?.duration) };
     // The leaf's own rules: cert-manager's and its place in its CA. The CA's own settings are its Certificate's to answer for.

@@ -12,6 +12,8 @@
 #   cert-manager-controller   cert-manager's controllers (tools/control-plane/cmd/cert-manager-controller)
 #   launcher                  envtest, which starts etcd and kube-apiserver for a test
 #   tls-peer                  Go's crypto/tls, the Go side of the handshake matrix
+#   operator-peers            stand-in PD, TiDB, TiCDC and DM-master APIs over mutual TLS, for the real operator
+#   duration                  Go's time.ParseDuration, which cert-manager reads durations with
 #   mysql-client              the Go MySQL driver (tools/control-plane/mysql-client), the Go application
 #                             of the application-TLS tests
 #   quantity                  Kubernetes' quantity parser (k8s.io/apimachinery's resource.ParseQuantity,
@@ -101,6 +103,8 @@ build kube-apiserver kubectl k8s.io/kubernetes/cmd/kubectl "$release_flags"
 build . cert-manager-controller ./cmd/cert-manager-controller
 build . launcher ./cmd/launcher
 build . tls-peer ./cmd/tls-peer
+build . operator-peers ./cmd/operator-peers
+build . duration ./cmd/duration
 build mysql-client mysql-client .
 build quantity quantity .
 build cmctl cmctl github.com/cert-manager/cmctl/v2

@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { describeWithTools, tool } from './_control-plane';
 import { App, Chart } from 'cdk8s';
 import * as fc from 'fast-check';
 import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
-import { durationHours, formatDuration, parseDuration } from '../lib/model/duration';
+import { durationHours, formatDuration, parseDuration, parseGoDuration } from '../lib/model/duration';
 
 /*
  * Every expected value below is worked out by hand in milliseconds (1h = 3 600 000, 1m = 60 000,
@@ -204,4 +206,28 @@ describe('no certificate outlives its CA, whatever units the durations are writt
       'test/certs: duration: received "1h30m"; expected a validity shorter than the CA\'s (90m = 1.5h), so that no certificate outlives the CA that signs it');
     expect(make({ caDuration: '5400s', duration: '1.5h' })).toThrow(/expected a validity shorter than the CA's \(5400s = 1\.5h\)/);
   });
+});
+
+describeWithTools('Go\'s grammar of durations, as cert-manager\'s webhook reads them', ['duration'], () => {
+  /** What Go's time.ParseDuration makes of each text, in milliseconds, or undefined where it refuses it. */
+  const goParse = (texts: readonly string[]): (number | undefined)[] => {
+    const run = spawnSync(tool('duration'), [], { input: JSON.stringify(texts), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    expect(run.status).toBe(0);
+    return (JSON.parse(run.stdout) as { ok: boolean; ms?: number }[]).map((r) => (r.ok ? r.ms ?? 0 : undefined));
+  };
+  const same = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? a === b : Math.abs(a - b) <= Math.max(1e-6, Math.abs(b) * 1e-12));
+
+  test('parseGoDuration reads what Go reads, as Go reads it: the cases the webhook meets, and 20,000 texts of the grammar\'s alphabet', () => {
+    const fixed = ['.5h', '90d', '1h', '-1h', '+1.5h', '1µs', '1μs', '1us', '0', '', '1h1h', '.', '1.h', '.s', '2562047h47m16.854775807s', '2562047h47m16.854775808s',
+      '1e3h', '1h 30m', ' 1h', '1H', '0h', '00001h', '1.0000000000000000001h'];
+    const alphabet = fc.constantFrom(...'0123456789.hmsnuµ+-dH '.split(''), 'ms', 'us', 'ns', 'h', '.5', '12');
+    const generated = fc.sample(fc.array(alphabet, { maxLength: 8 }).map((parts) => parts.join('')), { numRuns: 20_000, seed: 46 });
+    const texts = [...fixed, ...generated];
+    const go = goParse(texts);
+    const differ = texts.map((t, i) => ({ text: t, ours: parseGoDuration(t), go: go[i] })).filter((r) => !same(r.ours, r.go));
+    expect(differ).toEqual([]);
+    // The grammar is exercised: both sides accept and refuse some.
+    expect(go.filter((v) => v !== undefined).length).toBeGreaterThan(100);
+    expect(go.filter((v) => v === undefined).length).toBeGreaterThan(100);
+  }, 120_000);
 });

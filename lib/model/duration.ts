@@ -86,14 +86,20 @@ export function formatDuration(ms: number): string {
   return text || '0s';
 }
 
-/** The units Go's `time.ParseDuration` reads, in milliseconds. */
-const GO_UNIT_MS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, '\u00b5s': 1e-3, '\u03bcs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** The units Go's `time.ParseDuration` reads, in nanoseconds. */
+const GO_UNIT_NS: Readonly<Record<string, bigint>> = {
+  'ns': 1n, 'us': 1_000n, '\u00b5s': 1_000n, '\u03bcs': 1_000n, 'ms': 1_000_000n, 's': 1_000_000_000n, 'm': 60_000_000_000n, 'h': 3_600_000_000_000n,
+};
+
+/** 2^63, the bound of Go's int64 nanoseconds. */
+const TWO_TO_63 = 1n << 63n;
 
 /**
  * A duration as Go's `time.ParseDuration` reads it, which cert-manager's webhook and controllers
  * use, in milliseconds (a fraction where the text has one), or `undefined` where Go refuses it:
- * `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+` with units ns, us (or µs), ms, s, m and h, or `0`, at most
- * 2^63 - 1 nanoseconds either way. `.5h` is 30 minutes; `90d` is no duration.
+ * `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+` with units ns, us (or µs), ms, s, m and h, or `0`, within
+ * Go's int64 nanoseconds. `.5h` is 30 minutes; `90d` is no duration. Computed as Go computes it:
+ * whole parts in exact integers, fractions in binary floating point, truncated.
  */
 export function parseGoDuration(text: string): number | undefined {
   let rest = text;
@@ -108,23 +114,50 @@ export function parseGoDuration(text: string): number | undefined {
   if (rest === '') {
     return undefined;
   }
-  let total = 0;
+  let total = 0n;
   const part = /^([0-9]*)(?:\.([0-9]*))?([^0-9.]+)/u;
   while (rest !== '') {
     const match = part.exec(rest);
     if (match === null || (match[1] === '' && (match[2] ?? '') === '')) {
       return undefined;
     }
-    const unit = GO_UNIT_MS[match[3]];
-    if (unit === undefined) {
+    const unit = GO_UNIT_NS[match[3]];
+    const whole = BigInt(match[1] || '0');
+    if (unit === undefined || whole > TWO_TO_63 / unit) {
       return undefined;
     }
-    total += Number(`${match[1] || '0'}.${match[2] ?? '0'}`) * unit;
+    let value = whole * unit;
+    const fraction = leadingFraction(match[2] ?? '');
+    if (fraction.digits > 0n) {
+      value += BigInt(Math.trunc(Number(fraction.digits) * (Number(unit) / fraction.scale)));
+      if (value > TWO_TO_63) {
+        return undefined;
+      }
+    }
+    total += value;
+    if (total > TWO_TO_63) {
+      return undefined;
+    }
     rest = rest.slice(match[0].length);
   }
-  // 2^63 - 1 nanoseconds, in milliseconds.
-  if (total > 9_223_372_036_854.775807) {
+  if (!negative && total > TWO_TO_63 - 1n) {
     return undefined;
   }
-  return negative ? -total : total;
+  const ms = Number(total) / 1e6;
+  return negative ? -ms : ms;
+}
+
+/** The digits of a fraction as Go's `leadingFraction` keeps them: as many as fit in 2^63, with the scale they were read at. */
+function leadingFraction(text: string): { readonly digits: bigint; readonly scale: number } {
+  let digits = 0n;
+  let scale = 1;
+  for (const c of text) {
+    const next = digits * 10n + BigInt(c);
+    if (digits > (TWO_TO_63 - 1n) / 10n || next > TWO_TO_63) {
+      break;
+    }
+    digits = next;
+    scale *= 10;
+  }
+  return { digits, scale };
 }

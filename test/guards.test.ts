@@ -217,3 +217,70 @@ describe('duplicates', () => {
     expect(() => synthesize(a)).toThrow(new ClusterTlsError('demo/d2: drainerName: received "shared"; expected a drainer name no other drainer of namespace "demo" uses (demo/d1 names its drainer so)'));
   });
 });
+
+describe('a record edited by hand, in every shape its entries can take', () => {
+  const withDrainer = (dir: string) => {
+    const a = app(dir);
+    const chart = a.node.findChild('demo') as Chart;
+    new DrainerRelease(chart, 'drainer', { cluster: chart.node.findChild('db') as TlsDatabaseCluster, chart: { version: '1.1.0' }, releaseName: 'binlog' });
+    return a;
+  };
+
+  /** Every place of a JSON value, as the keys that lead to it. */
+  const places = (v: unknown, at: string[] = []): string[][] =>
+    [at, ...(v !== null && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => places(x, [...at, k])) : [])];
+  const put = (root: any, at: string[], value: unknown): any => {
+    if (at.length === 0) {
+      return value;
+    }
+    const copy = Array.isArray(root) ? [...root] : { ...root };
+    if (value === DELETE && at.length === 1) {
+      delete copy[at[0]];
+    } else {
+      copy[at[0]] = put(root[at[0]], at.slice(1), value);
+    }
+    return copy;
+  };
+  const DELETE = Symbol('delete');
+  const shapes: unknown[] = [null, 0, -1.5, '', 'x', true, false, [], [null], {}, { tlsClusterEnabled: 1 }, DELETE];
+
+  test('each is taken, or refused in one line of ClusterTlsError that names the record; never a crash, and the output stays', () => {
+    const dir = outdir();
+    synthesize(withDrainer(dir));
+    const good = JSON.parse(fs.readFileSync(recordOf(dir), 'utf8'));
+    const before = snapshot(dir);
+    const crashes: string[] = [];
+    let refused = 0;
+    for (const at of places(good)) {
+      for (const shape of shapes) {
+        // The whole record deleted is an empty file.
+        fs.writeFileSync(recordOf(dir), at.length === 0 && shape === DELETE ? '' : JSON.stringify(put(good, at, shape)));
+        try {
+          synthesize(withDrainer(dir));
+        } catch (e) {
+          refused += 1;
+          const message = (e as Error).message;
+          if (!(e instanceof ClusterTlsError) || message.includes('\n') || !message.includes(recordOf(dir))) {
+            crashes.push(`${at.join('/') || '(the record)'} = ${JSON.stringify(shape) ?? 'deleted'}: ${(e as Error).name}: ${message.split('\n')[0]}`);
+          }
+          expect(snapshot(dir)).toEqual(before);
+        }
+      }
+    }
+    expect(crashes).toEqual([]);
+    // The cluster's and the drainer's entries are among the places, each refused when it is no entry.
+    expect(refused).toBeGreaterThan(40);
+  });
+
+  test.each([
+    ['a cluster entry that is null', (r: any) => ({ ...r, clusters: { 'DatabaseCluster/demo/basic': null } }), 'received a clusters entry "DatabaseCluster/demo/basic" that is not one an earlier synth wrote'],
+    ['a drainer entry that is a string', (r: any) => ({ ...r, drainers: { 'demo/drainer': 'basic-binlog-drainer' } }), 'received a drainers entry "demo/drainer" that is not one an earlier synth wrote'],
+    ['a drainer entry without its name', (r: any) => ({ ...r, drainers: { 'demo/drainer': { namespace: 'demo', releaseName: 'binlog' } } }), 'received a drainers entry "demo/drainer" that is not one'],
+  ])('%s is refused as a corrupt record', (_title, edit, expected) => {
+    const dir = outdir();
+    synthesize(withDrainer(dir));
+    const good = JSON.parse(fs.readFileSync(recordOf(dir), 'utf8'));
+    fs.writeFileSync(recordOf(dir), JSON.stringify(edit(good)));
+    expect(() => synthesize(withDrainer(dir))).toThrow(`${recordOf(dir)}: the record of settings fixed at creation: ${expected}`);
+  });
+});

@@ -179,6 +179,15 @@ export function readRecord(file: string): FixedSettings | undefined {
       + 'expected the file an earlier synth wrote: restore it from version control');
   }
   const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+  const cluster = (c: any) => isPlainObject(c) && (typeof c.tlsClusterEnabled === 'boolean' || c.tlsClusterEnabled === null);
+  const drainer = (d: any) => isPlainObject(d) && typeof d.namespace === 'string' && typeof d.releaseName === 'string' && typeof d.drainerName === 'string';
+  for (const [entry, valid] of [['clusters', cluster], ['drainers', drainer]] as const) {
+    const bad = Object.entries(parsed[entry]).find(([, v]) => !valid(v));
+    if (bad) {
+      throw new ClusterTlsError(`${displayPath(file)}: the record of settings fixed at creation: received a ${entry} entry ${describeValue(bad[0])} that is not one an earlier synth wrote; `
+        + 'expected the file an earlier synth wrote: restore it from version control');
+    }
+  }
   const rotation = (r: any) => isPlainObject(r) && typeof r.id === 'string' && typeof r.phase === 'string' && strings(r.phases)
     && (r.secrets === undefined || strings(r.secrets)) && (r.unverified === undefined || strings(r.unverified)) && (r.history === undefined || strings(r.history));
   if (parsed.rotations !== undefined && (!isPlainObject(parsed.rotations) || !Object.values(parsed.rotations).every(rotation))) {

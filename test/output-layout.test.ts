@@ -1,10 +1,14 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { ApiObject, App, Chart, YamlOutputType } from 'cdk8s';
 import * as fc from 'fast-check';
 import {
   OutputPath, cfsslFolder, databaseRunbookPath, defaultMembersFile, defaultRecordFile, drainerValuesPath, enablementRunbookPath, membersFileFromOutputFolder,
   expiryExporterValuesPath, migrationRunbookPath, migrationSourcePath, migrationTaskPath, mountClientSecretPatchPath, parseOutputPath, requiredSecretsPath, tlsPlanPath,
 } from '../lib/model/output-layout';
-import { renderApp } from '../lib/synth/synthesize';
+import { renderApp, synthesize } from '../lib/synth/synthesize';
+import { ClusterTlsError, TlsDatabaseCluster } from '../lib';
 import { buildApp } from '../main';
 
 describe('the output layout', () => {
@@ -87,5 +91,25 @@ describe('the output layout', () => {
     for (const other of ['notes.md', 'demo/basic/notes.md', 'demo/basic/migration/readme.md', 'demo/basic/cfssl/x/y.json', 'demo/values.yaml']) {
       expect({ other, is: parseOutputPath(other) }).toEqual({ other, is: undefined });
     }
+  });
+});
+
+describe('a chart named after a file the output writes', () => {
+  const build = (dir: string, recordConstructMetadata: boolean, chartId: string) => {
+    const app = new App({ outdir: dir, outputFileExtension: '.json', recordConstructMetadata });
+    const chart = new Chart(app, chartId, { namespace: 'demo' });
+    new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v7.5.0' });
+    return app;
+  };
+  const files = (dir: string) => Object.fromEntries(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+
+  test.each([true, false])('is refused in one line before anything is written, the construct metadata recorded: %s', (recorded) => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-reserved-')), 'dist');
+    synthesize(build(dir, recorded, 'demo'));
+    const before = files(dir);
+    expect(() => synthesize(build(dir, recorded, 'construct-metadata'))).toThrow(new ClusterTlsError(
+      'construct-metadata: manifest file: received "construct-metadata.json", the name of the construct metadata the app may record; '
+      + 'expected a name of its own: give the chart or object another name, or choose another outputFileExtension'));
+    expect(files(dir)).toEqual(before);
   });
 });

@@ -134,6 +134,16 @@ interface ChartObjects {
 }
 
 /**
+ * The files of the output folder that are no chart's, each with what writes it: a manifest of that
+ * name would be overwritten by it, or taken for it by the next synth.
+ */
+const RESERVED_FILES: ReadonlyMap<string, string> = new Map([
+  [layout.CONSTRUCT_METADATA_FILE, 'the construct metadata the app may record'],
+  [layout.OUTPUT_MARKER_FILE, 'the output\'s marker'],
+  [layout.EARLIER_OUTPUT_MARKER_FILE, 'the marker of earlier releases'],
+]);
+
+/**
  * The manifest files of an app, as `App.synth()` lays them out for the app's `yamlOutputType`.
  * Where stock cdk8s would write two files at one path, the second silently replacing the first,
  * this refuses with one line instead. `manifestOf` renders an object, when its file is rendered.
@@ -177,6 +187,11 @@ function layOut(app: App, charts: readonly ChartObjects[], indexed: boolean, man
   }
   const seen = new Map<string, string>();
   for (const g of groups) {
+    const reserved = RESERVED_FILES.get(g.path);
+    if (reserved !== undefined) {
+      throw new ClusterTlsError(`${g.owner}: manifest file: received ${JSON.stringify(g.path)}, the name of ${reserved}; `
+        + 'expected a name of its own: give the chart or object another name, or choose another outputFileExtension');
+    }
     const other = seen.get(g.path);
     if (other !== undefined) {
       throw new ClusterTlsError(`${g.owner}: manifest file: received ${JSON.stringify(g.path)} a second time (${other} is written there too, and stock cdk8s would `

@@ -14,6 +14,8 @@
 #   tls-peer                  Go's crypto/tls, the Go side of the handshake matrix
 #   operator-peers            stand-in PD, TiDB, TiCDC and DM-master APIs over mutual TLS, for the real operator
 #   duration                  Go's time.ParseDuration, which cert-manager reads durations with
+#   yaml-read                 kubectl's and Helm's YAML 1.1 reader (sigs.k8s.io/yaml) and a YAML 1.2 one
+#                             (go.yaml.in/yaml/v3), which the YAML writer's tests read its output with
 #   mysql-client              the Go MySQL driver (tools/control-plane/mysql-client), the Go application
 #                             of the application-TLS tests
 #   quantity                  Kubernetes' quantity parser (k8s.io/apimachinery's resource.ParseQuantity,
@@ -105,6 +107,7 @@ build . launcher ./cmd/launcher
 build . tls-peer ./cmd/tls-peer
 build . operator-peers ./cmd/operator-peers
 build . duration ./cmd/duration
+build . yaml-read ./cmd/yaml-read
 build mysql-client mysql-client .
 build quantity quantity .
 build cmctl cmctl github.com/cert-manager/cmctl/v2

@@ -4,12 +4,14 @@
  * set of options the library uses, byte for byte; and what it writes read back by YAML 1.2 and
  * YAML 1.1 readers as the value it was given.
  */
+import { spawnSync } from 'node:child_process';
 import * as fc from 'fast-check';
 import * as YAML from 'yaml';
 import { Yaml } from 'cdk8s';
-import { MANIFEST_OPTIONS, YamlOptions, emitYaml, stringifyManifests, stringifyYaml } from '../lib/yaml/emitter';
+import { MANIFEST_OPTIONS, YamlOptions, documentText, emitYaml, stringifyManifests, stringifyYaml, yamlDocument } from '../lib/yaml/emitter';
 import { scalar } from '../lib/yaml/scalars';
 import { configYaml } from '../lib/documents/migration-files';
+import { describeWithTools, tool } from './_control-plane';
 
 /** Strings a YAML writer can get wrong: indicators, 1.1 and 1.2 typed words, numbers, dates, quotes, spacing. */
 const HOSTILE_WORDS = [
@@ -54,8 +56,18 @@ const documents = fc.oneof({ weight: 4, arbitrary: values.map }, { weight: 1, ar
 /** Every set of options the library writes YAML with (the manifests', the chart values', the migration files'). */
 const OPTION_SETS: readonly YamlOptions[] = [MANIFEST_OPTIONS, {}, { lineWidth: 0 }];
 
-/** `yaml`'s own rendering with the same options: the bytes to match. */
-const reference = (value: unknown, options: YamlOptions) => YAML.stringify(value, { ...options, version: '1.1' });
+/** `yaml`'s own rendering with the same options: the bytes to match wherever the library quotes no more than `yaml`. */
+const plainYaml = (value: unknown, options: YamlOptions) => YAML.stringify(value, { ...options, version: '1.1' });
+
+/** The library's fallback: `yaml` itself, with the strings the library's rule quotes marked. */
+const fallback = (value: unknown, options: YamlOptions) => documentText(yamlDocument(value, options), options.lineWidth);
+
+/**
+ * Whether the library writes a string otherwise than `yaml` does: a string `yaml` writes plain
+ * that the library quotes (`0o17`, `<<`, `+0o7`, one holding U+2028). The readers' tests below
+ * prove each such quote is needed.
+ */
+const quotedBeyondYaml = (s: string) => [{ k: s }, { [s]: 'v' }].some((doc) => stringifyYaml(doc, { lineWidth: 0 }) !== plainYaml(doc, { lineWidth: 0 }));
 
 const RUNS = 1500;
 
@@ -63,13 +75,23 @@ describe('the emitter writes the bytes yaml writes', () => {
   for (const options of OPTION_SETS) {
     test(`for random documents with hostile strings, options ${JSON.stringify(options)}`, () => {
       let emitted = 0;
+      let compared = 0;
       fc.assert(fc.property(documents, (doc) => {
         const own = emitYaml(doc, options);
         emitted += own === undefined ? 0 : 1;
-        expect(own ?? stringifyYaml(doc, options)).toBe(reference(doc, options));
+        // The emitter and the fallback write the same bytes...
+        if (own !== undefined) {
+          expect(own).toBe(fallback(doc, options));
+        }
+        // ...which are yaml's, but for the strings the library quotes beyond it.
+        if (!stringsOf(doc).some(quotedBeyondYaml)) {
+          compared++;
+          expect(stringifyYaml(doc, options)).toBe(plainYaml(doc, options));
+        }
       }), { numRuns: RUNS });
       // Many documents must be written by the emitter itself, or the property would test the fallback only.
       expect(emitted).toBeGreaterThan(RUNS / 4);
+      expect(compared).toBeGreaterThan(RUNS / 2);
     });
   }
 
@@ -77,14 +99,18 @@ describe('the emitter writes the bytes yaml writes', () => {
     for (const s of HOSTILE_WORDS) {
       for (const doc of [{ k: s }, { [s]: 'v' }, [s], { a: [{ [s]: s }] }, { nested: { deeper: { k: s } } }]) {
         for (const options of OPTION_SETS) {
-          expect({ doc, out: stringifyYaml(doc, options) }).toEqual({ doc, out: reference(doc, options) });
+          const expected = quotedBeyondYaml(s) ? fallback(doc, options) : plainYaml(doc, options);
+          expect({ doc, out: stringifyYaml(doc, options) }).toEqual({ doc, out: expected });
         }
       }
     }
+    expect(HOSTILE_WORDS.filter(quotedBeyondYaml)).toEqual(['<<', '0o7', 'nel\u0085', '\u2028']);
   });
 
   test('for many manifests in one file, as cdk8s Yaml.stringify writes them, undefined documents included', () => {
     fc.assert(fc.property(fc.array(fc.oneof(documents, fc.constant(undefined)), { maxLength: 4 }), (docs) => {
+      // cdk8s writes what yaml writes, `0o17` and `<<` plain: the library quotes those, and only those.
+      fc.pre(!docs.flatMap(stringsOf).some(quotedBeyondYaml));
       expect(stringifyManifests(docs)).toBe(Yaml.stringify(...docs));
     }), { numRuns: 300 });
   });
@@ -93,7 +119,7 @@ describe('the emitter writes the bytes yaml writes', () => {
     const shared = { a: 1 };
     for (const doc of [{ x: shared, y: shared }, { x: [shared, shared] }, { a: undefined, b: [undefined, 1] }, { d: new Date(0) }, { m: new Map([['a', 1]]) }, { big: 10n }]) {
       for (const options of OPTION_SETS) {
-        expect(stringifyYaml(doc, options)).toBe(reference(doc, options));
+        expect(stringifyYaml(doc, options)).toBe(plainYaml(doc, options));
       }
     }
   });
@@ -110,37 +136,20 @@ function stringsOf(value: unknown): string[] {
   return [];
 }
 
-/**
- * Whether `yaml` writes a string plain for YAML 1.1 that a YAML 1.2 reader takes for another value
- * (`0o7`, an octal in 1.2's core schema only): cdk8s's manifests hold such bytes, and so must ours.
- */
-function typedOnlyIn12(s: string): boolean {
-  const written = YAML.stringify({ k: s }, { version: '1.1', lineWidth: 0 });
-  return YAML.parse(written).k !== s && YAML.parse(written, { version: '1.1' }).k === s;
-}
-
 describe('what the emitter writes reads back as the value it was given', () => {
-  test('for YAML 1.1 readers (Helm, the migration tool, kubectl) and YAML 1.2 readers', () => {
-    let checked12 = 0;
+  test('for YAML 1.1 readers (Helm, the migration tool, kubectl) and YAML 1.2 readers, `yaml`\'s own', () => {
     fc.assert(fc.property(documents, (doc) => {
-      // A key `<<` is a merge key to a YAML 1.1 reader, and `yaml` writes it plain: its bytes, which
-      // the emitter must match, do not read back. The library writes no such key of its own.
-      fc.pre(!stringsOf(doc).includes('<<'));
       const text = stringifyYaml(doc, MANIFEST_OPTIONS);
       expect({ version: '1.1', back: YAML.parse(text, { version: '1.1' }) }).toEqual({ version: '1.1', back: doc });
-      if (!stringsOf(doc).some(typedOnlyIn12)) {
-        expect({ version: '1.2', back: YAML.parse(text) }).toEqual({ version: '1.2', back: doc });
-        checked12++;
-      }
-    }), { numRuns: RUNS, examples: [[{ port: '0777', on: 'yes', when: '2001-01-01', time: '12:30' }]] });
-    expect(checked12).toBeGreaterThan(RUNS / 2);
+      expect({ version: '1.2', back: YAML.parse(text) }).toEqual({ version: '1.2', back: doc });
+    }), { numRuns: RUNS, examples: [[{ port: '0777', on: 'yes', when: '2001-01-01', time: '12:30', octal: '0o17', '<<': 'merge' }]] });
   });
 });
 
 describe('the scalars the emitter writes itself', () => {
   test('cover the manifests\' everyday strings, so that the fallback stays the exception', () => {
     for (const s of ['app.kubernetes.io/name', 'basic-coordinator-peer.demo.svc', '*.basic-pump.demo', 'v4.0.5', '10Gi', 'ClusterIP', '"quoted"', 'it\'s', '4000', 'yes']) {
-      expect({ s, written: scalar(s) }).toEqual({ s, written: reference(s, MANIFEST_OPTIONS).slice(0, -1) });
+      expect({ s, written: scalar(s) }).toEqual({ s, written: plainYaml(s, MANIFEST_OPTIONS).slice(0, -1) });
     }
   });
 
@@ -154,9 +163,61 @@ describe('the scalars the emitter writes itself', () => {
 describe('the migration files', () => {
   test('carry the comment line and the configuration yaml writes for a commented YAML 1.1 document', () => {
     fc.assert(fc.property(values.map, fc.oneof(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20, unit: 'grapheme' }), fc.constantFrom(' lead', 'trail ', '#', 'Source s1 of migration cluster demo/basic', 'two\nlines')), (config, comment) => {
-      const doc = new YAML.Document(config, { version: '1.1' });
+      const doc = yamlDocument(config);
       doc.commentBefore = ` ${comment}`;
-      expect(configYaml(config, comment)).toBe(doc.toString({ lineWidth: 0 }));
+      expect(configYaml(config, comment)).toBe(documentText(doc, 0));
+      // yaml's own bytes, where the library quotes no more than yaml.
+      if (!stringsOf(config).some(quotedBeyondYaml) && !/[\u0085\u2028\u2029]/.test(comment)) {
+        const plain = new YAML.Document(config, { version: '1.1' });
+        plain.commentBefore = ` ${comment}`;
+        expect(configYaml(config, comment)).toBe(plain.toString({ lineWidth: 0 }));
+      }
     }), { numRuns: 300 });
+  });
+});
+
+describeWithTools('what the library writes, read by kubectl\'s and Helm\'s YAML 1.1 reader and a YAML 1.2 reader (Go)', ['yaml-read'], () => {
+  /** What sigs.k8s.io/yaml (YAML 1.1, go-yaml v2) and go.yaml.in/yaml/v3 (YAML 1.2) make of each text. */
+  const goRead = (texts: readonly string[]): { 'v1.1': { json?: unknown; error?: string }; 'v1.2': { json?: unknown; error?: string } }[] => {
+    const run = spawnSync(tool('yaml-read'), [], { input: JSON.stringify(texts), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    expect(run.status).toBe(0);
+    return JSON.parse(run.stdout);
+  };
+
+  test('every string, generated from the grammars\' alphabets and the hostile words, reads back as itself as a value, a key and a list item', () => {
+    const generated = fc.sample(fc.oneof(
+      hostile,
+      fc.stringMatching(/^[-+]?(0[oxb]?)?[0-9a-fA-F_.:eE+-]{0,8}$/),
+      fc.stringMatching(/^[<=~.!&*?:|>%@`'"#-]{1,3}[a-zA-Z0-9 ]{0,3}$/),
+      fc.constantFrom('0o17', '0o0', '+0o7', '0O17', '0x_1', '0b1_0', '<<', '<< ', '=', '.inf', '.NaN', '+.inf', '1_0.5', '6e+2', '1:2:3', '-1:20', '0017', 'Yes', 'oFF'),
+    ), { seed: 17, numRuns: 4000 });
+    const strings = [...new Set([...HOSTILE_WORDS, ...generated])];
+    const documents = strings.flatMap((s) => [{ k: s }, { [s]: 'v' }, [s]]);
+    const texts = documents.map((doc) => stringifyYaml(doc, { lineWidth: 0 }));
+    const read = goRead(texts);
+    const wrong = documents.flatMap((doc, i) => (['v1.1', 'v1.2'] as const)
+      .filter((v) => read[i][v].error !== undefined || JSON.stringify(read[i][v].json) !== JSON.stringify(doc))
+      .map((v) => `${v} read ${JSON.stringify(texts[i])} as ${read[i][v].error ?? JSON.stringify(read[i][v].json)}`));
+    expect(wrong).toEqual([]);
+    // The generated strings must reach the words a reader takes for another type, or the test proves little.
+    expect(strings.filter((s) => stringifyYaml({ k: s }).startsWith('k: "')).length).toBeGreaterThan(500);
+  });
+
+  test('every string the library quotes where yaml writes it plain is one a real reader misreads plain', () => {
+    const generated = fc.sample(fc.oneof(
+      fc.stringMatching(/^[-+]?(0[oxbOXB]?)?[0-9a-fA-F_.eE+-]{0,8}$/),
+      // Go's numbers beyond both grammars: octals with 0o or 0O, a sign on them, underscores anywhere.
+      fc.stringMatching(/^[-+]?0[oO][0-7_]{1,5}$/),
+      fc.stringMatching(/^[-+]?[0-9][0-9_]{0,3}[eE.]?_?[0-9_]{1,3}$/),
+      fc.constantFrom('<<', '0o17', '+0o7', '0e_2', '1_0', 'a\u2028b', '\u2029', 'x\u0085'),
+    ), { seed: 23, numRuns: 3000 });
+    const beyond = [...new Set(generated)].filter(quotedBeyondYaml);
+    const documents = beyond.flatMap((s) => [{ k: s }, { [s]: 'v' }]);
+    const plainTexts = documents.map((doc) => plainYaml(doc, { lineWidth: 0 }));
+    const read = goRead(plainTexts);
+    const readBack = (i: number) => (['v1.1', 'v1.2'] as const).every((v) => read[i][v].error === undefined && JSON.stringify(read[i][v].json) === JSON.stringify(documents[i]));
+    const needless = beyond.filter((_s, n) => readBack(2 * n) && readBack(2 * n + 1));
+    expect(needless).toEqual([]);
+    expect(beyond.length).toBeGreaterThan(100);
   });
 });

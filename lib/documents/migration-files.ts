@@ -3,12 +3,11 @@
  * the task configuration, and the migration cluster's runbook (sections D and E), rendered from
  * resolved declarations. Pure functions: the construct decides where the files go.
  */
-import * as YAML from 'yaml';
 import { PORTS, SECRET_KEYS } from '../model/catalog';
 import * as names from '../model/names';
 import { TASK_FILE, fromOutputFolder, migrationFolder, sourceFileName } from '../model/output-layout';
 import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
-import { stringifyYaml } from '../yaml/emitter';
+import { documentText, stringifyYaml, yamlDocument } from '../yaml/emitter';
 
 /** The key under `loaders` that every `mysql-instances[]` entry refers to. */
 const LOADER_NAME = 'global';
@@ -97,9 +96,9 @@ const ONE_LINE_COMMENT = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
  */
 export function configYaml(config: Record<string, unknown>, comment: string): string {
   if (!ONE_LINE_COMMENT.test(comment)) {
-    const doc = new YAML.Document(config, { version: '1.1' });
+    const doc = yamlDocument(config);
     doc.commentBefore = ` ${comment}`;
-    return doc.toString({ lineWidth: 0 });
+    return documentText(doc, 0);
   }
   // What `yaml` writes for a one-line comment before a document: the `#` line, then an empty line.
   return `# ${comment}\n\n${stringifyYaml(config, { lineWidth: 0 })}`;

@@ -1,16 +1,18 @@
 /**
  * The library's YAML writer: the bytes `yaml`'s `stringify` writes for YAML 1.1 with its default
- * layout (block collections indented by two, sequences indented under their key), written
- * directly for the shapes the library emits: maps and lists of plain data holding the scalars
- * `scalars.ts` proves. Any other document (a value outside that subset, an object that appears
- * twice and would get an anchor, a line `yaml` would fold, a key `yaml` would write explicitly) is
- * handed whole to `yaml`, so the output is always `yaml`'s.
+ * layout (block collections indented by two, sequences indented under their key), with every
+ * string that a YAML 1.1 or 1.2 reader would take for another value quoted (`yaml` alone writes
+ * `0o17` and `<<` plain), written directly for the shapes the library emits: maps and lists of
+ * plain data holding the scalars `scalars.ts` proves. Any other document (a value outside that
+ * subset, an object that appears twice and would get an anchor, a line `yaml` would fold, a key
+ * `yaml` would write explicitly) is handed whole to `yaml`, its misread strings marked to be
+ * quoted ({@link yamlDocument}).
  *
  * The manifests go through {@link stringifyManifests}, which writes what cdk8s's `Yaml.stringify`
  * writes; the chart values and migration files through {@link stringifyYaml}.
  */
 import * as YAML from 'yaml';
-import { keyScalar, scalar } from './scalars';
+import { keyScalar, readsAsOtherType, scalar } from './scalars';
 
 /** Options of {@link stringifyYaml}: those of `yaml`'s `stringify` the library uses. */
 export interface YamlOptions {
@@ -164,16 +166,50 @@ export function emitYaml(value: unknown, options: YamlOptions): string | undefin
   return ok ? w.parts.join('') : undefined;
 }
 
+/** The characters YAML 1.1 (and go-yaml) takes for line breaks, which YAML 1.2 and `yaml` do not, with their escapes. */
+const LINE_BREAKS_OF_1_1: Readonly<Record<string, string>> = { '\u0085': '\\N', '\u2028': '\\L', '\u2029': '\\P' };
+const LINE_BREAK_OF_1_1 = /[\u0085\u2028\u2029]/;
+
 /**
- * A value as YAML 1.1, exactly as `YAML.stringify(value, { ...options, version: '1.1' })` writes
- * it: by the emitter when the value is in its proven subset, else by `yaml` itself.
+ * A value as a `yaml` document for YAML 1.1, every string that a YAML 1.1 or 1.2 reader would
+ * take for another value (`0o17`, `<<`, `yes`), or that holds a character YAML 1.1 takes for a
+ * line break (U+0085, U+2028, U+2029), marked to be double-quoted, keys included. `<<` is a
+ * string here, never the merge key `yaml` would write plain whatever the mark.
  */
-export function stringifyYaml(value: unknown, options: YamlOptions = {}): string {
-  return emitYaml(value, options) ?? YAML.stringify(value, { ...options, version: '1.1' });
+export function yamlDocument(value: unknown, options: YamlOptions = {}): YAML.Document {
+  const doc = new YAML.Document(value, { keepUndefined: options.keepUndefined, version: '1.1' });
+  doc.schema.tags = doc.schema.tags.filter((tag) => tag.tag !== 'tag:yaml.org,2002:merge');
+  YAML.visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && (readsAsOtherType(node.value) || LINE_BREAK_OF_1_1.test(node.value))) {
+        node.type = 'QUOTE_DOUBLE';
+      }
+    },
+  });
+  return doc;
 }
 
 /**
- * Manifest documents as one YAML file, exactly as cdk8s's `Yaml.stringify(...docs)` writes them:
+ * A `yaml` document as text, the characters YAML 1.1 takes for line breaks escaped: {@link
+ * yamlDocument} double-quotes every string that holds one, where `yaml` writes it as it is and a
+ * YAML 1.1 reader would fold it into a space; in a comment an escape is text, and no break.
+ */
+export function documentText(doc: YAML.Document, lineWidth?: number): string {
+  const text = doc.toString(lineWidth === undefined ? {} : { lineWidth });
+  return LINE_BREAK_OF_1_1.test(text) ? text.replace(/[\u0085\u2028\u2029]/g, (c) => LINE_BREAKS_OF_1_1[c]) : text;
+}
+
+/**
+ * A value as YAML 1.1, as `YAML.stringify(value, { ...options, version: '1.1' })` writes it with
+ * every string a YAML 1.1 or 1.2 reader would misread quoted: by the emitter when the value is in
+ * its proven subset, else by `yaml` itself through {@link yamlDocument}.
+ */
+export function stringifyYaml(value: unknown, options: YamlOptions = {}): string {
+  return emitYaml(value, options) ?? documentText(yamlDocument(value, options), options.lineWidth);
+}
+
+/**
+ * Manifest documents as one YAML file, laid out as cdk8s's `Yaml.stringify(...docs)` writes them:
  * each document with {@link MANIFEST_OPTIONS}, an `undefined` document as an empty line, joined
  * by `---` lines.
  */

@@ -1,34 +1,65 @@
 /**
- * How one scalar is written in a block collection, decided the way the `yaml` package decides it
- * for YAML 1.1 output with its default string options, for the subset of values this module can
- * prove: `null`, booleans, safe integers, and single-line strings of printable ASCII. For anything
- * else it answers `undefined`, and the caller hands the whole document to `yaml`.
+ * How one scalar is written in a block collection: as the `yaml` package writes it for YAML 1.1
+ * with its default string options, except that a string is never written plain where a reader of
+ * either YAML grammar would take it for something else. Decided here for the subset of values this
+ * module can prove: `null`, booleans, safe integers, and single-line strings of printable ASCII.
+ * For anything else it answers `undefined`, and the caller hands the whole document to `yaml`
+ * (marked by {@link readsAsOtherType} where it must quote).
  *
  * A string is written plain unless a YAML reader would take it for something else: a structure
  * indicator (a leading `*`, `&`, `!`, `- `, a `: ` or ` #` inside, a trailing space…), or a value
- * of another type in the YAML 1.1 schema (`yes`, `off`, `~`, `0777`, `1_000`, `12:30`, a date…).
- * The second question is asked of `yaml`'s own 1.1 schema, so the answer cannot drift from the
- * package that writes the fallback. A string that must be quoted gets double quotes, or single
- * quotes when it holds a double quote and no single one.
+ * of another type in the YAML 1.1 schema (`yes`, `off`, `~`, `0777`, `1_000`, `12:30`, a date, the
+ * merge key `<<`) or in YAML 1.2's core schema (`0o17`), or a number as go-yaml resolves one (`+0o7`,
+ * `0e_2`). `yaml` alone writes `0o17` and `<<` plain for YAML 1.1; kubectl's and Helm's reader
+ * (go-yaml v2) takes the first for 15 and YAML 1.2 readers do too, and both go-yaml versions merge
+ * the second. The types are asked of `yaml`'s own 1.1 and core schemas, and go-yaml's numbers of
+ * its resolver's rule, so the rule is the grammars', not a list. A string that must be quoted gets double
+ * quotes, or single quotes when it holds a double quote and no single one.
  */
 import * as YAML from 'yaml';
 
-/** The regular expression of a YAML 1.1 type other than string, and whether `yaml` quotes a string it matches. */
-interface TypeTest {
-  readonly test: RegExp;
-  /** True for the scalar types; false for `<<`, a merge key only where a key stands, which `yaml` leaves plain. */
-  readonly quoted: boolean;
-}
-
-/** The tests of every type of `yaml`'s YAML 1.1 schema, other than strings, that a plain scalar can take. */
-function otherTypeTests(): readonly TypeTest[] {
-  const schema = new YAML.Document(null, { version: '1.1' }).schema;
-  return [...schema.tags, ...(schema.compat ?? [])]
+/**
+ * The tests of every type other than string that a plain scalar can take, in `yaml`'s YAML 1.1
+ * schema (its merge key `<<` included) and in its YAML 1.2 core schema.
+ */
+function otherTypeTests(): readonly RegExp[] {
+  const schemas = (['1.1', '1.2'] as const).map((version) => new YAML.Document(null, { version }).schema);
+  return schemas.flatMap((schema) => [...schema.tags, ...(schema.compat ?? [])])
     .filter((tag) => tag.default && tag.tag !== 'tag:yaml.org,2002:str' && 'test' in tag && tag.test instanceof RegExp)
-    .map((tag) => ({ test: (tag as { test: RegExp }).test, quoted: tag.default === true }));
+    .map((tag) => (tag as { test: RegExp }).test);
 }
 
 const OTHER_TYPES = otherTypeTests();
+
+/**
+ * A number as go-yaml reads a plain scalar (versions 2 and 3: the reader of kubectl, through
+ * sigs.k8s.io/yaml, and of Helm), more broadly than either grammar: it strips every `_`, then
+ * takes what Go's `strconv.ParseInt(s, 0, 64)` or `ParseUint` takes (`+0o7`, `0O17`, `0x_1`, in
+ * their ranges), else a decimal float `ParseFloat` reads finite (`0e_2`). It asks so only of a
+ * scalar that starts with a digit or a sign; one that starts with a dot it reads as a float as it
+ * is, underscores kept.
+ */
+const GO_PREFIXED = /^([-+]?)0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)$/;
+const GO_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+const UINT64_MAX = (1n << 64n) - 1n;
+const INT64_MAX = (1n << 63n) - 1n;
+
+/** Whether go-yaml reads the plain scalar as a number. */
+function readByGoAsNumber(value: string): boolean {
+  const first = value.charCodeAt(0);
+  const digitOrSign = (first >= 0x30 && first <= 0x39) || first === 0x2b || first === 0x2d;
+  if (!digitOrSign && first !== 0x2e) {
+    return false;
+  }
+  const plain = digitOrSign ? value.replace(/_/g, '') : value;
+  const prefixed = digitOrSign ? GO_PREFIXED.exec(plain) : null;
+  if (prefixed) {
+    // ParseInt takes a sign and the range of int64 (down to -2^63); ParseUint no sign and the range of uint64.
+    const magnitude = BigInt(`0${prefixed[2].toLowerCase()}`);
+    return magnitude <= (prefixed[1] === '-' ? INT64_MAX + 1n : prefixed[1] === '+' ? INT64_MAX : UINT64_MAX);
+  }
+  return GO_FLOAT.test(plain) && Number.isFinite(Number(plain));
+}
 
 /** Every character printable ASCII (a tab, a line break or anything beyond ASCII is not proven). */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -43,24 +74,24 @@ const NOT_PLAIN = /^[ ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-] |: | #|[ :]$/;
 const DOCUMENT_MARKER = /^(?:---|\.\.\.)/;
 
 /**
- * Every 1.1 type other than string that a word starting with a letter other than `e` can take is at
- * most 5 letters long (`false`, `NULL`). A word starting with `e` or `E` can be a float of any
+ * Every type other than string, of either schema, that a word starting with a letter other than `e`
+ * can take is at most 5 letters long (`false`, `NULL`). A word starting with `e` or `E` can be a float of any
  * length: `yaml`'s 1.1 float allows the exponent without a mantissa (`e-0000`).
  */
 const LONGEST_TYPED_WORD = 5;
 
 /**
- * Whether a plain scalar would be read back as something other than this string (true), or could
- * be, depending on where it stands, so that `yaml` alone knows how it writes it (`undefined`).
+ * Whether a plain scalar of this text is read as something other than this string by a YAML 1.1
+ * reader or a YAML 1.2 one: a value of another type in either grammar, the merge key `<<`, or a
+ * number as go-yaml reads one.
  */
-function readsAsOtherType(value: string): boolean | undefined {
+export function readsAsOtherType(value: string): boolean {
   const first = value.charCodeAt(0);
   const letter = ((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a)) && first !== 0x45 && first !== 0x65;
   if (letter && value.length > LONGEST_TYPED_WORD) {
     return false;
   }
-  const type = OTHER_TYPES.find((t) => t.test.test(value));
-  return type === undefined ? false : type.quoted || undefined;
+  return OTHER_TYPES.some((test) => test.test(value)) || readByGoAsNumber(value);
 }
 
 /** A string that must be quoted, quoted as `yaml` quotes it on one line. */
@@ -80,8 +111,8 @@ function quoted(value: string): string {
 const SIMPLE = /^[A-DF-Za-df-z_/][\w./-]*$/;
 
 /**
- * A string as `yaml` writes it on one line in a block collection, or `undefined` when that is not
- * proven (a character beyond printable ASCII, a document marker at the start, `<<`).
+ * A string as the library writes it on one line in a block collection, or `undefined` when that is
+ * not proven (a character beyond printable ASCII, a document marker at the start).
  */
 export function stringScalar(value: string): string | undefined {
   if (value.length > LONGEST_TYPED_WORD && SIMPLE.test(value)) {
@@ -93,11 +124,7 @@ export function stringScalar(value: string): string | undefined {
   if (value.length === 0 || NOT_PLAIN.test(value)) {
     return quoted(value);
   }
-  const typed = readsAsOtherType(value);
-  if (typed === undefined) {
-    return undefined;
-  }
-  return typed ? quoted(value) : value;
+  return readsAsOtherType(value) ? quoted(value) : value;
 }
 
 /** Keys already decided: manifests repeat a small set of keys many times. */
@@ -106,7 +133,7 @@ const KEYS = new Map<string, string | undefined>();
 /** How many keys {@link KEYS} holds at most, so that many distinct keys cannot grow it without end. */
 const KEYS_KEPT = 10_000;
 
-/** A map key as `yaml` writes it (an implicit key is a one-line string scalar), remembered. */
+/** A map key as the library writes it (an implicit key is a one-line string scalar), remembered. */
 export function keyScalar(key: string): string | undefined {
   let text = KEYS.get(key);
   if (text === undefined && !KEYS.has(key)) {
@@ -119,7 +146,7 @@ export function keyScalar(key: string): string | undefined {
 }
 
 /**
- * A scalar as `yaml` writes it for YAML 1.1, or `undefined` for a value outside the proven subset
+ * A scalar as the library writes it, or `undefined` for a value outside the proven subset
  * (a fraction, `-0`, an integer beyond 2^53, a bigint, a symbol, a function, `undefined`, and
  * strings {@link stringScalar} does not prove). Collections are not scalars: `undefined` too.
  */

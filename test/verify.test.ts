@@ -14,6 +14,7 @@ import {
   CHECKS, CheckResult, VerifyInputError, VerifyReport, formatReport, loadPlans, parseSecrets, verify, verifySecret,
 } from '../lib/verify';
 import { dnsNameCovered, normalizeIp, parseSubjectAltName } from '../lib/verify/x509';
+import { MAX_LINE } from '../lib/verify/text';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { createFakeKubectl } from './_fake-kubectl';
 import { SecretListJson, SecretsOptions, TestPki, secretObject } from './_pki';
@@ -564,6 +565,20 @@ describe('the cluster-tls command', () => {
     expect(lines).toContain('basic-store-cluster-secret        demo/basic  server: store        PASS');
     expect(lines).toContain('basic-cluster-client-secret       demo/basic  client: database     PASS');
     expect(stdout.endsWith('\n8 secrets checked: 8 passed, 0 failed\n')).toBe(true);
+  });
+
+  test('every line it prints is bounded, with a count of what it left out, for a plan of 300,000 host names', async () => {
+    // The Secrets are those of the plan as it was; the plan then names 300,000 more host names for the store.
+    const many = structuredClone(plan);
+    const store = many.secrets.find((x) => x.name === STORE)!;
+    (store as { dnsNames: string[] }).dnsNames = [...store.dnsNames!, ...Array.from({ length: 300_000 }, (_x, i) => `host-${i}.basic-store.demo.svc`)];
+    const { code, stdout } = await cli(['verify', '--dist', distOf(many), '--secrets', writeJson(good), '--now', NOW.toISOString()]);
+    expect(code).toBe(1);
+    const lines = stdout.split('\n');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(MAX_LINE + 40);
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}- san: expected SANs covering host-0\.basic-store\.demo\.svc, .*host-19\.basic-store\.demo\.svc and 299,980 more names; found no SAN covers them; the certificate has .*$/));
+    const json = await cli(['verify', '--json', '--dist', distOf(many), '--secrets', writeJson(good), '--now', NOW.toISOString()]);
+    expect(Math.max(...json.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(MAX_LINE);
   });
 
   test('spells out every failed check under the Secret\'s row and exits 1', async () => {

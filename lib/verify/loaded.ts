@@ -16,7 +16,7 @@
  */
 import type { PodData, SecretData } from './input';
 import type { CheckResult } from './verify';
-import { iso } from './text';
+import { iso, listed } from './text';
 import { LOADED_CHECK } from '../model/verify-report';
 
 /** The command that lists what this check needs. */
@@ -54,10 +54,10 @@ export function checkLoaded(secret: SecretData, pods: readonly PodData[]): Check
   }
   const problems = mounting.flatMap((pod) => podProblems(pod, written));
   if (problems.length > 0) {
-    return outcome(false, problems.join('; '));
+    return outcome(false, listed(problems, 'problem', '; '));
   }
   const started = mounting.map((p) => `${p.name} (started ${iso(earliestStart(p))})`);
-  return outcome(true, `${mounting.length === 1 ? 'pod' : 'pods'} ${started.join(', ')} ${mounting.length === 1 ? 'mounts' : 'mount'} it, `
+  return outcome(true, `${mounting.length === 1 ? 'pod' : 'pods'} ${listed(started, 'pod')} ${mounting.length === 1 ? 'mounts' : 'mount'} it, `
     + 'every container started after the write');
 }
 

@@ -2,6 +2,7 @@
  * The human output of `cluster-tls verify`: one row per Secret, each failed check spelled out
  * below its row, and a summary line.
  */
+import { boundedLine, listed } from './text';
 import type { VerifyReport } from './verify';
 
 /** Pads the columns of rows to their widest cell. */
@@ -18,10 +19,10 @@ export function formatReport(report: VerifyReport): string {
     const lists = plan.allowedCommonNames;
     const files = [...new Set(lists.map((a) => a.source.split(' ')[0]))];
     out.push(lists.length
-      ? `allowed Common Names: the lists of ${[...new Set(lists.map((a) => a.component))].join(', ')} in ${files.join(', ')}`
+      ? `allowed Common Names: the lists of ${listed([...new Set(lists.map((a) => a.component))], 'component')} in ${listed(files, 'file')}`
       : 'allowed Common Names: no list in the output; the Common Name must be the plan\'s');
     if (plan.notInInput !== undefined) {
-      out.push(`not checked, their namespaces are not in the input: ${plan.notInInput.join(', ')}`);
+      out.push(`not checked, their namespaces are not in the input: ${listed(plan.notInInput, 'Secret')}`);
     }
   }
   out.push('');
@@ -41,5 +42,6 @@ export function formatReport(report: VerifyReport): string {
   out.push('');
   const { checked, passed, failed } = report.summary;
   out.push(`${checked} secret${checked === 1 ? '' : 's'} checked: ${passed} passed, ${failed} failed`);
-  return `${out.join('\n')}\n`;
+  // Every line bounded, whatever a value in it holds.
+  return `${out.map(boundedLine).join('\n')}\n`;
 }

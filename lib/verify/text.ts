@@ -22,3 +22,25 @@ export function brief(value: unknown): unknown {
   }
   return value;
 }
+
+/** How many items a list in a message shows before it counts the rest. */
+export const LISTED_ITEMS = 20;
+
+/**
+ * A list in a message, bounded: the first {@link LISTED_ITEMS} items joined, then how many more,
+ * named by `noun`, a singular that takes an `s` (`a, b, c and 1,999,980 more names`), so that a
+ * plan of millions of names prints a line of a few hundred characters rather than of millions.
+ */
+export function listed(items: readonly string[], noun: string, separator = ', '): string {
+  const shown = items.slice(0, LISTED_ITEMS).map((item) => (item.length > 200 ? `${item.slice(0, 197)}...` : item)).join(separator);
+  const more = items.length - LISTED_ITEMS;
+  return more > 0 ? `${shown} and ${more.toLocaleString('en-US')} more ${noun}${more === 1 ? '' : 's'}` : shown;
+}
+
+/** The longest line the text report prints; a longer one is cut, with the count of what it left out. */
+export const MAX_LINE = 2000;
+
+/** A line cut at {@link MAX_LINE} characters, saying how many it left out. */
+export function boundedLine(line: string): string {
+  return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}... (${(line.length - MAX_LINE).toLocaleString('en-US')} more characters)` : line;
+}

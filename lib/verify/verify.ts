@@ -15,7 +15,7 @@ import {
 import { PodData, SecretData, VerifyInputError } from './input';
 import { checkLoaded } from './loaded';
 import type { AllowedCommonNames, LoadedPlan } from './plans';
-import { iso, oneLine } from './text';
+import { iso, listed, oneLine } from './text';
 import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHandshake } from './handshake';
 import { SQL_CA_CHECK, asPlanSecret, asSqlPlan, checkSqlCa, inputCovers } from './sql';
 
@@ -192,7 +192,7 @@ export async function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secre
   const missing = REQUIRED_KEYS.filter((k) => !keys.includes(k));
   const extra = keys.filter((k) => !REQUIRED_KEYS.includes(k));
   results.push(result('keys', missing.length === 0 && extra.length === 0, `exactly the keys ${REQUIRED_KEYS.join(', ')}`,
-    [`keys ${keys.join(', ') || 'none'}`, missing.length ? `missing ${missing.join(', ')}` : '', extra.length ? `unexpected ${extra.join(', ')}` : '']
+    [`keys ${listed(keys, 'key') || 'none'}`, missing.length ? `missing ${missing.join(', ')}` : '', extra.length ? `unexpected ${listed(extra, 'key')}` : '']
       .filter(Boolean).join('; ')));
   if (missing.length > 0) {
     return results;
@@ -242,8 +242,8 @@ function checkRolled(required: TlsPlanSecret, plan: TlsPlan, pods: readonly PodD
   if (ofComponent.length === 0) {
     return result(ROLLED_CHECK, false, expected, 'no pod of the component in the input: list the pods of the namespace with the Secrets');
   }
-  return result(ROLLED_CHECK, plain.length === 0, expected, plain.length === 0 ? `${ofComponent.map((p) => p.name).join(', ')} mount${ofComponent.length === 1 ? 's' : ''} it`
-    : `${plain.map((p) => p.name).join(', ')} ${plain.length === 1 ? 'does' : 'do'} not mount it: started before the flip, still in plain text; wait for the operator's roll`);
+  return result(ROLLED_CHECK, plain.length === 0, expected, plain.length === 0 ? `${listed(ofComponent.map((p) => p.name), 'pod')} mount${ofComponent.length === 1 ? 's' : ''} it`
+    : `${listed(plain.map((p) => p.name), 'pod')} ${plain.length === 1 ? 'does' : 'do'} not mount it: started before the flip, still in plain text; wait for the operator's roll`);
 }
 
 /**
@@ -255,7 +255,7 @@ function checkEnablement(required: TlsPlanSecret, plan: TlsPlan, enablement: Non
   const lists = allowed.filter((a) => a.cluster === required.cluster);
   if (!enablement.tls) {
     return result(ENABLEMENT_CHECK, lists.length === 0, `phase ${enablement.phase}: the cluster runs in plain text, so no allowed Common Name list is configured yet`,
-      lists.length === 0 ? 'no allowed Common Name list' : `allowed Common Name lists of ${lists.map((l) => `${l.component} (${l.source})`).join(', ')}`);
+      lists.length === 0 ? 'no allowed Common Name list' : `allowed Common Name lists of ${listed(lists.map((l) => `${l.component} (${l.source})`), 'list')}`);
   }
   const checking = plan.secrets.filter((s) => s.role === 'server' && s.cluster === required.cluster && s.component !== undefined
     && component(s.component).commonNameCheck !== undefined).map((s) => s.component!);
@@ -411,8 +411,8 @@ function checkNames(m: Material, required: TlsPlanSecret): CheckResult {
   if (missing.length === 0) {
     return result('san', true, `SANs covering the plan's ${dns.length} DNS names and ${ips.length} IP addresses`, 'all covered');
   }
-  return result('san', false, `SANs covering ${missing.join(', ')}`,
-    `no SAN covers ${missing.length === 1 ? 'it' : 'them'}; the certificate has ${all.length ? all.join(', ') : 'no SANs'}`);
+  return result('san', false, `SANs covering ${listed(missing, 'name')}`,
+    `no SAN covers ${missing.length === 1 ? 'it' : 'them'}; the certificate has ${all.length ? listed(all, 'name') : 'no SANs'}`);
 }
 
 function checkUsages(m: Material, required: TlsPlanSecret): CheckResult {
@@ -423,7 +423,7 @@ function checkUsages(m: Material, required: TlsPlanSecret): CheckResult {
     return result('usage', false, expected, 'no extended key usage extension');
   }
   const have = [...new Set(found)].sort();
-  return result('usage', have.length === want.length && have.every((u, i) => u === want[i]), expected, `extended key usages ${found.join(', ') || 'none'}`);
+  return result('usage', have.length === want.length && have.every((u, i) => u === want[i]), expected, `extended key usages ${listed(found, 'usage') || 'none'}`);
 }
 
 function checkCommonName(m: Material, required: TlsPlanSecret, plan: TlsPlan, allowed: readonly AllowedCommonNames[]): CheckResult {

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { Testing } from 'cdk8s';
 import * as TOML from 'smol-toml';
 import * as YAML from 'yaml';
-import { DrainerRelease, DrainerReleaseProps } from '../lib/clusters/drainer-release';
+import { DrainerRelease, DrainerReleaseProps, GitOpsEngine } from '../lib/clusters/drainer-release';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import * as names from '../lib/model/names';
 import { renderApp } from '../lib/synth/synthesize';
@@ -22,12 +22,17 @@ import { TOOLS_BIN, describeWithTools, tool } from './_control-plane';
 const CHART = path.join(TOOLS_BIN, '..', 'charts', 'tidb-drainer');
 
 /** The objects `helm template` renders from a values file's text, in namespace `demo`. */
-function rendered(valuesText: string, release = 'binlog'): any[] {
+function rendered(valuesText: string, release = 'binlog', configFromSecret?: string): any[] {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drainer-chart-'));
   try {
     const file = path.join(dir, 'values.yaml');
     fs.writeFileSync(file, valuesText);
-    const out = execFileSync(tool('helm'), ['template', release, CHART, '--namespace', 'demo', '-f', file], { encoding: 'utf8' });
+    // Flux's valuesFrom with targetPath config sets the chart value config to the Secret key's text, as --set-file does.
+    const fromSecret = configFromSecret === undefined ? [] : ['--set-file', `config=${path.join(dir, 'config.toml')}`];
+    if (configFromSecret !== undefined) {
+      fs.writeFileSync(path.join(dir, 'config.toml'), configFromSecret);
+    }
+    const out = execFileSync(tool('helm'), ['template', release, CHART, '--namespace', 'demo', '-f', file, ...fromSecret], { encoding: 'utf8' });
     return YAML.parseAllDocuments(out).map((d) => d.toJS()).filter((o) => o);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -74,6 +79,21 @@ describeWithTools('the real drainer chart with the values the library writes', [
     expect(set.metadata.name).toBe(names.drainerName('basic', 'binlog'));
     // The rotation runbook restarts it by that name: the reference app's runbooks name it.
     expect(files.find((f) => f.path === 'demo/basic/database-runbook.md')!.content).toContain(set.metadata.name);
+  });
+
+  test('with Flux and configSecret, the HelmRelease\'s values and the Secret\'s configuration give the drainer its credentials and TLS, the manifests no credential', () => {
+    const chart = Testing.chart();
+    const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5' });
+    new DrainerRelease(chart, 'drainer', {
+      cluster, releaseName: 'binlog', chart: { version: '1.1.0', repository: 'https://charts.example.com/stable' }, gitOps: GitOpsEngine.FLUX, configSecret: 'binlog-drainer-config',
+    });
+    const manifests = Testing.synth(chart);
+    const release = manifests.find((o) => o.kind === 'HelmRelease');
+    const secretConfig = '[syncer]\ndb-type = "mysql"\n[syncer.to]\nhost = "downstream.example.com"\nuser = "drainer"\npassword = "s3cr3t-Pa55"\nport = 3306\n';
+    const config = drainerConfig(rendered(YAML.stringify(release.spec.values), 'binlog', secretConfig));
+    expect(config.syncer.to).toMatchObject({ host: 'downstream.example.com', user: 'drainer', password: 's3cr3t-Pa55' });
+    expect(config.security['cert-allowed-cn']).toEqual(['basic']);
+    expect(JSON.stringify(manifests)).not.toContain('s3cr3t');
   });
 
   test('downstream TLS with a checkpoint database: each section of the drainer\'s file with its Secret and its own Common Name list', () => {

@@ -205,6 +205,45 @@ describe('Flux', () => {
   });
 });
 
+describe('credentials in the drainer\'s configuration, with a GitOps engine', () => {
+  const WITH_PASSWORD = '[syncer.to]\nhost = "downstream.example.com"\nuser = "drainer"\npassword = "s3cr3t-Pa55"\n';
+
+  test('Flux takes the configuration from the Secret the user creates (valuesFrom): no credential reaches the manifests', () => {
+    const { objects, values, runbook } = synth({ ...FLUX, configSecret: 'binlog-drainer-config' });
+    const release = findObject(objects, 'HelmRelease', 'binlog');
+    expect(release.spec.valuesFrom).toEqual([{ kind: 'Secret', name: 'binlog-drainer-config', valuesKey: 'config', targetPath: 'config' }]);
+    expect(release.spec.values.config).toBeUndefined();
+    expect(values.config).toBeUndefined();
+    expect(runbook).toContain('kubectl get secret basic-drainer-cluster-secret binlog-drainer-config -n demo');
+    expect(runbook).toContain('kubectl create secret generic binlog-drainer-config -n demo --from-file=config=drainer.toml');
+  });
+
+  test('a configuration with a credential is refused in one line that names where it is, never the value', () => {
+    for (const [engine, props] of [['flux', FLUX], ['argo-cd', ARGO]] as const) {
+      for (const config of [WITH_PASSWORD, 'token = "abc"\n', '[syncer.to]\ndsn = "mysql://drainer:hunter2@db:3306/x"\n']) {
+        let message = '';
+        try {
+          synth({ ...props, config });
+        } catch (e) {
+          message = (e as Error).message;
+        }
+        expect({ engine, message: message.replace(/s3cr3t-Pa55|abc|hunter2/g, 'LEAKED') }).toEqual({ engine, message: expect.stringMatching(/^test\/early\/drainer: config: received a configuration with a credential at "[\w.]+" \(not shown\); expected no credential in a configuration the (HelmRelease|Application) writes into the manifests: [^\n]*$/) });
+      }
+    }
+    // The runbook's helm install reads the values file, which a configuration with its password may go to, as given.
+    expect(synth({ config: WITH_PASSWORD }).values.config).toBe(WITH_PASSWORD);
+    // A configuration with no credential still goes with the values.
+    expect(findObject(synth({ ...FLUX, config: 'worker-count = 16\n' }).objects, 'HelmRelease', 'binlog').spec.values.config).toBe('worker-count = 16\n');
+  });
+
+  test('configSecret beside config, without Flux, or naming a Secret the library makes is refused; a config that is no TOML too, unshown', () => {
+    expect(() => synth({ ...FLUX, config: 'a = 1\n', configSecret: 'x' })).toThrow('test/early/drainer: configSecret: received "x"; expected nothing beside config: the chart value config comes from one or the other');
+    expect(() => synth({ ...ARGO, configSecret: 'x' })).toThrow('test/early/drainer: configSecret: received "x"; expected nothing without gitOps "flux": only Flux takes chart values from a Secret (valuesFrom); without it the values file carries config, from config');
+    expect(() => synth({ ...FLUX, configSecret: 'basic-cluster-client-secret' })).toThrow(/^test\/early\/drainer: configSecret: received "basic-cluster-client-secret"; expected /);
+    expect(() => synth({ config: 'password = hunter2 [' })).toThrow('test/early/drainer: config: received a document that is not TOML (not shown: it may hold credentials); expected a TOML document, as the drainer reads its configuration');
+  });
+});
+
 describe('Argo CD', () => {
   const { objects, values, runbook } = synth(ARGO);
 

@@ -6,8 +6,9 @@ import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct, IConstruct } from 'constructs';
 import * as semver from 'semver';
+import * as TOML from 'smol-toml';
 import { COMPONENTS, SHOWN_VALUES, component } from '../model/catalog';
-import { Description, describeType, describeValue, inputError, shown } from '../model/errors';
+import { Description, describeType, describeValue, hasCredentials, inputError, shown } from '../model/errors';
 import * as names from '../model/names';
 import { OutputFile } from '../synth/output-file';
 import type { ClusterCertificates } from '../certificates/cluster-certificates';
@@ -139,6 +140,14 @@ export interface DrainerReleaseProps {
    */
   readonly config?: string;
   /**
+   * A Secret you create whose key `config` holds the drainer's configuration (a TOML document, its
+   * downstream password and all), with {@link GitOpsEngine.FLUX}: the `HelmRelease` takes the
+   * chart value `config` from it through `valuesFrom`, so the credentials never reach the
+   * manifests GitOps commits. A name, or a cdk8s-plus `ISecret`. Give it instead of `config`.
+   * @default - none: the chart value `config` is written with the values, from `config`
+   */
+  readonly configSecret?: SecretRef;
+  /**
    * Common Names the drainer accepts from peers besides the certificates' (`tlsCluster.certAllowedCN`).
    * @default - only the certificates' Common Name
    */
@@ -200,6 +209,7 @@ const DRAINER_RELEASE_SHAPE = {
   storage: storageSize(),
   storageClassName: 'string?',
   config: { type: 'string', optional: true, expected: 'a TOML document as a string (the chart value config is text)', maxLength: MAX_DOCUMENT },
+  configSecret: secretRef(),
   extraAllowedCommonNames: strings('a list of Common Names'),
   downstreamTls: objectOf({
     secretName: secretRef(false), allowedCommonNames: strings('a list of Common Names'), checkpointSecretName: secretRef(),
@@ -248,6 +258,8 @@ export class DrainerRelease extends Construct {
   public readonly application?: ApiObject;
   private readonly chartValues: Record<string, unknown>;
   private readonly certificates: ClusterCertificates;
+  /** The Secret the `HelmRelease` takes the chart value `config` from, when given. */
+  private readonly configSecret?: string;
 
   constructor(scope: Construct, id: string, props: DrainerReleaseProps) {
     super(scope, id);
@@ -265,6 +277,7 @@ export class DrainerRelease extends Construct {
     this.certificates = cluster.certificates;
     this.hostNames = [...plan.dnsNames];
 
+    this.configSecret = props.configSecret === undefined ? undefined : secretRefName(props.configSecret);
     this.chartValues = drainerChartValues(props, resolved);
     const valuesPath = drainerValuesPath(namespace, clusterName, props.releaseName);
     this.valuesFile = new OutputFile(this, 'Values', { path: valuesPath, content: this.valuesFileContent(clusterName) });
@@ -323,6 +336,8 @@ export class DrainerRelease extends Construct {
         interval,
         chart: { spec: { chart: chart.name, version: chart.version, sourceRef: { kind: 'HelmRepository', name: repositoryName } } },
         values: this.values,
+        // The chart value config from the Secret the user creates: its credentials stay out of the manifests.
+        valuesFrom: this.configSecret === undefined ? undefined : [{ kind: 'Secret', name: this.configSecret, valuesKey: 'config', targetPath: 'config' }],
       },
     });
     helmRelease.node.addDependency(helmRepository);
@@ -385,6 +400,9 @@ export class DrainerRelease extends Construct {
     if (downstream) {
       secrets.push(...new Set([downstream.secretName, downstream.checkpointSecretName ?? downstream.secretName]));
     }
+    if (this.configSecret !== undefined) {
+      secrets.push(this.configSecret);
+    }
     const text = [
       `The drainer is installed from its chart, not by the operator. Its server certificate Secret \`${this.serverSecretName}\` `
         + `must exist first${downstream ? ', and so must the client certificate Secrets of the databases it writes to' : ''}. `
@@ -395,6 +413,11 @@ export class DrainerRelease extends Construct {
     const commands = [`kubectl get secret ${secrets.join(' ')} -n ${namespace}`];
     if (gitOps === GitOpsEngine.FLUX) {
       text.push(`Flux installs the chart from the HelmRelease \`${this.helmRelease!.name}\` in \`${manifestFileName(Chart.of(this))}\`, with the same values; do not run \`helm install\` as well.`);
+      if (this.configSecret !== undefined) {
+        text.push(`It takes the chart value \`config\` from the key \`config\` of the Secret \`${this.configSecret}\`, which you create from the drainer's TOML configuration, `
+          + `kept out of the repository (with it in \`drainer.toml\`: \`kubectl create secret generic ${this.configSecret} -n ${namespace} --from-file=config=drainer.toml\`); `
+          + 'the release waits for it, and the manifests never hold its credentials.');
+      }
       commands.push(`kubectl get helmreleases.helm.toolkit.fluxcd.io ${this.helmRelease!.name} -n ${namespace}`);
     } else if (gitOps === GitOpsEngine.ARGO_CD) {
       text.push(`Argo CD installs the chart from the Application \`${this.application!.name}\` in \`${manifestFileName(Chart.of(this))}\`, with the same values; do not run \`helm install\` as well.`);
@@ -464,6 +487,7 @@ function resolveDrainerProps(scope: Construct, props: DrainerReleaseProps): Reso
   checkExtraValues(scope, props.extraValues);
   const downstream = resolveDownstreamTls(scope, props.downstreamTls, cluster);
   checkGitOps(scope, props.gitOps, chart);
+  checkConfigSource(scope, props, cluster);
   return { drainerName, chart, version, storage, extraAllowedCommonNames, downstream };
 }
 
@@ -506,6 +530,65 @@ function checkGitOps(scope: IConstruct, gitOps: GitOpsEngine | undefined, chart:
   }
   if (gitOps !== undefined && chart.repository === undefined) {
     inputError(scope, 'chart.repository', undefined, `the chart repository's URL: ${gitOps} fetches the chart itself`);
+  }
+}
+
+/** Words of a configuration key that holds a credential (`password`, `passwd`, `secret`, `token`). */
+const CREDENTIAL_KEY = /passw(or)?d|secret|token/i;
+
+/** The first key of a TOML configuration that holds a credential: a credential's key with a value, or a URL with a user name or password in it. */
+function credentialKey(config: unknown, at = ''): string | undefined {
+  if (config === null || typeof config !== 'object') {
+    return undefined;
+  }
+  for (const [key, value] of Object.entries(config)) {
+    const path = at ? `${at}.${key}` : key;
+    if (typeof value === 'string') {
+      if ((value !== '' && CREDENTIAL_KEY.test(key)) || hasCredentials(value)) {
+        return path;
+      }
+    } else {
+      const inner = credentialKey(value, path);
+      if (inner !== undefined) {
+        return inner;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a configuration a GitOps engine would carry into the manifests with a credential in it
+ * (Flux takes it from `configSecret` instead), `configSecret` beside `config` or without Flux, and
+ * a `config` that is no TOML document. Never repeats the configuration: it may hold credentials.
+ */
+function checkConfigSource(scope: Construct, props: DrainerReleaseProps, cluster: ITlsDatabaseCluster): void {
+  const { config, configSecret, gitOps } = props;
+  if (configSecret !== undefined) {
+    if (config !== undefined) {
+      inputError(scope, 'configSecret', secretRefName(configSecret), 'nothing beside config: the chart value config comes from one or the other');
+    }
+    if (gitOps !== GitOpsEngine.FLUX) {
+      inputError(scope, 'configSecret', secretRefName(configSecret), `nothing without gitOps "${GitOpsEngine.FLUX}": only Flux takes chart values from a Secret (valuesFrom); `
+        + 'without it the values file carries config, from config');
+    }
+    requireExternalSecretName(scope, 'configSecret', secretRefName(configSecret), cluster.certificates);
+    return;
+  }
+  if (config === undefined) {
+    return;
+  }
+  let parsed: unknown;
+  try {
+    parsed = TOML.parse(config);
+  } catch {
+    inputError(scope, 'config', new Description('a document that is not TOML (not shown: it may hold credentials)'), 'a TOML document, as the drainer reads its configuration');
+  }
+  const credential = gitOps === undefined ? undefined : credentialKey(parsed);
+  if (credential !== undefined) {
+    inputError(scope, 'config', new Description(`a configuration with a credential at ${JSON.stringify(credential)} (not shown)`), gitOps === GitOpsEngine.FLUX
+      ? 'no credential in a configuration the HelmRelease writes into the manifests: put the configuration in a Secret you create (key config) and name it in configSecret'
+      : 'no credential in a configuration the Application writes into the manifests: Argo CD takes chart values from the Application only; install with Flux and configSecret, or with the runbook\'s helm install');
   }
 }
 

@@ -50,6 +50,7 @@ const STRINGS: Readonly<Record<string, readonly string[]>> = {
   argoCdNamespace: ['argocd'],
   argoCdProject: ['default'],
   config: ['[syncer]\nworker-count = 16\n'],
+  configSecret: ['binlog-drainer-config'],
   kind: ['ClusterIssuer', 'Issuer'],
   group: ['cert-manager.io'],
   path: ['notes/extra.txt'],

@@ -236,9 +236,10 @@ describe('credentials in the drainer\'s configuration, with a GitOps engine', ()
     expect(findObject(synth({ ...FLUX, config: 'worker-count = 16\n' }).objects, 'HelmRelease', 'binlog').spec.values.config).toBe('worker-count = 16\n');
   });
 
-  test('configSecret beside config, without Flux, or naming a Secret the library makes is refused; a config that is no TOML too, unshown', () => {
-    expect(() => synth({ ...FLUX, config: 'a = 1\n', configSecret: 'x' })).toThrow('test/early/drainer: configSecret: received "x"; expected nothing beside config: the chart value config comes from one or the other');
-    expect(() => synth({ ...ARGO, configSecret: 'x' })).toThrow('test/early/drainer: configSecret: received "x"; expected nothing without gitOps "flux": only Flux takes chart values from a Secret (valuesFrom); without it the values file carries config, from config');
+  test('configSecret beside config, without Flux, or naming a Secret the library makes is refused, naming the field to change; a config that is no TOML too, unshown', () => {
+    expect(() => synth({ ...FLUX, config: 'a = 1\n', configSecret: 'x' })).toThrow('test/early/drainer: config: received a configuration (not shown); expected nothing beside configSecret: the chart value config comes from one or the other');
+    expect(() => synth({ ...ARGO, configSecret: 'x' })).toThrow('test/early/drainer: gitOps: received "argo-cd"; expected "flux" with configSecret: only Flux takes chart values from a Secret (valuesFrom); without it the values file carries config, from config');
+    expect(() => synth({ configSecret: 'x' })).toThrow('test/early/drainer: gitOps: received nothing; expected "flux" with configSecret: only Flux takes chart values from a Secret (valuesFrom); without it the values file carries config, from config');
     expect(() => synth({ ...FLUX, configSecret: 'basic-cluster-client-secret' })).toThrow(/^test\/early\/drainer: configSecret: received "basic-cluster-client-secret"; expected /);
     expect(() => synth({ config: 'password = hunter2 [' })).toThrow('test/early/drainer: config: received a document that is not TOML (not shown: it may hold credentials); expected a TOML document, as the drainer reads its configuration');
   });

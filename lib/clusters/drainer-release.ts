@@ -566,10 +566,10 @@ function checkConfigSource(scope: Construct, props: DrainerReleaseProps, cluster
   const { config, configSecret, gitOps } = props;
   if (configSecret !== undefined) {
     if (config !== undefined) {
-      inputError(scope, 'configSecret', secretRefName(configSecret), 'nothing beside config: the chart value config comes from one or the other');
+      inputError(scope, 'config', new Description('a configuration (not shown)'), 'nothing beside configSecret: the chart value config comes from one or the other');
     }
     if (gitOps !== GitOpsEngine.FLUX) {
-      inputError(scope, 'configSecret', secretRefName(configSecret), `nothing without gitOps "${GitOpsEngine.FLUX}": only Flux takes chart values from a Secret (valuesFrom); `
+      inputError(scope, 'gitOps', gitOps, `"${GitOpsEngine.FLUX}" with configSecret: only Flux takes chart values from a Secret (valuesFrom); `
         + 'without it the values file carries config, from config');
     }
     requireExternalSecretName(scope, 'configSecret', secretRefName(configSecret), cluster.certificates);

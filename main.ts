@@ -117,7 +117,7 @@ export function addDeployment(app: App, namespace: string, method: IssuingMethod
 function addMigration(chart: Chart, certs: ClusterCertificates, database: TlsDatabaseCluster): void {
   new TlsMigrationCluster(chart, 'basic-migration', {
     clusterName: 'basic',
-    version: 'v1.2.0',
+    version: 'v2.0.7',
     operatorVersion: 'v1.2.0',
     certificates: certs,
     master: { baseImage: `${REGISTRY}/migration` },

@@ -34,7 +34,7 @@ function validTree(): Tree {
     },
     monitor: { initializer: { baseImage: 'registry.example.com/db/monitor-initializer', version: 'v4.0.5' }, reloader: { baseImage: 'registry.example.com/db/reloader', version: 'v1.0.1' } },
     mig: {
-      clusterName: 'basic', version: 'v1.2.0', certificates: '$certs', discovery: { token: MARKER },
+      clusterName: 'basic', version: 'v2.0.7', certificates: '$certs', discovery: { token: MARKER },
       sources: [{ sourceId: 'source1', host: 'mysql.example.com', port: 3306, user: 'root', password: MARKER, tlsSecretName: 'source1-tls' }],
       target: { database: '$db', user: 'root', password: MARKER, tlsSecretName: 'target-tls' },
       task: { name: 'nightly' },

@@ -13,6 +13,8 @@ import {
   ClusterTlsError, IssuingMethod, TlsDatabaseCluster, TlsEnablementPhase, TlsPlan, ClusterCertificates, loadPlans, parseSecrets, parseSecretsAndPods, renderApp, synthesize,
   verify,
 } from '../lib';
+import { readConfig } from '../lib/model/allowed-common-names';
+import { component } from '../lib/model/catalog';
 import { expectValidAgainstCrds } from './_crds';
 import { readmeBlocks } from './_readme';
 import { execFileSync } from 'node:child_process';
@@ -42,8 +44,8 @@ describe.each(PHASES)('the reference app at phase %s', (phase) => {
 
   test('gives the allowed Common Names and the client Secret\'s mount only with TLS on', () => {
     expect(cluster.spec.tlsCluster).toEqual({ enabled: tls });
-    expect(cluster.spec.coordinator.config?.security?.['cert-allowed-cn']).toEqual(tls ? ['basic'] : undefined);
-    expect(cluster.spec.store.config?.security?.['cert-allowed-cn']).toEqual(tls ? ['basic'] : undefined);
+    expect((readConfig(component('coordinator'), cluster.spec.coordinator.config) as any)?.security?.['cert-allowed-cn']).toEqual(tls ? ['basic'] : undefined);
+    expect((readConfig(component('store'), cluster.spec.store.config) as any)?.security?.['cert-allowed-cn']).toEqual(tls ? ['basic'] : undefined);
     expect(cluster.spec.coordinator.mountClusterClientSecret).toBe(tls ? true : undefined);
   });
 });
@@ -267,7 +269,7 @@ describe('cluster-tls verify knows the phase', () => {
     expect(await checksAt(TlsEnablementPhase.ENABLE)).toMatchObject({ ok: true, found: 'every component has its list' });
     const dropped = await checksAt(TlsEnablementPhase.ENABLE, (dir) => {
       const file = path.join(dir, 'demo.k8s.yaml');
-      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/\n {6}security:\n {8}cert-allowed-cn:\n {10}- basic/, ''));
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/\n {4}config: \|\n {6}\[security\]\n {6}cert-allowed-cn = \[ "basic" \]\n/, '\n'));
     });
     expect(dropped).toMatchObject({ ok: false, found: 'no allowed Common Name list for coordinator' });
   });

@@ -36,7 +36,7 @@ function validTree(): Tree {
       store: { config: { log: { level: 'info' } } }, changefeed: { sinkTlsSecretNames: ['sink-tls'] },
     },
     mig: {
-      clusterName: 'basic', version: 'v1.2.0', certificates: '$certs', discovery: { address: 'discovery.example.com' },
+      clusterName: 'basic', version: 'v2.0.7', certificates: '$certs', discovery: { address: 'discovery.example.com' },
       sources: [{ sourceId: 'source1', host: 'mysql.example.com', port: 3306, user: 'root', tlsSecretName: 'source1-tls' }],
       target: { host: 'tidb.example.com', port: 4000, user: 'root', tlsSecretName: 'target-tls' },
       task: { name: 'nightly' },

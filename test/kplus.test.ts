@@ -43,7 +43,7 @@ describe('cdk8s-plus interop', () => {
     // Even when the certificates are shared with the migration cluster, which has a mig-master.
     const shared = setup();
     new TlsMigrationCluster(shared.chart, 'migration', {
-      clusterName: 'basic', version: 'v1.2.0', certificates: shared.database.certificates, task: { name: 'basic-task' },
+      clusterName: 'basic', version: 'v2.0.7', certificates: shared.database.certificates, task: { name: 'basic-task' },
       sources: [{ sourceId: 'source1', host: 'mysql.example.com', user: 'root', tlsSecretName: 'source1-tls' }],
       target: { database: shared.database, user: 'root', tlsSecretName: 'target-tls' },
     });
@@ -83,7 +83,7 @@ describe('cdk8s-plus interop', () => {
       s3: { provider: 'aws', region: 'us-west-2', bucket: 'db-backups', secretName: secret('s3-keys') },
     });
     new TlsMigrationCluster(chart, 'migration', {
-      clusterName: 'basic', version: 'v1.2.0', certificates: database.certificates, task: { name: 'basic-task' },
+      clusterName: 'basic', version: 'v2.0.7', certificates: database.certificates, task: { name: 'basic-task' },
       sources: [{ sourceId: 'source1', host: 'mysql.example.com', user: 'root', tlsSecretName: secret('source1-tls') }],
       target: { database, user: 'root', tlsSecretName: secret('target-tls') },
     });

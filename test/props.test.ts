@@ -3,6 +3,7 @@
  * Python, Java and Go, and the one order the library writes its maps in, whatever order they came in.
  */
 import { App, Chart } from 'cdk8s';
+import * as TOML from 'smol-toml';
 import * as YAML from 'yaml';
 import { ClusterTls, DrainerRelease, TlsDatabaseCluster } from '../lib';
 import { canonicalData, notPlainData } from '../lib/model/props';
@@ -81,6 +82,6 @@ describe('the one order of free-form maps', () => {
     const values = YAML.parse(Object.entries(forward).find(([p]) => p.endsWith('/drainer-binlog-values.yaml'))![1]);
     expect(Object.keys(values.nodeSelector)).toEqual(['disk', 'zone']);
     const cluster = YAML.parseAllDocuments(forward['demo.k8s.yaml']).map((d) => d.toJS()).find((o) => o.kind === 'DatabaseCluster');
-    expect(Object.keys(cluster.spec.store.config.raftstore)).toEqual(['apply-pool-size', 'sync-log']);
+    expect(Object.keys(TOML.parse(cluster.spec.store.config).raftstore as object)).toEqual(['apply-pool-size', 'sync-log']);
   });
 });

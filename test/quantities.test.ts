@@ -123,7 +123,7 @@ describe('storage size props', () => {
   test('the migration cluster and the drainer take them too', () => {
     const { chart, cluster } = database();
     const migration = new TlsMigrationCluster(chart, 'migration', {
-      clusterName: 'basic', version: 'v1.2.0', certificates: cluster.certificates, task: { name: 'task' },
+      clusterName: 'basic', version: 'v2.0.7', certificates: cluster.certificates, task: { name: 'task' },
       master: { storageSize: Size.gibibytes(20) },
       sources: [{ sourceId: 'source1', host: 'mysql.example.com', user: 'root', tlsSecretName: 'source1-tls' }],
       target: { database: cluster, user: 'root', tlsSecretName: 'target-tls' },

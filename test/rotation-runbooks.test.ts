@@ -70,7 +70,7 @@ function buildApp(method: IssuingMethod, rotations: CertificateRotation[], sqlCl
       kplus.Secret.fromSecretName(chart, `${SQL_APPLICATION.name}-secret`, client.secretName)));
   }
   const migration = new TlsMigrationCluster(chart, 'mig', {
-    clusterName: CLUSTER, version: 'v1.2.0', operatorVersion: 'v1.2.0', certificates,
+    clusterName: CLUSTER, version: 'v2.0.7', operatorVersion: 'v1.2.0', certificates,
     master: { ...image('migration'), replicas: 3 }, worker: { ...image('migration'), replicas: 2 },
     sources: [{ sourceId: 'legacy', host: 'mysql.payments.example.com', port: 3306, user: 'copier', tlsSecretName: 'ledger-legacy-tls' }],
     target: { database, user: 'copier', tlsSecretName: 'ledger-target-tls' }, task: { name: 'ledger-copy' },

@@ -1,8 +1,10 @@
 import * as TOML from 'smol-toml';
-import { App, Chart, Testing } from 'cdk8s';
+import { App, Chart, JsonPatch, Testing } from 'cdk8s';
 import {
   API_GROUP_CONTEXT, ClusterCertificates, OutputFile, PvReclaimPolicy, SqlServiceType, TlsDatabaseCluster, TlsDatabaseClusterProps,
 } from '../lib';
+import { ClusterKind, COMPONENTS } from '../lib/model/catalog';
+import { readConfig } from '../lib/model/allowed-common-names';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject, namesOf } from './_find';
 
@@ -11,7 +13,17 @@ function synth(props: Partial<TlsDatabaseClusterProps> = {}, setup?: (c: TlsData
   const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5', ...props });
   setup?.(cluster);
   const objects = Testing.synth(chart);
-  return { cluster, objects, resource: findObject(objects, 'DatabaseCluster', cluster.clusterName) };
+  const raw = findObject(objects, 'DatabaseCluster', cluster.clusterName);
+  return { cluster, objects, raw, resource: withConfigsRead(raw) };
+}
+
+/** A cluster resource with each component's configuration read as a map, from whichever form it is written in. */
+function withConfigsRead(resource: any): any {
+  const spec = Object.fromEntries(Object.entries(resource.spec).map(([key, part]: [string, any]) => {
+    const entry = COMPONENTS.find((c) => c.specKey === key && c.cluster === ClusterKind.DATABASE);
+    return [key, entry && part?.config !== undefined ? { ...part, config: readConfig(entry, part.config) } : part];
+  }));
+  return { ...resource, spec };
 }
 
 function file(cluster: TlsDatabaseCluster, suffix: string): string {
@@ -61,10 +73,29 @@ describe('DatabaseCluster', () => {
     for (const token of ['store', 'pump']) {
       expect(spec[token].config.security).toEqual({ 'cert-allowed-cn': ['basic'] });
     }
-    // The changefeed's as a TOML document: the operator's release 1.6 drops a map's [security] section.
-    expect(typeof spec.changefeed.config).toBe('string');
-    expect(TOML.parse(spec.changefeed.config)).toEqual({ security: { 'cert-allowed-cn': ['basic'] } });
+    expect(spec.changefeed.config.security).toEqual({ 'cert-allowed-cn': ['basic'] });
     expect(spec.sqlserver.config.security).toEqual({ 'cluster-verify-cn': ['basic'] });
+  });
+
+  test('every configuration but the pump\'s is written as the TOML documents the operator keeps whole', () => {
+    // The operator's release 1.6 reads a map into the component's deprecated struct and drops every key it lacks.
+    const { spec } = all.raw;
+    for (const token of ['coordinator', 'store', 'sqlserver', 'changefeed']) {
+      expect({ token, form: typeof spec[token].config }).toEqual({ token, form: 'string' });
+    }
+    expect(TOML.parse(spec.store.config)).toEqual({ security: { 'cert-allowed-cn': ['basic'] } });
+    expect(Object.values(spec.columnar.config).map((d) => typeof d)).toEqual(['string', 'string']);
+    expect(spec.pump.config).toEqual({ security: { 'cert-allowed-cn': ['basic'] } });
+  });
+
+  test('an escape hatch patches a configuration as a map, and the document carries the patch', () => {
+    const { raw } = synth({}, (c) => c.resource.addJsonPatch(JsonPatch.add('/spec/store/config/log', { level: 'warn' })));
+    expect(TOML.parse(raw.spec.store.config)).toEqual({ log: { level: 'warn' }, security: { 'cert-allowed-cn': ['basic'] } });
+  });
+
+  test('a null an escape hatch puts in a configuration is refused in one line naming the field, never the content', () => {
+    expect(() => synth({}, (c) => c.resource.addJsonPatch(JsonPatch.add('/spec/store/config/password', null))))
+      .toThrow(/^test\/db: spec\.store\.config: received a value of type object; expected a configuration a TOML document can hold \(no null anywhere in it\): the operator keeps it as one$/);
   });
 
   test('columnar: two documents, the engine\'s list spelled with underscores and the storage proxy\'s with dashes, nothing else at the top', () => {
@@ -219,7 +250,7 @@ describe('certificates follow the components', () => {
     expect(db.commonName).toBe('shared-cn');
     expect(db.namespace).toBe('demo');
     expect(namesOf(objects, 'Issuer')).toEqual(['basic-db-issuer', 'basic-mig-issuer', 'basic-selfsigned-ca-issuer']);
-    expect(findObject(objects, 'DatabaseCluster', 'basic').spec.coordinator.config.security['cert-allowed-cn']).toEqual(['shared-cn']);
+    expect(withConfigsRead(findObject(objects, 'DatabaseCluster', 'basic')).spec.coordinator.config.security['cert-allowed-cn']).toEqual(['shared-cn']);
   });
 
   test('exposes the names the next construct wires to', () => {

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Chart, Testing } from 'cdk8s';
+import * as TOML from 'smol-toml';
 import * as YAML from 'yaml';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import { renderApp } from '../lib/synth/synthesize';
@@ -105,8 +106,10 @@ describe('the rules, on the reference output and on hand-broken copies', () => {
   test('an allowed Common Name list without the certificates\' Common Name, and a single-value list of two', () => {
     const violations = checkManifests(broken((objects) => {
       const cluster = find(objects, 'DatabaseCluster', 'basic');
-      cluster.spec.store.config.security['cert-allowed-cn'] = ['someone-else'];
-      cluster.spec.coordinator.config.security['cert-allowed-cn'] = ['basic', 'other'];
+      // The coordinator's and the store's configurations are TOML documents; the pump's a map.
+      const edited = (document: string, list: string[]) => TOML.stringify({ ...TOML.parse(document), security: { 'cert-allowed-cn': list } });
+      cluster.spec.store.config = edited(cluster.spec.store.config, ['someone-else']);
+      cluster.spec.coordinator.config = edited(cluster.spec.coordinator.config, ['basic', 'other']);
       cluster.spec.pump.config.security['cert-allowed-cn'] = 'basic';
     }));
     expect(violations.map((v) => [v.rule, v.resource, v.field, v.message])).toEqual([

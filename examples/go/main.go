@@ -87,7 +87,7 @@ func addDeployment(app cdk8s.App, namespace string, method clustertls.IssuingMet
 func addMigration(chart cdk8s.Chart, certs clustertls.ClusterCertificates, database clustertls.TlsDatabaseCluster) {
 	clustertls.NewTlsMigrationCluster(chart, jsii.String("basic-migration"), &clustertls.TlsMigrationClusterProps{
 		ClusterName:     jsii.String("basic"),
-		Version:         jsii.String("v1.2.0"),
+		Version:         jsii.String("v2.0.7"),
 		OperatorVersion: jsii.String("v1.2.0"),
 		Certificates:    certs,
 		Master:          &clustertls.MigrationMemberProps{BaseImage: jsii.String(registry + "/migration")},

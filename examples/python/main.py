@@ -82,7 +82,7 @@ def add_migration(chart: Chart, certs: ClusterCertificates, database: TlsDatabas
     """The migration cluster "basic", copying one upstream MySQL source into the database cluster."""
     TlsMigrationCluster(chart, "basic-migration",
         cluster_name="basic",
-        version="v1.2.0",
+        version="v2.0.7",
         operator_version="v1.2.0",
         certificates=certs,
         master={"base_image": f"{REGISTRY}/migration"},

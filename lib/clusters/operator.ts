@@ -17,6 +17,24 @@ export interface OperatorObjectProps {
   readonly spec: Record<string, unknown>;
   /** The API group; the app's setting when not given. */
   readonly apiGroup?: string;
+  /**
+   * Finishes the object's JSON once cdk8s has rendered it, escape hatches applied: the place for a
+   * form the operator needs that a user's JSON patch should not have to spell (configurations as
+   * TOML documents).
+   * @default the JSON as rendered
+   */
+  readonly finish?: (json: any) => any;
+}
+
+/** An operator object whose JSON is finished after cdk8s renders it (escape hatches applied). */
+class FinishedApiObject extends ApiObject {
+  constructor(scope: Construct, id: string, props: ConstructorParameters<typeof ApiObject>[2], private readonly finish: (json: any) => any) {
+    super(scope, id, props);
+  }
+
+  public toJson(): any {
+    return this.finish(super.toJson());
+  }
 }
 
 /**
@@ -24,12 +42,13 @@ export interface OperatorObjectProps {
  * The spec is handed over complete; nothing mutates it afterwards.
  */
 export function operatorObject(scope: Construct, props: OperatorObjectProps): ApiObject {
-  return new ApiObject(scope, 'Resource', {
+  const objectProps = {
     apiVersion: operatorApiVersion(scope, props.apiGroup),
     kind: props.kind,
     metadata: { name: props.name, namespace: props.namespace },
     spec: props.spec,
-  });
+  };
+  return props.finish ? new FinishedApiObject(scope, 'Resource', objectProps, props.finish) : new ApiObject(scope, 'Resource', objectProps);
 }
 
 /** Removes `undefined` values from an object, recursively, so the YAML holds only what was set. */

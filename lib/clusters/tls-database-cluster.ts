@@ -23,7 +23,7 @@ import { databaseRunbookPath, enablementRunbookPath, fromOutputFolder, manifestF
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
 import { RUNBOOK_STEP_SHAPE, TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
-import { configDocument } from '../model/allowed-common-names';
+import { withConfigDocuments } from '../model/allowed-common-names';
 import { PropShape, ShapeOf, checkArguments, checkProps, listOf, objectOf, oneOf, strings } from '../model/props';
 import { StorageSize, storageSize } from '../model/quantity';
 import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../model/validate';
@@ -333,6 +333,8 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     }
     this.resource = operatorObject(this, {
       kind: clusterKind(ClusterKind.DATABASE).resourceKind, name: props.clusterName, namespace, spec: compact(spec),
+      // Written as maps, so that escape hatches patch maps; rendered as the TOML documents the operator keeps whole.
+      finish: (json) => withConfigDocuments(this, json),
     });
     this.resource.node.addDependency(this.certificates);
 
@@ -467,7 +469,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     const check = component(token).commonNameCheck!;
     const extra = check.singleValue ? [] : requireExtraCommonNames(this, `${token}.extraAllowedCommonNames`, part.extraAllowedCommonNames, this.commonName);
     const claims = part.storageClaims ?? [{ storage: shape.defaultStorage! }];
-    if (component(token).configDocument === 'toml') {
+    if (component(token).configDocument === 'toml' || component(token).configDocument === 'toml-documents') {
       requireTomlValues(this, `${token}.config`, part.config);
     }
     const config = this.configOf(token, part.config, [this.commonName, ...extra]);
@@ -496,7 +498,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
         skipInternalClientCA: this.sqlTls.options.skipInternalClientCA || undefined,
       }) : undefined,
       // A cluster in plain text gets its allowed Common Names and the client Secret's mount with the flip, which rolls every pod anyway.
-      config: configDocument(component(token), this.tlsEnabled ? config : part.config),
+      config: this.tlsEnabled ? config : part.config,
       mountClusterClientSecret: CLIENT_SECRET_MOUNTING.includes(token) && this.tlsEnabled ? this.mountClusterClientSecret : undefined,
       evictLeaderTimeout: token === 'store' && this.enablement?.state.lowEvictionTimeout ? this.enablement.evictLeaderTimeout : undefined,
       tlsClientSecretNames: token === 'changefeed' && this.sinkTlsSecretNames.length > 0 ? this.sinkTlsSecretNames : undefined,
@@ -573,12 +575,12 @@ function withAllowedCommonNames(scope: Construct, field: string, config: Record<
 }
 
 /**
- * Throws at the first null of a configuration the operator keeps as a TOML document (the
- * changefeed's): TOML has no null, and a writer of TOML leaves such a key out without a word.
+ * Throws at the first null of a configuration the operator keeps as TOML documents (every
+ * component's but the pump's): TOML has no null, and a writer of TOML leaves such a key out without a word.
  */
 function requireTomlValues(scope: Construct, field: string, value: unknown): void {
   if (value === null) {
-    inputError(scope, field, null, 'a TOML value (a string, number, boolean, list or table): TOML has no null, and the operator keeps the changefeed\'s configuration as a TOML document');
+    inputError(scope, field, null, 'a TOML value (a string, number, boolean, list or table): TOML has no null, and the operator keeps the component\'s configuration as a TOML document');
   }
   if (Array.isArray(value)) {
     value.forEach((v, i) => requireTomlValues(scope, `${field}[${i}]`, v));

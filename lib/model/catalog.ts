@@ -98,13 +98,16 @@ export interface ComponentEntry {
   readonly commonNameCheck?: CommonNameCheck;
   /**
    * The form in which the operator keeps the component's configuration (`spec.<component>.config`)
-   * whole: `object` (a map) or `toml` (a TOML document as a string). The operator's release 1.6
-   * reads a changefeed's configuration given as a map into its deprecated struct of four fields
-   * (`tz`, `gc-ttl`, `log-level`, `log-file`, `CDCConfigWraper.UnmarshalJSON`) and drops the rest,
-   * its `[security]` section with it; given as a TOML document, it keeps every key.
+   * whole: `object` (a map), `toml` (a TOML document as a string) or `toml-documents` (a map of
+   * TOML documents, one per key: columnar's engine `config` and its `proxy`). The operator's
+   * release 1.6 reads a configuration given as a map into the component's deprecated struct
+   * (`TiKVConfig`, `PDConfig`, `TiDBConfig`, `TiCDCConfig`, TiFlash's `CommonConfig` and
+   * `ProxyConfig`, through `unmarshalJSON` of its config wrappers) and silently drops every key the
+   * struct lacks: a changefeed's `[security]` section, a store's `[log]`. Given as a TOML document
+   * it keeps every key, and it stores every configuration back as TOML documents.
    * @default 'object'
    */
-  readonly configDocument?: 'object' | 'toml';
+  readonly configDocument?: 'object' | 'toml' | 'toml-documents';
   /** The first operator version that supports TLS for this component. */
   readonly minOperatorVersion: string;
   /** The first component version that supports TLS, where the specification states one. */
@@ -165,6 +168,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: true },
     databaseSpec: { failover: true, storage: 'requests', defaultStorage: '10Gi' },
+    configDocument: 'toml',
     minOperatorVersion: '1.1.0',
   },
   {
@@ -176,6 +180,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
     databaseSpec: { failover: true, storage: 'requests', defaultStorage: '100Gi' },
+    configDocument: 'toml',
     minOperatorVersion: '1.1.0',
   },
   {
@@ -187,6 +192,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cluster-verify-cn', path: ['config', 'security', 'cluster-verify-cn'], singleValue: false },
     databaseSpec: { failover: true },
+    configDocument: 'toml',
     minOperatorVersion: '1.1.0',
   },
   {
@@ -238,6 +244,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
       mirrors: [{ key: 'cert-allowed-cn', path: ['config', 'proxy', 'security', 'cert-allowed-cn'] }],
     },
     databaseSpec: { failover: true, storage: 'claims', defaultStorage: '100Gi' },
+    configDocument: 'toml-documents',
     minOperatorVersion: '1.1.4',
     minComponentVersion: '4.0.5',
   },
@@ -274,6 +281,12 @@ export interface ClusterKindEntry {
   readonly clientSecretSuffix: string;
   /** The first operator version with TLS between this cluster's components. */
   readonly minOperatorVersion: string;
+  /**
+   * The oldest cluster version the operator runs at all, where it has one: it refuses a migration
+   * cluster whose major version is below 2 (its validation of the spec, in release 1.6:
+   * "dm cluster version can't set to v1.x.y") and deploys nothing of it.
+   */
+  readonly minVersion?: string;
 }
 
 /** The cluster kinds, database first. */
@@ -291,6 +304,7 @@ export const CLUSTER_KINDS: readonly ClusterKindEntry[] = [
     caIssuerSuffix: 'mig-issuer',
     clientSecretSuffix: 'mig-client-secret',
     minOperatorVersion: '1.2.0',
+    minVersion: '2.0.0',
   },
 ];
 

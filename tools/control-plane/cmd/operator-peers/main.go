@@ -56,6 +56,8 @@ type config struct {
 	dmCluster   string // DMCluster name
 	dmNamespace string // DMCluster namespace
 	version     string // release the members say they run
+	pdMembers   int    // PD members reported, all healthy: the operator waits for a majority of the spec's replicas
+	dmMasters   int    // DM-master members reported, all alive, likewise
 }
 
 func main() {
@@ -71,8 +73,14 @@ func main() {
 	dmCluster := flag.String("dm-cluster", "", "name of the DMCluster to answer about (default: -cluster)")
 	dmNamespace := flag.String("dm-namespace", "", "namespace of the DMCluster (default: -namespace)")
 	version := flag.String("version", "v7.5.0", "release the members report")
+	pdMembers := flag.Int("pd-members", 1, "PD members to report (the TidbCluster's spec.pd.replicas)")
+	dmMasters := flag.Int("dm-masters", 1, "DM-master members to report (the DMCluster's spec.master.replicas)")
 	flag.Parse()
-	cfg := config{cluster: *cluster, namespace: *namespace, dmCluster: *dmCluster, dmNamespace: *dmNamespace, version: *version}
+	if *pdMembers < 1 || *dmMasters < 1 {
+		fmt.Fprintln(os.Stderr, "operator-peers: -pd-members and -dm-masters must be at least 1")
+		os.Exit(2)
+	}
+	cfg := config{cluster: *cluster, namespace: *namespace, dmCluster: *dmCluster, dmNamespace: *dmNamespace, version: *version, pdMembers: *pdMembers, dmMasters: *dmMasters}
 	if cfg.dmCluster == "" {
 		cfg.dmCluster = cfg.cluster
 	}
@@ -257,14 +265,18 @@ func newStore(id uint64, address, version string, labels ...storeLabel) store {
 func pdHandler(cfg config) http.Handler {
 	c, ns := cfg.cluster, cfg.namespace
 	version := strings.TrimPrefix(cfg.version, "v")
-	// The member's client URL must match the operator's pattern <tc>-pd-N.<tc>-pd-peer.<ns>.svc:port
+	// Each member's client URL must match the operator's pattern <tc>-pd-N.<tc>-pd-peer.<ns>.svc:port
 	// for the member to count as one of this cluster's (pdMemberLimitPattern).
-	member := pdMember{
-		Name:       c + "-pd-0",
-		MemberID:   1,
-		PeerURLs:   []string{fmt.Sprintf("https://%s-pd-0.%s-pd-peer.%s.svc:%d", c, c, ns, pdPeerPort)},
-		ClientURLs: []string{fmt.Sprintf("https://%s-pd-0.%s-pd-peer.%s.svc:%d", c, c, ns, pdClientPort)},
+	members := make([]pdMember, cfg.pdMembers)
+	for i := range members {
+		members[i] = pdMember{
+			Name:       fmt.Sprintf("%s-pd-%d", c, i),
+			MemberID:   uint64(i + 1),
+			PeerURLs:   []string{fmt.Sprintf("https://%s-pd-%d.%s-pd-peer.%s.svc:%d", c, i, c, ns, pdPeerPort)},
+			ClientURLs: []string{fmt.Sprintf("https://%s-pd-%d.%s-pd-peer.%s.svc:%d", c, i, c, ns, pdClientPort)},
+		}
 	}
+	member := members[0]
 	// One TiKV and one TiFlash store, both Up, at the addresses the operator's store patterns
 	// (tikvStoreLimitPattern, tiflashStoreLimitPattern) take for this cluster's.
 	stores := []store{
@@ -285,14 +297,16 @@ func pdHandler(cfg config) http.Handler {
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /pd/api/v1/health", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, []map[string]any{{
-			"name": member.Name, "member_id": member.MemberID, "client_urls": member.ClientURLs, "health": true,
-		}})
+		health := make([]map[string]any, len(members))
+		for i, m := range members {
+			health[i] = map[string]any{"name": m.Name, "member_id": m.MemberID, "client_urls": m.ClientURLs, "health": true}
+		}
+		writeJSON(w, health)
 	})
 	mux.HandleFunc("GET /pd/api/v1/members", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]any{
 			"header":      map[string]any{"cluster_id": uint64(clusterID)},
-			"members":     []pdMember{member},
+			"members":     members,
 			"leader":      member,
 			"etcd_leader": member,
 		})
@@ -553,12 +567,15 @@ func ticdcHandler(cfg config) http.Handler {
 
 func dmMasterHandler(cfg config) http.Handler {
 	c, ns := cfg.dmCluster, cfg.dmNamespace
-	master := map[string]any{
-		"name":       c + "-dm-master-0",
-		"memberID":   "1",
-		"alive":      true,
-		"peerURLs":   []string{fmt.Sprintf("https://%s-dm-master-0.%s-dm-master-peer.%s:%d", c, c, ns, dmMasterPeer)},
-		"clientURLs": []string{fmt.Sprintf("https://%s-dm-master-0.%s-dm-master-peer.%s:%d", c, c, ns, dmMasterPort)},
+	masters := make([]any, cfg.dmMasters)
+	for i := range masters {
+		masters[i] = map[string]any{
+			"name":       fmt.Sprintf("%s-dm-master-%d", c, i),
+			"memberID":   fmt.Sprint(i + 1),
+			"alive":      true,
+			"peerURLs":   []string{fmt.Sprintf("https://%s-dm-master-%d.%s-dm-master-peer.%s:%d", c, i, c, ns, dmMasterPeer)},
+			"clientURLs": []string{fmt.Sprintf("https://%s-dm-master-%d.%s-dm-master-peer.%s:%d", c, i, c, ns, dmMasterPort)},
+		}
 	}
 	worker := map[string]any{
 		"name":  c + "-dm-worker-0",
@@ -575,14 +592,14 @@ func dmMasterHandler(cfg config) http.Handler {
 		var member map[string]any
 		switch {
 		case q.Get("master") == "true":
-			member = map[string]any{"master": map[string]any{"masters": []any{master}}}
+			member = map[string]any{"master": map[string]any{"masters": masters}}
 		case q.Get("worker") == "true":
 			member = map[string]any{"worker": map[string]any{"workers": []any{worker}}}
 		case q.Get("leader") == "true":
 			member = map[string]any{"leader": leader}
 		default:
 			member = map[string]any{
-				"master": map[string]any{"masters": []any{master}},
+				"master": map[string]any{"masters": masters},
 				"worker": map[string]any{"workers": []any{worker}},
 				"leader": leader,
 			}

@@ -113,7 +113,7 @@ public final class Main {
     static void addMigration(final Chart chart, final ClusterCertificates certs, final TlsDatabaseCluster database) {
         TlsMigrationCluster.Builder.create(chart, "basic-migration")
             .clusterName("basic")
-            .version("v1.2.0")
+            .version("v2.0.7")
             .operatorVersion("v1.2.0")
             .certificates(certs)
             .master(MigrationMemberProps.builder().baseImage(REGISTRY + "/migration").build())

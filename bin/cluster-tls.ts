@@ -12,7 +12,7 @@ import { displayPath } from '../lib/synth/display-path';
 import { isSystemError } from '../lib/synth/machine-errors';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CHECKS, CHECK_DESCRIPTIONS, POD_CHECKS, PodData, SecretData, VerifyInputError, formatReport, loadPlans, parseSecretsAndPods, verify } from '../lib/verify';
+import { CHECKS, CHECK_DESCRIPTIONS, POD_CHECKS, SecretsAndPods, VerifyInputError, combineInputs, formatReport, loadPlans, parseSecretsAndPods, verify } from '../lib/verify';
 
 /** Exit codes. */
 export const EXIT = {
@@ -158,13 +158,11 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   const plans = loadPlans(values.dist);
   // Each input one namespace's list, read in the order given (an application's namespace beside the cluster's).
-  const secrets: SecretData[] = [];
-  const pods: PodData[] = [];
+  const read: SecretsAndPods[] = [];
   for (const file of inputs) {
-    const input = parseSecretsAndPods(await readSecrets(file, io), file === '-' ? 'standard input' : file);
-    secrets.push(...input.secrets);
-    pods.push(...input.pods);
+    read.push(parseSecretsAndPods(await readSecrets(file, io), file === '-' ? 'standard input' : file));
   }
+  const { secrets, pods } = combineInputs(read);
   const report = await verify(plans, secrets, { now, namespace: values.namespace, clusterName: values.cluster, pods, minDays });
   io.stdout(values.json ? `${JSON.stringify(report, undefined, 2)}\n` : formatReport(report));
   return report.ok ? EXIT.ok : EXIT.failed;

@@ -251,7 +251,7 @@ describe('the loaded check', () => {
     const noManagedFields = await check(await listOf(pods, {}, { managers: null }));
     expect(loaded(noManagedFields, STORE)).toEqual({
       check: 'loaded', ok: false, expected: `every container of the pods that mount the Secret started after its last write (${CREATED})`,
-      found: `the input holds no metadata.managedFields for the Secret, so only its creation (${CREATED}) is known, not its last write: ${RELIST}`,
+      found: `the input holds no metadata.managedFields time for the Secret, so only its creation (${CREATED}) is known, not its last write: ${RELIST}`,
     });
     const secrets = (await pki.secrets(plan)).items;
     const noTimes = await check({ kind: 'List', items: [...secrets, ...pods] });
@@ -259,6 +259,33 @@ describe('the loaded check', () => {
       check: 'loaded', ok: false, expected: 'every container of the pods that mount the Secret started after its last write',
       found: `the input gives no time the Secret was written (no metadata.creationTimestamp, no metadata.managedFields time): ${RELIST}`,
     });
+  });
+
+  test('field managers without a time fail it: when they last wrote the Secret cannot be told; an empty list, as no list', async () => {
+    const pods = [pod('basic-store-0', { secrets: [STORE], containers: { store: '2026-11-24T10:00:09Z' } })];
+    const list = await listOf(pods);
+    const secret = list.items.find((i: any) => i.metadata.name === STORE);
+    delete secret.metadata.managedFields[0].time;
+    expect(loaded(await check(list), STORE)).toMatchObject({
+      ok: false, found: `field managers of the Secret give no time (cert-manager-certificates-issuing): when they last wrote it cannot be told; list it again with kubectl get secrets,pods -n <namespace> -o json --show-managed-fields`,
+    });
+    expect(loaded(await check(await listOf(pods, {}, { managers: [] })), STORE)).toMatchObject({
+      ok: false, found: `the input holds no metadata.managedFields time for the Secret, so only its creation (${CREATED}) is known, not its last write: ${RELIST}`,
+    });
+  });
+
+  test('a container of the pod\'s spec without a status has not started, and fails it', async () => {
+    const sidecar = pod('basic-store-0', { secrets: [STORE], containers: { store: '2026-11-24T10:00:09Z' } });
+    sidecar.spec.containers.push({ name: 'tls-reloader', image: 'registry.example/reloader:v1' });
+    expect(loaded(await check(await listOf([sidecar])), STORE)).toMatchObject({
+      ok: false, found: 'pod basic-store-0 is not running: container tls-reloader is without a status: not started',
+    });
+  });
+
+  test('150,000 field managers are read, the latest time taken, without exhausting the stack', async () => {
+    const times = Array.from({ length: 150_000 }, (_x, i) => new Date(Date.parse(CREATED) + (i % 3600) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    const [secret] = parseSecrets(JSON.stringify(written(secretObject(STORE, 'demo', {}), { created: CREATED, managers: times })));
+    expect(lastWritten(secret)?.toISOString()).toBe('2026-11-24T09:59:59.000Z');
   });
 
   test('the last write is the latest of the creation and every field manager\'s time', () => {
@@ -348,6 +375,16 @@ describe('the Pods of the input', () => {
       'in.json: Secret basic-store-cluster-secret metadata.managedFields[1]: received "kubectl"; expected a field manager entry (manager, operation, time)'],
     ['a field manager\'s time that is not a time', secretWith((s) => { s.metadata.managedFields[0].time = 'yesterday'; }),
       `in.json: Secret basic-store-cluster-secret metadata.managedFields[0].time: received "yesterday"; ${TIME}`],
+    // The API server's parser (Go's) refuses a day the month does not have, where JavaScript's Date rolls it into the next month.
+    ...['2026-02-31T10:00:05Z', '2026-04-31T10:00:05Z', '2025-02-29T10:00:05Z', '2026-11-24T24:00:00Z', '2026-11-24T10:60:00Z', '2026-11-24T10:00:05+24:00'].map((time) => [
+      `an impossible time, ${time}`, secretWith((s) => { s.metadata.creationTimestamp = time; }),
+      `in.json: Secret basic-store-cluster-secret metadata.creationTimestamp: received "${time}"; ${TIME}`] as [string, string, string]),
+    ['a key that is not base64, never repeated', secretWith((s) => { s.data['tls.key'] = '-----BEGIN PRIVATE KEY----- never shown'; }),
+      'in.json: Secret basic-store-cluster-secret data["tls.key"]: received a value of 39 characters that is not base64 (not shown: Secret data); expected base64, as kubectl prints Secret data'],
+    ['a password that is not a string, never repeated', secretWith((s) => { s.data.password = 123456; }),
+      'in.json: Secret basic-store-cluster-secret data["password"]: received a value of type number; expected a string'],
+    ['a spec container without a name', podWith((p) => { delete p.spec.containers[0].name; }),
+      'in.json: Pod basic-store-0 spec.containers[0].name: received nothing; expected the container\'s name'],
   ])('%s is refused on one line', (_what, text, message) => {
     let error: unknown;
     try {
@@ -415,6 +452,15 @@ describe('cluster-tls verify with the pods', () => {
     const both = await cli(['verify', '--dist', dist, '--secrets', secrets, '--secrets', pods, '--now', NOW.toISOString()]);
     expect(both.code).toBe(1);
     expect(both.stdout).toContain(`found pod basic-store-1 started 2026-11-24T10:00:01Z, before the Secret was written at ${WRITTEN}: restart it`);
+  });
+
+  test('two lists of one namespace, or one list given twice, are refused in one line naming both: which copy is checked could not be told', async () => {
+    const list = await listOf([pod('basic-store-1', { secrets: [STORE], containers: { store: '2026-11-24T10:00:11Z' } })]);
+    const first = writeJson(list);
+    const second = writeJson(list);
+    const { code, stdout, stderr } = await cli(['verify', '--dist', dist, '--secrets', first, '--secrets', second, '--now', NOW.toISOString()]);
+    expect([code, stdout]).toEqual([2, '']);
+    expect(stderr).toMatch(new RegExp(`^error: ${second.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: Secret demo/basic-cluster-client-secret: received a second copy of it \\(the first is in ${first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\); expected each Secret and Pod once: give one --secrets per namespace, each listed once\n$`));
   });
 
   test('standard input can be given once', async () => {

@@ -5,7 +5,7 @@
  * of input it cannot read. The plans it checks them against are read by `plans.ts`.
  */
 import { secretsOfPodSpec } from '../model/pod-secrets';
-import { ClusterTlsError, inputErrorMessage } from '../model/errors';
+import { ClusterTlsError, Description, describeType, inputErrorMessage } from '../model/errors';
 import { brief, oneLine } from './text';
 
 /**
@@ -42,6 +42,11 @@ export interface SecretData {
    * `--show-managed-fields`).
    */
   readonly writtenAt?: readonly Date[];
+  /**
+   * The field managers of `metadata.managedFields` that give no time (their `manager`, or their
+   * place): when they last wrote the Secret cannot be told. Absent when every entry has a time.
+   */
+  readonly untimedWriters?: readonly string[];
   /** The input the Secret was read from, for messages: a file name or `standard input`. */
   readonly source: string;
 }
@@ -161,6 +166,31 @@ export function parseSecretsAndPods(text: string, source = 'secrets'): SecretsAn
   return { secrets, pods };
 }
 
+/**
+ * The objects of the `--secrets` inputs as one, in the order given: each Secret and Pod once. A
+ * second copy of one (two lists of one namespace, or one list given twice) is refused in one line
+ * naming both inputs, since which copy is checked could not be told.
+ * @throws VerifyInputError at the second copy of a Secret or Pod of one namespace and name
+ */
+export function combineInputs(inputs: readonly SecretsAndPods[]): SecretsAndPods {
+  const seen = new Map<string, string>();
+  const once = (kind: string, o: { name: string; namespace?: string; source: string }) => {
+    const key = `${kind}/${o.namespace ?? ''}/${o.name}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      const named = o.namespace === undefined ? o.name : `${o.namespace}/${o.name}`;
+      throw new VerifyInputError(o.source, `${kind} ${named}`, new Description(`a second copy of it (the first is in ${first})`),
+        'each Secret and Pod once: give one --secrets per namespace, each listed once');
+    }
+    seen.set(key, o.source);
+  };
+  for (const input of inputs) {
+    input.secrets.forEach((secret) => once('Secret', secret));
+    input.pods.forEach((pod) => once('Pod', pod));
+  }
+  return { secrets: inputs.flatMap((i) => i.secrets), pods: inputs.flatMap((i) => i.pods) };
+}
+
 function parseSecret(doc: any, source: string, label: string): SecretData {
   const name = doc.metadata?.name;
   if (typeof name !== 'string' || name.length === 0) {
@@ -180,8 +210,9 @@ function parseSecret(doc: any, source: string, label: string): SecretData {
       throw new VerifyInputError(source, `${where} ${field}`, brief(raw), 'an object of keys and values');
     }
     for (const [key, value] of Object.entries(raw)) {
+      // A Secret's data is never repeated, whatever its key: a tls.key or a password that is no base64 is still one.
       if (typeof value !== 'string') {
-        throw new VerifyInputError(source, `${where} ${field}["${key}"]`, brief(value), 'a string');
+        throw new VerifyInputError(source, `${where} ${field}["${key}"]`, describeType(value), 'a string');
       }
       if (field === 'stringData') {
         data[key] = Buffer.from(value, 'utf8');
@@ -189,7 +220,7 @@ function parseSecret(doc: any, source: string, label: string): SecretData {
       }
       const compact = value.replace(/\s+/g, '');
       if (!BASE64.test(compact)) {
-        throw new VerifyInputError(source, `${where} data["${key}"]`, brief(value), 'base64, as kubectl prints Secret data');
+        throw new VerifyInputError(source, `${where} data["${key}"]`, new Description(`a value of ${value.length} characters that is not base64 (not shown: Secret data)`), 'base64, as kubectl prints Secret data');
       }
       data[key] = Buffer.from(compact, 'base64');
     }
@@ -197,9 +228,23 @@ function parseSecret(doc: any, source: string, label: string): SecretData {
   return { name, namespace, type: typeof doc.type === 'string' ? doc.type : undefined, data, ...secretTimes(doc.metadata, source, where), source };
 }
 
+/**
+ * Whether the fields of an RFC 3339 time are in their ranges, as Go's time.Parse (the API
+ * server's) requires: a month of 1 to 12, a day the month has (`2026-02-31` is none, where
+ * JavaScript's Date would roll it over into March), hours to 23, minutes to 59, seconds to 60 (a
+ * leap second), an offset's hours to 23 and minutes to 59.
+ */
+function inRange(text: string): boolean {
+  const [year, month, day, hour, minute, second] = [0, 5, 8, 11, 14, 17].map((at, i) => Number(text.slice(at, at + (i === 0 ? 4 : 2))));
+  const offset = /([+-])(\d{2}):(\d{2})$/.exec(text);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 60
+    && (offset === null || (Number(offset[2]) <= 23 && Number(offset[3]) <= 59));
+}
+
 /** Reads an RFC 3339 time as the API server writes the times of an object (`2026-11-24T10:00:05Z`). */
 function parseTime(value: unknown, source: string, field: string): Date {
-  const date = typeof value === 'string' && RFC3339.test(value) ? new Date(value) : undefined;
+  const date = typeof value === 'string' && RFC3339.test(value) && inRange(value) ? new Date(value) : undefined;
   if (date === undefined || Number.isNaN(date.getTime())) {
     throw new VerifyInputError(source, field, brief(value), 'an RFC 3339 time as kubectl prints it, such as 2026-11-24T10:00:05Z');
   }
@@ -207,20 +252,26 @@ function parseTime(value: unknown, source: string, field: string): Date {
 }
 
 /** The times a Secret was written: its creation, and every field manager's last write. */
-function secretTimes(metadata: any, source: string, where: string): Pick<SecretData, 'createdAt' | 'writtenAt'> {
+function secretTimes(metadata: any, source: string, where: string): Pick<SecretData, 'createdAt' | 'writtenAt' | 'untimedWriters'> {
   const created = metadata?.creationTimestamp;
   const createdAt = created === undefined || created === null ? undefined : parseTime(created, source, `${where} metadata.creationTimestamp`);
   const managers = metadata?.managedFields;
   if (managers === undefined || managers === null) {
     return { createdAt };
   }
-  const writtenAt = arrayAt(managers, source, `${where} metadata.managedFields`, 'an array of field managers, as kubectl --show-managed-fields prints it')
-    .flatMap((entry, i) => {
+  const writtenAt: Date[] = [];
+  const untimedWriters: string[] = [];
+  arrayAt(managers, source, `${where} metadata.managedFields`, 'an array of field managers, as kubectl --show-managed-fields prints it')
+    .forEach((entry, i) => {
       const field = `${where} metadata.managedFields[${i}]`;
-      const time = objectAt(entry, source, field, 'a field manager entry (manager, operation, time)').time;
-      return time === undefined || time === null ? [] : [parseTime(time, source, `${field}.time`)];
+      const { time, manager } = objectAt(entry, source, field, 'a field manager entry (manager, operation, time)');
+      if (time === undefined || time === null) {
+        untimedWriters.push(typeof manager === 'string' && manager !== '' ? oneLine(manager) : `metadata.managedFields[${i}]`);
+      } else {
+        writtenAt.push(parseTime(time, source, `${field}.time`));
+      }
     });
-  return { createdAt, writtenAt };
+  return { createdAt, writtenAt, ...(untimedWriters.length > 0 ? { untimedWriters } : {}) };
 }
 
 /** An array, or none when the value is absent. */
@@ -275,9 +326,18 @@ function parsePod(doc: any, source: string, label: string): PodData {
   return {
     name, namespace, phase: status.phase, labels: labels as Record<string, string>,
     secretNames: [...secretsOfPodSpec(spec)],
-    containers: containerStarts(status.containerStatuses, source, where),
+    containers: withoutStatus(containerStarts(status.containerStatuses, source, where), spec.containers, source, where),
     source,
   };
+}
+
+/** The starts of a pod's containers, with every container of its spec that has no status yet counted as not started. */
+function withoutStatus(starts: ContainerStart[], containers: unknown, source: string, where: string): ContainerStart[] {
+  const known = new Set(starts.map((c) => c.name));
+  const missing = arrayAt(containers, source, `${where} spec.containers`, 'an array of containers')
+    .map((entry, i) => nameAt(objectAt(entry, source, `${where} spec.containers[${i}]`, 'a container, an object').name, source, `${where} spec.containers[${i}].name`, 'the container\'s name'))
+    .filter((name) => !known.has(name));
+  return [...starts, ...missing.map((name) => ({ name, notRunning: 'without a status: not started' }))];
 }
 
 /**

@@ -28,7 +28,8 @@ const LIST_COMMAND = 'kubectl get secrets,pods -n <namespace> -o json --show-man
  */
 export function lastWritten(secret: SecretData): Date | undefined {
   const times = [...(secret.createdAt ? [secret.createdAt] : []), ...(secret.writtenAt ?? [])];
-  return times.length === 0 ? undefined : new Date(Math.max(...times.map((t) => t.getTime())));
+  // A loop, not Math.max(...times): a Secret may list more field managers than a call takes arguments.
+  return times.length === 0 ? undefined : new Date(times.reduce((latest, t) => Math.max(latest, t.getTime()), -Infinity));
 }
 
 /** Whole seconds since the epoch: the precision of the times kubectl prints. */
@@ -49,8 +50,11 @@ export function checkLoaded(secret: SecretData, pods: readonly PodData[]): Check
   if (mounting.length === 0) {
     return outcome(true, 'no pod in the input mounts it');
   }
-  if (written === undefined || secret.writtenAt === undefined) {
-    return outcome(false, unknownWrite(written));
+  if (written === undefined || secret.writtenAt === undefined || secret.writtenAt.length === 0) {
+    return outcome(false, unknownWrite(secret.createdAt));
+  }
+  if (secret.untimedWriters !== undefined) {
+    return outcome(false, `field managers of the Secret give no time (${listed(secret.untimedWriters, 'manager')}): when they last wrote it cannot be told; list it again with ${LIST_COMMAND}`);
   }
   const problems = mounting.flatMap((pod) => podProblems(pod, written));
   if (problems.length > 0) {
@@ -68,7 +72,7 @@ export function checkLoaded(secret: SecretData, pods: readonly PodData[]): Check
 function unknownWrite(created: Date | undefined): string {
   return created === undefined
     ? `the input gives no time the Secret was written (no metadata.creationTimestamp, no metadata.managedFields time): list it with ${LIST_COMMAND}`
-    : `the input holds no metadata.managedFields for the Secret, so only its creation (${iso(created)}) is known, not its last write: list it with ${LIST_COMMAND}`;
+    : `the input holds no metadata.managedFields time for the Secret, so only its creation (${iso(created)}) is known, not its last write: list it with ${LIST_COMMAND}`;
 }
 
 /** What is wrong with one pod: containers not running, or started before the write. */
@@ -92,5 +96,5 @@ function podProblems(pod: PodData, written: Date): string[] {
 
 /** The earliest start among a pod's containers (every one running). */
 function earliestStart(pod: PodData): Date {
-  return new Date(Math.min(...pod.containers.map((c) => c.startedAt!.getTime())));
+  return new Date(pod.containers.reduce((earliest, c) => Math.min(earliest, c.startedAt!.getTime()), Infinity));
 }

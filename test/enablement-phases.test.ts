@@ -199,6 +199,15 @@ describe('the guard, against the record', () => {
     fs.writeFileSync(p.report, JSON.stringify({ plans: [{ namespace: 'demo', clusterName: 'basic', enablement: { phase: 'issue' } }], secrets: [] }));
     expect(() => synthesize(appAt(TlsEnablementPhase.SCALE_IN), { outdir: p.outdir, recordFile: p.record }))
       .toThrow(/does not show Secret basic-cluster-client-secret there: it is not in the report;/);
+    // A report that lists every Secret of the phase with no checks, or without the phase's own, shows nothing.
+    const listed = plan.secrets.map((s) => ({ name: s.name, namespace: 'demo', clusterName: 'basic', ok: true, checks: [] as unknown[] }));
+    fs.writeFileSync(p.report, JSON.stringify({ plans: [{ namespace: 'demo', clusterName: 'basic', enablement: { phase: 'issue' } }], secrets: listed, ok: true }));
+    expect(() => synthesize(appAt(TlsEnablementPhase.SCALE_IN), { outdir: p.outdir, recordFile: p.record }))
+      .toThrow(/does not show Secret \S+ there: its enablement was not checked \(the report holds no check for it\);/);
+    listed.forEach((s) => { s.checks = [{ check: 'present', ok: true, expected: 'x', found: 'present' }]; });
+    fs.writeFileSync(p.report, JSON.stringify({ plans: [{ namespace: 'demo', clusterName: 'basic', enablement: { phase: 'issue' } }], secrets: listed, ok: true }));
+    expect(() => synthesize(appAt(TlsEnablementPhase.SCALE_IN), { outdir: p.outdir, recordFile: p.record }))
+      .toThrow(/does not show Secret \S+ there: its enablement was not checked \(the report holds 1 other check for it\);/);
     await write(['basic-store-cluster-secret']);
     expect(() => synthesize(appAt(TlsEnablementPhase.SCALE_IN), { outdir: p.outdir, recordFile: p.record }))
       .toThrow(/does not show Secret basic-store-cluster-secret there: present: no Secret of that name in the input; finish the phase as enablement-runbook\.md says/);

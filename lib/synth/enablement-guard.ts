@@ -10,7 +10,7 @@ import { ClusterKind, clusterKind } from '../model/catalog';
 import { ClusterTlsError, oneLine } from '../model/errors';
 import { ENABLEMENT_PHASES, ENABLEMENT_STATES, TlsEnablementPhase, nextEnablementPhase } from '../model/enablement';
 import * as layout from '../model/output-layout';
-import { ROLLED_CHECK } from '../model/verify-report';
+import { ENABLEMENT_CHECK, ROLLED_CHECK } from '../model/verify-report';
 import { displayPath } from './display-path';
 import { FixedSettings, RECREATE_ENV, RecordedEnablement, clusterKey, sortedKeys } from './guards';
 import { PhaseGuardInputs, requirePhaseReport, unverifiedHint } from './phase-report';
@@ -149,7 +149,12 @@ function checkPhaseReached(key: string, old: RecordedEnablement, cur: RecordedEn
     isPhase: (plan) => plan.enablement?.phase === old.phase,
     missed: (checks) => {
       const failed = checks.find((c) => !c.ok);
-      return failed && `${failed.check}: ${failed.found}`;
+      if (failed) {
+        return `${failed.check}: ${failed.found}`;
+      }
+      // A report that lists the Secret with no checks, or without the phase's own, shows nothing of the phase.
+      return checks.some((c) => c.check === ENABLEMENT_CHECK) ? undefined
+        : `its ${ENABLEMENT_CHECK} was not checked (the report holds ${checks.length === 0 ? 'no check' : `${checks.length} other check${checks.length === 1 ? '' : 's'}`} for it)`;
     },
   });
   if (ENABLEMENT_STATES[old.phase as TlsEnablementPhase]?.tls && !report.secrets.some((s) => s.checks.some((c) => c.check === ROLLED_CHECK))) {

@@ -98,6 +98,19 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
+/** Every option the command takes, as `parseArgs` reads them: the hostile-input suite tries each. */
+export const OPTIONS = {
+  'dist': { type: 'string' },
+  'secrets': { type: 'string', multiple: true },
+  'json': { type: 'boolean' },
+  'now': { type: 'string' },
+  'min-days': { type: 'string' },
+  'namespace': { type: 'string' },
+  'cluster': { type: 'string' },
+  'help': { type: 'boolean', short: 'h' },
+  'version': { type: 'boolean' },
+} as const;
+
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let parsed;
   try {
@@ -105,17 +118,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: {
-        'dist': { type: 'string' },
-        'secrets': { type: 'string', multiple: true },
-        'json': { type: 'boolean' },
-        'now': { type: 'string' },
-        'min-days': { type: 'string' },
-        'namespace': { type: 'string' },
-        'cluster': { type: 'string' },
-        'help': { type: 'boolean', short: 'h' },
-        'version': { type: 'boolean' },
-      },
+      options: OPTIONS,
     });
   } catch (e) {
     return usageError(io, (e as Error).message.split('. ')[0]);

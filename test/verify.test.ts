@@ -430,7 +430,7 @@ describe('bad input gets a clear message', () => {
     ['not Secrets', '{"kind":"Pod"}', 'secrets.json: kind: received "Pod"; expected "List" or "Secret"'],
     ['a list with something else', '{"kind":"List","items":[{"kind":"ConfigMap","metadata":{"name":"x"}}]}', 'secrets.json: items[0].kind: received "ConfigMap"; expected "Secret": the list must hold only Secrets'],
     ['a Secret without a name', '{"kind":"List","items":[{"kind":"Secret","metadata":{}}]}', 'secrets.json: items[0].metadata.name: received nothing; expected the Secret\'s name'],
-    ['base64 that does not decode', '{"kind":"Secret","metadata":{"name":"s"},"data":{"tls.crt":"not base64!"}}', 'secrets.json: Secret s data["tls.crt"]: received "not base64!"; expected base64, as kubectl prints Secret data'],
+    ['base64 that does not decode', '{"kind":"Secret","metadata":{"name":"s"},"data":{"tls.crt":"not base64!"}}', 'secrets.json: Secret s data["tls.crt"]: received a value of 11 characters that is not base64 (not shown: Secret data); expected base64, as kubectl prints Secret data'],
   ])('%s', (_what, text, message) => {
     expect(() => parseSecrets(text, 'secrets.json')).toThrow(VerifyInputError);
     expect(() => parseSecrets(text, 'secrets.json')).toThrow(message);
@@ -533,7 +533,7 @@ describe('bad input gets a clear message', () => {
     const list = await pki.secrets(plan);
     const moved = { ...list, items: list.items.map((i) => ({ ...i, metadata: { ...i.metadata, namespace: 'prod' } })) };
     await expect(verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify(moved)), { now: NOW })).rejects
-      .toThrow('--dist: plans: received ["demo/basic"]; expected a plan for the namespace of the Secrets (prod); choose one with --namespace and --cluster');
+      .toThrow('--dist: plans: received ["demo/basic"]; expected a plan for the namespace of the Secrets ("prod"); choose one with --namespace and --cluster');
   });
 
   test('verifySecret alone: a Secret without the keys runs no certificate check', async () => {

@@ -68,8 +68,8 @@ export function loadPlans(distDir: string): LoadedPlan[] {
   const filesDir = filesFolderOf(distDir);
   checkFilesFolderOf(distDir, filesDir);
   const files = [
-    ...listFiles(distDir).map((file) => ({ file, is: parseOutputPath(file, extension) })).filter((f) => f.is?.file === 'manifest'),
-    ...(fs.existsSync(filesDir) ? listFiles(filesDir) : []).map((file) => ({ file: fromOutputFolder(file), is: parseOutputPath(file, extension) }))
+    ...listFiles(distDir, LAYOUT_DEPTH.outputFolder).map((file) => ({ file, is: parseOutputPath(file, extension) })).filter((f) => f.is?.file === 'manifest'),
+    ...(fs.existsSync(filesDir) ? listFiles(filesDir, LAYOUT_DEPTH.filesFolder) : []).map((file) => ({ file: fromOutputFolder(file), is: parseOutputPath(file, extension) }))
       .filter((f) => f.is?.file !== 'manifest'),
   ];
   const planFiles = files.filter((f) => f.is?.file === 'tls-plan').map((f) => f.file);
@@ -115,16 +115,38 @@ function manifestExtension(distDir: string): string {
   return typeof extension === 'string' && extension.length > 0 ? extension : DEFAULT_MANIFEST_EXTENSION;
 }
 
-/** Every file below a folder, relative, with '/' separators, sorted; hidden entries skipped. */
-function listFiles(root: string, rel = ''): string[] {
+/**
+ * How deep the layout puts files: a manifest at the root of the output folder or one folder down;
+ * in the files folder, `<namespace>/<cluster>/cfssl/sql/<file>` at most. Verify looks no deeper,
+ * so that a `--dist` of `/` reads a few folders, not the whole disk.
+ */
+const LAYOUT_DEPTH = { outputFolder: 2, filesFolder: 5 } as const;
+
+/** How many entries verify lists at most, beyond which the folder is not an output folder. */
+const MAX_ENTRIES = 100_000;
+
+/** Every file below a folder to the layout's depth, relative, with '/' separators, sorted; hidden entries skipped. */
+function listFiles(root: string, depth: number, rel = '', seen = { entries: 0 }): string[] {
   const out: string[] = [];
-  for (const entry of fs.readdirSync(path.join(root, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
+  } catch (e) {
+    throw new VerifyInputError('--dist', 'folder', root, `a synthesized output folder verify can read (${(e as NodeJS.ErrnoException).code ?? 'unreadable'} at ${rel || '.'})`);
+  }
+  seen.entries += entries.length;
+  if (seen.entries > MAX_ENTRIES) {
+    throw new VerifyInputError('--dist', 'folder', root, `a synthesized output folder, which holds far fewer than ${MAX_ENTRIES.toLocaleString('en-US')} entries`);
+  }
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (entry.name.startsWith('.')) {
       continue;
     }
     const child = rel ? `${rel}/${entry.name}` : entry.name;
     if (entry.isDirectory()) {
-      out.push(...listFiles(root, child));
+      if (depth > 1) {
+        out.push(...listFiles(root, depth - 1, child, seen));
+      }
     } else if (entry.isFile()) {
       out.push(child);
     }

@@ -12,6 +12,7 @@ import {
   atLeastAsStrong, commonName, describeCertificate, describeStrength, dnsNameCovered, extendedKeyUsages, keyStrength,
   normalizeIp, parseSubjectAltName, pemBlocks, strengthOf,
 } from './x509';
+import { describeValue } from '../model/errors';
 import { PodData, SecretData, VerifyInputError } from './input';
 import { checkLoaded } from './loaded';
 import type { AllowedCommonNames, LoadedPlan } from './plans';
@@ -763,9 +764,10 @@ function selectPlans(plans: readonly LoadedPlan[], secrets: readonly SecretData[
     && (options.clusterName === undefined || p.plan.clusterName === options.clusterName));
   if (selected.length === 0) {
     const wanted = [
-      options.namespace !== undefined ? `namespace ${JSON.stringify(options.namespace)}`
-        : namespaces.length ? `the namespace of the Secrets (${namespaces.join(', ')})` : '',
-      options.clusterName !== undefined ? `cluster ${JSON.stringify(options.clusterName)}` : '',
+      // Each name bounded, and hidden when it holds a URL's password: the options and the input are the user's text.
+      options.namespace !== undefined ? `namespace ${describeValue(options.namespace)}`
+        : namespaces.length ? `the namespace of the Secrets (${listed(namespaces.map((n) => describeValue(n)), 'namespace')})` : '',
+      options.clusterName !== undefined ? `cluster ${describeValue(options.clusterName)}` : '',
     ].filter(Boolean).join(' and ');
     throw new VerifyInputError('--dist', 'plans', plans.map((p) => `${p.plan.namespace}/${p.plan.clusterName}`),
       `a plan for ${wanted}; choose one with --namespace and --cluster`);

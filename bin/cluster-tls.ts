@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { READ_LIMITS, TooLargeError, UnreadableInputError, readBounded, readStreamBounded } from '../lib/model/bounded-read';
-import { ClusterTlsError, Description, oneLine } from '../lib/model/errors';
+import { ClusterTlsError, Description, describeValue, oneLine } from '../lib/model/errors';
 import { displayPath } from '../lib/synth/display-path';
 import { isSystemError } from '../lib/synth/machine-errors';
 import * as fs from 'node:fs';
@@ -37,8 +37,8 @@ export interface CliIo {
 const USAGE = `Usage:
   cluster-tls verify --dist <folder> --secrets <file|-> [--secrets <file> ...] [--json]
                      [--now <ISO date>] [--min-days <N>] [--namespace <namespace>] [--cluster <name>]
-  cluster-tls --help
-  cluster-tls --version
+  cluster-tls help | --help | -h | verify --help
+  cluster-tls --version | -v
 
 verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads standard input)
         against the certificate plans (tls-plan.json) in the files folder beside a synthesized
@@ -68,8 +68,8 @@ Options:
                        (the expiry check), for a CI job or a CronJob to gate on
   --namespace <name>   check only the plans of this namespace (default: the Secrets' namespace)
   --cluster <name>     check only the plans of this cluster name
-  -h, --help           show this help
-  --version            print the version of cdk8s-cluster-tls
+  -h, --help           show this help (also: cluster-tls help)
+  -v, --version        print the version of cdk8s-cluster-tls
 
 Checks, in the order they run:
 ${[...CHECKS, ...POD_CHECKS].map((c) => `  ${c.padEnd(14)}${CHECK_DESCRIPTIONS[c]}`).join('\n')}
@@ -108,8 +108,28 @@ export const OPTIONS = {
   'namespace': { type: 'string' },
   'cluster': { type: 'string' },
   'help': { type: 'boolean', short: 'h' },
-  'version': { type: 'boolean' },
+  'version': { type: 'boolean', short: 'v' },
 } as const;
+
+/**
+ * A mistake `parseArgs` found, in the words of the command's other errors: the option, what it
+ * received and what it expects (`parseArgs` says `Option '--secrets <value>' argument missing`).
+ */
+function parseArgsMistake(e: unknown): string {
+  const { code, message } = e as { code?: string; message: string };
+  const given = /'(-{1,2}[^'\s=]+)/.exec(message)?.[1];
+  const option = given === undefined ? 'an option' : describeValue(given);
+  const known = Object.entries(OPTIONS).map(([name, o]) => `--${name}${'short' in o ? ` (-${o.short})` : ''}`).join(', ');
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    return `${option}: received an option the command does not take; expected one of ${known}`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return /does not take an argument/.test(message)
+      ? `${option}: received a value; expected none: it is a flag`
+      : `${option}: received nothing; expected a value after it (to give one that starts with a dash, write ${given ?? '--option'}=<value>)`;
+  }
+  return message.split('. ')[0];
+}
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let parsed;
@@ -121,10 +141,11 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       options: OPTIONS,
     });
   } catch (e) {
-    return usageError(io, (e as Error).message.split('. ')[0]);
+    return usageError(io, parseArgsMistake(e));
   }
   const { values, positionals } = parsed;
-  if (values.help) {
+  // `--help`, `-h`, `verify --help`, `help` and `help verify` alike: verify is the one command.
+  if (values.help || (positionals[0] === 'help' && positionals.length <= 2 && (positionals[1] === undefined || positionals[1] === 'verify'))) {
     io.stdout(USAGE);
     return EXIT.ok;
   }

@@ -579,7 +579,7 @@ describe('the cluster-tls command', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}- san: expected SANs covering host-0\.basic-store\.demo\.svc, .*host-19\.basic-store\.demo\.svc and 299,980 more names; found no SAN covers them; the certificate has .*$/));
     const json = await cli(['verify', '--json', '--dist', distOf(many), '--secrets', writeJson(good), '--now', NOW.toISOString()]);
     expect(Math.max(...json.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(MAX_LINE);
-  });
+  }, 60_000);
 
   test('spells out every failed check under the Secret\'s row and exits 1', async () => {
     const bad = await pki.secrets(plan, { faults: { [STORE]: { usages: ['server auth'], tlsKey: pki.keys.otherKey } } });
@@ -633,18 +633,26 @@ describe('the cluster-tls command', () => {
     expect(JSON.parse(ca.stdout).secrets[0].checks.find((c: any) => c.check === 'expiry').found).toMatch(/; ca\.crt expires .*, in \d+ days$/);
   });
 
-  test('--help', async () => {
+  test('--help, -h, help, help verify and verify --help print the help; -v the version', async () => {
     const { code, stdout } = await cli(['--help']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Usage:\n {2}cluster-tls verify --dist <folder> --secrets <file\|->/);
     expect(stdout).toContain('Exit codes: 0 every check passed, 1 a check failed, 2 bad input or usage.');
+    for (const argv of [['-h'], ['help'], ['help', 'verify'], ['verify', '--help'], ['verify', '-h']]) {
+      expect({ argv, run: await cli(argv) }).toEqual({ argv, run: { code: 0, stdout, stderr: '' } });
+    }
+    expect(await cli(['-v'])).toEqual(await cli(['--version']));
   });
 
   test.each([
     [[], 'error: a command is required: verify; run cluster-tls --help for usage\n'],
     [['check'], 'error: unknown command "check"; the command is verify; run cluster-tls --help for usage\n'],
     [['verify'], 'error: verify needs --dist <folder> and --secrets <file|->; run cluster-tls --help for usage\n'],
-    [['verify', '--dist', 'x', '--secrets', 'y', '--colour'], 'error: Unknown option \'--colour\'; run cluster-tls --help for usage\n'],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--colour'], 'error: "--colour": received an option the command does not take; expected one of --dist, --secrets, --json, --now, --min-days, --namespace, --cluster, --help (-h), --version (-v); run cluster-tls --help for usage\n'],
+    [['verify', '--dist', 'x', '--secrets'], 'error: "--secrets": received nothing; expected a value after it (to give one that starts with a dash, write --secrets=<value>); run cluster-tls --help for usage\n'],
+    [['verify', '--dist', 'x', '--secrets', '--json'], 'error: "--secrets": received nothing; expected a value after it (to give one that starts with a dash, write --secrets=<value>); run cluster-tls --help for usage\n'],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--json=yes'], 'error: "--json": received a value; expected none: it is a flag; run cluster-tls --help for usage\n'],
+    [['help', 'me'], 'error: unknown command "help me"; the command is verify; run cluster-tls --help for usage\n'],
     [['verify', '--dist', 'x', '--secrets', 'y', '--now', 'soon'], 'error: --now: date: received "soon"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
     [['verify', '--dist', 'x', '--secrets', 'y', '--now', '2030-02-31'], 'error: --now: date: received "2030-02-31"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
     [['verify', '--dist', 'x', '--secrets', 'y', '--now', '2030-04-31T12:00:00Z'], 'error: --now: date: received "2030-04-31T12:00:00Z"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],

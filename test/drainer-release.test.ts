@@ -220,26 +220,29 @@ describe('credentials in the drainer\'s configuration, with a GitOps engine', ()
 
   test('a configuration with a credential is refused in one line that names where it is, never the value', () => {
     for (const [engine, props] of [['flux', FLUX], ['argo-cd', ARGO]] as const) {
-      for (const config of [WITH_PASSWORD, 'token = "abc"\n', '[syncer.to]\ndsn = "mysql://drainer:hunter2@db:3306/x"\n']) {
+      for (const config of [WITH_PASSWORD, 'token = "abc"\n', '[syncer.to]\ndsn = "mysql://drainer:hunter2@db:3306/x"\n', 'password = 123456\n',
+        '[syncer.to]\npassword = 123456\n', 'tokens = ["abc"]\n', 'Password = "x"\n', 'hosts = ["mysql://u:hunter2@db/x"]\n']) {
         let message = '';
         try {
           synth({ ...props, config });
         } catch (e) {
           message = (e as Error).message;
         }
-        expect({ engine, message: message.replace(/s3cr3t-Pa55|abc|hunter2/g, 'LEAKED') }).toEqual({ engine, message: expect.stringMatching(/^test\/early\/drainer: config: received a configuration with a credential at "[\w.]+" \(not shown\); expected no credential in a configuration the (HelmRelease|Application) writes into the manifests: [^\n]*$/) });
+        expect({ engine, message: message.replace(/s3cr3t-Pa55|abc|hunter2|123456/g, 'LEAKED') }).toEqual({ engine, message: expect.stringMatching(/^test\/early\/drainer: config: received a configuration with a credential at "[\w.]+" \(not shown\); expected no credential in a configuration the (HelmRelease|Application) writes into the manifests: [^\n]*$/) });
       }
     }
     // The runbook's helm install reads the values file, which a configuration with its password may go to, as given.
     expect(synth({ config: WITH_PASSWORD }).values.config).toBe(WITH_PASSWORD);
+    // An empty credential is none: the drainer's chart default configuration has password = "".
+    expect(findObject(synth({ ...FLUX, config: '[syncer.to]\npassword = ""\n' }).objects, 'HelmRelease', 'binlog').spec.values.config).toBe('[syncer.to]\npassword = ""\n');
     // A configuration with no credential still goes with the values.
     expect(findObject(synth({ ...FLUX, config: 'worker-count = 16\n' }).objects, 'HelmRelease', 'binlog').spec.values.config).toBe('worker-count = 16\n');
   });
 
   test('configSecret beside config, without Flux, or naming a Secret the library makes is refused, naming the field to change; a config that is no TOML too, unshown', () => {
     expect(() => synth({ ...FLUX, config: 'a = 1\n', configSecret: 'x' })).toThrow('test/early/drainer: config: received a configuration (not shown); expected nothing beside configSecret: the chart value config comes from one or the other');
-    expect(() => synth({ ...ARGO, configSecret: 'x' })).toThrow('test/early/drainer: gitOps: received "argo-cd"; expected "flux" with configSecret: only Flux takes chart values from a Secret (valuesFrom); without it the values file carries config, from config');
-    expect(() => synth({ configSecret: 'x' })).toThrow('test/early/drainer: gitOps: received nothing; expected "flux" with configSecret: only Flux takes chart values from a Secret (valuesFrom); without it the values file carries config, from config');
+    expect(() => synth({ ...ARGO, configSecret: 'x' })).toThrow('test/early/drainer: gitOps: received "argo-cd"; expected "flux" with configSecret: only Flux takes chart values from a Secret (valuesFrom); without Flux, give the configuration in config (it goes to the values file)');
+    expect(() => synth({ configSecret: 'x' })).toThrow('test/early/drainer: gitOps: received nothing; expected "flux" with configSecret: only Flux takes chart values from a Secret (valuesFrom); without Flux, give the configuration in config (it goes to the values file)');
     expect(() => synth({ ...FLUX, configSecret: 'basic-cluster-client-secret' })).toThrow(/^test\/early\/drainer: configSecret: received "basic-cluster-client-secret"; expected /);
     expect(() => synth({ config: 'password = hunter2 [' })).toThrow('test/early/drainer: config: received a document that is not TOML (not shown: it may hold credentials); expected a TOML document, as the drainer reads its configuration');
   });

@@ -536,25 +536,32 @@ function checkGitOps(scope: IConstruct, gitOps: GitOpsEngine | undefined, chart:
 /** Words of a configuration key that holds a credential (`password`, `passwd`, `secret`, `token`). */
 const CREDENTIAL_KEY = /passw(or)?d|secret|token/i;
 
-/** The first key of a TOML configuration that holds a credential: a credential's key with a value, or a URL with a user name or password in it. */
+/**
+ * The first key of a TOML configuration that holds a credential: a credential's key with a value
+ * of any type that is not empty (`password = 123456`, `tokens = ["abc"]`), or a URL with a user name
+ * or password in it anywhere, lists included.
+ */
 function credentialKey(config: unknown, at = ''): string | undefined {
   if (config === null || typeof config !== 'object') {
     return undefined;
   }
   for (const [key, value] of Object.entries(config)) {
     const path = at ? `${at}.${key}` : key;
-    if (typeof value === 'string') {
-      if ((value !== '' && CREDENTIAL_KEY.test(key)) || hasCredentials(value)) {
-        return path;
-      }
-    } else {
-      const inner = credentialKey(value, path);
-      if (inner !== undefined) {
-        return inner;
-      }
+    if (CREDENTIAL_KEY.test(key) && !isEmptyValue(value)) {
+      return path;
+    }
+    const inner = typeof value === 'string' ? (hasCredentials(value) ? path : undefined) : credentialKey(value, path);
+    if (inner !== undefined) {
+      return inner;
     }
   }
   return undefined;
+}
+
+/** Whether a TOML value holds nothing: an empty string, list or table, or false. */
+function isEmptyValue(value: unknown): boolean {
+  return value === '' || value === false || (Array.isArray(value) && value.every(isEmptyValue))
+    || (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && Object.values(value).every(isEmptyValue));
 }
 
 /**
@@ -570,7 +577,7 @@ function checkConfigSource(scope: Construct, props: DrainerReleaseProps, cluster
     }
     if (gitOps !== GitOpsEngine.FLUX) {
       inputError(scope, 'gitOps', gitOps, `"${GitOpsEngine.FLUX}" with configSecret: only Flux takes chart values from a Secret (valuesFrom); `
-        + 'without it the values file carries config, from config');
+        + 'without Flux, give the configuration in config (it goes to the values file)');
     }
     requireExternalSecretName(scope, 'configSecret', secretRefName(configSecret), cluster.certificates);
     return;

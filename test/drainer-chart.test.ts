@@ -22,17 +22,18 @@ import { TOOLS_BIN, describeWithTools, tool } from './_control-plane';
 const CHART = path.join(TOOLS_BIN, '..', 'charts', 'tidb-drainer');
 
 /** The objects `helm template` renders from a values file's text, in namespace `demo`. */
-function rendered(valuesText: string, release = 'binlog', configFromSecret?: string): any[] {
+function rendered(valuesText: string, release = 'binlog', ...before: string[]): any[] {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drainer-chart-'));
   try {
     const file = path.join(dir, 'values.yaml');
     fs.writeFileSync(file, valuesText);
-    // Flux's valuesFrom with targetPath config sets the chart value config to the Secret key's text, as --set-file does.
-    const fromSecret = configFromSecret === undefined ? [] : ['--set-file', `config=${path.join(dir, 'config.toml')}`];
-    if (configFromSecret !== undefined) {
-      fs.writeFileSync(path.join(dir, 'config.toml'), configFromSecret);
-    }
-    const out = execFileSync(tool('helm'), ['template', release, CHART, '--namespace', 'demo', '-f', file, ...fromSecret], { encoding: 'utf8' });
+    // Values documents merged before the file's, as Flux merges a HelmRelease's valuesFrom before its values.
+    const earlier = before.map((text, i) => {
+      const f = path.join(dir, `before-${i}.yaml`);
+      fs.writeFileSync(f, text);
+      return ['-f', f];
+    }).flat();
+    const out = execFileSync(tool('helm'), ['template', release, CHART, '--namespace', 'demo', ...earlier, '-f', file], { encoding: 'utf8' });
     return YAML.parseAllDocuments(out).map((d) => d.toJS()).filter((o) => o);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -81,19 +82,36 @@ describeWithTools('the real drainer chart with the values the library writes', [
     expect(files.find((f) => f.path === 'demo/basic/database-runbook.md')!.content).toContain(set.metadata.name);
   });
 
-  test('with Flux and configSecret, the HelmRelease\'s values and the Secret\'s configuration give the drainer its credentials and TLS, the manifests no credential', () => {
+  test('with Flux and configSecret, the Secret the runbook\'s command makes and the HelmRelease\'s values give the drainer its credentials and TLS, the manifests no credential', () => {
     const chart = Testing.chart();
     const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5' });
-    new DrainerRelease(chart, 'drainer', {
+    const drainer = new DrainerRelease(chart, 'drainer', {
       cluster, releaseName: 'binlog', chart: { version: '1.1.0', repository: 'https://charts.example.com/stable' }, gitOps: GitOpsEngine.FLUX, configSecret: 'binlog-drainer-config',
     });
     const manifests = Testing.synth(chart);
     const release = manifests.find((o) => o.kind === 'HelmRelease');
-    const secretConfig = '[syncer]\ndb-type = "mysql"\n[syncer.to]\nhost = "downstream.example.com"\nuser = "drainer"\npassword = "s3cr3t-Pa55"\nport = 3306\n';
-    const config = drainerConfig(rendered(YAML.stringify(release.spec.values), 'binlog', secretConfig));
-    expect(config.syncer.to).toMatchObject({ host: 'downstream.example.com', user: 'drainer', password: 's3cr3t-Pa55' });
-    expect(config.security['cert-allowed-cn']).toEqual(['basic']);
-    expect(JSON.stringify(manifests)).not.toContain('s3cr3t');
+    // The chart's own default list has commas, which Helm's --set syntax (a valuesFrom targetPath) would split; a backslash and a blank line too.
+    const toml = '[syncer]\ndb-type = "mysql"\nignore-schemas = "INFORMATION_SCHEMA,PERFORMANCE_SCHEMA,mysql"\n\n[syncer.to]\nhost = "downstream.example.com"\n'
+      + 'user = "drainer"\npassword = "s3cr3t-Pa55\\\\,x"\nport = 3306\n';
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drainer-secret-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'drainer.toml'), toml);
+      // The runbook's command as written, made a client-side dry run that prints the Secret.
+      const command = /`(\{ echo 'config: \|'[^`]*)`/.exec(cluster.runbook.render())![1];
+      const secret = JSON.parse(execFileSync('bash', ['-c', `${command} --dry-run=client -o json`], { cwd: dir, encoding: 'utf8', env: { ...process.env, PATH: `${TOOLS_BIN}:${process.env.PATH}` } }));
+      const valuesFromSecret = Buffer.from(secret.data[release.spec.valuesFrom[0].valuesKey], 'base64').toString('utf8');
+      const config = drainerConfig(rendered(YAML.stringify(release.spec.values), 'binlog', valuesFromSecret));
+      expect(config.syncer['ignore-schemas']).toBe('INFORMATION_SCHEMA,PERFORMANCE_SCHEMA,mysql');
+      expect(config.syncer.to).toMatchObject({ host: 'downstream.example.com', user: 'drainer', password: 's3cr3t-Pa55\\,x' });
+      expect(config.security['cert-allowed-cn']).toEqual(['basic']);
+      expect(drainer.configSecretName).toBe('binlog-drainer-config');
+      expect(JSON.stringify(manifests)).not.toContain('s3cr3t');
+      // What a targetPath would have done: Flux's helm-controller sets it as Helm's --set does, which refuses the text at its first comma.
+      expect(() => execFileSync(tool('helm'), ['template', 'binlog', CHART, '--namespace', 'demo', '--set', `config=${toml}`], { encoding: 'utf8', stdio: 'pipe' }))
+        .toThrow(/has no value/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('downstream TLS with a checkpoint database: each section of the drainer\'s file with its Secret and its own Common Name list', () => {

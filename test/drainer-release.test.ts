@@ -211,11 +211,12 @@ describe('credentials in the drainer\'s configuration, with a GitOps engine', ()
   test('Flux takes the configuration from the Secret the user creates (valuesFrom): no credential reaches the manifests', () => {
     const { objects, values, runbook } = synth({ ...FLUX, configSecret: 'binlog-drainer-config' });
     const release = findObject(objects, 'HelmRelease', 'binlog');
-    expect(release.spec.valuesFrom).toEqual([{ kind: 'Secret', name: 'binlog-drainer-config', valuesKey: 'config', targetPath: 'config' }]);
+    // A values document, not a targetPath: Flux sets a value at a path with Helm's --set syntax, which splits a TOML text at its commas.
+    expect(release.spec.valuesFrom).toEqual([{ kind: 'Secret', name: 'binlog-drainer-config', valuesKey: 'values.yaml' }]);
     expect(release.spec.values.config).toBeUndefined();
     expect(values.config).toBeUndefined();
     expect(runbook).toContain('kubectl get secret basic-drainer-cluster-secret binlog-drainer-config -n demo');
-    expect(runbook).toContain('kubectl create secret generic binlog-drainer-config -n demo --from-file=config=drainer.toml');
+    expect(runbook).toContain('`{ echo \'config: |\'; sed \'s/^/  /\' drainer.toml; } | kubectl create secret generic binlog-drainer-config -n demo --from-file=values.yaml=/dev/stdin`');
   });
 
   test('a configuration with a credential is refused in one line that names where it is, never the value', () => {

@@ -375,8 +375,8 @@ describe('the Pods of the input', () => {
       'in.json: Secret basic-store-cluster-secret metadata.managedFields[1]: received "kubectl"; expected a field manager entry (manager, operation, time)'],
     ['a field manager\'s time that is not a time', secretWith((s) => { s.metadata.managedFields[0].time = 'yesterday'; }),
       `in.json: Secret basic-store-cluster-secret metadata.managedFields[0].time: received "yesterday"; ${TIME}`],
-    // The API server's parser (Go's) refuses a day the month does not have, where JavaScript's Date rolls it into the next month.
-    ...['2026-02-31T10:00:05Z', '2026-04-31T10:00:05Z', '2025-02-29T10:00:05Z', '2026-11-24T24:00:00Z', '2026-11-24T10:60:00Z', '2026-11-24T10:00:05+24:00'].map((time) => [
+    // The API server's parser (Go's time.Parse, go1.26) refuses a day the month does not have, where JavaScript's Date rolls it into the next month, and each field out of its range.
+    ...['2026-02-31T10:00:05Z', '2026-04-31T10:00:05Z', '2025-02-29T10:00:05Z', '2026-11-24T24:00:00Z', '2026-11-24T10:60:00Z', '2026-11-24T10:00:60Z', '2026-11-24T10:00:05+25:00', '2026-11-24T10:00:05+24:61'].map((time) => [
       `an impossible time, ${time}`, secretWith((s) => { s.metadata.creationTimestamp = time; }),
       `in.json: Secret basic-store-cluster-secret metadata.creationTimestamp: received "${time}"; ${TIME}`] as [string, string, string]),
     ['a key that is not base64, never repeated', secretWith((s) => { s.data['tls.key'] = '-----BEGIN PRIVATE KEY----- never shown'; }),

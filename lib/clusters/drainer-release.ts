@@ -140,10 +140,12 @@ export interface DrainerReleaseProps {
    */
   readonly config?: string;
   /**
-   * A Secret you create whose key `config` holds the drainer's configuration (a TOML document, its
-   * downstream password and all), with {@link GitOpsEngine.FLUX}: the `HelmRelease` takes the
-   * chart value `config` from it through `valuesFrom`, so the credentials never reach the
-   * manifests GitOps commits. A name, or a cdk8s-plus `ISecret`. Give it instead of `config`.
+   * A Secret you create that holds the drainer's configuration (its downstream password and all)
+   * as chart values, with {@link GitOpsEngine.FLUX}: its key `values.yaml` is the document
+   * `config: |` followed by the TOML configuration indented by two spaces, which the `HelmRelease`
+   * merges through `valuesFrom`, so the credentials never reach the manifests GitOps commits (the
+   * runbook gives the command that makes it from a TOML file). A name, or a cdk8s-plus `ISecret`.
+   * Give it instead of `config`.
    * @default - none: the chart value `config` is written with the values, from `config`
    */
   readonly configSecret?: SecretRef;
@@ -258,8 +260,8 @@ export class DrainerRelease extends Construct {
   public readonly application?: ApiObject;
   private readonly chartValues: Record<string, unknown>;
   private readonly certificates: ClusterCertificates;
-  /** The Secret the `HelmRelease` takes the chart value `config` from, when given. */
-  private readonly configSecret?: string;
+  /** The Secret, which you create, that the `HelmRelease` takes the drainer's configuration from (`configSecret`), when given. */
+  public readonly configSecretName?: string;
 
   constructor(scope: Construct, id: string, props: DrainerReleaseProps) {
     super(scope, id);
@@ -277,7 +279,7 @@ export class DrainerRelease extends Construct {
     this.certificates = cluster.certificates;
     this.hostNames = [...plan.dnsNames];
 
-    this.configSecret = props.configSecret === undefined ? undefined : secretRefName(props.configSecret);
+    this.configSecretName = resolved.configSecret;
     this.chartValues = drainerChartValues(props, resolved);
     const valuesPath = drainerValuesPath(namespace, clusterName, props.releaseName);
     this.valuesFile = new OutputFile(this, 'Values', { path: valuesPath, content: this.valuesFileContent(clusterName) });
@@ -336,8 +338,9 @@ export class DrainerRelease extends Construct {
         interval,
         chart: { spec: { chart: chart.name, version: chart.version, sourceRef: { kind: 'HelmRepository', name: repositoryName } } },
         values: this.values,
-        // The chart value config from the Secret the user creates: its credentials stay out of the manifests.
-        valuesFrom: this.configSecret === undefined ? undefined : [{ kind: 'Secret', name: this.configSecret, valuesKey: 'config', targetPath: 'config' }],
+        // The chart value config from the Secret the user creates, a values document: its credentials stay out of the
+        // manifests. Not a targetPath: Flux sets a value at a path with Helm's --set syntax, which splits a TOML text at its commas.
+        valuesFrom: this.configSecretName === undefined ? undefined : [{ kind: 'Secret', name: this.configSecretName, valuesKey: DRAINER_CONFIG_VALUES_KEY }],
       },
     });
     helmRelease.node.addDependency(helmRepository);
@@ -400,8 +403,8 @@ export class DrainerRelease extends Construct {
     if (downstream) {
       secrets.push(...new Set([downstream.secretName, downstream.checkpointSecretName ?? downstream.secretName]));
     }
-    if (this.configSecret !== undefined) {
-      secrets.push(this.configSecret);
+    if (this.configSecretName !== undefined) {
+      secrets.push(this.configSecretName);
     }
     const text = [
       `The drainer is installed from its chart, not by the operator. Its server certificate Secret \`${this.serverSecretName}\` `
@@ -413,10 +416,10 @@ export class DrainerRelease extends Construct {
     const commands = [`kubectl get secret ${secrets.join(' ')} -n ${namespace}`];
     if (gitOps === GitOpsEngine.FLUX) {
       text.push(`Flux installs the chart from the HelmRelease \`${this.helmRelease!.name}\` in \`${manifestFileName(Chart.of(this))}\`, with the same values; do not run \`helm install\` as well.`);
-      if (this.configSecret !== undefined) {
-        text.push(`It takes the chart value \`config\` from the key \`config\` of the Secret \`${this.configSecret}\`, which you create from the drainer's TOML configuration, `
-          + `kept out of the repository (with it in \`drainer.toml\`: \`kubectl create secret generic ${this.configSecret} -n ${namespace} --from-file=config=drainer.toml\`); `
-          + 'the release waits for it, and the manifests never hold its credentials.');
+      if (this.configSecretName !== undefined) {
+        text.push(`It takes the drainer's configuration from the Secret \`${this.configSecretName}\`, which you create, kept out of the repository: its key `
+          + `\`${DRAINER_CONFIG_VALUES_KEY}\` holds \`config: |\` and the TOML configuration indented below it. With the configuration in \`drainer.toml\`, `
+          + `in a private folder: \`${drainerConfigSecretCommand(this.configSecretName, namespace)}\`. The release waits for the Secret, and the manifests never hold its credentials.`);
       }
       commands.push(`kubectl get helmreleases.helm.toolkit.fluxcd.io ${this.helmRelease!.name} -n ${namespace}`);
     } else if (gitOps === GitOpsEngine.ARGO_CD) {
@@ -451,6 +454,8 @@ interface ResolvedDrainerProps {
   readonly extraAllowedCommonNames: string[];
   /** `downstreamTls`, checked, with its Secrets by name. */
   readonly downstream?: ResolvedDownstreamTls;
+  /** The name of `configSecret`, checked. */
+  readonly configSecret?: string;
 }
 
 /** The downstream TLS settings with the Secrets by name. */
@@ -487,8 +492,8 @@ function resolveDrainerProps(scope: Construct, props: DrainerReleaseProps): Reso
   checkExtraValues(scope, props.extraValues);
   const downstream = resolveDownstreamTls(scope, props.downstreamTls, cluster);
   checkGitOps(scope, props.gitOps, chart);
-  checkConfigSource(scope, props, cluster);
-  return { drainerName, chart, version, storage, extraAllowedCommonNames, downstream };
+  const configSecret = checkConfigSource(scope, props, cluster);
+  return { drainerName, chart, version, storage, extraAllowedCommonNames, downstream, configSecret };
 }
 
 /** Refuses `extraValues` keys the construct sets itself, without showing the value (chart values may hold credentials). */
@@ -533,6 +538,19 @@ function checkGitOps(scope: IConstruct, gitOps: GitOpsEngine | undefined, chart:
   }
 }
 
+/** The key of `configSecret` that holds the values document, as Flux's `valuesFrom` reads it by default. */
+export const DRAINER_CONFIG_VALUES_KEY = 'values.yaml';
+
+/**
+ * The command that makes a `configSecret` from the drainer's TOML configuration in `drainer.toml`
+ * (run in the folder that holds it): the values document `config: |` with the configuration
+ * indented below it, piped into the Secret (no file of it left behind), which `kubectl create`
+ * never overwrites.
+ */
+export function drainerConfigSecretCommand(secretName: string, namespace: string): string {
+  return `{ echo 'config: |'; sed 's/^/  /' drainer.toml; } | kubectl create secret generic ${secretName} -n ${namespace} --from-file=${DRAINER_CONFIG_VALUES_KEY}=/dev/stdin`;
+}
+
 /** Words of a configuration key that holds a credential (`password`, `passwd`, `secret`, `token`). */
 const CREDENTIAL_KEY = /passw(or)?d|secret|token/i;
 
@@ -569,7 +587,7 @@ function isEmptyValue(value: unknown): boolean {
  * (Flux takes it from `configSecret` instead), `configSecret` beside `config` or without Flux, and
  * a `config` that is no TOML document. Never repeats the configuration: it may hold credentials.
  */
-function checkConfigSource(scope: Construct, props: DrainerReleaseProps, cluster: ITlsDatabaseCluster): void {
+function checkConfigSource(scope: Construct, props: DrainerReleaseProps, cluster: ITlsDatabaseCluster): string | undefined {
   const { config, configSecret, gitOps } = props;
   if (configSecret !== undefined) {
     if (config !== undefined) {
@@ -580,10 +598,10 @@ function checkConfigSource(scope: Construct, props: DrainerReleaseProps, cluster
         + 'without Flux, give the configuration in config (it goes to the values file)');
     }
     requireExternalSecretName(scope, 'configSecret', secretRefName(configSecret), cluster.certificates);
-    return;
+    return secretRefName(configSecret);
   }
   if (config === undefined) {
-    return;
+    return undefined;
   }
   let parsed: unknown;
   try {
@@ -594,9 +612,10 @@ function checkConfigSource(scope: Construct, props: DrainerReleaseProps, cluster
   const credential = gitOps === undefined ? undefined : credentialKey(parsed);
   if (credential !== undefined) {
     inputError(scope, 'config', new Description(`a configuration with a credential at ${JSON.stringify(credential)} (not shown)`), gitOps === GitOpsEngine.FLUX
-      ? 'no credential in a configuration the HelmRelease writes into the manifests: put the configuration in a Secret you create (key config) and name it in configSecret'
+      ? 'no credential in a configuration the HelmRelease writes into the manifests: put the configuration in a Secret you create, as values (the runbook shows how), and name it in configSecret'
       : 'no credential in a configuration the Application writes into the manifests: Argo CD takes chart values from the Application only; install with Flux and configSecret, or with the runbook\'s helm install');
   }
+  return undefined;
 }
 
 /** The chart values: the construct's own (TLS on, the allowed Common Names where the catalog puts them), then `extraValues`. */

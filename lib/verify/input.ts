@@ -229,17 +229,17 @@ function parseSecret(doc: any, source: string, label: string): SecretData {
 }
 
 /**
- * Whether the fields of an RFC 3339 time are in their ranges, as Go's time.Parse (the API
- * server's) requires: a month of 1 to 12, a day the month has (`2026-02-31` is none, where
- * JavaScript's Date would roll it over into March), hours to 23, minutes to 59, seconds to 60 (a
- * leap second), an offset's hours to 23 and minutes to 59.
+ * Whether the fields of an RFC 3339 time are in the ranges Go's time.Parse (the API server's)
+ * takes, as go1.26 checks them: a month of 1 to 12, a day the month has (`2026-02-31` is none,
+ * where JavaScript's Date would roll it over into March), hours to 23, minutes and seconds to 59 (no
+ * leap second), an offset's hours to 24 and its minutes to 60.
  */
 function inRange(text: string): boolean {
   const [year, month, day, hour, minute, second] = [0, 5, 8, 11, 14, 17].map((at, i) => Number(text.slice(at, at + (i === 0 ? 4 : 2))));
   const offset = /([+-])(\d{2}):(\d{2})$/.exec(text);
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 60
-    && (offset === null || (Number(offset[2]) <= 23 && Number(offset[3]) <= 59));
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59
+    && (offset === null || (Number(offset[2]) <= 24 && Number(offset[3]) <= 60));
 }
 
 /** Reads an RFC 3339 time as the API server writes the times of an object (`2026-11-24T10:00:05Z`). */
@@ -326,13 +326,13 @@ function parsePod(doc: any, source: string, label: string): PodData {
   return {
     name, namespace, phase: status.phase, labels: labels as Record<string, string>,
     secretNames: [...secretsOfPodSpec(spec)],
-    containers: withoutStatus(containerStarts(status.containerStatuses, source, where), spec.containers, source, where),
+    containers: withUnstartedContainers(containerStarts(status.containerStatuses, source, where), spec.containers, source, where),
     source,
   };
 }
 
 /** The starts of a pod's containers, with every container of its spec that has no status yet counted as not started. */
-function withoutStatus(starts: ContainerStart[], containers: unknown, source: string, where: string): ContainerStart[] {
+function withUnstartedContainers(starts: ContainerStart[], containers: unknown, source: string, where: string): ContainerStart[] {
   const known = new Set(starts.map((c) => c.name));
   const missing = arrayAt(containers, source, `${where} spec.containers`, 'an array of containers')
     .map((entry, i) => nameAt(objectAt(entry, source, `${where} spec.containers[${i}]`, 'a container, an object').name, source, `${where} spec.containers[${i}].name`, 'the container\'s name'))

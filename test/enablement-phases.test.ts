@@ -13,7 +13,7 @@ import {
   ClusterTlsError, IssuingMethod, TlsDatabaseCluster, TlsEnablementPhase, TlsPlan, ClusterCertificates, loadPlans, parseSecrets, parseSecretsAndPods, renderApp, synthesize,
   verify,
 } from '../lib';
-import { readConfig } from '../lib/model/allowed-common-names';
+import { readConfig } from '../lib/model/config-documents';
 import { component } from '../lib/model/catalog';
 import { expectValidAgainstCrds } from './_crds';
 import { readmeBlocks } from './_readme';

@@ -40,8 +40,8 @@ interface Deployment {
   readonly userConfig: Partial<Record<ComponentToken, Record<string, unknown>>>;
 }
 
-/** The library's output of one deployment: its manifests' objects and its plan. */
-function synthesized(d: Deployment): { objects: any[]; plan: any } {
+/** The library's output of one deployment: its manifests' objects, its plan, and the folders its migration files read TLS files from. */
+function synthesized(d: Deployment): { objects: any[]; plan: any; migrationTlsFolders: string[] } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'operator-app-'));
   try {
     const outdir = path.join(root, 'dist');
@@ -51,7 +51,11 @@ function synthesized(d: Deployment): { objects: any[]; plan: any } {
     const objects = fs.readdirSync(outdir).filter((f) => f.endsWith('.k8s.yaml'))
       .flatMap((f) => YAML.parseAllDocuments(fs.readFileSync(path.join(outdir, f), 'utf8')).map((doc) => doc.toJS()).filter(Boolean));
     const plan = JSON.parse(fs.readFileSync(path.join(root, 'cluster-tls', d.namespace, d.cluster, 'tls-plan.json'), 'utf8'));
-    return { objects, plan };
+    // Every folder the migration files name a CA in (the upstream databases' and the target's): where the members must find the Secrets.
+    const migrationFolder = path.join(root, 'cluster-tls', d.namespace, d.cluster, 'migration');
+    const migrationTlsFolders = !fs.existsSync(migrationFolder) ? [] : fs.readdirSync(migrationFolder).filter((f) => f.endsWith('.yaml'))
+      .flatMap((f) => [...fs.readFileSync(path.join(migrationFolder, f), 'utf8').matchAll(/ssl-ca: "?([^"\n]+)\/ca\.crt"?/g)].map((m) => m[1]));
+    return { objects, plan, migrationTlsFolders };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
@@ -174,7 +178,12 @@ function randomDeployment(draw: Draw, index: number): Deployment {
   const image = (c: string) => `registry.example.com/db/${c}`;
   const extra = (c: string) => (draw.extraNames ? { extraAllowedCommonNames: [`${c}-auditor`, `${c}.tools.example.com`] } : {});
   const userConfig: Deployment['userConfig'] = draw.userConfig
-    ? { coordinator: { log: { level: 'warn' } }, store: { log: { level: 'warn' } }, sqlserver: { log: { level: 'warn' } }, ...(draw.sinks >= 0 ? { changefeed: { 'log-level': 'warn' } } : {}) }
+    ? {
+      coordinator: { log: { level: 'warn' } }, store: { log: { level: 'warn' } }, sqlserver: { log: { level: 'warn' } },
+      ...(draw.sinks >= 0 ? { changefeed: { 'log-level': 'warn' } } : {}),
+      // Columnar's two documents: the engine's and its storage proxy's.
+      ...(draw.columnar ? { columnar: { config: { logger: { level: 'warn' } }, proxy: { 'log-level': 'warn' } } } : {}),
+    }
     : {};
   const config = (token: ComponentToken) => (userConfig[token] ? { config: userConfig[token] } : {});
   return {
@@ -196,7 +205,7 @@ function randomDeployment(draw: Draw, index: number): Deployment {
             ...(draw.sinks > 0 ? { sinkTlsSecretNames: Array.from({ length: draw.sinks }, (_x, i) => `${cluster}-sink${i}-tls`) } : {}),
           },
         } : {}),
-        ...(draw.columnar ? { columnar: { baseImage: image('tiflash'), ...extra('columnar') } } : {}),
+        ...(draw.columnar ? { columnar: { baseImage: image('tiflash'), ...extra('columnar'), ...config('columnar') } } : {}),
         ...(draw.sqlTls ? { tlsClient: {} } : {}),
       });
       if (draw.sources > 0) {
@@ -226,10 +235,11 @@ describeWithTools('the real operator renders the library\'s clusters', ['launche
     const { cluster } = d;
     let plan: any;
     let library: any[];
+    let migrationTlsFolders: string[];
     let rendered: Rendered;
 
     beforeAll(async () => {
-      ({ objects: library, plan } = synthesized(d));
+      ({ objects: library, plan, migrationTlsFolders } = synthesized(d));
       rendered = renderWithOperator(await operatorInput(d, library));
     }, 600_000);
 
@@ -242,7 +252,7 @@ describeWithTools('the real operator renders the library\'s clusters', ['launche
     test('every component of the plan the operator deploys gets its StatefulSet', () => {
       const wanted = deployed().map((c) => c.sts).sort();
       const spec = database().spec;
-      const present = ['coordinator', 'store', 'sqlserver', 'pump', 'changefeed', 'columnar'].filter((k) => spec[k] !== undefined).length
+      const present = Object.keys(SPEC_KEYS.DatabaseCluster).filter((k) => spec[k] !== undefined).length
         + (migration() ? 2 : 0);
       expect(wanted).toHaveLength(present);
       expect([...rendered.statefulSets.keys()].filter((n) => wanted.includes(n)).sort()).toEqual(wanted);
@@ -274,7 +284,9 @@ describeWithTools('the real operator renders the library\'s clusters', ['launche
     test('the user\'s own configuration is kept beside the library\'s settings', () => {
       for (const [token, config] of Object.entries(d.userConfig) as [ComponentToken, Record<string, unknown>][]) {
         const documents = configDocuments(rendered, `${cluster}-${COMPONENT_NAMES[token]}`);
-        for (const [key, value] of Object.entries(config)) {
+        // Columnar's configuration is two documents, each of its own keys.
+        const given = token === 'columnar' ? Object.values(config).flatMap((document) => Object.entries(document as object)) : Object.entries(config);
+        for (const [key, value] of given) {
           // The operator adds defaults of its own beside the user's (the SQL server's log.file.max-backups).
           expect({ token, key, found: inDocuments(documents, [key]) }).toMatchObject({ token, key, found: value });
         }
@@ -297,12 +309,13 @@ describeWithTools('the real operator renders the library\'s clusters', ['launche
           expect(ticdc.get(`${MOUNT_PATHS.sinkTls}/${sink}`)).toBe(sink);
         }
       }
+      // The folders the migration files read from are the Secrets the resource lists, one each.
       const external: string[] = migration()?.spec.tlsClientSecretNames ?? [];
-      expect(external.length).toBe(migration() ? migration().spec.tlsClientSecretNames.length : 0);
+      expect([...new Set(migrationTlsFolders)].sort()).toEqual(external.map((name) => `${MOUNT_PATHS.externalTls}/${name}`).sort());
       for (const real of migration() ? ['dm-master', 'dm-worker'] : []) {
         const mounts = secretMounts(rendered.statefulSets.get(`${cluster}-${real}`));
-        for (const source of external) {
-          expect({ real, mountedAt: [...mounts].find(([, n]) => n === source)?.[0] }).toEqual({ real, mountedAt: `${MOUNT_PATHS.externalTls}/${source}` });
+        for (const folder of migrationTlsFolders) {
+          expect({ real, folder, mounts: mounts.get(folder) }).toEqual({ real, folder, mounts: path.basename(folder) });
         }
       }
     });

@@ -4,7 +4,7 @@ import {
   API_GROUP_CONTEXT, ClusterCertificates, OutputFile, PvReclaimPolicy, SqlServiceType, TlsDatabaseCluster, TlsDatabaseClusterProps,
 } from '../lib';
 import { ClusterKind, COMPONENTS } from '../lib/model/catalog';
-import { readConfig } from '../lib/model/allowed-common-names';
+import { readConfig } from '../lib/model/config-documents';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject, namesOf } from './_find';
 
@@ -95,7 +95,11 @@ describe('DatabaseCluster', () => {
 
   test('a null an escape hatch puts in a configuration is refused in one line naming the field, never the content', () => {
     expect(() => synth({}, (c) => c.resource.addJsonPatch(JsonPatch.add('/spec/store/config/password', null))))
-      .toThrow(/^test\/db: spec\.store\.config: received a value of type object; expected a configuration a TOML document can hold \(no null anywhere in it\): the operator keeps it as one$/);
+      .toThrow('test/db: spec.store.config.password: received null; expected a TOML value (a string, number, boolean, list or table): TOML has no null, '
+        + 'and the operator keeps the component\'s configuration as a TOML document; leave the key out (with an escape hatch, JsonPatch.remove) instead of setting it to null');
+    // Given in the props, it is refused where it is, before anything is written.
+    expect(() => synth({ sqlserver: { config: { security: { 'ssl-ca': null } } } }))
+      .toThrow(/^test\/db: sqlserver\.config\.security\.ssl-ca: received null; expected a TOML value .* instead of setting it to null$/);
   });
 
   test('columnar: two documents, the engine\'s list spelled with underscores and the storage proxy\'s with dashes, nothing else at the top', () => {

@@ -456,7 +456,7 @@ describe('input errors', () => {
     ['cluster name', { clusterName: 'Basic' }, 'demo/migration: clusterName: received "Basic"; expected a DNS-1123 label'],
     ['namespace', { namespace: 'Demo' }, 'demo/migration: namespace: received "Demo"; expected a DNS-1123 label'],
     ['version', { version: '8.1.0' }, 'demo/migration: version: received "8.1.0"; expected a release version of the form v<major>.<minor>.<patch>'],
-    ['version below the operator\'s floor', { version: 'v1.0.7' }, 'demo/migration: version: received "v1.0.7"; expected v2.0.0 or later: the operator refuses an older MigrationCluster and deploys none of it'],
+    ['version below the operator\'s floor', { version: 'v1.0.7' }, 'demo/migration: version: received "v1.0.7"; expected v2.0.0 or later: the operator, which refuses an older MigrationCluster and deploys none of it, needs it'],
     ['operator version', { operatorVersion: 'v1.1.9' }, 'demo/migration: operatorVersion: received "v1.1.9"; expected v1.2.0 or later: tls between migration cluster components needs it'],
     ['reclaim policy', { pvReclaimPolicy: 'Recycle' as any }, 'demo/migration: pvReclaimPolicy: received "Recycle"; expected one of "Retain", "Delete"'],
     ['discovery', { discovery: [] as any }, 'demo/migration: discovery: received a value of type array; expected an object'],

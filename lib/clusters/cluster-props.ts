@@ -8,7 +8,7 @@ import type { RunbookStep } from '../documents/runbook';
 import { DNS_LABEL_MAX, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../model/validate';
 import { ClusterKind, ComponentToken, DeployedBy, clusterKind, component, componentsOf } from '../model/catalog';
 import * as names from '../model/names';
-import { isOlderThan, requireRelease } from '../model/versions';
+import { requireMinimum, requireRelease } from '../model/versions';
 import { restartAnnotationKey } from '../model/settings';
 import { restartValue } from '../certificates/rotation';
 
@@ -63,8 +63,8 @@ export function resolveCluster(scope: Construct, props: TlsClusterProps, kind: C
   const namespace = resolveNamespace(scope, props.namespace ?? props.certificates?.namespace);
   requireRelease(scope, 'version', props.version);
   const { minVersion, resourceKind } = clusterKind(kind);
-  if (minVersion !== undefined && isOlderThan(props.version, minVersion)) {
-    inputError(scope, 'version', props.version, `v${minVersion} or later: the operator refuses an older ${resourceKind} and deploys none of it`);
+  if (minVersion !== undefined) {
+    requireMinimum(scope, 'version', props.version, minVersion, `the operator, which refuses an older ${resourceKind} and deploys none of it,`);
   }
   // The props shape has already refused any other value.
   const pvReclaimPolicy = props.pvReclaimPolicy ?? PvReclaimPolicy.RETAIN;

@@ -21,7 +21,7 @@ export interface OperatorObjectProps {
    * Finishes the object's JSON once cdk8s has rendered it, escape hatches applied: the place for a
    * form the operator needs that a user's JSON patch should not have to spell (configurations as
    * TOML documents).
-   * @default the JSON as rendered
+   * @default - the JSON as rendered
    */
   readonly finish?: (json: any) => any;
 }

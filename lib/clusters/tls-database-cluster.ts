@@ -23,7 +23,7 @@ import { databaseRunbookPath, enablementRunbookPath, fromOutputFolder, manifestF
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
 import { RUNBOOK_STEP_SHAPE, TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
-import { withConfigDocuments } from '../model/allowed-common-names';
+import { NULL_IN_CONFIG, firstNullPath, keepsConfigAsToml, withConfigDocuments } from '../model/config-documents';
 import { PropShape, ShapeOf, checkArguments, checkProps, listOf, objectOf, oneOf, strings } from '../model/props';
 import { StorageSize, storageSize } from '../model/quantity';
 import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../model/validate';
@@ -469,8 +469,9 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     const check = component(token).commonNameCheck!;
     const extra = check.singleValue ? [] : requireExtraCommonNames(this, `${token}.extraAllowedCommonNames`, part.extraAllowedCommonNames, this.commonName);
     const claims = part.storageClaims ?? [{ storage: shape.defaultStorage! }];
-    if (component(token).configDocument === 'toml' || component(token).configDocument === 'toml-documents') {
-      requireTomlValues(this, `${token}.config`, part.config);
+    const nullAt = keepsConfigAsToml(component(token)) ? firstNullPath(part.config, `${token}.config`) : undefined;
+    if (nullAt !== undefined) {
+      inputError(this, nullAt, null, NULL_IN_CONFIG);
     }
     const config = this.configOf(token, part.config, [this.commonName, ...extra]);
     const replicas = requireCount(this, `${token}.replicas`, part.replicas ?? 1, 1);
@@ -574,19 +575,3 @@ function withAllowedCommonNames(scope: Construct, field: string, config: Record<
   return out;
 }
 
-/**
- * Throws at the first null of a configuration the operator keeps as TOML documents (every
- * component's but the pump's): TOML has no null, and a writer of TOML leaves such a key out without a word.
- */
-function requireTomlValues(scope: Construct, field: string, value: unknown): void {
-  if (value === null) {
-    inputError(scope, field, null, 'a TOML value (a string, number, boolean, list or table): TOML has no null, and the operator keeps the component\'s configuration as a TOML document');
-  }
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => requireTomlValues(scope, `${field}[${i}]`, v));
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [k, v] of Object.entries(value)) {
-      requireTomlValues(scope, /^[A-Za-z_][\w-]*$/.test(k) ? `${field}.${k}` : `${field}[…]`, v);
-    }
-  }
-}

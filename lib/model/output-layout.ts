@@ -313,6 +313,18 @@ export function defaultVerifyReportFile(outdir: string, namespace: string, clust
   return path.join(path.dirname(path.resolve(outdir)), verifyReportFileName(namespace, clusterName));
 }
 
+/**
+ * How deep the layout puts files, counted in path segments: a manifest at the root of the output
+ * folder or one folder down (the per-resource output types); in the files folder,
+ * `<namespace>/<cluster>/cfssl/sql/<file>` at most. A reader of an output looks no deeper.
+ */
+export const LAYOUT_DEPTH = {
+  /** The output folder: a manifest at its root, or one folder down. */
+  outputFolder: 2,
+  /** The files folder: `<namespace>/<cluster>/cfssl/sql/<file>` at most. */
+  filesFolder: 5,
+} as const;
+
 /** A path of the layout, read back by {@link parseOutputPath}. */
 export type OutputPath =
   | {

@@ -14,7 +14,7 @@ import type { TlsPlan } from '../certificates/certificate-options';
 import { parseDuration } from '../model/duration';
 import { READ_LIMITS, UnreadableInputError, readBounded } from '../model/bounded-read';
 import { Description } from '../model/errors';
-import { DEFAULT_MANIFEST_EXTENSION, filesFolderOf, fromOutputFolder, parseOutputPath, readOutputMarker, tlsPlanPath } from '../model/output-layout';
+import { DEFAULT_MANIFEST_EXTENSION, LAYOUT_DEPTH, filesFolderOf, fromOutputFolder, parseOutputPath, readOutputMarker, tlsPlanPath } from '../model/output-layout';
 import { VerifyInputError } from './input';
 import { brief, oneLine } from './text';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
@@ -115,13 +115,6 @@ function manifestExtension(distDir: string): string {
   return typeof extension === 'string' && extension.length > 0 ? extension : DEFAULT_MANIFEST_EXTENSION;
 }
 
-/**
- * How deep the layout puts files: a manifest at the root of the output folder or one folder down;
- * in the files folder, `<namespace>/<cluster>/cfssl/sql/<file>` at most. Verify looks no deeper,
- * so that a `--dist` of `/` reads a few folders, not the whole disk.
- */
-const LAYOUT_DEPTH = { outputFolder: 2, filesFolder: 5 } as const;
-
 /** How many entries verify lists at most, beyond which the folder is not an output folder. */
 const MAX_ENTRIES = 100_000;
 
@@ -132,11 +125,11 @@ function listFiles(root: string, depth: number, rel = '', seen = { entries: 0 })
   try {
     entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
   } catch (e) {
-    throw new VerifyInputError('--dist', 'folder', root, `a synthesized output folder verify can read (${(e as NodeJS.ErrnoException).code ?? 'unreadable'} at ${rel || '.'})`);
+    throw new VerifyInputError('--dist', 'folder', root, `a synthesized output folder verify can read (${(e as NodeJS.ErrnoException).code ?? 'unreadable'} at ${rel || '.'}): give --dist the folder synth wrote`);
   }
   seen.entries += entries.length;
   if (seen.entries > MAX_ENTRIES) {
-    throw new VerifyInputError('--dist', 'folder', root, `a synthesized output folder, which holds far fewer than ${MAX_ENTRIES.toLocaleString('en-US')} entries`);
+    throw new VerifyInputError('--dist', 'folder', root, `a synthesized output folder, which holds far fewer than ${MAX_ENTRIES.toLocaleString('en-US')} entries: give --dist the folder synth wrote`);
   }
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (entry.name.startsWith('.')) {

@@ -20,6 +20,9 @@ import * as fc from 'fast-check';
 import * as YAML from 'yaml';
 import { ClusterCertificates, IssuingMethod, TlsDatabaseCluster, TlsEnablementPhase, synthesize } from '../lib';
 import { filesFolderOf } from '../lib/model/output-layout';
+import { ENABLEMENT_STATES } from '../lib/model/enablement';
+import { component } from '../lib/model/catalog';
+import { readConfig } from '../lib/model/config-documents';
 import { addDeployment } from '../main';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { CertManagerIssuer } from './_cert-manager-issuer';
@@ -204,7 +207,10 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
       // What a phase leaves out is gone from the server too (a field the server kept would still act).
       expect({ phase, evict: read.spec.store.evictLeaderTimeout ?? null, replicas: read.spec.coordinator.replicas, tls: read.spec.tlsCluster.enabled })
         .toEqual({ phase, evict: cluster.spec.store.evictLeaderTimeout ?? null, replicas: cluster.spec.coordinator.replicas, tls: cluster.spec.tlsCluster.enabled });
-      expect(read.spec.coordinator.config?.security?.['cert-allowed-cn'] ?? null).toEqual(cluster.spec.coordinator.config?.security?.['cert-allowed-cn'] ?? null);
+      // The coordinator's list, read from its TOML document as the operator reads it: there from the flip on, as written.
+      const list = (o: any) => (readConfig(component('coordinator'), o.spec.coordinator.config) as any)?.security?.['cert-allowed-cn'] ?? null;
+      expect({ phase, list: list(read) }).toEqual({ phase, list: list(cluster) });
+      expect({ phase, listed: list(cluster) !== null }).toEqual({ phase, listed: ENABLEMENT_STATES[phase].tls });
     }
     expect(problems).toEqual([]);
   });

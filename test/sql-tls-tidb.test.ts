@@ -16,7 +16,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as YAML from 'yaml';
 import { IssuingMethod } from '../lib/certificates/certificate-options';
-import { ClusterKind } from '../lib/model/catalog';
+import { ClusterKind, component } from '../lib/model/catalog';
+import { readConfig } from '../lib/model/config-documents';
 import * as names from '../lib/model/names';
 import { describeWithTools, tool } from './_control-plane';
 import type { SecretPem } from './_handshakes';
@@ -118,7 +119,7 @@ describeWithTools('TLS for MySQL clients and the status port, with the real SQL 
       // The list the library writes into the database cluster, as the operator hands it to the SQL server.
       const manifest = YAML.parseAllDocuments(fs.readFileSync(path.join(root, 'dist', `${NAMESPACE}.k8s.yaml`), 'utf8')).map((d) => d.toJS())
         .find((o) => o?.kind === 'DatabaseCluster');
-      verifyCn = manifest.spec.sqlserver.config.security['cluster-verify-cn'];
+      verifyCn = (readConfig(component('sqlserver'), manifest.spec.sqlserver.config) as any).security['cluster-verify-cn'];
       db = await TidbServer.start(secret(NAMESPACE, names.sqlServerSecretName(CLUSTER)), secret(NAMESPACE, names.serverSecretName(CLUSTER, 'sqlserver')), verifyCn);
       for (const block of sqlBlocks(runbook)) {
         db.sql(block);

@@ -98,6 +98,8 @@ describe('each bad input of the report is refused with its one line, the output 
       'demo/drainer: drainerName: received "basic-sqlserver"; expected a drainer name other than "basic-sqlserver", the service of the cluster\'s sqlserver, which the drainer\'s service would clash with'],
     ['a Common Name with a newline', (t) => { t.certs.commonName = 'basic\nO=evil'; },
       'demo/certs: commonName: received "basic\\nO=evil"; expected a single line of 1 to 64 printable characters, without leading or trailing spaces'],
+    ['a Common Name one character too long, which says its length', (t) => { t.certs.commonName = 'c'.repeat(65); },
+      `demo/certs: commonName: received "${'c'.repeat(65)}" (65 characters); expected a single line of 1 to 64 printable characters, without leading or trailing spaces`],
     ['a country that is not two letters', (t) => { t.certs.subject.country = 'United States'; },
       'demo/certs: subject.country: received "United States"; expected a two-letter ISO 3166 country code in capitals, such as "US" (X.509 allows two characters)'],
     ['an empty organization', (t) => { t.certs.subject.organization = ''; },

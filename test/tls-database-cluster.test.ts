@@ -1,7 +1,7 @@
 import * as TOML from 'smol-toml';
 import { App, Chart, JsonPatch, Testing } from 'cdk8s';
 import {
-  API_GROUP_CONTEXT, ClusterCertificates, OutputFile, PvReclaimPolicy, SqlServiceType, TlsDatabaseCluster, TlsDatabaseClusterProps,
+  API_GROUP_CONTEXT, ClusterCertificates, OutputFile, PvReclaimPolicy, SqlServiceType, TlsDatabaseCluster, TlsDatabaseClusterProps, TlsMigrationCluster,
 } from '../lib';
 import { ClusterKind, COMPONENTS } from '../lib/model/catalog';
 import { readConfig } from '../lib/model/config-documents';
@@ -149,11 +149,14 @@ describe('DatabaseCluster', () => {
   test('changefeed: a sink Secret is never one of the cluster\'s own', () => {
     expect(() => synth({ changefeed: { sinkTlsSecretNames: ['basic-ca-secret'] } }))
       .toThrow('test/db: changefeed.sinkTlsSecretNames[0]: received "basic-ca-secret"; expected a Secret you create, not one the library writes (basic-ca-secret holds the CA and its private key)');
-    expect(() => synth({ changefeed: { sinkTlsSecretNames: ['Kafka TLS'] } }))
-      .toThrow('test/db: changefeed.sinkTlsSecretNames[0]: received "Kafka TLS"; expected a DNS-1123 subdomain');
+    // One rule, told once: a name that is no Secret name at all, or a Secret name too long for a label, gets the label's rule.
+    for (const name of ['Kafka TLS', 'x'.repeat(300), 'y'.repeat(64)]) {
+      expect(() => synth({ changefeed: { sinkTlsSecretNames: [name] } }))
+        .toThrow(/^test\/db: changefeed\.sinkTlsSecretNames\[0\]: received "[^;]+; expected a Secret name that is a DNS-1123 label \(lowercase letters, digits and '-', at most 63 characters\): /);
+    }
     // The operator names the changefeed pods' volume after each sink Secret: a '.' is refused there.
     expect(() => synth({ changefeed: { sinkTlsSecretNames: ['kafka.tls'] } }))
-      .toThrow('test/db: changefeed.sinkTlsSecretNames[0]: received "kafka.tls"; expected a Secret name that is a DNS-1123 label too (lowercase letters, digits and \'-\', at most 63 characters): '
+      .toThrow('test/db: changefeed.sinkTlsSecretNames[0]: received "kafka.tls"; expected a Secret name that is a DNS-1123 label (lowercase letters, digits and \'-\', at most 63 characters): '
         + 'the operator names the pod volume that mounts it after it, and Kubernetes refuses a volume name with \'.\' or of more than 63 characters');
   });
 
@@ -364,6 +367,20 @@ describe('input errors', () => {
   test('a config section that is not an object is named by its own path', () => {
     expect(() => synth({ store: { config: { security: 'x' } } }))
       .toThrow('test/db: store.config.security: received "x"; expected an object');
+  });
+
+  test('a cluster construct that makes certificates of its own where others already exist for that cluster names the certificates prop', () => {
+    const expected = (by: string) => `test/db: certificates: received nothing; expected the certificates of cluster demo/basic, which ${by} already makes: `
+      + 'pass them as certificates, so that one set of Issuers and Secrets serves the cluster';
+    const apart = Testing.chart();
+    new ClusterCertificates(apart, 'certs', { clusterName: 'basic', namespace: 'demo' });
+    expect(() => new TlsDatabaseCluster(apart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5' })).toThrow(expected('test/certs'));
+    const migration = Testing.chart();
+    const db = new TlsDatabaseCluster(migration, 'mig-db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5' });
+    expect(() => new TlsMigrationCluster(migration, 'db', {
+      clusterName: 'basic', namespace: 'demo', version: 'v2.0.7', master: {}, worker: {}, sources: [{ sourceId: 's1', host: 'h', user: 'u', tlsSecretName: 's1-tls' }],
+      target: { database: db, user: 'u', tlsSecretName: 'target-tls' }, task: { name: 't' },
+    })).toThrow(expected('test/mig-db/Certificates'));
   });
 
   test('extra allowed common names are checked and listed once, after the certificates\'', () => {

@@ -443,7 +443,7 @@ describe('input errors', () => {
   });
 
   test('an external database Secret is named as a volume may be: the operator names the pods\' volume after it', () => {
-    const expected = 'a Secret name that is a DNS-1123 label too (lowercase letters, digits and \'-\', at most 63 characters): '
+    const expected = 'a Secret name that is a DNS-1123 label (lowercase letters, digits and \'-\', at most 63 characters): '
       + 'the operator names the pod volume that mounts it after it, and Kubernetes refuses a volume name with \'.\' or of more than 63 characters';
     expect(() => synth({ sources: [{ sourceId: 'source1', host: 'mysql.example.com', user: 'root', tlsSecretName: 'legacy.tls' }] }))
       .toThrow(`demo/migration: sources[0].tlsSecretName: received "legacy.tls"; expected ${expected}`);
@@ -509,9 +509,9 @@ describe('input errors', () => {
     ['password of another type, not echoed', { sources: [{ sourceId: 'a', host: 'h', user: 'u', password: 1234 as any, tlsSecretName: 's' }] },
       'demo/migration: sources[0].password: received a value of type number; expected a string, or nothing to supply it at deploy time'],
     ['source Secret name', { sources: [{ sourceId: 'a', host: 'h', user: 'u', tlsSecretName: 'My_Secret' }] },
-      'demo/migration: sources[0].tlsSecretName: received "My_Secret"; expected a DNS-1123 subdomain'],
+      'demo/migration: sources[0].tlsSecretName: received "My_Secret"; expected a Secret name that is a DNS-1123 label (lowercase letters, digits and \'-\', at most 63 characters)'],
     ['target Secret name', { target: { host: 'h', user: 'u', tlsSecretName: '' } },
-      'demo/migration: target.tlsSecretName: received ""; expected a DNS-1123 subdomain'],
+      'demo/migration: target.tlsSecretName: received ""; expected a Secret name that is a DNS-1123 label (lowercase letters, digits and \'-\', at most 63 characters)'],
     ['target with host and database', { target: { host: 'h', database: DATABASE, user: 'u', tlsSecretName: 't' } },
       'demo/migration: target.host: received "h"; expected nothing when target.database is given: the host is the database\'s, basic-sqlserver.demo.svc'],
     ['target with port and database', { target: { port: 4001, database: DATABASE, user: 'u', tlsSecretName: 't' } },

@@ -72,6 +72,17 @@ export function resolveCluster(scope: Construct, props: TlsClusterProps, kind: C
     inputError(scope, props.commonName !== undefined ? 'commonName' : 'subject', props.commonName ?? props.subject,
       'nothing when certificates are passed: set commonName and subject on the ClusterCertificates');
   }
+  if (props.certificates === undefined) {
+    // A construct of the other kind for the same cluster (the migration cluster beside its database, or certificates made
+    // apart) that makes certificates of its own would declare every Issuer and Secret again. Two of one kind are one
+    // cluster declared twice, which the rule on duplicate objects names.
+    const made = scope.node.root.node.findAll().find((c): c is ClusterCertificates => c instanceof ClusterCertificates
+      && c.namespace === namespace && c.clusterName === props.clusterName && c.node.scope?.constructor !== scope.constructor);
+    if (made !== undefined) {
+      inputError(scope, 'certificates', undefined, `the certificates of cluster ${namespace}/${props.clusterName}, which ${made.node.path} already makes: `
+        + 'pass them as certificates, so that one set of Issuers and Secrets serves the cluster');
+    }
+  }
   const certificates = props.certificates ?? new ClusterCertificates(scope, 'Certificates', {
     clusterName: props.clusterName, namespace, commonName: props.commonName, subject: props.subject,
   });
@@ -118,11 +129,12 @@ export function requireExternalSecretName(scope: IConstruct, field: string, name
  * uncreated.
  */
 export function requireMountedSecretName(scope: IConstruct, field: string, name: string, certificates: ClusterCertificates): void {
-  requireExternalSecretName(scope, field, name, certificates);
-  if (!isDnsLabel(name)) {
-    inputError(scope, field, name, `a Secret name that is a DNS-1123 label too (lowercase letters, digits and '-', at most ${DNS_LABEL_MAX} characters): `
+  // The label rule first, in one step: every label is a Secret name too, so a name it refuses gets the rule it must meet.
+  if (typeof name !== 'string' || !isDnsLabel(name)) {
+    inputError(scope, field, name, `a Secret name that is a DNS-1123 label (lowercase letters, digits and '-', at most ${DNS_LABEL_MAX} characters): `
       + `the operator names the pod volume that mounts it after it, and Kubernetes refuses a volume name with '.' or of more than ${DNS_LABEL_MAX} characters`);
   }
+  requireExternalSecretName(scope, field, name, certificates);
 }
 
 /**

@@ -7,7 +7,7 @@ import { Chart, Size, SizeRoundingBehavior } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { parseDuration } from './duration';
 import { QUANTITY_EXPECTED, StorageSize, isStorageQuantity, sizeQuantity } from './quantity';
-import { Description, WITH_CREDENTIALS, hasCredentials, inputError, shown } from './errors';
+import { Description, MAX_SHOWN, WITH_CREDENTIALS, describeValue, hasCredentials, inputError, shown } from './errors';
 
 /** Longest DNS-1123 label: service names, namespaces, labels of host names. */
 export const DNS_LABEL_MAX = 63;
@@ -165,7 +165,10 @@ export function requireCommonName(scope: IConstruct, field: string, value: strin
 /** Throws unless `value` is a single line of printable text of 1 to `limit` characters. */
 export function requireSubjectText(scope: IConstruct, field: string, value: unknown, limit: number): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > limit || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value) || value.trim() !== value) {
-    inputError(scope, field, shown(value), `a single line of 1 to ${limit} printable characters, without leading or trailing spaces`);
+    // A value too long says its length (a reader cannot count 65 characters in a message); past what a message shows, it says it already.
+    const counted = typeof value === 'string' && value.length > limit && value.length <= MAX_SHOWN && !hasCredentials(value);
+    inputError(scope, field, counted ? new Description(`${describeValue(value)} (${value.length} characters)`) : shown(value),
+      `a single line of 1 to ${limit} printable characters, without leading or trailing spaces`);
   }
   return value;
 }

@@ -277,10 +277,11 @@ describe.each(PLUS_PACKAGES.map((plus) => [plus.name]))('a cdk8s app on %s that 
       'cluster-tls/shop/orders/mount-client-secret.patch.yaml',
       'cluster-tls/shop/orders/tls-plan.json',
     ]);
-    // The storefront mounts the database's client Secret, handed out as an ISecret of the app's
-    // cdk8s-plus package; the migration source's Secret is one of that package, given to the library.
+    // The storefront mounts a client certificate of its own (TLS for MySQL clients), never the
+    // cluster's; the migration source's Secret is one of the app's cdk8s-plus package, given to the library.
     const [storefront] = YAML.parseAllDocuments(written['dist/web.k8s.yaml']).map((d) => d.toJS()).filter((o) => o.kind === 'Deployment');
-    expect(storefront.spec.template.spec.volumes).toEqual([{ name: 'secret-orders-cluster-client-secret', secret: { secretName: 'orders-cluster-client-secret' } }]);
+    expect(storefront.spec.template.spec.volumes).toEqual([{ name: 'secret-storefront-shop-orders-sql-client', secret: { secretName: 'storefront-shop-orders-sql-client' } }]);
+    expect(JSON.stringify(storefront)).not.toContain('orders-cluster-client-secret');
     expect(written['cluster-tls/shop/orders/migration/legacy.yaml']).toContain('orders-legacy-tls');
     expect(written['dist/data.k8s.yaml']).toMatch(/^kind: DatabaseCluster$/m);
     expect(written['dist/data.k8s.yaml']).toMatch(/^kind: MigrationCluster$/m);

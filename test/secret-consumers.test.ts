@@ -61,3 +61,26 @@ describe('secretConsumers', () => {
     expect(runbook).toContain('CronJob `nightly-report` loads them too and picks them up at its next start');
   });
 });
+
+describe('a workload in another namespace than its Secret', () => {
+  const build = (workloadNamespace: string, secret: (db: TlsDatabaseCluster) => string) => {
+    const app = new App();
+    const chart = new Chart(app, 'demo', { namespace: 'demo' });
+    const database = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', tlsClient: {} });
+    database.addSqlClient('orders', { namespace: 'shop' });
+    const apps = new Chart(app, 'apps', { namespace: workloadNamespace });
+    new ApiObject(apps, 'api', { apiVersion: 'apps/v1', ...workload('Deployment', 'api', { volumes: [{ secret: { secretName: secret(database) } }] }, workloadNamespace) });
+    return app;
+  };
+
+  test('is refused in one line naming the workload, the Secret and both namespaces: a pod reads Secrets of its own namespace only', () => {
+    expect(() => renderApp(build('shop', (db) => db.clientSecretName))).toThrow(
+      'apps/api: Secret "basic-cluster-client-secret": received a Deployment in namespace "shop" that loads it; expected it in the namespace the library issues the Secret in (demo): '
+      + 'a pod reads Secrets of its own namespace only; declare the workload there, or give it a certificate of its own in "shop" (addSqlClient with namespace "shop")');
+  });
+
+  test('is taken where the Secret is issued: an application\'s own Secret in its namespace, the cluster\'s in the cluster\'s', () => {
+    expect(() => renderApp(build('shop', () => 'orders-demo-basic-sql-client'))).not.toThrow();
+    expect(() => renderApp(build('demo', (db) => db.clientSecretName))).not.toThrow();
+  });
+});

@@ -470,6 +470,15 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
     return { issuerRef: this.issuer, sqlIssuer };
   }
 
+  /**
+   * Every Secret the certificates issue or require, each in its namespace: those of
+   * {@link secretNames} in the cluster's, and those of TLS for MySQL clients in theirs.
+   * @internal
+   */
+  public _namespacedSecrets(): { readonly namespace: string; readonly name: string }[] {
+    return [...this.secretNames().map((name) => ({ namespace: this.namespace, name })), ...(this.plan().sqlTls?.secrets ?? []).map((s) => ({ namespace: s.namespace, name: s.name }))];
+  }
+
   /** Every Secret the certificates issue or require: the CA Secret (cert-manager, without `issuerRef`) and those of the plan. */
   public secretNames(): string[] {
     return [...(this.issuer === undefined ? [this.caSecretName] : []), ...this.plan().secrets.map((s) => s.name)];

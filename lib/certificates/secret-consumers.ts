@@ -34,6 +34,12 @@ export function isWorkload(kind: string): boolean {
   return kind in POD_SPEC_PATHS;
 }
 
+/** A rendered workload's pod spec, where its kind keeps it; undefined for an object that is no workload. */
+export function podSpecOf(object: any): any {
+  const path = POD_SPEC_PATHS[object?.kind];
+  return path === undefined ? undefined : path.reduce((at: any, key) => at?.[key], object);
+}
+
 /**
  * The workloads among `objects` (rendered manifests) that load one of `secretNames` in
  * `namespace`, in the order given.
@@ -42,11 +48,10 @@ export function secretConsumers(objects: readonly any[], namespace: string, secr
   const wanted = new Set(secretNames);
   const out: SecretConsumer[] = [];
   for (const o of objects) {
-    const path = POD_SPEC_PATHS[o?.kind];
-    if (path === undefined || o.metadata?.namespace !== namespace) {
+    const spec = podSpecOf(o);
+    if (spec === undefined || o.metadata?.namespace !== namespace) {
       continue;
     }
-    const spec = path.reduce((at: any, key) => at?.[key], o);
     const secrets = [...secretsOfPodSpec(spec)].filter((s) => wanted.has(s));
     if (secrets.length > 0) {
       out.push({ kind: o.kind, name: o.metadata.name, namespace, secrets });

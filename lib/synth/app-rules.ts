@@ -12,6 +12,8 @@ import { IConstruct } from 'constructs';
 import { CLUSTER_RESOURCE_KINDS as CLUSTER_RESOURCES } from '../model/catalog';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
 import { ClusterTlsError, Description, describeValue, inputErrorMessage } from '../model/errors';
+import { isWorkload, podSpecOf } from '../certificates/secret-consumers';
+import { secretsOfPodSpec } from '../model/pod-secrets';
 
 /**
  * Context key that lets stock cdk8s synthesize an app holding the library's constructs. Set it to
@@ -30,6 +32,8 @@ export interface CertificatesFacts {
   secretNames(): string[];
   /** The objects named by a joined name or cluster-wide (see `ClusterCertificates._joinedNameClaims`). */
   _joinedNameClaims(): { readonly what: string; readonly namespace?: string; readonly name: string }[];
+  /** Every Secret issued or required, each in its namespace (see `ClusterCertificates._namespacedSecrets`). */
+  _namespacedSecrets(): { readonly namespace: string; readonly name: string }[];
   /** The issuer `issuerRef` names, and the ClusterIssuer of the SQL CA (see `ClusterCertificates._issuers`). */
   _issuers(): { readonly issuerRef?: { readonly name: string; readonly kind: string; readonly group: string }; readonly sqlIssuer?: string };
 }
@@ -149,7 +153,7 @@ const librarySynthClasses = new WeakMap<object, new (...args: never[]) => App>()
 function firstRuleFailure(root: IConstruct, state: AppState): string[] {
   const objects = root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
   const failure = uniqueObjects(objects) ?? secretClaims(state.certificates) ?? joinedNames(state.certificates) ?? issuerRefs(objects, state.certificates)
-    ?? drainerReleases(state.drainers) ?? commonNames(objects, state.certificates);
+    ?? drainerReleases(state.drainers) ?? commonNames(objects, state.certificates) ?? secretsAcrossNamespaces(objects, state.certificates);
   return failure === undefined ? [] : [failure];
 }
 
@@ -168,6 +172,35 @@ export function uniqueObjects(objects: readonly ApiObject[]): string | undefined
         + 'expected each object once: share one construct instead of declaring it twice';
     }
     seen.set(key, o.node.path);
+  }
+  return undefined;
+}
+
+/**
+ * A workload that loads a Secret the library issues only in other namespaces (a Deployment in
+ * `apps` mounting the cluster's client Secret of `demo`): a pod reads Secrets of its own namespace
+ * only, so it would not start, or would read another Secret of that name.
+ */
+export function secretsAcrossNamespaces(objects: readonly ApiObject[], certificates: readonly CertificatesFacts[]): string | undefined {
+  const issuedIn = new Map<string, Set<string>>();
+  for (const { namespace, name } of certificates.flatMap((c) => c._namespacedSecrets())) {
+    issuedIn.set(name, (issuedIn.get(name) ?? new Set<string>()).add(namespace));
+  }
+  for (const o of objects.filter((x) => isWorkload(x.kind))) {
+    const rendered = o.toJson();
+    const namespace = rendered.metadata?.namespace;
+    const spec = podSpecOf(rendered);
+    if (typeof namespace !== 'string' || spec === undefined) {
+      continue;
+    }
+    for (const name of secretsOfPodSpec(spec)) {
+      const where = issuedIn.get(name);
+      if (where !== undefined && !where.has(namespace)) {
+        return `${o.node.path}: Secret "${name}": received a ${o.kind} in namespace ${describeValue(namespace)} that loads it; expected it in the namespace the library issues `
+          + `the Secret in (${[...where].sort().join(', ')}): a pod reads Secrets of its own namespace only; declare the workload there, or give it a certificate `
+          + `of its own in "${namespace}" (addSqlClient with namespace "${namespace}")`;
+      }
+    }
   }
   return undefined;
 }

@@ -117,7 +117,8 @@ export const OPTIONS = {
  */
 function parseArgsMistake(e: unknown): string {
   const { code, message } = e as { code?: string; message: string };
-  const given = /'(-{1,2}[^'\s=]+)/.exec(message)?.[1];
+  // The option as given, whatever it holds (a line break too: describeValue shows it escaped, on one line).
+  const given = /'(-{1,2}[^']*?)(?: <value>)?'/.exec(message)?.[1];
   const option = given === undefined ? 'an option' : describeValue(given);
   const known = Object.entries(OPTIONS).map(([name, o]) => `--${name}${'short' in o ? ` (-${o.short})` : ''}`).join(', ');
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {

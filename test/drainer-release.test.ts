@@ -370,7 +370,7 @@ describe('input errors', () => {
     expect(() => synth({ extraAllowedCommonNames: ['ok', ''] }))
       .toThrow('test/early/drainer: extraAllowedCommonNames[1]: received ""; expected a single line of 1 to 64 printable characters, without leading or trailing spaces');
     expect(() => synth({ extraAllowedCommonNames: ['c'.repeat(65)] }))
-      .toThrow(`test/early/drainer: extraAllowedCommonNames[0]: received "${'c'.repeat(65)}"; expected a single line of 1 to 64 printable characters, without leading or trailing spaces`);
+      .toThrow(`test/early/drainer: extraAllowedCommonNames[0]: received "${'c'.repeat(65)}" (65 characters); expected a single line of 1 to 64 printable characters, without leading or trailing spaces`);
     expect(() => synth({ extraAllowedCommonNames: 'partner' as any }))
       .toThrow('test/early/drainer: extraAllowedCommonNames: received "partner"; expected a list of Common Names');
   });

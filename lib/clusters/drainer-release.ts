@@ -539,7 +539,7 @@ function checkGitOps(scope: IConstruct, gitOps: GitOpsEngine | undefined, chart:
 }
 
 /** The key of `configSecret` that holds the values document, as Flux's `valuesFrom` reads it by default. */
-export const DRAINER_CONFIG_VALUES_KEY = 'values.yaml';
+const DRAINER_CONFIG_VALUES_KEY = 'values.yaml';
 
 /**
  * The command that makes a `configSecret` from the drainer's TOML configuration in `drainer.toml`
@@ -547,7 +547,7 @@ export const DRAINER_CONFIG_VALUES_KEY = 'values.yaml';
  * indented below it, piped into the Secret (no file of it left behind), which `kubectl create`
  * never overwrites.
  */
-export function drainerConfigSecretCommand(secretName: string, namespace: string): string {
+function drainerConfigSecretCommand(secretName: string, namespace: string): string {
   return `{ echo 'config: |'; sed 's/^/  /' drainer.toml; } | kubectl create secret generic ${secretName} -n ${namespace} --from-file=${DRAINER_CONFIG_VALUES_KEY}=/dev/stdin`;
 }
 

@@ -611,7 +611,7 @@ function checkConfigSource(scope: Construct, props: DrainerReleaseProps, cluster
   }
   const credential = gitOps === undefined ? undefined : credentialKey(parsed);
   if (credential !== undefined) {
-    inputError(scope, 'config', new Description(`a configuration with a credential at ${JSON.stringify(credential)} (not shown)`), gitOps === GitOpsEngine.FLUX
+    inputError(scope, 'config', new Description(`a configuration with a credential at ${describeValue(credential)} (not shown)`), gitOps === GitOpsEngine.FLUX
       ? 'no credential in a configuration the HelmRelease writes into the manifests: put the configuration in a Secret you create, as values (the runbook shows how), and name it in configSecret'
       : 'no credential in a configuration the Application writes into the manifests: Argo CD takes chart values from the Application only; install with Flux and configSecret, or with the runbook\'s helm install');
   }

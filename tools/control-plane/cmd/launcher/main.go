@@ -38,6 +38,11 @@ func run(assets, crds, kubeconfig string) error {
 		env.CRDDirectoryPaths = strings.Split(crds, ",")
 	}
 	if _, err := env.Start(); err != nil {
+		// envtest leaves etcd and kube-apiserver running when a later step of its start fails
+		// (installing a CRD the API server refuses): stop them, or they outlive the test.
+		if stopErr := env.Stop(); stopErr != nil {
+			fmt.Fprintf(os.Stderr, "launcher: stopping after a failed start: %v\n", stopErr)
+		}
 		return fmt.Errorf("starting etcd and kube-apiserver: %w", err)
 	}
 	defer func() {

@@ -107,10 +107,19 @@ async function runRotationRunbook(p: Project, live: LiveCluster): Promise<void> 
 /** The CA certificates of a PEM bundle. */
 const certificatesOf = (pem: string) => pem.split(/(?<=-----END CERTIFICATE-----)/).filter((b) => b.includes('BEGIN')).map((b) => new X509Certificate(b.trim()));
 
-/** The revision of every Certificate of the namespace, by name (0 when it has none). */
-function revisions(namespace: string): Map<string, number> {
-  const items = JSON.parse(plane!.kubectl(['get', 'certificates', '-n', namespace, '-o', 'json']).stdout).items as any[];
-  return new Map(items.map((c) => [c.metadata.name, c.status?.revision ?? 0]));
+/**
+ * The revision of every Certificate of the namespace, by name (0 when it has none), read once no Certificate is
+ * issuing. cert-manager writes the Secret first and the Certificate's revision after it, and readiness follows the
+ * Secret: a Certificate can be Ready on its new Secret while its revision still counts the issue before.
+ */
+async function revisions(namespace: string): Promise<Map<string, number>> {
+  for (let attempt = 0; ; attempt++) {
+    const items = JSON.parse(plane!.kubectl(['get', 'certificates', '-n', namespace, '-o', 'json']).stdout).items as any[];
+    const issuing = items.filter((c) => (c.status?.conditions ?? []).some((k: any) => k.type === 'Issuing' && k.status === 'True'));
+    if (issuing.length === 0) return new Map(items.map((c) => [c.metadata.name, c.status?.revision ?? 0]));
+    if (attempt >= 120) throw new Error(`Certificates still issuing after 60 s: ${issuing.map((c) => c.metadata.name).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 // For the whole file: an API server and cert-manager on a loaded 2-core machine are slow.
@@ -162,8 +171,8 @@ describeWithTools('rotations on a real API server with the real cert-manager', [
         expect([name, cas.length, cas[0].fingerprint256 !== initialSqlCa.fingerprint256, cas[0].fingerprint256 !== initialCa.fingerprint256,
           new X509Certificate(replaced.get(name)!['tls.crt']).verify(cas[0].publicKey)]).toEqual([name, 1, true, true, true]);
       }
-      const before = revisions(p.namespace);
-      const sqlCaRevision = revisions('cert-manager').get(sqlCaSecret);
+      const before = await revisions(p.namespace);
+      const sqlCaRevision = (await revisions('cert-manager')).get(sqlCaSecret);
       expect(sqlCaRevision).toBeGreaterThan(0);
       const { plan: renewal } = synth(p, [{ ...replacement, phase: RotationPhase.DROP_OLD }, { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }]);
       // A leaf renewal renews the certificates for MySQL clients too, each from the SQL CA it had.
@@ -173,7 +182,7 @@ describeWithTools('rotations on a real API server with the real cert-manager', [
       await runRotationRunbook(p, live);
       checked(RotationPhase.RENEW);
       const renewed = live.secrets();
-      const after = revisions(p.namespace);
+      const after = await revisions(p.namespace);
       expect([...renewed.keys()].sort()).toEqual([...replaced.keys()].sort());
       const caSecret = `${CLUSTER}-ca-2026-11-secret`;
       expect(renewed.get(caSecret)).toEqual(replaced.get(caSecret));
@@ -185,7 +194,7 @@ describeWithTools('rotations on a real API server with the real cert-manager', [
       expect([...sql].filter((name) => !replaced.has(name))).toEqual([]);
       expect(after.get(`${CLUSTER}-ca-2026-11`)).toBe(before.get(`${CLUSTER}-ca-2026-11`));
       // No CA Certificate was renewed: the SQL CA in cert-manager's namespace kept its revision.
-      expect(revisions(sqlCa.secretNamespace!).get(sqlCaSecret)).toBe(sqlCaRevision);
+      expect((await revisions(sqlCa.secretNamespace!)).get(sqlCaSecret)).toBe(sqlCaRevision);
       // Every pod restarted after its Secret was renewed: what it loaded is what the Secret holds now.
       live.sim.pods.forEach((pod) => expect([pod.name, pod.loaded!.key]).toEqual([pod.name, renewed.get(pod.secretName)!['tls.key']]));
     } finally {

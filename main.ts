@@ -97,20 +97,17 @@ export function addDeployment(app: App, namespace: string, method: IssuingMethod
     chart: { repository: 'https://charts.example.com/stable', version: '1.1.5' },
   });
 
-  // Backup and restore, each in a file of its own: the operator starts them as soon as they are
-  // applied, so they are not part of the cluster's manifest. The restore loads data with the
-  // importer and lightning components, whose certificates it adds.
+  // A backup and a restore: one-off operations, which the operator starts as soon as their objects
+  // are created. They go to cluster-tls/, never to dist/, and the cluster's runbook creates them
+  // when they are wanted. The restore loads data with the importer and lightning components,
+  // whose certificates it adds.
   const storage = {
     s3: { provider: 'aws', region: 'us-west-2', bucket: 'basic-backups', secretName: 'basic-s3-credentials' },
     credentialsSecretName: 'basic-backup-credentials',
     user: 'backup',
   };
-  new BackupRestore(new Chart(app, `${namespace}-backup`, { namespace }), 'basic-backup', {
-    cluster: database, backup: {}, ...storage,
-  });
-  new BackupRestore(new Chart(app, `${namespace}-restore`, { namespace }), 'basic-restore', {
-    cluster: database, restore: {}, ...storage,
-  });
+  new BackupRestore(chart, 'basic-backup', { cluster: database, backup: {}, ...storage });
+  new BackupRestore(chart, 'basic-restore', { cluster: database, restore: {}, ...storage });
 }
 
 /** The migration cluster "basic", copying one upstream MySQL source into the database cluster. */

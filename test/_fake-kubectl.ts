@@ -26,6 +26,8 @@
  * - `apply -f <file> [-l <selector>]`: stores every object of the YAML file (matching the label
  *   selector), raising `metadata.generation` when its spec changes; refuses a missing file, a bad
  *   selector, and a kind that is neither built in nor one of the CRDs in `crds/`;
+ * - `create -f <file>`: the same, refusing (storing nothing) an object that exists, as kubectl's
+ *   AlreadyExists;
  * - `delete certificate <name>... [--ignore-not-found]`: deletes those Certificates;
  * - `delete secret <name>... [--ignore-not-found]`: deletes those Secrets, refusing (before deleting any) a name
  *   that is not there unless told to ignore it;
@@ -501,7 +503,7 @@ if (verb === 'apply' && file === '-' && resource === undefined) {
   out('secret/' + object.metadata.name + (found ? ' configured' : ' created') + '\n');
   process.exit(0);
 }
-if (verb === 'apply' && file !== undefined && resource === undefined) {
+if ((verb === 'apply' || verb === 'create') && file !== undefined && resource === undefined) {
   if (!fs.existsSync(file)) die('error: the path "' + file + '" does not exist');
   const requirements = selector === undefined ? [] : parseSelector(selector);
   const objects = YAML.parseAllDocuments(fs.readFileSync(file, 'utf8')).map((d) => d.toJS()).filter((o) => o && matches(o, requirements));
@@ -509,7 +511,7 @@ if (verb === 'apply' && file !== undefined && resource === undefined) {
     const k = KINDS.find((x) => x.kind === o.kind && x.apiVersions.includes(o.apiVersion));
     if (!k) die('error: resource mapping not found for name: "' + o.metadata.name + '" namespace: "' + (o.metadata.namespace || '') + '" from "' + file + '": no matches for kind "' + o.kind + '" in version "' + o.apiVersion + '"');
   }
-  const lines = withState((state) => {
+  const applied = withState((state) => {
     state.objects = state.objects || [];
     const out = [];
     for (const o of objects) {
@@ -517,6 +519,9 @@ if (verb === 'apply' && file !== undefined && resource === undefined) {
       const at = (o.metadata && o.metadata.namespace) || ns;
       const existing = state.objects.find((x) => x.kind === o.kind && x.metadata.namespace === at && x.metadata.name === o.metadata.name);
       const label = k.singular + (k.group ? '.' + k.group : '') + '/' + o.metadata.name;
+      if (verb === 'create' && existing) {
+        return { save: false, error: 'Error from server (AlreadyExists): error when creating "' + file + '": ' + k.singular + (k.group ? '.' + k.group : '') + ' "' + o.metadata.name + '" already exists' };
+      }
       if (o.kind === 'Secret') {
         out.push(label + ' unchanged (the stand-in keeps Secrets apart)');
         continue;
@@ -534,8 +539,9 @@ if (verb === 'apply' && file !== undefined && resource === undefined) {
     }
     tick(state);
     return { save: true, out };
-  }).out;
-  out(lines.map((l) => l + '\n').join(''));
+  });
+  if (applied.error) die(applied.error);
+  out(applied.out.map((l) => l + '\n').join(''));
   process.exit(0);
 }
 if (verb === 'delete' && (resource === 'secret' || resource === 'secrets') && third !== undefined) {

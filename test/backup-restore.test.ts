@@ -5,7 +5,7 @@ import { API_GROUP_CONTEXT } from '../lib/model/settings';
 import { renderApp } from '../lib/synth/synthesize';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import { expectValidAgainstCrds } from './_crds';
-import { findObject, namesOf } from './_find';
+import { findObject, namesOf, operationsOf } from './_find';
 
 const S3 = { provider: 'aws', region: 'us-west-2', bucket: 'db-backups', secretName: 's3-keys' };
 /** What every BackupRestore needs besides the cluster and the operations. */
@@ -21,19 +21,21 @@ function synth(props: Partial<BackupRestoreProps> = {}) {
   const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5' });
   const br = new BackupRestore(early, 'br', { cluster, ...ACCESS, ...props });
   const objects = Testing.synth(chart);
-  return { cluster, br, objects, runbook: cluster.runbook.render() };
+  const { files } = renderApp(chart.node.root as App);
+  return { cluster, br, objects, files, operations: operationsOf(files), runbook: cluster.runbook.render() };
 }
 
 describe('Backup', () => {
-  const { objects, br } = synth({ backup: {} });
-  const backup = findObject(objects, 'Backup', 'basic-backup');
+  const { objects, operations, files, br } = synth({ backup: {} });
+  const backup = findObject(operations, 'Backup', 'basic-backup');
 
   test('named ${cluster_name}-backup, in the cluster\'s namespace, in the operator\'s API group', () => {
     expect(backup.apiVersion).toBe('db.operator.io/v1alpha1');
     expect(backup.metadata).toEqual({ name: 'basic-backup', namespace: 'demo' });
     expect(br.backupName).toBe('basic-backup');
-    expect(br.backup?.name).toBe('basic-backup');
-    expect(br.restore).toBeUndefined();
+    expect(br.backupFile).toBe('demo/basic/operations/basic-backup.yaml');
+    expect(br.restoreName).toBeUndefined();
+    expect(br.restoreFile).toBeUndefined();
   });
 
   test('every field of the spec\'s table, with its defaults', () => {
@@ -46,25 +48,26 @@ describe('Backup', () => {
   });
 
   test('no Restore, and no importer or lightning certificate, without a restore', () => {
-    expect(namesOf(objects, 'Restore')).toEqual([]);
+    expect(namesOf(operations, 'Restore')).toEqual([]);
     expect(namesOf(objects, 'Certificate')).not.toContain('basic-importer-cluster-secret');
     expect(namesOf(objects, 'Certificate')).not.toContain('basic-lightning-cluster-secret');
     expect(br.restoreSecretNames).toEqual([]);
   });
 
   test('validates against the CRDs in crds/', () => {
-    expectValidAgainstCrds(objects);
+    expectValidAgainstCrds([...objects, ...operations]);
   });
 
-  test('is applied after the database cluster', () => {
-    const order = objects.map((o) => `${o.kind}/${o.metadata.name}`);
-    expect(order.indexOf('DatabaseCluster/basic')).toBeLessThan(order.indexOf('Backup/basic-backup'));
+  test('is a one-off operation, never a manifest: alone in its file of the files folder, in the cluster\'s chart too', () => {
+    expect(namesOf(objects, 'Backup')).toEqual([]);
+    expect(files.filter((f) => f.path.includes('basic-backup')).map((f) => f.path)).toEqual(['demo/basic/operations/basic-backup.yaml']);
+    expect(operations).toHaveLength(1);
   });
 });
 
 describe('Restore', () => {
-  const { objects, br } = synth({ restore: {} });
-  const restore = findObject(objects, 'Restore', 'basic-restore');
+  const { objects, operations, br } = synth({ restore: {} });
+  const restore = findObject(operations, 'Restore', 'basic-restore');
 
   test('every field of the spec\'s table, with `to` for the endpoint', () => {
     expect(restore.apiVersion).toBe('db.operator.io/v1alpha1');
@@ -76,7 +79,8 @@ describe('Restore', () => {
       s3: { provider: 'aws', region: 'us-west-2', secretName: 's3-keys', bucket: 'db-backups', prefix: 'demo/basic' },
     });
     expect(br.restoreName).toBe('basic-restore');
-    expect(namesOf(objects, 'Backup')).toEqual([]);
+    expect(br.restoreFile).toBe('demo/basic/operations/basic-restore.yaml');
+    expect(namesOf(operations, 'Backup')).toEqual([]);
   });
 
   test('adds the importer and lightning server certificates with their host names', () => {
@@ -99,23 +103,22 @@ describe('Restore', () => {
   });
 
   test('without lightning, no importer or lightning certificate', () => {
-    const { objects: without, br: noLightning } = synth({ restore: { useLightning: false } });
+    const { objects: without, operations: withoutOps, br: noLightning } = synth({ restore: { useLightning: false } });
     expect(namesOf(without, 'Certificate')).not.toContain('basic-importer-cluster-secret');
     expect(namesOf(without, 'Certificate')).not.toContain('basic-lightning-cluster-secret');
     expect(noLightning.restoreSecretNames).toEqual([]);
-    expect(findObject(without, 'Restore', 'basic-restore').spec.to.host).toBe('basic-sqlserver.demo.svc');
+    expect(findObject(withoutOps, 'Restore', 'basic-restore').spec.to.host).toBe('basic-sqlserver.demo.svc');
   });
 
-  test('validates against the CRDs in crds/, with the certificates, and comes after the cluster', () => {
-    expectValidAgainstCrds(objects);
-    const order = objects.map((o) => `${o.kind}/${o.metadata.name}`);
-    expect(order.indexOf('DatabaseCluster/basic')).toBeLessThan(order.indexOf('Restore/basic-restore'));
+  test('validates against the CRDs in crds/, with the certificates; no manifest holds it', () => {
+    expectValidAgainstCrds([...objects, ...operations]);
+    expect(namesOf(objects, 'Restore')).toEqual([]);
   });
 });
 
 describe('settings', () => {
   test('user, backup type, sendCredToStore, prefix and endpoint reach both objects; each can override type and prefix', () => {
-    const { objects } = synth({
+    const { operations: objects } = synth({
       backup: { prefix: 'nightly/2024-06-01' },
       restore: { backupType: 'db', prefix: 'nightly/2024-05-31' },
       s3: { ...S3, provider: 'ceph', prefix: 'basic', endpoint: 'https://s3.example.com' },
@@ -139,7 +142,7 @@ describe('settings', () => {
   });
 
   test('an http:// endpoint is accepted only with allowInsecureEndpoint, which stays out of the spec', () => {
-    const { objects } = synth({ backup: {}, restore: {}, s3: { ...S3, provider: 'minio', endpoint: 'http://minio.storage.svc:9000', allowInsecureEndpoint: true } });
+    const { operations: objects } = synth({ backup: {}, restore: {}, s3: { ...S3, provider: 'minio', endpoint: 'http://minio.storage.svc:9000', allowInsecureEndpoint: true } });
     for (const [kind, name] of [['Backup', 'basic-backup'], ['Restore', 'basic-restore']]) {
       expect(findObject(objects, kind, name).spec.s3).toEqual({
         provider: 'minio', region: 'us-west-2', secretName: 's3-keys', bucket: 'db-backups', prefix: 'demo/basic', endpoint: 'http://minio.storage.svc:9000',
@@ -149,8 +152,8 @@ describe('settings', () => {
   });
 
   test('the user is the one given, in the runbook too', () => {
-    const { objects, runbook } = synth({ backup: {}, user: 'br_operator' });
-    expect(findObject(objects, 'Backup', 'basic-backup').spec.from.user).toBe('br_operator');
+    const { operations, runbook } = synth({ backup: {}, user: 'br_operator' });
+    expect(findObject(operations, 'Backup', 'basic-backup').spec.from.user).toBe('br_operator');
     expect(runbook).toContain('connects to `basic-sqlserver.demo.svc:4000` as `br_operator`');
   });
 
@@ -160,52 +163,55 @@ describe('settings', () => {
     const chart = new Chart(app, 'c', { namespace: 'demo' });
     const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5' });
     const br = new BackupRestore(chart, 'br', { cluster, backup: {}, ...ACCESS });
-    expect(findObject(chart.toJson(), 'Backup', 'basic-backup').apiVersion).toBe('acme.io/v1alpha1');
+    expect(findObject(operationsOf(renderApp(app).files), 'Backup', 'basic-backup').apiVersion).toBe('acme.io/v1alpha1');
     expect(cluster.runbook.render()).toContain('kubectl get backups.acme.io basic-backup -n demo');
     expect(br.namespace).toBe('demo');
   });
 
   test('no password anywhere in the output', () => {
-    const { objects } = synth({ backup: {}, restore: {} });
+    const { objects, files } = synth({ backup: {}, restore: {} });
     expect(JSON.stringify(objects)).not.toMatch(/password"?:/i);
+    expect(files.filter((f) => f.path.includes('/operations/')).map((f) => f.content).join('')).not.toMatch(/password"?:/i);
     expect(namesOf(objects, 'Secret')).toEqual([]);
   });
 });
 
 describe('runbook (section C step 5)', () => {
-  test('in the cluster\'s chart: already applied with the cluster; how to check it', () => {
+  test('in the cluster\'s chart: applying the manifests never started it; kubectl create starts it from its file, then how to check it', () => {
     const { runbook } = synth({ backup: {} });
     expect(runbook).toMatch(/^## \d+\. Back up cluster basic$/m);
-    expect(runbook).toContain('The Backup is in `test.k8s.yaml` with the cluster: it started when that file was applied.');
+    expect(runbook).toContain('The Backup is a one-off operation, not a manifest: applying the manifests or a GitOps sync never starts it. '
+      + 'Once the cluster is running, `kubectl create` starts it from `cluster-tls/demo/basic/operations/basic-backup.yaml`');
     expect(runbook).toContain('kubectl get secret backup-password s3-keys -n demo\n'
+      + 'kubectl create -f ../cluster-tls/demo/basic/operations/basic-backup.yaml\n'
       + 'kubectl get backups.db.operator.io basic-backup -n demo\n'
       + 'kubectl describe backups.db.operator.io basic-backup -n demo');
   });
 
-  test('in a chart of its own: apply that file, and the restore checks the importer and lightning Secrets', () => {
+  test('in a chart of its own: no manifest for it (an empty chart writes none of its objects), and the restore checks the importer and lightning Secrets', () => {
     const app = new App();
     const db = new Chart(app, 'db', { namespace: 'demo' });
     const cluster = new TlsDatabaseCluster(db, 'basic', { clusterName: 'basic', version: 'v4.0.5' });
     const restores = new Chart(app, 'restore', { namespace: 'demo' });
     new BackupRestore(restores, 'restore', { cluster, restore: {}, ...ACCESS });
     const rendered = renderApp(app);
-    expect(rendered.files.map((f) => f.path)).toEqual(expect.arrayContaining(['db.k8s.yaml', 'restore.k8s.yaml']));
+    expect(rendered.objects.filter((o) => o.manifest.kind === 'Restore')).toEqual([]);
+    expect(rendered.files.map((f) => f.path)).toContain('demo/basic/operations/basic-restore.yaml');
     const runbook = rendered.files.find((f) => f.path === 'demo/basic/database-runbook.md')!.content;
     expect(runbook).toMatch(/^## \d+\. Restore cluster basic from the backup$/m);
     expect(runbook).toContain('kubectl get secret backup-password s3-keys basic-importer-cluster-secret basic-lightning-cluster-secret -n demo\n'
-      + 'kubectl apply -f restore.k8s.yaml\n'
+      + 'kubectl create -f ../cluster-tls/demo/basic/operations/basic-restore.yaml\n'
       + 'kubectl get restores.db.operator.io basic-restore -n demo');
     expect(runbook).toContain('reads the backup at `s3://db-backups/demo/basic`');
   });
 
-  test('a Backup and a Restore in one chart are applied together, and the runbook says so', () => {
-    const app = new App();
-    const db = new Chart(app, 'db', { namespace: 'demo' });
-    const cluster = new TlsDatabaseCluster(db, 'basic', { clusterName: 'basic', version: 'v4.0.5' });
-    new BackupRestore(new Chart(app, 'ops', { namespace: 'demo' }), 'br', { cluster, backup: {}, restore: {}, ...ACCESS });
-    const runbook = cluster.runbook.render();
-    expect(runbook).toContain('The Backup and the Restore are both in `ops.k8s.yaml`: applying it starts both at once.');
-    expect(runbook.match(/kubectl apply -f ops\.k8s\.yaml/g)).toHaveLength(1);
+  test('a Backup and a Restore of one construct are two files, each created by its own step', () => {
+    const { runbook, br } = synth({ backup: {}, restore: {} });
+    expect([br.backupFile, br.restoreFile]).toEqual(['demo/basic/operations/basic-backup.yaml', 'demo/basic/operations/basic-restore.yaml']);
+    expect(runbook.match(/^kubectl create -f .*$/gm)).toEqual([
+      'kubectl create -f ../cluster-tls/demo/basic/operations/basic-backup.yaml',
+      'kubectl create -f ../cluster-tls/demo/basic/operations/basic-restore.yaml',
+    ]);
   });
 });
 
@@ -266,7 +272,10 @@ describe('input errors', () => {
     const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v4.0.5' });
     const props = { cluster, backup: {}, ...ACCESS };
     new BackupRestore(chart, 'one', props);
-    new BackupRestore(chart, 'two', props);
-    expect(() => renderApp(chart.node.root as App)).toThrow(/: Backup "basic-backup" in namespace "demo": received it twice/);
+    expect(() => new BackupRestore(chart, 'two', props)).toThrow(
+      'test/two: backup: received a second Backup of cluster basic (test/one declares basic-backup); expected one Backup per cluster: '
+      + 'its file is run again by deleting the finished Backup and creating it anew');
+    // A Restore beside it is no second Backup.
+    expect(() => new BackupRestore(chart, 'three', { cluster, restore: {}, ...ACCESS })).not.toThrow();
   });
 });

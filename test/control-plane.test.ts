@@ -189,6 +189,41 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
     expect(defaulted).toEqual([]);
   });
 
+  test('kubectl apply -f dist/ whole starts no one-off operation; the runbooks\' kubectl create makes each Backup and Restore from cluster-tls/, once', () => {
+    const oneOff = () => kubectl(['get', 'backups.db.operator.io,restores.db.operator.io', '-A', '-o', 'name']);
+    const whole = kubectl(['apply', '--server-side', '--field-manager=cdk8s-cluster-tls', '--validate=strict', '-f', DIST]);
+    expect({ status: whole.status, stderr: whole.stderr }).toEqual({ status: 0, stderr: '' });
+    // A second sync, as a GitOps tool repeats it: still nothing started.
+    expect(kubectl(['apply', '--server-side', '--field-manager=cdk8s-cluster-tls', '--validate=strict', '-f', DIST]).status).toBe(0);
+    expect(oneOff()).toMatchObject({ status: 0, stdout: '' });
+    // The runbooks' commands as written, from the output folder they say to run them in.
+    const creates = ['demo', 'demo-cfssl']
+      .flatMap((ns) => fs.readFileSync(path.join(filesFolderOf(DIST), ns, 'basic', 'database-runbook.md'), 'utf8').split('\n'))
+      .filter((line) => line.startsWith('kubectl create -f '));
+    expect(creates).toHaveLength(4);
+    const files = creates.map((line) => path.resolve(DIST, line.slice('kubectl create -f '.length)));
+    try {
+      for (const file of files) {
+        const created = kubectl(['create', '--validate=strict', '-f', file]);
+        expect({ file, status: created.status, stderr: created.stderr }).toEqual({ file, status: 0, stderr: '' });
+        for (const o of objectsOf(file)) {
+          expect([file, notReadBack(o, readBack(o))]).toEqual([file, []]);
+        }
+      }
+      expect(oneOff().stdout.trim().split('\n').sort()).toEqual([
+        'backup.db.operator.io/basic-backup', 'backup.db.operator.io/basic-backup', 'restore.db.operator.io/basic-restore', 'restore.db.operator.io/basic-restore',
+      ]);
+      // create, not apply: run again, it refuses rather than leaving an older finished operation in place.
+      const again = kubectl(['create', '-f', files[0]]);
+      expect(again.status).not.toBe(0);
+      expect(again.stderr).toMatch(/AlreadyExists|already exists/);
+    } finally {
+      for (const file of files) {
+        kubectl(['delete', '--ignore-not-found', '-f', file]);
+      }
+    }
+  });
+
   test('every phase of a TLS enablement applies over the one before, server-side with strict validation, and reads back field by field', () => {
     const namespace = 'enabling';
     expect(kubectl(['create', 'namespace', namespace]).status).toBe(0);

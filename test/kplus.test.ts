@@ -10,6 +10,7 @@ import { DrainerRelease } from '../lib/clusters/drainer-release';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import { TlsMigrationCluster } from '../lib/clusters/tls-migration-cluster';
 import { renderApp } from '../lib/synth/synthesize';
+import { operationsOf } from './_find';
 
 /** A database cluster in namespace `demo`, with a chart beside it for workloads. */
 function setup(props: Partial<ConstructorParameters<typeof TlsDatabaseCluster>[2]> = {}) {
@@ -89,7 +90,7 @@ describe('cdk8s-plus interop', () => {
     });
     expect(drainer.serverSecret().name).toBe('basic-drainer-cluster-secret');
     const objects = Testing.synth(chart);
-    const backup = objects.find((o) => o.kind === 'Backup');
+    const backup = operationsOf(renderApp(chart.node.root as App).files).find((o) => o.kind === 'Backup');
     expect([backup.spec.from.secretName, backup.spec.s3.secretName]).toEqual(['backup-password', 's3-keys']);
     expect(objects.find((o) => o.kind === 'MigrationCluster').spec.tlsClientSecretNames).toEqual(['source1-tls', 'target-tls']);
     const values = YAML.parse(renderApp(chart.node.root as App).files.find((f) => f.path === 'demo/basic/drainer-binlog-values.yaml')!.content);

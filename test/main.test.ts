@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { renderApp, synthesize } from '../lib';
 import { buildApp } from '../main';
 import { expectValidAgainstCrds } from './_crds';
-import { findObject, namesOf } from './_find';
+import { findObject, namesOf, operationsOf } from './_find';
 
 const DIST = path.join(__dirname, '..', 'dist');
 const rendered = renderApp(buildApp());
@@ -65,8 +65,10 @@ describe('reference app', () => {
       .toEqual(['*.basic-binlog-drainer', '*.basic-binlog-drainer.demo', '*.basic-binlog-drainer.demo.svc']);
     const values = rendered.files.find((f) => f.path === 'demo/basic/drainer-binlog-values.yaml');
     expect(values?.content).toContain('certAllowedCN:\n    - basic\n');
-    expect(rendered.objects.filter((o) => o.manifest.kind === 'Backup').map((o) => o.file).sort()).toEqual(['demo-backup.k8s.yaml', 'demo-cfssl-backup.k8s.yaml']);
-    expect(rendered.objects.filter((o) => o.manifest.kind === 'Restore').map((o) => o.file).sort()).toEqual(['demo-cfssl-restore.k8s.yaml', 'demo-restore.k8s.yaml']);
+    // One-off operations: in the files folder, never in a manifest that applying dist/ would start.
+    expect(rendered.objects.filter((o) => ['Backup', 'Restore'].includes(o.manifest.kind))).toEqual([]);
+    expect(operationsOf(rendered.files).map((o) => `${o.metadata.namespace}/${o.kind}/${o.metadata.name}`).sort())
+      .toEqual(['demo-cfssl/Backup/basic-backup', 'demo-cfssl/Restore/basic-restore', 'demo/Backup/basic-backup', 'demo/Restore/basic-restore']);
     for (const token of ['importer', 'lightning']) {
       expect(namesOf(demo, 'Certificate')).toContain(`basic-${token}-cluster-secret`);
     }

@@ -5,7 +5,7 @@ import { ApiObject, App, Chart, YamlOutputType } from 'cdk8s';
 import * as fc from 'fast-check';
 import {
   OutputPath, cfsslFolder, databaseRunbookPath, defaultMembersFile, defaultRecordFile, drainerValuesPath, enablementRunbookPath, membersFileFromOutputFolder,
-  expiryExporterValuesPath, migrationRunbookPath, migrationSourcePath, migrationTaskPath, mountClientSecretPatchPath, parseOutputPath, requiredSecretsPath, tlsPlanPath,
+  expiryExporterValuesPath, migrationRunbookPath, migrationSourcePath, migrationTaskPath, mountClientSecretPatchPath, operationPath, parseOutputPath, requiredSecretsPath, tlsPlanPath,
 } from '../lib/model/output-layout';
 import { renderApp, synthesize } from '../lib/synth/synthesize';
 import { ClusterTlsError, TlsDatabaseCluster } from '../lib';
@@ -59,6 +59,7 @@ describe('the output layout', () => {
         [migrationRunbookPath(ns, cluster), { file: 'migration-runbook', ...at }],
         [enablementRunbookPath(ns, cluster), { file: 'enablement-runbook', ...at }],
         [expiryExporterValuesPath(ns, cluster), { file: 'expiry-exporter-values', ...at }],
+        [operationPath(ns, cluster, name), { file: 'operation', ...at, name }],
       ];
       if (name !== 'task') {
         cases.push([migrationSourcePath(ns, cluster, name), { file: 'migration-source', ...at, sourceId: name }]);

@@ -12,12 +12,12 @@ import { filesFolderOf } from '../lib/model/output-layout';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
 import { IssuingMethod } from '../lib/certificates/certificate-options';
 import { TlsDatabaseCluster, TlsDatabaseClusterProps } from '../lib/clusters/tls-database-cluster';
-import { synthesize } from '../lib/synth/synthesize';
+import { renderApp, synthesize } from '../lib/synth/synthesize';
 import { VerifyReport, formatReport, loadPlans, parseSecrets, verify } from '../lib/verify';
 import { CertManagerIssuer, IssuedSecret } from './_cert-manager-issuer';
 import { secretObject } from './_pki';
 import { expectValidAgainstCrds } from './_crds';
-import { findObject } from './_find';
+import { findObject, operationsOf } from './_find';
 
 interface Built {
   readonly chart: Chart;
@@ -134,7 +134,7 @@ describe('Backup and Restore', () => {
   test('connect with the operator\'s client Secret when tlsClient is on', () => {
     const built = build();
     new BackupRestore(built.chart, 'br', { cluster: built.database, ...ACCESS });
-    const objects = Testing.synth(built.chart);
+    const objects = operationsOf(renderApp(built.chart.node.root as App).files);
     expectValidAgainstCrds(objects);
     expect(findObject(objects, 'Backup', 'basic-backup').spec.from.tlsClientSecretName).toBe('basic-sqlserver-client-secret');
     expect(findObject(objects, 'Restore', 'basic-restore').spec.to.tlsClientSecretName).toBe('basic-sqlserver-client-secret');
@@ -146,7 +146,7 @@ describe('Backup and Restore', () => {
   test('name no client Secret when it is off', () => {
     const built = build(IssuingMethod.CERT_MANAGER, { tlsClient: undefined });
     new BackupRestore(built.chart, 'br', { cluster: built.database, ...ACCESS });
-    const objects = Testing.synth(built.chart);
+    const objects = operationsOf(renderApp(built.chart.node.root as App).files);
     expect(findObject(objects, 'Backup', 'basic-backup').spec.from).not.toHaveProperty('tlsClientSecretName');
     expect(findObject(objects, 'Restore', 'basic-restore').spec.to).not.toHaveProperty('tlsClientSecretName');
   });

@@ -65,7 +65,7 @@ func addDeployment(app cdk8s.App, namespace string, method clustertls.IssuingMet
 		Chart:       &clustertls.DrainerChart{Repository: jsii.String("https://charts.example.com/stable"), Version: jsii.String("1.1.5")},
 	})
 
-	// Backup and restore, each in a file of its own.
+	// A backup and a restore: one-off operations, written to cluster-tls/, never to dist/.
 	storage := func(backup *clustertls.BackupOptions, restore *clustertls.RestoreOptions) *clustertls.BackupRestoreProps {
 		return &clustertls.BackupRestoreProps{
 			Cluster: database, Backup: backup, Restore: restore,
@@ -77,10 +77,8 @@ func addDeployment(app cdk8s.App, namespace string, method clustertls.IssuingMet
 			User:                  jsii.String("backup"),
 		}
 	}
-	clustertls.NewBackupRestore(cdk8s.NewChart(app, jsii.String(namespace+"-backup"), &cdk8s.ChartProps{Namespace: jsii.String(namespace)}),
-		jsii.String("basic-backup"), storage(&clustertls.BackupOptions{}, nil))
-	clustertls.NewBackupRestore(cdk8s.NewChart(app, jsii.String(namespace+"-restore"), &cdk8s.ChartProps{Namespace: jsii.String(namespace)}),
-		jsii.String("basic-restore"), storage(nil, &clustertls.RestoreOptions{}))
+	clustertls.NewBackupRestore(chart, jsii.String("basic-backup"), storage(&clustertls.BackupOptions{}, nil))
+	clustertls.NewBackupRestore(chart, jsii.String("basic-restore"), storage(nil, &clustertls.RestoreOptions{}))
 }
 
 // addMigration declares the migration cluster "basic", copying one upstream MySQL source into the database cluster.

@@ -66,16 +66,14 @@ def add_deployment(app: App, namespace: str, method: IssuingMethod) -> None:
         chart={"repository": "https://charts.example.com/stable", "version": "1.1.5"},
     )
 
-    # Backup and restore, each in a file of its own.
+    # A backup and a restore: one-off operations, written to cluster-tls/, never to dist/.
     storage = {
         "s3": {"provider": "aws", "region": "us-west-2", "bucket": "basic-backups", "secret_name": "basic-s3-credentials"},
         "credentials_secret_name": "basic-backup-credentials",
         "user": "backup",
     }
-    BackupRestore(Chart(app, f"{namespace}-backup", namespace=namespace), "basic-backup",
-        cluster=database, backup={}, **storage)
-    BackupRestore(Chart(app, f"{namespace}-restore", namespace=namespace), "basic-restore",
-        cluster=database, restore={}, **storage)
+    BackupRestore(chart, "basic-backup", cluster=database, backup={}, **storage)
+    BackupRestore(chart, "basic-restore", cluster=database, restore={}, **storage)
 
 
 def add_migration(chart: Chart, certs: ClusterCertificates, database: TlsDatabaseCluster) -> None:

@@ -2,16 +2,17 @@
  * The `BackupRestore` construct: the operator's `Backup` and `Restore` objects of a database
  * cluster, the restore's extra server certificates, and the runbook step that checks them.
  */
-import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { ClusterKind, DeployedBy, SHOWN_VALUES, componentsOf } from '../model/catalog';
-import { inputError, shown } from '../model/errors';
+import { Description, inputError, shown } from '../model/errors';
 import * as names from '../model/names';
 import { operatorApiVersion } from '../model/settings';
 import type { ITlsDatabaseCluster } from './tls-cluster';
-import { manifestFileName } from '../model/output-layout';
+import { fromOutputFolder, inFilesFolder, operationPath } from '../model/output-layout';
 import { SecretRef, secretRef, secretRefName } from '../model/secret-ref';
-import { compact, dependWithinChart, operatorObject } from './operator';
+import { compact } from './operator';
+import { OutputFile } from '../synth/output-file';
+import { stringifyManifests } from '../yaml/emitter';
 import { RunbookStep } from '../documents/runbook';
 import { requireNoCredentials, requireUrl } from '../model/validate';
 import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-props';
@@ -162,20 +163,27 @@ const BACKUP_RESTORE_SHAPE = {
  * port; a restore that loads data adds the importer's and lightning's server certificates to the
  * cluster's certificates. The cluster's runbook gets the steps that start and check them.
  *
- * The operator starts a backup or a restore as soon as its object is created, so the objects go
- * to the manifest of this construct's chart: give it a chart of its own, applied when the backup
- * or restore is wanted. A Backup and a Restore in the same construct are applied together; for a
- * restore later than the backup, use two constructs in two charts.
+ * The operator starts a backup or a restore as soon as its object is created, and again whenever
+ * it is created anew. So the objects are one-off operations, never manifests: each is written to
+ * the files folder (`cluster-tls/<namespace>/<cluster>/operations/<name>.yaml`), where applying
+ * `dist/` or a GitOps sync never reaches it, and the cluster's runbook gives the `kubectl create`
+ * that starts it when it is wanted. The construct may sit in any chart, the cluster's included.
  */
 export class BackupRestore extends Construct {
-  /** The `Backup`, when requested. */
-  public readonly backup?: ApiObject;
-  /** The `Restore`, when requested. */
-  public readonly restore?: ApiObject;
   /** The Backup's name, `${cluster_name}-backup`, when requested. */
   public readonly backupName?: string;
   /** The Restore's name, `${cluster_name}-restore`, when requested. */
   public readonly restoreName?: string;
+  /**
+   * The Backup's file, relative to the files folder
+   * (`<namespace>/<cluster>/operations/${cluster_name}-backup.yaml`), when requested.
+   */
+  public readonly backupFile?: string;
+  /**
+   * The Restore's file, relative to the files folder
+   * (`<namespace>/<cluster>/operations/${cluster_name}-restore.yaml`), when requested.
+   */
+  public readonly restoreFile?: string;
   /** The namespace of the objects, the cluster's. */
   public readonly namespace: string;
   /** The server Secrets the restore needs besides the cluster's (importer and lightning), in that order. */
@@ -189,18 +197,19 @@ export class BackupRestore extends Construct {
 
     this.namespace = cluster.namespace;
     const operations = resolveOperations(this, props, backupType, prefix);
+    claimOperations(this, cluster, operations);
     this.restoreSecretNames = this.addRestoreCertificates(props);
 
-    const objects = operations.map((op) => ({ op, obj: this.declareOperation(props, op, resolved) }));
-    const backup = objects.find((o) => o.op.kind === 'Backup');
-    const restore = objects.find((o) => o.op.kind === 'Restore');
-    this.backup = backup?.obj;
+    const files = operations.map((op) => ({ op, file: this.declareOperation(props, op, resolved) }));
+    const backup = files.find((o) => o.op.kind === 'Backup');
+    const restore = files.find((o) => o.op.kind === 'Restore');
     this.backupName = backup?.op.name;
-    this.restore = restore?.obj;
+    this.backupFile = backup?.file;
     this.restoreName = restore?.op.name;
+    this.restoreFile = restore?.file;
 
-    for (const { op } of objects) {
-      cluster.addRunbookStep(this.runbookStep(cluster, props, op, resolved, operations));
+    for (const { op, file } of files) {
+      cluster.addRunbookStep(this.runbookStep(cluster, props, op, file, resolved));
     }
   }
 
@@ -212,26 +221,25 @@ export class BackupRestore extends Construct {
       : [];
   }
 
-  /** Declares the `Backup` or `Restore` object, under a construct named after its kind, after the cluster when in the same chart. */
-  private declareOperation(props: BackupRestoreProps, op: Operation, resolved: ResolvedBackupRestoreProps): ApiObject {
+  /** Declares the file of the `Backup` or `Restore` object, under a construct named after its kind, and returns its path. */
+  private declareOperation(props: BackupRestoreProps, op: Operation, resolved: ResolvedBackupRestoreProps): string {
     const { cluster } = props;
-    const holder = new Construct(this, op.kind);
-    const obj = operatorObject(holder, {
+    const object = {
+      apiVersion: operatorApiVersion(this),
       kind: op.kind,
-      name: op.name,
-      namespace: cluster.namespace,
+      metadata: { name: op.name, namespace: cluster.namespace },
       spec: operationSpec(props, op, resolved),
-    });
-    dependWithinChart(obj, cluster.resource);
-    return obj;
+    };
+    const file = operationPath(cluster.namespace, cluster.clusterName, op.name);
+    new OutputFile(this, op.kind, { path: file, content: stringifyManifests([object]) });
+    return file;
   }
 
-  /** The runbook step that checks the Secrets, starts the backup or restore when its own chart is applied, and follows it. */
-  private runbookStep(cluster: ITlsDatabaseCluster, props: BackupRestoreProps, op: Operation, resolved: ResolvedBackupRestoreProps, operations: readonly Operation[]): RunbookStep {
+  /** The runbook step that checks the Secrets, creates the Backup or Restore from its file, and follows it. */
+  private runbookStep(cluster: ITlsDatabaseCluster, props: BackupRestoreProps, op: Operation, file: string, resolved: ResolvedBackupRestoreProps): RunbookStep {
     const { namespace } = this;
     const { user } = props;
     const { credentialsSecretName, s3SecretName } = resolved;
-    const file = manifestFileName(Chart.of(this));
     const group = operatorApiVersion(this).split('/')[0];
     const resource = `${op.kind.toLowerCase()}s.${group}`;
     const where = `s3://${props.s3.bucket}/${op.prefix}`;
@@ -247,22 +255,36 @@ export class BackupRestore extends Construct {
           ? ` The importer and lightning components load their server certificates from ${this.restoreSecretNames.map((s) => `\`${s}\``).join(' and ')}.`
           : '')
         + (tlsClient ? ` The SQL server takes TLS from MySQL clients: the job connects with the client certificate of \`${tlsClient}\`, which the operator mounts.` : ''),
+      `The ${op.kind} is a one-off operation, not a manifest: applying the manifests or a GitOps sync never starts it. `
+        + `Once the cluster is running, \`kubectl create\` starts it from \`${inFilesFolder(file)}\`; `
+        + `\`create\` refuses a ${op.kind} that already exists, so a finished one is deleted before it runs again.`,
     ];
-    const commands = [`kubectl get secret ${secrets.join(' ')} -n ${namespace}`];
-    const first = operations[0] === op;
-    if (Chart.of(this) === Chart.of(cluster)) {
-      text.push(`The ${op.kind} is in \`${file}\` with the cluster: it started when that file was applied.`);
-    } else if (operations.length > 1) {
-      text.push(`The Backup and the Restore are both in \`${file}\`: applying it starts both at once.`);
-      if (first) {
-        commands.push(`kubectl apply -f ${file}`);
-      }
-    } else {
-      text.push(`Apply \`${file}\` once the cluster is running; the ${op.kind.toLowerCase()} starts when the ${op.kind} is created.`);
-      commands.push(`kubectl apply -f ${file}`);
-    }
-    commands.push(`kubectl get ${resource} ${op.name} -n ${namespace}`, `kubectl describe ${resource} ${op.name} -n ${namespace}`);
+    const commands = [
+      `kubectl get secret ${secrets.join(' ')} -n ${namespace}`,
+      `kubectl create -f ${fromOutputFolder(file)}`,
+      `kubectl get ${resource} ${op.name} -n ${namespace}`,
+      `kubectl describe ${resource} ${op.name} -n ${namespace}`,
+    ];
     return { title: isRestore ? `Restore cluster ${cluster.clusterName} from the backup` : `Back up cluster ${cluster.clusterName}`, text, commands };
+  }
+}
+
+/** The operations each cluster's BackupRestore constructs declare, by name, with the construct that declares each. */
+const claimedOperations = new WeakMap<ITlsDatabaseCluster, Map<string, string>>();
+
+/** Refuses a Backup or Restore another construct already declares for the same cluster: two would write one file. */
+function claimOperations(scope: IConstruct, cluster: ITlsDatabaseCluster, operations: readonly Operation[]): void {
+  const claimed = claimedOperations.get(cluster) ?? new Map<string, string>();
+  claimedOperations.set(cluster, claimed);
+  for (const op of operations) {
+    const other = claimed.get(op.name);
+    if (other !== undefined) {
+      inputError(scope, op.kind.toLowerCase(), new Description(`a second ${op.kind} of cluster ${cluster.clusterName} (${other} declares ${op.name})`),
+        `one ${op.kind} per cluster: its file is run again by deleting the finished ${op.kind} and creating it anew`);
+    }
+  }
+  for (const op of operations) {
+    claimed.set(op.name, scope.node.path);
   }
 }
 

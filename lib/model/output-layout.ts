@@ -24,6 +24,7 @@
  * cluster-tls/<namespace>/<cluster>/migration/<source-id>.yaml
  * cluster-tls/<namespace>/<cluster>/migration/task.yaml
  * cluster-tls/<namespace>/<cluster>/migration-runbook.md
+ * cluster-tls/<namespace>/<cluster>/operations/<name>.yaml  a one-off operation (Backup, Restore), created by the runbook's command, never applied with dist/
  * cluster-tls/<namespace>/<cluster>/rotation-runbook.md     while a rotation is declared: its phase, step by step
  * cluster-tls/<namespace>/<cluster>/rotate-certificates.sh  cert-manager, while a rotation is declared: the phase's script
  * cluster-tls/<namespace>/<cluster>/enablement-runbook.md   while a TLS enablement is declared: its phase, step by step
@@ -48,6 +49,7 @@ const FILES = {
   migrationFolder: 'migration',
   migrationTask: 'task.yaml',
   migrationRunbook: 'migration-runbook.md',
+  operationsFolder: 'operations',
   rotationRunbook: 'rotation-runbook.md',
   rotationScript: 'rotate-certificates.sh',
   enablementRunbook: 'enablement-runbook.md',
@@ -243,6 +245,15 @@ export function migrationRunbookPath(namespace: string, clusterName: string): st
 }
 
 /**
+ * A one-off operation of the operator (a Backup, a Restore), named by the object's name:
+ * `<namespace>/<cluster>/operations/<name>.yaml`. It sits in the files folder, never in the output
+ * folder, so that applying the manifests or a GitOps sync never starts it.
+ */
+export function operationPath(namespace: string, clusterName: string, name: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${FILES.operationsFolder}/${name}.yaml`;
+}
+
+/**
  * The manifest file of a chart, `<chart>.k8s.yaml`, as `App.synth()` names it (when charts depend
  * on each other, the writer prefixes an index).
  */
@@ -364,6 +375,16 @@ export type OutputPath =
     readonly releaseName: string;
   }
   | {
+    /** A one-off operation's object in the operations folder. */
+    readonly file: 'operation';
+    /** The namespace of the cluster whose folder holds the file. */
+    readonly namespace: string;
+    /** The name of the cluster whose folder holds the file. */
+    readonly clusterName: string;
+    /** The object's name, from the file name. */
+    readonly name: string;
+  }
+  | {
     /** One upstream source's configuration in the migration folder. */
     readonly file: 'migration-source';
     /** The namespace of the cluster whose folder holds the file. */
@@ -423,6 +444,9 @@ function parseClusterPath(namespace: string, clusterName: string, rest: readonly
   }
   if (rest.length === 3 && first === FILES.cfsslFolder && second === FILES.cfsslSqlFolder) {
     return { file: 'cfssl', ...cluster, name: `${second}/${rest[2]}` };
+  }
+  if (rest.length === 2 && first === FILES.operationsFolder && second.endsWith('.yaml')) {
+    return { file: 'operation', ...cluster, name: second.slice(0, -'.yaml'.length) };
   }
   if (rest.length === 2 && first === FILES.migrationFolder && second.endsWith('.yaml')) {
     return second === FILES.migrationTask ? { file: 'migration-task', ...cluster }

@@ -93,11 +93,9 @@ public final class Main {
             .chart(DrainerChart.builder().repository("https://charts.example.com/stable").version("1.1.5").build())
             .build();
 
-        // Backup and restore, each in a file of its own.
-        new BackupRestore(new Chart(app, namespace + "-backup", ChartProps.builder().namespace(namespace).build()), "basic-backup",
-            storage(database).backup(BackupOptions.builder().build()).build());
-        new BackupRestore(new Chart(app, namespace + "-restore", ChartProps.builder().namespace(namespace).build()), "basic-restore",
-            storage(database).restore(RestoreOptions.builder().build()).build());
+        // A backup and a restore: one-off operations, written to cluster-tls/, never to dist/.
+        new BackupRestore(chart, "basic-backup", storage(database).backup(BackupOptions.builder().build()).build());
+        new BackupRestore(chart, "basic-restore", storage(database).restore(RestoreOptions.builder().build()).build());
     }
 
     /** Where backups go, and the credentials they are made with. */

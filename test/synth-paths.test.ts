@@ -220,6 +220,17 @@ describe('what each way writes when nothing is wrong', () => {
     expect(cli.stdout).toContain('  - cdk8s-out/demo.k8s.yaml');
   }, 60_000);
 
+  test('an App given no outdir under cdk8s synth (the CLI\'s folder is then the output folder) is refused in one line that names the fix; dist/ is kept', () => {
+    const dir = userProject();
+    expect(synth('npm run synth', dir).status).toBe(0);
+    const before = state(dir);
+    const run = synth('cdk8s synth', dir, { WAY: 'app.synth' });
+    expect(run.status).not.toBe(0);
+    expect(errorLines(run)).toEqual([`error: CDK8S_OUTDIR: received cdk8s-out, the output folder itself; expected a folder of its own for the cdk8s CLI, `
+      + 'which deletes it before every run: give the App its own output folder (new App({ outdir: \'dist\' })) and set output in cdk8s.yaml to another folder, such as cdk8s.out']);
+    expect(state(dir)).toEqual(before);
+  }, 60_000);
+
   test('cdk8s synth --stdout prints the manifests and still writes dist/', () => {
     const dir = userProject();
     const run = spawnSync(process.execPath, [CDK8S_CLI, 'synth', '--stdout', '--no-check-upgrade'], { cwd: dir, encoding: 'utf8', env: { ...process.env, CDK8S_OUTDIR: '' } });

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
-import { ClusterCertificates, ClusterTlsError, MANIFESTS_ONLY_CONTEXT, OutputFile, renderApp, synthesize, synthesizeOrExit, writeOutput } from '../lib';
+import { ClusterCertificates, ClusterTlsError, TlsDatabaseCluster, MANIFESTS_ONLY_CONTEXT, OutputFile, renderApp, synthesize, synthesizeOrExit, writeOutput } from '../lib';
 import { machineError } from '../lib/synth/machine-errors';
 import { filesFolderOf } from '../lib/model/output-layout';
 
@@ -281,6 +281,25 @@ describe('synthesize', () => {
         + 'expected the output folder: move the file away, or set the output folder (outdir, CDK8S_OUTDIR) to another path'));
     } finally {
       process.chdir(cwd);
+    }
+  });
+
+  test('the cdk8s CLI\'s folder (CDK8S_OUTDIR) may not be the output folder, as it is for an App given no outdir', () => {
+    const dir = path.join(tmpdir(), 'cdk8s.out');
+    const saved = process.env.CDK8S_OUTDIR;
+    try {
+      process.env.CDK8S_OUTDIR = dir;
+      const app = new App();
+      new TlsDatabaseCluster(new Chart(app, 'demo', { namespace: 'demo' }), 'db', { clusterName: 'basic', version: 'v4.0.5' });
+      expect(() => synthesize(app)).toThrow(new ClusterTlsError(`CDK8S_OUTDIR: received ${dir}, the output folder itself; expected a folder of its own for the cdk8s CLI, `
+        + 'which deletes it before every run: give the App its own output folder (new App({ outdir: \'dist\' })) and set output in cdk8s.yaml to another folder, such as cdk8s.out'));
+      expect(fs.existsSync(dir)).toBe(false);
+    } finally {
+      if (saved === undefined) {
+        delete process.env.CDK8S_OUTDIR;
+      } else {
+        process.env.CDK8S_OUTDIR = saved;
+      }
     }
   });
 

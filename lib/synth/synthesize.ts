@@ -263,14 +263,19 @@ function checkFolders(swap: OutputSwap, output: { readonly outdir: string; reado
 }
 
 /**
- * The cdk8s CLI's output folder (`CDK8S_OUTDIR`) when it is not the output folder itself: it gets a
- * copy of the manifests. Refused when one holds the other: the CLI deletes its folder before every
- * run, and a copy into the output folder would be a file no synth listed.
+ * The cdk8s CLI's output folder (`CDK8S_OUTDIR`), which gets a copy of the manifests. Refused when
+ * it is the output folder, holds it or sits inside it: the CLI deletes its folder before every run,
+ * so a refused synth would leave no manifests, and a copy into the output folder would be a file
+ * no synth listed. An `App` given no `outdir` takes the CLI's folder, so the refusal names both fixes.
  */
 function cliFolder(outdir: string): string | undefined {
   const cli = process.env.CDK8S_OUTDIR;
-  if (!cli || path.resolve(cli) === outdir) {
+  if (!cli) {
     return undefined;
+  }
+  if (path.resolve(cli) === outdir) {
+    throw new ClusterTlsError(`CDK8S_OUTDIR: received ${displayPath(outdir)}, the output folder itself; expected a folder of its own for the cdk8s CLI, `
+      + 'which deletes it before every run: give the App its own output folder (new App({ outdir: \'dist\' })) and set output in cdk8s.yaml to another folder, such as cdk8s.out');
   }
   const inside = isWithin(outdir, path.resolve(cli));
   if (inside || isWithin(path.resolve(cli), outdir)) {

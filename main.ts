@@ -122,9 +122,10 @@ function addMigration(chart: Chart, certs: ClusterCertificates, database: TlsDat
     sources: [
       { sourceId: 'source1', host: 'mysql.example.com', port: 3306, user: 'root', tlsSecretName: 'basic-source1-tls' },
     ],
-    // The migration is an application of the database: it writes to the SQL server with a client
-    // certificate of its own, as the user the runbook ties to that certificate.
-    target: { database, user: 'basic-migration', tlsSecretName: database.addSqlClient('basic-migration').secretName },
+    // The migration is an application of the database: with no tlsSecretName, the library issues
+    // it a client certificate of its own (database.addSqlClient('basic-migration')), for the user
+    // the runbook ties to that certificate.
+    target: { database, user: 'basic-migration' },
     task: { name: 'basic-migration' },
   });
 }

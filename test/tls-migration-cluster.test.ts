@@ -12,6 +12,7 @@ import { PvReclaimPolicy } from '../lib/clusters/tls-cluster';
 import { OutputFile } from '../lib/synth/output-file';
 import { renderApp } from '../lib/synth/synthesize';
 import { TlsMigrationCluster, TlsMigrationClusterProps } from '../lib/clusters/tls-migration-cluster';
+import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject, namesOf } from './_find';
 import { createFakeKubectl } from './_fake-kubectl';
@@ -427,6 +428,47 @@ describe('runbook', () => {
   test('connects migctl to the master with the certificate files and the master address', () => {
     expect(runbook).toContain('kubectl exec -it basic-mig-master-0 -n demo -- sh');
     expect(runbook).toContain('migctl --ssl-ca=ca.crt --ssl-cert=tls.crt --ssl-key=tls.key --master-addr 127.0.0.1:8261 list-member');
+  });
+});
+
+describe('a target database of this library, without tlsSecretName', () => {
+  /** The migration into a TlsDatabaseCluster "orders" of namespace `namespace`, with or without TLS for MySQL clients. */
+  const into = (namespace: string, tlsClient: boolean, user = 'orders-migration', before?: (db: TlsDatabaseCluster) => void) => synth({}, (chart) => {
+    const app = chart.node.root as App;
+    const data = namespace === 'demo' ? chart : new Chart(app, 'data', { namespace });
+    const database = new TlsDatabaseCluster(data, 'orders', { clusterName: 'orders', version: 'v8.1.0', tlsClient: tlsClient ? {} : undefined });
+    before?.(database);
+    return { target: { database, user } };
+  });
+
+  test('the library issues the migration its own client certificate, as addSqlClient(user) in this cluster\'s namespace, and mounts it', () => {
+    for (const namespace of ['demo', 'data']) {
+      const { cluster, objects, yaml, file } = into(namespace, true);
+      const secret = namespace === 'demo' ? 'orders-migration-demo-orders-sql-client' : 'orders-migration-data-orders-sql-client';
+      expect(cluster.tlsClientSecretNames).toEqual(['source1-tls', secret]);
+      const certificate = findObject(objects, 'Certificate', secret);
+      expect([certificate.metadata.namespace, certificate.spec.commonName, certificate.spec.secretName]).toEqual(['demo', 'orders-migration', secret]);
+      expect(yaml('demo/basic/migration/task.yaml')['target-database'].security['ssl-cert']).toBe(`/var/lib/source-tls/${secret}/tls.crt`);
+      // Nothing to hand-make: the runbook creates only the source's Secret.
+      expect(file('demo/basic/migration-runbook.md').match(/^kubectl create secret generic \S+/gm)).toEqual(['kubectl create secret generic source1-tls']);
+      expect(file('demo/basic/migration-runbook.md')).toContain(namespace === 'demo'
+        ? `- \`${secret}\`: the target (orders-sqlserver.demo.svc:4000), issued with the target database's certificates for MySQL clients (the steps of \`cluster-tls/demo/orders/database-runbook.md\`)`
+        : `- \`${secret}\`: the target (orders-sqlserver.data.svc:4000), issued with the target database's certificates for MySQL clients (the steps of \`cluster-tls/data/orders/database-runbook.md\`)`);
+    }
+  });
+
+  test('the same certificate as the app\'s own addSqlClient(user): declared once', () => {
+    const { cluster } = into('demo', true, 'orders-migration', (db) => db.addSqlClient('orders-migration'));
+    expect(cluster.tlsClientSecretNames).toEqual(['source1-tls', 'orders-migration-demo-orders-sql-client']);
+  });
+
+  test('refused, with what to do, when the database takes no TLS from clients, for a user that is no application name, and for a host', () => {
+    expect(() => into('demo', false)).toThrow('demo/migration: target.tlsSecretName: received nothing; expected the Secret of the client certificate for cluster orders, '
+      + 'or a database whose SQL server takes TLS from clients (tlsClient: {}), so that the library issues the migration its own certificate');
+    expect(() => into('demo', true, 'Migrator_1')).toThrow('demo/migration: target.user: received "Migrator_1"; expected a DNS label of at most 32 characters, '
+      + 'the application the library issues the target\'s client certificate for (or give target.tlsSecretName: the Secret of a client certificate of your own)');
+    expect(make({ target: { host: 'db.example.com', user: 'u' } })).toThrow(
+      'demo/migration: target.tlsSecretName: received nothing; expected the Secret of the client certificate for the database at target.host (tls.crt, tls.key and ca.crt), which you create');
   });
 });
 

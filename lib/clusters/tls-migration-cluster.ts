@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct, IConstruct } from 'constructs';
-import { ClusterKind, ComponentToken, DeployedBy, PORTS, SHOWN_VALUES, clusterKind, component, componentsOf } from '../model/catalog';
+import { ClusterKind, ComponentToken, DeployedBy, PORTS, SHOWN_VALUES, SQL_TLS, clusterKind, component, componentsOf } from '../model/catalog';
+import type { TlsDatabaseCluster } from './tls-database-cluster';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
 import { inputError, shown } from '../model/errors';
@@ -15,7 +16,7 @@ import {
   ResolvedDatabase, ResolvedSource, ResolvedTask, configYaml, migrationRunbook, sourceConfig, taskConfig,
 } from '../documents/migration-files';
 import {
-  TASK_FILE, manifestFileName, migrationFolder, migrationRunbookPath, migrationSourcePath, migrationTaskPath, sourceFileName,
+  TASK_FILE, databaseRunbookPath, inFilesFolder, manifestFileName, migrationFolder, migrationRunbookPath, migrationSourcePath, migrationTaskPath, sourceFileName,
 } from '../model/output-layout';
 import { compact, operatorObject } from './operator';
 import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
@@ -122,8 +123,11 @@ export interface MigrationTarget {
   /**
    * The Secret in the cluster's namespace that holds the client certificate set for this database
    * (`tls.crt`, `tls.key`, `ca.crt`). It may be the same as a source's. A name, or a cdk8s-plus `ISecret`.
+   * @default - with `database`, a client certificate the library issues for `user` with the
+   * database's `addSqlClient(user)` (its SQL server must take TLS from clients: `tlsClient`), in
+   * this cluster's namespace; required with `host`
    */
-  readonly tlsSecretName: SecretRef;
+  readonly tlsSecretName?: SecretRef;
 }
 
 /** The migration task. */
@@ -213,7 +217,7 @@ const MIGRATION_CLUSTER_SHAPE = {
     database: constructOf(isDatabaseEndpoint, 'a database cluster of this library, such as a TlsDatabaseCluster', true),
     user: USER,
     password: PASSWORD,
-    tlsSecretName: secretRef(false),
+    tlsSecretName: secretRef(true),
   }, false, 'the downstream database: { host or database, user, tlsSecretName }'),
   task: objectOf({ name: 'string', taskMode: 'string?', isSharding: 'boolean?', loaderDir: 'string?' }, false, 'the migration task: { name }'),
 } satisfies ShapeOf<TlsMigrationClusterProps>;
@@ -269,6 +273,8 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
   public readonly taskFile: OutputFile;
   /** The runbook file. */
   public readonly runbook: OutputFile;
+  /** The certificates of a target database of the library that issue the migration's client certificate, when they do. */
+  private targetCertificates?: ClusterCertificates;
 
   constructor(scope: Construct, id: string, props: TlsMigrationClusterProps) {
     super(scope, id);
@@ -278,7 +284,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     this.certificates = certificates;
     const members = this.resolveMembers(props, certificates.commonName);
     const sources = this.resolveSources(props.sources);
-    const target = this.resolveTarget(props.target);
+    const target = this.resolveTarget(props.target, namespace);
     const task = this.resolveTask(props.task);
     addMemberCertificates(certificates);
 
@@ -368,6 +374,10 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       certificateSecretNames: [...MEMBERS.map((token) => certificates.serverSecretName(token)), this.clientSecretName],
       masterSecretName: this.serverSecretName('mig-master'),
       issuedSecretNames: certificates.sqlTls?.applications.filter((a) => a.namespace === this.namespace).map((a) => a.secretName),
+      issuedByTarget: this.targetCertificates === undefined || this.targetCertificates === certificates ? undefined : {
+        secretNames: this.targetCertificates.sqlTls?.applications.filter((a) => a.namespace === this.namespace).map((a) => a.secretName) ?? [],
+        runbook: inFilesFolder(databaseRunbookPath(this.targetCertificates.namespace, this.targetCertificates.clusterName)),
+      },
       issuance: certificates.issuanceSteps(),
       sources,
       target,
@@ -435,7 +445,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
   }
 
   /** The downstream database, checked: a host and port, or a database cluster of this library, not both. */
-  private resolveTarget(target: MigrationTarget): ResolvedDatabase {
+  private resolveTarget(target: MigrationTarget, namespace: string): ResolvedDatabase {
     if (target.database !== undefined) {
       if (target.host !== undefined) {
         inputError(this, 'target.host', shown(target.host), `nothing when target.database is given: the host is the database's, ${target.database.sqlHost}`);
@@ -443,12 +453,36 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       if (target.port !== undefined) {
         inputError(this, 'target.port', shown(target.port), `nothing when target.database is given: the port is the database's, ${target.database.sqlPort}`);
       }
-      return this.database('target', target, target.database.sqlHost, target.database.sqlPort);
+      const own = (target.database as Partial<Pick<TlsDatabaseCluster, 'certificates'>>).certificates;
+      this.targetCertificates = own instanceof ClusterCertificates ? own : undefined;
+      const tlsSecretName = target.tlsSecretName ?? this.targetClientSecret(target.database, target.user, namespace);
+      return this.database('target', { ...target, tlsSecretName }, target.database.sqlHost, target.database.sqlPort);
     }
     if (target.host === undefined) {
       inputError(this, 'target', undefined, 'a host or a database');
     }
-    return this.database('target', target, target.host, target.port ?? PORTS.sql);
+    if (target.tlsSecretName === undefined) {
+      inputError(this, 'target.tlsSecretName', undefined, 'the Secret of the client certificate for the database at target.host (tls.crt, tls.key and ca.crt), which you create');
+    }
+    return this.database('target', { ...target, tlsSecretName: target.tlsSecretName }, target.host, target.port ?? PORTS.sql);
+  }
+
+  /**
+   * The Secret of the client certificate the library issues for the migration to a database of its
+   * own: an application of the database named after the user it logs in as, in this cluster's namespace.
+   */
+  private targetClientSecret(database: IDatabaseEndpoint, user: string, namespace: string): string {
+    const sqlTls = database as Partial<Pick<TlsDatabaseCluster, 'addSqlClient' | 'sqlClientSecretName'>>;
+    if (typeof sqlTls.addSqlClient !== 'function' || sqlTls.sqlClientSecretName === undefined) {
+      inputError(this, 'target.tlsSecretName', undefined, `the Secret of the client certificate for cluster ${database.clusterName}, `
+        + 'or a database whose SQL server takes TLS from clients (tlsClient: {}), so that the library issues the migration its own certificate');
+    }
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(user) || user.length > SQL_TLS.userNameMax) {
+      inputError(this, 'target.user', user, `a DNS label of at most ${SQL_TLS.userNameMax} characters, the application the library issues the target's client certificate for `
+        + '(or give target.tlsSecretName: the Secret of a client certificate of your own)');
+    }
+    const options = namespace === database.namespace ? {} : { namespace };
+    return sqlTls.addSqlClient(user, options).secretName;
   }
 
   /** Checks and resolves what sources and the target have in common. */

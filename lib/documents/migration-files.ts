@@ -121,6 +121,13 @@ export interface MigrationRunbookInput {
    * @default - none: the user creates every external Secret
    */
   readonly issuedSecretNames?: readonly string[];
+  /**
+   * External Secrets the target database's own certificates issue (the migration's client Secret
+   * when the target is a database of the library with certificates of its own), with the runbook
+   * whose steps issue them: listed, with no command to create them.
+   * @default - none
+   */
+  readonly issuedByTarget?: { readonly secretNames: readonly string[]; readonly runbook: string };
   /** The steps that issue the cluster's certificates with the chosen method. */
   readonly issuance: readonly RunbookStep[];
   readonly sources: readonly ResolvedSource[];
@@ -152,7 +159,7 @@ export function migrationRunbook(input: MigrationRunbookInput): string {
     ],
     runIn: outputFolderRunIn(input.manifestFile),
     steps: [
-      externalSecretsStep(databases, namespace, input.issuedSecretNames ?? []),
+      externalSecretsStep(databases, namespace, input.issuedSecretNames ?? [], input.issuedByTarget),
       ...input.issuance,
       checkCertificateSecretsStep(input),
       deployStep(input.manifestFile),
@@ -182,14 +189,17 @@ function secretUsers(databases: readonly RunbookDatabase[]): Map<string, string[
 }
 
 /** Step: create the client certificate Secret of each external database, once per Secret, but those the library issues. */
-function externalSecretsStep(databases: readonly RunbookDatabase[], namespace: string, issued: readonly string[]): RunbookStep {
+function externalSecretsStep(databases: readonly RunbookDatabase[], namespace: string, issued: readonly string[],
+  byTarget?: MigrationRunbookInput['issuedByTarget']): RunbookStep {
   const secrets = secretUsers(databases);
-  const toCreate = [...secrets.keys()].filter((secret) => !issued.includes(secret));
+  const issuedBy = (secret: string) => (issued.includes(secret) ? ', issued with the certificates for MySQL clients (the steps below)'
+    : byTarget?.secretNames.includes(secret) ? `, issued with the target database's certificates for MySQL clients (the steps of \`${byTarget.runbook}\`)` : '');
+  const toCreate = [...secrets.keys()].filter((secret) => issuedBy(secret) === '');
   return {
     title: 'Create the Secret of each external database',
     text: [
       `The migration cluster reaches every upstream and downstream database over TLS. Each Secret below holds the client certificate set for one or more of them (\`${SECRET_KEYS.certificate}\`, \`${SECRET_KEYS.privateKey}\`, \`${SECRET_KEYS.ca}\`) and is listed in \`spec.tlsClientSecretNames\`; the operator mounts it at \`${names.externalTlsMountPath('<secret>')}\` in the master and worker pods, where the source and task files expect it.`,
-      ...[...secrets].map(([secret, users]) => `- \`${secret}\`: ${listing(users)}${issued.includes(secret) ? ', issued with the certificates for MySQL clients (the steps below)' : ''}`),
+      ...[...secrets].map(([secret, users]) => `- \`${secret}\`: ${listing(users)}${issuedBy(secret)}`),
       ...(toCreate.length === 0 ? [] : ['Put the client certificate, its private key and the CA that signed the database\'s server certificate in the files named in each command, '
         + 'in a folder of your own outside the synthesized folders (a synth replaces those whole, and refuses to while they hold files it did not write), set `CERTS` to that folder, then run:']),
     ],

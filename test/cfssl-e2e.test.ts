@@ -19,7 +19,7 @@ import * as names from '../lib/model/names';
 import { synthesize } from '../lib/synth/synthesize';
 import { describeWithCfssl, missingCfssl, requireCfssl } from './_cfssl-available';
 import { FakeKubectl, createFakeKubectl } from './_fake-kubectl';
-import { readmeBlocks } from './_readme';
+import { docBlocks } from './_readme';
 
 const describeCfssl = describeWithCfssl('the cfssl end-to-end test');
 
@@ -127,8 +127,8 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
     expect(copyKubectl.secrets().map((s) => s.name)).toContain(names.clientSecretName('basic', ClusterKind.DATABASE));
   });
 
-  test('the README\'s commands run as written from the project folder, with kubectl on the search path and with another kubectl command', () => {
-    const block = readmeBlocks().find((b) => b.section === 'cfssl' && b.lang === 'sh')!;
+  test('the commands of docs/how-to/issuing-methods.md run as written from the project folder, with kubectl on the search path and with another kubectl command', () => {
+    const block = docBlocks().find((b) => b.section === 'cfssl' && b.lang === 'sh')!;
     expect(block.text).toMatch(/^mkdir -p ~\/pki-demo-cfssl-basic && cp -r cluster-tls\/demo-cfssl\/basic\/cfssl\/\. /);
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cfssl-readme-home-'));
     const readmeKubectl = createFakeKubectl(path.join(home, '.kubectl'));

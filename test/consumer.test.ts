@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import Ajv from 'ajv';
 import * as semver from 'semver';
 import * as YAML from 'yaml';
-import { readmeBlocks } from './_readme';
+import { docBlocks } from './_readme';
 
 const ROOT = path.join(__dirname, '..');
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -56,7 +56,7 @@ function npm(cwd: string, ...args: string[]): SpawnSyncReturns<string> {
 
 /** The section's block that is the given file. */
 function readmeFile(file: string): string {
-  const block = readmeBlocks().find((b) => b.section === SECTION && b.file === file);
+  const block = docBlocks().find((b) => b.section === SECTION && b.file === file);
   if (!block) {
     throw new Error(`README.md: section "${SECTION}" shows no ${file}`);
   }
@@ -191,7 +191,7 @@ afterAll(() => {
 
 describe('the package, as npm pack writes it', () => {
   test('README\'s install commands are the ones this test runs', () => {
-    const commands = readmeBlocks().filter((b) => b.section === SECTION && b.lang === 'sh').map((b) => b.text).join('');
+    const commands = docBlocks().filter((b) => b.section === SECTION && b.lang === 'sh').map((b) => b.text).join('');
     expect(commands).toContain('cd cdk8s-cluster-tls && npm install && npm pack');
     expect(commands).toContain(`npm install ../cdk8s-cluster-tls/${packed.filename}\n`);
   });
@@ -302,9 +302,9 @@ describe.each(PLUS_PACKAGES.map((plus) => [plus.name]))('a cdk8s app on %s that 
     expect(Object.keys(tree(path.join(app, 'cdk8s.out')))).toEqual(['data.k8s.yaml', 'web.k8s.yaml']);
   }, 180_000);
 
-  test('cdk8s synth runs the package\'s validation plugin as README lists it, and the output passes it', () => {
+  test('cdk8s synth runs the package\'s validation plugin as docs/how-to/gitops.md lists it, and the output passes it', () => {
     const section = 'The validation plugin: the library\'s rules in `cdk8s synth`, for any manifest';
-    const listing = readmeBlocks().find((b) => b.section === section && b.file === 'cdk8s.yaml');
+    const listing = docBlocks().find((b) => b.section === section && b.file === 'cdk8s.yaml');
     expect(listing).toBeDefined();
     const config = { ...YAML.parse(readmeFile('cdk8s.yaml')), ...YAML.parse(listing!.text) };
     expect(config.validations[0].version).toBe(PACKAGE.version);
@@ -336,14 +336,14 @@ describe.each(PLUS_PACKAGES.map((plus) => [plus.name]))('a cdk8s app on %s that 
 });
 
 /**
- * README's "Starting from `cdk8s init typescript-app`", run as written: the real `cdk8s init` of
+ * "Starting from `cdk8s init typescript-app`" (docs/how-to/cdk8s-init.md), run as written: the real `cdk8s init` of
  * the project's cdk8s-cli (on the search path as `cdk8s`, as `npm install -g cdk8s-cli` puts it),
  * the section's commands and files, then the template's own test command and both ways to
  * synthesize.
  */
-describe('an app made by cdk8s init typescript-app, as README starts one', () => {
+describe('an app made by cdk8s init typescript-app, as docs/how-to/cdk8s-init.md starts one', () => {
   const INIT_SECTION = 'Starting from `cdk8s init typescript-app`';
-  const blocks = () => readmeBlocks().filter((b) => b.section === INIT_SECTION);
+  const blocks = () => docBlocks().filter((b) => b.section === INIT_SECTION);
   let myApp: string;
   let env: NodeJS.ProcessEnv;
   /** The output folders and the record, by path in the app. */
@@ -366,7 +366,7 @@ describe('an app made by cdk8s init typescript-app, as README starts one', () =>
     expect(init.text).toBe('mkdir my-app && cd my-app\ncdk8s init typescript-app\n');
     const made = spawnSync('bash', ['-eo', 'pipefail', '-c', init.text], { cwd: work, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     myApp = path.join(work, 'my-app');
-    // Without GitHub, init stops at its import step, as README says; the app is written and installed by then.
+    // Without GitHub, init stops at its import step, as the guide says; the app is written and installed by then.
     if (made.status !== 0) {
       expect(`${made.stdout}${made.stderr}`).toMatch(/Command failed: npm run import/);
     }
@@ -387,7 +387,7 @@ describe('an app made by cdk8s init typescript-app, as README starts one', () =>
     expect(fs.existsSync(path.join(myApp, '__snapshots__'))).toBe(false);
   });
 
-  test('npm test runs README\'s main.test.ts with the template\'s jest, and writes nothing', () => {
+  test('npm test runs the guide\'s main.test.ts with the template\'s jest, and writes nothing', () => {
     const tested = attempt('npm', ['test']);
     expect({ status: tested.status, output: tested.status === 0 ? '' : `${tested.stdout}${tested.stderr}` }).toEqual({ status: 0, output: '' });
     expect(tested.stderr).toMatch(/Tests: +1 passed, 1 total/);

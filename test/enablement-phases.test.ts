@@ -16,7 +16,7 @@ import {
 import { readConfig } from '../lib/model/config-documents';
 import { component } from '../lib/model/catalog';
 import { expectValidAgainstCrds } from './_crds';
-import { readmeBlocks } from './_readme';
+import { docBlocks } from './_readme';
 import { execFileSync } from 'node:child_process';
 import { TestPki } from './_pki';
 import { outputFile } from './_output';
@@ -50,10 +50,10 @@ describe.each(PHASES)('the reference app at phase %s', (phase) => {
   });
 });
 
-describe('the README\'s walk through', () => {
+describe('the walk through of docs/how-to/enable-tls.md', () => {
   test('synthesizes the reference app at phase issue into build/enablement/dist, as written, from the project folder', () => {
     const root = path.join(__dirname, '..');
-    const block = readmeBlocks().find((b) => b.section === 'Turning TLS on for a cluster that already runs without it' && b.lang === 'sh')!;
+    const block = docBlocks().find((b) => b.section === 'Turning TLS on for a cluster that already runs without it' && b.lang === 'sh')!;
     expect(block.text).toBe('CLUSTER_TLS_ENABLEMENT_PHASE=issue npm run synth\n');
     // The folder is the command's own output; an earlier walk through would hold a later phase.
     fs.rmSync(path.join(root, 'build', 'enablement'), { recursive: true, force: true });

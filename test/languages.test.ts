@@ -1,6 +1,6 @@
 /**
  * The library in Python, Go and Java. The reference app of main.ts, written in each language
- * (examples/<language>), is built and run by README's commands for that language, as written, in a
+ * (examples/<language>), is built and run by the commands of docs/how-to/languages.md for that language, as written, in a
  * copy of the example beside the clone: it must write the TypeScript reference output byte for
  * byte (both folders and the record, file modes included), and a refused input must give the same
  * one line as in TypeScript, exit code 1, and write nothing. The API reference of each language
@@ -18,7 +18,7 @@ import { Run, emitProgram } from './_api-emit';
 import { Coverage, coverage, loadApi } from './_api-model';
 import { Outcome, Statement, Value, runProgram } from './_api-programs';
 import { Generated, generateScenarios } from './_api-scenarios';
-import { readmeBlocks } from './_readme';
+import { docBlocks } from './_readme';
 
 const ROOT = path.resolve(__dirname, '..');
 const inCi = process.env.CI === 'true';
@@ -27,10 +27,10 @@ const inCi = process.env.CI === 'true';
 const GOOD_STORAGE = '"10Gi"';
 const BAD_STORAGE = '"10 GiB"';
 
-/** One language: what it needs on the machine, and where its app and README commands are. */
+/** One language: what it needs on the machine, and where its app and its guide's commands are. */
 interface Language {
   readonly name: 'python' | 'go' | 'java';
-  /** README's subsection of the language. */
+  /** The subsection of the language in docs/how-to/languages.md. */
   readonly section: string;
   /** Commands that must be on PATH. */
   readonly tools: string[];
@@ -39,7 +39,7 @@ interface Language {
   /** The example's file that holds the coordinator's storage. */
   readonly source: string;
   /**
-   * Where the app pins the npm packages' releases, each as its registry names it: README's set-up
+   * Where the app pins the npm packages' releases, each as its registry names it: the guide's set-up
    * block (`readme`) or a file of the example.
    */
   readonly pins: { readonly in: string; readonly text: (pkg: string, version: string) => string; readonly packages: string[] };
@@ -55,7 +55,7 @@ const LANGUAGES: Language[] = [
   },
   {
     name: 'go', section: 'Go', tools: ['go'], install: 'Go', source: 'main.go',
-    // cdk8s-plus-27 comes in through the library's module (README's replace), constructs through cdk8s's.
+    // cdk8s-plus-27 comes in through the library's module (the guide's replace), constructs through cdk8s's.
     pins: { in: 'go.mod', text: (_pkg, version) => `github.com/cdk8s-team/cdk8s-core-go/cdk8s/v2 v${version}\n`, packages: ['cdk8s'] },
     // A package of its own in the app's module, which imports constructs and cdk8s-plus-27 itself.
     generated: { file: path.join('generated', 'main.go'), build: 'go mod tidy && go build -o generated-app ./generated', run: './generated-app' },
@@ -226,8 +226,8 @@ for (const language of LANGUAGES) {
     console.log(`skipping the ${language.name} app: ${missing.join(' and ')} not found on PATH (install ${language.install}; under CI=true the test runs and fails instead)`);
   }
 
-  describeIfTools(`the reference app in ${language.name}, built and run as README says`, () => {
-    const blocks = readmeBlocks().filter((b) => b.section === language.section);
+  describeIfTools(`the reference app in ${language.name}, built and run as docs/how-to/languages.md says`, () => {
+    const blocks = docBlocks().filter((b) => b.section === language.section);
     const [setUp, runApp] = blocks.filter((b) => b.lang === 'sh');
     let app: string;
 
@@ -235,7 +235,7 @@ for (const language of LANGUAGES) {
       if (missing.length > 0) {
         throw new Error(`CI=true but ${missing.join(' and ')} not found on PATH: install ${language.install} (.ci/run does)`);
       }
-      // The layout README's commands assume: the app's folder beside the clone.
+      // The layout the guide's commands assume: the app's folder beside the clone.
       const work = fs.mkdtempSync(path.join(os.tmpdir(), `reference-${language.name}-`));
       fs.symlinkSync(ROOT, path.join(work, 'cdk8s-cluster-tls'));
       app = path.join(work, 'my-app');
@@ -243,7 +243,7 @@ for (const language of LANGUAGES) {
       bash(setUp.text, app);
     }, 30 * 60_000);
 
-    test('README has its two command blocks, and every other block of the subsection is an excerpt of the example', () => {
+    test('the guide has its two command blocks, and every other block of the subsection is an excerpt of the example', () => {
       expect(blocks.filter((b) => b.lang === 'sh')).toHaveLength(2);
       expect(setUp.text).toContain(`../cdk8s-cluster-tls/scripts/build-packages.sh ${language.name}\n`);
       expect(runApp.text).toMatch(/^export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=20[ \n]/);
@@ -364,7 +364,7 @@ function run(command: string, args: string[], cwd: string): SpawnSyncReturns<str
 /** bash as a script runs: no start-up file (bash reads ~/.bashrc when it takes its input for a remote shell's), stopping at the first failure. */
 const BASH = ['--norc', '--noprofile', '-eu', '-o', 'pipefail', '-c'];
 
-/** Runs README's commands with bash, stopping at the first that fails; a failure throws with the end of what they printed. */
+/** Runs the guide's commands with bash, stopping at the first that fails; a failure throws with the end of what they printed. */
 function bash(commands: string, cwd: string): SpawnSyncReturns<string> {
   return run('bash', [...BASH, commands], cwd);
 }

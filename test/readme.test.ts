@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import { README, ReadmeBlock, readmeBlocks } from './_readme';
+import { DocBlock, README, docBlocks, readmeBlocks } from './_readme';
 import { TLS_PLAN_VERSION } from '../lib/certificates/certificate-options';
 
 const ROOT = path.join(__dirname, '..');
@@ -11,8 +11,9 @@ const ROOT = path.join(__dirname, '..');
 const BLOCKS_DIR = path.join(ROOT, 'test', '.readme-blocks');
 
 /**
- * What the README's fragments take from the examples before them. A global script, so that a
- * fragment (a module) that declares one of these names itself shadows it without a clash.
+ * What the documents' fragments take from the examples of their sections (an app, a chart, the
+ * certificates and the database cluster of `demo`). A global script, so that a fragment (a module)
+ * that declares one of these names itself shadows it without a clash.
  */
 const CONTEXT = `
 declare const app: import('cdk8s').App;
@@ -29,8 +30,8 @@ function compilerOptions(types: string[]): ts.CompilerOptions {
   return { ...parsed.options, noEmit: true, types, baseUrl: ROOT, paths: { 'cdk8s-cluster-tls': ['lib/index.ts'] } };
 }
 
-/** Type-checks virtual files (name → text) and returns every diagnostic, located in README.md. */
-function typeCheck(files: ReadonlyMap<string, { text: string; block?: ReadmeBlock }>, types = ['node']): string[] {
+/** Type-checks virtual files (name → text) and returns every diagnostic, located in its document (`<doc>:<line>`). */
+function typeCheck(files: ReadonlyMap<string, { text: string; block?: DocBlock }>, types = ['node']): string[] {
   const options = compilerOptions(types);
   const host = ts.createCompilerHost(options);
   const virtual = new Map([...files].map(([name, f]) => [path.join(BLOCKS_DIR, name), f]));
@@ -51,40 +52,47 @@ function typeCheck(files: ReadonlyMap<string, { text: string; block?: ReadmeBloc
       return text;
     }
     const { line } = d.file.getLineAndCharacterOfPosition(d.start);
-    return block ? `README.md:${block.line + 1 + line}: ${text}` : `${path.relative(ROOT, d.file.fileName)}:${line + 1}: ${text}`;
+    return block ? `${block.doc}:${block.line + 1 + line}: ${text}` : `${path.relative(ROOT, d.file.fileName)}:${line + 1}: ${text}`;
   });
 }
 
-const blocks = readmeBlocks();
+const blocks = docBlocks();
 const typescript = blocks.filter((b) => b.lang === 'ts');
 
-describe('README.md', () => {
-  test('states the plan version the library writes', () => {
+describe('the documents (README.md, CONTRIBUTING.md, docs/)', () => {
+  test('README.md states the plan version the library writes', () => {
     expect(fs.readFileSync(README, 'utf8')).toContain(`its \`version\` (now ${TLS_PLAN_VERSION}) changes whenever a`);
   });
 
   test('marks every code block with a language the tests know, and has TypeScript blocks to compile', () => {
-    // python and java, and go in *Python, Go and Java*, are excerpts of examples/, which
-    // test/languages.test.ts checks and runs.
-    expect([...new Set(blocks.map((b) => b.lang))].sort()).toEqual(['', 'go', 'java', 'python', 'sh', 'sql', 'ts', 'yaml']);
+    // python and java, and go in *Python, Go and Java* (docs/how-to/languages.md), are excerpts of
+    // examples/, which test/languages.test.ts checks and runs; jsonc and text are the tutorial's
+    // (docs/tutorial.md), which test/tutorial.test.ts reads.
+    const known = ['', 'go', 'java', 'jsonc', 'python', 'sh', 'sql', 'text', 'ts', 'yaml'];
+    expect([...new Set(blocks.map((b) => b.lang))].filter((lang) => !known.includes(lang)).map((lang) => {
+      const first = blocks.find((b) => b.lang === lang)!;
+      return `${first.doc}:${first.line}: ${lang}`;
+    })).toEqual([]);
     expect(typescript.length).toBeGreaterThanOrEqual(8);
   });
 
   test('every TypeScript fragment compiles in strict mode against the library, each continuing the examples before it', () => {
     const fragments = typescript.filter((b) => b.file === undefined);
-    const files = new Map<string, { text: string; block?: ReadmeBlock }>([['context.d.ts', { text: CONTEXT }]]);
+    const files = new Map<string, { text: string; block?: DocBlock }>([['context.d.ts', { text: CONTEXT }]]);
     // `export {}` makes each fragment a module of its own, as each would be in an app.
-    fragments.forEach((block) => files.set(`line-${block.line}.ts`, { text: `${block.text}export {};\n`, block }));
+    fragments.forEach((block) => files.set(`${block.doc.replace(/\W+/g, '-')}-line-${block.line}.ts`, { text: `${block.text}export {};\n`, block }));
     expect(typeCheck(files)).toEqual([]);
   }, 120_000);
 
   test('every TypeScript file it shows compiles in strict mode with the files of its section, without the fragments\' context', () => {
     const whole = typescript.filter((b) => b.file !== undefined);
-    expect(whole.map((b) => `${b.section}: ${b.file}`)).toEqual([
-      'Use it in your app: main.ts',
-      'Starting from `cdk8s init typescript-app`: chart.ts',
-      'Starting from `cdk8s init typescript-app`: main.ts',
-      'Starting from `cdk8s init typescript-app`: main.test.ts',
+    // README.md's app and the cdk8s init guide's, which test/consumer.test.ts runs; the tutorial's
+    // (docs/tutorial.md) besides, which test/tutorial.test.ts runs.
+    expect(whole.filter((b) => b.doc !== 'docs/tutorial.md').map((b) => `${b.doc}: ${b.section}: ${b.file}`)).toEqual([
+      'README.md: Use it in your app: main.ts',
+      'docs/how-to/cdk8s-init.md: Starting from `cdk8s init typescript-app`: chart.ts',
+      'docs/how-to/cdk8s-init.md: Starting from `cdk8s init typescript-app`: main.ts',
+      'docs/how-to/cdk8s-init.md: Starting from `cdk8s init typescript-app`: main.test.ts',
     ]);
     for (const section of new Set(whole.map((b) => b.section))) {
       // One folder per section: its files import one another, as they do in one app.
@@ -95,14 +103,14 @@ describe('README.md', () => {
 });
 
 /**
- * The Go fragments of TLS for applications, each compiled as the body of a function in a copy of
- * the Go application the application-TLS tests run (tools/control-plane/mysql-client), against its
- * go-sql-driver/mysql. (The Go of *Python, Go and Java* is an excerpt of examples/go.) Skipped, with
- * the reason printed, where Go is missing outside CI.
+ * The Go fragments of TLS for applications (docs/how-to/application-tls.md), each compiled as the
+ * body of a function in a copy of the Go application the application-TLS tests run
+ * (tools/control-plane/mysql-client), against its go-sql-driver/mysql. (The Go of *Python, Go and
+ * Java* is an excerpt of examples/go.) Skipped, with the reason printed, where Go is missing outside CI.
  */
 const hasGo = spawnSync('sh', ['-c', 'command -v go']).status === 0;
 (hasGo || process.env.CI === 'true' ? test : test.skip)('every Go fragment of TLS for applications compiles against go-sql-driver/mysql', () => {
-  const fragments = readmeBlocks().filter((b) => b.lang === 'go' && b.section !== 'Go');
+  const fragments = docBlocks().filter((b) => b.lang === 'go' && b.section !== 'Go');
   expect(fragments.length).toBeGreaterThanOrEqual(1);
   const module = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-go-'));
   try {
@@ -121,9 +129,11 @@ const hasGo = spawnSync('sh', ['-c', 'command -v go']).status === 0;
 test('blocks are read with their lines, sections and file names', () => {
   const text = ['# Title', '## Use it', '```ts', '// main.ts', 'x;', '```', '### More', '```yaml', '# demo/a.yaml', 'a: 1', '```'].join('\n');
   expect(readmeBlocks(text)).toEqual([
-    { line: 3, lang: 'ts', section: 'Use it', file: 'main.ts', text: '// main.ts\nx;\n' },
-    { line: 8, lang: 'yaml', section: 'More', file: undefined, text: '# demo/a.yaml\na: 1\n' },
+    { doc: 'README.md', line: 3, lang: 'ts', section: 'Use it', file: 'main.ts', text: '// main.ts\nx;\n' },
+    { doc: 'README.md', line: 8, lang: 'yaml', section: 'More', file: undefined, text: '# demo/a.yaml\na: 1\n' },
   ]);
+  expect(readmeBlocks(text, 'docs/how-to/x.md').map((b) => b.doc)).toEqual(['docs/how-to/x.md', 'docs/how-to/x.md']);
   expect(() => readmeBlocks('```ts\nx;\n')).toThrow('README.md:1: a code block is never closed');
+  expect(() => readmeBlocks('```ts\nx;\n', 'docs/a.md')).toThrow('docs/a.md:1: a code block is never closed');
   expect(README.endsWith('README.md')).toBe(true);
 });

@@ -18,7 +18,7 @@ import { describeWithTools, tool } from './_control-plane';
 import type { SecretPem } from './_handshakes';
 import { CLUSTER, DIALED, NAMESPACE, NOT_ON_CERTIFICATE, issue } from './_sql-tls-deployment';
 import { Attempt, MariaDb, connectNode, describeWithMariaDb, sqlBlocks } from './_mariadb';
-import { readmeBlocks } from './_readme';
+import { docBlocks } from './_readme';
 
 /** Go: go-sql-driver/mysql, with a tls.Config of the trust bundle, the certificate and the server's name. */
 function connectGo(port: number, serverName: string, user: string, secret: SecretPem): Attempt {
@@ -74,8 +74,8 @@ describeWithTools('TLS for MySQL clients with a real MySQL-protocol server', ['m
       fs.rmSync(root, { recursive: true, force: true });
     });
 
-    test('the README\'s statement is the runbook\'s for the same application', () => {
-      const readme = readmeBlocks().filter((b) => b.lang === 'sql');
+    test('the statement of docs/how-to/application-tls.md is the runbook\'s for the same application', () => {
+      const readme = docBlocks().filter((b) => b.lang === 'sql');
       expect(readme.map((b) => b.text)).toEqual(["CREATE USER IF NOT EXISTS 'orders-api'@'%';\nALTER USER 'orders-api'@'%' REQUIRE SUBJECT '/CN=orders-api';\n"]);
       expect(sqlBlocks(runbook)[0]).toContain(readme[0].text);
     });

@@ -26,6 +26,8 @@ describe('cdk8s-plus interop', () => {
     const before = renderApp(setup().app);
     const client = new kplus.Deployment(chart, 'client', { containers: [{ image: 'registry.example.com/app:1.0.0' }] });
     client.containers[0].mount('/etc/db-tls', kplus.Volume.fromSecret(chart, 'client-tls', database.clientSecret()));
+    // A tool that acts as a component: allowed to hold the cluster's client certificate.
+    database.certificates.allowWorkload(client);
     const deployment = Testing.synth(chart).find((o) => o.kind === 'Deployment');
     expect(deployment.spec.template.spec.volumes).toEqual([{ name: 'secret-basic-cluster-client-secret', secret: { secretName: 'basic-cluster-client-secret' } }]);
     expect(deployment.spec.template.spec.containers[0].volumeMounts).toEqual([{ mountPath: '/etc/db-tls', name: 'secret-basic-cluster-client-secret' }]);
@@ -124,6 +126,7 @@ describe('cdk8s-plus interop', () => {
     expect(database.clientSecret().name).toBe(secret.name);
     const client = new kplus34.Deployment(chart, 'client', { containers: [{ image: 'registry.example.com/app:1.0.0' }] });
     client.containers[0].mount('/etc/db-tls', kplus34.Volume.fromSecret(chart, 'client-tls', secret));
+    database.certificates.allowWorkload(client);
     const deployment = Testing.synth(chart).find((o) => o.kind === 'Deployment');
     expect(deployment.spec.template.spec.volumes).toEqual([{ name: 'secret-basic-cluster-client-secret', secret: { secretName: 'basic-cluster-client-secret' } }]);
   });

@@ -79,10 +79,12 @@ function buildApp(method: IssuingMethod, rotations: CertificateRotation[], sqlCl
   for (const [id, secret] of [['reporting', database.clientSecret()], ['copy-tools', migration.clientSecret()]] as const) {
     const workload = new kplus.Deployment(chart, id, { containers: [{ image: `registry.example.com/${id}:1.0.0` }] });
     workload.containers[0].mount('/etc/db-tls', kplus.Volume.fromSecret(chart, `${id}-tls`, secret));
+    // Tools that act as components: allowed to hold the cluster's client certificates.
+    certificates.allowWorkload(workload);
   }
-  // A backup and a restore, each in a file of its own, as the operator starts them when applied.
+  // A backup and a restore: one-off operations, in files of their own that the runbook creates.
   for (const [file, operation] of [['backup', { backup: {} }], ['restore', { restore: {} }]] as const) {
-    new BackupRestore(new Chart(app, `${NS}-${file}`, { namespace: NS }), file, {
+    new BackupRestore(chart, file, {
       cluster: database, ...operation, user: 'backup', credentialsSecretName: USER_SECRETS[0],
       s3: { provider: 'aws', region: 'eu-west-1', bucket: 'ledger-backups', secretName: USER_SECRETS[1] },
     });

@@ -3,6 +3,7 @@
  * by the Secrets their pod specs load, whoever wrote them.
  */
 import { App, ApiObject, Chart } from 'cdk8s';
+import { Construct } from 'constructs';
 import * as kplus from 'cdk8s-plus-27';
 import { ClusterCertificates, IssuingMethod, RotationKind, TlsDatabaseCluster, renderApp } from '../lib';
 import { ROLLING_KINDS, secretConsumers } from '../lib/certificates/secret-consumers';
@@ -53,7 +54,10 @@ describe('secretConsumers', () => {
     const database = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates });
     const api = new kplus.Deployment(chart, 'api', { containers: [{ image: 'registry.example.com/api:1.0.0' }] });
     api.containers[0].mount('/etc/db-tls', kplus.Volume.fromSecret(chart, 'api-tls', database.clientSecret()));
-    new ApiObject(chart, 'nightly', { apiVersion: 'batch/v1', ...workload('CronJob', 'nightly-report', { volumes: [{ secret: { secretName: database.clientSecretName } }] }) });
+    const nightly = new ApiObject(chart, 'nightly', { apiVersion: 'batch/v1', ...workload('CronJob', 'nightly-report', { volumes: [{ secret: { secretName: database.clientSecretName } }] }) });
+    // Tools that act as components, allowed to hold the cluster's client certificate.
+    certificates.allowWorkload(api);
+    certificates.allowWorkload(nightly);
     const runbook = renderApp(app).files.find((f) => f.path === 'demo/basic/rotation-runbook.md')!.content;
     const name = api.name;
     expect(runbook).toContain(`These workloads of the app load the Secrets (Deployment \`${name}\`: \`basic-cluster-client-secret\`). Restart each in turn and wait for it.`);
@@ -63,13 +67,16 @@ describe('secretConsumers', () => {
 });
 
 describe('a workload in another namespace than its Secret', () => {
-  const build = (workloadNamespace: string, secret: (db: TlsDatabaseCluster) => string) => {
+  const build = (workloadNamespace: string, secret: (db: TlsDatabaseCluster) => string, allowed = false) => {
     const app = new App();
     const chart = new Chart(app, 'demo', { namespace: 'demo' });
     const database = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', tlsClient: {} });
     database.addSqlClient('orders', { namespace: 'shop' });
     const apps = new Chart(app, 'apps', { namespace: workloadNamespace });
-    new ApiObject(apps, 'api', { apiVersion: 'apps/v1', ...workload('Deployment', 'api', { volumes: [{ secret: { secretName: secret(database) } }] }, workloadNamespace) });
+    const api = new ApiObject(apps, 'api', { apiVersion: 'apps/v1', ...workload('Deployment', 'api', { volumes: [{ secret: { secretName: secret(database) } }] }, workloadNamespace) });
+    if (allowed) {
+      database.certificates.allowWorkload(api);
+    }
     return app;
   };
 
@@ -81,6 +88,40 @@ describe('a workload in another namespace than its Secret', () => {
 
   test('is taken where the Secret is issued: an application\'s own Secret in its namespace, the cluster\'s in the cluster\'s', () => {
     expect(() => renderApp(build('shop', () => 'orders-demo-basic-sql-client'))).not.toThrow();
-    expect(() => renderApp(build('demo', (db) => db.clientSecretName))).not.toThrow();
+    expect(() => renderApp(build('demo', (db) => db.clientSecretName, true))).not.toThrow();
+  });
+});
+
+describe('a workload of the app that loads the cluster\'s own certificates', () => {
+  const app = () => {
+    const root = new App();
+    const chart = new Chart(root, 'demo', { namespace: 'demo' });
+    const database = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', tlsClient: {} });
+    return { root, chart, database };
+  };
+  const refusal = (workload: string, secret: string) => `${workload}: Secret "${secret}": received a Deployment that loads it, outside the components of cluster basic; `
+    + 'expected an application to hold a certificate of its own (TlsDatabaseCluster.addSqlClient): every component trusts this Secret\'s CA and would take the workload for one of its own; '
+    + 'for a tool that acts as a component, call allowWorkload with it on demo/db/Certificates';
+
+  test('is refused in one line naming the fix, whichever of them it loads: the client, a server, the CA', () => {
+    for (const pick of [(db: TlsDatabaseCluster) => db.clientSecretName, (db: TlsDatabaseCluster) => db.serverSecretName('store'), (db: TlsDatabaseCluster) => db.certificates.caSecretName]) {
+      const { root, chart, database } = app();
+      const tool = new kplus.Deployment(chart, 'tool', { containers: [{ image: 'registry.example.com/tool:1.0.0' }] });
+      tool.containers[0].mount('/etc/tls', kplus.Volume.fromSecret(chart, 'tls', kplus.Secret.fromSecretName(chart, 'ref', pick(database))));
+      expect(() => renderApp(root)).toThrow(refusal('demo/tool/Resource', pick(database)));
+    }
+  });
+
+  test('is taken once allowed, by the workload or a construct that holds it; an application on its own certificate needs nothing', () => {
+    const { root, chart, database } = app();
+    const tools = new Construct(chart, 'tools');
+    const ctl = new kplus.Deployment(tools, 'ctl', { containers: [{ image: 'registry.example.com/ctl:1.0.0' }] });
+    ctl.containers[0].mount('/etc/tls', kplus.Volume.fromSecret(chart, 'tls', database.clientSecret()));
+    const shop = new kplus.Deployment(chart, 'shop', { containers: [{ image: 'registry.example.com/shop:1.0.0' }] });
+    shop.containers[0].mount('/etc/tls', kplus.Volume.fromSecret(chart, 'shop-tls', kplus.Secret.fromSecretName(chart, 'shop-ref', database.addSqlClient('shop').secretName)));
+    expect(() => renderApp(root)).toThrow(refusal('demo/tools/ctl/Resource', 'basic-cluster-client-secret'));
+    database.certificates.allowWorkload(tools);
+    expect(() => renderApp(root)).not.toThrow();
+    expect(() => database.certificates.allowWorkload('ctl' as any)).toThrow('demo/db/Certificates: allowWorkload.workload: received "ctl"; expected the construct of a workload of this app (a Deployment, a Job, an ApiObject)');
   });
 });

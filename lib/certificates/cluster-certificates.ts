@@ -239,6 +239,8 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
 
   private readonly servers = new Map<ComponentToken, ServerCertificatePlan & { readonly options: ServerCertificateOptions }>();
   private readonly kinds = new Set<ClusterKind>();
+  /** The workloads of the app allowed to load the cluster's own certificates ({@link allowWorkload}). */
+  private readonly allowedWorkloads: IConstruct[] = [];
   private readonly extraNames: NonNullable<ClusterCertificatesProps['extraNames']>;
   private readonly renderer: CertificateRenderer;
   private expiry?: ExpiryWatch;
@@ -468,6 +470,28 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
   public _issuers(): { readonly issuerRef?: ResolvedIssuerReference; readonly sqlIssuer?: string } {
     const sqlIssuer = this.sql !== undefined && this.method === IssuingMethod.CERT_MANAGER ? names.sqlClusterIssuerName(this.namespace, this.clusterName) : undefined;
     return { issuerRef: this.issuer, sqlIssuer };
+  }
+
+  /**
+   * Lets a workload of the app load this cluster's own certificates: the shared client
+   * certificate, or a component's server certificate. Every component trusts their CA, so whoever
+   * holds one is taken for a component: give them only to a tool that acts as one (the
+   * coordinator's command-line client, a job of the operator's kind). An application never needs
+   * one: give it a certificate of its own (`TlsDatabaseCluster.addSqlClient`). Without this call, a
+   * workload of the app that loads one is refused at synth.
+   * @param workload the workload's construct (a cdk8s-plus `Deployment`, an `ApiObject`), or a construct that holds it
+   */
+  public allowWorkload(workload: IConstruct): void {
+    checkArguments(this, 'allowWorkload', { workload }, { workload: constructOf(isConstruct, 'the construct of a workload of this app (a Deployment, a Job, an ApiObject)') });
+    this.allowedWorkloads.push(workload);
+  }
+
+  /**
+   * Whether a construct is, or sits below, a workload {@link allowWorkload} allowed.
+   * @internal
+   */
+  public _allowsWorkload(object: IConstruct): boolean {
+    return this.allowedWorkloads.some((w) => object === w || object.node.scopes.includes(w));
   }
 
   /**

@@ -434,7 +434,7 @@ export const SQL_TLS = {
   certManagerNamespace: 'cert-manager',
   /** The longest database user name MySQL and the SQL server take: an application's name is its user's. */
   userNameMax: 32,
-  /** Where the README's example mounts an application's Secret in its pods. */
+  /** Where the application-TLS guide's example (docs/how-to/application-tls.md) mounts an application's Secret in its pods. */
   mountPath: '/var/run/secrets/sql-tls',
 } as const;
 

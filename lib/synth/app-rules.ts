@@ -36,6 +36,8 @@ export interface CertificatesFacts {
   _namespacedSecrets(): { readonly namespace: string; readonly name: string }[];
   /** The issuer `issuerRef` names, and the ClusterIssuer of the SQL CA (see `ClusterCertificates._issuers`). */
   _issuers(): { readonly issuerRef?: { readonly name: string; readonly kind: string; readonly group: string }; readonly sqlIssuer?: string };
+  /** Whether a workload may load the cluster's own certificates (see `ClusterCertificates.allowWorkload`). */
+  _allowsWorkload(object: IConstruct): boolean;
 }
 
 /** What the rules need to know about a `DrainerRelease`. */
@@ -153,7 +155,8 @@ const librarySynthClasses = new WeakMap<object, new (...args: never[]) => App>()
 function firstRuleFailure(root: IConstruct, state: AppState): string[] {
   const objects = root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
   const failure = uniqueObjects(objects) ?? secretClaims(state.certificates) ?? joinedNames(state.certificates) ?? issuerRefs(objects, state.certificates)
-    ?? drainerReleases(state.drainers) ?? commonNames(objects, state.certificates) ?? secretsAcrossNamespaces(objects, state.certificates);
+    ?? drainerReleases(state.drainers) ?? commonNames(objects, state.certificates) ?? secretsAcrossNamespaces(objects, state.certificates)
+    ?? componentCertificatesOutside(objects, state.certificates);
   return failure === undefined ? [] : [failure];
 }
 
@@ -199,6 +202,31 @@ export function secretsAcrossNamespaces(objects: readonly ApiObject[], certifica
         return `${o.node.path}: Secret "${name}": received a ${o.kind} in namespace ${describeValue(namespace)} that loads it; expected it in the namespace the library issues `
           + `the Secret in (${[...where].sort().join(', ')}): a pod reads Secrets of its own namespace only; declare the workload there, or give it a certificate `
           + `of its own in "${namespace}" (addSqlClient with namespace "${namespace}")`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A workload of the app that loads a cluster's own certificate (the shared client Secret, a server
+ * Secret, the CA Secret) without `allowWorkload`: every component trusts that CA, so the workload
+ * would be taken for a component. An application gets a certificate of its own instead.
+ */
+export function componentCertificatesOutside(objects: readonly ApiObject[], certificates: readonly CertificatesFacts[]): string | undefined {
+  for (const o of objects.filter((x) => isWorkload(x.kind))) {
+    const rendered = o.toJson();
+    const spec = podSpecOf(rendered);
+    if (spec === undefined) {
+      continue;
+    }
+    const loaded = secretsOfPodSpec(spec);
+    for (const c of certificates.filter((x) => x.namespace === rendered.metadata?.namespace && !x._allowsWorkload(o))) {
+      const name = c.secretNames().find((s) => loaded.has(s));
+      if (name !== undefined) {
+        return `${o.node.path}: Secret "${name}": received a ${o.kind} that loads it, outside the components of cluster ${c.clusterName}; `
+          + 'expected an application to hold a certificate of its own (TlsDatabaseCluster.addSqlClient): every component trusts this Secret\'s CA and would take the workload for one of its own; '
+          + `for a tool that acts as a component, call allowWorkload with it on ${c.node.path}`;
       }
     }
   }

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -474,6 +474,39 @@ describe('bad input gets a clear message', () => {
     // A file of the files folder with a manifest's extension is not read as a manifest of the output.
     fs.writeFileSync(path.join(files, 'notes.k8s.yaml'), 'kind: DatabaseCluster\nmetadata: { name: basic, namespace: demo }\nspec: { tlsCluster: { enabled: true }, coordinator: { config: { security: { cert-allowed-cn: [someone-else] } } } }\n');
     expect(loadPlans(dist)[0].allowedCommonNames).toEqual([]);
+  });
+
+  test('a folder below --dist that cannot be read, and a folder of more entries than any output, are refused in one line naming the fix', () => {
+    const dist = distOf(planOf());
+    const files = filesFolderOf(dist);
+    // A user who may not list one folder of the files folder: where the tests run as root, which no
+    // mode stops, the unprivileged user nobody, in a process of its own.
+    const closed = [];
+    for (let dir = path.dirname(dist); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      const mode = fs.statSync(dir).mode & 0o777;
+      if ((mode & 0o005) !== 0o005) {
+        closed.push({ dir, mode });
+        fs.chmodSync(dir, mode | 0o005);
+      }
+    }
+    fs.chmodSync(path.join(files, 'demo'), 0o000);
+    const node = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath] : [process.execPath];
+    const script = `try { require(${JSON.stringify(path.join(__dirname, '..', 'build', 'lib', 'verify'))}).loadPlans(process.argv[1]); } catch (e) { console.error(e.message); process.exit(2); }`;
+    const denied = spawnSync(node[0], [...node.slice(1), '-e', script, dist], { encoding: 'utf8' });
+    fs.chmodSync(path.join(files, 'demo'), 0o755);
+    closed.forEach(({ dir, mode }) => fs.chmodSync(dir, mode));
+    expect({ status: denied.status, stderr: denied.stderr }).toEqual({ status: 2,
+      stderr: `--dist: folder: received "${files}"; expected a synthesized output folder verify can read (EACCES at demo): give --dist the folder synth wrote\n` });
+    // More entries than any output holds: refused once counted, before any is read.
+    const crowd = path.join(dist, 'crowd');
+    fs.mkdirSync(crowd);
+    for (let i = 0; i <= 100_000; i++) {
+      fs.writeFileSync(path.join(crowd, `${i}.txt`), '');
+    }
+    expect(() => loadPlans(dist)).toThrow(new VerifyInputError('--dist', 'folder', dist,
+      'a synthesized output folder, which holds far fewer than 100,000 entries: give --dist the folder synth wrote'));
+    fs.rmSync(crowd, { recursive: true });
+    expect(loadPlans(dist)).toHaveLength(1);
   });
 
   test('an output folder without a plan, and a malformed plan', () => {

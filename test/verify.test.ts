@@ -30,6 +30,9 @@ const HOUR = 3_600_000;
 const COMPONENTS = ['coordinator', 'store', 'sqlserver', 'pump', 'mig-master', 'mig-worker'] as const;
 
 let pki: TestPki;
+// For the whole file: each case signs and checks real certificates, and real handshakes between them;
+// on a loaded 2-core machine one took longer than jest's default 5 s.
+jest.setTimeout(60_000);
 beforeAll(async () => {
   pki = await TestPki.create(NOW);
 });

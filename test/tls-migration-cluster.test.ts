@@ -458,8 +458,9 @@ describe('a target database of this library, without tlsSecretName', () => {
   });
 
   test('the same certificate as the app\'s own addSqlClient(user): declared once', () => {
-    const { cluster } = into('demo', true, 'orders-migration', (db) => db.addSqlClient('orders-migration'));
+    const { cluster, objects } = into('demo', true, 'orders-migration', (db) => db.addSqlClient('orders-migration'));
     expect(cluster.tlsClientSecretNames).toEqual(['source1-tls', 'orders-migration-demo-orders-sql-client']);
+    expect(findObject(objects, 'Certificate', 'orders-migration-demo-orders-sql-client').spec.commonName).toBe('orders-migration');
   });
 
   test('refused, with what to do, when the database takes no TLS from clients, for a user that is no application name, and for a host', () => {
@@ -559,8 +560,8 @@ describe('input errors', () => {
     ['target with port and database', { target: { port: 4001, database: DATABASE, user: 'u', tlsSecretName: 't' } },
       'demo/migration: target.port: received 4001; expected nothing when target.database is given: the port is the database\'s, 4000'],
     ['target with neither', { target: { user: 'u', tlsSecretName: 't' } }, 'demo/migration: target: received nothing; expected a host or a database'],
-    ['target left out', { target: undefined as any }, 'demo/migration: target: received nothing; expected the downstream database: { host or database, user, tlsSecretName }'],
-    ['target null', { target: null as any }, 'demo/migration: target: received null; expected the downstream database: { host or database, user, tlsSecretName }'],
+    ['target left out', { target: undefined as any }, 'demo/migration: target: received nothing; expected the downstream database: { host, user, tlsSecretName } or { database, user }'],
+    ['target null', { target: null as any }, 'demo/migration: target: received null; expected the downstream database: { host, user, tlsSecretName } or { database, user }'],
     ['target database null', { target: { database: null as any, user: 'u', tlsSecretName: 't' } },
       'demo/migration: target.database: received null; expected a database cluster of this library, such as a TlsDatabaseCluster'],
     ['target port', { target: { host: 'h', port: 0, user: 'u', tlsSecretName: 't' } }, 'demo/migration: target.port: received 0; expected a port from 1 to 65535'],
@@ -597,7 +598,7 @@ describe('input errors', () => {
     const target = { host: 'h', user: 'u', password: 'hunter2', tlsSecretName: 't' };
     const cases: [Partial<TlsMigrationClusterProps>, string][] = [
       [{ sources: source as any }, 'demo/migration: sources: received a value of type object; expected a list of at least one upstream database'],
-      [{ target: [target] as any }, 'demo/migration: target: received a value of type array; expected the downstream database: { host or database, user, tlsSecretName }'],
+      [{ target: [target] as any }, 'demo/migration: target: received a value of type array; expected the downstream database: { host, user, tlsSecretName } or { database, user }'],
     ];
     for (const [props, message] of cases) {
       const error = (() => {

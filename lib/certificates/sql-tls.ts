@@ -12,7 +12,7 @@ import { inputError } from '../model/errors';
 import type { ManagedCertificate } from '../model/expiry';
 import * as names from '../model/names';
 import { checkProps, ShapeOf } from '../model/props';
-import { requireCommonName, requireDnsLabel } from '../model/validate';
+import { isDnsLabel, requireCommonName, requireDnsLabel } from '../model/validate';
 import type { RunbookStep } from '../documents/runbook';
 import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret, TlsPlanSqlTls } from './certificate-options';
 import { checkExtraNames } from './certificate-settings';
@@ -153,6 +153,14 @@ export function resolveSqlTlsOptions(scope: IConstruct, options: SqlTlsOptions):
     skipInternalClientCA: options.skipInternalClientCA ?? false,
     certManagerNamespace,
   };
+}
+
+/**
+ * Whether a name can name an application of TLS for MySQL clients: a DNS label (its Secret's and
+ * Common Name's) of at most {@link SQL_TLS}.userNameMax characters (the database user it is tied to).
+ */
+export function isSqlClientName(name: string): boolean {
+  return isDnsLabel(name) && name.length <= SQL_TLS.userNameMax;
 }
 
 /**

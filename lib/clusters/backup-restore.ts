@@ -4,7 +4,7 @@
  */
 import { Construct, IConstruct } from 'constructs';
 import { ClusterKind, DeployedBy, SHOWN_VALUES, componentsOf } from '../model/catalog';
-import { Description, inputError, shown } from '../model/errors';
+import { inputError, shown } from '../model/errors';
 import * as names from '../model/names';
 import { operatorApiVersion } from '../model/settings';
 import type { ITlsDatabaseCluster } from './tls-cluster';
@@ -167,7 +167,8 @@ const BACKUP_RESTORE_SHAPE = {
  * it is created anew. So the objects are one-off operations, never manifests: each is written to
  * the files folder (`cluster-tls/<namespace>/<cluster>/operations/<name>.yaml`), where applying
  * `dist/` or a GitOps sync never reaches it, and the cluster's runbook gives the `kubectl create`
- * that starts it when it is wanted. The construct may sit in any chart, the cluster's included.
+ * that starts it when it is wanted. The construct may sit in any chart, the cluster's included. A
+ * second Backup (or Restore) of one cluster would write the same file, and is refused at synth.
  */
 export class BackupRestore extends Construct {
   /** The Backup's name, `${cluster_name}-backup`, when requested. */
@@ -197,7 +198,6 @@ export class BackupRestore extends Construct {
 
     this.namespace = cluster.namespace;
     const operations = resolveOperations(this, props, backupType, prefix);
-    claimOperations(this, cluster, operations);
     this.restoreSecretNames = this.addRestoreCertificates(props);
 
     const files = operations.map((op) => ({ op, file: this.declareOperation(props, op, resolved) }));
@@ -266,25 +266,6 @@ export class BackupRestore extends Construct {
       `kubectl describe ${resource} ${op.name} -n ${namespace}`,
     ];
     return { title: isRestore ? `Restore cluster ${cluster.clusterName} from the backup` : `Back up cluster ${cluster.clusterName}`, text, commands };
-  }
-}
-
-/** The operations each cluster's BackupRestore constructs declare, by name, with the construct that declares each. */
-const claimedOperations = new WeakMap<ITlsDatabaseCluster, Map<string, string>>();
-
-/** Refuses a Backup or Restore another construct already declares for the same cluster: two would write one file. */
-function claimOperations(scope: IConstruct, cluster: ITlsDatabaseCluster, operations: readonly Operation[]): void {
-  const claimed = claimedOperations.get(cluster) ?? new Map<string, string>();
-  claimedOperations.set(cluster, claimed);
-  for (const op of operations) {
-    const other = claimed.get(op.name);
-    if (other !== undefined) {
-      inputError(scope, op.kind.toLowerCase(), new Description(`a second ${op.kind} of cluster ${cluster.clusterName} (${other} declares ${op.name})`),
-        `one ${op.kind} per cluster: its file is run again by deleting the finished ${op.kind} and creating it anew`);
-    }
-  }
-  for (const op of operations) {
-    claimed.set(op.name, scope.node.path);
   }
 }
 

@@ -7,6 +7,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct, IConstruct } from 'constructs';
 import { ClusterKind, ComponentToken, DeployedBy, PORTS, SHOWN_VALUES, SQL_TLS, clusterKind, component, componentsOf } from '../model/catalog';
+import { isSqlClientName } from '../certificates/sql-tls';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
@@ -187,6 +188,20 @@ const NO_SPACE = /^\S+$/;
 /** The members the operator runs from the `MigrationCluster`: the master and the worker. */
 const MEMBERS = componentsOf(ClusterKind.MIGRATION, DeployedBy.OPERATOR);
 
+/** A target database of the library that issues certificates for MySQL clients, as a `TlsDatabaseCluster` does. */
+type SqlClientIssuer = IDatabaseEndpoint & Pick<TlsDatabaseCluster, 'certificates' | 'sqlClientSecretName' | 'addSqlClient'>;
+
+/** Whether a target database is one of the library's, whose certificates can issue the migration's client certificate. */
+function isSqlClientIssuer(database: IDatabaseEndpoint): database is SqlClientIssuer {
+  const d = database as Partial<SqlClientIssuer>;
+  return typeof d.addSqlClient === 'function' && d.certificates instanceof ClusterCertificates;
+}
+
+/** The Secrets of the applications that certificates issue in a namespace. */
+function applicationSecretsIn(certificates: ClusterCertificates, namespace: string): string[] {
+  return certificates.sqlTls?.applications.filter((a) => a.namespace === namespace).map((a) => a.secretName) ?? [];
+}
+
 /** The props of each member, by the member's spec key (`master`, `worker`). */
 type MemberPropsBySpecKey = { readonly [specKey: string]: MigrationWorkerProps | undefined };
 
@@ -218,7 +233,7 @@ const MIGRATION_CLUSTER_SHAPE = {
     user: USER,
     password: PASSWORD,
     tlsSecretName: secretRef(true),
-  }, false, 'the downstream database: { host or database, user, tlsSecretName }'),
+  }, false, 'the downstream database: { host, user, tlsSecretName } or { database, user }'),
   task: objectOf({ name: 'string', taskMode: 'string?', isSharding: 'boolean?', loaderDir: 'string?' }, false, 'the migration task: { name }'),
 } satisfies ShapeOf<TlsMigrationClusterProps>;
 
@@ -273,8 +288,8 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
   public readonly taskFile: OutputFile;
   /** The runbook file. */
   public readonly runbook: OutputFile;
-  /** The certificates of a target database of the library that issue the migration's client certificate, when they do. */
-  private targetCertificates?: ClusterCertificates;
+  /** The target, when it is a database of the library with certificates for MySQL clients: its certificates may issue the migration's. */
+  private readonly targetIssuer?: SqlClientIssuer;
 
   constructor(scope: Construct, id: string, props: TlsMigrationClusterProps) {
     super(scope, id);
@@ -285,6 +300,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     const members = this.resolveMembers(props, certificates.commonName);
     const sources = this.resolveSources(props.sources);
     const target = this.resolveTarget(props.target, namespace);
+    this.targetIssuer = props.target.database !== undefined && isSqlClientIssuer(props.target.database) ? props.target.database : undefined;
     const task = this.resolveTask(props.task);
     addMemberCertificates(certificates);
 
@@ -373,10 +389,10 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       manifestFile: manifestFileName(Chart.of(this)),
       certificateSecretNames: [...MEMBERS.map((token) => certificates.serverSecretName(token)), this.clientSecretName],
       masterSecretName: this.serverSecretName('mig-master'),
-      issuedSecretNames: certificates.sqlTls?.applications.filter((a) => a.namespace === this.namespace).map((a) => a.secretName),
-      issuedByTarget: this.targetCertificates === undefined || this.targetCertificates === certificates ? undefined : {
-        secretNames: this.targetCertificates.sqlTls?.applications.filter((a) => a.namespace === this.namespace).map((a) => a.secretName) ?? [],
-        runbook: inFilesFolder(databaseRunbookPath(this.targetCertificates.namespace, this.targetCertificates.clusterName)),
+      issuedSecretNames: applicationSecretsIn(certificates, this.namespace),
+      issuedByTarget: this.targetIssuer === undefined || this.targetIssuer.certificates === certificates ? undefined : {
+        secretNames: applicationSecretsIn(this.targetIssuer.certificates, this.namespace),
+        runbook: inFilesFolder(databaseRunbookPath(this.targetIssuer.namespace, this.targetIssuer.clusterName)),
       },
       issuance: certificates.issuanceSteps(),
       sources,
@@ -453,8 +469,6 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       if (target.port !== undefined) {
         inputError(this, 'target.port', shown(target.port), `nothing when target.database is given: the port is the database's, ${target.database.sqlPort}`);
       }
-      const own = (target.database as Partial<Pick<TlsDatabaseCluster, 'certificates'>>).certificates;
-      this.targetCertificates = own instanceof ClusterCertificates ? own : undefined;
       const tlsSecretName = target.tlsSecretName ?? this.targetClientSecret(target.database, target.user, namespace);
       return this.database('target', { ...target, tlsSecretName }, target.database.sqlHost, target.database.sqlPort);
     }
@@ -472,17 +486,16 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
    * own: an application of the database named after the user it logs in as, in this cluster's namespace.
    */
   private targetClientSecret(database: IDatabaseEndpoint, user: string, namespace: string): string {
-    const sqlTls = database as Partial<Pick<TlsDatabaseCluster, 'addSqlClient' | 'sqlClientSecretName'>>;
-    if (typeof sqlTls.addSqlClient !== 'function' || sqlTls.sqlClientSecretName === undefined) {
+    if (!isSqlClientIssuer(database) || database.sqlClientSecretName === undefined) {
       inputError(this, 'target.tlsSecretName', undefined, `the Secret of the client certificate for cluster ${database.clusterName}, `
         + 'or a database whose SQL server takes TLS from clients (tlsClient: {}), so that the library issues the migration its own certificate');
     }
-    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(user) || user.length > SQL_TLS.userNameMax) {
+    if (!isSqlClientName(user)) {
       inputError(this, 'target.user', user, `a DNS label of at most ${SQL_TLS.userNameMax} characters, the application the library issues the target's client certificate for `
         + '(or give target.tlsSecretName: the Secret of a client certificate of your own)');
     }
     const options = namespace === database.namespace ? {} : { namespace };
-    return sqlTls.addSqlClient(user, options).secretName;
+    return database.addSqlClient(user, options).secretName;
   }
 
   /** Checks and resolves what sources and the target have in common. */

@@ -188,12 +188,22 @@ function secretUsers(databases: readonly RunbookDatabase[]): Map<string, string[
   return secrets;
 }
 
+/** What the runbook adds after a Secret the library issues: which certificates issue it, and where; '' for one the user creates. */
+function issuedNote(secret: string, issued: readonly string[], byTarget?: MigrationRunbookInput['issuedByTarget']): string {
+  if (issued.includes(secret)) {
+    return ', issued with the certificates for MySQL clients (the steps below)';
+  }
+  if (byTarget?.secretNames.includes(secret)) {
+    return `, issued with the target database's certificates for MySQL clients (the steps of \`${byTarget.runbook}\`)`;
+  }
+  return '';
+}
+
 /** Step: create the client certificate Secret of each external database, once per Secret, but those the library issues. */
 function externalSecretsStep(databases: readonly RunbookDatabase[], namespace: string, issued: readonly string[],
   byTarget?: MigrationRunbookInput['issuedByTarget']): RunbookStep {
   const secrets = secretUsers(databases);
-  const issuedBy = (secret: string) => (issued.includes(secret) ? ', issued with the certificates for MySQL clients (the steps below)'
-    : byTarget?.secretNames.includes(secret) ? `, issued with the target database's certificates for MySQL clients (the steps of \`${byTarget.runbook}\`)` : '');
+  const issuedBy = (secret: string) => issuedNote(secret, issued, byTarget);
   const toCreate = [...secrets.keys()].filter((secret) => issuedBy(secret) === '');
   return {
     title: 'Create the Secret of each external database',

@@ -149,6 +149,9 @@ describe('the documents', () => {
           problems.push(`${where}: ${run[1]} does not exist`);
         } else if (![block.section, block.doc].some((name) => name !== '' && fs.readFileSync(test, 'utf8').includes(name))) {
           problems.push(`${where}: ${run[1]} names neither the block's section "${block.section}" nor ${block.doc}, so it does not run this block`);
+        } else if (!/\b(?:docBlocks|readmeBlocks|blocksOf)\(/.test(fs.readFileSync(test, 'utf8'))) {
+          // A test that runs a block as written reads it from the document; one that only names it runs its own copy.
+          problems.push(`${where}: ${run[1]} reads no block from the documents, so it does not run this one as written`);
         }
       } else if (notRun) {
         if (notRun[1].trim() === '') {

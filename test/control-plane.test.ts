@@ -26,7 +26,8 @@ import { readConfig } from '../lib/model/config-documents';
 import { addDeployment } from '../main';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { CertManagerIssuer } from './_cert-manager-issuer';
-import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools } from './_control-plane';
+import { CONTROL_PLANE_TOOLS, ControlPlane, TOOLS_BIN, describeWithTools } from './_control-plane';
+import { bash, shellBlocks } from './_runbooks';
 import { SecretPem, formatRejections, goHandshakeMatrix, handshakeMatrix } from './_handshakes';
 import { MariaDb, connectNode, mariaDbTest, sqlBlocks } from './_mariadb';
 import { ORG_CA_SECRET, ORG_ISSUER, organisationIssuer } from './_org-issuer';
@@ -89,6 +90,16 @@ function readBack(o: any): any {
     throw new Error(`kubectl get ${o.kind} ${o.metadata.name}: ${got.stderr}`);
   }
   return JSON.parse(got.stdout);
+}
+
+/** The bash block of a runbook's step, by its title (`## <n>. <title>`). */
+function runbookStepBlock(runbook: string, title: string): string {
+  const sections = runbook.split(/^(?=## \d+\. )/m);
+  const section = sections.find((x) => x.split('\n')[0].replace(/^## \d+\. /, '') === title);
+  if (section === undefined) {
+    throw new Error(`no step "${title}" in the runbook`);
+  }
+  return shellBlocks(section)[0];
 }
 
 /** Applies a manifest server-side, as the runbook tells users to, with unknown fields refused rather than dropped. */
@@ -189,30 +200,39 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
     expect(defaulted).toEqual([]);
   });
 
-  test('kubectl apply -f dist/ whole starts no one-off operation; the runbooks\' kubectl create makes each Backup and Restore from cluster-tls/, once', () => {
-    const oneOff = () => kubectl(['get', 'backups.db.operator.io,restores.db.operator.io', '-A', '-o', 'name']);
+  test('kubectl apply -f dist/ whole starts no one-off operation; each runbook\'s backup and restore steps, run as written, make each once', async () => {
+    const oneOff = () => kubectl(['get', 'backups.db.operator.io,restores.db.operator.io', '-A', '-o', 'custom-columns=KIND:.kind,NS:.metadata.namespace,NAME:.metadata.name', '--no-headers']);
     const whole = kubectl(['apply', '--server-side', '--field-manager=cdk8s-cluster-tls', '--validate=strict', '-f', DIST]);
     expect({ status: whole.status, stderr: whole.stderr }).toEqual({ status: 0, stderr: '' });
     // A second sync, as a GitOps tool repeats it: still nothing started.
     expect(kubectl(['apply', '--server-side', '--field-manager=cdk8s-cluster-tls', '--validate=strict', '-f', DIST]).status).toBe(0);
     expect(oneOff()).toMatchObject({ status: 0, stdout: '' });
-    // The runbooks' commands as written, from the output folder they say to run them in.
-    const creates = ['demo', 'demo-cfssl']
-      .flatMap((ns) => fs.readFileSync(path.join(filesFolderOf(DIST), ns, 'basic', 'database-runbook.md'), 'utf8').split('\n'))
-      .filter((line) => line.startsWith('kubectl create -f '));
-    expect(creates).toHaveLength(4);
-    const files = creates.map((line) => path.resolve(DIST, line.slice('kubectl create -f '.length)));
+    const env = { ...process.env, PATH: `${TOOLS_BIN}:${process.env.PATH}`, KUBECONFIG: plane!.kubeconfig };
+    const steps = ['Back up cluster basic', 'Restore cluster basic from the backup'];
+    const files: string[] = [];
     try {
-      for (const file of files) {
-        const created = kubectl(['create', '--validate=strict', '-f', file]);
-        expect({ file, status: created.status, stderr: created.stderr }).toEqual({ file, status: 0, stderr: '' });
-        for (const o of objectsOf(file)) {
-          expect([file, notReadBack(o, readBack(o))]).toEqual([file, []]);
+      for (const namespace of ['demo', 'demo-cfssl']) {
+        const runbook = fs.readFileSync(path.join(filesFolderOf(DIST), namespace, 'basic', 'database-runbook.md'), 'utf8');
+        // The Secrets the steps check: cert-manager's once Ready; the user's (and, with cfssl, the issuing script's) made here.
+        if (namespace === 'demo') {
+          expect(kubectl(['wait', '--for=condition=Ready', 'certificates', '--all', '-n', namespace, '--timeout=180s']).status).toBe(0);
+        }
+        for (const step of steps) {
+          const block = runbookStepBlock(runbook, step);
+          const checked = /^kubectl get secret (.*) -n \S+$/m.exec(block)![1].split(' ');
+          for (const name of checked.filter((n) => kubectl(['get', 'secret', n, '-n', namespace]).status !== 0)) {
+            expect(kubectl(['create', 'secret', 'generic', name, '-n', namespace, '--from-literal=stand-in=1']).status).toBe(0);
+          }
+          await bash(block, DIST, env);
+          files.push(path.resolve(DIST, /^kubectl create -f (.*)$/m.exec(block)![1]));
         }
       }
-      expect(oneOff().stdout.trim().split('\n').sort()).toEqual([
-        'backup.db.operator.io/basic-backup', 'backup.db.operator.io/basic-backup', 'restore.db.operator.io/basic-restore', 'restore.db.operator.io/basic-restore',
+      expect(oneOff().stdout.trim().split('\n').map((line) => line.split(/\s+/).join(' ')).sort()).toEqual([
+        'Backup demo basic-backup', 'Backup demo-cfssl basic-backup', 'Restore demo basic-restore', 'Restore demo-cfssl basic-restore',
       ]);
+      for (const o of files.flatMap(objectsOf)) {
+        expect([o.kind, o.metadata.namespace, notReadBack(o, readBack(o))]).toEqual([o.kind, o.metadata.namespace, []]);
+      }
       // create, not apply: run again, it refuses rather than leaving an older finished operation in place.
       const again = kubectl(['create', '-f', files[0]]);
       expect(again.status).not.toBe(0);

@@ -101,14 +101,14 @@ describe('a workload of the app that loads the cluster\'s own certificates', () 
   };
   const refusal = (workload: string, secret: string) => `${workload}: Secret "${secret}": received a Deployment that loads it, outside the components of cluster basic; `
     + 'expected an application to hold a certificate of its own (TlsDatabaseCluster.addSqlClient): every component trusts this Secret\'s CA and would take the workload for one of its own; '
-    + 'for a tool that acts as a component, call allowWorkload with it on demo/db/Certificates';
+    + 'for a tool that acts as a component, call allowWorkload with it on the cluster\'s certificates (demo/db/Certificates)';
 
   test('is refused in one line naming the fix, whichever of them it loads: the client, a server, the CA', () => {
     for (const pick of [(db: TlsDatabaseCluster) => db.clientSecretName, (db: TlsDatabaseCluster) => db.serverSecretName('store'), (db: TlsDatabaseCluster) => db.certificates.caSecretName]) {
       const { root, chart, database } = app();
       const tool = new kplus.Deployment(chart, 'tool', { containers: [{ image: 'registry.example.com/tool:1.0.0' }] });
       tool.containers[0].mount('/etc/tls', kplus.Volume.fromSecret(chart, 'tls', kplus.Secret.fromSecretName(chart, 'ref', pick(database))));
-      expect(() => renderApp(root)).toThrow(refusal('demo/tool/Resource', pick(database)));
+      expect(() => renderApp(root)).toThrow(refusal('demo/tool', pick(database)));
     }
   });
 
@@ -119,7 +119,7 @@ describe('a workload of the app that loads the cluster\'s own certificates', () 
     ctl.containers[0].mount('/etc/tls', kplus.Volume.fromSecret(chart, 'tls', database.clientSecret()));
     const shop = new kplus.Deployment(chart, 'shop', { containers: [{ image: 'registry.example.com/shop:1.0.0' }] });
     shop.containers[0].mount('/etc/tls', kplus.Volume.fromSecret(chart, 'shop-tls', kplus.Secret.fromSecretName(chart, 'shop-ref', database.addSqlClient('shop').secretName)));
-    expect(() => renderApp(root)).toThrow(refusal('demo/tools/ctl/Resource', 'basic-cluster-client-secret'));
+    expect(() => renderApp(root)).toThrow(refusal('demo/tools/ctl', 'basic-cluster-client-secret'));
     database.certificates.allowWorkload(tools);
     expect(() => renderApp(root)).not.toThrow();
     expect(() => database.certificates.allowWorkload('ctl' as any)).toThrow('demo/db/Certificates: allowWorkload.workload: received "ctl"; expected the construct of a workload of this app (a Deployment, a Job, an ApiObject)');

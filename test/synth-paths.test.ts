@@ -226,8 +226,9 @@ describe('what each way writes when nothing is wrong', () => {
     const before = state(dir);
     const run = synth('cdk8s synth', dir, { WAY: 'app.synth' });
     expect(run.status).not.toBe(0);
-    expect(errorLines(run)).toEqual([`error: CDK8S_OUTDIR: received cdk8s-out, the output folder itself; expected a folder of its own for the cdk8s CLI, `
-      + 'which deletes it before every run: give the App its own output folder (new App({ outdir: \'dist\' })) and set output in cdk8s.yaml to another folder, such as cdk8s.out']);
+    expect(errorLines(run)).toEqual([`error: CDK8S_OUTDIR: received cdk8s-out, the folder the app writes its output to as well; expected the cdk8s CLI's folder apart from the app's, `
+      + 'since the CLI deletes it before every run: give the app its own output folder (new App({ outdir: \'dist\' }), or synthesizeOrExit(build, { outdir: \'dist\' })) '
+      + 'and keep output in cdk8s.yaml on another folder, such as cdk8s.out']);
     expect(state(dir)).toEqual(before);
   }, 60_000);
 

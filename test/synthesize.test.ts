@@ -291,8 +291,9 @@ describe('synthesize', () => {
       process.env.CDK8S_OUTDIR = dir;
       const app = new App();
       new TlsDatabaseCluster(new Chart(app, 'demo', { namespace: 'demo' }), 'db', { clusterName: 'basic', version: 'v4.0.5' });
-      expect(() => synthesize(app)).toThrow(new ClusterTlsError(`CDK8S_OUTDIR: received ${dir}, the output folder itself; expected a folder of its own for the cdk8s CLI, `
-        + 'which deletes it before every run: give the App its own output folder (new App({ outdir: \'dist\' })) and set output in cdk8s.yaml to another folder, such as cdk8s.out'));
+      expect(() => synthesize(app)).toThrow(new ClusterTlsError(`CDK8S_OUTDIR: received ${dir}, the folder the app writes its output to as well; expected the cdk8s CLI's folder apart from the app's, `
+        + 'since the CLI deletes it before every run: give the app its own output folder (new App({ outdir: \'dist\' }), or synthesizeOrExit(build, { outdir: \'dist\' })) '
+        + 'and keep output in cdk8s.yaml on another folder, such as cdk8s.out'));
       expect(fs.existsSync(dir)).toBe(false);
     } finally {
       if (saved === undefined) {

@@ -224,9 +224,11 @@ export function componentCertificatesOutside(objects: readonly ApiObject[], cert
     for (const c of certificates.filter((x) => x.namespace === rendered.metadata?.namespace && !x._allowsWorkload(o))) {
       const name = c.secretNames().find((s) => loaded.has(s));
       if (name !== undefined) {
-        return `${o.node.path}: Secret "${name}": received a ${o.kind} that loads it, outside the components of cluster ${c.clusterName}; `
+        // A cdk8s-plus workload's object is its child `Resource`: the workload is named by its own path.
+        const workload = o.node.id === 'Resource' && o.node.scope !== undefined ? o.node.scope.node.path : o.node.path;
+        return `${workload}: Secret "${name}": received a ${o.kind} that loads it, outside the components of cluster ${c.clusterName}; `
           + 'expected an application to hold a certificate of its own (TlsDatabaseCluster.addSqlClient): every component trusts this Secret\'s CA and would take the workload for one of its own; '
-          + `for a tool that acts as a component, call allowWorkload with it on ${c.node.path}`;
+          + `for a tool that acts as a component, call allowWorkload with it on the cluster's certificates (${c.node.path})`;
       }
     }
   }

@@ -274,8 +274,9 @@ function cliFolder(outdir: string): string | undefined {
     return undefined;
   }
   if (path.resolve(cli) === outdir) {
-    throw new ClusterTlsError(`CDK8S_OUTDIR: received ${displayPath(outdir)}, the output folder itself; expected a folder of its own for the cdk8s CLI, `
-      + 'which deletes it before every run: give the App its own output folder (new App({ outdir: \'dist\' })) and set output in cdk8s.yaml to another folder, such as cdk8s.out');
+    throw new ClusterTlsError(`CDK8S_OUTDIR: received ${displayPath(outdir)}, the folder the app writes its output to as well; expected the cdk8s CLI's folder apart from the app's, `
+      + 'since the CLI deletes it before every run: give the app its own output folder (new App({ outdir: \'dist\' }), or synthesizeOrExit(build, { outdir: \'dist\' })) '
+      + 'and keep output in cdk8s.yaml on another folder, such as cdk8s.out');
   }
   const inside = isWithin(outdir, path.resolve(cli));
   if (inside || isWithin(path.resolve(cli), outdir)) {

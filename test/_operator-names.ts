@@ -32,6 +32,8 @@ export const COMPONENT_NAMES: Readonly<Record<ComponentToken, string>> = {
   'columnar': 'tiflash',
   'importer': 'importer',
   'lightning': 'lightning',
+  // The discovery server: util.DiscoveryTLSSecretName gives <cluster>-discovery-cluster-secret.
+  'discovery': 'discovery',
 };
 
 /** The keys of the components in the cluster resources' specs: the library's, and the real operator's. */

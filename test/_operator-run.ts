@@ -64,6 +64,8 @@ export interface Rendered {
   readonly statefulSets: ReadonlyMap<string, any>;
   /** The ConfigMaps, by name. */
   readonly configMaps: ReadonlyMap<string, any>;
+  /** The Deployments (the discovery server's), by name. */
+  readonly deployments: ReadonlyMap<string, any>;
   /** The cluster resources as the API server holds them once the operator has run, by `<kind>/<name>`. */
   readonly clusters: ReadonlyMap<string, any>;
   /** The operator's log, for a failure's message. */
@@ -152,6 +154,7 @@ done
 sleep 3
 K -n ${input.namespace} get sts -o json > statefulsets.json
 K -n ${input.namespace} get cm -o json > configmaps.json
+K -n ${input.namespace} get deploy -o json > deployments.json
 K -n ${input.namespace} get tidbclusters,dmclusters -o json > clusters.json
 `);
     const run = spawnSync('unshare', ['--net', '--mount', '--pid', '--fork', '--kill-child', '--propagation', 'private', 'bash', path.join(work, 'run.sh')],
@@ -163,7 +166,7 @@ K -n ${input.namespace} get tidbclusters,dmclusters -o json > clusters.json
     }
     const items = (f: string) => new Map<string, any>(JSON.parse(fs.readFileSync(path.join(work, f), 'utf8')).items.map((o: any) => [o.metadata.name, o]));
     const clusters = new Map<string, any>(JSON.parse(fs.readFileSync(path.join(work, 'clusters.json'), 'utf8')).items.map((o: any) => [`${o.kind}/${o.metadata.name}`, o]));
-    return { statefulSets: items('statefulsets.json'), configMaps: items('configmaps.json'), clusters, log };
+    return { statefulSets: items('statefulsets.json'), configMaps: items('configmaps.json'), deployments: items('deployments.json'), clusters, log };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

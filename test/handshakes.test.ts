@@ -92,6 +92,33 @@ describe('the reference app, cert-manager (namespace demo)', () => {
   }, 120_000);
 });
 
+const describeCfssl = describeWithCfssl('the cfssl handshake tests');
+
+/** A database cluster whose discovery server speaks mutual TLS (operator v1.6.6), its Secrets issued by `method`. */
+function discoveryApp(method: IssuingMethod): App {
+  const app = new App({ outdir: 'unused' });
+  const chart = new Chart(app, 'demo', { namespace: 'demo' });
+  const certificates = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', method });
+  new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v7.5.0', operatorVersion: 'v1.6.6', enableDiscoveryMTLS: true, certificates });
+  return app;
+}
+
+describe('mutual TLS for the discovery server: every component\'s Secret calls it, and it calls back with its own (OpenSSL)', () => {
+  test('cert-manager: every pair, for every name of the discovery server', async () => {
+    const { objects, plan } = namespaceOf(discoveryApp(IssuingMethod.CERT_MANAGER), 'demo');
+    expect(plan.secrets.filter((x) => x.component === 'discovery').map((x) => x.name)).toEqual(['basic-discovery-cluster-secret']);
+    expectNoRejection(await handshakeMatrix(plan, await issueWithCertManager(objects)), plan);
+  }, 120_000);
+
+  describeCfssl('cfssl', () => {
+    test('the real cfssl: every pair, for every name of the discovery server', async () => {
+      requireCfssl();
+      const { plan } = namespaceOf(discoveryApp(IssuingMethod.CFSSL), 'demo');
+      expectNoRejection(await handshakeMatrix(plan, issueWithCfssl(discoveryApp(IssuingMethod.CFSSL), 'demo')), plan);
+    }, 180_000);
+  });
+});
+
 describe('CA renewal with cert-manager', () => {
   const caCertificate = (objects: readonly any[]) => objects.find((o) => o.kind === 'Certificate' && o.spec.isCA);
 
@@ -201,7 +228,6 @@ describe('CA renewal with cert-manager', () => {
   }, 60_000);
 });
 
-const describeCfssl = describeWithCfssl('the cfssl handshake tests');
 
 describeWithTools('Go\'s crypto/tls as the peer (the coordinator, sqlserver and changefeed are Go programs)', ['tls-peer'], () => {
   test('cert-manager\'s Secrets: Go accepts every pair, for every name', async () => {
@@ -216,6 +242,11 @@ describeWithTools('Go\'s crypto/tls as the peer (the coordinator, sqlserver and 
       expectNoRejection(goHandshakeMatrix(plan, issueWithCfssl(buildApp(), 'demo-cfssl')), plan);
     }, 180_000);
   });
+
+  test('mutual TLS for the discovery server: Go accepts every pair, for every name', async () => {
+    const { objects, plan } = namespaceOf(discoveryApp(IssuingMethod.CERT_MANAGER), 'demo');
+    expectNoRejection(goHandshakeMatrix(plan, await issueWithCertManager(objects)), plan);
+  }, 120_000);
 
   test('Go rejects what it must: a client its server cannot chain to a CA it trusts, and a name the server does not hold', async () => {
     const { objects, plan } = namespaceOf(buildApp(), 'demo');

@@ -135,9 +135,9 @@ describe('Secret and issuer names', () => {
 });
 
 describe('catalog', () => {
-  test('holds the eleven components of the spec, in its order', () => {
+  test('holds the eleven components of the spec, in its order, then the discovery server of operator v1.6.6', () => {
     expect(COMPONENTS.map((c) => c.token)).toEqual([
-      'mig-master', 'mig-worker', 'coordinator', 'store', 'sqlserver', 'pump', 'drainer', 'changefeed', 'columnar', 'importer', 'lightning',
+      'mig-master', 'mig-worker', 'coordinator', 'store', 'sqlserver', 'pump', 'drainer', 'changefeed', 'columnar', 'importer', 'lightning', 'discovery',
     ]);
     expect(componentsOf(ClusterKind.MIGRATION)).toEqual(['mig-master', 'mig-worker']);
   });

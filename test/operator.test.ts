@@ -151,6 +151,7 @@ interface Draw {
   readonly userConfig: boolean;
   readonly mountClient: boolean;
   readonly sqlTls: boolean;
+  readonly discoveryMTLS: boolean;
   readonly sources: number;
   readonly commonName?: string;
 }
@@ -167,13 +168,16 @@ const DRAW: fc.Arbitrary<Draw> = fc.record({
   userConfig: fc.boolean(),
   mountClient: fc.boolean(),
   sqlTls: fc.boolean(),
+  discoveryMTLS: fc.boolean(),
   // No migration cluster, or one with this many sources.
   sources: fc.integer({ min: 0, max: 3 }),
   commonName: fc.option(fc.constantFrom('tls-peer', 'members.internal'), { nil: undefined }),
-}, { requiredKeys: ['namespace', 'cluster', 'replicas', 'pump', 'sinks', 'columnar', 'extraNames', 'userConfig', 'mountClient', 'sqlTls', 'sources'] });
+}, { requiredKeys: ['namespace', 'cluster', 'replicas', 'pump', 'sinks', 'columnar', 'extraNames', 'userConfig', 'mountClient', 'sqlTls', 'discoveryMTLS', 'sources'] });
 
 /** The deployment a draw describes, built with the library's constructs as a user would. */
-function randomDeployment(draw: Draw, index: number): Deployment {
+function randomDeployment(given: Draw, index: number): Deployment {
+  // The first draw always turns on mutual TLS for the discovery server, so that every run proves it.
+  const draw = index === 0 ? { ...given, discoveryMTLS: true } : given;
   const { namespace, cluster } = draw;
   const image = (c: string) => `registry.example.com/db/${c}`;
   const extra = (c: string) => (draw.extraNames ? { extraAllowedCommonNames: [`${c}-auditor`, `${c}.tools.example.com`] } : {});
@@ -195,6 +199,7 @@ function randomDeployment(draw: Draw, index: number): Deployment {
       const database = new TlsDatabaseCluster(chart, 'database', {
         clusterName: cluster, version: 'v7.5.0', operatorVersion: 'v1.6.6', certificates,
         mountClusterClientSecret: draw.mountClient,
+        enableDiscoveryMTLS: draw.discoveryMTLS,
         coordinator: { baseImage: image('pd'), replicas: draw.replicas, ...config('coordinator') },
         store: { baseImage: image('tikv'), replicas: draw.replicas, ...extra('store'), ...config('store') },
         sqlserver: { baseImage: image('tidb'), replicas: draw.replicas, ...extra('sqlserver'), ...config('sqlserver') },
@@ -248,6 +253,18 @@ describeWithTools('the real operator renders the library\'s clusters', ['launche
       .map((s) => ({ token: s.component as ComponentToken, secret: s.name as string, real: COMPONENT_NAMES[s.component as ComponentToken], sts: `${cluster}-${COMPONENT_NAMES[s.component as ComponentToken]}` }));
     const database = () => library.find((o) => o.kind === 'DatabaseCluster');
     const migration = () => library.find((o) => o.kind === 'MigrationCluster');
+
+    test('the discovery server mounts its own Secret and serves mutual TLS exactly when the library turns it on', () => {
+      const on = database().spec.tlsCluster.enableDiscoveryMTLS === true;
+      const discovery = rendered.deployments.get(`${cluster}-discovery`);
+      expect(discovery).toBeDefined();
+      const pod = discovery.spec.template.spec;
+      const mounted = ((pod.volumes ?? []) as any[]).filter((v) => v.secret).map((v) => v.secret.secretName);
+      const env = ((pod.containers[0].env ?? []) as any[]).find((e) => e.name === 'DISCOVERY_MTLS_ENABLED')?.value;
+      const planned = (plan.secrets as any[]).find((s) => s.component === 'discovery')?.name;
+      const secret = `${cluster}-discovery-cluster-secret`;
+      expect({ mounted: mounted.includes(secret), env, planned }).toEqual(on ? { mounted: true, env: 'true', planned: secret } : { mounted: false, env: undefined, planned: undefined });
+    });
 
     test('every component of the plan the operator deploys gets its StatefulSet', () => {
       const wanted = deployed().map((c) => c.sts).sort();

@@ -60,6 +60,8 @@ const HOST_NAME_TABLE: { readonly [token in ComponentToken]: (at: At) => string[
     `*.${cluster}-importer`, `*.${cluster}-importer.${ns}`, `*.${cluster}-importer.${ns}.svc`,
   ],
   'lightning': ({ cluster, ns }) => [`${cluster}-lightning`, `${cluster}-lightning.${ns}`, `${cluster}-lightning.${ns}.svc`],
+  // The operator's own e2e certificate of the discovery server names these three (v1.6.6, tests/e2e/tidbcluster).
+  'discovery': ({ cluster, ns }) => [`${cluster}-discovery`, `${cluster}-discovery.${ns}`, `${cluster}-discovery.${ns}.svc`],
 };
 
 /** IP addresses on every server certificate; the command-line method puts them first in `hosts`. */

@@ -1,7 +1,7 @@
 import * as TOML from 'smol-toml';
 import { App, Chart, JsonPatch, Testing } from 'cdk8s';
 import {
-  API_GROUP_CONTEXT, ClusterCertificates, OutputFile, PvReclaimPolicy, SqlServiceType, TlsDatabaseCluster, TlsDatabaseClusterProps, TlsMigrationCluster,
+  API_GROUP_CONTEXT, ClusterCertificates, OutputFile, PvReclaimPolicy, SqlServiceType, TlsDatabaseCluster, TlsDatabaseClusterProps, TlsEnablementPhase, TlsMigrationCluster,
 } from '../lib';
 import { ClusterKind, COMPONENTS } from '../lib/model/catalog';
 import { readConfig } from '../lib/model/config-documents';
@@ -266,6 +266,41 @@ describe('certificates follow the components', () => {
     expect(cluster.serverSecretName('store')).toBe('basic-store-cluster-secret');
     expect(cluster.sqlHost).toBe('basic-sqlserver.demo.svc');
     expect(cluster.sqlPort).toBe(4000);
+  });
+});
+
+describe('mutual TLS for the discovery server (enableDiscoveryMTLS)', () => {
+  test('turns it on in the resource, and adds the discovery server\'s certificate as the operator loads it', () => {
+    const { objects, raw, cluster } = synth({ enableDiscoveryMTLS: true, operatorVersion: 'v1.6.6' });
+    expect(raw.spec.tlsCluster).toEqual({ enabled: true, enableDiscoveryMTLS: true });
+    expect(cluster.discoveryMTLS).toBe(true);
+    const certificate = findObject(objects, 'Certificate', 'basic-discovery-cluster-secret');
+    expect(certificate.spec).toMatchObject({
+      secretName: 'basic-discovery-cluster-secret',
+      commonName: 'basic',
+      usages: ['server auth', 'client auth'],
+      dnsNames: ['basic-discovery', 'basic-discovery.demo', 'basic-discovery.demo.svc'],
+      ipAddresses: ['127.0.0.1', '::1'],
+      issuerRef: { name: 'basic-db-issuer', kind: 'Issuer', group: 'cert-manager.io' },
+    });
+    expect(cluster.serverSecretName('discovery')).toBe('basic-discovery-cluster-secret');
+    expect(cluster.certificates.plan().secrets.map((x) => x.name)).toContain('basic-discovery-cluster-secret');
+    expectValidAgainstCrds(objects);
+  });
+
+  test('off by default: no field, no certificate', () => {
+    const { objects, raw, cluster } = synth();
+    expect(raw.spec.tlsCluster).toEqual({ enabled: true });
+    expect(namesOf(objects, 'Certificate')).not.toContain('basic-discovery-cluster-secret');
+    expect(cluster.discoveryMTLS).toBe(false);
+  });
+
+  test('refused for an operator before v1.6.6, and while TLS is being turned on in place', () => {
+    expect(() => synth({ enableDiscoveryMTLS: true, operatorVersion: 'v1.6.5' })).toThrow(
+      'test/db: operatorVersion: received "v1.6.5"; expected v1.6.6 or later: enableDiscoveryMTLS (mutual TLS for the discovery server) needs it');
+    expect(() => synth({ enableDiscoveryMTLS: true, enablement: { phase: TlsEnablementPhase.ISSUE } })).toThrow(
+      'test/db: enableDiscoveryMTLS: received true; expected false while a TLS enablement is declared: turn on mutual TLS for the discovery server once the enablement\'s last phase is done and it is removed');
+    expect(() => synth({ enableDiscoveryMTLS: 'yes' as any })).toThrow('test/db: enableDiscoveryMTLS: received "yes"; expected true or false');
   });
 });
 

@@ -204,7 +204,7 @@ export interface PlannedKey {
  * The version of {@link TlsPlan} this library writes and `cluster-tls verify` reads. It changes
  * whenever a field is added, removed or changes meaning; `tls-plan.schema.json` describes it.
  */
-export const TLS_PLAN_VERSION = 4;
+export const TLS_PLAN_VERSION = 5;
 
 /**
  * What the certificates of one cluster must be, whichever method issues them. Written as

@@ -157,6 +157,15 @@ export interface TlsDatabaseClusterProps extends TlsClusterProps {
    * @default true
    */
   readonly mountClusterClientSecret?: boolean;
+  /**
+   * Mutual TLS for the discovery server, the operator's `<cluster>-discovery` service that
+   * components call as they start (`spec.tlsCluster.enableDiscoveryMTLS`, operator v1.6.6 or
+   * later): the server certificate of `${cluster_name}-discovery-cluster-secret`, signed by the
+   * cluster CA, on the discovery server alone, which then accepts only clients that present a
+   * certificate of that CA (the components' own). Without it the discovery server speaks plain HTTP.
+   * @default false
+   */
+  readonly enableDiscoveryMTLS?: boolean;
   /** The coordinator. @default - defaults of each field */
   readonly coordinator?: CoordinatorProps;
   /** The store. @default - defaults of each field */
@@ -215,6 +224,7 @@ const DATABASE_CLUSTER_SHAPE = {
   ...TLS_CLUSTER_SHAPE,
   timezone: 'string?',
   mountClusterClientSecret: 'boolean?',
+  enableDiscoveryMTLS: 'boolean?',
   // The coordinator has no extra names; asking for them gets its own message.
   coordinator: objectOf({ ...COMPONENT, ...FAILOVER, ...STORAGE, ...EXTRA }),
   store: objectOf({ ...COMPONENT, ...FAILOVER, ...STORAGE, ...EXTRA }),
@@ -252,6 +262,8 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
   public readonly sqlPort: number = PORTS.sql;
   /** Whether the client certificate set is mounted in the coordinator and store pods. */
   public readonly mountClusterClientSecret: boolean;
+  /** Whether the discovery server speaks mutual TLS (`enableDiscoveryMTLS`). */
+  public readonly discoveryMTLS: boolean;
   /** The operator version the cluster is declared for, when given. */
   public readonly operatorVersion?: string;
   /** The `DatabaseCluster` object. */
@@ -291,6 +303,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     this.namespace = namespace;
     this.version = props.version;
     this.mountClusterClientSecret = props.mountClusterClientSecret ?? true;
+    this.discoveryMTLS = props.enableDiscoveryMTLS ?? false;
     this.operatorVersion = props.operatorVersion;
     const parts: Partial<Record<OperatorComponent, ComponentPropsUnion>> = {
       coordinator: props.coordinator ?? {},
@@ -310,7 +323,10 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       coordinatorReplicas: parts.coordinator!.replicas ?? 1, afterRoll: this.enablementSteps,
     });
     this.tlsEnabled = this.enablement?.state.tls ?? true;
-    for (const token of running) {
+    if (this.discoveryMTLS && this.enablement !== undefined) {
+      inputError(this, 'enableDiscoveryMTLS', true, 'false while a TLS enablement is declared: turn on mutual TLS for the discovery server once the enablement\'s last phase is done and it is removed');
+    }
+    for (const token of [...running, ...(this.discoveryMTLS ? ['discovery' as const] : [])]) {
       this.certificates.addComponent(token);
     }
     this.commonName = this.certificates.commonName;
@@ -321,7 +337,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
 
     this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', props.changefeed?.sinkTlsSecretNames?.map(secretRefName), this.certificates);
     const spec: Record<string, unknown> = {
-      tlsCluster: { enabled: this.tlsEnabled },
+      tlsCluster: { enabled: this.tlsEnabled, enableDiscoveryMTLS: this.discoveryMTLS || undefined },
       version: props.version,
       timezone: requireTimeZone(this, 'timezone', props.timezone ?? SHOWN_VALUES.timezone),
       pvReclaimPolicy,
@@ -543,6 +559,9 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     if (this.mountClusterClientSecret) {
       requireMinimum(this, 'operatorVersion', props.operatorVersion, CAPABILITIES.mountClusterClientSecret.minOperatorVersion,
         'mountClusterClientSecret (set it to false for an older operator)');
+    }
+    if (this.discoveryMTLS) {
+      requireMinimum(this, 'operatorVersion', props.operatorVersion, component('discovery').minOperatorVersion, 'enableDiscoveryMTLS (mutual TLS for the discovery server)');
     }
   }
 }

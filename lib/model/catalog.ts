@@ -26,7 +26,8 @@ export type ComponentToken =
   | 'changefeed'
   | 'columnar'
   | 'importer'
-  | 'lightning';
+  | 'lightning'
+  | 'discovery';
 
 /** Who deploys a component. */
 export enum DeployedBy {
@@ -263,6 +264,19 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     peerService: false,
     hostForms: [SERVICE],
     minOperatorVersion: '1.1.0',
+  },
+  // The discovery server, which every database cluster runs. With spec.tlsCluster.enableDiscoveryMTLS
+  // (real operator, v1.6.6: types.go, tidb_discovery_manager.go, cmd/discovery) it serves HTTPS on
+  // port 10261 with this Secret, mounted on its own pod alone, and requires a client certificate its
+  // ca.crt verifies, checking no Common Name; the components call it with their own cluster
+  // certificates (the start scripts' curl --cert of the component's Secret).
+  {
+    token: 'discovery',
+    cluster: ClusterKind.DATABASE,
+    deployment: DeployedBy.OPERATOR,
+    peerService: false,
+    hostForms: [SERVICE],
+    minOperatorVersion: '1.6.6',
   },
 ];
 

@@ -62,8 +62,10 @@ test('every validity the library accepts gives leaves that, renewal window inclu
       expect(leaf.notAfter + ms(v.renewBefore)).toBeLessThanOrEqual(ca.notAfter - ms(v.caRenewBefore));
     }
   }), { numRuns: 100 });
-  // The property says nothing if nearly every input is refused.
-  expect(accepted).toBeGreaterThan(25);
+  // The property says nothing if nearly every input is refused. About 27 of 100 runs are accepted
+  // (half draw near the boundary, 6 in 11 of those on its accepted side), with a spread of about 4.5:
+  // a bound at the mean failed one run in CI; at 10 it fails only when acceptance has broken.
+  expect(accepted).toBeGreaterThan(10);
 }, 120_000);
 
 

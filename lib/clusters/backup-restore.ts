@@ -10,7 +10,7 @@ import { operatorApiVersion } from '../model/settings';
 import type { ITlsDatabaseCluster } from './tls-cluster';
 import { fromOutputFolder, inFilesFolder, operationPath } from '../model/output-layout';
 import { SecretRef, secretRef, secretRefName } from '../model/secret-ref';
-import { compact } from './operator';
+import { compact, operatorManifest } from './operator';
 import { OutputFile } from '../synth/output-file';
 import { stringifyManifests } from '../yaml/emitter';
 import { RunbookStep } from '../documents/runbook';
@@ -224,12 +224,7 @@ export class BackupRestore extends Construct {
   /** Declares the file of the `Backup` or `Restore` object, under a construct named after its kind, and returns its path. */
   private declareOperation(props: BackupRestoreProps, op: Operation, resolved: ResolvedBackupRestoreProps): string {
     const { cluster } = props;
-    const object = {
-      apiVersion: operatorApiVersion(this),
-      kind: op.kind,
-      metadata: { name: op.name, namespace: cluster.namespace },
-      spec: operationSpec(props, op, resolved),
-    };
+    const object = operatorManifest(this, { kind: op.kind, name: op.name, namespace: cluster.namespace, spec: operationSpec(props, op, resolved) });
     const file = operationPath(cluster.namespace, cluster.clusterName, op.name);
     new OutputFile(this, op.kind, { path: file, content: stringifyManifests([object]) });
     return file;

@@ -42,13 +42,21 @@ class FinishedApiObject extends ApiObject {
  * The spec is handed over complete; nothing mutates it afterwards.
  */
 export function operatorObject(scope: Construct, props: OperatorObjectProps): ApiObject {
-  const objectProps = {
+  const objectProps = operatorManifest(scope, props);
+  return props.finish ? new FinishedApiObject(scope, 'Resource', objectProps, props.finish) : new ApiObject(scope, 'Resource', objectProps);
+}
+
+/**
+ * The manifest of one object of the operator's custom resources, as plain data: for an object
+ * written to a file of its own rather than declared in a chart (a one-off Backup or Restore).
+ */
+export function operatorManifest(scope: IConstruct, props: Pick<OperatorObjectProps, 'kind' | 'name' | 'namespace' | 'spec' | 'apiGroup'>) {
+  return {
     apiVersion: operatorApiVersion(scope, props.apiGroup),
     kind: props.kind,
     metadata: { name: props.name, namespace: props.namespace },
     spec: props.spec,
   };
-  return props.finish ? new FinishedApiObject(scope, 'Resource', objectProps, props.finish) : new ApiObject(scope, 'Resource', objectProps);
 }
 
 /** Removes `undefined` values from an object, recursively, so the YAML holds only what was set. */

@@ -173,7 +173,7 @@ export class FakeCluster {
     const state = this.kubectl.state();
     const unrolled = [...this.annotations(state)].some(([key, a]) => this.rolled.get(key) !== a.value);
     return !unrolled && [...this.queues.values()].every((q) => q.length === 0) && (state.restarts ?? []).length === 0
-      && this.pendingCertificates(state).length === 0;
+      && this.pendingCertificates(state).length === 0 && this.sim.unprojected(this.secrets()).length === 0;
   }
 
   private async run(): Promise<void> {
@@ -189,9 +189,17 @@ export class FakeCluster {
     }
   }
 
-  /** One step of every controller: one issuance, one pod per rolling resource, one requested restart. */
+  /**
+   * One step of every controller: one issuance, one pod per rolling resource, one requested
+   * restart, and the kubelet's projection of the Secrets into one pod that re-reads its certificate.
+   */
   private async tick(): Promise<void> {
     await this.certManager();
+    const unprojected = this.sim.unprojected(this.secrets())[0];
+    if (unprojected !== undefined) {
+      this.sim.project(unprojected, this.secrets());
+      await this.sim.check(`kubelet projected the Secret into ${unprojected.name}`);
+    }
     const state = this.kubectl.state();
     this.queueRolls(state);
     const next = this.nextRolled();

@@ -15,6 +15,7 @@
  *   `metadata.generation`), restarts the drainer's pods the same way and reports the rollout
  *   done in the StatefulSet's status, so that `kubectl rollout status` returns.
  */
+import { KUBELET_PROJECTION_SECONDS } from '../lib/verify/loaded';
 import type { ControlPlane } from './_control-plane';
 import { ComponentAnnotations, componentAnnotations, podWorkload } from './_fake-cluster';
 import type { SecretPem } from './_handshakes';
@@ -108,6 +109,23 @@ export class LiveCluster {
     return changed;
   }
 
+  /**
+   * The kubelets: once the pods that re-read their certificate hold something else than their
+   * Secret, waits until {@link KUBELET_PROJECTION_SECONDS} have passed since the Secrets' last
+   * write (what `cluster-tls verify` waits for), then writes each Secret into those pods, one at a
+   * time, checking every pair after each. Nothing to wait for when no such pod is behind.
+   */
+  public async kubeletSync(): Promise<void> {
+    if (this.sim.unprojected(this.secrets()).length === 0) {
+      return;
+    }
+    const last = this.lastWrite();
+    while (seconds(Date.now()) < last + KUBELET_PROJECTION_SECONDS) {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await this.sim.projectAll('kubelet', () => this.secrets());
+  }
+
   /** Restarts the client pods (the team's own workloads, which the runbook asks the user to restart). */
   public async restartClients(): Promise<void> {
     for (const pod of this.sim.pods.filter((p) => p.component === undefined)) {
@@ -139,14 +157,19 @@ export class LiveCluster {
    * have one-second precision.
    */
   private async waitPastWrites(secretName?: string): Promise<void> {
+    const last = this.lastWrite(secretName);
+    while (seconds(Date.now()) <= last) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** The second of the last write of `secretName` (of every Secret of the namespace when none is named), as the API server records it. */
+  private lastWrite(secretName?: string): number {
     const items = JSON.parse(this.kubectl(['get', 'secrets', '-n', this.options.namespace, '-o', 'json', '--show-managed-fields'])).items as any[];
     const times = items.filter((s) => secretName === undefined || s.metadata.name === secretName)
       .flatMap((s) => [s.metadata.creationTimestamp, ...(s.metadata.managedFields ?? []).map((m: any) => m.time)])
       .filter((t): t is string => typeof t === 'string').map((t) => seconds(Date.parse(t)));
-    const last = Math.max(0, ...times);
-    while (seconds(Date.now()) <= last) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    return Math.max(0, ...times);
   }
 
   /** The StatefulSet controller: restarts the drainer's pods when `kubectl rollout restart` changes its template. */

@@ -6,6 +6,12 @@
  * side verifying the other against what it loaded), and records every rejection as an outage with
  * the step, the pair and OpenSSL's reason.
  *
+ * Components whose release re-reads its certificate for each new connection (the plan's
+ * `reloadsLeaf`) present what their volume holds, with the CA they loaded at start (none re-reads
+ * its CA); the volume takes the Secret's files when the kubelet projects it ({@link project}),
+ * some time after the write. The others present what they loaded at their last start. The
+ * MySQL port of the SQL server always presents what it loaded.
+ *
  * Pairs: within each cluster kind, every server pod dials every other server pod (components dial
  * each other with their server certificates), and the client of each client Secret (the monitor,
  * the tools) dials every server pod. Pods of the two kinds do not talk: the migration cluster
@@ -34,6 +40,12 @@ export interface Pod {
   /** The name its peers dial it by (server pods). */
   readonly dialedAs?: string;
   loaded?: TlsMaterial;
+  /** What the pod's volume holds: the Secret as the kubelet last projected it. */
+  volume?: TlsMaterial;
+  /** Whether it re-reads `tls.crt` and `tls.key` from its volume for each new connection. */
+  readonly reloadsLeaf: boolean;
+  /** How many times it restarted since it started. */
+  restarts: number;
   /** TLS for MySQL clients: an application's pod, in its own namespace, that connects to the SQL server with its Secret. */
   readonly application?: { readonly namespace: string };
   /** TLS for MySQL clients: the SQL server's Secret, which a sqlserver pod loads at start beside its own, and the name applications dial. */
@@ -80,30 +92,81 @@ export class RotationSimulator {
    * SQL server's Secret in the sqlserver pods, and their handshakes
    */
   constructor(plan: TlsPlan, manifests: readonly any[], options: { readonly sqlClients?: boolean } = {}) {
-    const order = plan.rotation?.restartOrder ?? RESTART_ORDER;
     const servers = plan.secrets.filter((s): s is TlsPlanSecret & { component: ComponentToken } => s.role === 'server' && s.component !== undefined)
-      .filter((s) => order.includes(s.component))
-      .sort((a, b) => order.indexOf(a.component) - order.indexOf(b.component));
+      .filter((s) => RESTART_ORDER.includes(s.component))
+      .sort((a, b) => RESTART_ORDER.indexOf(a.component) - RESTART_ORDER.indexOf(b.component));
     const sqlTls = options.sqlClients ? plan.sqlTls : undefined;
     const sqlServer = sqlTls?.secrets.find((s) => s.role === 'server');
     this.pods = [
       ...servers.flatMap((s) => Array.from({ length: replicasOf(s.component, manifests, s.cluster) }, (_, i) => ({
         name: `${s.component}-${i}`, ordinal: i, kind: s.cluster, component: s.component, secretName: s.name, dialedAs: dialedNames(s)[0],
+        reloadsLeaf: s.reloadsLeaf === true, restarts: 0,
         ...(s.component === 'sqlserver' && sqlServer ? { sqlServer: { secretName: sqlServer.name, dialedAs: sqlServer.dnsNames![0] } } : {}),
       }))),
-      ...plan.secrets.filter((s) => s.role === 'client').map((s) => ({ name: `${s.cluster} client`, kind: s.cluster, secretName: s.name })),
+      ...plan.secrets.filter((s) => s.role === 'client').map((s) => ({ name: `${s.cluster} client`, kind: s.cluster, secretName: s.name, reloadsLeaf: false, restarts: 0 })),
       ...(sqlTls?.secrets ?? []).filter((s) => s.role === 'application')
-        .map((s) => ({ name: `application ${s.application}`, kind: ClusterKind.DATABASE, secretName: s.name, application: { namespace: s.namespace } })),
+        .map((s) => ({ name: `application ${s.application}`, kind: ClusterKind.DATABASE, secretName: s.name, reloadsLeaf: false, restarts: 0, application: { namespace: s.namespace } })),
     ];
   }
 
-  /** Starts (or restarts) one pod with its Secret as it is now. */
+  /** Restarts one pod with its Secret as it is now, and counts the restart. */
   public restart(pod: Pod, secrets: ReadonlyMap<string, SecretPem>): void {
+    this.start(pod, secrets);
+    pod.restarts++;
+  }
+
+  /** The restarts of the components' pods since they started (clients, the operator and applications not counted). */
+  public componentRestarts(): number {
+    return this.pods.filter((p) => p.component !== undefined).reduce((n, p) => n + p.restarts, 0);
+  }
+
+  /** The restarts of each component since it started, by component, for the components that restarted. */
+  public restartsByComponent(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const pod of this.pods.filter((p) => p.component !== undefined && p.restarts > 0)) {
+      out[pod.component!] = (out[pod.component!] ?? 0) + pod.restarts;
+    }
+    return out;
+  }
+
+  /** The kubelet writes the pod's Secret as it is now into its volume: a pod that re-reads its certificate presents it from its next connection. */
+  public project(pod: Pod, secrets: ReadonlyMap<string, SecretPem>): void {
+    const secret = secrets.get(pod.secretName);
+    if (secret) {
+      pod.volume = materialOf(secret);
+    }
+  }
+
+  /** The pods that re-read their certificate and whose volume differs from their Secret now: what the kubelet has yet to project. */
+  public unprojected(secrets: ReadonlyMap<string, SecretPem>): Pod[] {
+    return this.pods.filter((p) => p.reloadsLeaf && secrets.has(p.secretName) && digest(materialOf(secrets.get(p.secretName)!)) !== digest(p.volume!));
+  }
+
+  /**
+   * The kubelet projects the Secrets into every pod that re-reads its certificate, one pod at a
+   * time in `order` (restart order, or its reverse), checking after each.
+   */
+  public async projectAll(label: string, secrets: () => ReadonlyMap<string, SecretPem>, order: 'forward' | 'reverse' = 'forward'): Promise<void> {
+    const pods = this.unprojected(secrets());
+    for (const pod of order === 'forward' ? pods : [...pods].reverse()) {
+      this.project(pod, secrets());
+      await this.check(`${label}: kubelet projected the Secret into ${pod.name}`);
+    }
+  }
+
+  /** What a pod presents and verifies with on a new connection: its volume's certificate when it re-reads it, with the CA it loaded at start. */
+  public presented(pod: Pod): TlsMaterial {
+    return pod.reloadsLeaf && pod.volume !== undefined ? { cert: pod.volume.cert, key: pod.volume.key, ca: pod.loaded!.ca } : pod.loaded!;
+  }
+
+  /** Starts one pod with its Secret as it is now: it loads it, and its volume holds it. */
+  private start(pod: Pod, secrets: ReadonlyMap<string, SecretPem>): void {
     const secret = secrets.get(pod.secretName);
     if (!secret) {
       throw new Error(`pod ${pod.name} cannot start: Secret ${pod.secretName} does not exist`);
     }
     pod.loaded = materialOf(secret);
+    pod.volume = pod.loaded;
     if (pod.sqlServer) {
       const sql = secrets.get(pod.sqlServer.secretName);
       if (!sql) {
@@ -115,7 +178,7 @@ export class RotationSimulator {
 
   /** Starts every pod. */
   public startAll(secrets: ReadonlyMap<string, SecretPem>): void {
-    this.pods.forEach((p) => this.restart(p, secrets));
+    this.pods.forEach((p) => this.start(p, secrets));
   }
 
   /** Runs every pair's handshake and records each rejection under `step`; returns the rejections of this step. */
@@ -123,7 +186,7 @@ export class RotationSimulator {
     const found: Outage[] = [];
     for (const server of this.pods.filter((p) => p.component !== undefined)) {
       for (const client of this.pods.filter((p) => p.kind === server.kind && p !== server && p.application === undefined)) {
-        const outcome = await this.handshake(server.loaded!, client.loaded!, server.dialedAs);
+        const outcome = await this.handshake(this.presented(server), this.presented(client), server.dialedAs);
         this.checks++;
         if (!outcome.ok) {
           found.push({ step, client: client.name, server: server.name, reason: describeOutcome(outcome) });
@@ -145,46 +208,59 @@ export class RotationSimulator {
   }
 
   /**
-   * Restarts every pod one at a time as the runbook's restarts do, checking after each restart:
-   * the two clusters' components roll at the same time, each in the operator's order
+   * Restarts the pods of a phase one at a time as the runbook's restarts do, checking after each
+   * restart: the components the phase restarts (`restarting`, every one
+   * by default), the two clusters' at the same time, each in the operator's order
    * ({@link rollSequence}), then the drainer, then the clients.
    * @param label what the step list says before each pod's name
    */
-  public async rollingRestart(label: string, secrets: () => ReadonlyMap<string, SecretPem>, roll: RollOptions = {}): Promise<void> {
-    for (const pod of this.rollSequence(roll)) {
+  public async rollingRestart(label: string, secrets: () => ReadonlyMap<string, SecretPem>, roll: RollOptions = {}, restarting?: readonly ComponentToken[]): Promise<void> {
+    for (const pod of this.rollSequence(roll, restarting)) {
       this.restart(pod, secrets());
       await this.check(`${label}: restarted ${pod.name}`);
     }
   }
 
   /**
-   * Runs the restarts of one phase in each of `rolls`, every time from the pods as they were
-   * before the phase's restarts (the verdicts of handshakes already run are reused, so each
-   * further order costs little); the pods end restarted either way.
+   * Runs one phase after its Secrets are written, in each of `rolls` and with the kubelet
+   * projecting the Secrets into the pods that re-read them before the restarts and after them,
+   * every time from the pods as they were before (the verdicts of handshakes already run are
+   * reused, so each further order costs little). The pods end as the last order left them, with
+   * the restarts of one order counted.
+   * @param restarting the components the phase restarts (the plan's `rotation.restartOrder`); every one by default
    */
-  public async rollingRestarts(label: string, secrets: () => ReadonlyMap<string, SecretPem>, rolls: readonly RollOptions[] = LEGAL_ROLLS): Promise<void> {
-    const before = new Map(this.pods.map((p) => [p, [p.loaded, p.sqlLoaded] as const]));
+  public async rollingRestarts(label: string, secrets: () => ReadonlyMap<string, SecretPem>, rolls: readonly RollOptions[] = LEGAL_ROLLS,
+    restarting?: readonly ComponentToken[]): Promise<void> {
+    const before = new Map(this.pods.map((p) => [p, [p.loaded, p.sqlLoaded, p.volume, p.restarts] as const]));
     for (const roll of rolls) {
-      this.pods.forEach((p) => { [p.loaded, p.sqlLoaded] = before.get(p)!; });
-      await this.rollingRestart(`${label} (${describeRoll(roll)})`, secrets, roll);
+      for (const projection of ['before', 'after'] as const) {
+        this.pods.forEach((p) => { [p.loaded, p.sqlLoaded, p.volume, p.restarts] = before.get(p)!; });
+        const at = `${label} (${describeRoll(roll)}, kubelet ${projection} the restarts)`;
+        if (projection === 'before') {
+          await this.projectAll(at, secrets);
+        }
+        await this.rollingRestart(at, secrets, roll, restarting);
+        await this.projectAll(at, secrets, 'reverse');
+      }
     }
   }
 
   /**
-   * The order in which the pods restart: each cluster kind's server pods component by component
-   * in the operator's order, highest ordinal first (a StatefulSet partition moving down),
-   * interleaved with the other kind's as `roll` says; then the drainer's pods, highest ordinal
-   * first (`kubectl rollout restart`); then the clients.
+   * The order in which the pods restart: each cluster kind's server pods of
+   * the components in `restarting`, component by component in the operator's order, highest
+   * ordinal first (a StatefulSet partition moving down), interleaved with the other kind's as
+   * `roll` says; then the drainer's pods, highest ordinal first (`kubectl rollout restart`); then
+   * the clients.
    */
-  public rollSequence(roll: RollOptions = {}): Pod[] {
+  public rollSequence(roll: RollOptions = {}, restarting: readonly ComponentToken[] = RESTART_ORDER): Pod[] {
     const ofKind = (kind: ClusterKind) => {
-      const order = kind === ClusterKind.DATABASE ? roll.databaseOrder ?? OPERATOR_ROLL_ORDER[kind] : OPERATOR_ROLL_ORDER[kind];
+      const order = (kind === ClusterKind.DATABASE ? roll.databaseOrder ?? OPERATOR_ROLL_ORDER[kind] : OPERATOR_ROLL_ORDER[kind]).filter((t) => restarting.includes(t));
       return this.pods.filter((p) => p.kind === kind && p.component !== undefined && order.includes(p.component))
         .sort((a, b) => order.indexOf(a.component!) - order.indexOf(b.component!) || b.ordinal! - a.ordinal!);
     };
     const rolled = interleave(ofKind(ClusterKind.DATABASE), ofKind(ClusterKind.MIGRATION), roll.interleaving ?? 'alternate');
-    const drainer = this.pods.filter((p) => p.component === 'drainer').sort((a, b) => b.ordinal! - a.ordinal!);
-    const rest = this.pods.filter((p) => !rolled.includes(p) && !drainer.includes(p));
+    const drainer = restarting.includes('drainer') ? this.pods.filter((p) => p.component === 'drainer').sort((a, b) => b.ordinal! - a.ordinal!) : [];
+    const rest = this.pods.filter((p) => p.component === undefined);
     return [...rolled, ...drainer, ...rest];
   }
 

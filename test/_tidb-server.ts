@@ -125,6 +125,21 @@ export class TidbServer {
     });
   }
 
+  /** The serial number of the certificate the status port serves on a new connection, with a client certificate. */
+  public statusSerial(serverName: string, client: SecretPem): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = require('node:tls').connect({
+        host: '127.0.0.1', port: this.statusPort, servername: serverName, ca: client['ca.crt'], cert: client['tls.crt'], key: client['tls.key'],
+        checkServerIdentity: (_host: string, cert: any) => require('node:tls').checkServerIdentity(serverName, cert),
+      }, () => {
+        const serial = socket.getPeerCertificate().serialNumber;
+        socket.end();
+        resolve(serial);
+      });
+      socket.on('error', reject);
+    });
+  }
+
   /** Stops the server and removes its folder, keys included. */
   public async stop(): Promise<void> {
     if (this.server.exitCode === null) {

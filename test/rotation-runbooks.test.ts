@@ -49,13 +49,25 @@ const SQL_APPLICATION_SECRET = `${SQL_APPLICATION.name}-${NS}-${CLUSTER}-sql-cli
  * drainer, and two workloads of the team's own that mount the client Secrets; with `sqlClients`,
  * TLS for MySQL clients too, and an application of its own namespace.
  */
-function buildApp(method: IssuingMethod, rotations: CertificateRotation[], sqlClients = false): App {
+/** The releases the clusters declare: the specification's examples, or current ones. */
+interface Releases {
+  readonly database: string;
+  readonly migration: string;
+}
+
+/** The specification's example releases, which predate most components' reloading. */
+const REFERENCE_RELEASES: Releases = { database: 'v4.0.5', migration: 'v2.0.7' };
+
+/** Current releases, at which every component re-reads its certificate (the migration members from v8.2.0). */
+const CURRENT_RELEASES: Releases = { database: 'v8.5.0', migration: 'v8.5.0' };
+
+function buildApp(method: IssuingMethod, rotations: CertificateRotation[], sqlClients = false, releases: Releases = REFERENCE_RELEASES): App {
   const app = new App();
   const chart = new Chart(app, NS, { namespace: NS });
   const certificates = new ClusterCertificates(chart, 'certs', { clusterName: CLUSTER, method, rotations, subject: { organization: 'Payments' } });
   const image = (name: string) => ({ baseImage: `registry.example.com/db/${name}` });
   const database = new TlsDatabaseCluster(chart, 'db', {
-    clusterName: CLUSTER, version: 'v4.0.5', operatorVersion: 'v1.2.0', certificates,
+    clusterName: CLUSTER, version: releases.database, operatorVersion: 'v1.2.0', certificates,
     coordinator: { ...image('coordinator'), replicas: 3 }, store: { ...image('store'), replicas: 3 }, sqlserver: { ...image('sqlserver'), replicas: 2 },
     pump: image('pump'), changefeed: { ...image('changefeed'), replicas: 2 }, columnar: image('columnar'),
     tlsClient: sqlClients ? {} : undefined,
@@ -70,7 +82,7 @@ function buildApp(method: IssuingMethod, rotations: CertificateRotation[], sqlCl
       kplus.Secret.fromSecretName(chart, `${SQL_APPLICATION.name}-secret`, client.secretName)));
   }
   const migration = new TlsMigrationCluster(chart, 'mig', {
-    clusterName: CLUSTER, version: 'v2.0.7', operatorVersion: 'v1.2.0', certificates,
+    clusterName: CLUSTER, version: releases.migration, operatorVersion: 'v1.2.0', certificates,
     master: { ...image('migration'), replicas: 3 }, worker: { ...image('migration'), replicas: 2 },
     sources: [{ sourceId: 'legacy', host: 'mysql.payments.example.com', port: 3306, user: 'copier', tlsSecretName: 'ledger-legacy-tls' }],
     target: { database, user: 'copier', tlsSecretName: 'ledger-target-tls' }, task: { name: 'ledger-copy' },
@@ -98,20 +110,22 @@ interface Project {
   readonly outdir: string;
   readonly kubectl: FakeKubectl;
   readonly env: NodeJS.ProcessEnv;
+  /** The releases the app declares. */
+  readonly releases: Releases;
 }
 
-function project(): Project {
+function project(releases: Releases = REFERENCE_RELEASES): Project {
   const { dir, outdir, home } = projectFolder('runbook-project-');
   const kubectl = createFakeKubectl(path.join(dir, 'tools'));
   createFakeCmctl(kubectl);
   createFakeHelm(kubectl);
   const env = runbookEnv(home, { PATH: `${kubectl.dir}:${process.env.PATH}`, POLL: '0.05', TIMEOUT: '60' });
-  return { dir, outdir, kubectl, env };
+  return { dir, outdir, kubectl, env, releases };
 }
 
 /** Synthesizes the app at a phase into the project's output folder, as the user's `npm run synth` would. */
 function synth(p: Project, method: IssuingMethod, rotations: CertificateRotation[], sqlClients = false): { plan: TlsPlan; manifests: any[] } {
-  synthesize(buildApp(method, rotations, sqlClients), { outdir: p.outdir, acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [] });
+  synthesize(buildApp(method, rotations, sqlClients, p.releases), { outdir: p.outdir, acknowledgeRecreation: [], acknowledgeUnverifiedPhase: [] });
   return {
     plan: JSON.parse(fs.readFileSync(path.join(filesFolderOf(p.outdir), tlsPlanPath(NS, CLUSTER)), 'utf8')),
     manifests: YAML.parseAllDocuments(fs.readFileSync(path.join(p.outdir, MANIFEST), 'utf8')).map((d) => d.toJS()),
@@ -164,11 +178,15 @@ async function created(p: Project, method: IssuingMethod, roll: RollOptions, sql
 }
 
 /** Every phase of `rotations`' last entry, each synthesized and its runbook run; the cluster stopped at the end. */
-async function rotate(p: Project, method: IssuingMethod, cluster: FakeCluster, earlier: CertificateRotation[], last: CertificateRotation, sqlClients = false): Promise<void> {
+async function rotate(p: Project, method: IssuingMethod, cluster: FakeCluster, earlier: CertificateRotation[], last: CertificateRotation, sqlClients = false,
+  sim?: RotationSimulator): Promise<Record<string, Record<string, number>>> {
+  const restarts: Record<string, Record<string, number>> = {};
   try {
     for (const phase of ROTATION_PHASES[last.kind ?? RotationKind.CA_REPLACEMENT]) {
       synth(p, method, [...earlier, { ...last, phase }], sqlClients);
+      const before = sim?.restartsByComponent() ?? {};
       await runClusterRunbook(p, cluster);
+      restarts[phase] = sim === undefined ? {} : restartsSince(sim, before);
       const r = report(p);
       expect(failures(r)).toEqual([]);
       expect(r.secrets.every((s: any) => s.checks.some((c: any) => c.check === 'loaded' && c.ok))).toBe(true);
@@ -178,6 +196,12 @@ async function rotate(p: Project, method: IssuingMethod, cluster: FakeCluster, e
   }
   expect(cluster.errors).toEqual([]);
   expectNoKeyInAnnotations(p);
+  return restarts;
+}
+
+/** The restarts of each component's pods since `before` (from {@link RotationSimulator.restartsByComponent}), for those that restarted. */
+function restartsSince(sim: RotationSimulator, before: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(sim.restartsByComponent()).map(([c, n]) => [c, n - (before[c] ?? 0)]).filter(([, n]) => n !== 0));
 }
 
 /** No Secret was written with a client-side apply, which would keep a copy of its private key in an annotation. */
@@ -226,7 +250,8 @@ describe('rotation runbooks run as written: cert-manager', () => {
     const before = new Map([...cluster.secrets()].filter(([name]) => name !== `${CLUSTER}-ca-secret`));
     const caSecret = () => p.kubectl.secrets().find((s) => s.name === `${CLUSTER}-ca-secret`)!;
     const caBefore = caSecret();
-    await rotate(p, IssuingMethod.CERT_MANAGER, cluster, [], { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL });
+    const restarts = await rotate(p, IssuingMethod.CERT_MANAGER, cluster, [], { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }, false, sim);
+    expect(restarts).toEqual({ renew: REFERENCE_LEAF_RESTARTS });
     expect(formatOutages(sim.outages)).toBe('');
     expect(caSecret()).toEqual(caBefore);
     const after = cluster.secrets();
@@ -236,8 +261,60 @@ describe('rotation runbooks run as written: cert-manager', () => {
     }
     const renewed = p.kubectl.calls().filter((c) => c[0] === '__mark-issuing').flatMap((c) => c.slice(1).filter((a) => !a.startsWith('-')));
     expect(renewed.sort()).toEqual([...before.keys()].sort());
-    // Every pod restarted after its Secret was renewed: what it loaded is what the Secret holds.
-    sim.pods.forEach((pod) => expect([pod.name, pod.loaded!.key]).toEqual([pod.name, after.get(pod.secretName)!['tls.key']]));
+    // Every pod restarted after its Secret was renewed, or re-reads it: what it presents is what the Secret holds.
+    sim.pods.forEach((pod) => expect([pod.name, sim.presented(pod).key]).toEqual([pod.name, after.get(pod.secretName)!['tls.key']]));
+  }, 300_000);
+});
+
+/** Every component pod of the app, each restarted once: what a phase that changes ca.crt restarts. */
+const EVERY_POD = { 'coordinator': 3, 'columnar': 1, 'store': 3, 'pump': 1, 'sqlserver': 2, 'changefeed': 2, 'mig-master': 3, 'mig-worker': 2, 'drainer': 1 };
+
+/** What a leaf renewal restarts at the reference releases: the components whose v4.0.5 (or the migration's v2.0.7) does not re-read its certificate. */
+const REFERENCE_LEAF_RESTARTS = { 'columnar': 1, 'store': 3, 'changefeed': 2, 'mig-master': 3, 'mig-worker': 2 };
+
+describe('rotation runbooks run as written: restarts only where a component cannot take the certificate while it runs', () => {
+  test('cert-manager, current releases: a leaf renewal restarts no component pod, every pod presents its new certificate, zero rejected handshakes', async () => {
+    const p = project(CURRENT_RELEASES);
+    const { cluster, sim } = await created(p, IssuingMethod.CERT_MANAGER, { interleaving: 'alternate' });
+    const restarts = await rotate(p, IssuingMethod.CERT_MANAGER, cluster, [], { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }, false, sim);
+    expect(restarts).toEqual({ renew: {} });
+    expect(formatOutages(sim.outages)).toBe('');
+    const after = cluster.secrets();
+    sim.pods.forEach((pod) => expect([pod.name, sim.presented(pod).cert]).toEqual([pod.name, after.get(pod.secretName)!['tls.crt']]));
+  }, 300_000);
+
+  test('user-provided, current releases: a leaf renewal restarts no component pod, zero rejected handshakes', async () => {
+    const p = project(CURRENT_RELEASES);
+    const pki = new UserPki();
+    await pki.write(synth(p, IssuingMethod.USER_PROVIDED, []).plan, p.kubectl);
+    const { cluster, sim } = await created(p, IssuingMethod.USER_PROVIDED, { interleaving: 'database-first' });
+    const leaves: CertificateRotation = { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL };
+    let restarts: Record<string, number>;
+    try {
+      await pki.write(synth(p, IssuingMethod.USER_PROVIDED, [leaves]).plan, p.kubectl);
+      const before = sim.restartsByComponent();
+      await runClusterRunbook(p, cluster);
+      restarts = restartsSince(sim, before);
+      expect(failures(report(p))).toEqual([]);
+    } finally {
+      await cluster.stop();
+    }
+    expect(restarts).toEqual({});
+    expect(formatOutages(sim.outages)).toBe('');
+  }, 300_000);
+});
+
+describeWithCfssl('rotation runbooks run as written')('rotation runbooks run as written: cfssl, current releases', () => {
+  beforeEach(() => requireCfssl());
+
+  test('CA replacement: switch-leaves restarts nothing, the two phases that change ca.crt restart every pod, zero rejected handshakes', async () => {
+    const p = project(CURRENT_RELEASES);
+    const { cluster, sim } = await created(p, IssuingMethod.CFSSL, { interleaving: 'alternate' });
+    const initialCa = cluster.secrets().get(`${CLUSTER}-store-cluster-secret`)!['ca.crt'];
+    const restarts = await rotate(p, IssuingMethod.CFSSL, cluster, [], { id: '2026-12' }, false, sim);
+    expect(restarts).toEqual({ 'trust-both': EVERY_POD, 'switch-leaves': {}, 'drop-old': EVERY_POD });
+    expect(formatOutages(sim.outages)).toBe('');
+    expectReplaced(sim, initialCa);
   }, 300_000);
 });
 
@@ -248,7 +325,9 @@ describeWithCfssl('rotation runbooks run as written')('rotation runbooks run as 
     const p = project();
     const { cluster, sim } = await created(p, IssuingMethod.CFSSL, { interleaving: 'migration-first', databaseOrder: CHANGEFEED_FIRST });
     const initialCa = cluster.secrets().get(`${CLUSTER}-store-cluster-secret`)!['ca.crt'];
-    await rotate(p, IssuingMethod.CFSSL, cluster, [], { id: '2026-12' });
+    const restarts = await rotate(p, IssuingMethod.CFSSL, cluster, [], { id: '2026-12' }, false, sim);
+    // At the reference releases, switch-leaves restarts only the components that do not re-read their certificate.
+    expect(restarts).toEqual({ 'trust-both': EVERY_POD, 'switch-leaves': REFERENCE_LEAF_RESTARTS, 'drop-old': EVERY_POD });
     expect(formatOutages(sim.outages)).toBe('');
     expectReplaced(sim, initialCa);
   }, 300_000);

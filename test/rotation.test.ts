@@ -118,34 +118,68 @@ describeWithCfssl('the rotation simulator')('cfssl: the real script and the real
     return sim;
   }
 
-  /** One phase: synthesize, copy, run the script, check, then restart every pod in order. */
-  async function phase(sim: RotationSimulator, rotations: CertificateRotation[], label: string): Promise<void> {
+  /**
+   * One phase: synthesize, copy, run the script, check, then restart the pods the phase restarts
+   * in order (the kubelet projecting the Secrets into the others before and after); returns the
+   * components the phase restarted, with their pods' restarts.
+   */
+  async function phase(sim: RotationSimulator, rotations: CertificateRotation[], label: string): Promise<Record<string, number>> {
     const out = render(IssuingMethod.CFSSL, rotations);
-    expect(out.plan.rotation?.restartOrder).toEqual(['coordinator', 'columnar', 'store', 'pump', 'sqlserver', 'changefeed', 'mig-master', 'mig-worker', 'drainer']);
     run(copyFolder(out.files), kubectl);
     await sim.check(`${label}: Secrets written`);
-    await sim.rollingRestarts(label, () => secretsOf(kubectl));
+    const before = sim.restartsByComponent();
+    await sim.rollingRestarts(label, () => secretsOf(kubectl), undefined, out.plan.rotation!.restartOrder);
+    return Object.fromEntries(Object.entries(sim.restartsByComponent()).map(([c, n]) => [c, n - (before[c] ?? 0)]).filter(([, n]) => n !== 0));
   }
+
+  /** Every component of the reference deployment, one pod each, restarted once: what a phase that changes ca.crt restarts. */
+  const EVERY_COMPONENT = Object.fromEntries(['coordinator', 'columnar', 'store', 'pump', 'sqlserver', 'changefeed', 'mig-master', 'mig-worker', 'drainer'].map((c) => [c, 1]));
 
   test('CA replacement: zero rejected handshakes through trust-both, switch-leaves and drop-old', async () => {
     const sim = await created();
     const initialCa = secretsOf(kubectl).get('basic-coordinator-cluster-secret')!['ca.crt'];
+    const restarted: Record<string, Record<string, number>> = {};
     for (const p of CA_REPLACEMENT) {
-      await phase(sim, [{ id: ID, phase: p }], p);
+      restarted[p] = await phase(sim, [{ id: ID, phase: p }], p);
     }
+    // The coordinator at v4.0.5 re-reads its certificate: switch-leaves, which leaves ca.crt as it was, does not restart it.
+    const { coordinator: _, ...withoutCoordinator } = EVERY_COMPONENT;
+    expect(restarted).toEqual({ 'trust-both': EVERY_COMPONENT, 'switch-leaves': withoutCoordinator, 'drop-old': EVERY_COMPONENT });
     expect(formatOutages(sim.outages)).toBe('');
     expectReplaced(sim, initialCa);
     expect(fs.existsSync(path.join(pki, 'ca-key.pem')) && fs.existsSync(path.join(pki, ID, 'ca-key.pem'))).toBe(true);
   }, 120_000);
 
+  test('broken as the world would break it: a reloading component kept through trust-both, or pods that never got switch-leaves\' files, reject handshakes', async () => {
+    // No component re-reads its CA: a coordinator left running through trust-both still trusts the old CA alone, and rejects the leaves switch-leaves brings.
+    const kept = await created();
+    for (const p of CA_REPLACEMENT) {
+      const out = render(IssuingMethod.CFSSL, [{ id: ID, phase: p }]);
+      run(copyFolder(out.files), kubectl);
+      const restarting = out.plan.rotation!.restartOrder.filter((t) => p !== 'trust-both' || t !== 'coordinator');
+      await kept.rollingRestarts(p, () => secretsOf(kubectl), [{ interleaving: 'alternate' }], restarting);
+    }
+    expect(kept.outages.some((o) => o.step.startsWith('switch-leaves') && (o.client === 'coordinator-0' || o.server === 'coordinator-0'))).toBe(true);
+    // Without the kubelet's projection (drop-old applied right after switch-leaves' write), a pod that re-reads its certificate still presents the old one.
+    kubectl = createFakeKubectl();
+    const unprojected = await created();
+    for (const p of CA_REPLACEMENT) {
+      const out = render(IssuingMethod.CFSSL, [{ id: ID, phase: p }]);
+      run(copyFolder(out.files), kubectl);
+      await unprojected.rollingRestart(p, () => secretsOf(kubectl), { interleaving: 'alternate' }, out.plan.rotation!.restartOrder);
+    }
+    expect(unprojected.outages.filter((o) => o.step.startsWith('drop-old')).map((o) => o.reason).join('\n')).toMatch(/unable to verify|UNABLE_TO_VERIFY|unknown ca/i);
+  }, 120_000);
+
   test('leaf renewal, then a CA renewal with the same key: zero rejected handshakes, new leaves, the CA key kept', async () => {
     const sim = await created();
     const before = secretsOf(kubectl).get('basic-store-cluster-secret')!;
-    await phase(sim, [{ id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }], 'leaf renewal');
+    const { coordinator: _, ...withoutCoordinator } = EVERY_COMPONENT;
+    expect(await phase(sim, [{ id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }], 'leaf renewal')).toEqual(withoutCoordinator);
     const renewed = secretsOf(kubectl).get('basic-store-cluster-secret')!;
     expect(renewed['tls.key']).not.toBe(before['tls.key']);
     expect(renewed['ca.crt']).toBe(before['ca.crt']);
-    await phase(sim, [{ id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }, { id: 'ca-1', kind: RotationKind.CA_RENEWAL }], 'CA renewal');
+    expect(await phase(sim, [{ id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }, { id: 'ca-1', kind: RotationKind.CA_RENEWAL }], 'CA renewal')).toEqual(EVERY_COMPONENT);
     const after = secretsOf(kubectl).get('basic-store-cluster-secret')!;
     expect(after['ca.crt']).not.toBe(before['ca.crt']);
     expect(new X509Certificate(after['ca.crt']).publicKey.export({ format: 'der', type: 'spki' }))

@@ -16,7 +16,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as YAML from 'yaml';
 import { IssuingMethod } from '../lib/certificates/certificate-options';
-import { ClusterKind, component } from '../lib/model/catalog';
+import { CA_RELOAD, ClusterKind, component } from '../lib/model/catalog';
+import { componentReload } from '../lib/certificates/rotation';
 import { readConfig } from '../lib/model/config-documents';
 import * as names from '../lib/model/names';
 import { describeWithTools, tool } from './_control-plane';
@@ -51,6 +52,17 @@ function signWith(ca: CaPair, commonName: string, dnsNames: readonly string[], w
     '-addext', 'extendedKeyUsage=serverAuth,clientAuth', ...san]);
   run(['x509', '-req', '-in', at('tls.csr'), '-CA', at('ca.crt'), '-CAkey', at('ca.key'), '-CAcreateserial', '-days', '30', '-copy_extensions', 'copy', '-out', at('tls.crt')]);
   return { 'tls.crt': fs.readFileSync(at('tls.crt'), 'utf8'), 'tls.key': fs.readFileSync(at('tls.key'), 'utf8'), 'ca.crt': ca.cert };
+}
+
+/** A new self-signed CA, made with OpenSSL. */
+function freshCa(work: string): CaPair {
+  const dir = fs.mkdtempSync(path.join(work, 'ca-'));
+  const r = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'ca.key'), '-out', path.join(dir, 'ca.crt'),
+    '-subj', '/CN=another-ca', '-days', '30', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], { encoding: 'utf8' });
+  if (r.status !== 0) {
+    throw new Error(`openssl req failed: ${r.stderr}`);
+  }
+  return { cert: fs.readFileSync(path.join(dir, 'ca.crt'), 'utf8'), key: fs.readFileSync(path.join(dir, 'ca.key'), 'utf8') };
 }
 
 /** The serial number of the certificate the MySQL port serves to a client logging in with `secret`. */
@@ -182,6 +194,26 @@ describeWithTools('TLS for MySQL clients and the status port, with the real SQL 
       // A certificate of the SQL CA, whatever its name, is no cluster certificate.
       const application = await db.status(STATUS_NAME, { ...orders(), 'ca.crt': client['ca.crt'] });
       expect(application.ok).toBe(false);
+    });
+
+    test('the catalog\'s reload facts for this release hold: the status port serves a renewed certificate from its next connection with no restart, and keeps its CA until a restart', async () => {
+      // The rows under test: the SQL server's cluster side re-reads its certificate at v7.5.0, and no component re-reads its CA.
+      expect(componentReload('sqlserver', 'v7.5.0', { sqlPort: false }).reloadsLeaf).toBe(true);
+      expect(CA_RELOAD.reloads).toBe(false);
+      const client = secret(NAMESPACE, names.clientSecretName(CLUSTER, ClusterKind.DATABASE));
+      const before = await db.statusSerial(STATUS_NAME, client);
+      const renewed = signWith(caPair(false), CLUSTER, [STATUS_NAME], root);
+      fs.writeFileSync(db.files['cluster-ssl-cert'], renewed['tls.crt']);
+      fs.writeFileSync(db.files['cluster-ssl-key'], renewed['tls.key']);
+      const serial = new X509Certificate(renewed['tls.crt']).serialNumber;
+      expect(serial).not.toBe(before);
+      expect(await db.statusSerial(STATUS_NAME, client)).toBe(serial);
+      // A new CA in cluster-ssl-ca: the server still takes the client its loaded CA signed, and refuses one of the new CA.
+      const newCa = freshCa(root);
+      const ofNewCa = signWith(newCa, CLUSTER, [], root);
+      fs.writeFileSync(db.files['cluster-ssl-ca'], newCa.cert);
+      expect(await db.status(STATUS_NAME, client)).toEqual({ ok: true, status: 200 });
+      expect((await db.status(STATUS_NAME, { ...ofNewCa, 'ca.crt': client['ca.crt'] })).ok).toBe(false);
     });
   });
 }));

@@ -8,6 +8,7 @@ import { TlsPlan } from '../lib/certificates/certificate-options';
 import {
   CHECKS, CheckResult, POD_CHECKS, SecretsAndPods, VerifyInputError, VerifyReport, lastWritten, loadPlans, parseSecrets, parseSecretsAndPods, verify,
 } from '../lib/verify';
+import { KUBELET_PROJECTION_SECONDS, checkLoaded } from '../lib/verify/loaded';
 import { SecretsOptions, TestPki, secretObject } from './_pki';
 import { writeLaidOut } from './_output';
 
@@ -150,6 +151,41 @@ async function cli(argv: string[]): Promise<{ code: number; stdout: string; stde
   const code = await main(argv, io);
   return { code, stdout, stderr };
 }
+
+describe('the loaded check of a component the phase does not restart (the plan\'s rotation.reloading)', () => {
+  /** The store's Secret and the pods of the list, read as the command reads them, checked at `now` as a component that re-reads its certificate. */
+  async function reloadCheck(pods: readonly any[], now: Date): Promise<CheckResult> {
+    const { secrets, pods: read } = parseSecretsAndPods(JSON.stringify(await listOf(pods)), 'in.json');
+    return checkLoaded(secrets.find((x) => x.name === STORE)!, read, { component: 'store', now });
+  }
+  const after = (seconds: number) => new Date(Date.parse(WRITTEN) + seconds * 1000);
+  const before = (name: string) => pod(name, { secrets: [STORE], containers: { store: '2026-11-24T09:40:00Z' } });
+
+  test(`passes for pods started before the write once ${KUBELET_PROJECTION_SECONDS} s have gone by since it: the kubelet has written the files into them`, async () => {
+    const result = await reloadCheck([before('basic-store-0'), before('basic-store-1')], after(KUBELET_PROJECTION_SECONDS));
+    expect(result.ok).toBe(true);
+    expect(result.found).toBe(`pods basic-store-0, basic-store-1 running ${KUBELET_PROJECTION_SECONDS} s after the write (${WRITTEN}), so the kubelet has written the new files into them, and store re-reads them at its next connection`);
+  });
+
+  test('fails sooner, naming the time from which it passes, never asking for a restart', async () => {
+    const result = await reloadCheck([before('basic-store-0')], after(KUBELET_PROJECTION_SECONDS - 1));
+    expect(result.ok).toBe(false);
+    expect(result.found).toBe('run the check again from 2026-11-24T10:02:05Z, once the kubelet has written the files into the pods: store re-reads them at its next connection; '
+      + `pod basic-store-0 started 2026-11-24T09:40:00Z, before the Secret was written at ${WRITTEN}: no restart needed`);
+  });
+
+  test('a pod that is not running fails it however long ago the write was', async () => {
+    const crashing = pod('basic-store-0', { secrets: [STORE], containers: { store: { waiting: { reason: 'CrashLoopBackOff' } } } });
+    const result = await reloadCheck([crashing], after(3600));
+    expect(result.ok).toBe(false);
+    expect(result.found).toMatch(/^pod basic-store-0 is not running: container store is /);
+  });
+
+  test('pods started after the write pass at once, as for any component', async () => {
+    const result = await reloadCheck([pod('basic-store-0', { secrets: [STORE], containers: { store: '2026-11-24T10:00:09Z' } })], after(10));
+    expect(result.ok).toBe(true);
+  });
+});
 
 describe('the loaded check', () => {
   test('passes when every pod that mounts the Secret started after its last write, and runs last', async () => {

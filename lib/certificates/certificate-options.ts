@@ -187,6 +187,11 @@ export interface TlsPlanSecret {
   readonly dnsNames?: string[];
   /** IP addresses the certificate must cover (server certificates). */
   readonly ipAddresses?: string[];
+  /**
+   * Server certificates: whether the component, at the release its cluster declares, re-reads
+   * `tls.crt` and `tls.key` for each new connection (so a new certificate needs no restart).
+   */
+  readonly reloadsLeaf?: boolean;
 }
 
 /**
@@ -204,7 +209,7 @@ export interface PlannedKey {
  * The version of {@link TlsPlan} this library writes and `cluster-tls verify` reads. It changes
  * whenever a field is added, removed or changes meaning; `tls-plan.schema.json` describes it.
  */
-export const TLS_PLAN_VERSION = 5;
+export const TLS_PLAN_VERSION = 6;
 
 /**
  * What the certificates of one cluster must be, whichever method issues them. Written as
@@ -338,10 +343,15 @@ export interface TlsPlanRotation {
   /** cert-manager: the Secret of each generation's CA in this phase, by generation. */
   readonly caSecrets?: Record<string, string>;
   /**
-   * The components with a restart annotation, each cluster kind in the operator's order (the two
-   * kinds roll at the same time), then the drainer; the clients of the client Secrets restart after them.
+   * The components this phase restarts, each cluster kind in the operator's order (the two kinds
+   * roll at the same time), then the drainer; the clients of the client Secrets restart after them.
    */
   readonly restartOrder: ComponentToken[];
+  /**
+   * The components this phase does not restart: it leaves their `ca.crt` as it was, and their
+   * release re-reads `tls.crt` and `tls.key` for each new connection.
+   */
+  readonly reloading: ComponentToken[];
   /** Every rotation declared, in order, this one last: the record keeps it, so none can be dropped or renamed later. */
   readonly history: {
     /** The rotation's id. */

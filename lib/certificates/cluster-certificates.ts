@@ -38,7 +38,11 @@ import { renderUserProvided } from './user-provided';
 import { registerCertificates } from '../synth/app-rules';
 import { PropShape, ShapeOf, checkArguments, checkProps, constructOf, isConstruct, listOf, objectOf, oneOf } from '../model/props';
 import { ISSUER_REF_SHAPE, IssuerReference, ResolvedIssuerReference, resolveIssuerRef } from './issuer-ref';
-import { CertificateRotation, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, isLastPhase, resolveRotations, restartOrder, restartValue, signingCaObject } from './rotation';
+import {
+  CA_CHANGE_REASON, CertificateRotation, ComponentReload, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, changesCa, componentReload, componentRestartValue, isLastPhase,
+  resolveRotations, restartOrder, restartValue, restartsIn, signingCaObject,
+} from './rotation';
+import { requireRelease } from '../model/versions';
 import type { NamespacedName } from '../model/names';
 import { requireDistinctSubjects } from './subjects';
 import { DNS_SUBDOMAIN_MAX, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
@@ -239,6 +243,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
 
   private readonly servers = new Map<ComponentToken, ServerCertificatePlan & { readonly options: ServerCertificateOptions }>();
   private readonly kinds = new Set<ClusterKind>();
+  private readonly versions = new Map<ComponentToken, string>();
   /** The workloads of the app allowed to load the cluster's own certificates ({@link allowWorkload}). */
   private readonly allowedWorkloads: IConstruct[] = [];
   private readonly extraNames: NonNullable<ClusterCertificatesProps['extraNames']>;
@@ -543,7 +548,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
         })),
         ...this.serverCertificates.map((s) => ({
           name: s.secretName, role: 'server' as const, cluster: component(s.token).cluster, component: s.token,
-          usages: [...USAGES.server], dnsNames: [...s.dnsNames], ipAddresses: [...s.ipAddresses],
+          usages: [...USAGES.server], dnsNames: [...s.dnsNames], ipAddresses: [...s.ipAddresses], reloadsLeaf: this._componentReload(s.token).reloadsLeaf,
         })),
       ],
       rotation: this.planRotation(),
@@ -602,6 +607,48 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
     this.enablementPhase = phase;
   }
 
+  /**
+   * Records the release a component of these certificates runs (called by `TlsDatabaseCluster`,
+   * `TlsMigrationCluster` and `DrainerRelease` with their versions): a rotation restarts a
+   * component only where its release cannot take the phase's certificates while it runs (the
+   * catalog's `leafReload`). A component whose release is never declared restarts in every phase.
+   */
+  public declareVersion(scope: IConstruct, token: ComponentToken, version: string): void {
+    checkArguments(this, 'declareVersion', { scope, token, version }, { scope: constructOf(isConstruct, 'a construct'), token: TOKEN, version: 'string' });
+    requireRelease(scope, 'version', version);
+    const declared = this.versions.get(token);
+    if (declared !== undefined && declared !== version) {
+      inputError(scope, 'version', version, `"${declared}", the version of the ${token} another construct of these certificates declares`);
+    }
+    this.versions.set(token, version);
+  }
+
+  /**
+   * How a component takes a new certificate at the version its cluster declares.
+   * @internal
+   */
+  public _componentReload(token: ComponentToken): ComponentReload {
+    return componentReload(token, this.versions.get(token), { sqlPort: this.sql !== undefined });
+  }
+
+  /**
+   * The value of a component's restart annotation in the declared phase: that of the last phase
+   * that restarted it, so that a phase it takes without a restart changes nothing; undefined
+   * without a rotation, or when no phase has restarted it.
+   * @internal
+   */
+  public _restartValue(token: ComponentToken): string | undefined {
+    return this.rotation === undefined ? undefined : componentRestartValue(this.rotation, this._componentReload(token).reloadsLeaf);
+  }
+
+  /** The planned components the declared phase restarts, and those that take it while they run, with the reason for each. */
+  private phaseRestarts(r: ResolvedRotation): { readonly token: ComponentToken; readonly restarts: boolean; readonly reason: string }[] {
+    return restartOrder([...this.servers.keys()]).map((token) => {
+      const reload = this._componentReload(token);
+      return { token, restarts: restartsIn(r.kind, r.phase, reload.reloadsLeaf), reason: changesCa(r.kind, r.phase) ? CA_CHANGE_REASON : reload.reason };
+    });
+  }
+
   /** The phase of the TLS enablement declared by the database cluster, when one is (see {@link declareEnablement}). */
   public get enablement(): TlsEnablementPhase | undefined {
     return this.enablementPhase;
@@ -629,7 +676,8 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
       leafGeneration: r.content.leafGeneration,
       signedBy: r.content.signedBy,
       caSecrets: this.method === IssuingMethod.CERT_MANAGER ? this.caSecretsByGeneration() : undefined,
-      restartOrder: restartOrder([...this.servers.keys()]),
+      restartOrder: this.phaseRestarts(r).filter((c) => c.restarts).map((c) => c.token),
+      reloading: this.phaseRestarts(r).filter((c) => !c.restarts).map((c) => c.token),
       history: r.history.map((h) => ({ id: h.id, kind: h.kind })),
     };
   }
@@ -637,6 +685,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
   /** What the rotation runbook of the declared phase says, resolved at synth. */
   private rotationRunbookInput(r: ResolvedRotation): RotationRunbookInput {
     const drainer = this.servers.get('drainer');
+    const restarting = this.phaseRestarts(r).filter((c) => c.restarts).map((c) => c.token);
     const plan = this.plan();
     const sqlSecrets = plan.sqlTls?.secrets ?? [];
     return {
@@ -653,8 +702,9 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
       restartAnnotation: { key: restartAnnotationKey(this), value: restartValue(r) },
       rollOrder: this.clusterKinds.map((k) => ({
         resourceKind: clusterKind(k).resourceKind,
-        components: OPERATOR_ROLL_ORDER[k].filter((t) => this.servers.has(t)),
+        components: OPERATOR_ROLL_ORDER[k].filter((t) => restarting.includes(t)),
       })),
+      components: this.phaseRestarts(r),
       rollOrderSource: OPERATOR_ROLL_ORDER_SOURCE,
       drainerName: drainer ? names.drainerName(this.clusterName, drainer.options.releaseName!, drainer.options.drainerName) : undefined,
       clientSecretNames: this.clusterKinds.map((k) => names.clientSecretName(this.clusterName, k)),

@@ -17,9 +17,15 @@
  *
  * Renewing the leaves from the same CA, or renewing the CA certificate with the same key and
  * subject, needs one phase: every certificate then verifies against every CA certificate involved.
+ *
+ * A phase restarts a component only where it must: when `ca.crt` changes (no component re-reads
+ * its CA), or when the certificate changes and the component's release does not re-read it for
+ * each new connection (the catalog's `leafReload`). So on current releases a leaf renewal and the
+ * `switch-leaves` phase restart none of the components that reload.
  */
 import { IConstruct } from 'constructs';
-import { ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER } from '../model/catalog';
+import { CA_RELOAD, ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, SQL_PORT_RELOAD, component } from '../model/catalog';
+import { isInRange } from '../model/versions';
 import { inputError } from '../model/errors';
 import { ShapeOf, oneOf } from '../model/props';
 import { INITIAL_GENERATION } from '../model/names';
@@ -194,6 +200,67 @@ function phaseContent(kind: RotationKind, phase: RotationPhase, previous: string
 /** Whether the rotation is at its kind's last phase. */
 export function isLastPhase(rotation: Pick<ResolvedRotation, 'phase' | 'phases'>): boolean {
   return rotation.phases.indexOf(rotation.phase) === rotation.phases.length - 1;
+}
+
+/** Whether a phase changes what `ca.crt` holds: then every component restarts, since none re-reads its CA. */
+export function changesCa(kind: RotationKind, phase: RotationPhase): boolean {
+  return kind === RotationKind.CA_RENEWAL || (kind === RotationKind.CA_REPLACEMENT && phase !== RotationPhase.SWITCH_LEAVES);
+}
+
+/**
+ * How a component takes a new certificate at its declared version.
+ * @jsii ignore
+ */
+export interface ComponentReload {
+  /** Whether it re-reads `tls.crt` and `tls.key` for each new connection, so that a new certificate needs no restart. */
+  readonly reloadsLeaf: boolean;
+  /** Why, as the runbook says it: the release and the source that states it. */
+  readonly reason: string;
+}
+
+/**
+ * How a component takes a new certificate, from the catalog's `leafReload` and the version its
+ * cluster declares (undefined when no cluster declares one). The SQL server with TLS for MySQL
+ * clients restarts whatever its release: its MySQL port keeps the certificate it loaded.
+ */
+export function componentReload(token: ComponentToken, version: string | undefined, options: { readonly sqlPort: boolean }): ComponentReload {
+  const reload = component(token).leafReload;
+  if (token === 'sqlserver' && options.sqlPort) {
+    return { reloadsLeaf: false, reason: `its MySQL port keeps its certificate until \`${SQL_PORT_RELOAD.statement}\` or a restart (${SQL_PORT_RELOAD.source})` };
+  }
+  if (reload === undefined) {
+    return { reloadsLeaf: false, reason: 'no source shows it re-reading its certificate' };
+  }
+  if (version === undefined) {
+    return { reloadsLeaf: false, reason: `no construct declares its release (releases ${reload.versions} re-read their certificate: ${reload.source})` };
+  }
+  return isInRange(version, reload.versions)
+    ? { reloadsLeaf: true, reason: `${version} re-reads its certificate for each new connection (${reload.source})` }
+    : { reloadsLeaf: false, reason: `${version} does not re-read its certificate (releases ${reload.versions} do: ${reload.source})` };
+}
+
+/** Why a component restarts in a phase that changes `ca.crt`. */
+export const CA_CHANGE_REASON = `\`ca.crt\` changes, and no component re-reads its CA (${CA_RELOAD.source})`;
+
+/** Whether a component restarts in a phase: when the phase changes `ca.crt`, or when it changes the certificate and the component does not re-read it. */
+export function restartsIn(kind: RotationKind, phase: RotationPhase, reloadsLeaf: boolean): boolean {
+  return changesCa(kind, phase) || !reloadsLeaf;
+}
+
+/**
+ * The value of a component's restart annotation: that of the last phase, up to the declared one,
+ * that restarts it; undefined when none has. A phase that does not restart the component leaves its
+ * annotation as the phase before left it, so applying it rolls nothing.
+ */
+export function componentRestartValue(rotation: Pick<ResolvedRotation, 'phase' | 'history'>, reloadsLeaf: boolean): string | undefined {
+  const steps = rotation.history.flatMap((h, i) => {
+    const phases = ROTATION_PHASES[h.kind];
+    return i < rotation.history.length - 1
+      ? [{ id: h.id, kind: h.kind, phase: phases[phases.length - 1] }]
+      : phases.slice(0, phases.indexOf(rotation.phase) + 1).map((phase) => ({ id: h.id, kind: h.kind, phase }));
+  });
+  const last = steps.reverse().find((step) => restartsIn(step.kind, step.phase, reloadsLeaf));
+  return last === undefined ? undefined : restartValue(last);
 }
 
 /**

@@ -10,7 +10,6 @@ import { ClusterKind, ComponentToken, DeployedBy, clusterKind, component, compon
 import * as names from '../model/names';
 import { requireMinimum, requireRelease } from '../model/versions';
 import { restartAnnotationKey } from '../model/settings';
-import { restartValue } from '../certificates/rotation';
 
 /** The props both cluster constructs have. */
 export const TLS_CLUSTER_SHAPE = {
@@ -160,11 +159,13 @@ export const RUNBOOK_STEP_SHAPE = {
 } satisfies ShapeOf<RunbookStep>;
 
 /**
- * The restart annotation of every component of a cluster while its certificates declare a
- * rotation: its value changes with each phase, so applying a phase restarts each component's pods
- * one at a time and they load the Secrets the phase wrote. Undefined without a rotation.
+ * The restart annotation of a component while its certificates declare a rotation: its value
+ * changes with each phase that must restart the component (see `componentRestartValue`), so
+ * applying that phase restarts the component's pods one at a time and they load the Secrets the
+ * phase wrote; a phase the component takes while it runs leaves it as it was. Undefined without a
+ * rotation, or before any phase has restarted the component.
  */
-export function rotationRestart(scope: Construct, certificates: ClusterCertificates): Record<string, string> | undefined {
-  const rotation = certificates.rotation;
-  return rotation === undefined ? undefined : { [restartAnnotationKey(scope)]: restartValue(rotation) };
+export function rotationRestart(scope: Construct, certificates: ClusterCertificates, token: ComponentToken): Record<string, string> | undefined {
+  const value = certificates._restartValue(token);
+  return value === undefined ? undefined : { [restartAnnotationKey(scope)]: value };
 }

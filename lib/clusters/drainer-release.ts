@@ -275,6 +275,7 @@ export class DrainerRelease extends Construct {
     this.namespace = namespace;
     registerDrainer(this);
     const plan = cluster.certificates.addComponent('drainer', { releaseName: props.releaseName, drainerName: props.drainerName });
+    cluster.certificates.declareVersion(this, 'drainer', resolved.version);
     this.serverSecretName = plan.secretName;
     this.certificates = cluster.certificates;
     this.hostNames = [...plan.dnsNames];

@@ -318,6 +318,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     this.checkVersions(props, running);
 
     this.certificates = certificates;
+    running.forEach((token) => certificates.declareVersion(this, token, props.version));
     this.enablement = declareEnablement(this, props.enablement, {
       // Checked with the coordinator's spec below, before the runbook that says it is rendered.
       coordinatorReplicas: parts.coordinator!.replicas ?? 1, afterRoll: this.enablementSteps,
@@ -519,7 +520,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       mountClusterClientSecret: CLIENT_SECRET_MOUNTING.includes(token) && this.tlsEnabled ? this.mountClusterClientSecret : undefined,
       evictLeaderTimeout: token === 'store' && this.enablement?.state.lowEvictionTimeout ? this.enablement.evictLeaderTimeout : undefined,
       tlsClientSecretNames: token === 'changefeed' && this.sinkTlsSecretNames.length > 0 ? this.sinkTlsSecretNames : undefined,
-      annotations: rotationRestart(this, this.certificates),
+      annotations: rotationRestart(this, this.certificates, token),
     };
   }
 

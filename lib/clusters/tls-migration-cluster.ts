@@ -297,6 +297,8 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props, ClusterKind.MIGRATION);
     checkOperatorVersion(this, props.operatorVersion);
     this.certificates = certificates;
+    // Before the members' restart annotations are resolved, which depend on it.
+    MEMBERS.forEach((token) => certificates.declareVersion(this, token, props.version));
     const members = this.resolveMembers(props, certificates.commonName);
     const sources = this.resolveSources(props.sources);
     const target = this.resolveTarget(props.target, namespace);
@@ -427,7 +429,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     const extra = requireExtraCommonNames(this, extraField, member.extraAllowedCommonNames, commonName);
     return [key, {
       baseImage, maxFailoverCount, replicas, storageSize, ...atPath(commonNameCheck!.path, [commonName, ...extra]),
-      annotations: rotationRestart(this, this.certificates),
+      annotations: rotationRestart(this, this.certificates, token),
     }];
   }
 

@@ -43,8 +43,10 @@ export interface RotationRunbookInput {
   /** The manifest file holding the cluster resources and the certificate objects. */
   readonly manifestFile: string;
   readonly restartAnnotation: { readonly key: string; readonly value: string };
-  /** The components the operator restarts, by cluster resource kind, each in the operator's order. */
+  /** The components the operator restarts in this phase, by cluster resource kind, each in the operator's order. */
   readonly rollOrder: readonly { readonly resourceKind: string; readonly components: readonly string[] }[];
+  /** Every planned component in restart order: whether this phase restarts it, and why or why not. */
+  readonly components: readonly { readonly token: string; readonly restarts: boolean; readonly reason: string }[];
   /** Where the operator's order comes from. */
   readonly rollOrderSource: string;
   /** The drainer's StatefulSet, when the cluster has a drainer. */
@@ -72,9 +74,9 @@ export function rotationRunbook(input: RotationRunbookInput): string {
   const runbook: Runbook = {
     title: `Rotation ${id} of cluster ${clusterName} in namespace ${namespace}: phase ${phase} (${at + 1} of ${phases.length})`,
     intro: [
-      `A ${kind}, phases ${phases.map((p) => `\`${p}\``).join(', ')}. Once this phase is done, every Secret of the cluster holds the certificate and key of generation \`${input.leafGeneration}\`, and \`ca.crt\` holds the CA certificate of ${input.caCertificates.map((g) => `\`${g}\``).join(' followed by ')}. Components load \`ca.crt\` only when they start, so every pod restarts once, one at a time, after its Secret is written: at every moment each pair of pods that talk trusts the CA of the other's certificate.`,
+      `A ${kind}, phases ${phases.map((p) => `\`${p}\``).join(', ')}. Once this phase is done, every Secret of the cluster holds the certificate and key of generation \`${input.leafGeneration}\`, and \`ca.crt\` holds the CA certificate of ${input.caCertificates.map((g) => `\`${g}\``).join(' followed by ')}. ${restartSummary(input)} At every moment each pair of pods that talk trusts the CA of the other's certificate.`,
       ...(input.sqlSecrets.length > 0
-        ? [`TLS for MySQL clients rotates with them, the SQL CA in place of the cluster's CA, phase for phase: ${input.sqlSecrets.map(secretIn).join(', ')}. The SQL server and every application that mounts one of them restart once too.`]
+        ? [`TLS for MySQL clients rotates with them, the SQL CA in place of the cluster's CA, phase for phase: ${input.sqlSecrets.map(secretIn).join(', ')}. The SQL server and every application that mounts one of them restart once.`]
         : []),
       `Run every command block from ${outputFolderRunIn(input.manifestFile)}, in order; each block's first line says so.`,
     ],
@@ -122,25 +124,52 @@ function writeSteps(input: RotationRunbookInput): RunbookStep[] {
   }
 }
 
-/** The restarts, in the operator's order, after the Secrets are written. */
+/** What the phase restarts, for the runbook's introduction. */
+function restartSummary(input: RotationRunbookInput): string {
+  const kept = input.components.filter((c) => !c.restarts);
+  if (kept.length === 0) {
+    return 'Every component\'s pods restart once, one at a time, after its Secret is written: a component loads what this phase changes only when it starts.';
+  }
+  const restarted = input.components.filter((c) => c.restarts);
+  return `${restarted.length > 0 ? `The pods of ${listed(restarted.map((c) => c.token))} restart once, one at a time, after their Secrets are written; those` : 'No component restarts: the pods'} of ${listed(kept.map((c) => c.token))} take the new certificate while they run, at their next connection once the kubelet has written it into them.`;
+}
+
+/** The restarts, in the operator's order, after the Secrets are written, with the reason each component restarts or does not. */
 function restartSteps(input: RotationRunbookInput): RunbookStep[] {
   const { key, value } = input.restartAnnotation;
   const orders = input.rollOrder.filter((o) => o.components.length > 0)
     .map((o) => `the ${o.resourceKind}'s ${o.components.join(', then ')}`);
+  const restarted = input.components.filter((c) => c.restarts);
+  const kept = input.components.filter((c) => !c.restarts);
+  const operatorRestarts = orders.length > 0
+    ? `Apply the manifests. The annotation \`${key}\` of ${listed(input.rollOrder.flatMap((o) => o.components))} is now \`${value}\`, so the operator restarts the pods of each of them one at a time, from the highest ordinal down, and each component waits for the one before it: ${orders.join('; and at the same time, ')} (${input.rollOrderSource}). Wait until every one of those pods has restarted: the check below names any pod that started before its Secret was written.`
+    : 'Apply the manifests. No restart annotation changes in this phase, so the operator restarts no pod.';
   return [
     {
-      title: 'Restart the cluster components',
+      title: 'Restart the cluster components that must restart',
       text: [
-        `Apply the manifests. Every component's annotation \`${key}\` is now \`${value}\`, so the operator restarts the pods of each component one at a time, from the highest ordinal down, and each component waits for the one before it: ${orders.join('; and at the same time, ')} (${input.rollOrderSource}). Wait until every pod has restarted: the check below names any pod that started before its Secret was written.`,
+        operatorRestarts,
+        ...(kept.length > 0 ? [`The kubelet writes the new files into the running pods of the others within its sync period (a minute by default); they present them from their next connection.`] : []),
+        table(['Component', 'Restarts in this phase', 'Why'], [...restarted, ...kept].map((c) => [`\`${c.token}\``, c.restarts ? 'yes' : 'no', c.reason])),
       ],
       commands: [`kubectl apply -f ${input.manifestFile}`],
     },
-    ...(input.drainerName ? [{
+    ...(input.drainerName && input.components.some((c) => c.token === 'drainer' && c.restarts) ? [{
       title: 'Restart the drainer',
       commands: [`kubectl rollout restart statefulset/${input.drainerName} -n ${input.namespace}`, `kubectl rollout status statefulset/${input.drainerName} -n ${input.namespace}`],
     }] : []),
     clientsStep(input),
   ];
+}
+
+/** A Markdown table of the runbook's own text (no line breaks), with each `|` in a cell escaped. */
+function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [head, head.map(() => '---'), ...rows].map((r) => `| ${r.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`).join('\n');
+}
+
+/** Names in backquotes, joined with commas. */
+function listed(tokens: readonly string[]): string {
+  return tokens.map((t) => `\`${t}\``).join(', ');
 }
 
 /** The app's workloads that load the Secrets, each restarted with its own commands, one at a time. */
@@ -179,7 +208,8 @@ function checkSteps(input: RotationRunbookInput): RunbookStep[] {
   return [{
     title: next ? `Check, then commit phase ${next}` : 'Check: the rotation is done',
     text: [
-      `Check every Secret against this phase, and every pod against its Secret: \`cluster-tls verify\` reads the phase from \`tls-plan.json\`, checks which CAs each \`ca.crt\` holds and which one signed each certificate, and (from the pods in the same list) that every pod that mounts a Secret started after the Secret was last written. It exits 1 while anything is not where this phase leaves it: wait for the restarts and run it again. Its JSON report goes beside the output folder, \`${input.verifyReport}\`.${
+      `Check every Secret against this phase, and every pod against its Secret: \`cluster-tls verify\` reads the phase from \`tls-plan.json\`, checks which CAs each \`ca.crt\` holds and which one signed each certificate, and (from the pods in the same list) that every pod that mounts a Secret started after the Secret was last written${
+        input.components.some((c) => !c.restarts) ? ', or, for a component this phase does not restart, runs two minutes after the write, once the kubelet has written the files into it' : ''}. It exits 1 while anything is not where this phase leaves it: wait for the restarts and run it again. Its JSON report goes beside the output folder, \`${input.verifyReport}\`.${
         others.length > 0 ? ` The applications' namespaces (${others.map((n) => `\`${n}\``).join(', ')}) are listed beside the cluster's, so that the report shows their Secrets and pods too.` : ''}`,
       next
         ? `Then set the rotation's \`phase\` to \`${next}\` in the app, synthesize, review and commit. The synth reads the report from beside the output folder and refuses to move on unless it shows every Secret of this phase in place and no pod still holding what it loaded before.`

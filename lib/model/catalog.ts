@@ -114,6 +114,13 @@ export interface ComponentEntry {
   /** The first component version that supports TLS, where the specification states one. */
   readonly minComponentVersion?: string;
   /**
+   * The releases of the component that re-read `tls.crt` and `tls.key` for each new connection, so
+   * that a renewed certificate takes effect with no restart once the kubelet has written it into the
+   * pod. Unset when no source shows the component doing so: it restarts to take a new certificate.
+   * No component re-reads `ca.crt` ({@link CA_RELOAD}).
+   */
+  readonly leafReload?: LeafReload;
+  /**
    * The shape of its object in the `DatabaseCluster` spec, for the database components the
    * operator deploys: whether it takes `maxFailoverCount`, and how it asks for storage
    * (`requests.storage`, or columnar's `storageClaims`) with which default size.
@@ -127,6 +134,40 @@ export interface ComponentEntry {
     readonly defaultStorage?: string;
   };
 }
+
+/**
+ * Which releases of a component re-read their certificate and key for each new connection, and
+ * where that is stated.
+ * @jsii ignore
+ */
+export interface LeafReload {
+  /** The component versions that do, as a `semver` range of `<major>.<minor>.<patch>` versions. */
+  readonly versions: string;
+  /** Where that is stated: the component's pull requests or issues, short enough for a runbook's table. */
+  readonly source: string;
+}
+
+/**
+ * Why every component restarts when its `ca.crt` changes: none of them re-reads its CA while it
+ * runs, even those that re-read their certificate and key.
+ */
+export const CA_RELOAD = {
+  /** Whether any component re-reads its `ca.crt` while it runs: none does. */
+  reloads: false,
+  /** Where that is stated. */
+  source: 'pd#6217',
+} as const;
+
+/**
+ * The SQL server's MySQL port keeps the certificate it loaded at start until `ALTER INSTANCE
+ * RELOAD TLS` or a restart, even in releases whose cluster side re-reads its own (tidb#19976).
+ */
+export const SQL_PORT_RELOAD = {
+  /** The statement that has the MySQL port load its certificate again. */
+  statement: 'ALTER INSTANCE RELOAD TLS',
+  /** Where that is stated. */
+  source: 'tidb#19976',
+} as const;
 
 const SERVICE: HostForm = { of: 'service', wildcard: false };
 const PEER: HostForm = { of: 'peer', wildcard: false };
@@ -149,6 +190,10 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cert-allowed-cn', path: ['config', 'cert-allowed-cn'], singleValue: true },
     minOperatorVersion: '1.2.0',
+    // Its server re-reads its files through its embedded etcd from v2.0.0 (etcd's TLSInfo), but its
+    // clients to the workers load theirs once (tidb-tools' ToTLSConfigWithVerify) until tiflow#11122
+    // moved them to tidb's NewTLSConfig, which re-reads them on each handshake (v8.2.0).
+    leafReload: { versions: '>=8.2.0', source: 'tiflow#11122' },
   },
   {
     token: 'mig-worker',
@@ -159,6 +204,8 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     hostForms: WITH_PEER,
     commonNameCheck: { key: 'cert-allowed-cn', path: ['config', 'cert-allowed-cn'], singleValue: false },
     minOperatorVersion: '1.2.0',
+    // Its listener loads its files once (tidb-tools' ToTLSConfigWithVerify) until tiflow#11122 (v8.2.0).
+    leafReload: { versions: '>=8.2.0', source: 'tiflow#11122' },
   },
   {
     token: 'coordinator',
@@ -171,6 +218,9 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     databaseSpec: { failover: true, storage: 'requests', defaultStorage: '10Gi' },
     configDocument: 'toml',
     minOperatorVersion: '1.1.0',
+    // Its embedded etcd serves with etcd's TLSInfo, whose GetCertificate re-reads the files on each
+    // handshake (server/config GenEmbedEtcdConfig, read at v4.0.0 and v7.5.0).
+    leafReload: { versions: '>=4.0.0', source: 'etcd TLSInfo in the coordinator\'s embedded etcd; the database\'s docs, "Enable TLS between components"' },
   },
   {
     token: 'store',
@@ -183,6 +233,8 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     databaseSpec: { failover: true, storage: 'requests', defaultStorage: '100Gi' },
     configDocument: 'toml',
     minOperatorVersion: '1.1.0',
+    // tikv#7150 added the reload and tikv#12569 made it work, released in v5.4.2 and v6.1.0 (as tiflash#5503 records).
+    leafReload: { versions: '>=5.4.2 <6.0.0 || >=6.1.0', source: 'tikv#7150, tikv#12569' },
   },
   {
     token: 'sqlserver',
@@ -195,6 +247,8 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     databaseSpec: { failover: true },
     configDocument: 'toml',
     minOperatorVersion: '1.1.0',
+    // The cluster side only: the MySQL port does not (SQL_PORT_RELOAD).
+    leafReload: { versions: '>=4.0.0', source: 'tidb#14833' },
   },
   {
     token: 'pump',
@@ -206,6 +260,8 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     commonNameCheck: { key: 'cert-allowed-cn', path: SECURITY_ALLOWED_CN, singleValue: false },
     databaseSpec: { failover: false, storage: 'requests', defaultStorage: '20Gi' },
     minOperatorVersion: '1.1.0',
+    // pkg/security ToTLSConfig re-reads the certificate and key on each new connection, the CA once (v4.0.0-beta.2, v3.0.13).
+    leafReload: { versions: '>=4.0.0', source: 'tidb-binlog#927' },
   },
   {
     token: 'drainer',
@@ -215,6 +271,8 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     hostForms: [WILDCARD_SERVICE],
     commonNameCheck: { key: 'certAllowedCN', path: ['tlsCluster', 'certAllowedCN'], singleValue: false },
     minOperatorVersion: '1.1.0',
+    // pkg/security ToTLSConfig re-reads the certificate and key on each new connection, the CA once (v4.0.0-beta.2, v3.0.13).
+    leafReload: { versions: '>=4.0.0', source: 'tidb-binlog#927' },
   },
   {
     token: 'changefeed',
@@ -228,6 +286,10 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     configDocument: 'toml',
     minOperatorVersion: '1.1.3',
     minComponentVersion: '4.0.3',
+    // tiflow#7908 was opened after v6.5 shipped without it (the v6.5 docs say so, docs-cn#12295); the
+    // first release that has it is not established here, so the first long-term release after it is
+    // the earliest trusted.
+    leafReload: { versions: '>=7.1.0', source: 'tiflow#7908' },
   },
   {
     token: 'columnar',
@@ -248,6 +310,8 @@ export const COMPONENTS: readonly ComponentEntry[] = [
     configDocument: 'toml-documents',
     minOperatorVersion: '1.1.4',
     minComponentVersion: '4.0.5',
+    // The database's docs add it to the reloading components for v6.6 (docs-cn#12737) and say v6.5 does not reload (docs-cn#12295).
+    leafReload: { versions: '>=6.6.0', source: 'tiflash#5503' },
   },
   {
     token: 'importer',

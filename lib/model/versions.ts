@@ -30,6 +30,12 @@ export function isOlderThan(version: string, minimum: string): boolean {
   return parsed !== undefined && semver.lt(parsed, minimum);
 }
 
+/** Whether a well-formed release version is in `range`, a `semver` range such as `>=5.4.2 <6.0.0 || >=6.1.0`. */
+export function isInRange(version: string, range: string): boolean {
+  const parsed = parseRelease(version);
+  return parsed !== undefined && semver.satisfies(parsed, range);
+}
+
 /**
  * Throws unless `version` (a `v<major>.<minor>.<patch>` prop) is at least `minimum`
  * (`<major>.<minor>.<patch>`). `what` names the capability, for example "tls for columnar".

@@ -13,11 +13,23 @@
  * read its volume just before the write, and the synth of the next phase trusts this check. The
  * cost of erring that way is one more restart of that pod; in practice a restart follows the
  * write by seconds (the runbooks write, wait for the writes to end, then restart).
+ *
+ * A phase does not restart a component whose `ca.crt` it leaves as it was and whose release
+ * re-reads `tls.crt` and `tls.key` for each new connection (the plan's `rotation.reloading`). Its
+ * pods take the new files once the kubelet has written them into the pod, which it does within its
+ * sync period (a minute by default, with jitter): for such a Secret, a pod started before the write
+ * passes once {@link KUBELET_PROJECTION_SECONDS} have gone by since the write.
  */
 import type { PodData, SecretData } from './input';
 import type { CheckResult } from './verify';
 import { iso, listed } from './text';
 import { LOADED_CHECK } from '../model/verify-report';
+
+/**
+ * How long after a Secret's write the check takes every running pod that mounts it to hold the new
+ * files: the kubelet's default sync period (one minute) twice over, for its jitter.
+ */
+export const KUBELET_PROJECTION_SECONDS = 120;
 
 /** The command that lists what this check needs. */
 const LIST_COMMAND = 'kubectl get secrets,pods -n <namespace> -o json --show-managed-fields';
@@ -42,10 +54,12 @@ function seconds(date: Date): number {
  * the Secret's last write (a start in the same second fails, see the module's comment).
  * `pods` are the Pods of the Secret's namespace; when none mounts the Secret, the check passes.
  */
-export function checkLoaded(secret: SecretData, pods: readonly PodData[]): CheckResult {
+export function checkLoaded(secret: SecretData, pods: readonly PodData[], reload?: { readonly component: string; readonly now: Date }): CheckResult {
   const mounting = pods.filter((p) => p.secretNames.includes(secret.name));
   const written = lastWritten(secret);
-  const expected = `every container of the pods that mount the Secret started after its last write${written ? ` (${iso(written)})` : ''}`;
+  const expected = reload === undefined
+    ? `every container of the pods that mount the Secret started after its last write${written ? ` (${iso(written)})` : ''}`
+    : `every pod that mounts the Secret running, and either started after its last write${written ? ` (${iso(written)})` : ''} or running ${KUBELET_PROJECTION_SECONDS} s after it: ${reload.component} re-reads its certificate at its next connection once the kubelet has written it into the pod`;
   const outcome = (ok: boolean, found: string): CheckResult => ({ check: LOADED_CHECK, ok, expected, found });
   if (mounting.length === 0) {
     return outcome(true, 'no pod in the input mounts it');
@@ -56,9 +70,17 @@ export function checkLoaded(secret: SecretData, pods: readonly PodData[]): Check
   if (secret.untimedWriters !== undefined) {
     return outcome(false, `field managers of the Secret give no time (${listed(secret.untimedWriters, 'manager')}): when they last wrote it cannot be told; list it again with ${LIST_COMMAND}`);
   }
-  const problems = mounting.flatMap((pod) => podProblems(pod, written));
+  const projected = reload !== undefined && seconds(reload.now) - seconds(written) >= KUBELET_PROJECTION_SECONDS;
+  const problems = projected ? mounting.flatMap((pod) => notRunning(pod)) : mounting.flatMap((pod) => podProblems(pod, written, reload === undefined ? 'restart it' : 'no restart needed'));
   if (problems.length > 0) {
-    return outcome(false, listed(problems, 'problem', '; '));
+    const retry = reload !== undefined && !projected && mounting.every((pod) => notRunning(pod).length === 0)
+      ? `run the check again from ${iso(new Date((seconds(written) + KUBELET_PROJECTION_SECONDS) * 1000))}, once the kubelet has written the files into the pods: ${reload.component} re-reads them at its next connection; `
+      : '';
+    return outcome(false, `${retry}${listed(problems, 'problem', '; ')}`);
+  }
+  if (projected) {
+    return outcome(true, `${mounting.length === 1 ? 'pod' : 'pods'} ${listed(mounting.map((p) => p.name), 'pod')} running ${seconds(reload!.now) - seconds(written!)} s after the write (${iso(written!)}), `
+      + `so the kubelet has written the new files into ${mounting.length === 1 ? 'it' : 'them'}, and ${reload!.component} re-reads them at its next connection`);
   }
   const started = mounting.map((p) => `${p.name} (started ${iso(earliestStart(p))})`);
   return outcome(true, `${mounting.length === 1 ? 'pod' : 'pods'} ${listed(started, 'pod')} ${mounting.length === 1 ? 'mounts' : 'mount'} it, `
@@ -75,21 +97,27 @@ function unknownWrite(created: Date | undefined): string {
     : `the input holds no metadata.managedFields time for the Secret, so only its creation (${iso(created)}) is known, not its last write: list it with ${LIST_COMMAND}`;
 }
 
-/** What is wrong with one pod: containers not running, or started before the write. */
-function podProblems(pod: PodData, written: Date): string[] {
+/** Why a pod is not running: no container started, or one not running; nothing when every one runs. */
+function notRunning(pod: PodData): string[] {
   if (pod.containers.length === 0) {
     return [`pod ${pod.name} is not running: no container has started${pod.phase ? ` (phase ${pod.phase})` : ''}`];
   }
+  return pod.containers.filter((c) => c.startedAt === undefined).map((c) => `pod ${pod.name} is not running: container ${c.name} is ${c.notRunning}`);
+}
+
+/** What is wrong with one pod: containers not running, or started before the write (then `remedy` says what to do). */
+function podProblems(pod: PodData, written: Date, remedy: string): string[] {
+  const stopped = notRunning(pod);
+  if (stopped.length > 0 || pod.containers.length === 0) {
+    return stopped;
+  }
   const named = (name: string) => (pod.containers.length > 1 ? `pod ${pod.name} container ${name}` : `pod ${pod.name}`);
   return pod.containers.flatMap((c) => {
-    if (c.startedAt === undefined) {
-      return [`pod ${pod.name} is not running: container ${c.name} is ${c.notRunning}`];
+    if (seconds(c.startedAt!) === seconds(written)) {
+      return [`${named(c.name)} started ${iso(c.startedAt!)}, the second the Secret was written: which came first cannot be told, ${remedy}`];
     }
-    if (seconds(c.startedAt) === seconds(written)) {
-      return [`${named(c.name)} started ${iso(c.startedAt)}, the second the Secret was written: which came first cannot be told, restart it`];
-    }
-    return seconds(c.startedAt) < seconds(written)
-      ? [`${named(c.name)} started ${iso(c.startedAt)}, before the Secret was written at ${iso(written)}: restart it`]
+    return seconds(c.startedAt!) < seconds(written)
+      ? [`${named(c.name)} started ${iso(c.startedAt!)}, before the Secret was written at ${iso(written)}: ${remedy}`]
       : [];
   });
 }

@@ -672,7 +672,9 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
         checks.push(checkRolled(required, plan, pods));
       }
       if (secret !== undefined && (options.pods?.length ?? 0) > 0) {
-        checks.push(checkLoaded(secret, pods));
+        // A component this phase does not restart takes its new certificate while it runs (the plan's rotation.reloading).
+        const reloads = required.role === 'server' && required.component !== undefined && (plan.rotation?.reloading ?? []).includes(required.component);
+        checks.push(checkLoaded(secret, pods, reloads ? { component: required.component!, now } : undefined));
       }
       reports.push({
         name: required.name, namespace: plan.namespace, clusterName: plan.clusterName, cluster: required.cluster,

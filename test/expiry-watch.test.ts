@@ -205,7 +205,9 @@ describe('which certificates the rules watch', () => {
     const { rules } = watched({}, { alertLabels: { team: 'databases' }, ruleLabels: { 'prometheus.io/rules': 'main' } });
     expect(rules.metadata.labels).toEqual({ 'prometheus.io/rules': 'main' });
     const caExpiring = rules.spec.groups[0].rules.find((r: any) => r.alert === EXPIRY_ALERTS.expiring && r.labels.secret === 'basic-ca-secret');
-    expect(caExpiring.labels).toEqual({ team: 'databases', tls_cluster: 'basic', secret: 'basic-ca-secret', certificate: 'ca', severity: 'critical' });
+    expect(caExpiring.labels).toEqual({
+      team: 'databases', tls_cluster: 'basic', tls_cluster_namespace: 'demo', namespace: 'demo', secret: 'basic-ca-secret', certificate: 'ca', severity: 'critical',
+    });
   });
 });
 
@@ -215,7 +217,7 @@ describe('refused options, one line each', () => {
     [{ caThreshold: '10 days' }, 'demo/certs/ExpiryWatch: caThreshold: received "10 days"; expected a positive Go duration such as "8760h" or "1h30m" (units h, m, s, ms)'],
     [{ leafThreshold: '8760h' }, 'demo/certs/ExpiryWatch: leafThreshold: received "8760h"; expected less than the certificates\' duration (8760h): a longer one alerts from the moment a certificate is issued'],
     [{ caThreshold: '90000h' }, 'demo/certs/ExpiryWatch: caThreshold: received "90000h"; expected less than the certificates\' caDuration (87600h)'],
-    [{ alertLabels: { severity: 'page' } }, 'demo/certs/ExpiryWatch: alertLabels.severity: received "page"; expected no value: the library sets "tls_cluster", "secret", "certificate", "source", "severity" on every alert'],
+    [{ alertLabels: { severity: 'page' } }, 'demo/certs/ExpiryWatch: alertLabels.severity: received "page"; expected no value: the library sets "tls_cluster", "tls_cluster_namespace", "namespace", "secret", "certificate", "source", "severity" on every alert'],
     [{ alertLabels: { 'team-name': 'db' } }, 'demo/certs/ExpiryWatch: alertLabels: received "team-name"; expected Prometheus label names: letters, digits and \'_\', not starting with a digit or \'__\''],
     [{ ruleLabels: { release: 'a b' } }, 'demo/certs/ExpiryWatch: ruleLabels.release: received "a b"; expected a label value: at most 63 letters'],
   ])('%j', (options, message) => {
@@ -371,6 +373,37 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
     expect(failures).toBe('');
   });
 
+  test('two clusters of one name in two namespaces, in one Prometheus: two distinct alerts for their two expiring Secrets of one name, and for their missing series', () => {
+    const groups = ['demo-cfssl', 'demo-second'].map((namespace) => findObject(reference(namespace, IssuingMethod.CFSSL), 'PrometheusRule', 'basic-certificate-expiry').spec.groups[0]);
+    expect(groups[0].name).not.toBe(groups[1].name);
+    const file = path.join(work, 'two-namespaces.rules.yml');
+    fs.writeFileSync(file, YAML.stringify({ groups }));
+    const series = (namespace: string) => `x509_cert_not_after{secret_namespace="${namespace}",secret_name="basic-store-cluster-secret",secret_key="tls.crt",subject_CN="basic"}`;
+    const alertOf = (index: number) => expected(groups[index].rules, EXPIRY_ALERTS.expiring, 'basic-store-cluster-secret', false, '1970-01-21 00:00:00 +0000 UTC');
+    const both = [alertOf(0), alertOf(1)];
+    // Their labels differ by namespace alone: without it, Alertmanager would keep one of the two.
+    expect(both.map((a) => a.exp_labels.namespace)).toEqual(['demo-cfssl', 'demo-second']);
+    expect({ ...both[0].exp_labels, namespace: '', tls_cluster_namespace: '' }).toEqual({ ...both[1].exp_labels, namespace: '', tls_cluster_namespace: '' });
+    const failures = testRules('two-namespaces', file, {
+      input_series: [constant(series('demo-cfssl'), 20 * DAY), constant(series('demo-second'), 20 * DAY)],
+      alert_rule_test: [{ eval_time: '2h', alertname: EXPIRY_ALERTS.expiring, exp_alerts: both }],
+    });
+    expect(failures).toBe('');
+    // No series at all: one MetricsMissing alert per cluster, apart.
+    const missing = testRules('two-namespaces-missing', file, {
+      input_series: [],
+      alert_rule_test: [{
+        eval_time: '2h',
+        alertname: EXPIRY_ALERTS.metricsMissing,
+        exp_alerts: groups.map((g, i) => {
+          const rule = g.rules.find((r: any) => r.alert === EXPIRY_ALERTS.metricsMissing);
+          return { exp_labels: { ...rule.labels, secret_namespace: ['demo-cfssl', 'demo-second'][i] }, exp_annotations: rule.annotations };
+        }),
+      }],
+    });
+    expect(missing).toBe('');
+  });
+
   test('cfssl: every certificate of the plan without a series fires as unwatched, and only those', () => {
     const objects = reference('demo-cfssl', IssuingMethod.CFSSL);
     const { file, rules } = rulesFile('demo-cfssl-unwatched', objects);
@@ -393,7 +426,7 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
     for (const [namespace, method, source] of [['demo-cfssl', IssuingMethod.CFSSL, 'x509-certificate-exporter'], ['demo', IssuingMethod.CERT_MANAGER, 'cert-manager']] as const) {
       const { file, rules } = rulesFile(`${namespace}-nothing`, reference(namespace, method));
       const missing = rules.find((r) => r.alert === EXPIRY_ALERTS.metricsMissing);
-      expect(missing.labels).toEqual({ tls_cluster: 'basic', source, severity: 'warning' });
+      expect(missing.labels).toEqual({ tls_cluster: 'basic', tls_cluster_namespace: namespace, namespace, source, severity: 'warning' });
       const failures = testRules(`${namespace}-nothing`, file, {
         // A series of another cluster's Secret, which must not count.
         input_series: [constant(`x509_cert_not_after{secret_namespace="${namespace}",secret_name="other-store-cluster-secret",secret_key="tls.crt"}`, 400 * DAY)],

@@ -96,7 +96,7 @@ function metricsMissingRule(input: ExpiryRulesInput, source: string, any: string
     alert: EXPIRY_ALERTS.metricsMissing,
     expr: `absent(${any})`,
     for: input.for,
-    labels: { ...input.labels, tls_cluster: input.clusterName, source, severity: 'warning' },
+    labels: { ...input.labels, tls_cluster: input.clusterName, tls_cluster_namespace: input.namespace, namespace: input.namespace, source, severity: 'warning' },
     annotations: {
       summary: `This Prometheus has no ${source} series for any certificate of cluster ${input.namespace}/${input.clusterName}: nothing alerts before they expire.`,
       runbook: source === 'cert-manager' ? SCRAPE_CERT_MANAGER : 'Install x509-certificate-exporter as the cluster\'s runbook says, and scrape it into this Prometheus.',
@@ -122,7 +122,9 @@ function byNamespace<T extends WatchedCertificate>(certificates: readonly T[], s
 
 /** The labels of every rule of a certificate; `severity` is the rule's. */
 function labelsOf(input: ExpiryRulesInput, c: WatchedCertificate, severity: 'critical' | 'warning'): AlertRule['labels'] {
-  const own: Record<Exclude<(typeof EXPIRY_ALERT_LABELS)[number], 'source'>, string> = { tls_cluster: input.clusterName, secret: c.secretName, certificate: c.ca ? 'ca' : 'leaf', severity };
+  const own: Record<Exclude<(typeof EXPIRY_ALERT_LABELS)[number], 'source'>, string> = {
+    tls_cluster: input.clusterName, tls_cluster_namespace: input.namespace, namespace: c.namespace, secret: c.secretName, certificate: c.ca ? 'ca' : 'leaf', severity,
+  };
   return { ...input.labels, ...own };
 }
 

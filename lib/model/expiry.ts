@@ -74,8 +74,13 @@ export const EXPORTED_KEYS = [
   { key: 'ca.crt', ca: true },
 ] as const;
 
-/** The labels the library sets on every alert; `alertLabels` may not set them. */
-export const EXPIRY_ALERT_LABELS = ['tls_cluster', 'secret', 'certificate', 'source', 'severity'] as const;
+/**
+ * The labels the library sets on every alert; `alertLabels` may not set them. `namespace` is the
+ * namespace of the Secret or Certificate the alert is about, `tls_cluster_namespace` the cluster's:
+ * with both, every alert is unique per certificate across any number of clusters in one
+ * Prometheus, and routes and silences can select a namespace.
+ */
+export const EXPIRY_ALERT_LABELS = ['tls_cluster', 'tls_cluster_namespace', 'namespace', 'secret', 'certificate', 'source', 'severity'] as const;
 
 /** The shortest threshold an expiry alert takes: closer to expiry leaves no time to act. */
 export const MINIMUM_EXPIRY_THRESHOLD = '1h';

@@ -89,6 +89,9 @@ export function podWorkload(pod: Pod, cluster: {
       ?? cluster.clients.get(pod.secretName) ?? `unknown-client-of-${pod.secretName}`;
     return { workload: `Deployment/${deployment}`, name: `${deployment}-0` };
   }
+  if (pod.component === 'discovery') {
+    return { workload: `Deployment/${cluster.clusterName}-discovery`, name: `${cluster.clusterName}-discovery-0` };
+  }
   if (pod.component === 'drainer') {
     const set = cluster.drainer ?? `${cluster.clusterName}-drainer`;
     return { workload: `StatefulSet/${set}`, name: `${set}-${pod.ordinal}` };

@@ -53,6 +53,12 @@ export interface Pod {
   sqlLoaded?: TlsMaterial;
 }
 
+/**
+ * Judges a handshake between an application and the SQL server's MySQL port: by default OpenSSL
+ * through `node:tls` (as every pair), or a real SQL server serving `server` (test/_tidb-judge.ts).
+ */
+export type SqlJudge = (server: TlsMaterial, client: TlsMaterial, dialedAs: string) => Promise<HandshakeOutcome>;
+
 /** One rejected handshake: an outage. */
 export interface Outage {
   readonly step: string;
@@ -86,12 +92,15 @@ export class RotationSimulator {
   public handshakes = 0;
   public readonly pods: Pod[];
   private readonly verdicts = new Map<string, HandshakeOutcome>();
+  private readonly sqlJudge?: SqlJudge;
 
   /**
    * @param options.sqlClients with TLS for MySQL clients on, also the applications' pods and the
    * SQL server's Secret in the sqlserver pods, and their handshakes
+   * @param options.sqlJudge who judges those handshakes: OpenSSL through `node:tls` by default
    */
-  constructor(plan: TlsPlan, manifests: readonly any[], options: { readonly sqlClients?: boolean } = {}) {
+  constructor(plan: TlsPlan, manifests: readonly any[], options: { readonly sqlClients?: boolean; readonly sqlJudge?: SqlJudge } = {}) {
+    this.sqlJudge = options.sqlJudge;
     const servers = plan.secrets.filter((s): s is TlsPlanSecret & { component: ComponentToken } => s.role === 'server' && s.component !== undefined)
       .filter((s) => RESTART_ORDER.includes(s.component))
       .sort((a, b) => RESTART_ORDER.indexOf(a.component) - RESTART_ORDER.indexOf(b.component));
@@ -196,7 +205,7 @@ export class RotationSimulator {
     // TLS for MySQL clients: every application with every sqlserver pod, over what each loaded for it.
     for (const server of this.pods.filter((p) => p.sqlServer !== undefined)) {
       for (const client of this.pods.filter((p) => p.application !== undefined)) {
-        const outcome = await this.handshake(server.sqlLoaded!, client.loaded!, server.sqlServer!.dialedAs);
+        const outcome = await this.handshake(server.sqlLoaded!, client.loaded!, server.sqlServer!.dialedAs, this.sqlJudge);
         this.checks++;
         if (!outcome.ok) {
           found.push({ step, client: client.name, server: `${server.name} (MySQL port)`, reason: describeOutcome(outcome) });
@@ -249,8 +258,8 @@ export class RotationSimulator {
    * The order in which the pods restart: each cluster kind's server pods of
    * the components in `restarting`, component by component in the operator's order, highest
    * ordinal first (a StatefulSet partition moving down), interleaved with the other kind's as
-   * `roll` says; then the drainer's pods, highest ordinal first (`kubectl rollout restart`); then
-   * the clients.
+   * `roll` says; then the drainer's pods, highest ordinal first (`kubectl rollout restart`), and the
+   * discovery server's; then the clients.
    */
   public rollSequence(roll: RollOptions = {}, restarting: readonly ComponentToken[] = RESTART_ORDER): Pod[] {
     const ofKind = (kind: ClusterKind) => {
@@ -259,16 +268,16 @@ export class RotationSimulator {
         .sort((a, b) => order.indexOf(a.component!) - order.indexOf(b.component!) || b.ordinal! - a.ordinal!);
     };
     const rolled = interleave(ofKind(ClusterKind.DATABASE), ofKind(ClusterKind.MIGRATION), roll.interleaving ?? 'alternate');
-    const drainer = restarting.includes('drainer') ? this.pods.filter((p) => p.component === 'drainer').sort((a, b) => b.ordinal! - a.ordinal!) : [];
+    const rolledOut = (token: ComponentToken) => (restarting.includes(token) ? this.pods.filter((p) => p.component === token).sort((a, b) => b.ordinal! - a.ordinal!) : []);
     const rest = this.pods.filter((p) => p.component === undefined);
-    return [...rolled, ...drainer, ...rest];
+    return [...rolled, ...rolledOut('drainer'), ...rolledOut('discovery'), ...rest];
   }
 
-  private async handshake(server: TlsMaterial, client: TlsMaterial, dialedAs: string | undefined): Promise<HandshakeOutcome> {
-    const key = `${digest(server)}/${digest(client)}/${dialedAs}`;
+  private async handshake(server: TlsMaterial, client: TlsMaterial, dialedAs: string | undefined, judge?: SqlJudge): Promise<HandshakeOutcome> {
+    const key = `${judge ? 'sql:' : ''}${digest(server)}/${digest(client)}/${dialedAs}`;
     let outcome = this.verdicts.get(key);
     if (outcome === undefined) {
-      outcome = await mutualHandshake(server, client, { name: dialedAs });
+      outcome = judge ? await judge(server, client, dialedAs!) : await mutualHandshake(server, client, { name: dialedAs });
       this.handshakes++;
       this.verdicts.set(key, outcome);
     }

@@ -9,7 +9,10 @@
  * Deployment controllers) run concurrently (test/_fake-cluster.ts), every pod restart going
  * through the rotation simulator's real handshakes. The synth of each next phase reads the verify
  * report the runbook wrote, from where it wrote it. The database runbook's blocks run the same way
- * on the running cluster, with a stand-in helm.
+ * on the running cluster, with a stand-in helm. With TLS for MySQL clients, the real tidb-server
+ * judges every handshake between the application and the SQL server's MySQL port
+ * (test/_tidb-judge.ts). Each rotation's restarts are counted per component: with current
+ * releases a leaf renewal restarts none.
  */
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
@@ -31,7 +34,10 @@ import { FakeCluster } from './_fake-cluster';
 import { FakeKubectl, createFakeCmctl, createFakeHelm, createFakeKubectl } from './_fake-kubectl';
 import { TestCa, TestKey, issueLeaf, makeCa, makeKey } from './_pki';
 import { bash, failures, projectFolder, runRunbook, runbookEnv, shellBlocks, verifyReport } from './_runbooks';
-import { CHANGEFEED_FIRST, RollOptions, RotationSimulator, formatOutages } from './_rotation-simulator';
+import { CHANGEFEED_FIRST, RollOptions, RotationSimulator, SqlJudge, formatOutages } from './_rotation-simulator';
+import { TidbJudge } from './_tidb-judge';
+import { describeWithTools } from './_control-plane';
+import { describeWithMariaDb } from './_mariadb';
 
 const ROOT = path.join(__dirname, '..');
 const NS = 'payments';
@@ -53,6 +59,8 @@ const SQL_APPLICATION_SECRET = `${SQL_APPLICATION.name}-${NS}-${CLUSTER}-sql-cli
 interface Releases {
   readonly database: string;
   readonly migration: string;
+  /** With the operator v1.6.6 and mutual TLS for the discovery server (`enableDiscoveryMTLS`). @default false */
+  readonly discoveryMTLS?: boolean;
 }
 
 /** The specification's example releases, which predate most components' reloading. */
@@ -67,7 +75,8 @@ function buildApp(method: IssuingMethod, rotations: CertificateRotation[], sqlCl
   const certificates = new ClusterCertificates(chart, 'certs', { clusterName: CLUSTER, method, rotations, subject: { organization: 'Payments' } });
   const image = (name: string) => ({ baseImage: `registry.example.com/db/${name}` });
   const database = new TlsDatabaseCluster(chart, 'db', {
-    clusterName: CLUSTER, version: releases.database, operatorVersion: 'v1.2.0', certificates,
+    clusterName: CLUSTER, version: releases.database, operatorVersion: releases.discoveryMTLS ? 'v1.6.6' : 'v1.2.0', certificates,
+    enableDiscoveryMTLS: releases.discoveryMTLS,
     coordinator: { ...image('coordinator'), replicas: 3 }, store: { ...image('store'), replicas: 3 }, sqlserver: { ...image('sqlserver'), replicas: 2 },
     pump: image('pump'), changefeed: { ...image('changefeed'), replicas: 2 }, columnar: image('columnar'),
     tlsClient: sqlClients ? {} : undefined,
@@ -82,7 +91,7 @@ function buildApp(method: IssuingMethod, rotations: CertificateRotation[], sqlCl
       kplus.Secret.fromSecretName(chart, `${SQL_APPLICATION.name}-secret`, client.secretName)));
   }
   const migration = new TlsMigrationCluster(chart, 'mig', {
-    clusterName: CLUSTER, version: releases.migration, operatorVersion: 'v1.2.0', certificates,
+    clusterName: CLUSTER, version: releases.migration, operatorVersion: releases.discoveryMTLS ? 'v1.6.6' : 'v1.2.0', certificates,
     master: { ...image('migration'), replicas: 3 }, worker: { ...image('migration'), replicas: 2 },
     sources: [{ sourceId: 'legacy', host: 'mysql.payments.example.com', port: 3306, user: 'copier', tlsSecretName: 'ledger-legacy-tls' }],
     target: { database, user: 'copier', tlsSecretName: 'ledger-target-tls' }, task: { name: 'ledger-copy' },
@@ -148,7 +157,7 @@ function runClusterRunbook(p: Project, cluster: FakeCluster, runbook = rotationR
 const report = (p: Project) => verifyReport({ outdir: p.outdir, namespace: NS, clusterName: CLUSTER });
 
 /** Creates the cluster: applies every object, issues the Secrets (cert-manager, or the given block), starts every pod. */
-async function created(p: Project, method: IssuingMethod, roll: RollOptions, sqlClients = false): Promise<{ cluster: FakeCluster; sim: RotationSimulator; issuer?: CertManagerIssuer }> {
+async function created(p: Project, method: IssuingMethod, roll: RollOptions, sqlClients = false, sqlJudge?: SqlJudge): Promise<{ cluster: FakeCluster; sim: RotationSimulator; issuer?: CertManagerIssuer }> {
   const { plan, manifests } = synth(p, method, [], sqlClients);
   const issuer = method === IssuingMethod.CERT_MANAGER ? await CertManagerIssuer.issueAll([]) : undefined;
   if (method === IssuingMethod.CFSSL) {
@@ -160,7 +169,7 @@ async function created(p: Project, method: IssuingMethod, roll: RollOptions, sql
     }
   }
   execFileSync('kubectl', ['apply', '-f', MANIFEST], { cwd: p.outdir, env: p.env });
-  const sim = new RotationSimulator(plan, manifests, { sqlClients });
+  const sim = new RotationSimulator(plan, manifests, { sqlClients, sqlJudge });
   const consumers = secretConsumers(manifests, NS, plan.secrets.map((s) => s.name));
   const clients = new Map(consumers.flatMap((c) => c.secrets.map((s) => [s, c.name] as const)));
   const applications = manifests.filter((m) => m.kind === 'Deployment' && m.metadata.namespace === SQL_APPLICATION.namespace)
@@ -301,6 +310,19 @@ describe('rotation runbooks run as written: restarts only where a component cann
     }
     expect(restarts).toEqual({});
     expect(formatOutages(sim.outages)).toBe('');
+  }, 300_000);
+});
+
+describe('rotation runbooks run as written: the discovery server with mutual TLS', () => {
+  test('cert-manager, current releases: a CA replacement restarts the discovery server in every phase, which loads its certificate once, and nothing else in switch-leaves', async () => {
+    const p = project({ ...CURRENT_RELEASES, discoveryMTLS: true });
+    const { cluster, sim } = await created(p, IssuingMethod.CERT_MANAGER, { interleaving: 'alternate' });
+    expect(sim.pods.filter((pod) => pod.component === 'discovery').map((pod) => pod.name)).toEqual(['discovery-0']);
+    const initialCa = cluster.secrets().get(`${CLUSTER}-store-cluster-secret`)!['ca.crt'];
+    const restarts = await rotate(p, IssuingMethod.CERT_MANAGER, cluster, [], { id: '2026-12' }, false, sim);
+    expect(restarts).toEqual({ 'trust-both': { ...EVERY_POD, discovery: 1 }, 'switch-leaves': { discovery: 1 }, 'drop-old': { ...EVERY_POD, discovery: 1 } });
+    expect(formatOutages(sim.outages)).toBe('');
+    expectReplaced(sim, initialCa);
   }, 300_000);
 });
 
@@ -448,8 +470,20 @@ describe('rotation runbooks run as written: Secrets the user provides', () => {
  * is refused.
  */
 async function rotationWithSqlClients(method: IssuingMethod, rotation: CertificateRotation): Promise<void> {
+  const judge = new TidbJudge();
+  try {
+    await rotationJudged(method, rotation, judge);
+  } finally {
+    await judge.stop();
+  }
+  // The real SQL server judged the application's logins, serving each of the SQL server's certificates in turn.
+  expect(judge.logins).toBeGreaterThan(0);
+  expect(judge.reloads).toBeGreaterThan(0);
+}
+
+async function rotationJudged(method: IssuingMethod, rotation: CertificateRotation, judge: TidbJudge): Promise<void> {
   const p = project();
-  const { cluster, sim } = await created(p, method, { interleaving: 'alternate' }, true);
+  const { cluster, sim } = await created(p, method, { interleaving: 'alternate' }, true, judge.judge);
   const inCluster = [`${CLUSTER}-sqlserver-server-secret`, `${CLUSTER}-sqlserver-client-secret`];
   const sqlSecrets = () => new Map([...cluster.secrets()].filter(([name]) => [...inCluster, SQL_APPLICATION_SECRET].includes(name)));
   const before = sqlSecrets();
@@ -491,7 +525,7 @@ async function rotationWithSqlClients(method: IssuingMethod, rotation: Certifica
     .toThrow(`does not show Secret ${SQL_APPLICATION.namespace}/${SQL_APPLICATION_SECRET} there: it is not in the report`);
 }
 
-describe('TLS for MySQL clients rotates with the cluster, run as written', () => {
+describeWithTools('TLS for MySQL clients rotates with the cluster, run as written, the real SQL server judging the applications\' logins', ['tidb-server'], () => describeWithMariaDb('the SQL rotations (the judge\'s administrator client is MariaDB\'s)')('TLS for MySQL clients rotates with the cluster, run as written', () => {
   test('cert-manager, leaf renewal: cmctl renew in each namespace, the SQL CA untouched, the application restarted', async () => {
     await rotationWithSqlClients(IssuingMethod.CERT_MANAGER, { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL });
   }, 300_000);
@@ -536,7 +570,7 @@ describe('TLS for MySQL clients rotates with the cluster, run as written', () =>
       await rotationWithSqlClients(IssuingMethod.CFSSL, { id: 'ca-1', kind: RotationKind.CA_RENEWAL });
     }, 300_000);
   });
-});
+}));
 
 describe('the database runbook runs as written', () => {
   /** Every block of database-runbook.md, from the folder it names, on a running cluster: each step again, as a user re-running it would. */

@@ -135,6 +135,13 @@ describeWithCfssl('the rotation simulator')('cfssl: the real script and the real
   /** Every component of the reference deployment, one pod each, restarted once: what a phase that changes ca.crt restarts. */
   const EVERY_COMPONENT = Object.fromEntries(['coordinator', 'columnar', 'store', 'pump', 'sqlserver', 'changefeed', 'mig-master', 'mig-worker', 'drainer'].map((c) => [c, 1]));
 
+  /**
+   * What a phase that leaves ca.crt as it was restarts in the reference deployment: all but the
+   * coordinator, the pump and the drainer, whose v4.0.5 re-reads its certificate (the SQL server
+   * restarts for its MySQL port).
+   */
+  const NOT_RELOADING = Object.fromEntries(Object.entries(EVERY_COMPONENT).filter(([c]) => !['coordinator', 'pump', 'drainer'].includes(c)));
+
   test('CA replacement: zero rejected handshakes through trust-both, switch-leaves and drop-old', async () => {
     const sim = await created();
     const initialCa = secretsOf(kubectl).get('basic-coordinator-cluster-secret')!['ca.crt'];
@@ -142,9 +149,8 @@ describeWithCfssl('the rotation simulator')('cfssl: the real script and the real
     for (const p of CA_REPLACEMENT) {
       restarted[p] = await phase(sim, [{ id: ID, phase: p }], p);
     }
-    // The coordinator at v4.0.5 re-reads its certificate: switch-leaves, which leaves ca.crt as it was, does not restart it.
-    const { coordinator: _, ...withoutCoordinator } = EVERY_COMPONENT;
-    expect(restarted).toEqual({ 'trust-both': EVERY_COMPONENT, 'switch-leaves': withoutCoordinator, 'drop-old': EVERY_COMPONENT });
+    // At v4.0.5 the coordinator, the pump and the drainer re-read their certificate: switch-leaves, which leaves ca.crt as it was, does not restart them.
+    expect(restarted).toEqual({ 'trust-both': EVERY_COMPONENT, 'switch-leaves': NOT_RELOADING, 'drop-old': EVERY_COMPONENT });
     expect(formatOutages(sim.outages)).toBe('');
     expectReplaced(sim, initialCa);
     expect(fs.existsSync(path.join(pki, 'ca-key.pem')) && fs.existsSync(path.join(pki, ID, 'ca-key.pem'))).toBe(true);
@@ -168,14 +174,16 @@ describeWithCfssl('the rotation simulator')('cfssl: the real script and the real
       run(copyFolder(out.files), kubectl);
       await unprojected.rollingRestart(p, () => secretsOf(kubectl), { interleaving: 'alternate' }, out.plan.rotation!.restartOrder);
     }
-    expect(unprojected.outages.filter((o) => o.step.startsWith('drop-old')).map((o) => o.reason).join('\n')).toMatch(/unable to verify|UNABLE_TO_VERIFY|unknown ca/i);
+    const dropped = unprojected.outages.filter((o) => o.step.startsWith('drop-old'));
+    expect(dropped.length).toBeGreaterThan(0);
+    // Each rejection is of a certificate of the old CA, which the restarted side no longer trusts.
+    expect(dropped.filter((o) => !/\((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\)$/.test(o.reason))).toEqual([]);
   }, 120_000);
 
   test('leaf renewal, then a CA renewal with the same key: zero rejected handshakes, new leaves, the CA key kept', async () => {
     const sim = await created();
     const before = secretsOf(kubectl).get('basic-store-cluster-secret')!;
-    const { coordinator: _, ...withoutCoordinator } = EVERY_COMPONENT;
-    expect(await phase(sim, [{ id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }], 'leaf renewal')).toEqual(withoutCoordinator);
+    expect(await phase(sim, [{ id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }], 'leaf renewal')).toEqual(NOT_RELOADING);
     const renewed = secretsOf(kubectl).get('basic-store-cluster-secret')!;
     expect(renewed['tls.key']).not.toBe(before['tls.key']);
     expect(renewed['ca.crt']).toBe(before['ca.crt']);

@@ -266,11 +266,12 @@ export function componentRestartValue(rotation: Pick<ResolvedRotation, 'phase' |
 /**
  * The order in which components restart to reload their certificates: each cluster kind in the
  * operator's own order ({@link OPERATOR_ROLL_ORDER}; the two kinds roll at the same time), then the
- * drainer, which its chart deploys and the runbook restarts. The clients of the client Secrets
+ * drainer, which its chart deploys, and the discovery server (with `enableDiscoveryMTLS`), whose
+ * Deployment the operator keeps: the runbook restarts both. The clients of the client Secrets
  * restart after all of them.
  */
 export const RESTART_ORDER: readonly ComponentToken[] = [
-  ...OPERATOR_ROLL_ORDER[ClusterKind.DATABASE], ...OPERATOR_ROLL_ORDER[ClusterKind.MIGRATION], 'drainer',
+  ...OPERATOR_ROLL_ORDER[ClusterKind.DATABASE], ...OPERATOR_ROLL_ORDER[ClusterKind.MIGRATION], 'drainer', 'discovery',
 ];
 
 /** The planned components in restart order; those not in {@link RESTART_ORDER} (a restore's jobs, which run no long-lived pod) are left out. */

@@ -51,6 +51,8 @@ export interface RotationRunbookInput {
   readonly rollOrderSource: string;
   /** The drainer's StatefulSet, when the cluster has a drainer. */
   readonly drainerName?: string;
+  /** The discovery server's Deployment, when it speaks mutual TLS (`enableDiscoveryMTLS`). */
+  readonly discoveryName?: string;
   readonly clientSecretNames: readonly string[];
   /** The Secrets of TLS for MySQL clients, each in its namespace, which rotate with the cluster's; empty when it is off. */
   readonly sqlSecrets: readonly (NamespacedName & { readonly server: boolean })[];
@@ -157,6 +159,11 @@ function restartSteps(input: RotationRunbookInput): RunbookStep[] {
     ...(input.drainerName && input.components.some((c) => c.token === 'drainer' && c.restarts) ? [{
       title: 'Restart the drainer',
       commands: [`kubectl rollout restart statefulset/${input.drainerName} -n ${input.namespace}`, `kubectl rollout status statefulset/${input.drainerName} -n ${input.namespace}`],
+    }] : []),
+    ...(input.discoveryName && input.components.some((c) => c.token === 'discovery' && c.restarts) ? [{
+      title: 'Restart the discovery server',
+      text: ['The discovery server loads its certificate and CA once, when it starts, and a component that starts calls it with its own certificate. The operator keeps the Deployment\'s pod-template annotations it did not set, so the restart below stays.'],
+      commands: [`kubectl rollout restart deployment/${input.discoveryName} -n ${input.namespace}`, `kubectl rollout status deployment/${input.discoveryName} -n ${input.namespace}`],
     }] : []),
     clientsStep(input),
   ];

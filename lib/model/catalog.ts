@@ -333,7 +333,8 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   // (real operator, v1.6.6: types.go, tidb_discovery_manager.go, cmd/discovery) it serves HTTPS on
   // port 10261 with this Secret, mounted on its own pod alone, and requires a client certificate its
   // ca.crt verifies, checking no Common Name; the components call it with their own cluster
-  // certificates (the start scripts' curl --cert of the component's Secret).
+  // certificates (the start scripts' curl --cert of the component's Secret). It loads its certificate
+  // and CA once (http.Server.ListenAndServeTLS, ClientCAs read at start): no leafReload.
   {
     token: 'discovery',
     cluster: ClusterKind.DATABASE,

@@ -127,6 +127,14 @@ export interface ServiceNameOptions {
 }
 
 /**
+ * The discovery server's Deployment, which the operator names as its service (`DiscoveryMemberName`
+ * in its controller utilities): `${cluster_name}-discovery`.
+ */
+export function discoveryDeploymentName(clusterName: string): string {
+  return serviceName(clusterName, 'discovery');
+}
+
+/**
  * A component's service name: `${cluster_name}-<token>`, or for the drainer its
  * `drainerName` (see {@link drainerName}).
  */

@@ -300,7 +300,10 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
     addDeployment(app, namespace, method);
     const certs = app.node.findAll().find((c): c is ClusterCertificates => c instanceof ClusterCertificates)!;
     const plan = certs.plan();
-    return Object.assign(Testing.synth(app.node.findChild(namespace) as Chart), { secrets: [...plan.secrets, ...(plan.sqlTls?.secrets ?? [])].map((s) => s.name) });
+    // The Secrets of the plan, and those the user creates that the cluster loads.
+    return Object.assign(Testing.synth(app.node.findChild(namespace) as Chart), {
+      secrets: [...plan.secrets, ...(plan.sqlTls?.secrets ?? []), ...certs._externalTlsSecrets()].map((s) => s.name),
+    });
   }
 
   test.each([['demo', IssuingMethod.CERT_MANAGER], ['demo-cfssl', IssuingMethod.CFSSL]] as const)(
@@ -404,6 +407,26 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
     expect(missing).toBe('');
   });
 
+  test.each([['demo-cfssl', IssuingMethod.CFSSL], ['demo', IssuingMethod.CERT_MANAGER]] as const)(
+    'an expiring Secret the user creates that the cluster loads (the upstream database\'s client certificate) raises an alert that says so (%s)', (namespace, method) => {
+      const { file, rules } = rulesFile(`${namespace}-external`, reference(namespace, method));
+      const alert = expected(rules, EXPIRY_ALERTS.expiring, 'basic-source1-tls', false, '1970-01-21 00:00:00 +0000 UTC');
+      expect(alert.exp_annotations.summary)
+        .toBe(`The tls.crt of Secret basic-source1-tls (cluster ${namespace}/basic), a Secret you create for migration source source1, expires at 1970-01-21 00:00:00 +0000 UTC.`);
+      expect(alert.exp_annotations.runbook).toMatch(/^You create this Secret, and migration source source1 loads it: renew its certificate with the PKI that issued it/);
+      // The changefeed's sink Secret is watched too.
+      expect(rules.filter((r) => r.labels.secret === 'basic-sink-tls').map((r) => `${r.alert} ${r.labels.certificate}`).sort())
+        .toEqual([`${EXPIRY_ALERTS.expiring} ca`, `${EXPIRY_ALERTS.expiring} leaf`, `${EXPIRY_ALERTS.unwatched} ca`, `${EXPIRY_ALERTS.unwatched} leaf`]);
+      const failures = testRules(`${namespace}-external`, file, {
+        input_series: [
+          constant(`x509_cert_not_after{secret_namespace="${namespace}",secret_name="basic-source1-tls",secret_key="tls.crt",subject_CN="copier"}`, 20 * DAY),
+          constant(`x509_cert_not_after{secret_namespace="${namespace}",secret_name="basic-source1-tls",secret_key="ca.crt",subject_CN="upstream-ca"}`, 900 * DAY),
+        ],
+        alert_rule_test: [{ eval_time: '2h', alertname: EXPIRY_ALERTS.expiring, exp_alerts: [alert] }],
+      });
+      expect(failures).toBe('');
+    });
+
   test('cfssl: every certificate of the plan without a series fires as unwatched, and only those', () => {
     const objects = reference('demo-cfssl', IssuingMethod.CFSSL);
     const { file, rules } = rulesFile('demo-cfssl-unwatched', objects);
@@ -425,8 +448,11 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
   test('no series at all from a source: one alert says so, and no certificate repeats it', () => {
     for (const [namespace, method, source] of [['demo-cfssl', IssuingMethod.CFSSL, 'x509-certificate-exporter'], ['demo', IssuingMethod.CERT_MANAGER, 'cert-manager']] as const) {
       const { file, rules } = rulesFile(`${namespace}-nothing`, reference(namespace, method));
-      const missing = rules.find((r) => r.alert === EXPIRY_ALERTS.metricsMissing);
+      const missing = rules.find((r) => r.alert === EXPIRY_ALERTS.metricsMissing && r.labels.source === source);
       expect(missing.labels).toEqual({ tls_cluster: 'basic', tls_cluster_namespace: namespace, namespace, source, severity: 'warning' });
+      // With cert-manager, the exporter still reads the Secrets the user creates (the upstream database's, the sink's): its own alert too.
+      const others = rules.filter((r) => r.alert === EXPIRY_ALERTS.metricsMissing && r.labels.source !== source);
+      expect(others.map((r) => r.labels.source)).toEqual(source === 'cert-manager' ? ['x509-certificate-exporter'] : []);
       const failures = testRules(`${namespace}-nothing`, file, {
         // A series of another cluster's Secret, which must not count.
         input_series: [constant(`x509_cert_not_after{secret_namespace="${namespace}",secret_name="other-store-cluster-secret",secret_key="tls.crt"}`, 400 * DAY)],
@@ -435,7 +461,9 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
             eval_time: '2h',
             alertname: EXPIRY_ALERTS.metricsMissing,
             // absent() of one selector keeps its equality matchers: the exporter's namespace label.
-            exp_alerts: [{ exp_labels: { ...missing.labels, ...(source === 'cert-manager' ? {} : { secret_namespace: namespace }) }, exp_annotations: missing.annotations }],
+            exp_alerts: [missing, ...others].map((r) => ({
+              exp_labels: { ...r.labels, ...(r.labels.source === 'cert-manager' ? {} : { secret_namespace: namespace }) }, exp_annotations: r.annotations,
+            })),
           },
           { eval_time: '2h', alertname: EXPIRY_ALERTS.unwatched, exp_alerts: [] },
         ],

@@ -244,6 +244,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
   private readonly servers = new Map<ComponentToken, ServerCertificatePlan & { readonly options: ServerCertificateOptions }>();
   private readonly kinds = new Set<ClusterKind>();
   private readonly versions = new Map<ComponentToken, string>();
+  private readonly externalSecrets = new Map<string, { readonly name: string; readonly namespace: string; readonly usedBy: string }>();
   /** The workloads of the app allowed to load the cluster's own certificates ({@link allowWorkload}). */
   private readonly allowedWorkloads: IConstruct[] = [];
   private readonly extraNames: NonNullable<ClusterCertificatesProps['extraNames']>;
@@ -621,6 +622,27 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
       inputError(scope, 'version', version, `"${declared}", the version of the ${token} another construct of these certificates declares`);
     }
     this.versions.set(token, version);
+  }
+
+  /**
+   * Records a TLS Secret the user creates that a construct of the cluster loads (an upstream
+   * database's client certificate, a changefeed sink's), for the expiry watch: `usedBy` says what
+   * loads it. Recording one again keeps the first `usedBy`.
+   * @internal
+   */
+  public _addExternalTlsSecret(secret: { readonly name: string; readonly namespace: string; readonly usedBy: string }): void {
+    const key = `${secret.namespace}/${secret.name}`;
+    if (!this.externalSecrets.has(key)) {
+      this.externalSecrets.set(key, { ...secret });
+    }
+  }
+
+  /**
+   * The TLS Secrets the user creates that the cluster loads, in the order recorded.
+   * @internal
+   */
+  public _externalTlsSecrets(): { readonly name: string; readonly namespace: string; readonly usedBy: string }[] {
+    return [...this.externalSecrets.values()];
   }
 
   /**

@@ -12,7 +12,7 @@ import type { RunbookStep } from '../documents/runbook';
 import { DurationValue, durationSpec, durationText, parseDuration } from '../model/duration';
 import { inputError, inputErrorMessage } from '../model/errors';
 import {
-  EXPIRY_ALERT_LABELS, EXPIRY_DEFAULTS, EXPIRY_EXPORTER, EXPORTED_KEYS, ManagedCertificate, MINIMUM_EXPIRY_THRESHOLD, WatchedCertificate,
+  CertificateTrust, EXPIRY_ALERT_LABELS, EXPIRY_DEFAULTS, EXPIRY_EXPORTER, EXPORTED_KEYS, ManagedCertificate, MINIMUM_EXPIRY_THRESHOLD, WatchedCertificate,
 } from '../model/expiry';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
@@ -187,14 +187,19 @@ export class ExpiryWatch extends Construct {
    * @jsii ignore
    */
   public runbookSteps(): RunbookStep[] {
-    if (this.byExporter().length === 0) {
+    const exported = this.byExporter();
+    if (exported.length === 0) {
       return [];
     }
+    const external = [...new Set(exported.filter((c) => c.trust === 'external').map((c) => c.secretName))];
+    const listed = external.map((n) => `\`${n}\``).join(', ');
+    const ownExported = exported.some((c) => c.trust !== 'external');
     const release = names.expiryExporterRelease(this.clusterName);
     return [{
       title: 'Watch the expiry of the certificates',
       text: [
-        `Nothing renews these certificates on their own. x509-certificate-exporter reads the tls.crt and ca.crt of these Secrets of cluster ${this.clusterName}, `
+        `${ownExported ? `Nothing renews these certificates on their own. x509-certificate-exporter reads the tls.crt and ca.crt of these Secrets of cluster ${this.clusterName}${
+          external.length > 0 ? `, and of the Secrets you create that it loads (${listed})` : ''}` : `x509-certificate-exporter reads the tls.crt and ca.crt of the Secrets you create that cluster ${this.clusterName} loads (${listed})`}, `
         + `and the expiry rules in ${layout.manifestFileName(Chart.of(this))} alert on them. Install it, or upgrade it to these values:`,
       ],
       commands: [
@@ -239,10 +244,6 @@ export class ExpiryWatch extends Construct {
   }
 
   /**
-   * The `tls.crt` and `ca.crt` of every Secret of the plan no Certificate writes, those of TLS for
-   * MySQL clients included (each in its namespace), watched through the exporter.
-   */
-  /**
    * The name of the exporter's objects that are not namespaced (its ClusterRole and
    * ClusterRoleBinding), when the exporter watches any Secret: one name in the whole cluster.
    * @internal
@@ -251,15 +252,25 @@ export class ExpiryWatch extends Construct {
     return this.byExporter().length > 0 ? names.expiryExporterFullname(this.namespace, this.clusterName) : undefined;
   }
 
+  /**
+   * The `tls.crt` and `ca.crt` of every Secret of the plan no Certificate writes, those of TLS for
+   * MySQL clients included (each in its namespace), and of every TLS Secret the user creates that
+   * the cluster loads, watched through the exporter.
+   */
   private byExporter(): WatchedCertificate[] {
     const managed = new Set(this.certificates.managedCertificates().map((c) => `${c.namespace}/${c.secretName}`));
     const plan = this.certificates.plan();
-    const secrets = [
+    // ClusterCertificates records them; another IWatchedCertificates has none.
+    const external = (this.certificates as { _externalTlsSecrets?: () => readonly { name: string; namespace: string; usedBy: string }[] })._externalTlsSecrets?.() ?? [];
+    const secrets: { name: string; namespace: string; trust: CertificateTrust; usedBy?: string }[] = [
       ...plan.secrets.map((s) => ({ name: s.name, namespace: plan.namespace, trust: 'cluster' as const })),
       ...(plan.sqlTls?.secrets ?? []).map((s) => ({ name: s.name, namespace: s.namespace, trust: 'sql' as const })),
+      ...external.map((s) => ({ name: s.name, namespace: s.namespace, trust: 'external' as const, usedBy: s.usedBy })),
     ];
     return secrets.filter((s) => !managed.has(`${s.namespace}/${s.name}`))
-      .flatMap((s) => EXPORTED_KEYS.map(({ key, ca }) => ({ by: 'exporter', namespace: s.namespace, secretName: s.name, secretKey: key, ca, trust: s.trust })));
+      .flatMap((s) => EXPORTED_KEYS.map(({ key, ca }) => ({
+        by: 'exporter' as const, namespace: s.namespace, secretName: s.name, secretKey: key, ca, trust: s.trust, ...(s.usedBy === undefined ? {} : { usedBy: s.usedBy }),
+      })));
   }
 }
 

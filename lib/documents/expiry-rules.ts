@@ -157,10 +157,13 @@ function exportedRules(input: ExpiryRulesInput, c: Exported, anyOfCluster: strin
   const series = selector(EXPIRY_METRICS.exporterExpiry, { secret_namespace: c.namespace, secret_name: c.secretName, secret_key: c.secretKey });
   // Labels of the exporter's own (secret_*): no scrape label takes their place.
   const what = `the ${c.secretKey} of Secret ${inNamespace(input, c, c.secretName)} (cluster ${input.namespace}/${input.clusterName})`;
-  // A rotation moves the certificates for MySQL clients and the SQL CA with the cluster's.
+  // A rotation moves the certificates for MySQL clients and the SQL CA with the cluster's; a Secret the user creates is theirs to renew.
   const declare = declareRotation(input, c.ca ? '{ id, kind: "ca-renewal" } (the same key) or { id, kind: "ca-replacement" } (a new key)' : '{ id, kind: "leaf-renewal" }');
+  const renew = c.usedBy === undefined
+    ? `Nothing renews it on its own: ${declare}.`
+    : `You create this Secret, and ${c.usedBy} loads it: renew its certificate with the PKI that issued it, and write the Secret whole (kubectl apply) before it expires; then restart what loads it.`;
   return [
-    expiringRule(input, c, series, c.ca ? input.caThresholdSeconds : input.leafThresholdSeconds, capitalized(what), `Nothing renews it on its own: ${declare}.`),
+    expiringRule(input, c, series, c.ca ? input.caThresholdSeconds : input.leafThresholdSeconds, `${capitalized(what)}${c.usedBy === undefined ? '' : `, a Secret you create for ${c.usedBy},`}`, renew),
     unwatchedRule(input, c, series, anyOfCluster, `x509-certificate-exporter series for ${what}`,
       `Check that the Secret exists with its ${c.secretKey}, and that the exporter's values name it (install them again as the cluster's runbook says).`),
   ];

@@ -86,10 +86,10 @@ export const EXPIRY_ALERT_LABELS = ['tls_cluster', 'tls_cluster_namespace', 'nam
 export const MINIMUM_EXPIRY_THRESHOLD = '1h';
 
 /**
- * Which CA a certificate belongs with: the cluster's, which every component trusts, or the SQL CA
- * of TLS for MySQL clients.
+ * Which CA a certificate belongs with: the cluster's, which every component trusts, the SQL CA
+ * of TLS for MySQL clients, or a PKI of the user's (a Secret the user creates that the cluster loads).
  */
-export type CertificateTrust = 'cluster' | 'sql';
+export type CertificateTrust = 'cluster' | 'sql' | 'external';
 
 /**
  * A certificate cert-manager issues and renews: a `Certificate` and the Secret it writes.
@@ -127,6 +127,11 @@ export interface ExportedCertificate {
   readonly secretKey: string;
   /** Whether it is a CA (a Secret's `ca.crt`). */
   readonly ca: boolean;
+  /**
+   * For a Secret the user creates that the cluster loads (an upstream database's client
+   * certificate, a changefeed sink's): what loads it, as an alert says it.
+   */
+  readonly usedBy?: string;
 }
 
 /** One certificate an expiry rule watches, and through which metrics. */

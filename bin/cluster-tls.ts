@@ -190,6 +190,10 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const { secrets, pods } = combineInputs(read);
   const report = await verify(plans, secrets, { now, namespace: values.namespace, clusterName: values.cluster, pods, minDays });
   io.stdout(values.json ? `${JSON.stringify(report, undefined, 2)}\n` : formatReport(report));
+  if (values.json && !report.ok) {
+    // The JSON usually goes to a file (the runbooks' check): what fails goes to the terminal too.
+    io.stderr(formatReport(report));
+  }
   return report.ok ? EXIT.ok : EXIT.failed;
 }
 

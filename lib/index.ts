@@ -23,7 +23,7 @@ export {
 export * from './certificates/expiry-watch';
 export { ResolvedSqlTlsOptions, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions, SqlTlsProps, resolveSqlTlsOptions } from './certificates/sql-tls';
 export { EXPIRY_ALERTS, EXPIRY_ALERT_LABELS, EXPIRY_DEFAULTS, EXPIRY_EXPORTER, EXPIRY_METRICS, MINIMUM_EXPIRY_THRESHOLD } from './model/expiry';
-export type { CertificateTrust, ExportedCertificate, ManagedCertificate, WatchedCertificate } from './model/expiry';
+export type { CertificateTrust, ExportedCertificate, ExternalTlsSecret, ManagedCertificate, WatchedCertificate } from './model/expiry';
 export type { AlertRule, ExporterValues, RuleGroup } from './documents/expiry-rules';
 export * from './synth/output-file';
 export type { Runbook, RunbookFile, RunbookStep } from './documents/runbook';

@@ -22,6 +22,7 @@
  */
 import { ClusterKind, COMPONENTS, ComponentToken, OPERATOR_ROLL_ORDER } from '../lib/model/catalog';
 import { CertManagerIssuer } from './_cert-manager-issuer';
+import * as names from '../lib/model/names';
 import { FakeKubectl, FakeState, clockTime, tlsSecretsOf } from './_fake-kubectl';
 import { SecretPem } from './_handshakes';
 import { Pod, RollOptions, RotationSimulator } from './_rotation-simulator';
@@ -90,7 +91,8 @@ export function podWorkload(pod: Pod, cluster: {
     return { workload: `Deployment/${deployment}`, name: `${deployment}-0` };
   }
   if (pod.component === 'discovery') {
-    return { workload: `Deployment/${cluster.clusterName}-discovery`, name: `${cluster.clusterName}-discovery-0` };
+    const deployment = names.discoveryDeploymentName(cluster.clusterName);
+    return { workload: `Deployment/${deployment}`, name: `${deployment}-0` };
   }
   if (pod.component === 'drainer') {
     const set = cluster.drainer ?? `${cluster.clusterName}-drainer`;

@@ -38,7 +38,8 @@
  * - `exec [-i] <pod> -n <ns> -- <command>...`: refuses a pod that does not run, and records the call;
  *   with `FAKE_KUBECTL_EXEC` set, runs that program with the namespace, the pod and the command,
  *   standard streams passed through, as the pod would run the command;
- * - `get pods -n <ns> [-l <selector>] -o custom-columns=<name>:<path>,...|name`: a table of the pods, or their names;
+ * - `get pods -n <ns> [-l <selector>] -o custom-columns=<name>:<path>,...|name`: a table of the pods, or their names
+ *   (selectors of `k=v`, `k!=v`, `k in (a,b)` and `k notin (a,b)` requirements);
  * - `get pod <name> -n <ns> -o jsonpath=<template>` and `wait --for=condition=Ready pod/<name> -n <ns>`;
  * - `rollout restart|status <kind>/<name> -n <ns>`: records a restart for the controller to carry
  *   out; `status` waits until it has.
@@ -247,9 +248,20 @@ for (let i = 0; i < args.length; i++) {
 const ns = namespace === undefined ? 'default' : namespace;
 if (output !== undefined && output !== 'json' && output !== 'name' && !output.startsWith('jsonpath=') && !output.startsWith('custom-columns=')) die('fake kubectl: unsupported output ' + output, 2);
 
-/** The requirements of a label selector, as kubectl parses them: k=v, k==v, k!=v, comma-separated. */
+/** The requirements of a label selector, as kubectl parses them: k=v, k==v, k!=v, k in (a,b), k notin (a,b), comma-separated outside parentheses. */
 function parseSelector(text) {
-  return text.split(',').map((part) => {
+  const parts = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (ch === ',' && depth === 0) { parts.push(current); current = ''; } else current += ch;
+  }
+  parts.push(current);
+  return parts.map((part) => {
+    const set = /^([A-Za-z0-9./_-]+)\s+(in|notin)\s+\(([A-Za-z0-9._,\s-]*)\)$/.exec(part.trim());
+    if (set) return { key: set[1], op: set[2], values: set[3].split(',').map((v) => v.trim()).filter(Boolean) };
     const m = /^([A-Za-z0-9./_-]+)\s*(==|=|!=)\s*([A-Za-z0-9._-]*)$/.exec(part.trim());
     if (!m) die('error: unable to parse requirement: ' + JSON.stringify(part), 1);
     return { key: m[1], op: m[2], value: m[3] };
@@ -257,7 +269,11 @@ function parseSelector(text) {
 }
 function matches(object, requirements) {
   const labels = (object.metadata && object.metadata.labels) || {};
-  return requirements.every((r) => (r.op === '!=' ? labels[r.key] !== r.value : labels[r.key] === r.value));
+  return requirements.every((r) => {
+    if (r.op === 'in') return r.values.includes(labels[r.key]);
+    if (r.op === 'notin') return !r.values.includes(labels[r.key]);
+    return r.op === '!=' ? labels[r.key] !== r.value : labels[r.key] === r.value;
+  });
 }
 
 /** The value of a {.path} expression over an object: dotted keys and [?(@.key=="value")] filters. */

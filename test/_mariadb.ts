@@ -17,7 +17,7 @@ import type { SecretPem } from './_handshakes';
 const PROGRAMS = ['mariadbd', 'mariadb-install-db', 'mariadb'];
 
 /** Whether MariaDB's server, its installer and its client are on PATH (Debian puts mariadbd in /usr/sbin). */
-const hasMariaDb = PROGRAMS.every((p) => spawnSync('sh', ['-c', `command -v ${p} || [ -x /usr/sbin/${p} ]`]).status === 0);
+export const hasMariaDb = PROGRAMS.every((p) => spawnSync('sh', ['-c', `command -v ${p} || [ -x /usr/sbin/${p} ]`]).status === 0);
 
 /** `describe` when MariaDB is there or under CI, else `describe.skip` after printing why. */
 export function describeWithMariaDb(what: string): jest.Describe {

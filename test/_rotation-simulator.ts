@@ -138,6 +138,11 @@ export class RotationSimulator {
     return out;
   }
 
+  /** The restarts of each component's pods since `before` (a {@link restartsByComponent} taken earlier), for the components that restarted. */
+  public restartsSince(before: Readonly<Record<string, number>>): Record<string, number> {
+    return Object.fromEntries(Object.entries(this.restartsByComponent()).map(([c, n]) => [c, n - (before[c] ?? 0)]).filter(([, n]) => n !== 0));
+  }
+
   /** The kubelet writes the pod's Secret as it is now into its volume: a pod that re-reads its certificate presents it from its next connection. */
   public project(pod: Pod, secrets: ReadonlyMap<string, SecretPem>): void {
     const secret = secrets.get(pod.secretName);
@@ -146,9 +151,13 @@ export class RotationSimulator {
     }
   }
 
-  /** The pods that re-read their certificate and whose volume differs from their Secret now: what the kubelet has yet to project. */
+  /**
+   * The running pods that re-read their certificate and whose volume differs from their Secret
+   * now: what the kubelet has yet to project. A pod never started (left to a test) is none.
+   */
   public unprojected(secrets: ReadonlyMap<string, SecretPem>): Pod[] {
-    return this.pods.filter((p) => p.reloadsLeaf && secrets.has(p.secretName) && digest(materialOf(secrets.get(p.secretName)!)) !== digest(p.volume!));
+    return this.pods.filter((p) => p.reloadsLeaf && p.volume !== undefined && secrets.has(p.secretName)
+      && digest(materialOf(secrets.get(p.secretName)!)) !== digest(p.volume));
   }
 
   /**

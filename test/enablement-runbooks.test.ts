@@ -172,6 +172,8 @@ function startPods(kubectl: FakeKubectl, ns: string, tls: boolean): void {
     s.pods = [
       ...PODS.map((t) => pod(names.podName(CLUSTER, t, 0), t, `StatefulSet/${names.serviceName(CLUSTER, t)}`, names.serverSecretName(CLUSTER, t))),
       pod(`${DRAINER}-0`, 'drainer', `StatefulSet/${DRAINER}`, names.serverSecretName(CLUSTER, 'drainer')),
+      // The migration cluster of the same name: its pods share the instance label and never mount a Secret of the database cluster.
+      ...(['mig-master', 'mig-worker'] as const).map((t) => ({ ...pod(names.podName(CLUSTER, t, 0), t, `StatefulSet/${names.serviceName(CLUSTER, t)}`, ''), spec: { containers: [{ name: 'main' }], volumes: [] } })),
     ];
   });
 }

@@ -302,7 +302,7 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
     const plan = certs.plan();
     // The Secrets of the plan, and those the user creates that the cluster loads.
     return Object.assign(Testing.synth(app.node.findChild(namespace) as Chart), {
-      secrets: [...plan.secrets, ...(plan.sqlTls?.secrets ?? []), ...certs._externalTlsSecrets()].map((s) => s.name),
+      secrets: [...plan.secrets, ...(plan.sqlTls?.secrets ?? []), ...certs.externalTlsSecrets()].map((s) => s.name),
     });
   }
 

@@ -98,9 +98,9 @@ describe('which phase restarts what', () => {
 
   test('two constructs declaring two releases of one component are refused in one line', () => {
     const certificates = new ClusterCertificates(Testing.chart(), 'certs', { clusterName: 'basic', namespace: 'demo' });
-    certificates.declareVersion(certificates, 'store', 'v8.5.0');
-    expect(() => certificates.declareVersion(certificates, 'store', 'v7.5.0'))
-      .toThrow('test/certs: version: received "v7.5.0"; expected "v8.5.0", the version of the store another construct of these certificates declares');
-    expect(() => certificates.declareVersion(certificates, 'store', '8.5')).toThrow(/version: received "8.5"; expected a release version of the form v<major>\.<minor>\.<patch>/);
+    certificates._declareVersion(certificates, 'store', 'v8.5.0');
+    expect(() => certificates._declareVersion(certificates, 'store', 'v7.5.0'))
+      .toThrow('test/certs: version: received "v7.5.0"; expected "v8.5.0", the version of the store another construct of these certificates declares: give both the same version');
+    expect(() => certificates._declareVersion(certificates, 'store', '8.5')).toThrow(/version: received "8.5"; expected a release version of the form v<major>\.<minor>\.<patch>/);
   });
 });

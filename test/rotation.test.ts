@@ -129,7 +129,7 @@ describeWithCfssl('the rotation simulator')('cfssl: the real script and the real
     await sim.check(`${label}: Secrets written`);
     const before = sim.restartsByComponent();
     await sim.rollingRestarts(label, () => secretsOf(kubectl), undefined, out.plan.rotation!.restartOrder);
-    return Object.fromEntries(Object.entries(sim.restartsByComponent()).map(([c, n]) => [c, n - (before[c] ?? 0)]).filter(([, n]) => n !== 0));
+    return sim.restartsSince(before);
   }
 
   /** Every component of the reference deployment, one pod each, restarted once: what a phase that changes ca.crt restarts. */

@@ -8,7 +8,8 @@ import { TlsPlan } from '../lib/certificates/certificate-options';
 import {
   CHECKS, CheckResult, POD_CHECKS, SecretsAndPods, VerifyInputError, VerifyReport, lastWritten, loadPlans, parseSecrets, parseSecretsAndPods, verify,
 } from '../lib/verify';
-import { KUBELET_PROJECTION_SECONDS, checkLoaded } from '../lib/verify/loaded';
+import { checkLoaded } from '../lib/verify/loaded';
+import { KUBELET_PROJECTION_SECONDS } from '../lib/model/catalog';
 import { SecretsOptions, TestPki, secretObject } from './_pki';
 import { writeLaidOut } from './_output';
 

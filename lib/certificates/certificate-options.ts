@@ -344,7 +344,8 @@ export interface TlsPlanRotation {
   readonly caSecrets?: Record<string, string>;
   /**
    * The components this phase restarts, each cluster kind in the operator's order (the two kinds
-   * roll at the same time), then the drainer; the clients of the client Secrets restart after them.
+   * roll at the same time), then the drainer and the discovery server; the clients of the client
+   * Secrets restart after them.
    */
   readonly restartOrder: ComponentToken[];
   /**

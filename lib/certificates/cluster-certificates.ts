@@ -27,7 +27,7 @@ import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, r
 import { renderCfssl } from './cfssl';
 import { EXPIRY_WATCH_OPTIONS_SHAPE, ExpiryWatch, ExpiryWatchOptions, IWatchedCertificates } from './expiry-watch';
 import { ResolvedSqlTlsOptions, SqlTls } from './sql-tls';
-import type { ManagedCertificate } from '../model/expiry';
+import type { ExternalTlsSecret, ManagedCertificate } from '../model/expiry';
 import type { CertificateRenderer } from './renderer';
 import type { RunbookStep } from '../documents/runbook';
 import { RotationConsumer, RotationRunbookInput, RotationWriter, rotationRunbook } from '../documents/rotation-runbook';
@@ -244,7 +244,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
   private readonly servers = new Map<ComponentToken, ServerCertificatePlan & { readonly options: ServerCertificateOptions }>();
   private readonly kinds = new Set<ClusterKind>();
   private readonly versions = new Map<ComponentToken, string>();
-  private readonly externalSecrets = new Map<string, { readonly name: string; readonly namespace: string; readonly usedBy: string }>();
+  private readonly externalSecrets = new Map<string, ExternalTlsSecret>();
   /** The workloads of the app allowed to load the cluster's own certificates ({@link allowWorkload}). */
   private readonly allowedWorkloads: IConstruct[] = [];
   private readonly extraNames: NonNullable<ClusterCertificatesProps['extraNames']>;
@@ -613,24 +613,25 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    * `TlsMigrationCluster` and `DrainerRelease` with their versions): a rotation restarts a
    * component only where its release cannot take the phase's certificates while it runs (the
    * catalog's `leafReload`). A component whose release is never declared restarts in every phase.
+   * @internal
    */
-  public declareVersion(scope: IConstruct, token: ComponentToken, version: string): void {
-    checkArguments(this, 'declareVersion', { scope, token, version }, { scope: constructOf(isConstruct, 'a construct'), token: TOKEN, version: 'string' });
+  public _declareVersion(scope: IConstruct, token: ComponentToken, version: string): void {
+    checkArguments(this, '_declareVersion', { scope, token, version }, { scope: constructOf(isConstruct, 'a construct'), token: TOKEN, version: 'string' });
     requireRelease(scope, 'version', version);
     const declared = this.versions.get(token);
     if (declared !== undefined && declared !== version) {
-      inputError(scope, 'version', version, `"${declared}", the version of the ${token} another construct of these certificates declares`);
+      inputError(scope, 'version', version, `"${declared}", the version of the ${token} another construct of these certificates declares: give both the same version`);
     }
     this.versions.set(token, version);
   }
 
   /**
    * Records a TLS Secret the user creates that a construct of the cluster loads (an upstream
-   * database's client certificate, a changefeed sink's), for the expiry watch: `usedBy` says what
-   * loads it. Recording one again keeps the first `usedBy`.
+   * database's client certificate, a changefeed sink's), for the expiry watch. Recording one again
+   * keeps the first.
    * @internal
    */
-  public _addExternalTlsSecret(secret: { readonly name: string; readonly namespace: string; readonly usedBy: string }): void {
+  public _addExternalTlsSecret(secret: ExternalTlsSecret): void {
     const key = `${secret.namespace}/${secret.name}`;
     if (!this.externalSecrets.has(key)) {
       this.externalSecrets.set(key, { ...secret });
@@ -638,10 +639,10 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
   }
 
   /**
-   * The TLS Secrets the user creates that the cluster loads, in the order recorded.
-   * @internal
+   * The TLS Secrets the user creates that the cluster loads, in the order the constructs recorded them.
+   * @jsii ignore
    */
-  public _externalTlsSecrets(): { readonly name: string; readonly namespace: string; readonly usedBy: string }[] {
+  public externalTlsSecrets(): ExternalTlsSecret[] {
     return [...this.externalSecrets.values()];
   }
 
@@ -688,6 +689,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
     if (r === undefined) {
       return undefined;
     }
+    const restarts = this.phaseRestarts(r);
     return {
       id: r.id,
       kind: r.kind,
@@ -698,8 +700,8 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
       leafGeneration: r.content.leafGeneration,
       signedBy: r.content.signedBy,
       caSecrets: this.method === IssuingMethod.CERT_MANAGER ? this.caSecretsByGeneration() : undefined,
-      restartOrder: this.phaseRestarts(r).filter((c) => c.restarts).map((c) => c.token),
-      reloading: this.phaseRestarts(r).filter((c) => !c.restarts).map((c) => c.token),
+      restartOrder: restarts.filter((c) => c.restarts).map((c) => c.token),
+      reloading: restarts.filter((c) => !c.restarts).map((c) => c.token),
       history: r.history.map((h) => ({ id: h.id, kind: h.kind })),
     };
   }
@@ -707,7 +709,8 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
   /** What the rotation runbook of the declared phase says, resolved at synth. */
   private rotationRunbookInput(r: ResolvedRotation): RotationRunbookInput {
     const drainer = this.servers.get('drainer');
-    const restarting = this.phaseRestarts(r).filter((c) => c.restarts).map((c) => c.token);
+    const components = this.phaseRestarts(r);
+    const restarting = components.filter((c) => c.restarts).map((c) => c.token);
     const plan = this.plan();
     const sqlSecrets = plan.sqlTls?.secrets ?? [];
     return {
@@ -726,7 +729,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
         resourceKind: clusterKind(k).resourceKind,
         components: OPERATOR_ROLL_ORDER[k].filter((t) => restarting.includes(t)),
       })),
-      components: this.phaseRestarts(r),
+      components,
       rollOrderSource: OPERATOR_ROLL_ORDER_SOURCE,
       drainerName: drainer ? names.drainerName(this.clusterName, drainer.options.releaseName!, drainer.options.drainerName) : undefined,
       discoveryName: this.servers.has('discovery') ? names.discoveryDeploymentName(this.clusterName) : undefined,

@@ -12,7 +12,7 @@ import type { RunbookStep } from '../documents/runbook';
 import { DurationValue, durationSpec, durationText, parseDuration } from '../model/duration';
 import { inputError, inputErrorMessage } from '../model/errors';
 import {
-  CertificateTrust, EXPIRY_ALERT_LABELS, EXPIRY_DEFAULTS, EXPIRY_EXPORTER, EXPORTED_KEYS, ManagedCertificate, MINIMUM_EXPIRY_THRESHOLD, WatchedCertificate,
+  CertificateTrust, EXPIRY_ALERT_LABELS, EXPIRY_DEFAULTS, ExternalTlsSecret, EXPIRY_EXPORTER, EXPORTED_KEYS, ManagedCertificate, MINIMUM_EXPIRY_THRESHOLD, WatchedCertificate,
 } from '../model/expiry';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
@@ -39,7 +39,7 @@ export interface ExpiryWatchOptions {
   readonly caThreshold?: DurationValue;
   /**
    * Labels on every alert, for routing (a team, a pager).
-   * @default - `tls_cluster`, `secret`, `certificate` (`ca` or `leaf`) and `severity` only
+   * @default - the library's own only: `tls_cluster`, `tls_cluster_namespace`, `namespace`, `secret`, `certificate` (`ca` or `leaf`), `severity`, and `source` on the missing-series alert
    */
   readonly alertLabels?: { readonly [key: string]: string };
   /**
@@ -74,6 +74,11 @@ export interface IWatchedCertificates extends IConstruct {
    * @jsii ignore
    */
   managedCertificates(): ManagedCertificate[];
+  /**
+   * The TLS Secrets the user creates that the cluster loads, complete at synth.
+   * @jsii ignore
+   */
+  externalTlsSecrets(): ExternalTlsSecret[];
 }
 
 /** Props of {@link ExpiryWatch}. */
@@ -260,8 +265,7 @@ export class ExpiryWatch extends Construct {
   private byExporter(): WatchedCertificate[] {
     const managed = new Set(this.certificates.managedCertificates().map((c) => `${c.namespace}/${c.secretName}`));
     const plan = this.certificates.plan();
-    // ClusterCertificates records them; another IWatchedCertificates has none.
-    const external = (this.certificates as { _externalTlsSecrets?: () => readonly { name: string; namespace: string; usedBy: string }[] })._externalTlsSecrets?.() ?? [];
+    const external = this.certificates.externalTlsSecrets();
     const secrets: { name: string; namespace: string; trust: CertificateTrust; usedBy?: string }[] = [
       ...plan.secrets.map((s) => ({ name: s.name, namespace: plan.namespace, trust: 'cluster' as const })),
       ...(plan.sqlTls?.secrets ?? []).map((s) => ({ name: s.name, namespace: s.namespace, trust: 'sql' as const })),

@@ -119,7 +119,9 @@ export interface DrainerReleaseProps {
   /** The chart and its exact version. */
   readonly chart: DrainerChart;
   /**
-   * The drainer's version (chart value `clusterVersion`), `v<major>.<minor>.<patch>`.
+   * The drainer's version (chart value `clusterVersion`), `v<major>.<minor>.<patch>`. It also
+   * decides whether a rotation restarts the drainer: from v4.0.0 it re-reads its certificate for
+   * each new connection (the catalog's `leafReload`).
    * @default - the cluster's version
    */
   readonly version?: string;
@@ -275,7 +277,7 @@ export class DrainerRelease extends Construct {
     this.namespace = namespace;
     registerDrainer(this);
     const plan = cluster.certificates.addComponent('drainer', { releaseName: props.releaseName, drainerName: props.drainerName });
-    cluster.certificates.declareVersion(this, 'drainer', resolved.version);
+    cluster.certificates._declareVersion(this, 'drainer', resolved.version);
     this.serverSecretName = plan.secretName;
     this.certificates = cluster.certificates;
     this.hostNames = [...plan.dnsNames];

@@ -88,7 +88,7 @@ function enablementRunbookInput(cluster: ITlsCluster, enablement: ResolvedEnable
       podSelector: names.componentPodSelector(clusterName, 'coordinator'),
       clientPort: PORTS.coordinatorClient,
     },
-    podSelector: names.clusterPodSelector(clusterName),
+    podSelector: names.componentsPodSelector(clusterName, OPERATOR_ROLL_ORDER[ClusterKind.DATABASE].filter((t) => cluster.components.includes(t))),
     rolled: OPERATOR_ROLL_ORDER[ClusterKind.DATABASE].filter((t) => cluster.components.includes(t)),
     evictLeaderTimeout: enablement.evictLeaderTimeout,
     afterRoll: extra.afterRoll,

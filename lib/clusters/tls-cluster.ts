@@ -72,7 +72,11 @@ export interface TlsClusterProps {
    * @default - the namespace of `certificates`, else of the enclosing chart
    */
   readonly namespace?: string;
-  /** The release version, `v<major>.<minor>.<patch>`. */
+  /**
+   * The release version, `v<major>.<minor>.<patch>`. It also decides which components a rotation
+   * restarts: one whose release re-reads its certificate for each new connection takes a renewed
+   * certificate while it runs (the catalog's `leafReload`).
+   */
   readonly version: string;
   /**
    * The operator's version, `v<major>.<minor>.<patch>`. When set, every capability the cluster

@@ -318,7 +318,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     this.checkVersions(props, running);
 
     this.certificates = certificates;
-    running.forEach((token) => certificates.declareVersion(this, token, props.version));
+    running.forEach((token) => certificates._declareVersion(this, token, props.version));
     this.enablement = declareEnablement(this, props.enablement, {
       // Checked with the coordinator's spec below, before the runbook that says it is rendered.
       coordinatorReplicas: parts.coordinator!.replicas ?? 1, afterRoll: this.enablementSteps,

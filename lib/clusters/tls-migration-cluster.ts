@@ -298,7 +298,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     checkOperatorVersion(this, props.operatorVersion);
     this.certificates = certificates;
     // Before the members' restart annotations are resolved, which depend on it.
-    MEMBERS.forEach((token) => certificates.declareVersion(this, token, props.version));
+    MEMBERS.forEach((token) => certificates._declareVersion(this, token, props.version));
     const members = this.resolveMembers(props, certificates.commonName);
     const sources = this.resolveSources(props.sources);
     const target = this.resolveTarget(props.target, namespace);

@@ -42,7 +42,7 @@ export interface EnablementRunbookInput {
   /** Every Secret of the plan, which the check step verifies. */
   readonly secretNames: readonly string[];
   readonly coordinator: EnablementCoordinator;
-  /** The label selector of every pod of the cluster. */
+  /** The label selector of the pods of the database cluster's components the operator runs (not the migration cluster's, which shares their instance label). */
   readonly podSelector: string;
   /** The components the operator restarts after the flip, in its order. */
   readonly rolled: readonly string[];
@@ -140,8 +140,11 @@ function rollStep(input: EnablementRunbookInput): RunbookStep {
   const rest = input.rolled.filter((t) => t !== 'coordinator');
   return {
     title: 'Wait for the operator to restart every component',
-    text: [`The operator restarts the other components one pod at a time, in its own order: ${rest.join(', then ')}. Before each store pod it waits at most \`${input.evictLeaderTimeout}\` for its leaders to move: the count it waits for is read with TLS from a store that still speaks plain text. A pod restarted with TLS mounts its component's Secret; list them until every pod of the cluster does. The check step's \`rolled\` check fails while one does not.`],
-    commands: [`kubectl get pods -n ${namespace} -l ${input.podSelector} -o custom-columns=POD:.metadata.name,STARTED:.status.startTime,SECRETS:.spec.volumes[*].secret.secretName`],
+    text: [`The operator restarts the other components one pod at a time, in its own order: ${rest.join(', then ')}. Before each store pod it waits at most \`${input.evictLeaderTimeout}\` for its leaders to move: the count it waits for is read with TLS from a store that still speaks plain text. A pod restarted with TLS mounts its component's Secret: the loop below waits until every pod of those components does (the migration cluster's pods, which share the cluster's instance label, are not selected), then lists them. The check step's \`rolled\` check fails while one does not.`],
+    commands: [
+      `until [ -z "$(kubectl get pods -n ${namespace} -l '${input.podSelector}' -o custom-columns=POD:.metadata.name,SECRETS:.spec.volumes[*].secret.secretName | awk 'NR > 1 && $2 !~ /-cluster-secret/')" ]; do sleep 10; done`,
+      `kubectl get pods -n ${namespace} -l '${input.podSelector}' -o custom-columns=POD:.metadata.name,STARTED:.status.startTime,SECRETS:.spec.volumes[*].secret.secretName`,
+    ],
   };
 }
 

@@ -3,6 +3,7 @@
  * phase changes in every Secret, the commands that write them, the restarts in the operator's
  * order, what to check before the next commit, and what that commit is.
  */
+import { KUBELET_PROJECTION_SECONDS } from '../model/catalog';
 import { NamespacedName, byNamespace } from '../model/names';
 import { Runbook, RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
 
@@ -76,7 +77,7 @@ export function rotationRunbook(input: RotationRunbookInput): string {
   const runbook: Runbook = {
     title: `Rotation ${id} of cluster ${clusterName} in namespace ${namespace}: phase ${phase} (${at + 1} of ${phases.length})`,
     intro: [
-      `A ${kind}, phases ${phases.map((p) => `\`${p}\``).join(', ')}. Once this phase is done, every Secret of the cluster holds the certificate and key of generation \`${input.leafGeneration}\`, and \`ca.crt\` holds the CA certificate of ${input.caCertificates.map((g) => `\`${g}\``).join(' followed by ')}. ${restartSummary(input)} At every moment each pair of pods that talk trusts the CA of the other's certificate.`,
+      `A ${kind}, phases ${phases.map((p) => `\`${p}\``).join(', ')}. Once this phase is done, every Secret of the cluster holds the certificate and key of generation \`${input.leafGeneration}\`, and \`ca.crt\` holds the CA certificate of ${input.caCertificates.map((g) => `\`${g}\``).join(' followed by ')}${[input.leafGeneration, ...input.caCertificates].includes('initial') ? ' (a generation is named by the rotation that made it; `initial` is the one made with the cluster)' : ''}. ${restartSummary(input)} At every moment each pair of pods that talk trusts the CA of the other's certificate.`,
       ...(input.sqlSecrets.length > 0
         ? [`TLS for MySQL clients rotates with them, the SQL CA in place of the cluster's CA, phase for phase: ${input.sqlSecrets.map(secretIn).join(', ')}. The SQL server and every application that mounts one of them restart once.`]
         : []),
@@ -151,7 +152,7 @@ function restartSteps(input: RotationRunbookInput): RunbookStep[] {
       title: 'Restart the cluster components that must restart',
       text: [
         operatorRestarts,
-        ...(kept.length > 0 ? [`The kubelet writes the new files into the running pods of the others within its sync period (a minute by default); they present them from their next connection.`] : []),
+        ...(kept.length > 0 ? [`The kubelet writes the new files into the running pods of the others within its sync period (a minute by default; the check below allows ${KUBELET_PROJECTION_SECONDS} s); they present them from their next connection.`] : []),
         table(['Component', 'Restarts in this phase', 'Why'], [...restarted, ...kept].map((c) => [`\`${c.token}\``, c.restarts ? 'yes' : 'no', c.reason])),
       ],
       commands: [`kubectl apply -f ${input.manifestFile}`],
@@ -216,7 +217,8 @@ function checkSteps(input: RotationRunbookInput): RunbookStep[] {
     title: next ? `Check, then commit phase ${next}` : 'Check: the rotation is done',
     text: [
       `Check every Secret against this phase, and every pod against its Secret: \`cluster-tls verify\` reads the phase from \`tls-plan.json\`, checks which CAs each \`ca.crt\` holds and which one signed each certificate, and (from the pods in the same list) that every pod that mounts a Secret started after the Secret was last written${
-        input.components.some((c) => !c.restarts) ? ', or, for a component this phase does not restart, runs two minutes after the write, once the kubelet has written the files into it' : ''}. It exits 1 while anything is not where this phase leaves it: wait for the restarts and run it again. Its JSON report goes beside the output folder, \`${input.verifyReport}\`.${
+        input.components.some((c) => !c.restarts) ? `; for a component this phase does not restart, that its pods run ${KUBELET_PROJECTION_SECONDS} s after the write, by when the kubelet has written the new files into them` : ''}. It exits 1 while anything is not where this phase leaves it, and then prints its report on standard error too; ${
+        input.components.some((c) => c.restarts) ? 'wait for the restarts and run it again' : `run it again from the time it names (${KUBELET_PROJECTION_SECONDS} s after the write)`}. Its JSON report goes beside the output folder, \`${input.verifyReport}\`.${
         others.length > 0 ? ` The applications' namespaces (${others.map((n) => `\`${n}\``).join(', ')}) are listed beside the cluster's, so that the report shows their Secrets and pods too.` : ''}`,
       next
         ? `Then set the rotation's \`phase\` to \`${next}\` in the app, synthesize, review and commit. The synth reads the report from beside the output folder and refuses to move on unless it shows every Secret of this phase in place and no pod still holding what it loaded before.`

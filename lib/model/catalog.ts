@@ -152,8 +152,6 @@ export interface LeafReload {
  * runs, even those that re-read their certificate and key.
  */
 export const CA_RELOAD = {
-  /** Whether any component re-reads its `ca.crt` while it runs: none does. */
-  reloads: false,
   /** Where that is stated. */
   source: 'pd#6217',
 } as const;
@@ -541,6 +539,13 @@ export const CLUSTER_POD_LABEL = 'app.kubernetes.io/instance';
 
 /** The label the operator puts on every pod of a component, valued with the component (here, its token). */
 export const COMPONENT_POD_LABEL = 'app.kubernetes.io/component';
+
+/**
+ * How long after a Secret's write every running pod that mounts it holds the new files: the
+ * kubelet's default sync period (one minute) twice over, for its jitter. A component that re-reads
+ * its certificate for each new connection takes a renewed one within this, with no restart.
+ */
+export const KUBELET_PROJECTION_SECONDS = 120;
 
 /** Paths inside the pods where the operator mounts certificate sets. */
 export const MOUNT_PATHS = {

@@ -134,6 +134,20 @@ export interface ExportedCertificate {
   readonly usedBy?: string;
 }
 
+/**
+ * A TLS Secret the user creates that a cluster loads: an upstream or downstream database's client
+ * certificate of a migration, a changefeed sink's.
+ * @jsii ignore
+ */
+export interface ExternalTlsSecret {
+  /** The Secret's name. */
+  readonly name: string;
+  /** Its namespace, the cluster's. */
+  readonly namespace: string;
+  /** What loads it, as an alert says it: `migration source <id>`, `the migration's target`, `the changefeed's sink`. */
+  readonly usedBy: string;
+}
+
 /** One certificate an expiry rule watches, and through which metrics. */
 export type WatchedCertificate =
   | ({

@@ -182,6 +182,16 @@ export function componentPodSelector(clusterName: string, token: ComponentToken)
   return `${clusterPodSelector(clusterName)},${COMPONENT_POD_LABEL}=${token}`;
 }
 
+/**
+ * The label selector of the pods of some components of a cluster, set-based:
+ * `app.kubernetes.io/instance=${cluster_name},app.kubernetes.io/component in (<token>,…)`. The
+ * database and migration clusters of one name share the instance label, so a selector of one
+ * cluster's pods names its components. It holds spaces and parentheses: quote it in a shell.
+ */
+export function componentsPodSelector(clusterName: string, tokens: readonly ComponentToken[]): string {
+  return `${clusterPodSelector(clusterName)},${COMPONENT_POD_LABEL} in (${tokens.join(',')})`;
+}
+
 /** The name of a pod of a component: `${cluster_name}-<token>-<ordinal>`, as the operator's StatefulSet names it. */
 export function podName(clusterName: string, token: Exclude<ComponentToken, 'drainer'>, ordinal: number): string {
   return `${clusterName}-${token}-${ordinal}`;

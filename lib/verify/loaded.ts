@@ -24,12 +24,7 @@ import type { PodData, SecretData } from './input';
 import type { CheckResult } from './verify';
 import { iso, listed } from './text';
 import { LOADED_CHECK } from '../model/verify-report';
-
-/**
- * How long after a Secret's write the check takes every running pod that mounts it to hold the new
- * files: the kubelet's default sync period (one minute) twice over, for its jitter.
- */
-export const KUBELET_PROJECTION_SECONDS = 120;
+import { KUBELET_PROJECTION_SECONDS } from '../model/catalog';
 
 /** The command that lists what this check needs. */
 const LIST_COMMAND = 'kubectl get secrets,pods -n <namespace> -o json --show-managed-fields';
@@ -50,11 +45,24 @@ function seconds(date: Date): number {
 }
 
 /**
- * Checks that every container of every pod that mounts the Secret is running and started after
- * the Secret's last write (a start in the same second fails, see the module's comment).
- * `pods` are the Pods of the Secret's namespace; when none mounts the Secret, the check passes.
+ * A component the phase does not restart, which takes the Secret's new files while it runs, and
+ * the real time the check runs at (never `--now`, which moves the validity checks only).
  */
-export function checkLoaded(secret: SecretData, pods: readonly PodData[], reload?: { readonly component: string; readonly now: Date }): CheckResult {
+export interface ReloadingComponent {
+  /** The component, as the check's result names it. */
+  readonly component: string;
+  /** The time the check runs at. */
+  readonly now: Date;
+}
+
+/**
+ * Checks that every container of every pod that mounts the Secret is running and started after
+ * the Secret's last write (a start in the same second fails, see the module's comment); for a
+ * component the phase does not restart (`reload`), a pod started before the write passes once
+ * {@link KUBELET_PROJECTION_SECONDS} have passed since it. `pods` are the Pods of the Secret's
+ * namespace; when none mounts the Secret, the check passes.
+ */
+export function checkLoaded(secret: SecretData, pods: readonly PodData[], reload?: ReloadingComponent): CheckResult {
   const mounting = pods.filter((p) => p.secretNames.includes(secret.name));
   const written = lastWritten(secret);
   const expected = reload === undefined

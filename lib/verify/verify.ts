@@ -674,7 +674,8 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
       if (secret !== undefined && (options.pods?.length ?? 0) > 0) {
         // A component this phase does not restart takes its new certificate while it runs (the plan's rotation.reloading).
         const reloads = required.role === 'server' && required.component !== undefined && (plan.rotation?.reloading ?? []).includes(required.component);
-        checks.push(checkLoaded(secret, pods, reloads ? { component: required.component!, now } : undefined));
+        // The kubelet's projection is judged at the real time, never at --now, which moves the validity checks only.
+        checks.push(checkLoaded(secret, pods, reloads ? { component: required.component!, now: new Date() } : undefined));
       }
       reports.push({
         name: required.name, namespace: plan.namespace, clusterName: plan.clusterName, cluster: required.cluster,

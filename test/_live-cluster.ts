@@ -99,9 +99,10 @@ export class LiveCluster {
     const changed = [...now].filter(([key, a]) => this.rolled.get(key) !== a.value).map(([, a]) => a.token as string);
     this.rolled = new Map([...now].map(([key, a]) => [key, a.value]));
     const pods = this.sim.pods.filter((p) => p.component !== undefined && changed.includes(p.component));
-    const before = new Map(pods.map((p) => [p, p.loaded]));
+    // What each pod loaded and what its volume holds, as they were before the roll (a pod that re-reads its certificate presents its volume's).
+    const before = new Map(pods.map((p) => [p, [p.loaded, p.volume] as const]));
     for (const roll of rolls) {
-      pods.forEach((p) => { p.loaded = before.get(p); });
+      pods.forEach((p) => { [p.loaded, p.volume] = before.get(p)!; });
       for (const pod of this.sim.rollSequence(roll).filter((p) => pods.includes(p))) {
         await this.restart(pod, `operator restarted ${pod.name} (${roll.interleaving ?? 'alternate'})`);
       }

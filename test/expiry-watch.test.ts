@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import Ajv from 'ajv';
 import { App, Chart, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
-import { CertificateRotation, ClusterCertificates, DatabaseMonitor, ExpiryWatch, IssuingMethod, OutputFile, RotationPhase, TlsDatabaseCluster, renderApp } from '../lib';
+import { CertificateRotation, ClusterCertificates, DatabaseMonitor, ExpiryWatch, IssuingMethod, OutputFile, RotationPhase, TlsDatabaseCluster, TlsMigrationCluster, renderApp } from '../lib';
 import { EXPIRY_ALERTS } from '../lib/model/expiry';
 import { addDeployment } from '../main';
 import { expectValidAgainstCrds } from './_crds';
@@ -141,6 +141,24 @@ describe('which certificates the rules watch', () => {
     expect(exporterValuesErrors(values)).toEqual([]);
     expect(values.secretsExporter.includeNamespaces).toEqual(['demo', 'orders']);
     expect(values.secretsExporter.includeSecrets).toEqual(expect.arrayContaining(['basic-sqlserver-server-secret', 'basic-sqlserver-client-secret', 'orders-api-demo-basic-sql-client']));
+  });
+
+  test('a migration target handed the Secret the library issues for it (addSqlClient) is watched once, as the plan\'s, not as a Secret you create', () => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'demo', { namespace: 'demo' });
+    const certs = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', method: IssuingMethod.CFSSL });
+    const database = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', certificates: certs, tlsClient: {} });
+    const client = database.addSqlClient('copier');
+    new TlsMigrationCluster(chart, 'mig', {
+      clusterName: 'basic', version: 'v2.0.7', certificates: certs,
+      sources: [{ sourceId: 'a', host: 'mysql.example.com', user: 'copier', tlsSecretName: 'basic-a-tls' }],
+      target: { database, user: 'copier', tlsSecretName: client.secretName }, task: { name: 'copy' },
+    });
+    const rules = certs.watchExpiry().ruleGroup().rules;
+    const about = (secret: string) => rules.filter((r) => r.alert === EXPIRY_ALERTS.expiring && r.labels.secret === secret).map((r) => r.annotations.summary);
+    expect(about(client.secretName)).toHaveLength(2);
+    expect(about(client.secretName).join('\n')).not.toContain('a Secret you create');
+    expect(about('basic-a-tls').join('\n')).toContain('a Secret you create for migration source a');
   });
 
   test('the exporter\'s values are checked against its chart\'s values schema: a key the chart does not have is refused', () => {

@@ -265,12 +265,15 @@ export class ExpiryWatch extends Construct {
   private byExporter(): WatchedCertificate[] {
     const managed = new Set(this.certificates.managedCertificates().map((c) => `${c.namespace}/${c.secretName}`));
     const plan = this.certificates.plan();
-    const external = this.certificates.externalTlsSecrets();
-    const secrets: { name: string; namespace: string; trust: CertificateTrust; usedBy?: string }[] = [
+    const planned: { name: string; namespace: string; trust: CertificateTrust; usedBy?: string }[] = [
       ...plan.secrets.map((s) => ({ name: s.name, namespace: plan.namespace, trust: 'cluster' as const })),
       ...(plan.sqlTls?.secrets ?? []).map((s) => ({ name: s.name, namespace: s.namespace, trust: 'sql' as const })),
-      ...external.map((s) => ({ name: s.name, namespace: s.namespace, trust: 'external' as const, usedBy: s.usedBy })),
     ];
+    // A Secret a construct was handed that the library writes (the migration target given the
+    // Secret of addSqlClient) is the plan's, watched once as such.
+    const inPlan = new Set(planned.map((s) => `${s.namespace}/${s.name}`));
+    const external = this.certificates.externalTlsSecrets().filter((s) => !inPlan.has(`${s.namespace}/${s.name}`));
+    const secrets = [...planned, ...external.map((s) => ({ name: s.name, namespace: s.namespace, trust: 'external' as const, usedBy: s.usedBy }))];
     return secrets.filter((s) => !managed.has(`${s.namespace}/${s.name}`))
       .flatMap((s) => EXPORTED_KEYS.map(({ key, ca }) => ({
         by: 'exporter' as const, namespace: s.namespace, secretName: s.name, secretKey: key, ca, trust: s.trust, ...(s.usedBy === undefined ? {} : { usedBy: s.usedBy }),

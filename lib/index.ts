@@ -14,6 +14,7 @@ export {
   DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT, ENABLEMENT_PHASES, ENABLEMENT_STATES, EnablementState, TlsEnablement, TlsEnablementPhase, TlsPlanEnablement,
 } from './model/enablement';
 export type { ResolvedEnablement } from './clusters/enablement';
+export { MigrationRecreation, MigrationRecreationPhase, RECREATION_PHASES } from './model/recreation';
 export * from './certificates/certificate-options';
 export * from './certificates/cluster-certificates';
 export { IssuerKind, IssuerReference, ResolvedIssuerReference } from './certificates/issuer-ref';

@@ -28,7 +28,8 @@
  *   selector, and a kind that is neither built in nor one of the CRDs in `crds/`;
  * - `create -f <file>`: the same, refusing (storing nothing) an object that exists, as kubectl's
  *   AlreadyExists;
- * - `delete certificate <name>... [--ignore-not-found]`: deletes those Certificates;
+ * - `delete <kind> <name>... [--ignore-not-found]`: deletes those objects (a Certificate, a `MigrationCluster`);
+ * - `get|delete pvc -n <ns> -l <selector>`: a table of the matching claims, or deletes them;
  * - `delete secret <name>... [--ignore-not-found]`: deletes those Secrets, refusing (before deleting any) a name
  *   that is not there unless told to ignore it;
  * - `get secret <name> <name>... -n <ns>`: a table of them, or NotFound for the first missing;
@@ -80,6 +81,10 @@ export interface FakeState {
   objects?: any[];
   /** Pods, as `kubectl get pods -o json` prints them. */
   pods?: any[];
+  /** Persistent volume claims, each `{ metadata: { name, namespace, labels, uid }, data }`: what a controller keeps on the volume. */
+  pvcs?: any[];
+  /** What a test-side controller keeps outside the cluster's objects (a migration's target database, say). */
+  external?: any;
   /** Restarts asked for with `kubectl rollout restart`, not yet carried out. */
   restarts?: { kind: string; name: string; namespace: string }[];
   /** Namespaces applied with `apply -f -`. */
@@ -572,18 +577,34 @@ if (verb === 'delete' && (resource === 'secret' || resource === 'secrets') && th
   out(names.map((n) => 'secret "' + n + '" deleted\n').join(''));
   process.exit(0);
 }
-if (verb === 'delete' && kindOf(resource) && kindOf(resource).kind === 'Certificate') {
-  const names = [third, ...rest].filter((n) => n !== undefined);
+if (verb === 'delete' && kindOf(resource) && !['Secret', 'Pod'].includes(kindOf(resource).kind) && third !== undefined) {
+  const k = kindOf(resource);
+  const names = [third, ...rest];
   const ignore = args.includes('--ignore-not-found');
+  const label = k.plural + (k.group ? '.' + k.group : '');
   withState((state) => {
     state.objects = state.objects || [];
     for (const name of names) {
-      const i = state.objects.findIndex((o) => o.kind === 'Certificate' && o.metadata.namespace === ns && o.metadata.name === name);
-      if (i < 0 && !ignore) die('Error from server (NotFound): certificates.cert-manager.io "' + name + '" not found');
+      const i = state.objects.findIndex((o) => o.kind === k.kind && o.metadata.namespace === ns && o.metadata.name === name);
+      if (i < 0 && !ignore) die('Error from server (NotFound): ' + label + ' "' + name + '" not found');
       if (i >= 0) state.objects.splice(i, 1);
     }
     return { save: true };
   });
+  out(names.map((n) => k.singular + (k.group ? '.' + k.group : '') + ' "' + n + '" deleted\n').join(''));
+  process.exit(0);
+}
+if ((verb === 'get' || verb === 'delete') && (resource === 'pvc' || resource === 'persistentvolumeclaims') && third === undefined && selector !== undefined) {
+  // Claims, which a controller (test/_fake-migration.ts) creates for its members and which outlive their pods.
+  const wanted = parseSelector(selector);
+  const found = withState((state) => {
+    const matching = (state.pvcs || []).filter((c) => c.metadata.namespace === ns && matches(c, wanted));
+    if (verb === 'delete') state.pvcs = (state.pvcs || []).filter((c) => !matching.includes(c));
+    return { save: verb === 'delete', names: matching.map((c) => c.metadata.name) };
+  }).names;
+  if (found.length === 0) process.stderr.write('No resources found in ' + ns + ' namespace.\n');
+  else if (verb === 'delete') out(found.map((n) => 'persistentvolumeclaim "' + n + '" deleted\n').join(''));
+  else out(['NAME   STATUS', ...found.map((n) => n + '   Bound')].join('\n') + '\n');
   process.exit(0);
 }
 if (verb === 'rollout' && (resource === 'restart' || resource === 'status') && third !== undefined && rest.length === 0) {

@@ -14,10 +14,11 @@ import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
 import { inputError, shown } from '../model/errors';
 import { OutputFile } from '../synth/output-file';
 import {
-  ResolvedDatabase, ResolvedSource, ResolvedTask, configYaml, migrationRunbook, sourceConfig, taskConfig,
+  MigrationRunbookInput, ResolvedDatabase, ResolvedSource, ResolvedTask, configYaml, migrationRunbook, sourceConfig, taskConfig,
 } from '../documents/migration-files';
 import {
-  TASK_FILE, databaseRunbookPath, inFilesFolder, manifestFileName, migrationFolder, migrationRunbookPath, migrationSourcePath, migrationTaskPath, sourceFileName,
+  TASK_FILE, databaseRunbookPath, fromOutputFolder, inFilesFolder, manifestFileName, migrationFolder, migrationRunbookPath, migrationSourcePath, migrationTaskPath,
+  recreationRunbookPath, sourceFileName,
 } from '../model/output-layout';
 import { compact, operatorObject } from './operator';
 import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
@@ -27,6 +28,9 @@ import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings,
 import { StorageSize, storageSize } from '../model/quantity';
 import { requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity } from '../model/validate';
 import { requireMinimum } from '../model/versions';
+import { MigrationRecreation, MigrationRecreationPhase, RECREATION_SHAPE, recreationTls } from '../model/recreation';
+import { registerRecreation } from '../synth/app-rules';
+import { recreationRunbook } from '../documents/recreation-runbook';
 
 /** Settings of the master or the worker members. */
 export interface MigrationMemberProps {
@@ -175,6 +179,14 @@ export interface TlsMigrationClusterProps extends TlsClusterProps {
   readonly target: MigrationTarget;
   /** The migration task. */
   readonly task: MigrationTaskProps;
+  /**
+   * A re-creation with TLS of this cluster, which runs without it today: `stop` (the runbook
+   * stops the task and deletes the plain-text cluster), then `create` (the cluster with TLS, the
+   * task resumed from its checkpoint), one phase per commit; drop the prop once `create` is
+   * done. The operator cannot turn TLS on in a running migration cluster.
+   * @default - no re-creation: the cluster is created with TLS
+   */
+  readonly recreation?: MigrationRecreation;
 }
 
 /**
@@ -235,6 +247,7 @@ const MIGRATION_CLUSTER_SHAPE = {
     tlsSecretName: secretRef(true),
   }, false, 'the downstream database: { host, user, tlsSecretName } or { database, user }'),
   task: objectOf({ name: 'string', taskMode: 'string?', isSharding: 'boolean?', loaderDir: 'string?' }, false, 'the migration task: { name }'),
+  recreation: objectOf(RECREATION_SHAPE, true, 'an object { phase }'),
 } satisfies ShapeOf<TlsMigrationClusterProps>;
 
 /** Refuses an operator version older than the first that runs TLS between migration cluster members. */
@@ -288,6 +301,10 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
   public readonly taskFile: OutputFile;
   /** The runbook file. */
   public readonly runbook: OutputFile;
+  /** The phase of the re-creation with TLS declared, if any. */
+  public readonly recreationPhase?: MigrationRecreationPhase;
+  /** The runbook of the re-creation's phase, while one is declared. */
+  public readonly recreationRunbook?: OutputFile;
   /** The target, when it is a database of the library with certificates for MySQL clients: its certificates may issue the migration's. */
   private readonly targetIssuer?: SqlClientIssuer;
 
@@ -316,7 +333,9 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     if (props.target.tlsSecretName !== undefined) {
       certificates._addExternalTlsSecret({ name: target.tlsSecretName, namespace, usedBy: 'the migration\'s target' });
     }
+    this.recreationPhase = props.recreation?.phase;
     this.resource = this.declareResource(props, pvReclaimPolicy, members);
+    registerRecreation(this);
 
     const runbookPath = migrationRunbookPath(namespace, props.clusterName);
     const fromFiles = path.posix.relative(migrationFolder(namespace, props.clusterName), runbookPath);
@@ -334,6 +353,13 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       path: runbookPath,
       content: { render: () => this.runbookContent(sources, target) },
     });
+    if (this.recreationPhase !== undefined) {
+      const phase = this.recreationPhase;
+      this.recreationRunbook = new OutputFile(this, 'RecreationRunbook', {
+        path: recreationRunbookPath(namespace, props.clusterName),
+        content: { render: () => recreationRunbook({ ...this.runbookInput(sources, target), phase, taskName: task.name, replicas: this.memberReplicas(members) }) },
+      });
+    }
   }
 
   /** The members the cluster runs, each with a server certificate: `mig-master`, `mig-worker` (a copy: changing it changes nothing). */
@@ -372,7 +398,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       name: props.clusterName,
       namespace: this.namespace,
       spec: compact({
-        tlsCluster: { enabled: true },
+        tlsCluster: { enabled: recreationTls(this.recreationPhase) },
         version: props.version,
         pvReclaimPolicy,
         discovery: props.discovery ?? {},
@@ -386,9 +412,20 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
 
   /** The runbook's text, rendered at synth once every certificate is known. */
   private runbookContent(sources: ResolvedSource[], target: ResolvedDatabase): string {
+    return migrationRunbook(this.runbookInput(sources, target));
+  }
+
+  /** The number of members of each kind, by token, from the resolved member specs. */
+  private memberReplicas(members: readonly [string, Record<string, unknown>][]): Record<'mig-master' | 'mig-worker', number> {
+    const bySpecKey = Object.fromEntries(members);
+    return { 'mig-master': bySpecKey[component('mig-master').specKey!].replicas as number, 'mig-worker': bySpecKey[component('mig-worker').specKey!].replicas as number };
+  }
+
+  /** What the runbooks say of the cluster, resolved at synth once every certificate is known. */
+  private runbookInput(sources: ResolvedSource[], target: ResolvedDatabase): MigrationRunbookInput {
     const { certificates } = this;
     const targetLabel = `${target.host}:${target.port}`;
-    return migrationRunbook({
+    return {
       clusterName: this.clusterName,
       namespace: this.namespace,
       commonName: this.commonName,
@@ -404,7 +441,8 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       sources,
       target,
       targetLabel,
-    });
+      recreationRunbook: this.recreationPhase === undefined ? undefined : fromOutputFolder(recreationRunbookPath(this.namespace, this.clusterName)),
+    };
   }
 
   /** The master's and the worker's spec keys and specs, checked, in the catalog's order. */

@@ -553,6 +553,8 @@ export const MOUNT_PATHS = {
   coordinatorTls: '/var/lib/coordinator-tls',
   /** The database cluster's client certificate set, when `mountClusterClientSecret` is on. */
   clusterClientTls: '/var/lib/cluster-client-tls',
+  /** The migration master's own server certificate set (the real operator's `/var/lib/dm-master-tls`). */
+  migMasterTls: '/var/lib/mig-master-tls',
   /** Parent folder of each external database's Secret on the migration pods. */
   externalTls: '/var/lib/source-tls',
   /** Parent folder of each sink database's Secret on the changefeed pods (real operator, release 1.6). */

@@ -28,6 +28,7 @@
  * cluster-tls/<namespace>/<cluster>/rotation-runbook.md     while a rotation is declared: its phase, step by step
  * cluster-tls/<namespace>/<cluster>/rotate-certificates.sh  cert-manager, while a rotation is declared: the phase's script
  * cluster-tls/<namespace>/<cluster>/enablement-runbook.md   while a TLS enablement is declared: its phase, step by step
+ * cluster-tls/<namespace>/<cluster>/recreation-runbook.md   while a migration cluster's re-creation with TLS is declared: its phase
  * cluster-tls/<namespace>/<cluster>/x509-certificate-exporter-values.yaml  the expiry watch, for Secrets cert-manager does not manage
  * cluster-tls.lock.json                               the record of settings fixed at creation
  * cluster-tls-verify.<namespace>.<cluster>.json       a rotation phase's verify report
@@ -53,6 +54,7 @@ const FILES = {
   rotationRunbook: 'rotation-runbook.md',
   rotationScript: 'rotate-certificates.sh',
   enablementRunbook: 'enablement-runbook.md',
+  recreationRunbook: 'recreation-runbook.md',
   expiryExporterValues: 'x509-certificate-exporter-values.yaml',
   marker: '.cluster-tls-output',
   earlierMarker: '.cluster-tls-output.json',
@@ -166,6 +168,11 @@ export function rotationRunbookPath(namespace: string, clusterName: string): str
 /** The runbook of a declared TLS enablement's phase: `<namespace>/<cluster>/enablement-runbook.md`. */
 export function enablementRunbookPath(namespace: string, clusterName: string): string {
   return `${clusterFolder(namespace, clusterName)}/${FILES.enablementRunbook}`;
+}
+
+/** The runbook of the phase of a migration cluster's re-creation with TLS, in the cluster's folder. */
+export function recreationRunbookPath(namespace: string, clusterName: string): string {
+  return `${clusterFolder(namespace, clusterName)}/${FILES.recreationRunbook}`;
 }
 
 /** The values of the exporter of the expiry watch: `<namespace>/<cluster>/x509-certificate-exporter-values.yaml`. */
@@ -348,7 +355,7 @@ export type OutputPath =
   }
   | {
     /** A file directly in a cluster's folder, or the migration task in its migration folder. */
-    readonly file: 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-task' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script' | 'enablement-runbook' | 'expiry-exporter-values';
+    readonly file: 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-task' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script' | 'enablement-runbook' | 'recreation-runbook' | 'expiry-exporter-values';
     /** The namespace of the cluster whose folder holds the file. */
     readonly namespace: string;
     /** The name of the cluster whose folder holds the file. */
@@ -396,7 +403,7 @@ export type OutputPath =
   };
 
 /** The files directly in a cluster's folder, by name. */
-const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script' | 'enablement-runbook' | 'expiry-exporter-values'>> = {
+const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | 'database-runbook' | 'mount-client-secret-patch' | 'migration-runbook' | 'rotation-runbook' | 'rotation-script' | 'enablement-runbook' | 'recreation-runbook' | 'expiry-exporter-values'>> = {
   [FILES.tlsPlan]: 'tls-plan',
   [FILES.requiredSecrets]: 'required-secrets',
   [FILES.databaseRunbook]: 'database-runbook',
@@ -405,6 +412,7 @@ const CLUSTER_FILES: Readonly<Record<string, 'tls-plan' | 'required-secrets' | '
   [FILES.rotationRunbook]: 'rotation-runbook',
   [FILES.rotationScript]: 'rotation-script',
   [FILES.enablementRunbook]: 'enablement-runbook',
+  [FILES.recreationRunbook]: 'recreation-runbook',
   [FILES.expiryExporterValues]: 'expiry-exporter-values',
 };
 

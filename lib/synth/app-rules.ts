@@ -48,10 +48,20 @@ export interface DrainerFacts {
   readonly drainerName: string;
 }
 
+/** What the record needs to know about a migration cluster's re-creation with TLS. */
+export interface RecreationFacts {
+  readonly node: IConstruct['node'];
+  readonly namespace: string;
+  readonly clusterName: string;
+  /** The phase declared, if any. */
+  readonly recreationPhase?: string;
+}
+
 /** The library's constructs of one app, as they were added. */
 interface AppState {
   readonly certificates: CertificatesFacts[];
   readonly drainers: DrainerFacts[];
+  readonly recreations: RecreationFacts[];
 }
 
 const STATE = Symbol.for('cdk8s-cluster-tls.app-rules');
@@ -66,7 +76,7 @@ function stateOf(scope: IConstruct): AppState {
   const root = scope.node.root;
   let state = existingState(root);
   if (state === undefined) {
-    const created: AppState = { certificates: [], drainers: [] };
+    const created: AppState = { certificates: [], drainers: [], recreations: [] };
     Object.defineProperty(root, STATE, { value: created });
     root.node.addValidation({ validate: () => firstRuleFailure(root, created) });
     if (root instanceof App) {
@@ -85,6 +95,16 @@ export function registerCertificates(certificates: CertificatesFacts & IConstruc
 /** Records a `DrainerRelease` for the rules of its app. */
 export function registerDrainer(drainer: DrainerFacts & IConstruct): void {
   stateOf(drainer).drainers.push(drainer);
+}
+
+/** Records a migration cluster, with the phase of its re-creation with TLS if one is declared, for the record of its app. */
+export function registerRecreation(cluster: RecreationFacts & IConstruct): void {
+  stateOf(cluster).recreations.push(cluster);
+}
+
+/** The migration clusters of an app, each with the phase of its re-creation with TLS if one is declared, in the order they were added. */
+export function registeredRecreations(app: App): readonly RecreationFacts[] {
+  return existingState(app)?.recreations ?? [];
 }
 
 /** The drainer releases of an app, in the order they were added. */

@@ -9,10 +9,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLUSTER_RESOURCE_KINDS } from '../model/catalog';
+import { CLUSTER_RESOURCE_KINDS, ClusterKind, clusterKind } from '../model/catalog';
 import { ENABLEMENT_PHASES } from '../model/enablement';
 import { isPlainObject } from '../model/props';
-import type { DrainerFacts } from './app-rules';
+import type { DrainerFacts, RecreationFacts } from './app-rules';
+import { MigrationRecreationPhase, RECREATION_PHASES } from '../model/recreation';
 import { ClusterTlsError, describeValue } from '../model/errors';
 import { displayPath, relativePath, shownName } from './display-path';
 import { realPath } from './swap-files';
@@ -35,6 +36,8 @@ const RECORD_VERSION = 1;
 export interface RecordedCluster {
   /** `spec.tlsCluster.enabled`, or null when the resource leaves it out. */
   readonly tlsClusterEnabled: boolean | null;
+  /** The phase of a migration cluster's re-creation with TLS, while one is declared. */
+  readonly recreation?: string;
 }
 
 /** A drainer release's names fixed at creation. */
@@ -97,12 +100,15 @@ export function historyEntry(h: { readonly id: string; readonly kind: string }):
 }
 
 /** The fixed settings of rendered cluster manifests, drainers and certificate plans, keys sorted. */
-export function fixedSettings(manifests: readonly any[], drainers: readonly DrainerFacts[], plans: readonly TlsPlan[] = []): FixedSettings {
+export function fixedSettings(manifests: readonly any[], drainers: readonly DrainerFacts[], plans: readonly TlsPlan[] = [],
+  recreations: readonly RecreationFacts[] = []): FixedSettings {
+  const phases = new Map(recreations.map((r) => [recreationKey(r), r.recreationPhase]));
   const clusters: Record<string, RecordedCluster> = {};
   for (const m of manifests) {
     if (CLUSTER_RESOURCE_KINDS.has(m?.kind)) {
       const enabled = m.spec?.tlsCluster?.enabled;
-      clusters[clusterKey(m)] = { tlsClusterEnabled: typeof enabled === 'boolean' ? enabled : null };
+      const recreation = phases.get(clusterKey(m));
+      clusters[clusterKey(m)] = { tlsClusterEnabled: typeof enabled === 'boolean' ? enabled : null, ...(recreation !== undefined ? { recreation } : {}) };
     }
   }
   const byPath: Record<string, RecordedDrainer> = {};
@@ -179,7 +185,8 @@ export function readRecord(file: string): FixedSettings | undefined {
       + 'expected the file an earlier synth wrote: restore it from version control');
   }
   const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
-  const cluster = (c: any) => isPlainObject(c) && (typeof c.tlsClusterEnabled === 'boolean' || c.tlsClusterEnabled === null);
+  const cluster = (c: any) => isPlainObject(c) && (typeof c.tlsClusterEnabled === 'boolean' || c.tlsClusterEnabled === null)
+    && (c.recreation === undefined || (RECREATION_PHASES as readonly unknown[]).includes(c.recreation));
   const drainer = (d: any) => isPlainObject(d) && typeof d.namespace === 'string' && typeof d.releaseName === 'string' && typeof d.drainerName === 'string';
   for (const [entry, valid] of [['clusters', cluster], ['drainers', drainer]] as const) {
     const bad = Object.entries(parsed[entry]).find(([, v]) => !valid(v));
@@ -254,7 +261,7 @@ export function checkFixedSettings(record: FixedSettings | undefined, now: Fixed
   for (const [key, cluster] of Object.entries(now.clusters)) {
     const old = record.clusters[key];
     if (old === undefined || ack.has(key) || old.tlsClusterEnabled === cluster.tlsClusterEnabled
-      || (flipping.has(key) && old.tlsClusterEnabled === false && cluster.tlsClusterEnabled === true)) {
+      || ((flipping.has(key) || recreatedWithTls(old, cluster)) && old.tlsClusterEnabled === false && cluster.tlsClusterEnabled === true)) {
       continue;
     }
     const [kind, , name] = key.split('/');
@@ -271,6 +278,51 @@ export function checkFixedSettings(record: FixedSettings | undefined, now: Fixed
     const cause = old.releaseName === drainer.releaseName ? 'drainerName' : `releaseName ${describeValue(drainer.releaseName)} (was ${describeValue(old.releaseName)})`;
     throw new ClusterTlsError(`${at}: drainerName: received ${describeValue(drainer.drainerName)} from ${cause}; expected ${describeValue(old.drainerName)} ${where}: `
       + `renaming a running drainer is unsupported; to re-create the drainer deliberately, set ${RECREATE_ENV}=${key}`);
+  }
+}
+
+/** The resource kind of a migration cluster, in the record's keys. */
+const MIGRATION_KIND = clusterKind(ClusterKind.MIGRATION).resourceKind;
+
+/** The record key of a migration cluster: `MigrationCluster/<namespace>/<name>`. */
+export function recreationKey(cluster: Pick<RecreationFacts, 'namespace' | 'clusterName'>): string {
+  return `${MIGRATION_KIND}/${cluster.namespace}/${cluster.clusterName}`;
+}
+
+/** Whether a cluster moves from its re-creation's `stop` phase, recorded, to `create`: the one flip of `tlsCluster.enabled` a re-creation makes. */
+function recreatedWithTls(old: RecordedCluster, now: RecordedCluster): boolean {
+  return old.recreation === MigrationRecreationPhase.STOP && now.recreation === MigrationRecreationPhase.CREATE;
+}
+
+/**
+ * Refuses a migration cluster's re-creation with TLS out of order relative to the record: `create`
+ * without a synth of `stop` before it, `stop` on a cluster recorded with TLS on or after `create`,
+ * and the prop dropped at `stop`. `acknowledged` lifts the rules for the clusters it names.
+ */
+export function checkRecreations(record: FixedSettings | undefined, now: FixedSettings, recordFile: string,
+  paths: ReadonlyMap<string, string>, acknowledged: readonly string[]): void {
+  const where = `(as recorded in ${displayPath(recordFile)})`;
+  for (const [key, cluster] of Object.entries(now.clusters)) {
+    const old = record?.clusters[key];
+    if (acknowledged.includes(key) || (old?.recreation === undefined && cluster.recreation === undefined)) {
+      continue;
+    }
+    const fail = (received: string, expected: string, why: string) => {
+      throw new ClusterTlsError(`${paths.get(key) ?? key}: recreation.phase: received ${received}; expected ${expected} ${where}: ${why}; `
+        + `to override deliberately, set ${RECREATE_ENV}=${key}`);
+    };
+    if (cluster.recreation === MigrationRecreationPhase.CREATE && old?.recreation === undefined) {
+      fail('"create"', '"stop" first', `${old === undefined ? 'the record holds no such cluster' : 'the record holds no re-creation of it'}, and the stop phase's runbook stops the task and deletes the plain-text cluster before the create phase makes the new one`);
+    }
+    if (cluster.recreation === MigrationRecreationPhase.STOP && old?.recreation === MigrationRecreationPhase.CREATE) {
+      fail('"stop"', '"create" or no re-creation', 'the cluster was created with TLS in the create phase');
+    }
+    if (cluster.recreation === MigrationRecreationPhase.STOP && old !== undefined && old.recreation === undefined && old.tlsClusterEnabled === true) {
+      fail('"stop"', 'no re-creation', 'the cluster is recorded with TLS on, so there is nothing to re-create');
+    }
+    if (cluster.recreation === undefined && old?.recreation === MigrationRecreationPhase.STOP) {
+      fail('nothing', '"stop" or "create"', 'the re-creation is at its stop phase, and the cluster gets TLS in the create phase');
+    }
   }
 }
 

@@ -9,9 +9,9 @@ import { CLUSTER_RESOURCE_KINDS } from '../model/catalog';
 import { ClusterTlsError, Description, describeType, inputError, oneLine } from '../model/errors';
 import { ShapeOf, checkArguments, constructOf, isConstruct, objectOf, pathSpec } from '../model/props';
 import * as layout from '../model/output-layout';
-import { registeredDrainers } from './app-rules';
+import { registeredDrainers, registeredRecreations } from './app-rules';
 import {
-  RECREATE_ENV, TAKE_OVER_ENV, changedRecordText, checkFilesFolderOwner, checkFixedSettings, checkRecordOutput, checkReplaceable, clusterKey, fixedSettings, readRecord, recordOutput,
+  RECREATE_ENV, TAKE_OVER_ENV, changedRecordText, checkFilesFolderOwner, checkFixedSettings, checkRecreations, recreationKey, checkRecordOutput, checkReplaceable, clusterKey, fixedSettings, readRecord, recordOutput,
 } from './guards';
 import { displayPath } from './display-path';
 import { isSystemError, machineError } from './machine-errors';
@@ -182,7 +182,7 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   });
   // Rendered ahead for the checks, and written from here; each is let go once written.
   const plans = new Map(plan.files.filter((f) => layout.parseOutputPath(f.path)?.file === 'tls-plan').map((f) => [f.path, f.render().content]));
-  const now = fixedSettings([...plan.renderedFirst.values()], registeredDrainers(app), [...plans.values()].map((text) => JSON.parse(text)));
+  const now = fixedSettings([...plan.renderedFirst.values()], registeredDrainers(app), [...plans.values()].map((text) => JSON.parse(text)), registeredRecreations(app));
   const sources = new Map([...plan.renderedFirst].map(([o, manifest]) => [clusterKey(manifest), o.node.path]));
   const acknowledged = options.acknowledgeRecreation ?? listFromEnv(RECREATE_ENV);
   // The variable names each folder it takes over, as the refusal that names the folder asks; the option takes both.
@@ -211,7 +211,8 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   // From the lock on, the record and the output are read and replaced by this run alone.
   const swap = OutputSwap.open(outdir, recordFile, { takeOver, takeOverFiles, filesFolder });
   try {
-    const recordText = checkedRecord(recordFile, outdir, now, sources, options, acknowledged);
+    const recreationPaths = new Map(registeredRecreations(app).map((r) => [recreationKey(r), r.node.path]));
+    const recordText = checkedRecord(recordFile, outdir, now, { clusters: sources, recreations: recreationPaths }, options, acknowledged);
     checkFolders(swap, { outdir, files, takeOver }, { folder: filesFolder, files: otherFiles, takeOver: takeOverFiles });
     swap.commit(rendered(), recordText);
   } finally {
@@ -227,11 +228,12 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
 }
 
 /**
- * Reads the record and checks the app against it, the enablements first (a phase out of order says
+ * Reads the record and checks the app against it, the enablements and re-creations first (a phase out of order says
  * so rather than that `tlsCluster` changed), then the settings fixed at creation, then the
  * rotations; returns the record's new text, undefined when it does not change.
  */
-function checkedRecord(recordFile: string, outdir: string, now: ReturnType<typeof fixedSettings>, sources: ReadonlyMap<string, string>,
+function checkedRecord(recordFile: string, outdir: string, now: ReturnType<typeof fixedSettings>,
+  paths: { readonly clusters: ReadonlyMap<string, string>; readonly recreations: ReadonlyMap<string, string> },
   options: SynthesizeOptions, acknowledged: string[]): string | undefined {
   const record = readRecord(recordFile);
   checkRecordOutput(record, recordFile, outdir);
@@ -243,7 +245,8 @@ function checkedRecord(recordFile: string, outdir: string, now: ReturnType<typeo
     unverified: options.acknowledgeUnverifiedPhase ?? listFromEnv(UNVERIFIED_ENV),
   };
   const enablements = checkEnablements(record, now, recordFile, guardInputs);
-  checkFixedSettings(record, now, recordFile, sources, acknowledged, flippingClusters(record, now));
+  checkRecreations(record, now, recordFile, paths.recreations, acknowledged);
+  checkFixedSettings(record, now, recordFile, paths.clusters, acknowledged, flippingClusters(record, now));
   const rotations = checkRotations(record, now, recordFile, guardInputs);
   return changedRecordText(recordFile, { output: recordOutput(recordFile, outdir), ...now, ...(rotations ? { rotations } : {}), ...(enablements ? { enablements } : {}) });
 }

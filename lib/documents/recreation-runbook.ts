@@ -1,0 +1,157 @@
+/**
+ * The runbook of a migration cluster's re-creation with TLS, one per phase (lib/model/recreation.ts):
+ * `stop` stops the task and deletes the plain-text cluster with its masters' volumes; `create`
+ * creates the cluster with TLS, registers the sources again and resumes the task from the
+ * checkpoint the target database kept. Every command runs from the output folder: the ones for the
+ * master run through `kubectl exec`, the files they read passed on standard input.
+ */
+import { ClusterKind, MOUNT_PATHS, PORTS, clusterKind } from '../model/catalog';
+import * as names from '../model/names';
+import { MigrationRecreationPhase, RECREATION_PHASES } from '../model/recreation';
+import { TASK_FILE, fromOutputFolder, migrationFolder, sourceFileName } from '../model/output-layout';
+import { MigrationRunbookInput, checkCertificateSecretsStep, fillPasswordCommands, listing, runbookDatabases } from './migration-files';
+import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
+
+/** What the re-creation's runbook needs beyond the migration runbook's input. */
+export interface RecreationRunbookInput extends MigrationRunbookInput {
+  /** The phase declared. */
+  readonly phase: MigrationRecreationPhase;
+  /** The task's name, which its checkpoint is kept under. */
+  readonly taskName: string;
+  /** The number of master and worker members. */
+  readonly replicas: Readonly<Record<'mig-master' | 'mig-worker', number>>;
+}
+
+/** The members, in the order the runbook names them. */
+const MEMBERS = ['mig-master', 'mig-worker'] as const;
+
+/** How long the runbook waits for a member to be ready before it fails. */
+const READY_TIMEOUT = '10m';
+
+/** Renders the runbook of the declared phase. */
+export function recreationRunbook(input: RecreationRunbookInput): string {
+  const { clusterName, namespace, phase } = input;
+  const next = RECREATION_PHASES[RECREATION_PHASES.indexOf(phase) + 1];
+  return renderRunbook({
+    title: `Migration cluster ${clusterName} (namespace ${namespace}): re-creation with TLS, phase ${phase}`,
+    intro: [
+      'The operator cannot turn TLS on in a running migration cluster: once `tlsCluster` flips, it can no longer read the masters\' status, and each master\'s embedded etcd keeps the plain-text peer URL stored on its volume. '
+        + `The cluster is therefore re-created, in two phases, one commit each: ${RECREATION_PHASES.map((p) => `\`${p}\``).join(', then ')}.`,
+      `What the re-creation keeps: the task's checkpoint, which the target database (${input.targetLabel}) holds, and the workers' volumes with their relay logs, which the new workers mount again. `
+        + 'What it deletes: the masters\' volumes, whose embedded etcd holds the plain-text peer URLs; what they held besides (the registered sources and the task) is registered again from the output\'s files.',
+      ...(phase === MigrationRecreationPhase.STOP
+        ? ['If a GitOps tool syncs the output folder, suspend its sync of this cluster until the `create` phase is applied: it would create again the cluster this phase deletes, in plain text.']
+        : []),
+    ],
+    runIn: outputFolderRunIn(input.manifestFile),
+    steps: phase === MigrationRecreationPhase.STOP
+      ? [...input.issuance, checkCertificateSecretsStep(input), stopTaskStep(input), deleteClusterStep(input), deleteMasterVolumesStep(input), nextPhaseStep(next!)]
+      : [checkCertificateSecretsStep(input), createStep(input), resumeStep(input), doneStep()],
+  });
+}
+
+/** The pods of the members, in order. */
+function memberPods(input: RecreationRunbookInput): string[] {
+  return MEMBERS.flatMap((token) => Array.from({ length: input.replicas[token] }, (_, i) => names.podName(input.clusterName, token, i)));
+}
+
+/** `migctl` run in the first master pod, with the master's certificate set once TLS is on. */
+function migctl(input: RecreationRunbookInput, tls: boolean, stdin: boolean): string {
+  const files = names.tlsFilePaths(MOUNT_PATHS.migMasterTls);
+  const auth = tls ? ` --ssl-ca=${files.ca} --ssl-cert=${files.certificate} --ssl-key=${files.privateKey}` : '';
+  return `kubectl exec${stdin ? ' -i' : ''} ${names.firstPodName(input.clusterName, 'mig-master')} -n ${input.namespace} -- migctl${auth} --master-addr 127.0.0.1:${PORTS.migMaster}`;
+}
+
+/** Step: stop the task, which writes its checkpoint to the target database. */
+function stopTaskStep(input: RecreationRunbookInput): RunbookStep {
+  return {
+    title: 'Stop the task',
+    text: [
+      `Stopping the task \`${input.taskName}\` writes its checkpoint to the target database, where it outlives the cluster. The cluster still runs without TLS, so \`migctl\` dials the master in plain text:`,
+    ],
+    commands: [`${migctl(input, false, false)} stop-task ${input.taskName}`],
+  };
+}
+
+/** Step: delete the cluster resource and wait until its members' pods are gone. */
+function deleteClusterStep(input: RecreationRunbookInput): RunbookStep {
+  const selector = names.componentsPodSelector(input.clusterName, MEMBERS);
+  return {
+    title: 'Delete the cluster',
+    text: ['The operator removes the members\' StatefulSets with the cluster; their volumes stay. The loop returns once no member pod is left:'],
+    commands: [
+      `kubectl delete ${clusterKind(ClusterKind.MIGRATION).resourceKind.toLowerCase()} ${input.clusterName} -n ${input.namespace}`,
+      `until [ -z "$(kubectl get pods -n ${input.namespace} -l '${selector}' -o name)" ]; do sleep 2; done`,
+    ],
+  };
+}
+
+/** Step: delete the masters' volumes, keep the workers'. */
+function deleteMasterVolumesStep(input: RecreationRunbookInput): RunbookStep {
+  return {
+    title: 'Delete the masters\' volumes',
+    text: [
+      'Each master\'s volume holds its embedded etcd, with the plain-text peer URLs the new masters could not use. Delete those volumes; the workers\' volumes, listed after, stay for the new workers and keep their relay logs:',
+    ],
+    commands: [
+      `kubectl delete pvc -n ${input.namespace} -l '${names.componentPodSelector(input.clusterName, 'mig-master')}'`,
+      `kubectl get pvc -n ${input.namespace} -l '${names.componentPodSelector(input.clusterName, 'mig-worker')}'`,
+    ],
+  };
+}
+
+/** Step: move to the next phase. */
+function nextPhaseStep(next: MigrationRecreationPhase): RunbookStep {
+  return {
+    title: 'Move to the next phase',
+    text: [`Set \`recreation.phase\` to \`${next}\`, synthesize, commit, and follow the runbook the synth writes in place of this one.`],
+  };
+}
+
+/** Step: apply the cluster with TLS and wait until every member is ready. */
+function createStep(input: RecreationRunbookInput): RunbookStep {
+  const external = [...new Set(runbookDatabases(input).map((d) => d.db.tlsSecretName))];
+  return {
+    title: 'Create the cluster with TLS',
+    text: [
+      `The members mount the Secret of each external database (${listing(external.map((s) => `\`${s}\``))}) as the old cluster did: the first command checks they are there. `
+        + `Then apply the manifest: the cluster is created with \`spec.tlsCluster.enabled: true\`, the workers on their kept volumes. The commands then wait for each member pod to exist, then to be ready (at most ${READY_TIMEOUT} each):`,
+    ],
+    commands: [
+      `kubectl get secret ${external.join(' ')} -n ${input.namespace}`,
+      `kubectl apply -f ${input.manifestFile}`,
+      ...memberPods(input).flatMap((pod) => [
+        `until kubectl get pod ${pod} -n ${input.namespace} -o jsonpath='{.metadata.name}' >/dev/null 2>&1; do sleep 2; done`,
+        `kubectl wait --for=condition=Ready pod/${pod} -n ${input.namespace} --timeout=${READY_TIMEOUT}`,
+      ]),
+    ],
+  };
+}
+
+/** Step: register the sources again and start the task, which resumes from its checkpoint. */
+function resumeStep(input: RecreationRunbookInput): RunbookStep {
+  const folder = fromOutputFolder(migrationFolder(input.namespace, input.clusterName));
+  const missing = runbookDatabases(input).filter((d) => !d.db.passwordGiven);
+  return {
+    title: 'Register the sources and resume the task',
+    text: [
+      `The new masters start empty. The commands copy the files of \`${folder}\` to a private temporary folder${missing.length > 0 ? `, ask for the password of each of ${listing(missing.map((d) => d.label))}, without echoing it, and write it there` : ''}, `
+        + `then pass each file to \`migctl\` in the first master pod, over TLS with the master's certificate set: each source, then the task. The task starts without \`--remove-meta\`, so it resumes from the checkpoint the target database kept. The temporary folder is removed at the end.`,
+    ],
+    commands: [
+      ...(missing.length > 0 ? fillPasswordCommands(missing, folder) : [`MIG_FILES="$(mktemp -d)" && cp ${folder}/*.yaml "$MIG_FILES"/`]),
+      ...input.sources.map((s) => `${migctl(input, true, true)} operate-source create /dev/stdin < "$MIG_FILES/${sourceFileName(s.sourceId)}"`),
+      `${migctl(input, true, true)} start-task /dev/stdin < "$MIG_FILES/${TASK_FILE}"`,
+      `${migctl(input, true, false)} query-status ${input.taskName}`,
+      'rm -rf "$MIG_FILES"',
+    ],
+  };
+}
+
+/** Step: end the re-creation. */
+function doneStep(): RunbookStep {
+  return {
+    title: 'End the re-creation',
+    text: ['Drop the `recreation` prop, synthesize and commit: the record then holds the cluster with TLS on, and the migration runbook is the cluster\'s again.'],
+  };
+}

@@ -12,9 +12,10 @@
  *   holds, with every worker ready, applies one event per tick and writes its checkpoint to the
  *   target database every {@link CHECKPOINT_EVERY} ticks (and when it stops); the target database
  *   and the upstream live outside the cluster and outlive it;
- * - `migctl` in a master pod (`kubectl exec`, through `FAKE_KUBECTL_EXEC`): `stop-task`,
- *   `operate-source create`, `start-task` (from its checkpoint, unless `--remove-meta`) and
- *   `query-status`, the files read from standard input (`/dev/stdin`), in plain text against a
+ * - `migctl` in a master pod (`kubectl exec`, through `FAKE_KUBECTL_EXEC`, directly or as
+ *   `sh -c 'cd <folder> && migctl …'`): `list-member`, `stop-task`, `operate-source create`,
+ *   `start-task` (from its checkpoint, unless `--remove-meta`) and `query-status`, the files read
+ *   from standard input (`/dev/stdin`), in plain text against a
  *   plain master and only with the master's certificate set (the files where the operator mounts
  *   its Secret) against a TLS one.
  */
@@ -180,13 +181,21 @@ const MASTER = ${JSON.stringify(names.firstPodName(this.clusterName, 'mig-master
 const TLS_FOLDER = ${JSON.stringify(MOUNT_PATHS.migMasterTls)};
 const CLAIM = ${JSON.stringify(claimName(names.firstPodName(this.clusterName, 'mig-master')))};
 function fail(message) { process.stderr.write(message + '\\n'); process.exit(1); }
-const [ns, pod, program, ...args] = process.argv.slice(2);
+let [ns, pod, program, ...args] = process.argv.slice(2);
+// 'sh -c "cd <folder> && migctl <args>"': migctl run from a folder, its relative paths read from there.
+let cwd = '/';
+if (program === 'sh' && args[0] === '-c' && args.length === 2) {
+  const m = /^cd (\\/\\S+) && (migctl(?: \\S+)+)$/.exec(args[1]);
+  if (!m) fail('migration-pod-exec: sh -c runs only "cd <folder> && migctl …" here');
+  cwd = m[1];
+  [program, ...args] = m[2].split(' ');
+}
 if (ns !== NAMESPACE || pod !== MASTER || program !== 'migctl') fail('migration-pod-exec: only migctl in ' + MASTER + ' is played');
 const flags = {};
 const words = [];
 for (let i = 0; i < args.length; i++) {
   const m = /^--(ssl-ca|ssl-cert|ssl-key|master-addr)=(.*)$/.exec(args[i]);
-  if (m) flags[m[1]] = m[2];
+  if (m) flags[m[1]] = m[1] === 'master-addr' || m[2].startsWith('/') ? m[2] : require('path').posix.join(cwd, m[2]);
   else if (args[i] === '--master-addr') flags['master-addr'] = args[++i];
   else words.push(args[i]);
 }
@@ -238,6 +247,10 @@ try {
     data.positions[task.name] = from;
     world.starts.push({ task: task.name, from });
     process.stdout.write(JSON.stringify({ result: true, sources: sources.map((s) => ({ result: true, source: s })) }) + '\\n');
+  } else if (command === 'list-member' && rest.length === 0) {
+    const members = (state.pods || []).filter((x) => x.metadata.namespace === NAMESPACE && x.metadata.labels['app.kubernetes.io/instance'] === CLUSTER);
+    const of = (token) => members.filter((x) => x.metadata.labels['app.kubernetes.io/component'] === token).map((x) => ({ name: x.metadata.name }));
+    process.stdout.write(JSON.stringify({ result: true, members: [{ master: { members: of('mig-master') } }, { worker: { members: of('mig-worker') } }] }) + '\\n');
   } else if (command === 'query-status' && rest.length === 1) {
     if (!data.tasks[rest[0]]) throw new Error('task ' + rest[0] + ' not found');
     process.stdout.write(JSON.stringify({ result: true, sources: data.tasks[rest[0]].sources.map((s) => ({ source: s, stage: 'Running' })) }) + '\\n');

@@ -425,9 +425,9 @@ describe('runbook', () => {
     expect(runbook).toContain('kubectl get secret basic-mig-master-cluster-secret basic-mig-worker-cluster-secret basic-mig-client-secret -n demo');
   });
 
-  test('connects migctl to the master with the certificate files and the master address', () => {
-    expect(runbook).toContain('kubectl exec -it basic-mig-master-0 -n demo -- sh');
-    expect(runbook).toContain('migctl --ssl-ca=ca.crt --ssl-cert=tls.crt --ssl-key=tls.key --master-addr 127.0.0.1:8261 list-member');
+  test('lists the members with migctl in the master pod, from the folder of its certificate files, with the master address', () => {
+    expect(runbook).toContain("kubectl exec basic-mig-master-0 -n demo -- sh -c 'cd /var/lib/mig-master-tls && "
+      + "migctl --ssl-ca=ca.crt --ssl-cert=tls.crt --ssl-key=tls.key --master-addr 127.0.0.1:8261 list-member'");
   });
 });
 

@@ -351,13 +351,13 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     });
     this.runbook = new OutputFile(this, 'Runbook', {
       path: runbookPath,
-      content: { render: () => this.runbookContent(sources, target) },
+      content: { render: () => migrationRunbook(this.runbookInput(sources, target, task, members)) },
     });
     if (this.recreationPhase !== undefined) {
       const phase = this.recreationPhase;
       this.recreationRunbook = new OutputFile(this, 'RecreationRunbook', {
         path: recreationRunbookPath(namespace, props.clusterName),
-        content: { render: () => recreationRunbook({ ...this.runbookInput(sources, target), phase, taskName: task.name, replicas: this.memberReplicas(members) }) },
+        content: { render: () => recreationRunbook({ ...this.runbookInput(sources, target, task, members), phase }) },
       });
     }
   }
@@ -410,11 +410,6 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     return resource;
   }
 
-  /** The runbook's text, rendered at synth once every certificate is known. */
-  private runbookContent(sources: ResolvedSource[], target: ResolvedDatabase): string {
-    return migrationRunbook(this.runbookInput(sources, target));
-  }
-
   /** The number of members of each kind, by token, from the resolved member specs. */
   private memberReplicas(members: readonly [string, Record<string, unknown>][]): Record<'mig-master' | 'mig-worker', number> {
     const bySpecKey = Object.fromEntries(members);
@@ -422,7 +417,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
   }
 
   /** What the runbooks say of the cluster, resolved at synth once every certificate is known. */
-  private runbookInput(sources: ResolvedSource[], target: ResolvedDatabase): MigrationRunbookInput {
+  private runbookInput(sources: ResolvedSource[], target: ResolvedDatabase, task: ResolvedTask, members: readonly [string, Record<string, unknown>][]): MigrationRunbookInput {
     const { certificates } = this;
     const targetLabel = `${target.host}:${target.port}`;
     return {
@@ -441,6 +436,8 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       sources,
       target,
       targetLabel,
+      taskName: task.name,
+      replicas: this.memberReplicas(members),
       recreationRunbook: this.recreationPhase === undefined ? undefined : fromOutputFolder(recreationRunbookPath(this.namespace, this.clusterName)),
     };
   }

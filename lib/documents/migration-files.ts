@@ -3,7 +3,7 @@
  * the task configuration, and the migration cluster's runbook (sections D and E), rendered from
  * resolved declarations. Pure functions: the construct decides where the files go.
  */
-import { PORTS, SECRET_KEYS } from '../model/catalog';
+import { MOUNT_PATHS, PORTS, SECRET_KEYS } from '../model/catalog';
 import * as names from '../model/names';
 import { TASK_FILE, fromOutputFolder, migrationFolder, sourceFileName } from '../model/output-layout';
 import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
@@ -134,6 +134,10 @@ export interface MigrationRunbookInput {
   readonly target: ResolvedDatabase;
   /** Describes the target for people, e.g. `basic-sqlserver.demo.svc:4000`. */
   readonly targetLabel: string;
+  /** The task's name. */
+  readonly taskName: string;
+  /** The number of master and worker members. */
+  readonly replicas: Readonly<Record<'mig-master' | 'mig-worker', number>>;
   /**
    * The runbook of the re-creation with TLS under way, from the output folder.
    * @default - none is declared
@@ -168,11 +172,9 @@ export function migrationRunbook(input: MigrationRunbookInput): string {
       externalSecretsStep(databases, namespace, input.issuedSecretNames ?? [], input.issuedByTarget),
       ...input.issuance,
       checkCertificateSecretsStep(input),
-      deployStep(input.manifestFile),
-      passwordsStep(databases, folder),
-      connectStep(clusterName, namespace),
-      listMembersStep(input.masterSecretName),
-      startStep(input.sources),
+      deployStep(input),
+      listMembersStep(input),
+      startStep(input, 'start'),
     ],
   });
 }
@@ -236,35 +238,88 @@ export function checkCertificateSecretsStep(input: MigrationRunbookInput): Runbo
   };
 }
 
-/** Step: apply the manifest that holds the cluster. */
-function deployStep(manifestFile: string): RunbookStep {
+/** The members, in the order the runbooks name them. */
+const MEMBER_TOKENS = ['mig-master', 'mig-worker'] as const;
+
+/** How long a runbook waits for a member to be ready before it fails. */
+const READY_TIMEOUT = '10m';
+
+/** The commands that wait for each member pod of the cluster to exist, then to be ready. */
+export function memberReadyCommands(input: Pick<MigrationRunbookInput, 'clusterName' | 'namespace' | 'replicas'>): string[] {
+  return MEMBER_TOKENS.flatMap((token) => Array.from({ length: input.replicas[token] }, (_, i) => names.podName(input.clusterName, token, i)))
+    .flatMap((pod) => [
+      `until kubectl get pod ${pod} -n ${input.namespace} -o jsonpath='{.metadata.name}' >/dev/null 2>&1; do sleep 2; done`,
+      `kubectl wait --for=condition=Ready pod/${pod} -n ${input.namespace} --timeout=${READY_TIMEOUT}`,
+    ]);
+}
+
+/**
+ * `migctl` run in the first master pod from the output folder (`kubectl exec`, with `-i` when a
+ * file is passed on standard input), over TLS with the master's certificate set where the operator
+ * mounts it, or in plain text against a cluster without TLS.
+ */
+export function migctlCommand(input: Pick<MigrationRunbookInput, 'clusterName' | 'namespace'>, options: { readonly tls: boolean; readonly stdin?: boolean }): string {
+  const files = names.tlsFilePaths(MOUNT_PATHS.migMasterTls);
+  const auth = options.tls ? ` --ssl-ca=${files.ca} --ssl-cert=${files.certificate} --ssl-key=${files.privateKey}` : '';
+  return `kubectl exec${options.stdin ? ' -i' : ''} ${names.firstPodName(input.clusterName, 'mig-master')} -n ${input.namespace} -- migctl${auth} --master-addr 127.0.0.1:${PORTS.migMaster}`;
+}
+
+/** Step: apply the manifest that holds the cluster, and wait until every member is ready. */
+function deployStep(input: MigrationRunbookInput): RunbookStep {
   return {
     title: 'Deploy the migration cluster',
-    text: ['`spec.tlsCluster.enabled` is `true` and cannot be changed once the cluster exists: changing it makes the cluster fail to upgrade.'],
-    commands: [`kubectl apply -f ${manifestFile}`],
+    text: [
+      '`spec.tlsCluster.enabled` is `true` and cannot be changed once the cluster exists: changing it makes the cluster fail to upgrade. '
+        + `The commands apply the manifest, then wait for each member pod to exist, then to be ready (at most ${READY_TIMEOUT} each):`,
+    ],
+    commands: [`kubectl apply -f ${input.manifestFile}`, ...memberReadyCommands(input)],
+  };
+}
+
+/** Step: list the members with migctl in the first master pod, over TLS with the master's certificate set, from the folder it is mounted in. */
+function listMembersStep(input: MigrationRunbookInput): RunbookStep {
+  const { ca, certificate, privateKey } = SECRET_KEYS;
+  return {
+    title: 'List the members',
+    text: [
+      `\`migctl\` runs in the first master pod, from the folder where the master's certificate set (Secret \`${input.masterSecretName}\`) is mounted, \`${MOUNT_PATHS.migMasterTls}\`:`,
+    ],
+    commands: [
+      `kubectl exec ${names.firstPodName(input.clusterName, 'mig-master')} -n ${input.namespace} -- sh -c '`
+        + `cd ${MOUNT_PATHS.migMasterTls} && migctl --ssl-ca=${ca} --ssl-cert=${certificate} --ssl-key=${privateKey} --master-addr 127.0.0.1:${PORTS.migMaster} list-member'`,
+    ],
   };
 }
 
 /**
- * Step: the passwords not passed to the construct, filled in a private copy of the files at
- * deploy time; a warning about the ones that were, which the files hold.
+ * Step: register each source and start the task, from a private copy of the files with the
+ * passwords not passed to the construct filled in; `resume` says the task resumes from the
+ * checkpoint the target database kept (a re-created cluster).
  */
-function passwordsStep(databases: readonly RunbookDatabase[], folder: string): RunbookStep {
+export function startStep(input: MigrationRunbookInput, mode: 'start' | 'resume'): RunbookStep {
+  const folder = fromOutputFolder(migrationFolder(input.namespace, input.clusterName));
+  const databases = runbookDatabases(input);
   const missing = databases.filter((d) => !d.db.passwordGiven);
   const given = databases.filter((d) => d.db.passwordGiven);
+  const tls = { tls: true };
   return {
-    title: 'Supply the passwords',
+    title: mode === 'start' ? 'Start the migration' : 'Register the sources and resume the task',
     text: [
-      ...(missing.length > 0
-        ? [
-          `The files in \`${folder}\` hold an empty password for ${listing(missing.map((d) => d.label))}: no password is written to the output unless it is passed to the construct. To set them at deploy time without writing them to the output folder, copy the files to a private temporary folder and fill them in there with \`yq\` (v4); each \`read\` asks for one password without echoing it:`,
-        ]
-        : []),
+      `${mode === 'start' ? '' : 'The new masters start empty. '}The commands copy the files of \`${folder}\` to a private temporary folder (\`mktemp -d\`)`
+        + `${missing.length > 0 ? `, ask for the password of each of ${listing(missing.map((d) => d.label))}, without echoing it, and write it there with \`yq\` (v4): no password is written to the output unless it is passed to the construct` : ''}. `
+        + 'Then they pass each file, on standard input, to `migctl` in the first master pod, over TLS with the master\'s certificate set: each source (`operate-source create`), then the task (`start-task`), and show its status. '
+        + `${mode === 'start' ? 'A task that ran before resumes from the checkpoint the target database keeps (`start-task` without `--remove-meta`)' : 'The task starts without `--remove-meta`, so it resumes from the checkpoint the target database kept'}. The temporary folder is removed at the end.`,
       ...(given.length > 0
         ? [`The password of ${listing(given.map((d) => d.label))} was passed to the construct and is written in the files: keep the output folder private.`]
         : []),
     ],
-    commands: missing.length > 0 ? fillPasswordCommands(missing, folder) : undefined,
+    commands: [
+      ...(missing.length > 0 ? fillPasswordCommands(missing, folder) : [`MIG_FILES="$(mktemp -d)" && cp ${folder}/*.yaml "$MIG_FILES"/`]),
+      ...input.sources.map((s) => `${migctlCommand(input, { ...tls, stdin: true })} operate-source create /dev/stdin < "$MIG_FILES/${sourceFileName(s.sourceId)}"`),
+      `${migctlCommand(input, { ...tls, stdin: true })} start-task /dev/stdin < "$MIG_FILES/${TASK_FILE}"`,
+      `${migctlCommand(input, tls)} query-status ${input.taskName}`,
+      'rm -rf "$MIG_FILES"',
+    ],
   };
 }
 
@@ -278,39 +333,4 @@ export function fillPasswordCommands(missing: readonly RunbookDatabase[], folder
     ]),
     `unset ${PASSWORD_VARIABLE}`,
   ];
-}
-
-/** Step: open a shell in the first master pod. */
-function connectStep(clusterName: string, namespace: string): RunbookStep {
-  return {
-    title: 'Connect migctl to the master',
-    text: [
-      'Open a shell in the first master pod:',
-    ],
-    commands: [`kubectl exec -it ${names.firstPodName(clusterName, 'mig-master')} -n ${namespace} -- sh`],
-  };
-}
-
-/** Step: list the members with migctl, over TLS with the master's certificate set. */
-function listMembersStep(masterSecretName: string): RunbookStep {
-  return {
-    title: 'List the members',
-    text: [
-      `In the pod, change to the folder where the master's certificate set (Secret \`${masterSecretName}\`) is mounted, and run:`,
-    ],
-    runIn: 'the shell the step before opened in the first master pod, in the folder where the master\'s certificate set is mounted',
-    commands: [
-      `migctl --ssl-ca=${SECRET_KEYS.ca} --ssl-cert=${SECRET_KEYS.certificate} --ssl-key=${SECRET_KEYS.privateKey} --master-addr 127.0.0.1:${PORTS.migMaster} list-member`,
-    ],
-  };
-}
-
-/** Step: load the sources and start the task, named but not spelled out. */
-function startStep(sources: readonly ResolvedSource[]): RunbookStep {
-  return {
-    title: 'Start the migration',
-    text: [
-      `Load each source configuration (${sources.map((s) => `\`${sourceFileName(s.sourceId)}\``).join(', ')}) and start the task in \`${TASK_FILE}\` with the migration tool's task-start operation, using the files with their passwords filled in. That operation is outside the specification this library follows, so it is not spelled out here.`,
-    ],
-  };
 }

@@ -5,28 +5,22 @@
  * checkpoint the target database kept. Every command runs from the output folder: the ones for the
  * master run through `kubectl exec`, the files they read passed on standard input.
  */
-import { ClusterKind, MOUNT_PATHS, PORTS, clusterKind } from '../model/catalog';
+import { ClusterKind, clusterKind } from '../model/catalog';
 import * as names from '../model/names';
 import { MigrationRecreationPhase, RECREATION_PHASES } from '../model/recreation';
-import { TASK_FILE, fromOutputFolder, migrationFolder, sourceFileName } from '../model/output-layout';
-import { MigrationRunbookInput, checkCertificateSecretsStep, fillPasswordCommands, listing, runbookDatabases } from './migration-files';
+import {
+  MigrationRunbookInput, checkCertificateSecretsStep, listing, memberReadyCommands, migctlCommand, runbookDatabases, startStep,
+} from './migration-files';
 import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
 
 /** What the re-creation's runbook needs beyond the migration runbook's input. */
 export interface RecreationRunbookInput extends MigrationRunbookInput {
   /** The phase declared. */
   readonly phase: MigrationRecreationPhase;
-  /** The task's name, which its checkpoint is kept under. */
-  readonly taskName: string;
-  /** The number of master and worker members. */
-  readonly replicas: Readonly<Record<'mig-master' | 'mig-worker', number>>;
 }
 
 /** The members, in the order the runbook names them. */
 const MEMBERS = ['mig-master', 'mig-worker'] as const;
-
-/** How long the runbook waits for a member to be ready before it fails. */
-const READY_TIMEOUT = '10m';
 
 /** Renders the runbook of the declared phase. */
 export function recreationRunbook(input: RecreationRunbookInput): string {
@@ -46,20 +40,8 @@ export function recreationRunbook(input: RecreationRunbookInput): string {
     runIn: outputFolderRunIn(input.manifestFile),
     steps: phase === MigrationRecreationPhase.STOP
       ? [...input.issuance, checkCertificateSecretsStep(input), stopTaskStep(input), deleteClusterStep(input), deleteMasterVolumesStep(input), nextPhaseStep(next!)]
-      : [checkCertificateSecretsStep(input), createStep(input), resumeStep(input), doneStep()],
+      : [checkCertificateSecretsStep(input), createStep(input), startStep(input, 'resume'), doneStep()],
   });
-}
-
-/** The pods of the members, in order. */
-function memberPods(input: RecreationRunbookInput): string[] {
-  return MEMBERS.flatMap((token) => Array.from({ length: input.replicas[token] }, (_, i) => names.podName(input.clusterName, token, i)));
-}
-
-/** `migctl` run in the first master pod, with the master's certificate set once TLS is on. */
-function migctl(input: RecreationRunbookInput, tls: boolean, stdin: boolean): string {
-  const files = names.tlsFilePaths(MOUNT_PATHS.migMasterTls);
-  const auth = tls ? ` --ssl-ca=${files.ca} --ssl-cert=${files.certificate} --ssl-key=${files.privateKey}` : '';
-  return `kubectl exec${stdin ? ' -i' : ''} ${names.firstPodName(input.clusterName, 'mig-master')} -n ${input.namespace} -- migctl${auth} --master-addr 127.0.0.1:${PORTS.migMaster}`;
 }
 
 /** Step: stop the task, which writes its checkpoint to the target database. */
@@ -69,7 +51,7 @@ function stopTaskStep(input: RecreationRunbookInput): RunbookStep {
     text: [
       `Stopping the task \`${input.taskName}\` writes its checkpoint to the target database, where it outlives the cluster. The cluster still runs without TLS, so \`migctl\` dials the master in plain text:`,
     ],
-    commands: [`${migctl(input, false, false)} stop-task ${input.taskName}`],
+    commands: [`${migctlCommand(input, { tls: false })} stop-task ${input.taskName}`],
   };
 }
 
@@ -115,35 +97,12 @@ function createStep(input: RecreationRunbookInput): RunbookStep {
     title: 'Create the cluster with TLS',
     text: [
       `The members mount the Secret of each external database (${listing(external.map((s) => `\`${s}\``))}) as the old cluster did: the first command checks they are there. `
-        + `Then apply the manifest: the cluster is created with \`spec.tlsCluster.enabled: true\`, the workers on their kept volumes. The commands then wait for each member pod to exist, then to be ready (at most ${READY_TIMEOUT} each):`,
+        + 'Then apply the manifest: the cluster is created with `spec.tlsCluster.enabled: true`, the workers on their kept volumes. The commands then wait for each member pod to exist, then to be ready:',
     ],
     commands: [
       `kubectl get secret ${external.join(' ')} -n ${input.namespace}`,
       `kubectl apply -f ${input.manifestFile}`,
-      ...memberPods(input).flatMap((pod) => [
-        `until kubectl get pod ${pod} -n ${input.namespace} -o jsonpath='{.metadata.name}' >/dev/null 2>&1; do sleep 2; done`,
-        `kubectl wait --for=condition=Ready pod/${pod} -n ${input.namespace} --timeout=${READY_TIMEOUT}`,
-      ]),
-    ],
-  };
-}
-
-/** Step: register the sources again and start the task, which resumes from its checkpoint. */
-function resumeStep(input: RecreationRunbookInput): RunbookStep {
-  const folder = fromOutputFolder(migrationFolder(input.namespace, input.clusterName));
-  const missing = runbookDatabases(input).filter((d) => !d.db.passwordGiven);
-  return {
-    title: 'Register the sources and resume the task',
-    text: [
-      `The new masters start empty. The commands copy the files of \`${folder}\` to a private temporary folder${missing.length > 0 ? `, ask for the password of each of ${listing(missing.map((d) => d.label))}, without echoing it, and write it there` : ''}, `
-        + `then pass each file to \`migctl\` in the first master pod, over TLS with the master's certificate set: each source, then the task. The task starts without \`--remove-meta\`, so it resumes from the checkpoint the target database kept. The temporary folder is removed at the end.`,
-    ],
-    commands: [
-      ...(missing.length > 0 ? fillPasswordCommands(missing, folder) : [`MIG_FILES="$(mktemp -d)" && cp ${folder}/*.yaml "$MIG_FILES"/`]),
-      ...input.sources.map((s) => `${migctl(input, true, true)} operate-source create /dev/stdin < "$MIG_FILES/${sourceFileName(s.sourceId)}"`),
-      `${migctl(input, true, true)} start-task /dev/stdin < "$MIG_FILES/${TASK_FILE}"`,
-      `${migctl(input, true, false)} query-status ${input.taskName}`,
-      'rm -rf "$MIG_FILES"',
+      ...memberReadyCommands(input),
     ],
   };
 }

@@ -1,11 +1,14 @@
 /**
- * A migration cluster that ran without TLS, re-created with TLS through its declared phases, each
- * phase's `recreation-runbook.md` run as written (bash, from the output folder): the real cfssl
+ * The migration cluster's runbooks run as written (bash, from the output folder): the real cfssl
  * issues the certificates, kubectl is the stand-in, and the operator, the StatefulSets, the
  * migration itself and `migctl` in the master pod are re-created around it (test/_fake-migration.ts).
- * The task must end running from exactly where it stopped, every upstream event applied once, the
- * workers on their kept volumes and the masters on new ones. The guard's rules on the phases'
- * order are checked by synthesizing out of order.
+ *
+ * - `migration-runbook.md` of a new cluster, whole: the external Secrets created, the cluster
+ *   deployed with TLS, its members listed, the task started; every upstream event applied once.
+ * - A cluster that ran without TLS, re-created with TLS through its declared phases, each phase's
+ *   `recreation-runbook.md`: the task must end running from exactly where it stopped, every
+ *   upstream event applied once, the workers on their kept volumes and the masters on new ones.
+ *   The guard's rules on the phases' order are checked by synthesizing out of order.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -68,11 +71,47 @@ function claims(state: { pvcs?: any[] }, token: 'mig-master' | 'mig-worker'): Re
   return Object.fromEntries((state.pvcs ?? []).filter((c) => c.metadata.labels['app.kubernetes.io/component'] === token).map((c) => [c.metadata.name, c.metadata.uid]));
 }
 
-describeWithCfssl('migration re-creation runbooks')('migration cluster re-created with TLS', () => {
+describeWithCfssl('migration runbooks')('migration runbooks, run as written', () => {
   beforeAll(() => {
     // `npx cluster-tls` runs the built command: build it from the sources under test.
     execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b'], { cwd: path.join(__dirname, '..') });
   }, 120_000);
+
+  test('a new cluster: migration-runbook.md whole, from the external Secrets to the task migrating', async () => {
+    requireCfssl();
+    const { dir, outdir, home } = projectFolder('migration-project-');
+    const kubectl = createFakeKubectl(path.join(dir, 'tools'));
+    const migration = new FakeMigration(kubectl, NS, CLUSTER);
+    // The client certificate files of the external databases, where the runbook's CERTS says.
+    const certs = path.join(dir, 'certs');
+    fs.mkdirSync(certs);
+    for (const secret of ['shop-tls', 'ledger-db-tls']) {
+      for (const file of ['client.pem', 'client-key.pem', 'ca.pem']) {
+        fs.writeFileSync(path.join(certs, `${secret}-${file}`), `${file} of ${secret}\n`);
+      }
+    }
+    const env = runbookEnv(home, { PATH: `${kubectl.dir}:${process.env.PATH}`, FAKE_KUBECTL_EXEC: migration.execHook(dir), CERTS: certs });
+    const site = { outdir, env, namespace: NS, clusterName: CLUSTER, manifest: MANIFEST };
+    migration.start();
+    try {
+      synth(outdir, undefined);
+      const outputs = await runRunbook(site, migrationRunbookPath(NS, CLUSTER), { afterApply: async () => undefined, describe: () => migration.errors.join('\n') });
+      expect(outputs.join('')).toContain(`"members":[{"master":{"members":[${[0, 1, 2].map((i) => `{"name":"${names.podName(CLUSTER, 'mig-master', i)}"}`).join(',')}]}}`);
+      await until(() => migration.world().applied.length >= 2 * CHECKPOINT_EVERY, () => `the task did not migrate: ${JSON.stringify(migration.world())}`);
+      const state = kubectl.state();
+      expect(state.secrets.filter((x) => ['shop-tls', 'ledger-db-tls'].includes(x.name)).map((x) => Buffer.from(x.data['tls.key'], 'base64').toString()).sort())
+        .toEqual(['client-key.pem of ledger-db-tls\n', 'client-key.pem of shop-tls\n']);
+      expect(state.pods?.map((p) => [p.metadata.name, p.tls]).sort()).toEqual([
+        ...[0, 1, 2].map((i) => [names.podName(CLUSTER, 'mig-master', i), true]), ...[0, 1].map((i) => [names.podName(CLUSTER, 'mig-worker', i), true]),
+      ]);
+      const world = migration.world();
+      expect(world.starts).toEqual([{ task: TASK, from: 0 }]);
+      expect(world.applied).toEqual(Array.from({ length: world.applied.length }, (_, i) => i + 1));
+    } finally {
+      migration.stop();
+    }
+    expect(migration.errors).toEqual([]);
+  });
 
   test('stop, then create, each runbook run as written: the task resumes exactly where it stopped, every event applied once', async () => {
     requireCfssl();

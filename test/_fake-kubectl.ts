@@ -42,6 +42,9 @@
  * - `get pods -n <ns> [-l <selector>] -o custom-columns=<name>:<path>,...|name`: a table of the pods, or their names
  *   (selectors of `k=v`, `k!=v`, `k in (a,b)` and `k notin (a,b)` requirements);
  * - `get pod <name> -n <ns> -o jsonpath=<template>` and `wait --for=condition=Ready pod/<name> -n <ns>`;
+ * - `port-forward -n <ns> pod/<name> <local>:<port>`: forwards the local port to where
+ *   `FAKE_KUBECTL_PORTS` (JSON of `"<ns>/<pod>:<port>"` to `"<host>:<port>"`) says the pod's port is,
+ *   until killed;
  * - `rollout restart|status <kind>/<name> -n <ns>`: records a restart for the controller to carry
  *   out; `status` waits until it has.
  *
@@ -312,6 +315,27 @@ function secretJsonpath(secret, expression) {
 const [verb, resource, third, ...rest] = words;
 const kindOf = (word) => KINDS.find((k) => k.plural === word || k.singular === word || k.kind.toLowerCase() === word || (k.plural + '.' + k.group) === word);
 
+if (verb === 'port-forward' && resource !== undefined && resource.startsWith('pod/') && third !== undefined && rest.length === 0) {
+  // Forwards a local port to where the test says the pod's port is (FAKE_KUBECTL_PORTS, JSON of
+  // "<ns>/<pod>:<port>" to "<host>:<port>"), until killed, as kubectl port-forward does.
+  const name = resource.slice('pod/'.length);
+  const [local, remote] = third.split(':');
+  withState((state) => {
+    if (!(state.pods || []).some((p) => p.metadata.namespace === ns && p.metadata.name === name)) die('Error from server (NotFound): pods "' + name + '" not found');
+  });
+  const to = JSON.parse(process.env.FAKE_KUBECTL_PORTS || '{}')[ns + '/' + name + ':' + remote];
+  if (!to) die('error: unable to forward port because pod is not running or does not listen on ' + remote);
+  const net = require('net');
+  const [host, port] = [to.slice(0, to.lastIndexOf(':')), Number(to.slice(to.lastIndexOf(':') + 1))];
+  net.createServer((client) => {
+    const upstream = net.connect(port, host);
+    client.pipe(upstream).pipe(client);
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  }).on('error', (e) => die('error: unable to listen on port ' + local + ': ' + e.message))
+    .listen(Number(local), '127.0.0.1', () => out('Forwarding from 127.0.0.1:' + local + ' -> ' + remote + '\n'));
+  return;
+}
 if (verb === 'get' && resource === 'pods' && third === undefined && output === 'name') {
   const wanted = selector === undefined ? [] : parseSelector(selector);
   const pods = withState((state) => (state.pods || []).filter((p) => p.metadata.namespace === ns && matches(p, wanted)));

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { App, Chart } from 'cdk8s';
 import * as YAML from 'yaml';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
+import type { CertificateRotation } from '../lib/certificates/rotation';
 import { filesFolderOf } from '../lib/model/output-layout';
 import { IssuingMethod } from '../lib/certificates/certificate-options';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
@@ -27,21 +28,38 @@ export const DIALED = `${CLUSTER}-sqlserver.${NAMESPACE}.svc`;
 export const NOT_ON_CERTIFICATE = `${CLUSTER}-sqlserver.elsewhere.svc`;
 
 /** The deployment both methods synthesize: TLS for MySQL clients and two applications in their own namespaces. */
-function synthesized(method: IssuingMethod, outdir: string): string {
+function synthesized(method: IssuingMethod, outdir: string, options: DeploymentOptions): string {
   const app = new App({ outdir });
   const chart = new Chart(app, NAMESPACE, { namespace: NAMESPACE });
-  const certs = new ClusterCertificates(chart, 'certs', { clusterName: CLUSTER, method });
-  const database = new TlsDatabaseCluster(chart, 'database', { clusterName: CLUSTER, version: 'v4.0.5', certificates: certs, tlsClient: {} });
+  const certs = new ClusterCertificates(chart, 'certs', { clusterName: CLUSTER, method, rotations: options.rotations });
+  const database = new TlsDatabaseCluster(chart, 'database', {
+    clusterName: CLUSTER, version: options.version ?? 'v4.0.5', certificates: certs, tlsClient: options.reloadUser === undefined ? {} : { reloadUser: options.reloadUser },
+  });
   database.addSqlClient('orders-api', { namespace: 'orders' });
   database.addSqlClient('billing', { namespace: 'billing', commonName: 'billing.example.com' });
   synthesize(app, { outdir });
   return path.join(filesFolderOf(outdir), NAMESPACE, CLUSTER);
 }
 
+/** What a test changes in the deployment. */
+export interface DeploymentOptions {
+  /** The SQL server's release. @default 'v4.0.5' */
+  readonly version?: string;
+  /** `tlsClient.reloadUser`. @default - none */
+  readonly reloadUser?: string;
+  /** The certificates' rotations. @default - none */
+  readonly rotations?: CertificateRotation[];
+}
+
+/** Synthesizes the deployment again into the same folders (a rotation declared, say); returns the cluster's folder. */
+export function synthesizeAgain(root: string, method: IssuingMethod, options: DeploymentOptions): string {
+  return synthesized(method, path.join(root, 'dist'), options);
+}
+
 /** Every Secret of the deployment by `namespace/name`, as the method writes it. */
-export async function issue(method: IssuingMethod, root: string): Promise<{ folder: string; pki?: string; kubectl?: string; secrets: Map<string, SecretPem> }> {
+export async function issue(method: IssuingMethod, root: string, options: DeploymentOptions = {}): Promise<{ folder: string; pki?: string; kubectl?: string; secrets: Map<string, SecretPem> }> {
   const outdir = path.join(root, 'dist');
-  const folder = synthesized(method, outdir);
+  const folder = synthesized(method, outdir, options);
   if (method === IssuingMethod.CERT_MANAGER) {
     const objects = YAML.parseAllDocuments(fs.readFileSync(path.join(outdir, `${NAMESPACE}.k8s.yaml`), 'utf8')).map((d) => d.toJS());
     const issuer = await CertManagerIssuer.issueAll(objects, { distinctKeysAcrossNamespaces: true });

@@ -8,7 +8,7 @@
 import { Chart, Testing } from 'cdk8s';
 import * as semver from 'semver';
 import {
-  CertificateRotation, ClusterCertificates, DrainerRelease, RotationKind, RotationPhase, TlsDatabaseCluster, TlsMigrationCluster,
+  CertificateRotation, ClusterCertificates, DrainerRelease, RotationKind, RotationPhase, TlsDatabaseCluster, TlsMigrationCluster, renderApp,
 } from '../lib';
 import { changesCa, componentReload, componentRestartValue, resolveRotations } from '../lib/certificates/rotation';
 import { COMPONENTS, ComponentToken } from '../lib/model/catalog';
@@ -52,9 +52,60 @@ describe('the catalog\'s reload column', () => {
     expect(componentReload(token as ComponentToken, version, { sqlPort: false }).reloadsLeaf).toBe(reloads);
   });
 
-  test('the SQL server with TLS for MySQL clients restarts at any release: its MySQL port keeps its certificate; an undeclared release restarts', () => {
-    expect(componentReload('sqlserver', 'v8.5.0', { sqlPort: true })).toEqual({ reloadsLeaf: false, reason: expect.stringContaining('ALTER INSTANCE RELOAD TLS') });
+  test('the SQL server with TLS for MySQL clients restarts at any release without a reload user: its MySQL port keeps its certificate; an undeclared release restarts', () => {
+    expect(componentReload('sqlserver', 'v8.5.0', { sqlPort: true })).toEqual({ reloadsLeaf: false, reason: expect.stringContaining('tlsClient.reloadUser') });
     expect(componentReload('store', undefined, { sqlPort: false })).toEqual({ reloadsLeaf: false, reason: expect.stringContaining('no construct declares its release') });
+  });
+});
+
+describe('the SQL server\'s MySQL port reloaded with the statement (tlsClient.reloadUser)', () => {
+  test('a release whose cluster side re-reads its certificate and takes the statement reloads; an older one, or one of unknown release, restarts', () => {
+    expect(componentReload('sqlserver', 'v7.5.0', { sqlPort: true, reloadUser: 'tls-reloader' })).toEqual({
+      reloadsLeaf: true, reason: expect.stringContaining('as `tls-reloader` (tidb#14749)'), statement: { sql: 'ALTER INSTANCE RELOAD TLS', user: 'tls-reloader' },
+    });
+    expect(componentReload('sqlserver', 'v3.0.20', { sqlPort: true, reloadUser: 'tls-reloader' })).toEqual({ reloadsLeaf: false, reason: expect.stringContaining('its cluster side does not re-read its own') });
+    expect(componentReload('sqlserver', undefined, { sqlPort: true, reloadUser: 'tls-reloader' }).reloadsLeaf).toBe(false);
+  });
+
+  /** A database cluster with TLS for MySQL clients at `version`, with or without a reload user, and the rotation runbook of the declared phase. */
+  const sqlCluster = (rotations: CertificateRotation[], reloadUser?: string, version = 'v8.5.0') => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'demo', { namespace: 'demo' });
+    const certificates = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', rotations });
+    new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version, certificates, tlsClient: reloadUser === undefined ? {} : { reloadUser } });
+    const files = renderApp(app).files;
+    const file = (name: string) => files.find((f) => f.path === `demo/basic/${name}`)?.content ?? '';
+    return { plan: certificates.plan(), runbook: file('rotation-runbook.md'), database: file('database-runbook.md') };
+  };
+
+  test('a leaf renewal of current releases restarts nothing, and its runbook reloads the MySQL port as the reload user; without one the SQL server restarts', () => {
+    const reloaded = sqlCluster([{ id: 'l1', kind: RotationKind.LEAF_RENEWAL }], 'tls-reloader');
+    expect(reloaded.plan.rotation!.restartOrder).toEqual([]);
+    expect(reloaded.runbook).toContain('## 4. Reload the SQL server\'s MySQL port');
+    expect(reloaded.runbook).toContain("--user=tls-reloader --ssl-ca=\"$RELOAD/ca.crt\"");
+    expect(reloaded.runbook).toContain("kubectl get secret tls-reloader-demo-basic-sql-client -n demo -o jsonpath='{.data.tls\\.key}' | base64 -d > \"$RELOAD/tls.key\"");
+    const restarted = sqlCluster([{ id: 'l1', kind: RotationKind.LEAF_RENEWAL }]);
+    expect(restarted.plan.rotation!.restartOrder).toEqual(['sqlserver']);
+    expect(restarted.runbook).not.toContain('ALTER INSTANCE RELOAD TLS\'');
+  });
+
+  test('a CA replacement restarts the SQL server where ca.crt changes, and reloads its MySQL port in switch-leaves only', () => {
+    const phases = [RotationPhase.TRUST_BOTH, RotationPhase.SWITCH_LEAVES, RotationPhase.DROP_OLD].map((phase) => sqlCluster([{ id: 'c1', phase }], 'tls-reloader'));
+    expect(phases.map((p) => [p.plan.rotation!.restartOrder.includes('sqlserver'), p.runbook.includes('Reload the SQL server\'s MySQL port')]))
+      .toEqual([[true, false], [false, true], [true, false]]);
+  });
+
+  test('the database runbook ties the reload user to its certificate and grants it SUPER, and no other user', () => {
+    const { database } = sqlCluster([], 'tls-reloader');
+    expect(database).toContain("CREATE USER IF NOT EXISTS 'tls-reloader'@'%';\nALTER USER 'tls-reloader'@'%' REQUIRE SUBJECT '/CN=tls-reloader';\nGRANT SUPER ON *.* TO 'tls-reloader'@'%';\n");
+    expect(database.match(/GRANT SUPER/g)).toHaveLength(1);
+  });
+
+  test('refused in one line: a name that is no database user, and a reload user the SQL server could never authenticate (disableClientAuthn)', () => {
+    const make = (tlsClient: object) => () => new TlsDatabaseCluster(Testing.chart(), 'db', { clusterName: 'basic', version: 'v8.5.0', namespace: 'demo', tlsClient });
+    expect(make({ reloadUser: 'Reload_User' })).toThrow('test/db: tlsClient.reloadUser: received "Reload_User"; expected a DNS label of at most 32 characters');
+    expect(make({ reloadUser: 'tls-reloader', disableClientAuthn: true }))
+      .toThrow('test/db: tlsClient.reloadUser: received "tls-reloader"; expected nothing with tlsClient.disableClientAuthn');
   });
 });
 

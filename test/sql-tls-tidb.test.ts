@@ -23,7 +23,10 @@ import * as names from '../lib/model/names';
 import { describeWithTools, tool } from './_control-plane';
 import type { SecretPem } from './_handshakes';
 import { Attempt, connectNode, describeWithMariaDb, sqlBlocks } from './_mariadb';
-import { CLUSTER, DIALED, NAMESPACE, issue } from './_sql-tls-deployment';
+import { CLUSTER, DIALED, NAMESPACE, issue, synthesizeAgain } from './_sql-tls-deployment';
+import { createFakeKubectl } from './_fake-kubectl';
+import { bash, shellBlocks } from './_runbooks';
+import { RotationKind } from '../lib/certificates/rotation';
 import { TidbServer } from './_tidb-server';
 
 /** The name a component dials the SQL server's status port by, which its cluster certificate carries. */
@@ -35,13 +38,14 @@ interface CaPair {
   readonly key: string;
 }
 
-/** A certificate of `ca` for a Common Name and DNS names, made with OpenSSL: a Secret's three files. */
-function signWith(ca: CaPair, commonName: string, dnsNames: readonly string[], work: string): SecretPem {
+/** A certificate of `ca` for a Common Name, DNS names and IP addresses, made with OpenSSL: a Secret's three files. */
+function signWith(ca: CaPair, commonName: string, dnsNames: readonly string[], work: string, ipAddresses: readonly string[] = []): SecretPem {
   const dir = fs.mkdtempSync(path.join(work, 'sign-'));
   const at = (f: string) => path.join(dir, f);
   fs.writeFileSync(at('ca.crt'), ca.cert);
   fs.writeFileSync(at('ca.key'), ca.key, { mode: 0o600 });
-  const san = dnsNames.length > 0 ? ['-addext', `subjectAltName=${dnsNames.map((n) => `DNS:${n}`).join(',')}`] : [];
+  const names = [...dnsNames.map((n) => `DNS:${n}`), ...ipAddresses.map((ip) => `IP:${ip}`)];
+  const san = names.length > 0 ? ['-addext', `subjectAltName=${names.join(',')}`] : [];
   const run = (args: string[]) => {
     const r = spawnSync('openssl', args, { encoding: 'utf8' });
     if (r.status !== 0) {
@@ -215,4 +219,74 @@ describeWithTools('TLS for MySQL clients and the status port, with the real SQL 
       expect((await db.status(STATUS_NAME, { ...ofNewCa, 'ca.crt': client['ca.crt'] })).ok).toBe(false);
     });
   });
+}));
+
+/** The user the rotation runbook reloads the MySQL port as (`tlsClient.reloadUser`). */
+const RELOADER = 'tls-reloader';
+
+describeWithTools('the rotation runbook\'s reload of the MySQL port, run as written against the real SQL server', ['tidb-server'], () => describeWithMariaDb('the reload block (its client is MariaDB\'s mysql)')('reload block', () => {
+  test.each([IssuingMethod.CERT_MANAGER, IssuingMethod.CFSSL])('%s: a leaf renewal\'s block has each pod load the renewed certificate once the kubelet writes it, as the user the database runbook ties and grants; a connection made before keeps working', async (method) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), `cluster-tls-reload-${method}-`));
+    let db: TidbServer | undefined;
+    let before: import('mysql2/promise').Connection | undefined;
+    let projection: NodeJS.Timeout | undefined;
+    try {
+      const deployment = { version: 'v7.5.0', reloadUser: RELOADER };
+      const issued = await issue(method, root, deployment);
+      const secret = (namespace: string, name: string) => issued.secrets.get(`${namespace}/${name}`)!;
+      const server = secret(NAMESPACE, names.sqlServerSecretName(CLUSTER));
+      const reloader = secret(NAMESPACE, names.sqlApplicationSecretName(NAMESPACE, CLUSTER, RELOADER));
+      const orders = secret('orders', names.sqlApplicationSecretName(NAMESPACE, CLUSTER, 'orders-api'));
+      db = await TidbServer.start(server, secret(NAMESPACE, names.serverSecretName(CLUSTER, 'sqlserver')), [CLUSTER]);
+      // The database runbook's statements, as written: the reload user tied to its certificate, and granted what the statement needs.
+      const statements = sqlBlocks(fs.readFileSync(path.join(issued.folder, 'database-runbook.md'), 'utf8'));
+      expect(statements.join('')).toContain(`GRANT SUPER ON *.* TO '${RELOADER}'@'%';`);
+      for (const block of statements) {
+        db.sql(block);
+      }
+      // An application connected before the renewal.
+      const mysql = require('mysql2/promise') as typeof import('mysql2/promise');
+      before = await mysql.createConnection({
+        host: DIALED, user: 'orders-api', stream: net.connect(db.port, '127.0.0.1'),
+        ssl: { ca: orders['ca.crt'], cert: orders['tls.crt'], key: orders['tls.key'], verifyIdentity: true },
+      });
+      const servedBefore = await servedSerial(db.port, 'orders-api', orders);
+
+      // The leaf renewal declared: its runbook's reload block.
+      const folder = synthesizeAgain(root, method, { ...deployment, rotations: [{ id: 'r1', kind: RotationKind.LEAF_RENEWAL }] });
+      const block = shellBlocks(fs.readFileSync(path.join(folder, 'rotation-runbook.md'), 'utf8')).find((b) => b.includes('ALTER INSTANCE RELOAD TLS'));
+      expect(block).toBeDefined();
+      // The renewed server certificate, of the same SQL CA, in the Secret; the kubelet writes it into the pod a few seconds later.
+      const sqlCa = issued.pki !== undefined
+        ? { cert: fs.readFileSync(path.join(issued.pki, 'sql', 'ca.pem'), 'utf8'), key: fs.readFileSync(path.join(issued.pki, 'sql', 'ca-key.pem'), 'utf8') }
+        : { cert: secret('cert-manager', names.sqlCaName(NAMESPACE, CLUSTER))['tls.crt'], key: secret('cert-manager', names.sqlCaName(NAMESPACE, CLUSTER))['tls.key'] };
+      const renewed = signWith(sqlCa, names.serviceName(CLUSTER, 'sqlserver'), names.sqlServerHostNames(CLUSTER, NAMESPACE), root, ['127.0.0.1']);
+      const kubectl = createFakeKubectl(path.join(root, 'cluster'));
+      kubectl.putSecret(NAMESPACE, names.sqlServerSecretName(CLUSTER), renewed);
+      kubectl.putSecret(NAMESPACE, names.sqlApplicationSecretName(NAMESPACE, CLUSTER, RELOADER), reloader);
+      kubectl.update((state) => {
+        state.pods = [{ metadata: { name: `${CLUSTER}-sqlserver-0`, namespace: NAMESPACE, labels: { 'app.kubernetes.io/instance': CLUSTER, 'app.kubernetes.io/component': 'sqlserver' } } }];
+      });
+      const files = db.files;
+      projection = setTimeout(() => {
+        fs.writeFileSync(files['ssl-cert'], renewed['tls.crt']);
+        fs.writeFileSync(files['ssl-key'], renewed['tls.key']);
+      }, 3000);
+      const output = await bash(block!, path.join(root, 'dist'), {
+        ...process.env, PATH: `${kubectl.dir}:${process.env.PATH}`, FAKE_KUBECTL_PORTS: JSON.stringify({ [`${NAMESPACE}/${CLUSTER}-sqlserver-0:4000`]: `127.0.0.1:${db.port}` }),
+      });
+
+      const serial = new X509Certificate(renewed['tls.crt']).serialNumber;
+      expect(serial).not.toBe(servedBefore);
+      expect({ served: await servedSerial(db.port, 'orders-api', orders), output }).toEqual({ served: serial, output: expect.any(String) });
+      // The connection made before the reload still works.
+      const [rows] = await before.query('SELECT CURRENT_USER() AS user');
+      expect(rows).toEqual([{ user: 'orders-api@%' }]);
+    } finally {
+      clearTimeout(projection);
+      await before?.end().catch(() => undefined);
+      await db?.stop();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }, 300_000);
 }));

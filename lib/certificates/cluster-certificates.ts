@@ -10,7 +10,7 @@ import type { CdkPlusPackage } from '../model/secret-ref';
 import { Construct, IConstruct } from 'constructs';
 import { TlsEnablementPhase, nextEnablementPhase, planEnablement } from '../model/enablement';
 import {
-  COMPONENT_TOKENS, ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, OPERATOR_ROLL_ORDER_SOURCE, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken,
+  COMPONENT_TOKENS, ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, OPERATOR_ROLL_ORDER_SOURCE, PORTS, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken,
 } from '../model/catalog';
 import {
   CertificateSettings, CertificateSubject, ExtraNames, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
@@ -651,7 +651,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    * @internal
    */
   public _componentReload(token: ComponentToken): ComponentReload {
-    return componentReload(token, this.versions.get(token), { sqlPort: this.sql !== undefined });
+    return componentReload(token, this.versions.get(token), { sqlPort: this.sql !== undefined, reloadUser: this.sql?.options.reloadUser });
   }
 
   /**
@@ -735,9 +735,27 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
       discoveryName: this.servers.has('discovery') ? names.discoveryDeploymentName(this.clusterName) : undefined,
       clientSecretNames: this.clusterKinds.map((k) => names.clientSecretName(this.clusterName, k)),
       sqlSecrets: sqlSecrets.map((s) => ({ namespace: s.namespace, name: s.name, server: s.role === 'server' })),
+      sqlReload: this.sqlReload(components),
       consumers: this.secretConsumers([...plan.secrets.map((s) => ({ namespace: this.namespace, name: s.name })), ...sqlSecrets]),
       verifyReport: layout.verifyReportFromOutputFolder(this.namespace, this.clusterName),
       leftBehind: this.leftBehind(r, plan),
+    };
+  }
+
+  /** The MySQL port's reload in a phase that does not restart the SQL server but changes its certificate: who runs the statement, on which pods. */
+  private sqlReload(components: readonly { readonly token: ComponentToken; readonly restarts: boolean }[]): RotationRunbookInput['sqlReload'] {
+    const statement = this._componentReload('sqlserver').statement;
+    const client = this.sql?.reloadClient;
+    if (statement === undefined || client === undefined || this.sql === undefined || components.some((c) => c.token === 'sqlserver' && c.restarts)) {
+      return undefined;
+    }
+    return {
+      statement: statement.sql,
+      user: statement.user,
+      clientSecret: client.secretName,
+      serverSecret: this.sql.serverSecretName,
+      podSelector: names.componentPodSelector(this.clusterName, 'sqlserver'),
+      port: PORTS.sql,
     };
   }
 

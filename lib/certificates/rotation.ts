@@ -212,21 +212,30 @@ export function changesCa(kind: RotationKind, phase: RotationPhase): boolean {
  * @jsii ignore
  */
 export interface ComponentReload {
-  /** Whether it re-reads `tls.crt` and `tls.key` for each new connection, so that a new certificate needs no restart. */
+  /** Whether it takes a new `tls.crt` and `tls.key` without a restart: by itself for each new connection, or through {@link statement}. */
   readonly reloadsLeaf: boolean;
   /** Why, as the runbook says it: the release and the source that states it. */
   readonly reason: string;
+  /**
+   * The SQL server with `tlsClient.reloadUser`: the runbook has its MySQL port load the new
+   * certificate with this statement, as that user.
+   * @default - none: the component needs no statement
+   */
+  readonly statement?: { readonly sql: string; readonly user: string };
 }
 
 /**
  * How a component takes a new certificate, from the catalog's `leafReload` and the version its
  * cluster declares (undefined when no cluster declares one). The SQL server with TLS for MySQL
- * clients restarts whatever its release: its MySQL port keeps the certificate it loaded.
+ * clients (`sqlPort`) restarts, since its MySQL port keeps the certificate it loaded, unless a
+ * `reloadUser` can have that port load the new one with {@link SQL_PORT_RELOAD}'s statement, in a
+ * release whose cluster side re-reads its own.
  */
-export function componentReload(token: ComponentToken, version: string | undefined, options: { readonly sqlPort: boolean }): ComponentReload {
+export function componentReload(token: ComponentToken, version: string | undefined,
+  options: { readonly sqlPort: boolean; readonly reloadUser?: string }): ComponentReload {
   const reload = component(token).leafReload;
   if (token === 'sqlserver' && options.sqlPort) {
-    return { reloadsLeaf: false, reason: `its MySQL port keeps its certificate until \`${SQL_PORT_RELOAD.statement}\` or a restart (${SQL_PORT_RELOAD.source})` };
+    return mysqlPortReload(componentReload(token, version, { sqlPort: false }), version, options.reloadUser);
   }
   if (reload === undefined) {
     return { reloadsLeaf: false, reason: 'no source shows it re-reading its certificate' };
@@ -237,6 +246,22 @@ export function componentReload(token: ComponentToken, version: string | undefin
   return isInRange(version, reload.versions)
     ? { reloadsLeaf: true, reason: `${version} re-reads its certificate for each new connection (${reload.source})` }
     : { reloadsLeaf: false, reason: `${version} does not re-read its certificate (releases ${reload.versions} do: ${reload.source})` };
+}
+
+/** How the SQL server with TLS for MySQL clients takes a new certificate: its cluster side as `cluster` says, its MySQL port by the statement or a restart. */
+function mysqlPortReload(cluster: ComponentReload, version: string | undefined, reloadUser: string | undefined): ComponentReload {
+  const kept = `its MySQL port keeps its certificate until \`${SQL_PORT_RELOAD.statement}\` or a restart (${SQL_PORT_RELOAD.source})`;
+  if (reloadUser === undefined) {
+    return { reloadsLeaf: false, reason: `${kept}; \`tlsClient.reloadUser\` would have the runbook run the statement instead` };
+  }
+  if (!cluster.reloadsLeaf || version === undefined || !isInRange(version, SQL_PORT_RELOAD.versions)) {
+    return { reloadsLeaf: false, reason: `${kept}, and ${cluster.reloadsLeaf ? `releases ${SQL_PORT_RELOAD.versions} take the statement (${SQL_PORT_RELOAD.statementSource})` : `its cluster side does not re-read its own: ${cluster.reason}`}` };
+  }
+  return {
+    reloadsLeaf: true,
+    reason: `${cluster.reason}; its MySQL port loads the new one when the runbook runs \`${SQL_PORT_RELOAD.statement}\` as \`${reloadUser}\` (${SQL_PORT_RELOAD.statementSource})`,
+    statement: { sql: SQL_PORT_RELOAD.statement, user: reloadUser },
+  };
 }
 
 /** Why a component restarts in a phase that changes `ca.crt`. */

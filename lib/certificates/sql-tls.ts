@@ -51,6 +51,16 @@ export interface SqlTlsOptions {
    * @default 'cert-manager'
    */
   readonly certManagerNamespace?: string;
+  /**
+   * A database user the rotation runbook logs in as, with a client certificate the library issues
+   * for it (as `addSqlClient(reloadUser)` in the cluster's namespace), to run `ALTER INSTANCE RELOAD
+   * TLS` on each SQL server pod: its MySQL port then takes a renewed certificate without a restart
+   * (releases from v4.0.0). The database runbook ties the user to that certificate and grants it
+   * `SUPER`, which the statement requires; whoever can read the certificate's Secret can act as
+   * that user, so it is left out unless asked for.
+   * @default - none: the SQL server restarts in every phase that changes its certificate
+   */
+  readonly reloadUser?: string;
 }
 
 /** One application that connects to the SQL server with a certificate of its own. */
@@ -99,6 +109,8 @@ export interface ResolvedSqlTlsOptions {
   readonly skipInternalClientCA: boolean;
   /** The namespace cert-manager reads the Secrets of ClusterIssuers from, a DNS label; `cert-manager` by default. */
   readonly certManagerNamespace: string;
+  /** The database user that reloads the MySQL port's certificate in rotations; none by default. */
+  readonly reloadUser?: string;
 }
 
 /**
@@ -132,6 +144,7 @@ export const SQL_TLS_OPTIONS_SHAPE = {
   disableClientAuthn: 'boolean?',
   skipInternalClientCA: 'boolean?',
   certManagerNamespace: 'string?',
+  reloadUser: 'string?',
 } satisfies ShapeOf<SqlTlsOptions>;
 
 /** The shape of {@link SqlClientOptions}. */
@@ -146,12 +159,22 @@ export function resolveSqlTlsOptions(scope: IConstruct, options: SqlTlsOptions):
   checkExtraNames(scope, 'tlsClient', { extraDnsNames: options.extraDnsNames, extraIpAddresses: options.extraIpAddresses });
   const certManagerNamespace = options.certManagerNamespace ?? SQL_TLS.certManagerNamespace;
   requireDnsLabel(scope, 'tlsClient.certManagerNamespace', certManagerNamespace);
+  const disableClientAuthn = options.disableClientAuthn ?? false;
+  if (options.reloadUser !== undefined) {
+    if (!isSqlClientName(options.reloadUser)) {
+      inputError(scope, 'tlsClient.reloadUser', options.reloadUser, `a DNS label of at most ${SQL_TLS.userNameMax} characters: the database user the runbook ties to the certificate the library issues for it`);
+    }
+    if (disableClientAuthn) {
+      inputError(scope, 'tlsClient.reloadUser', options.reloadUser, 'nothing with tlsClient.disableClientAuthn: the SQL server then asks for no client certificate, and a user tied to one could never log in');
+    }
+  }
   return {
     extraDnsNames: options.extraDnsNames ?? [],
     extraIpAddresses: options.extraIpAddresses ?? [],
-    disableClientAuthn: options.disableClientAuthn ?? false,
+    disableClientAuthn,
     skipInternalClientCA: options.skipInternalClientCA ?? false,
     certManagerNamespace,
+    ...(options.reloadUser !== undefined ? { reloadUser: options.reloadUser } : {}),
   };
 }
 
@@ -262,6 +285,11 @@ export class SqlTls extends Construct {
     this.clients.set(name, { client, options, secret });
     this.renderer.addSecret(`App-${name}`, secret);
     return client;
+  }
+
+  /** The client certificate of `reloadUser`, which the rotation runbook reloads the MySQL port with; undefined without one. */
+  public get reloadClient(): SqlClient | undefined {
+    return this.options.reloadUser === undefined ? undefined : this.clients.get(this.options.reloadUser)?.client;
   }
 
   /** The applications declared, in order. */

@@ -7,7 +7,7 @@ import type * as kplus from 'cdk8s-plus-27';
 import { CdkPlusPackage, SecretRef, secretRef, secretRefName, secretRefs } from '../model/secret-ref';
 import { Construct } from 'constructs';
 import {
-  CAPABILITIES, CLIENT_SECRET_MOUNTING, COMPONENTS, ClusterKind, ComponentEntry, ComponentToken, MOUNT_PATHS, PORTS, SHOWN_VALUES, clusterKind,
+  CAPABILITIES, CLIENT_SECRET_MOUNTING, COMPONENTS, ClusterKind, ComponentEntry, ComponentToken, MOUNT_PATHS, PORTS, SHOWN_VALUES, SQL_PORT_RELOAD, clusterKind,
   component,
 } from '../model/catalog';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
@@ -335,6 +335,10 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     this.sqlHost = names.serviceHost(props.clusterName, 'sqlserver', namespace);
     this.sqlTls = props.tlsClient === undefined ? undefined : this.certificates.enableSqlTls(this, resolveSqlTlsOptions(this, props.tlsClient));
     this.sqlClientSecretName = this.sqlTls?.operatorClientSecretName;
+    if (this.sqlTls?.options.reloadUser !== undefined) {
+      // The user that reloads the MySQL port's certificate in rotations, with a certificate of its own.
+      this.sqlTls.addClient(this, this.sqlTls.options.reloadUser);
+    }
 
     this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', props.changefeed?.sinkTlsSecretNames?.map(secretRefName), this.certificates);
     this.sinkTlsSecretNames.forEach((name) => this.certificates._addExternalTlsSecret({ name, namespace, usedBy: 'the changefeed\'s sink' }));
@@ -478,6 +482,8 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
         disableClientAuthn: this.sqlTls.options.disableClientAuthn,
         secrets: this.sqlTls.plan().secrets,
         applications: this.sqlTls.applications,
+        reload: this.sqlTls.options.reloadUser === undefined ? undefined
+          : { user: this.sqlTls.options.reloadUser, privilege: SQL_PORT_RELOAD.privilege, statement: SQL_PORT_RELOAD.statement },
       },
     };
   }

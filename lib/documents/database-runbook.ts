@@ -59,6 +59,12 @@ export interface SqlTlsRunbookInput {
   readonly secrets: readonly { readonly name: string; readonly namespace: string }[];
   /** Each application: its database user, the namespace and name of its Secret, and its subject as `REQUIRE SUBJECT` compares it. */
   readonly applications: readonly { readonly user: string; readonly namespace: string; readonly secretName: string; readonly subject: string }[];
+  /**
+   * The user that reloads the MySQL port's certificate in rotations (one of the applications) and
+   * the privilege the statement needs.
+   * @default - none
+   */
+  readonly reload?: { readonly user: string; readonly privilege: string; readonly statement: string };
 }
 
 /**
@@ -70,7 +76,8 @@ export interface SqlTlsRunbookInput {
  * refuses them.
  */
 export function sqlUserStatements(sql: SqlTlsRunbookInput): string {
-  return sql.applications.map((a) => `CREATE USER IF NOT EXISTS '${a.user}'@'%';\nALTER USER '${a.user}'@'%' REQUIRE SUBJECT '${a.subject}';\n`).join('');
+  return sql.applications.map((a) => `CREATE USER IF NOT EXISTS '${a.user}'@'%';\nALTER USER '${a.user}'@'%' REQUIRE SUBJECT '${a.subject}';\n${
+    a.user === sql.reload?.user ? `GRANT ${sql.reload.privilege} ON *.* TO '${a.user}'@'%';\n` : ''}`).join('');
 }
 
 /** Renders the runbook of a database cluster, with the extra steps other constructs added. */
@@ -112,6 +119,7 @@ function sqlClientsSteps({ sqlTls: sql }: DatabaseRunbookInput): RunbookStep[] {
     text: [
       ...text,
       `Each application's Secret (${sql.applications.map((a) => `\`${a.namespace}/${a.secretName}\``).join(', ')}) holds its certificate, its key and the trust bundle. Run these statements as a database administrator: each user can then log in only with a certificate the SQL CA signed for that application's subject. Then grant each user the privileges its application needs (\`GRANT … TO '<user>'@'%'\`), and a password if it should need one too.`,
+      ...(sql.reload ? [`\`${sql.reload.user}\` is the user the rotation runbook runs \`${sql.reload.statement}\` as, which needs \`${sql.reload.privilege}\`: the statements grant it. Whoever reads its Secret can act as that user, so keep read access to Secrets of the namespace as narrow as for the cluster's own.`] : []),
     ],
     file: { language: 'sql', content: sqlUserStatements(sql) },
   }];

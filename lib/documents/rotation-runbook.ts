@@ -57,6 +57,20 @@ export interface RotationRunbookInput {
   readonly clientSecretNames: readonly string[];
   /** The Secrets of TLS for MySQL clients, each in its namespace, which rotate with the cluster's; empty when it is off. */
   readonly sqlSecrets: readonly (NamespacedName & { readonly server: boolean })[];
+  /**
+   * The SQL server's MySQL port, when this phase changes its certificate without restarting it:
+   * the statement that has it load the new one, the user that runs it with the certificate of
+   * `clientSecret` (in the cluster's namespace), the server's Secret, its pods and its port.
+   * @default - the SQL server restarts, or TLS for MySQL clients is off
+   */
+  readonly sqlReload?: {
+    readonly statement: string;
+    readonly user: string;
+    readonly clientSecret: string;
+    readonly serverSecret: string;
+    readonly podSelector: string;
+    readonly port: number;
+  };
   /** The app's workloads that load a Secret of the cluster (those of TLS for MySQL clients too, in their namespaces). */
   readonly consumers: readonly RotationConsumer[];
   /** The verify report, relative to the output folder (beside it). */
@@ -79,12 +93,13 @@ export function rotationRunbook(input: RotationRunbookInput): string {
     intro: [
       `A ${kind}, phases ${phases.map((p) => `\`${p}\``).join(', ')}. Once this phase is done, every Secret of the cluster holds the certificate and key of generation \`${input.leafGeneration}\`, and \`ca.crt\` holds the CA certificate of ${input.caCertificates.map((g) => `\`${g}\``).join(' followed by ')}${[input.leafGeneration, ...input.caCertificates].includes('initial') ? ' (a generation is named by the rotation that made it; `initial` is the one made with the cluster)' : ''}. ${restartSummary(input)} At every moment each pair of pods that talk trusts the CA of the other's certificate.`,
       ...(input.sqlSecrets.length > 0
-        ? [`TLS for MySQL clients rotates with them, the SQL CA in place of the cluster's CA, phase for phase: ${input.sqlSecrets.map(secretIn).join(', ')}. The SQL server and every application that mounts one of them restart once.`]
+        ? [`TLS for MySQL clients rotates with them, the SQL CA in place of the cluster's CA, phase for phase: ${input.sqlSecrets.map(secretIn).join(', ')}. ${
+          input.sqlReload ? `The SQL server's MySQL port loads its new certificate with \`${input.sqlReload.statement}\`, without a restart; every application that mounts one of them restarts once.` : 'The SQL server and every application that mounts one of them restart once.'}`]
         : []),
       `Run every command block from ${outputFolderRunIn(input.manifestFile)}, in order; each block's first line says so.`,
     ],
     runIn: outputFolderRunIn(input.manifestFile),
-    steps: [...writeSteps(input), ...restartSteps(input), ...checkSteps(input)],
+    steps: [...writeSteps(input), ...restartSteps(input), ...sqlReloadSteps(input), ...checkSteps(input)],
   };
   return renderRunbook(runbook);
 }
@@ -168,6 +183,56 @@ function restartSteps(input: RotationRunbookInput): RunbookStep[] {
     }] : []),
     clientsStep(input),
   ];
+}
+
+/** The local port the runbook forwards each SQL server pod's MySQL port to. */
+const SQL_RELOAD_LOCAL_PORT = 14000;
+/** How many times, five seconds apart, the runbook runs the statement on a pod before it gives up. */
+const SQL_RELOAD_ATTEMPTS = 60;
+
+/**
+ * Step: each SQL server pod's MySQL port loads the new certificate with the statement, run as the
+ * reload user through `kubectl port-forward`, again every five seconds until the port presents the
+ * certificate of the server's Secret (the kubelet writes it into the pod within its sync period).
+ * The user's certificate goes to a private temporary folder, removed at the end.
+ */
+function sqlReloadSteps(input: RotationRunbookInput): RunbookStep[] {
+  const r = input.sqlReload;
+  if (r === undefined) {
+    return [];
+  }
+  const ns = input.namespace;
+  const local = SQL_RELOAD_LOCAL_PORT;
+  const secretFile = (secret: string, key: string) => `kubectl get secret ${secret} -n ${ns} -o jsonpath='{.data.${key.replace(/\./g, '\\.')}}' | base64 -d`;
+  return [{
+    title: 'Reload the SQL server\'s MySQL port',
+    text: [
+      `The SQL server's MySQL port keeps the certificate it started with until \`${r.statement}\`, which reads its files again. For each SQL server pod, the commands forward its MySQL port to \`127.0.0.1:${local}\`, log in as \`${r.user}\` with the certificate of Secret \`${r.clientSecret}\` (kept in a private temporary folder meanwhile), run the statement, and compare the certificate the port presents with the one in Secret \`${r.serverSecret}\`. `
+        + `Until the kubelet has written the new files into the pod, the port presents the old one: the commands run the statement again every five seconds, ${SQL_RELOAD_ATTEMPTS} times at most, and at the end name any pod that still presents another certificate (or where the statement failed, with the SQL server's error above). Connections made before keep theirs. They need \`mysql\` (MySQL's or MariaDB's client) and \`openssl\`, and local port ${local} free; each pod's forward ends with its part.`,
+    ],
+    commands: [
+      'RELOAD="$(umask 077 && mktemp -d)"',
+      ...['tls.crt', 'tls.key', 'ca.crt'].map((key) => `${secretFile(r.clientSecret, key)} > "$RELOAD/${key}"`),
+      `${secretFile(r.serverSecret, 'tls.crt')} | openssl x509 -noout -fingerprint -sha256 > "$RELOAD/wanted"`,
+      `for pod in $(kubectl get pods -n ${ns} -l '${r.podSelector}' -o name); do`,
+      '  (',
+      '    rm -f "$RELOAD/served"',
+      `    kubectl port-forward -n ${ns} "$pod" ${local}:${r.port} >/dev/null 2>&1 & FORWARD=$!`,
+      '    trap \'kill "$FORWARD" 2>/dev/null\' EXIT',
+      `    for wait in $(seq 30); do (: <>/dev/tcp/127.0.0.1/${local}) 2>/dev/null && break; sleep 1; done`,
+      `    for attempt in $(seq ${SQL_RELOAD_ATTEMPTS}); do`,
+      `      mysql --host=127.0.0.1 --port=${local} --user=${r.user} --ssl-ca="$RELOAD/ca.crt" --ssl-cert="$RELOAD/tls.crt" --ssl-key="$RELOAD/tls.key" --ssl-verify-server-cert --execute='${r.statement}' || break`,
+      `      openssl s_client -starttls mysql -connect 127.0.0.1:${local} </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256 > "$RELOAD/served" || true`,
+      '      cmp -s "$RELOAD/served" "$RELOAD/wanted" && break',
+      '      sleep 5',
+      '    done',
+      '    cmp -s "$RELOAD/served" "$RELOAD/wanted"',
+      `  ) || echo "$pod does not present the certificate of Secret ${r.serverSecret}" >> "$RELOAD/failed"`,
+      'done',
+      'FAILED="$(cat "$RELOAD/failed" 2>/dev/null || true)"; rm -rf "$RELOAD"',
+      '[ -z "$FAILED" ] || { echo "$FAILED" >&2; false; }',
+    ],
+  }];
 }
 
 /** A Markdown table of the runbook's own text (no line breaks), with each `|` in a cell escaped. */

@@ -159,12 +159,20 @@ export const CA_RELOAD = {
 /**
  * The SQL server's MySQL port keeps the certificate it loaded at start until `ALTER INSTANCE
  * RELOAD TLS` or a restart, even in releases whose cluster side re-reads its own (tidb#19976).
+ * The statement reads the certificate, the key and the CA again from the files the server started
+ * with; connections made before it keep theirs. It needs the `SUPER` privilege.
  */
 export const SQL_PORT_RELOAD = {
   /** The statement that has the MySQL port load its certificate again. */
   statement: 'ALTER INSTANCE RELOAD TLS',
-  /** Where that is stated. */
+  /** Where the port's keeping its certificate is stated. */
   source: 'tidb#19976',
+  /** The releases that take the statement. */
+  versions: '>=4.0.0',
+  /** Where the statement comes from (and its reading of the same files). */
+  statementSource: 'tidb#14749',
+  /** The privilege the SQL server checks before it runs the statement. */
+  privilege: 'SUPER',
 } as const;
 
 const SERVICE: HostForm = { of: 'service', wildcard: false };

@@ -86,7 +86,7 @@ describe('the SQL server\'s MySQL port reloaded with the statement (tlsClient.re
     expect(reloaded.runbook).toContain("kubectl get secret tls-reloader-demo-basic-sql-client -n demo -o jsonpath='{.data.tls\\.key}' | base64 -d > \"$RELOAD/tls.key\"");
     const restarted = sqlCluster([{ id: 'l1', kind: RotationKind.LEAF_RENEWAL }]);
     expect(restarted.plan.rotation!.restartOrder).toEqual(['sqlserver']);
-    expect(restarted.runbook).not.toContain('ALTER INSTANCE RELOAD TLS\'');
+    expect(restarted.runbook).not.toContain('Reload the SQL server\'s MySQL port');
   });
 
   test('a CA replacement restarts the SQL server where ca.crt changes, and reloads its MySQL port in switch-leaves only', () => {
@@ -101,11 +101,15 @@ describe('the SQL server\'s MySQL port reloaded with the statement (tlsClient.re
     expect(database.match(/GRANT SUPER/g)).toHaveLength(1);
   });
 
-  test('refused in one line: a name that is no database user, and a reload user the SQL server could never authenticate (disableClientAuthn)', () => {
-    const make = (tlsClient: object) => () => new TlsDatabaseCluster(Testing.chart(), 'db', { clusterName: 'basic', version: 'v8.5.0', namespace: 'demo', tlsClient });
-    expect(make({ reloadUser: 'Reload_User' })).toThrow('test/db: tlsClient.reloadUser: received "Reload_User"; expected a DNS label of at most 32 characters');
-    expect(make({ reloadUser: 'tls-reloader', disableClientAuthn: true }))
+  test('refused in one line: a name that is no database user, a user the SQL server could never authenticate, a release without the statement, an application of the same name', () => {
+    const make = (tlsClient: object, version = 'v8.5.0') => new TlsDatabaseCluster(Testing.chart(), 'db', { clusterName: 'basic', version, namespace: 'demo', tlsClient });
+    expect(() => make({ reloadUser: 'Reload_User' })).toThrow('test/db: tlsClient.reloadUser: received "Reload_User"; expected a DNS label of at most 32 characters');
+    expect(() => make({ reloadUser: 'tls-reloader', disableClientAuthn: true }))
       .toThrow('test/db: tlsClient.reloadUser: received "tls-reloader"; expected nothing with tlsClient.disableClientAuthn');
+    expect(() => make({ reloadUser: 'tls-reloader' }, 'v3.0.20'))
+      .toThrow('test/db: tlsClient.reloadUser: received "tls-reloader"; expected nothing at version v3.0.20: releases >=4.0.0 take ALTER INSTANCE RELOAD TLS (tidb#14749)');
+    expect(() => make({ reloadUser: 'tls-reloader' }).addSqlClient('tls-reloader'))
+      .toThrow('test/db: addSqlClient.name: received "tls-reloader"; expected a name other than tlsClient.reloadUser\'s: that user is granted SUPER, and an application must not log in as it');
   });
 });
 

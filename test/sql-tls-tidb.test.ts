@@ -278,7 +278,8 @@ describeWithTools('the rotation runbook\'s reload of the MySQL port, run as writ
 
       const serial = new X509Certificate(renewed['tls.crt']).serialNumber;
       expect(serial).not.toBe(servedBefore);
-      expect({ served: await servedSerial(db.port, 'orders-api', orders), output }).toEqual({ served: serial, output: expect.any(String) });
+      expect(await servedSerial(db.port, 'orders-api', orders)).toBe(serial);
+      expect(output).not.toContain('does not present');
       // The connection made before the reload still works.
       const [rows] = await before.query('SELECT CURRENT_USER() AS user');
       expect(rows).toEqual([{ user: 'orders-api@%' }]);

@@ -347,7 +347,7 @@ describe('passwords', () => {
     expect(runbook).toContain('MIG_FILES="$(mktemp -d)" && cp ../cluster-tls/demo/basic/migration/*.yaml "$MIG_FILES"/');
     expect(runbook).toContain(`yq -i '.from.password = strenv(MIG_PASSWORD)' "$MIG_FILES/source1.yaml"`);
     expect(runbook).toContain(`yq -i '.["target-database"].password = strenv(MIG_PASSWORD)' "$MIG_FILES/task.yaml"`);
-    expect(runbook).toContain('read -rs MIG_PASSWORD && export MIG_PASSWORD   # password of user "root" on source source1 (mysql.example.com:3306)');
+    expect(runbook).toContain('read -rsp \'Password on source source1 (mysql.example.com:3306): \' MIG_PASSWORD && echo && export MIG_PASSWORD   # password of user "root"');
     expect(runbook).toContain('unset MIG_PASSWORD');
   });
 });

@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { Testing } from 'cdk8s';
 import { CliIo, main } from '../bin/cluster-tls';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
+import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
+import { RotationKind } from '../lib/certificates/rotation';
 import { TlsPlan } from '../lib/certificates/certificate-options';
 import {
   CHECKS, CheckResult, POD_CHECKS, SecretsAndPods, VerifyInputError, VerifyReport, lastWritten, loadPlans, parseSecrets, parseSecretsAndPods, verify,
@@ -185,6 +187,31 @@ describe('the loaded check of a component the phase does not restart (the plan\'
   test('pods started after the write pass at once, as for any component', async () => {
     const result = await reloadCheck([pod('basic-store-0', { secrets: [STORE], containers: { store: '2026-11-24T10:00:09Z' } })], after(10));
     expect(result.ok).toBe(true);
+  });
+});
+
+describe('the SQL server\'s Secret in a phase that reloads its MySQL port (tlsClient.reloadUser)', () => {
+  /** The `loaded` check of the SQL server's Secret in a leaf renewal, its one pod started before the write, with or without a reload user. */
+  async function sqlLoaded(reloadUser?: string): Promise<CheckResult | undefined> {
+    const chart = Testing.chart();
+    const certificates = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', namespace: 'demo', rotations: [{ id: 'l1', kind: RotationKind.LEAF_RENEWAL }] });
+    new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'demo', version: 'v8.5.0', certificates, tlsClient: reloadUser === undefined ? {} : { reloadUser } });
+    const sqlPlan = certificates.plan();
+    const sqlDist = writeLaidOut(tmpdir(), { 'demo/basic/tls-plan.json': JSON.stringify(sqlPlan, undefined, 2) });
+    // Any certificate set will do: the check under test reads the Secret's write time and the pod's start.
+    const some = (await pki.secrets(plan)).items[0];
+    const server = written({ ...some, metadata: { ...some.metadata, name: 'basic-sqlserver-server-secret' } });
+    const sqlPod = pod('basic-sqlserver-0', { secrets: ['basic-sqlserver-server-secret'], containers: { sqlserver: '2026-11-24T09:40:00Z' } });
+    const { secrets, pods } = parseSecretsAndPods(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [server, sqlPod] }), 'in.json');
+    const report = await verify(loadPlans(sqlDist), secrets, { now: NOW, pods });
+    return report.secrets.find((x) => x.name === 'basic-sqlserver-server-secret')?.checks.find((c) => c.check === 'loaded');
+  }
+
+  test('a pod started before the write passes once the kubelet has written the files, since the runbook reloads the port; without a reload user it must restart', async () => {
+    expect(await sqlLoaded('tls-reloader')).toEqual(expect.objectContaining({
+      ok: true, found: expect.stringContaining('sqlserver loads them on its MySQL port when the rotation runbook runs ALTER INSTANCE RELOAD TLS'),
+    }));
+    expect(await sqlLoaded()).toEqual(expect.objectContaining({ ok: false, found: expect.stringContaining('restart it') }));
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Construct, IConstruct } from 'constructs';
-import { SERVER_IP_ADDRESSES, SQL_TLS, USAGES } from '../model/catalog';
+import { SERVER_IP_ADDRESSES, SQL_PORT_RELOAD, SQL_TLS, USAGES } from '../model/catalog';
 import { inputError } from '../model/errors';
 import type { ManagedCertificate } from '../model/expiry';
 import * as names from '../model/names';
@@ -242,6 +242,24 @@ export class SqlTls extends Construct {
    * Errors name `scope`, the construct the application is declared on.
    */
   public addClient(scope: IConstruct, name: string, options: SqlClientOptions = {}): SqlClient {
+    if (name === this.options.reloadUser) {
+      inputError(scope, 'addSqlClient.name', name, `a name other than tlsClient.reloadUser's: that user is granted ${SQL_PORT_RELOAD.privilege}, and an application must not log in as it`);
+    }
+    return this.declareClient(scope, name, options);
+  }
+
+  /**
+   * Declares the client certificate of `tlsClient.reloadUser`, in the cluster's namespace: the user
+   * the rotation runbook reloads the MySQL port as. Nothing without a reload user.
+   */
+  public addReloadClient(scope: IConstruct): void {
+    if (this.options.reloadUser !== undefined) {
+      this.declareClient(scope, this.options.reloadUser, {});
+    }
+  }
+
+  /** Declares a client certificate, an application's or the reload user's (see {@link addClient}). */
+  private declareClient(scope: IConstruct, name: string, options: SqlClientOptions): SqlClient {
     const field = `addSqlClient("${name}")`;
     checkProps(scope, options, SQL_CLIENT_SHAPE, `${field}.options.`);
     requireDnsLabel(scope, 'addSqlClient.name', name);

@@ -27,7 +27,7 @@ import { NULL_IN_CONFIG, firstNullPath, keepsConfigAsToml, withConfigDocuments }
 import { PropShape, ShapeOf, checkArguments, checkProps, listOf, objectOf, oneOf, strings } from '../model/props';
 import { StorageSize, storageSize } from '../model/quantity';
 import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../model/validate';
-import { requireMinimum } from '../model/versions';
+import { isInRange, requireMinimum } from '../model/versions';
 import { ENABLEMENT_SHAPE, TlsEnablement, TlsEnablementPhase } from '../model/enablement';
 import { ResolvedEnablement, declareEnablement } from './enablement';
 
@@ -335,10 +335,12 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     this.sqlHost = names.serviceHost(props.clusterName, 'sqlserver', namespace);
     this.sqlTls = props.tlsClient === undefined ? undefined : this.certificates.enableSqlTls(this, resolveSqlTlsOptions(this, props.tlsClient));
     this.sqlClientSecretName = this.sqlTls?.operatorClientSecretName;
-    if (this.sqlTls?.options.reloadUser !== undefined) {
-      // The user that reloads the MySQL port's certificate in rotations, with a certificate of its own.
-      this.sqlTls.addClient(this, this.sqlTls.options.reloadUser);
+    if (this.sqlTls?.options.reloadUser !== undefined && !isInRange(props.version, SQL_PORT_RELOAD.versions)) {
+      inputError(this, 'tlsClient.reloadUser', this.sqlTls.options.reloadUser,
+        `nothing at version ${props.version}: releases ${SQL_PORT_RELOAD.versions} take ${SQL_PORT_RELOAD.statement} (${SQL_PORT_RELOAD.statementSource}), and a user granted ${SQL_PORT_RELOAD.privilege} for nothing is a risk`);
     }
+    // The user that reloads the MySQL port's certificate in rotations, with a certificate of its own.
+    this.sqlTls?.addReloadClient(this);
 
     this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', props.changefeed?.sinkTlsSecretNames?.map(secretRefName), this.certificates);
     this.sinkTlsSecretNames.forEach((name) => this.certificates._addExternalTlsSecret({ name, namespace, usedBy: 'the changefeed\'s sink' }));

@@ -357,7 +357,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       const phase = this.recreationPhase;
       this.recreationRunbook = new OutputFile(this, 'RecreationRunbook', {
         path: recreationRunbookPath(namespace, props.clusterName),
-        content: { render: () => recreationRunbook({ ...this.runbookInput(sources, target, task, members), phase }) },
+        content: { render: () => recreationRunbook({ ...this.runbookInput(sources, target, task, members), phase, migrationRunbook: fromOutputFolder(runbookPath) }) },
       });
     }
   }

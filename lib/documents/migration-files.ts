@@ -3,7 +3,7 @@
  * the task configuration, and the migration cluster's runbook (sections D and E), rendered from
  * resolved declarations. Pure functions: the construct decides where the files go.
  */
-import { MOUNT_PATHS, PORTS, SECRET_KEYS } from '../model/catalog';
+import { ClusterKind, DeployedBy, MOUNT_PATHS, PORTS, SECRET_KEYS, componentsOf } from '../model/catalog';
 import * as names from '../model/names';
 import { TASK_FILE, fromOutputFolder, migrationFolder, sourceFileName } from '../model/output-layout';
 import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
@@ -239,7 +239,10 @@ export function checkCertificateSecretsStep(input: MigrationRunbookInput): Runbo
 }
 
 /** The members, in the order the runbooks name them. */
-const MEMBER_TOKENS = ['mig-master', 'mig-worker'] as const;
+const MEMBER_TOKENS = componentsOf(ClusterKind.MIGRATION, DeployedBy.OPERATOR) as readonly ('mig-master' | 'mig-worker')[];
+
+/** How long a runbook waits for a member pod to be created, in seconds. */
+const CREATE_WAIT_SECONDS = 600;
 
 /** How long a runbook waits for a member to be ready before it fails. */
 const READY_TIMEOUT = '10m';
@@ -248,7 +251,7 @@ const READY_TIMEOUT = '10m';
 export function memberReadyCommands(input: Pick<MigrationRunbookInput, 'clusterName' | 'namespace' | 'replicas'>): string[] {
   return MEMBER_TOKENS.flatMap((token) => Array.from({ length: input.replicas[token] }, (_, i) => names.podName(input.clusterName, token, i)))
     .flatMap((pod) => [
-      `until kubectl get pod ${pod} -n ${input.namespace} -o jsonpath='{.metadata.name}' >/dev/null 2>&1; do sleep 2; done`,
+      `for wait in $(seq ${CREATE_WAIT_SECONDS / 2}); do kubectl get pod ${pod} -n ${input.namespace} -o jsonpath='{.metadata.name}' >/dev/null 2>&1 && break; sleep 2; done`,
       `kubectl wait --for=condition=Ready pod/${pod} -n ${input.namespace} --timeout=${READY_TIMEOUT}`,
     ]);
 }
@@ -270,7 +273,7 @@ function deployStep(input: MigrationRunbookInput): RunbookStep {
     title: 'Deploy the migration cluster',
     text: [
       '`spec.tlsCluster.enabled` is `true` and cannot be changed once the cluster exists: changing it makes the cluster fail to upgrade. '
-        + `The commands apply the manifest, then wait for each member pod to exist, then to be ready (at most ${READY_TIMEOUT} each):`,
+        + `The commands apply the manifest, then wait for each member pod to exist (${CREATE_WAIT_SECONDS / 60} minutes at most), then to be ready (${READY_TIMEOUT} at most):`,
     ],
     commands: [`kubectl apply -f ${input.manifestFile}`, ...memberReadyCommands(input)],
   };
@@ -324,11 +327,12 @@ export function startStep(input: MigrationRunbookInput, mode: 'start' | 'resume'
 }
 
 /** Copies the files to a private temporary folder and asks for each missing password, writing it there with `yq`. */
-export function fillPasswordCommands(missing: readonly RunbookDatabase[], folder: string): string[] {
+function fillPasswordCommands(missing: readonly RunbookDatabase[], folder: string): string[] {
   return [
     `MIG_FILES="$(mktemp -d)" && cp ${folder}/*.yaml "$MIG_FILES"/`,
     ...missing.flatMap((d) => [
-      `read -rs ${PASSWORD_VARIABLE} && export ${PASSWORD_VARIABLE}   # password of user "${d.db.user}" on ${d.label.replace(/`/g, '')}`,
+      // The prompt names the database by its id and host, which the construct checks; the user name, free text, stays in the comment.
+      `read -rsp 'Password on ${d.label.replace(/`/g, '')}: ' ${PASSWORD_VARIABLE} && echo && export ${PASSWORD_VARIABLE}   # password of user "${d.db.user}"`,
       `yq -i '${d.path} = strenv(${PASSWORD_VARIABLE})' "$MIG_FILES/${d.file}"`,
     ]),
     `unset ${PASSWORD_VARIABLE}`,

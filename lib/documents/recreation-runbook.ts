@@ -5,7 +5,7 @@
  * checkpoint the target database kept. Every command runs from the output folder: the ones for the
  * master run through `kubectl exec`, the files they read passed on standard input.
  */
-import { ClusterKind, clusterKind } from '../model/catalog';
+import { ClusterKind, DeployedBy, clusterKind, componentsOf } from '../model/catalog';
 import * as names from '../model/names';
 import { MigrationRecreationPhase, RECREATION_PHASES } from '../model/recreation';
 import {
@@ -17,10 +17,15 @@ import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
 export interface RecreationRunbookInput extends MigrationRunbookInput {
   /** The phase declared. */
   readonly phase: MigrationRecreationPhase;
+  /** The cluster's migration runbook, from the output folder, whose first step creates the external databases' Secrets. */
+  readonly migrationRunbook: string;
 }
 
 /** The members, in the order the runbook names them. */
-const MEMBERS = ['mig-master', 'mig-worker'] as const;
+const MEMBERS = componentsOf(ClusterKind.MIGRATION, DeployedBy.OPERATOR);
+
+/** How long the runbook waits for the deleted cluster's pods to go. */
+const DELETE_WAIT_SECONDS = 600;
 
 /** Renders the runbook of the declared phase. */
 export function recreationRunbook(input: RecreationRunbookInput): string {
@@ -39,9 +44,27 @@ export function recreationRunbook(input: RecreationRunbookInput): string {
     ],
     runIn: outputFolderRunIn(input.manifestFile),
     steps: phase === MigrationRecreationPhase.STOP
-      ? [...input.issuance, checkCertificateSecretsStep(input), stopTaskStep(input), deleteClusterStep(input), deleteMasterVolumesStep(input), nextPhaseStep(next!)]
+      ? [...input.issuance, checkCertificateSecretsStep(input), externalSecretsCheckStep(input), stopTaskStep(input), deleteClusterStep(input), deleteMasterVolumesStep(input), nextPhaseStep(next!)]
       : [checkCertificateSecretsStep(input), createStep(input), startStep(input, 'resume'), doneStep()],
   });
+}
+
+/** The Secrets of the external databases, each once. */
+function externalSecrets(input: RecreationRunbookInput): string[] {
+  return [...new Set(runbookDatabases(input).map((d) => d.db.tlsSecretName))];
+}
+
+/** Step: check, before anything stops, the Secrets of the external databases the new cluster mounts. */
+function externalSecretsCheckStep(input: RecreationRunbookInput): RunbookStep {
+  const external = externalSecrets(input);
+  return {
+    title: 'Check the external databases\' Secrets',
+    text: [
+      `The cluster with TLS mounts the client certificate Secret of each external database (${listing(external.map((s) => `\`${s}\``))}) and dials them over TLS. `
+        + `Check they exist before the task stops; create any that is missing with the commands of the first step of \`${input.migrationRunbook}\`:`,
+    ],
+    commands: [`kubectl get secret ${external.join(' ')} -n ${input.namespace}`],
+  };
 }
 
 /** Step: stop the task, which writes its checkpoint to the target database. */
@@ -60,10 +83,11 @@ function deleteClusterStep(input: RecreationRunbookInput): RunbookStep {
   const selector = names.componentsPodSelector(input.clusterName, MEMBERS);
   return {
     title: 'Delete the cluster',
-    text: ['The operator removes the members\' StatefulSets with the cluster; their volumes stay. The loop returns once no member pod is left:'],
+    text: [`The operator removes the members' StatefulSets with the cluster; their volumes stay. The loop waits until kubectl lists no member pod, ${DELETE_WAIT_SECONDS / 60} minutes at most, and the last command fails if any is left:`],
     commands: [
       `kubectl delete ${clusterKind(ClusterKind.MIGRATION).resourceKind.toLowerCase()} ${input.clusterName} -n ${input.namespace}`,
-      `until [ -z "$(kubectl get pods -n ${input.namespace} -l '${selector}' -o name)" ]; do sleep 2; done`,
+      `for wait in $(seq ${DELETE_WAIT_SECONDS / 2}); do LEFT="$(kubectl get pods -n ${input.namespace} -l '${selector}' -o name)" && [ -z "$LEFT" ] && break; sleep 2; done`,
+      '[ -z "$LEFT" ]',
     ],
   };
 }
@@ -92,11 +116,11 @@ function nextPhaseStep(next: MigrationRecreationPhase): RunbookStep {
 
 /** Step: apply the cluster with TLS and wait until every member is ready. */
 function createStep(input: RecreationRunbookInput): RunbookStep {
-  const external = [...new Set(runbookDatabases(input).map((d) => d.db.tlsSecretName))];
+  const external = externalSecrets(input);
   return {
     title: 'Create the cluster with TLS',
     text: [
-      `The members mount the Secret of each external database (${listing(external.map((s) => `\`${s}\``))}) as the old cluster did: the first command checks they are there. `
+      `The members mount the Secret of each external database (${listing(external.map((s) => `\`${s}\``))}): the first command checks they are still there. `
         + 'Then apply the manifest: the cluster is created with `spec.tlsCluster.enabled: true`, the workers on their kept volumes. The commands then wait for each member pod to exist, then to be ready:',
     ],
     commands: [
@@ -111,6 +135,7 @@ function createStep(input: RecreationRunbookInput): RunbookStep {
 function doneStep(): RunbookStep {
   return {
     title: 'End the re-creation',
-    text: ['Drop the `recreation` prop, synthesize and commit: the record then holds the cluster with TLS on, and the migration runbook is the cluster\'s again.'],
+    text: ['Drop the `recreation` prop, synthesize and commit: the record then holds the cluster with TLS on, and the migration runbook is the cluster\'s again. '
+      + 'Resume the GitOps sync if the `stop` phase had you suspend it. With `pvReclaimPolicy: Retain`, the masters\' deleted volumes left their PersistentVolumes `Released`: delete those once the new masters run.'],
   };
 }

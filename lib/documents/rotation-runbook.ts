@@ -3,7 +3,7 @@
  * phase changes in every Secret, the commands that write them, the restarts in the operator's
  * order, what to check before the next commit, and what that commit is.
  */
-import { KUBELET_PROJECTION_SECONDS } from '../model/catalog';
+import { KUBELET_PROJECTION_SECONDS, SECRET_KEYS } from '../model/catalog';
 import { NamespacedName, byNamespace } from '../model/names';
 import { Runbook, RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
 
@@ -187,8 +187,10 @@ function restartSteps(input: RotationRunbookInput): RunbookStep[] {
 
 /** The local port the runbook forwards each SQL server pod's MySQL port to. */
 const SQL_RELOAD_LOCAL_PORT = 14000;
-/** How many times, five seconds apart, the runbook runs the statement on a pod before it gives up. */
-const SQL_RELOAD_ATTEMPTS = 60;
+/** How long the runbook waits between two runs of the statement on a pod. */
+const SQL_RELOAD_INTERVAL_SECONDS = 5;
+/** How many times the runbook runs the statement on a pod before it gives up: over twice the kubelet's projection delay. */
+const SQL_RELOAD_ATTEMPTS = Math.ceil((2 * KUBELET_PROJECTION_SECONDS) / SQL_RELOAD_INTERVAL_SECONDS);
 
 /**
  * Step: each SQL server pod's MySQL port loads the new certificate with the statement, run as the
@@ -208,25 +210,32 @@ function sqlReloadSteps(input: RotationRunbookInput): RunbookStep[] {
     title: 'Reload the SQL server\'s MySQL port',
     text: [
       `The SQL server's MySQL port keeps the certificate it started with until \`${r.statement}\`, which reads its files again. For each SQL server pod, the commands forward its MySQL port to \`127.0.0.1:${local}\`, log in as \`${r.user}\` with the certificate of Secret \`${r.clientSecret}\` (kept in a private temporary folder meanwhile), run the statement, and compare the certificate the port presents with the one in Secret \`${r.serverSecret}\`. `
-        + `Until the kubelet has written the new files into the pod, the port presents the old one: the commands run the statement again every five seconds, ${SQL_RELOAD_ATTEMPTS} times at most, and at the end name any pod that still presents another certificate (or where the statement failed, with the SQL server's error above). Connections made before keep theirs. They need \`mysql\` (MySQL's or MariaDB's client) and \`openssl\`, and local port ${local} free; each pod's forward ends with its part.`,
+        + `Until the kubelet has written the new files into the pod, the port presents the old one: the commands run the statement again every ${SQL_RELOAD_INTERVAL_SECONDS} s, ${SQL_RELOAD_ATTEMPTS} times at most, and at the end name any pod that still presents another certificate (or where the statement failed, with the SQL server's error above), and fail when no SQL server pod matches. Connections made before keep theirs. `
+        + `The user must exist with its grant first: the statements of the database runbook's step "Tie each application's database user to its certificate" make it. The commands need \`mysql\` (MySQL's or MariaDB's client), \`openssl\` 1.1.1 or later (\`-starttls mysql\`), and local port ${local} free; each pod's forward ends with its part.`,
     ],
     commands: [
       'RELOAD="$(umask 077 && mktemp -d)"',
-      ...['tls.crt', 'tls.key', 'ca.crt'].map((key) => `${secretFile(r.clientSecret, key)} > "$RELOAD/${key}"`),
-      `${secretFile(r.serverSecret, 'tls.crt')} | openssl x509 -noout -fingerprint -sha256 > "$RELOAD/wanted"`,
-      `for pod in $(kubectl get pods -n ${ns} -l '${r.podSelector}' -o name); do`,
+      ...[SECRET_KEYS.certificate, SECRET_KEYS.privateKey, SECRET_KEYS.ca].map((key) => `${secretFile(r.clientSecret, key)} > "$RELOAD/${key}"`),
+      `${secretFile(r.serverSecret, SECRET_KEYS.certificate)} | openssl x509 -noout -fingerprint -sha256 > "$RELOAD/wanted" || true`,
+      '# MariaDB\'s client checks the server\'s name with --ssl-verify-server-cert, MySQL\'s (8.0 and later) with --ssl-mode=VERIFY_IDENTITY.',
+      'case "$(mysql --version)" in *MariaDB*) VERIFY=--ssl-verify-server-cert ;; *) VERIFY=--ssl-mode=VERIFY_IDENTITY ;; esac',
+      `PODS="$(kubectl get pods -n ${ns} -l '${r.podSelector}' -o name)"`,
+      `[ -n "$PODS" ] || echo "no SQL server pod matches ${r.podSelector} in namespace ${ns}" >> "$RELOAD/failed"`,
+      `[ -s "$RELOAD/wanted" ] || echo "the certificate of Secret ${r.serverSecret} could not be read" >> "$RELOAD/failed"`,
+      'for pod in $PODS; do',
+      '  [ -s "$RELOAD/wanted" ] || break',
       '  (',
       '    rm -f "$RELOAD/served"',
       `    kubectl port-forward -n ${ns} "$pod" ${local}:${r.port} >/dev/null 2>&1 & FORWARD=$!`,
-      '    trap \'kill "$FORWARD" 2>/dev/null\' EXIT',
-      `    for wait in $(seq 30); do (: <>/dev/tcp/127.0.0.1/${local}) 2>/dev/null && break; sleep 1; done`,
+      '    trap \'STATUS=$?; kill "$FORWARD" 2>/dev/null || true; wait "$FORWARD" 2>/dev/null || true; exit "$STATUS"\' EXIT',
+      `    for wait in $(seq 30); do kill -0 "$FORWARD" 2>/dev/null && (: <>/dev/tcp/127.0.0.1/${local}) 2>/dev/null && break; sleep 1; done`,
       `    for attempt in $(seq ${SQL_RELOAD_ATTEMPTS}); do`,
-      `      mysql --host=127.0.0.1 --port=${local} --user=${r.user} --ssl-ca="$RELOAD/ca.crt" --ssl-cert="$RELOAD/tls.crt" --ssl-key="$RELOAD/tls.key" --ssl-verify-server-cert --execute='${r.statement}' || break`,
+      `      mysql --host=127.0.0.1 --port=${local} --user=${r.user} --ssl-ca="$RELOAD/${SECRET_KEYS.ca}" --ssl-cert="$RELOAD/${SECRET_KEYS.certificate}" --ssl-key="$RELOAD/${SECRET_KEYS.privateKey}" "$VERIFY" --execute='${r.statement}' || break`,
       `      openssl s_client -starttls mysql -connect 127.0.0.1:${local} </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256 > "$RELOAD/served" || true`,
-      '      cmp -s "$RELOAD/served" "$RELOAD/wanted" && break',
-      '      sleep 5',
+      '      [ -s "$RELOAD/served" ] && cmp -s "$RELOAD/served" "$RELOAD/wanted" && break',
+      `      sleep ${SQL_RELOAD_INTERVAL_SECONDS}`,
       '    done',
-      '    cmp -s "$RELOAD/served" "$RELOAD/wanted"',
+      '    [ -s "$RELOAD/served" ] && cmp -s "$RELOAD/served" "$RELOAD/wanted"',
       `  ) || echo "$pod does not present the certificate of Secret ${r.serverSecret}" >> "$RELOAD/failed"`,
       'done',
       'FAILED="$(cat "$RELOAD/failed" 2>/dev/null || true)"; rm -rf "$RELOAD"',

@@ -14,6 +14,7 @@ import { allowedCommonNameLists } from '../model/allowed-common-names';
 import { ClusterTlsError, Description, describeValue, inputErrorMessage } from '../model/errors';
 import { isWorkload, podSpecOf } from '../certificates/secret-consumers';
 import { secretsOfPodSpec } from '../model/pod-secrets';
+import type { MigrationRecreationPhase } from '../model/recreation';
 
 /**
  * Context key that lets stock cdk8s synthesize an app holding the library's constructs. Set it to
@@ -54,7 +55,7 @@ export interface RecreationFacts {
   readonly namespace: string;
   readonly clusterName: string;
   /** The phase declared, if any. */
-  readonly recreationPhase?: string;
+  readonly recreationPhase?: MigrationRecreationPhase;
 }
 
 /** The library's constructs of one app, as they were added. */

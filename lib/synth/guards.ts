@@ -37,7 +37,7 @@ export interface RecordedCluster {
   /** `spec.tlsCluster.enabled`, or null when the resource leaves it out. */
   readonly tlsClusterEnabled: boolean | null;
   /** The phase of a migration cluster's re-creation with TLS, while one is declared. */
-  readonly recreation?: string;
+  readonly recreation?: MigrationRecreationPhase;
 }
 
 /** A drainer release's names fixed at creation. */

@@ -53,7 +53,15 @@ export interface ReloadingComponent {
   readonly component: string;
   /** The time the check runs at. */
   readonly now: Date;
+  /**
+   * How it takes the files once the kubelet has written them, as the check says it.
+   * @default 're-reads them at its next connection'
+   */
+  readonly takes?: string;
 }
+
+/** How a reloading component takes the new files, unless it says otherwise. */
+const NEXT_CONNECTION = 're-reads them at its next connection';
 
 /**
  * Checks that every container of every pod that mounts the Secret is running and started after
@@ -67,7 +75,7 @@ export function checkLoaded(secret: SecretData, pods: readonly PodData[], reload
   const written = lastWritten(secret);
   const expected = reload === undefined
     ? `every container of the pods that mount the Secret started after its last write${written ? ` (${iso(written)})` : ''}`
-    : `every pod that mounts the Secret running, and either started after its last write${written ? ` (${iso(written)})` : ''} or running ${KUBELET_PROJECTION_SECONDS} s after it: ${reload.component} re-reads its certificate at its next connection once the kubelet has written it into the pod`;
+    : `every pod that mounts the Secret running, and either started after its last write${written ? ` (${iso(written)})` : ''} or running ${KUBELET_PROJECTION_SECONDS} s after it: once the kubelet has written the files into the pod, ${reload.component} ${reload.takes ?? NEXT_CONNECTION}`;
   const outcome = (ok: boolean, found: string): CheckResult => ({ check: LOADED_CHECK, ok, expected, found });
   if (mounting.length === 0) {
     return outcome(true, 'no pod in the input mounts it');
@@ -82,13 +90,13 @@ export function checkLoaded(secret: SecretData, pods: readonly PodData[], reload
   const problems = projected ? mounting.flatMap((pod) => notRunning(pod)) : mounting.flatMap((pod) => podProblems(pod, written, reload === undefined ? 'restart it' : 'no restart needed'));
   if (problems.length > 0) {
     const retry = reload !== undefined && !projected && mounting.every((pod) => notRunning(pod).length === 0)
-      ? `run the check again from ${iso(new Date((seconds(written) + KUBELET_PROJECTION_SECONDS) * 1000))}, once the kubelet has written the files into the pods: ${reload.component} re-reads them at its next connection; `
+      ? `run the check again from ${iso(new Date((seconds(written) + KUBELET_PROJECTION_SECONDS) * 1000))}, once the kubelet has written the files into the pods: ${reload.component} ${reload.takes ?? NEXT_CONNECTION}; `
       : '';
     return outcome(false, `${retry}${listed(problems, 'problem', '; ')}`);
   }
   if (projected) {
     return outcome(true, `${mounting.length === 1 ? 'pod' : 'pods'} ${listed(mounting.map((p) => p.name), 'pod')} running ${seconds(reload!.now) - seconds(written!)} s after the write (${iso(written!)}), `
-      + `so the kubelet has written the new files into ${mounting.length === 1 ? 'it' : 'them'}, and ${reload!.component} re-reads them at its next connection`);
+      + `so the kubelet has written the new files into ${mounting.length === 1 ? 'it' : 'them'}, and ${reload!.component} ${reload!.takes ?? NEXT_CONNECTION}`);
   }
   const started = mounting.map((p) => `${p.name} (started ${iso(earliestStart(p))})`);
   return outcome(true, `${mounting.length === 1 ? 'pod' : 'pods'} ${listed(started, 'pod')} ${mounting.length === 1 ? 'mounts' : 'mount'} it, `

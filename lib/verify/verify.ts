@@ -5,7 +5,7 @@
  */
 import { ENABLEMENT_CHECK, LOADED_CHECK, ROLLED_CHECK, ROTATION_CHECK } from '../model/verify-report';
 import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
-import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, ClusterKind, OPERATOR_ROLL_ORDER, SECRET_KEYS, component } from '../model/catalog';
+import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, ClusterKind, OPERATOR_ROLL_ORDER, SECRET_KEYS, SQL_PORT_RELOAD, component } from '../model/catalog';
 import type { TlsPlan, TlsPlanSecret } from '../certificates/certificate-options';
 import { parseDuration } from '../model/duration';
 import {
@@ -748,7 +748,10 @@ async function verifySqlSecrets(plan: TlsPlan, secrets: readonly SecretData[],
   if ((context.pods?.length ?? 0) > 0) {
     checked.forEach(({ secret, checks }, i) => {
       if (secret !== undefined) {
-        checks.push(checkLoaded(secret, context.pods!.filter((p) => p.namespace === undefined || p.namespace === inInput[i].namespace)));
+        // The SQL server's Secret, in a phase that reloads its MySQL port rather than restarting it (tlsClient.reloadUser).
+        const reloads = inInput[i].role === 'server' && (plan.rotation?.reloading ?? []).includes('sqlserver');
+        checks.push(checkLoaded(secret, context.pods!.filter((p) => p.namespace === undefined || p.namespace === inInput[i].namespace),
+          reloads ? { component: 'sqlserver', now: new Date(), takes: `loads them on its MySQL port when the rotation runbook runs ${SQL_PORT_RELOAD.statement}` } : undefined));
       }
     });
   }

@@ -191,7 +191,7 @@ describe('migration re-creation: the phases', () => {
 
   test.each([
     ['create without stop', [MigrationRecreationPhase.CREATE],
-      'ledger/migration: recreation.phase: received "create"; expected "stop" first (as recorded in'],
+      'ledger/migration: recreation.phase: received "create"; expected "stop" first (no record at'],
     ['stop after create', [MigrationRecreationPhase.STOP, MigrationRecreationPhase.CREATE, MigrationRecreationPhase.STOP],
       'ledger/migration: recreation.phase: received "stop"; expected "create" or no re-creation'],
     ['the prop dropped at stop', [MigrationRecreationPhase.STOP, undefined],

@@ -301,7 +301,7 @@ function recreatedWithTls(old: RecordedCluster, now: RecordedCluster): boolean {
  */
 export function checkRecreations(record: FixedSettings | undefined, now: FixedSettings, recordFile: string,
   paths: ReadonlyMap<string, string>, acknowledged: readonly string[]): void {
-  const where = `(as recorded in ${displayPath(recordFile)})`;
+  const where = record === undefined ? `(no record at ${displayPath(recordFile)})` : `(as recorded in ${displayPath(recordFile)})`;
   for (const [key, cluster] of Object.entries(now.clusters)) {
     const old = record?.clusters[key];
     if (acknowledged.includes(key) || (old?.recreation === undefined && cluster.recreation === undefined)) {
@@ -312,7 +312,8 @@ export function checkRecreations(record: FixedSettings | undefined, now: FixedSe
         + `to override deliberately, set ${RECREATE_ENV}=${key}`);
     };
     if (cluster.recreation === MigrationRecreationPhase.CREATE && old?.recreation === undefined) {
-      fail('"create"', '"stop" first', `${old === undefined ? 'the record holds no such cluster' : 'the record holds no re-creation of it'}, and the stop phase's runbook stops the task and deletes the plain-text cluster before the create phase makes the new one`);
+      fail('"create"', '"stop" first', `${record === undefined ? 'synthesize the stop phase into this output first, or restore the record its synth wrote' : old === undefined ? 'the record holds no such cluster' : 'the record holds no re-creation of it'}, `
+        + 'and the stop phase\'s runbook stops the task and deletes the plain-text cluster before the create phase makes the new one');
     }
     if (cluster.recreation === MigrationRecreationPhase.STOP && old?.recreation === MigrationRecreationPhase.CREATE) {
       fail('"stop"', '"create" or no re-creation', 'the cluster was created with TLS in the create phase');

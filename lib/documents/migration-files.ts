@@ -248,7 +248,7 @@ const CREATE_WAIT_SECONDS = 600;
 const READY_TIMEOUT = '10m';
 
 /** The commands that wait for each member pod of the cluster to exist, then to be ready. */
-export function memberReadyCommands(input: Pick<MigrationRunbookInput, 'clusterName' | 'namespace' | 'replicas'>): string[] {
+function memberReadyCommands(input: Pick<MigrationRunbookInput, 'clusterName' | 'namespace' | 'replicas'>): string[] {
   return MEMBER_TOKENS.flatMap((token) => Array.from({ length: input.replicas[token] }, (_, i) => names.podName(input.clusterName, token, i)))
     .flatMap((pod) => [
       `for wait in $(seq ${CREATE_WAIT_SECONDS / 2}); do kubectl get pod ${pod} -n ${input.namespace} -o jsonpath='{.metadata.name}' >/dev/null 2>&1 && break; sleep 2; done`,
@@ -275,8 +275,13 @@ function deployStep(input: MigrationRunbookInput): RunbookStep {
       '`spec.tlsCluster.enabled` is `true` and cannot be changed once the cluster exists: changing it makes the cluster fail to upgrade. '
         + `The commands apply the manifest, then wait for each member pod to exist (${CREATE_WAIT_SECONDS / 60} minutes at most), then to be ready (${READY_TIMEOUT} at most):`,
     ],
-    commands: [`kubectl apply -f ${input.manifestFile}`, ...memberReadyCommands(input)],
+    commands: deployCommands(input),
   };
+}
+
+/** The commands that apply the manifest, then wait for each member pod to exist and to be ready. */
+export function deployCommands(input: Pick<MigrationRunbookInput, 'clusterName' | 'namespace' | 'replicas' | 'manifestFile'>): string[] {
+  return [`kubectl apply -f ${input.manifestFile}`, ...memberReadyCommands(input)];
 }
 
 /** Step: list the members with migctl in the first master pod, over TLS with the master's certificate set, from the folder it is mounted in. */

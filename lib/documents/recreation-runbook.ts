@@ -9,7 +9,7 @@ import { ClusterKind, DeployedBy, clusterKind, componentsOf } from '../model/cat
 import * as names from '../model/names';
 import { MigrationRecreationPhase, RECREATION_PHASES } from '../model/recreation';
 import {
-  MigrationRunbookInput, checkCertificateSecretsStep, listing, memberReadyCommands, migctlCommand, runbookDatabases, startStep,
+  MigrationRunbookInput, checkCertificateSecretsStep, deployCommands, listing, migctlCommand, runbookDatabases, startStep,
 } from './migration-files';
 import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
 
@@ -125,8 +125,7 @@ function createStep(input: RecreationRunbookInput): RunbookStep {
     ],
     commands: [
       `kubectl get secret ${external.join(' ')} -n ${input.namespace}`,
-      `kubectl apply -f ${input.manifestFile}`,
-      ...memberReadyCommands(input),
+      ...deployCommands(input),
     ],
   };
 }

@@ -286,7 +286,7 @@ const MIGRATION_KIND = clusterKind(ClusterKind.MIGRATION).resourceKind;
 
 /** The record key of a migration cluster: `MigrationCluster/<namespace>/<name>`. */
 export function recreationKey(cluster: Pick<RecreationFacts, 'namespace' | 'clusterName'>): string {
-  return `${MIGRATION_KIND}/${cluster.namespace}/${cluster.clusterName}`;
+  return clusterKey({ kind: MIGRATION_KIND, metadata: { namespace: cluster.namespace, name: cluster.clusterName } });
 }
 
 /** Whether a cluster moves from its re-creation's `stop` phase, recorded, to `create`: the one flip of `tlsCluster.enabled` a re-creation makes. */

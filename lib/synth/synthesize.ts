@@ -182,7 +182,8 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   });
   // Rendered ahead for the checks, and written from here; each is let go once written.
   const plans = new Map(plan.files.filter((f) => layout.parseOutputPath(f.path)?.file === 'tls-plan').map((f) => [f.path, f.render().content]));
-  const now = fixedSettings([...plan.renderedFirst.values()], registeredDrainers(app), [...plans.values()].map((text) => JSON.parse(text)), registeredRecreations(app));
+  const recreations = registeredRecreations(app);
+  const now = fixedSettings([...plan.renderedFirst.values()], registeredDrainers(app), [...plans.values()].map((text) => JSON.parse(text)), recreations);
   const sources = new Map([...plan.renderedFirst].map(([o, manifest]) => [clusterKey(manifest), o.node.path]));
   const acknowledged = options.acknowledgeRecreation ?? listFromEnv(RECREATE_ENV);
   // The variable names each folder it takes over, as the refusal that names the folder asks; the option takes both.
@@ -211,7 +212,7 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
   // From the lock on, the record and the output are read and replaced by this run alone.
   const swap = OutputSwap.open(outdir, recordFile, { takeOver, takeOverFiles, filesFolder });
   try {
-    const recreationPaths = new Map(registeredRecreations(app).map((r) => [recreationKey(r), r.node.path]));
+    const recreationPaths = new Map(recreations.map((r) => [recreationKey(r), r.node.path]));
     const recordText = checkedRecord(recordFile, outdir, now, { clusters: sources, recreations: recreationPaths }, options, acknowledged);
     checkFolders(swap, { outdir, files, takeOver }, { folder: filesFolder, files: otherFiles, takeOver: takeOverFiles });
     swap.commit(rendered(), recordText);

@@ -15,6 +15,8 @@ export {
 } from './model/enablement';
 export type { ResolvedEnablement } from './clusters/enablement';
 export { MigrationRecreation, MigrationRecreationPhase, RECREATION_PHASES } from './model/recreation';
+export { KubernetesClusterSpec, KubernetesSpan } from './model/span';
+export type { ResolvedSpan } from './model/span';
 export * from './certificates/certificate-options';
 export * from './certificates/cluster-certificates';
 export { IssuerKind, IssuerReference, ResolvedIssuerReference } from './certificates/issuer-ref';

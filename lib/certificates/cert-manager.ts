@@ -21,6 +21,7 @@ import { certManagerRotationScript, sqlManagedDomain } from './rotation-script';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';
 import type { CertificateRenderer } from './renderer';
 import { caObjectsInUse, leafCustody, signingCaObject } from './rotation';
+import { declareIntermediate, intermediateStep } from './intermediate';
 
 /** The group of cert-manager's issuers, as `issuerRef.group` names it. */
 export const CERT_MANAGER_GROUP = 'cert-manager.io';
@@ -60,7 +61,10 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
     return certificate;
   };
   const user = settings.issuer;
-  const signerOf = user !== undefined ? (): Signer => ({ issuerRef: { ...user } }) : declareLibraryCa(scope, settings, labels, manage);
+  const span = settings.span;
+  const signerOf = user !== undefined ? (): Signer => ({ issuerRef: { ...user } })
+    : span !== undefined ? issuerSigner(declareIntermediate(scope, settings, span, labels))
+      : declareLibraryCa(scope, settings, labels, manage);
   const signers = new Map<ClusterKind, Signer>();
   const custody = leafCustody(settings.rotation);
   // During a CA replacement the leaves are out of cert-manager's hands (the rotation script writes
@@ -104,7 +108,7 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
     },
     issuanceSteps() {
       const selector = names.certificatesSelector(clusterName);
-      return [{
+      return [...(span !== undefined ? [intermediateStep(settings, span)] : []), {
         title: 'Issue the certificates with cert-manager',
         text: [
           user !== undefined
@@ -147,12 +151,20 @@ function declareLibraryCa(scope: Construct, settings: CertificateSettings, label
   const signing = signingCaObject(settings.rotation);
   const cas = new Map(caObjectsInUse(settings.rotation)
     .map((g) => [g, manage(declareCa(scope, settings, labels, selfSigned, g), names.caSecretName(clusterName, g), true)]));
-  return (kind) => {
+  return issuerSigner((kind) => {
     const issuer = new Issuer(scope, `Issuer-${kind}`, {
       metadata: { name: names.caIssuerName(clusterName, kind), namespace, labels },
       spec: { ca: { secretName: names.caSecretName(clusterName, signing) } },
     });
     issuer.node.addDependency(cas.get(signing)!);
+    return issuer;
+  });
+}
+
+/** The signer of a cluster kind's CA Issuer, which its Certificates are applied after. */
+function issuerSigner(declare: (kind: ClusterKind) => Issuer): (kind: ClusterKind) => Signer {
+  return (kind) => {
+    const issuer = declare(kind);
     return { issuerRef: { name: issuer.name, kind: Issuer.GVK.kind, group: CERT_MANAGER_GROUP }, after: issuer };
   };
 }

@@ -6,6 +6,7 @@ import { ClusterKind, ComponentToken } from '../model/catalog';
 import type { ResolvedRotation, RotationKind, RotationPhase } from './rotation';
 import type { TlsPlanEnablement } from '../model/enablement';
 import type { ResolvedIssuerReference } from './issuer-ref';
+import type { ResolvedSpan } from '../model/span';
 
 /** How the certificates of a cluster are issued; the cluster constructs work the same with each. */
 export enum IssuingMethod {
@@ -416,4 +417,6 @@ export interface CertificateSettings {
   readonly rotation?: ResolvedRotation;
   /** The issuer of the user's that signs every certificate, when `issuerRef` names one: the library then makes no CA. */
   readonly issuer?: ResolvedIssuerReference;
+  /** The Kubernetes clusters the cluster spans, when `span` declares them: its CA is then this Kubernetes cluster's intermediate. */
+  readonly span?: ResolvedSpan;
 }

@@ -45,6 +45,8 @@ import {
 import { requireRelease } from '../model/versions';
 import type { NamespacedName } from '../model/names';
 import { requireDistinctSubjects } from './subjects';
+import { KubernetesSpan, ResolvedSpan, SPAN_SHAPE, resolveSpan } from '../model/span';
+import { requireSpanSettings } from './intermediate';
 import { DNS_SUBDOMAIN_MAX, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
 
 
@@ -158,6 +160,19 @@ export interface ClusterCertificatesProps {
    * @default - a CA of the library's for the cluster, with its self-signed Issuer and one CA Issuer per cluster kind
    */
   readonly issuerRef?: IssuerReference;
+  /**
+   * One database cluster across several Kubernetes clusters: the Kubernetes clusters it spans, each
+   * with its cluster DNS domain, and the one this app's output is for. Synthesize one app per
+   * Kubernetes cluster, each naming its own as `current`, into an output folder of its own. Every
+   * server certificate then names its host names in every cluster's domain, and trust runs through
+   * one root CA that no cluster holds: the output's `issue-intermediate.sh` signs this Kubernetes
+   * cluster's intermediate CA with it and creates its Secret, and cert-manager issues every
+   * certificate here from that intermediate. The `DatabaseCluster` carries this cluster's domain,
+   * `acrossK8s` and, outside the first Kubernetes cluster, the first one's cluster to join.
+   * cert-manager method only; `clusterDomain`, `issuerRef` and `rotations` are refused with it.
+   * @default - one Kubernetes cluster, with a CA of its own
+   */
+  readonly span?: KubernetesSpan;
 }
 
 /** The props of a certificate subject. */
@@ -194,6 +209,7 @@ const CLUSTER_CERTIFICATES_SHAPE = {
   renewBefore: durationSpec(),
   rotations: listOf(ROTATION_SHAPE, true, 'a list of rotations, each { id, kind?, phase? }'),
   issuerRef: ISSUER_REF_SHAPE,
+  span: SPAN_SHAPE,
 } satisfies ShapeOf<ClusterCertificatesProps>;
 
 /**
@@ -238,8 +254,13 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    * @jsii ignore
    */
   public readonly settings: CertificateSettings;
-  /** The cluster DNS domain whose fully qualified names the server certificates carry too, when set. */
+  /** The cluster DNS domain whose fully qualified names the server certificates carry too, when set: with `span`, the current Kubernetes cluster's. */
   public readonly clusterDomain?: string;
+  /**
+   * The Kubernetes clusters the cluster spans, checked, when `span` declares them.
+   * @jsii ignore
+   */
+  public readonly span?: ResolvedSpan;
 
   private readonly servers = new Map<ComponentToken, ServerCertificatePlan & { readonly options: ServerCertificateOptions }>();
   private readonly kinds = new Set<ClusterKind>();
@@ -273,9 +294,11 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
       inputError(this, `rotations[${props.rotations!.length - 1}].kind`, this.rotation.kind,
         `"${RotationKind.CA_REPLACEMENT}" or "${RotationKind.LEAF_RENEWAL}" with cert-manager, which renews its CA itself with the same key (caKeyRotationPolicy Never)`);
     }
-    this.caSecretName = names.caSecretName(props.clusterName, signingCaObject(this.rotation));
+    this.span = resolveSpan(this, props.span);
+    this.caSecretName = this.span !== undefined ? names.intermediateSecretName(props.clusterName, this.span.current.name)
+      : names.caSecretName(props.clusterName, signingCaObject(this.rotation));
     this.extraNames = props.extraNames ?? {};
-    this.clusterDomain = props.clusterDomain;
+    this.clusterDomain = this.span?.current.clusterDomain ?? props.clusterDomain;
     for (const [token, extra] of Object.entries(this.extraNames)) {
       if (!isComponentToken(token)) {
         inputError(this, 'extraNames', token, 'a component token');
@@ -291,7 +314,13 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
       ...resolveValidity(this, props, this.method, this.issuer !== undefined),
       rotation: this.rotation,
       issuer: this.issuer,
+      span: this.span,
     };
+    if (this.span !== undefined) {
+      requireSpanSettings(this, this.span, this.settings, { method: this.method, clusterDomain: props.clusterDomain, issuerRef: props.issuerRef, rotations: props.rotations });
+      // The intermediate's Secret is the user's, made by the script: the exporter watches its expiry.
+      this._addExternalTlsSecret({ name: this.caSecretName, namespace, usedBy: `cert-manager, as the intermediate CA of Kubernetes cluster ${this.span.current.name}` });
+    }
     // An issuer's CA carries a subject of the user's, which the library cannot compare.
     if (this.issuer === undefined) {
       requireDistinctSubjects(this, this.settings, this.method);
@@ -340,7 +369,8 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
     } else {
       requireDerivedLabels(this, 'clusterName', this.clusterName, serviceLabels);
     }
-    const computed = names.hostNames(token, { clusterName: this.clusterName, namespace: this.namespace, clusterDomain: this.clusterDomain, ...options });
+    const domains = this.span !== undefined ? this.span.clusters.map((c) => c.clusterDomain) : [this.clusterDomain];
+    const computed = [...new Set(domains.flatMap((clusterDomain) => names.hostNames(token, { clusterName: this.clusterName, namespace: this.namespace, clusterDomain, ...options })))];
     this.requireNamesFit(token, computed);
     const plan = {
       token,

@@ -2,6 +2,7 @@
  * The `TlsDatabaseCluster` construct: the `DatabaseCluster` with TLS on, its components'
  * certificates and allowed Common Names, its runbook and its monitor.
  */
+import type { ResolvedSpan } from '../model/span';
 import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import { CdkPlusPackage, SecretRef, secretRef, secretRefName, secretRefs } from '../model/secret-ref';
@@ -351,6 +352,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       pvReclaimPolicy,
       // The names the operator gives the components must be the names on their certificates.
       clusterDomain: this.certificates.clusterDomain,
+      ...acrossKubernetes(this.certificates.span, props.clusterName, namespace),
     };
     for (const token of running) {
       spec[token] = this.componentSpec(token, parts[token]!);
@@ -604,3 +606,16 @@ function withAllowedCommonNames(scope: Construct, field: string, config: Record<
   return out;
 }
 
+
+/**
+ * The fields of a `DatabaseCluster` that spans Kubernetes clusters (the operator's `acrossK8s` and
+ * `cluster`, release 1.6): every one is `acrossK8s`, and each outside the first Kubernetes cluster
+ * joins the cluster of the same name there, by its domain.
+ */
+function acrossKubernetes(span: ResolvedSpan | undefined, clusterName: string, namespace: string): Record<string, unknown> {
+  if (span === undefined) {
+    return {};
+  }
+  const joins = span.current.name !== span.first.name;
+  return { acrossK8s: true, ...(joins ? { cluster: { name: clusterName, namespace, clusterDomain: span.first.clusterDomain } } : {}) };
+}

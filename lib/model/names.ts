@@ -50,6 +50,15 @@ export function caSecretName(clusterName: string, generation = INITIAL_GENERATIO
 }
 
 /**
+ * The Secret of a Kubernetes cluster's intermediate CA, in a cluster that spans Kubernetes
+ * clusters: `${cluster_name}-<kubernetes cluster>-intermediate-ca-secret`. Its `tls.crt` is the
+ * intermediate, signed by the span's root, and its `ca.crt` the root.
+ */
+export function intermediateSecretName(clusterName: string, kubernetesCluster: string): string {
+  return `${clusterName}-${kubernetesCluster}-intermediate-ca-secret`;
+}
+
+/**
  * Where cert-manager writes a certificate of the next generation during a CA replacement, before
  * the rotation copies it into the Secret the operator loads: `<secret name>-<rotation id>`.
  */

@@ -1,0 +1,252 @@
+/**
+ * Trust across Kubernetes clusters without a shared CA key: one root CA, kept off every cluster by
+ * the user, signs one intermediate CA per Kubernetes cluster with cfssl, and each cluster's
+ * cert-manager issues the leaves there from its own intermediate alone.
+ *
+ * What cert-manager does with it (read in its v1.21.2 code): the CA issuer loads the intermediate
+ * Secret's `tls.crt` and appends its `ca.crt` (`kube.SecretTLSKeyPairAndCA`), then builds the chain
+ * of every leaf it signs from them (`pki.SignCSRTemplate`, `ParseSingleCertificateChain`): the
+ * leaf's `tls.crt` is the leaf and the intermediate, and its `ca.crt` the self-signed root, which
+ * the chain leaves out. So each component sends its intermediate and trusts the root alone, and
+ * verifies the members of every other Kubernetes cluster. The Secret the script writes has the
+ * shape cert-manager itself gives an intermediate it issues: `tls.crt` the intermediate alone,
+ * `ca.crt` the root.
+ *
+ * Pure functions and the declarations of the files; the script runs where the user keeps the root.
+ */
+import { Construct } from 'constructs';
+import { Issuer } from '../../imports/issuers-cert-manager.io';
+import { ClusterKind, SECRET_KEYS } from '../model/catalog';
+import type { CertificateSettings } from './certificate-options';
+import { KeyAlgorithm } from './certificate-options';
+import { parseDuration } from '../model/duration';
+import { inputError } from '../model/errors';
+import * as names from '../model/names';
+import * as layout from '../model/output-layout';
+import type { ResolvedSpan } from '../model/span';
+import type { RunbookStep } from '../documents/runbook';
+import { OutputFile } from '../synth/output-file';
+import { cfsslKey, json } from './cfssl';
+import { Block, KUBECTL_CHECK, NEED_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh } from './script-blocks';
+import { DistinguishedName, caSubject } from './subjects';
+import { IssuingMethod } from './certificate-options';
+import type { IConstruct } from 'constructs';
+
+/** The script that makes the span's root (once) and signs the current Kubernetes cluster's intermediate. */
+export const INTERMEDIATE_SCRIPT = 'issue-intermediate.sh';
+/** The request of the span's root CA. */
+const ROOT_CSR = 'root-ca-csr.json';
+/** The request of the current Kubernetes cluster's intermediate CA. */
+const INTERMEDIATE_CSR = 'intermediate-ca-csr.json';
+/** The signing configuration of the intermediate: a CA that signs leaves only. */
+const INTERMEDIATE_CONFIG = 'intermediate-ca-config.json';
+/** The cfssl profile that signs an intermediate. */
+const INTERMEDIATE_PROFILE = 'intermediate';
+/** The root's files, by the bare name cfssljson writes them with, in the folder the user keeps it in. */
+const ROOT_BARE = 'root-ca';
+
+/**
+ * The root's validity is twice `caDuration`, each intermediate's `caDuration`: the script signs an
+ * intermediate only from a root that outlives it, so the first half of the root's life leaves room
+ * to add Kubernetes clusters.
+ */
+export const ROOT_DURATION_FACTOR = 2;
+
+/** The subject of the span's root: the CA subject a single cluster's CA has, the Common Name alone. */
+export function rootSubject(settings: CertificateSettings): DistinguishedName {
+  return caSubject(settings, IssuingMethod.CERT_MANAGER);
+}
+
+/** The subject of a Kubernetes cluster's intermediate: the Kubernetes cluster's name as OU, and the Common Name. */
+export function intermediateSubject(settings: CertificateSettings, kubernetesCluster: string): DistinguishedName {
+  return [{ type: 'OU', value: kubernetesCluster }, { type: 'CN', value: settings.commonName }];
+}
+
+/**
+ * Refuses what a span cannot be issued with: another method than cert-manager, an issuer of the
+ * user's, rotations, a key cfssl cannot make for the root and intermediates, and a `clusterDomain`
+ * of its own. The three subjects always differ: the root's is the Common Name alone, an
+ * intermediate's adds the Kubernetes cluster as OU, and a leaf's always carries an organization.
+ */
+export function requireSpanSettings(scope: IConstruct, span: ResolvedSpan, settings: CertificateSettings,
+  props: { readonly method: IssuingMethod; readonly clusterDomain?: string; readonly issuerRef?: unknown; readonly rotations?: readonly unknown[] }): void {
+  if (props.method !== IssuingMethod.CERT_MANAGER) {
+    inputError(scope, 'method', props.method, `"${IssuingMethod.CERT_MANAGER}" with span: each Kubernetes cluster's cert-manager issues its leaves from its own intermediate CA`);
+  }
+  if (props.issuerRef !== undefined) {
+    inputError(scope, 'issuerRef', 'an issuer', 'no issuerRef with span: the leaves are signed by each Kubernetes cluster\'s intermediate CA, which the span\'s root signs');
+  }
+  if ((props.rotations ?? []).length > 0) {
+    inputError(scope, 'rotations', `${props.rotations!.length} rotations`, 'no rotations with span: rotating a span\'s intermediates and root is not supported yet');
+  }
+  if (props.clusterDomain !== undefined) {
+    inputError(scope, 'clusterDomain', props.clusterDomain, `no clusterDomain with span: each Kubernetes cluster's domain is its span.clusters[].clusterDomain ("${span.current.clusterDomain}" here)`);
+  }
+  if (settings.caPrivateKey.algorithm === KeyAlgorithm.ED25519) {
+    inputError(scope, 'privateKey.algorithm', settings.caPrivateKey.algorithm, 'RSA or ECDSA with span: cfssl makes the root and the intermediates, and makes no Ed25519 keys');
+  }
+}
+
+/** A distinguished name as a cfssl request's `CN` and `names`. */
+function csrName(name: DistinguishedName): { CN: string; names?: { OU: string }[] } {
+  const ou = name.find((a) => a.type === 'OU')?.value;
+  return { CN: name.find((a) => a.type === 'CN')!.value, ...(ou === undefined ? {} : { names: [{ OU: ou }] }) };
+}
+
+/** A duration in hours, as cfssl reads an expiry. */
+function hours(duration: string, factor = 1): string {
+  return `${Math.ceil((parseDuration(duration)! * factor) / 3_600_000)}h`;
+}
+
+/**
+ * Declares the files of the intermediate (the requests, the signing configuration and the script)
+ * in the cluster's cfssl folder, and returns the signer of the cert-manager method: one CA Issuer
+ * per cluster kind, on the current Kubernetes cluster's intermediate Secret.
+ */
+export function declareIntermediate(scope: Construct, settings: CertificateSettings, span: ResolvedSpan, labels: { readonly [key: string]: string }) {
+  const { clusterName, namespace } = settings;
+  const folder = layout.cfsslFolder(namespace, clusterName);
+  const root = new Construct(scope, 'Intermediate');
+  const file = (id: string, name: string, text: string, executable = false) =>
+    new OutputFile(root, id, { path: `${folder}/${name}`, content: { render: () => text }, executable });
+  const key = cfsslKey(settings.caPrivateKey);
+  file('RootCsr', ROOT_CSR, json({ ...csrName(rootSubject(settings)), CA: { expiry: hours(settings.caDuration, ROOT_DURATION_FACTOR) }, key }));
+  file('IntermediateCsr', INTERMEDIATE_CSR, json({ ...csrName(intermediateSubject(settings, span.current.name)), key }));
+  file('IntermediateConfig', INTERMEDIATE_CONFIG, json({
+    signing: {
+      profiles: {
+        [INTERMEDIATE_PROFILE]: {
+          expiry: hours(settings.caDuration),
+          usages: ['cert sign', 'crl sign'],
+          ca_constraint: { is_ca: true, max_path_len: 0, max_path_len_zero: true },
+        },
+      },
+    },
+  }));
+  file('Script', INTERMEDIATE_SCRIPT, intermediateScript(settings, span), true);
+  const secretName = names.intermediateSecretName(clusterName, span.current.name);
+  return (kind: ClusterKind) => new Issuer(scope, `Issuer-${kind}`, {
+    metadata: { name: names.caIssuerName(clusterName, kind), namespace, labels },
+    spec: { ca: { secretName } },
+  });
+}
+
+/** The runbook step that issues the current Kubernetes cluster's intermediate, before cert-manager issues any leaf from it. */
+export function intermediateStep(settings: CertificateSettings, span: ResolvedSpan): RunbookStep {
+  const script = layout.fromOutputFolder(`${layout.cfsslFolder(settings.namespace, settings.clusterName)}/${INTERMEDIATE_SCRIPT}`);
+  const first = span.current.name === span.first.name;
+  return {
+    title: `Issue the intermediate CA of Kubernetes cluster ${span.current.name}`,
+    text: [
+      `Every Kubernetes cluster of this database cluster issues its certificates from an intermediate CA of its own, signed by one root CA that no cluster holds. `
+        + `Run the script on the machine that keeps the root, with kubectl pointing at Kubernetes cluster \`${span.current.name}\` and \`ROOT_CA\` naming the folder that holds the root `
+        + '(outside the output and the files folder, readable by you alone). It signs this cluster\'s intermediate and creates its Secret '
+        + `\`${names.intermediateSecretName(settings.clusterName, span.current.name)}\`; the intermediate's key is then only in that Secret. `
+        + (first ? `\`--new-root\` makes the root the first time, for \`${span.first.name}\`, the first Kubernetes cluster; keep that folder for every other cluster. `
+          : `The root was made for \`${span.first.name}\`, the first Kubernetes cluster: use the same folder. `)
+        + 'Run again, the script keeps a Secret that exists.',
+    ],
+    commands: [`${script}${first ? ' --new-root' : ''} "$ROOT_CA"`],
+  };
+}
+
+/** The intermediate's script: makes the root with `--new-root`, then signs the intermediate and creates its Secret, keeping one that exists. */
+export function intermediateScript(settings: CertificateSettings, span: ResolvedSpan): string {
+  const { clusterName, namespace } = settings;
+  const secret = names.intermediateSecretName(clusterName, span.current.name);
+  const blocks: Block[] = [
+    [
+      '#!/usr/bin/env bash',
+      `# Signs the intermediate CA of Kubernetes cluster ${span.current.name} for cluster ${clusterName} in namespace`,
+      `# ${namespace} with the span's root CA, and creates Secret ${secret} there, from which that`,
+      '# cluster\'s cert-manager issues every certificate. Generated by cdk8s-cluster-tls: change the',
+      '# construct, not this file.',
+      '#',
+      `# Usage: ${INTERMEDIATE_SCRIPT} [--new-root] ROOT_FOLDER`,
+      `#   ROOT_FOLDER  the folder that keeps the root (${ROOT_BARE}.pem and ${ROOT_BARE}-key.pem), outside any`,
+      '#                synth output; keep it off every Kubernetes cluster',
+      '#   --new-root   make the root there first (once, for the first Kubernetes cluster); refused when one exists',
+      '#',
+      '# Run it with kubectl pointing at that Kubernetes cluster. The intermediate\'s key is made in a',
+      '# private scratch folder, written only into the Secret, and removed. A Secret that exists is',
+      '# kept: renewing an intermediate is a procedure of its own.',
+      '#',
+      '# Environment:',
+      '#   KUBECTL  the kubectl command, split on spaces (default: kubectl),',
+      `#            for example KUBECTL="kubectl --context=${span.current.name}"`,
+      'set -euo pipefail',
+      'umask 077',
+      'cd "$(dirname "$0")"',
+    ],
+    kubectlVariables(namespace),
+    failFunction(INTERMEDIATE_SCRIPT),
+    NEED_FUNCTION,
+    [
+      'need cfssl \'install cfssl and cfssljson (Debian and Ubuntu: apt-get install golang-cfssl)\'',
+      'need cfssljson \'install cfssl and cfssljson (Debian and Ubuntu: apt-get install golang-cfssl)\'',
+      'need openssl \'install openssl\'',
+      ...KUBECTL_CHECK,
+    ],
+    [
+      'new_root=false',
+      'if [ "${1:-}" = --new-root ]; then',
+      '  new_root=true',
+      '  shift',
+      'fi',
+      `[ "$#" -eq 1 ] && [ -n "$1" ] || fail "usage: ${INTERMEDIATE_SCRIPT} [--new-root] ROOT_FOLDER (the folder that keeps the span's root CA)"`,
+      'root="$1"',
+    ],
+    SECRET_EXISTS_FUNCTION,
+    [
+      `if secret_exists ${sh(secret)}; then`,
+      `  echo "Secret $NAMESPACE/${secret} exists: kept"`,
+      '  exit 0',
+      'fi',
+    ],
+    rootBlock(settings),
+    signBlock(secret),
+  ];
+  return joinBlocks(blocks);
+}
+
+/** Makes the root with `--new-root` (never over one), or checks that the folder holds it; never below a synth output. */
+function rootBlock(settings: CertificateSettings): Block {
+  return [
+    '# The root: made once, with --new-root, in a folder of its own; never below a synth output, which',
+    '# the next synth replaces whole.',
+    'if $new_root; then',
+    `  [ ! -e "$root/${ROOT_BARE}-key.pem" ] || fail "$root already holds a root CA; run without --new-root to sign with it"`,
+    '  mkdir -p -- "$root"',
+    'fi',
+    '[ -d "$root" ] || fail "$root is not a folder; give the folder that keeps the span\'s root CA, or --new-root to make one there (once, for the first Kubernetes cluster)"',
+    'root="$(cd -- "$root" && pwd -P)"',
+    'dir="$root"',
+    'while :; do',
+    `  [ ! -e "$dir/${layout.OUTPUT_MARKER_FILE}" ] || fail "$root is inside the synth output $dir, which the next synth replaces whole; keep the root in a folder of its own"`,
+    '  [ "$dir" != / ] || break',
+    '  dir="$(dirname "$dir")"',
+    'done',
+    'if $new_root; then',
+    `  cfssl gencert -initca ${ROOT_CSR} | cfssljson -bare "$root/${ROOT_BARE}"`,
+    `  rm -f -- "$root/${ROOT_BARE}.csr"`,
+    `  echo "made the root CA in $root: keep ${ROOT_BARE}-key.pem there, off every cluster"`,
+    'fi',
+    `[ -s "$root/${ROOT_BARE}.pem" ] && [ -s "$root/${ROOT_BARE}-key.pem" ] || fail "$root holds no root CA (${ROOT_BARE}.pem and ${ROOT_BARE}-key.pem); give the folder the first Kubernetes cluster's run made it in"`,
+    `openssl x509 -checkend ${Math.ceil(parseDuration(settings.caDuration)! / 1000)} -noout -in "$root/${ROOT_BARE}.pem" >/dev/null \\`,
+    `  || fail "the root CA in $root expires within ${settings.caDuration}, before an intermediate it signs now would; replace the root first"`,
+  ];
+}
+
+/** Signs the intermediate in a private scratch folder and creates its Secret (`kubectl create` refuses one that exists). */
+function signBlock(secret: string): Block {
+  return [
+    'work="$(mktemp -d)"',
+    'trap \'rm -rf -- "$work"\' EXIT',
+    `cfssl gencert -ca "$root/${ROOT_BARE}.pem" -ca-key "$root/${ROOT_BARE}-key.pem" -config ${INTERMEDIATE_CONFIG} -profile ${INTERMEDIATE_PROFILE} ${INTERMEDIATE_CSR} \\`,
+    '  | cfssljson -bare "$work/intermediate"',
+    `"\${kubectl[@]}" create secret generic ${sh(secret)} --namespace="$NAMESPACE" --type=kubernetes.io/tls \\`,
+    `  --from-file=${SECRET_KEYS.certificate}="$work/intermediate.pem" --from-file=${SECRET_KEYS.privateKey}="$work/intermediate-key.pem" \\`,
+    `  --from-file=${SECRET_KEYS.ca}="$root/${ROOT_BARE}.pem" >/dev/null`,
+    `echo "created Secret $NAMESPACE/${secret}: the intermediate CA of this Kubernetes cluster, signed by the root in $root"`,
+  ];
+}

@@ -1,0 +1,92 @@
+/**
+ * One database cluster across several Kubernetes clusters: the declaration an app gives once (the
+ * Kubernetes clusters, each with its cluster DNS domain) and the pure functions over it. Each
+ * Kubernetes cluster gets an output of its own, synthesized by an app that names it as `current`;
+ * trust runs through one root CA that signs one intermediate CA per Kubernetes cluster, so that no
+ * Kubernetes cluster holds the key of the root or of another's intermediate.
+ */
+import type { IConstruct } from 'constructs';
+import { inputError } from './errors';
+import { PropSpec, listOf, objectOf } from './props';
+import { requireDnsLabel, requireDnsName } from './validate';
+
+/** A Kubernetes cluster a deployment spans. */
+export interface KubernetesClusterSpec {
+  /**
+   * A short name for the Kubernetes cluster, a DNS label: it names the cluster's intermediate CA
+   * and its Secret (`<cluster>-<name>-intermediate-ca-secret`).
+   */
+  readonly name: string;
+  /**
+   * The cluster DNS domain of that Kubernetes cluster (its kubelets' `clusterDomain`), such as
+   * `east.example.com`: the members there are reached as `….svc.<clusterDomain>`, and the
+   * `DatabaseCluster` there carries it as `spec.clusterDomain`.
+   */
+  readonly clusterDomain: string;
+}
+
+/** The Kubernetes clusters one database cluster spans, and the one an app's output is for. */
+export interface KubernetesSpan {
+  /**
+   * The Kubernetes clusters, in the order they join: the `DatabaseCluster` of the first is the one
+   * the others join (`spec.cluster`). Every server certificate names its host names in every one
+   * of their domains. Add a cluster at the end; never reorder or remove one that runs members.
+   */
+  readonly clusters: KubernetesClusterSpec[];
+  /** The name of the Kubernetes cluster this app's output is for: one of `clusters`. */
+  readonly current: string;
+}
+
+/** A span, checked. */
+export interface ResolvedSpan {
+  /** Every Kubernetes cluster of the span, in the order they join. */
+  readonly clusters: readonly KubernetesClusterSpec[];
+  /** The Kubernetes cluster of this output. */
+  readonly current: KubernetesClusterSpec;
+  /** The first Kubernetes cluster, whose `DatabaseCluster` the others join. */
+  readonly first: KubernetesClusterSpec;
+}
+
+/** The shape of the `span` prop. */
+export const SPAN_SHAPE: PropSpec = objectOf({
+  clusters: listOf({ name: 'string', clusterDomain: 'string' }, false, 'a list of Kubernetes clusters, each { name, clusterDomain }'),
+  current: 'string',
+}, true, 'an object { clusters, current }');
+
+/**
+ * The most Kubernetes clusters a span holds. Every server certificate names its host names in each
+ * cluster's domain: ten domains keep the longest list of a component well under what a
+ * certificate request or a Secret holds comfortably.
+ */
+export const MAX_SPAN_CLUSTERS = 10;
+
+/**
+ * Checks a span: at least one Kubernetes cluster, at most {@link MAX_SPAN_CLUSTERS}, each name a DNS
+ * label and each domain a DNS name, both unique, and `current` one of the names.
+ */
+export function resolveSpan(scope: IConstruct, span: KubernetesSpan | undefined): ResolvedSpan | undefined {
+  if (span === undefined) {
+    return undefined;
+  }
+  const { clusters } = span;
+  if (clusters.length === 0 || clusters.length > MAX_SPAN_CLUSTERS) {
+    inputError(scope, 'span.clusters', `${clusters.length} Kubernetes clusters`, `from 1 to ${MAX_SPAN_CLUSTERS} Kubernetes clusters`);
+  }
+  clusters.forEach((cluster, i) => {
+    requireDnsLabel(scope, `span.clusters[${i}].name`, cluster.name);
+    requireDnsName(scope, `span.clusters[${i}].clusterDomain`, cluster.clusterDomain);
+    const before = clusters.slice(0, i);
+    if (before.some((c) => c.name === cluster.name)) {
+      inputError(scope, `span.clusters[${i}].name`, cluster.name, 'a name no other Kubernetes cluster of the span has');
+    }
+    if (before.some((c) => c.clusterDomain === cluster.clusterDomain)) {
+      inputError(scope, `span.clusters[${i}].clusterDomain`, cluster.clusterDomain,
+        'a domain no other Kubernetes cluster of the span has: the members of two clusters of one domain cannot tell each other\'s names from their own');
+    }
+  });
+  const current = clusters.find((c) => c.name === span.current);
+  if (current === undefined) {
+    inputError(scope, 'span.current', span.current, `the name of one of the span's Kubernetes clusters: ${clusters.map((c) => `"${c.name}"`).join(', ')}`);
+  }
+  return { clusters: clusters.map((c) => ({ ...c })), current: { ...current }, first: { ...clusters[0] } };
+}

@@ -28,6 +28,10 @@ const STRINGS: Readonly<Record<string, readonly string[]>> = {
   commonName: ['basic', 'app-client'],
   timezone: ['UTC'],
   clusterDomain: ['cluster.local'],
+  // A span of one Kubernetes cluster: its name, its domain and itself as current.
+  'KubernetesClusterSpec.name': ['east', 'west'],
+  'KubernetesClusterSpec.clusterDomain': ['east.example.com', 'west.example.com'],
+  'KubernetesSpan.current': ['east', 'west'],
   repository: ['https://charts.example.com/stable'],
   endpoint: ['https://s3.example.com'],
   host: ['mysql.example.com', 'db.example.com'],

@@ -40,7 +40,7 @@ export interface KubernetesSpan {
 /** A span, checked. */
 export interface ResolvedSpan {
   /** Every Kubernetes cluster of the span, in the order they join. */
-  readonly clusters: readonly KubernetesClusterSpec[];
+  readonly clusters: KubernetesClusterSpec[];
   /** The Kubernetes cluster of this output. */
   readonly current: KubernetesClusterSpec;
   /** The first Kubernetes cluster, whose `DatabaseCluster` the others join. */

@@ -75,7 +75,7 @@ describe('span, as props', () => {
     expect(issuers.map((i) => [i.metadata.name, i.spec])).toEqual([['orders-db-issuer', { ca: { secretName: 'orders-west-intermediate-ca-secret' } }]]);
     expect(objects.filter((o) => o.kind === 'Certificate' && o.spec.isCA)).toEqual([]);
     expect(certificates.caSecretName).toBe('orders-west-intermediate-ca-secret');
-    expect(certificates.externalTlsSecrets()).toEqual([{ name: 'orders-west-intermediate-ca-secret', namespace: 'orders', usedBy: 'cert-manager, as the intermediate CA of Kubernetes cluster west' }]);
+    expect(certificates.externalTlsSecrets()).toEqual([{ name: 'orders-west-intermediate-ca-secret', namespace: 'orders', usedBy: 'cert-manager\'s CA Issuer of Kubernetes cluster west' }]);
     expectValidAgainstCrds(objects);
   });
 
@@ -315,6 +315,17 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     expect(await nodeRejections(tries)).toEqual([]);
     // Three server Secrets a cluster, five Secrets a cluster dialing, two names or more each.
     expect(tries.length).toBeGreaterThanOrEqual(2 * 3 * 5 * 2);
+  });
+
+  test('cluster-tls verify passes each cluster\'s Secrets against its own output, the root in the intermediate\'s ca.crt as the CA', () => {
+    for (const { name } of CLUSTERS) {
+      const secrets = planes.get(name)!.kubectl(['get', 'secrets', '-n', 'orders', '-o', 'json']);
+      const run = spawnSync(process.execPath, [path.join(ROOT, 'build', 'bin', 'cluster-tls.js'), 'verify', '--dist', path.join(app, name, 'dist'), '--secrets', '-', '--json'],
+        { input: secrets.stdout, encoding: 'utf8' });
+      const report = JSON.parse(run.stdout);
+      expect([name, run.status, report.secrets.filter((r: any) => !r.ok).map((r: any) => r.name)]).toEqual([name, 0, []]);
+      expect(report.plans[0].ca).toBe(`the root in ca.crt of the intermediate CA Secret orders-${name}-intermediate-ca-secret`);
+    }
   });
 
   test('Go\'s crypto/tls: the same matrix across the clusters, with zero rejections', () => {

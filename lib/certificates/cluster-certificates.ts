@@ -319,7 +319,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
     if (this.span !== undefined) {
       requireSpanSettings(this, this.span, this.settings, { method: this.method, clusterDomain: props.clusterDomain, issuerRef: props.issuerRef, rotations: props.rotations });
       // The intermediate's Secret is the user's, made by the script: the exporter watches its expiry.
-      this._addExternalTlsSecret({ name: this.caSecretName, namespace, usedBy: `cert-manager, as the intermediate CA of Kubernetes cluster ${this.span.current.name}` });
+      this._addExternalTlsSecret({ name: this.caSecretName, namespace, usedBy: `cert-manager's CA Issuer of Kubernetes cluster ${this.span.current.name}` });
     }
     // An issuer's CA carries a subject of the user's, which the library cannot compare.
     if (this.issuer === undefined) {

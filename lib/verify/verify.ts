@@ -788,7 +788,13 @@ function selectPlans(plans: readonly LoadedPlan[], secrets: readonly SecretData[
 function referenceCa(caSecret: SecretData | undefined, set: readonly (SecretData | undefined)[], what: string): ClusterCa | undefined {
   if (caSecret) {
     const key = caSecret.data[SECRET_KEYS.certificate] ? SECRET_KEYS.certificate : SECRET_KEYS.ca;
-    return { certificate: parseCertificates(caSecret, key)[0], origin: `the CA Secret ${caSecret.name}` };
+    const certificate = parseCertificates(caSecret, key)[0];
+    // An intermediate CA (a span's) signs the leaves, and the root in its ca.crt is what every leaf carries.
+    const selfSigned = certificate.checkIssued(certificate) && certificate.verify(certificate.publicKey);
+    if (!selfSigned && key === SECRET_KEYS.certificate && caSecret.data[SECRET_KEYS.ca] !== undefined) {
+      return { certificate: parseCertificates(caSecret, SECRET_KEYS.ca)[0], origin: `the root in ca.crt of the intermediate CA Secret ${caSecret.name}` };
+    }
+    return { certificate, origin: `the CA Secret ${caSecret.name}` };
   }
   const carried = set
     .filter((s): s is SecretData => s !== undefined && s.data[SECRET_KEYS.ca] !== undefined)

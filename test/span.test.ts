@@ -81,8 +81,11 @@ describe('span, as props', () => {
 
   test.each([
     ['method', { method: IssuingMethod.CFSSL }, 'orders/certificates: method: received "cfssl"; expected "cert-manager" with span'],
-    ['issuerRef', { issuerRef: { name: 'corp', kind: 'ClusterIssuer' } }, 'orders/certificates: issuerRef: received "an issuer"; expected no issuerRef with span'],
-    ['rotations', { rotations: [{ id: '2027-01' }] }, 'orders/certificates: rotations: received "1 rotations"; expected no rotations with span'],
+    ['issuerRef', { issuerRef: { name: 'corp', kind: 'ClusterIssuer' } }, 'expected no issuerRef with span'],
+    ['rotations', { rotations: [{ id: '2027-01' }] }, 'orders/certificates: rotations: received "1 rotation"; expected no rotations with span'],
+    ['caRenewBefore', { caRenewBefore: '1440h' }, 'orders/certificates: caRenewBefore: received "1440h"; expected no caRenewBefore with span'],
+    ['caKeyRotationPolicy', { caKeyRotationPolicy: 'Never' }, 'orders/certificates: caKeyRotationPolicy: received "Never"; expected no caKeyRotationPolicy with span'],
+    ['an Ed25519 key', { privateKey: { algorithm: 'Ed25519' } }, 'orders/certificates: privateKey.algorithm: received "Ed25519"; expected RSA or ECDSA with span'],
     ['clusterDomain', { clusterDomain: 'cluster.local' }, 'orders/certificates: clusterDomain: received "cluster.local"; expected no clusterDomain with span'],
   ])('refuses %s with span, naming the field and what is expected', (_field, props, message) => {
     expect(refusal(() => span('east', props))).toContain(message);
@@ -92,6 +95,8 @@ describe('span, as props', () => {
     [{ clusters: [], current: 'east' }, 'span.clusters: received "0 Kubernetes clusters"; expected from 1 to 10 Kubernetes clusters'],
     [{ clusters: [CLUSTERS[0], { ...CLUSTERS[1], name: 'east' }], current: 'east' }, 'span.clusters[1].name: received "east"; expected a name no other Kubernetes cluster of the span has'],
     [{ clusters: [CLUSTERS[0], { ...CLUSTERS[1], clusterDomain: 'east.example.com' }], current: 'east' }, 'span.clusters[1].clusterDomain: received "east.example.com"; expected a domain no other'],
+    [{ clusters: Array.from({ length: 11 }, (_, i) => ({ name: `k${i}`, clusterDomain: `k${i}.example.com` })), current: 'k0' }, 'span.clusters: received "11 Kubernetes clusters"; expected from 1 to 10'],
+    [{ clusters: [{ name: 'east', clusterDomain: 'east..example.com' }], current: 'east' }, 'span.clusters[0].clusterDomain: received "east..example.com"'],
     [{ clusters: CLUSTERS, current: 'north' }, 'span.current: received "north"; expected the name of one of the span\'s Kubernetes clusters: "east", "west"'],
     [{ clusters: [{ name: 'East_1', clusterDomain: 'east.example.com' }], current: 'East_1' }, 'span.clusters[0].name: received "East_1"'],
   ])('refuses the span %j', (given, message) => {
@@ -348,7 +353,7 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     expect(fs.readdirSync(path.join(env.HOME!, 'orders-root-ca')).sort()).toEqual(['root-ca-key.pem', 'root-ca.pem']);
   });
 
-  test('broken as an older cert-manager would break it: leaves issued from an intermediate without ca.crt trust the intermediate alone, and the other cluster rejects them', async () => {
+  test('broken as a Secret without the root would break it: leaves issued from an intermediate without ca.crt trust the intermediate alone, and the other cluster rejects them', async () => {
     const west = planes.get('west')!;
     const intermediate = site('west').secrets.get('orders-west-intermediate-ca-secret')!;
     const ns = 'broken';
@@ -384,7 +389,14 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     const script = path.join(app, 'west', 'cluster-tls', 'orders', 'orders', 'cfssl', 'issue-intermediate.sh');
     const run = (args: string[]) => spawnSync(script, args, { env: { ...env, KUBECTL: 'kubectl --context=west' }, encoding: 'utf8' });
     const again = run([path.join(env.HOME!, 'orders-root-ca')]);
-    expect([again.status, again.stdout.trim()]).toEqual([0, 'Secret orders/orders-west-intermediate-ca-secret exists: kept']);
+    expect([again.status, again.stdout.trim()]).toEqual([0, `Secret orders/orders-west-intermediate-ca-secret exists, signed by the root in ${path.join(env.HOME!, 'orders-root-ca')}: kept`]);
+    // Another root than the one that signed the Secret: refused, since the clusters would not trust each other.
+    const other = path.join(work, 'other-root');
+    const otherRoot = run(['--new-root', other]);
+    expect([otherRoot.status, otherRoot.stderr]).toEqual([1, expect.stringContaining('exists with another root in its ca.crt')]);
+    // A relative folder is taken from where the script runs.
+    const relative = spawnSync(script, ['../home/orders-root-ca'], { cwd: path.join(work, 'blocks'), env: { ...env, KUBECTL: 'kubectl --context=west' }, encoding: 'utf8' });
+    expect([relative.status, relative.stdout]).toEqual([0, expect.stringContaining('kept')]);
     // A cluster whose Secret does not exist yet: delete west's and watch each refusal leave it absent.
     const saved = planes.get('west')!.kubectl(['get', 'secret', 'orders-west-intermediate-ca-secret', '-n', 'orders', '-o', 'json']);
     expect(planes.get('west')!.kubectl(['delete', 'secret', 'orders-west-intermediate-ca-secret', '-n', 'orders']).status).toBe(0);
@@ -394,8 +406,9 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
       const empty = fs.mkdtempSync(path.join(work, 'empty-'));
       const none = run([empty]);
       expect([none.status, none.stderr]).toEqual([1, expect.stringContaining(`${empty} holds no root CA`)]);
-      const inOutput = run(['--new-root', path.join(app, 'west', 'dist', 'root')]);
+      const inOutput = run(['--new-root', path.join(app, 'west', 'dist', 'sub', 'root')]);
       expect([inOutput.status, inOutput.stderr]).toEqual([1, expect.stringContaining('is inside the synth output')]);
+      expect(fs.existsSync(path.join(app, 'west', 'dist', 'sub'))).toBe(false);
       const usage = run([]);
       expect([usage.status, usage.stderr.trim()]).toEqual([1, 'issue-intermediate.sh: usage: issue-intermediate.sh [--new-root] ROOT_FOLDER (the folder that keeps the span\'s root CA)']);
       expect(planes.get('west')!.kubectl(['get', 'secret', 'orders-west-intermediate-ca-secret', '-n', 'orders']).status).not.toBe(0);

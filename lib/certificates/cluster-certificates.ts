@@ -317,7 +317,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
       span: this.span,
     };
     if (this.span !== undefined) {
-      requireSpanSettings(this, this.span, this.settings, { method: this.method, clusterDomain: props.clusterDomain, issuerRef: props.issuerRef, rotations: props.rotations });
+      requireSpanSettings(this, this.span, this.settings, { ...props, method: this.method });
       // The intermediate's Secret is the user's, made by the script: the exporter watches its expiry.
       this._addExternalTlsSecret({ name: this.caSecretName, namespace, usedBy: `cert-manager's CA Issuer of Kubernetes cluster ${this.span.current.name}` });
     }

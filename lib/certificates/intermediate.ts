@@ -27,13 +27,13 @@ import type { ResolvedSpan } from '../model/span';
 import type { RunbookStep } from '../documents/runbook';
 import { OutputFile } from '../synth/output-file';
 import { cfsslKey, json } from './cfssl';
-import { Block, KUBECTL_CHECK, NEED_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh } from './script-blocks';
+import { Block, GET_KEY_FUNCTION, KUBECTL_CHECK, NEED_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh } from './script-blocks';
 import { DistinguishedName, caSubject } from './subjects';
 import { IssuingMethod } from './certificate-options';
 import type { IConstruct } from 'constructs';
 
 /** The script that makes the span's root (once) and signs the current Kubernetes cluster's intermediate. */
-export const INTERMEDIATE_SCRIPT = 'issue-intermediate.sh';
+const INTERMEDIATE_SCRIPT = 'issue-intermediate.sh';
 /** The request of the span's root CA. */
 const ROOT_CSR = 'root-ca-csr.json';
 /** The request of the current Kubernetes cluster's intermediate CA. */
@@ -50,15 +50,15 @@ const ROOT_BARE = 'root-ca';
  * intermediate only from a root that outlives it, so the first half of the root's life leaves room
  * to add Kubernetes clusters.
  */
-export const ROOT_DURATION_FACTOR = 2;
+const ROOT_DURATION_FACTOR = 2;
 
 /** The subject of the span's root: the CA subject a single cluster's CA has, the Common Name alone. */
-export function rootSubject(settings: CertificateSettings): DistinguishedName {
+function rootSubject(settings: CertificateSettings): DistinguishedName {
   return caSubject(settings, IssuingMethod.CERT_MANAGER);
 }
 
 /** The subject of a Kubernetes cluster's intermediate: the Kubernetes cluster's name as OU, and the Common Name. */
-export function intermediateSubject(settings: CertificateSettings, kubernetesCluster: string): DistinguishedName {
+function intermediateSubject(settings: CertificateSettings, kubernetesCluster: string): DistinguishedName {
   return [{ type: 'OU', value: kubernetesCluster }, { type: 'CN', value: settings.commonName }];
 }
 
@@ -69,15 +69,24 @@ export function intermediateSubject(settings: CertificateSettings, kubernetesClu
  * intermediate's adds the Kubernetes cluster as OU, and a leaf's always carries an organization.
  */
 export function requireSpanSettings(scope: IConstruct, span: ResolvedSpan, settings: CertificateSettings,
-  props: { readonly method: IssuingMethod; readonly clusterDomain?: string; readonly issuerRef?: unknown; readonly rotations?: readonly unknown[] }): void {
+  props: {
+    readonly method: IssuingMethod; readonly clusterDomain?: string; readonly issuerRef?: unknown; readonly rotations?: readonly unknown[];
+    readonly caKeyRotationPolicy?: string; readonly caRenewBefore?: unknown;
+  }): void {
   if (props.method !== IssuingMethod.CERT_MANAGER) {
     inputError(scope, 'method', props.method, `"${IssuingMethod.CERT_MANAGER}" with span: each Kubernetes cluster's cert-manager issues its leaves from its own intermediate CA`);
   }
   if (props.issuerRef !== undefined) {
-    inputError(scope, 'issuerRef', 'an issuer', 'no issuerRef with span: the leaves are signed by each Kubernetes cluster\'s intermediate CA, which the span\'s root signs');
+    inputError(scope, 'issuerRef', props.issuerRef, 'no issuerRef with span: the leaves are signed by each Kubernetes cluster\'s intermediate CA, which the span\'s root signs');
   }
-  if ((props.rotations ?? []).length > 0) {
-    inputError(scope, 'rotations', `${props.rotations!.length} rotations`, 'no rotations with span: rotating a span\'s intermediates and root is not supported yet');
+  const rotations = props.rotations ?? [];
+  if (rotations.length > 0) {
+    inputError(scope, 'rotations', `${rotations.length} rotation${rotations.length === 1 ? '' : 's'}`, 'no rotations with span: rotating a span\'s intermediates and root is not supported yet');
+  }
+  for (const [field, value] of [['caKeyRotationPolicy', props.caKeyRotationPolicy], ['caRenewBefore', props.caRenewBefore]] as const) {
+    if (value !== undefined) {
+      inputError(scope, field, value, `no ${field} with span: cert-manager renews no CA of a span; the script signs each intermediate for caDuration`);
+    }
   }
   if (props.clusterDomain !== undefined) {
     inputError(scope, 'clusterDomain', props.clusterDomain, `no clusterDomain with span: each Kubernetes cluster's domain is its span.clusters[].clusterDomain ("${span.current.clusterDomain}" here)`);
@@ -151,7 +160,7 @@ export function intermediateStep(settings: CertificateSettings, span: ResolvedSp
 }
 
 /** The intermediate's script: makes the root with `--new-root`, then signs the intermediate and creates its Secret, keeping one that exists. */
-export function intermediateScript(settings: CertificateSettings, span: ResolvedSpan): string {
+function intermediateScript(settings: CertificateSettings, span: ResolvedSpan): string {
   const { clusterName, namespace } = settings;
   const secret = names.intermediateSecretName(clusterName, span.current.name);
   const blocks: Block[] = [
@@ -169,17 +178,31 @@ export function intermediateScript(settings: CertificateSettings, span: Resolved
       '#',
       '# Run it with kubectl pointing at that Kubernetes cluster. The intermediate\'s key is made in a',
       '# private scratch folder, written only into the Secret, and removed. A Secret that exists is',
-      '# kept: renewing an intermediate is a procedure of its own.',
+      '# kept when the root signed it: renewing an intermediate is a procedure of its own.',
       '#',
       '# Environment:',
       '#   KUBECTL  the kubectl command, split on spaces (default: kubectl),',
       `#            for example KUBECTL="kubectl --context=${span.current.name}"`,
       'set -euo pipefail',
       'umask 077',
-      'cd "$(dirname "$0")"',
     ],
     kubectlVariables(namespace),
     failFunction(INTERMEDIATE_SCRIPT),
+    [
+      '# The arguments, read before the script moves to its own folder: ROOT_FOLDER is taken from where',
+      '# it was run.',
+      'new_root=false',
+      'if [ "${1:-}" = --new-root ]; then',
+      '  new_root=true',
+      '  shift',
+      'fi',
+      `[ "$#" -eq 1 ] && [ -n "$1" ] || fail "usage: ${INTERMEDIATE_SCRIPT} [--new-root] ROOT_FOLDER (the folder that keeps the span's root CA)"`,
+      'case "$1" in',
+      '  /*) root="$1" ;;',
+      '  *) root="$PWD/$1" ;;',
+      'esac',
+      'cd "$(dirname "$0")"',
+    ],
     NEED_FUNCTION,
     [
       'need cfssl \'install cfssl and cfssljson (Debian and Ubuntu: apt-get install golang-cfssl)\'',
@@ -187,46 +210,45 @@ export function intermediateScript(settings: CertificateSettings, span: Resolved
       'need openssl \'install openssl\'',
       ...KUBECTL_CHECK,
     ],
-    [
-      'new_root=false',
-      'if [ "${1:-}" = --new-root ]; then',
-      '  new_root=true',
-      '  shift',
-      'fi',
-      `[ "$#" -eq 1 ] && [ -n "$1" ] || fail "usage: ${INTERMEDIATE_SCRIPT} [--new-root] ROOT_FOLDER (the folder that keeps the span's root CA)"`,
-      'root="$1"',
-    ],
-    SECRET_EXISTS_FUNCTION,
-    [
-      `if secret_exists ${sh(secret)}; then`,
-      `  echo "Secret $NAMESPACE/${secret} exists: kept"`,
-      '  exit 0',
-      'fi',
-    ],
     rootBlock(settings),
+    SECRET_EXISTS_FUNCTION,
+    GET_KEY_FUNCTION,
+    [
+      'work="$(mktemp -d)"',
+      'trap \'rm -rf -- "$work"\' EXIT',
+      '# fingerprint FILE: the SHA-256 fingerprint of the first certificate in FILE.',
+      'fingerprint() {',
+      '  openssl x509 -noout -fingerprint -sha256 -in "$1"',
+      '}',
+    ],
+    keptBlock(secret),
     signBlock(secret),
   ];
   return joinBlocks(blocks);
 }
 
-/** Makes the root with `--new-root` (never over one), or checks that the folder holds it; never below a synth output. */
+/**
+ * Makes the root with `--new-root` (never over a root file), or checks that the folder holds it;
+ * never below a synth output, which is checked before anything is made.
+ */
 function rootBlock(settings: CertificateSettings): Block {
   return [
     '# The root: made once, with --new-root, in a folder of its own; never below a synth output, which',
-    '# the next synth replaces whole.',
-    'if $new_root; then',
-    `  [ ! -e "$root/${ROOT_BARE}-key.pem" ] || fail "$root already holds a root CA; run without --new-root to sign with it"`,
-    '  mkdir -p -- "$root"',
-    'fi',
-    '[ -d "$root" ] || fail "$root is not a folder; give the folder that keeps the span\'s root CA, or --new-root to make one there (once, for the first Kubernetes cluster)"',
-    'root="$(cd -- "$root" && pwd -P)"',
+    '# the next synth replaces whole. The nearest folder that exists is checked before anything is made.',
     'dir="$root"',
+    'while [ ! -d "$dir" ]; do',
+    '  [ ! -e "$dir" ] || fail "$root is not a folder; give the folder that keeps the span\'s root CA"',
+    '  dir="$(dirname "$dir")"',
+    'done',
+    'dir="$(cd -- "$dir" && pwd -P)"',
     'while :; do',
     `  [ ! -e "$dir/${layout.OUTPUT_MARKER_FILE}" ] || fail "$root is inside the synth output $dir, which the next synth replaces whole; keep the root in a folder of its own"`,
     '  [ "$dir" != / ] || break',
     '  dir="$(dirname "$dir")"',
     'done',
     'if $new_root; then',
+    `  [ ! -e "$root/${ROOT_BARE}-key.pem" ] && [ ! -e "$root/${ROOT_BARE}.pem" ] || fail "$root already holds a root CA; run without --new-root to sign with it"`,
+    '  mkdir -p -- "$root"',
     `  cfssl gencert -initca ${ROOT_CSR} | cfssljson -bare "$root/${ROOT_BARE}"`,
     `  rm -f -- "$root/${ROOT_BARE}.csr"`,
     `  echo "made the root CA in $root: keep ${ROOT_BARE}-key.pem there, off every cluster"`,
@@ -237,11 +259,22 @@ function rootBlock(settings: CertificateSettings): Block {
   ];
 }
 
-/** Signs the intermediate in a private scratch folder and creates its Secret (`kubectl create` refuses one that exists). */
+/** Keeps a Secret that exists when its ca.crt is this root; stops when another root signed it. */
+function keptBlock(secret: string): Block {
+  return [
+    `if secret_exists ${sh(secret)}; then`,
+    `  get_key ${sh(secret)} ${SECRET_KEYS.ca} "$work/kept-ca.crt"`,
+    `  [ "$(fingerprint "$work/kept-ca.crt")" = "$(fingerprint "$root/${ROOT_BARE}.pem")" ] \\`,
+    `    || fail "Secret $NAMESPACE/${secret} exists with another root in its ca.crt than the one in $root: the clusters would not trust each other; give the root that signed it"`,
+    `  echo "Secret $NAMESPACE/${secret} exists, signed by the root in $root: kept"`,
+    '  exit 0',
+    'fi',
+  ];
+}
+
+/** Signs the intermediate in the private scratch folder and creates its Secret (`kubectl create` refuses one that exists). */
 function signBlock(secret: string): Block {
   return [
-    'work="$(mktemp -d)"',
-    'trap \'rm -rf -- "$work"\' EXIT',
     `cfssl gencert -ca "$root/${ROOT_BARE}.pem" -ca-key "$root/${ROOT_BARE}-key.pem" -config ${INTERMEDIATE_CONFIG} -profile ${INTERMEDIATE_PROFILE} ${INTERMEDIATE_CSR} \\`,
     '  | cfssljson -bare "$work/intermediate"',
     `"\${kubectl[@]}" create secret generic ${sh(secret)} --namespace="$NAMESPACE" --type=kubernetes.io/tls \\`,

@@ -30,7 +30,7 @@ export interface KubernetesSpan {
   /**
    * The Kubernetes clusters, in the order they join: the `DatabaseCluster` of the first is the one
    * the others join (`spec.cluster`). Every server certificate names its host names in every one
-   * of their domains. Add a cluster at the end; never reorder or remove one that runs members.
+   * of their domains. Never reorder the list or remove a cluster that runs members.
    */
   readonly clusters: KubernetesClusterSpec[];
   /** The name of the Kubernetes cluster this app's output is for: one of `clusters`. */
@@ -58,7 +58,7 @@ export const SPAN_SHAPE: PropSpec = objectOf({
  * cluster's domain: ten domains keep the longest list of a component well under what a
  * certificate request or a Secret holds comfortably.
  */
-export const MAX_SPAN_CLUSTERS = 10;
+const MAX_SPAN_CLUSTERS = 10;
 
 /**
  * Checks a span: at least one Kubernetes cluster, at most {@link MAX_SPAN_CLUSTERS}, each name a DNS

@@ -790,9 +790,10 @@ function referenceCa(caSecret: SecretData | undefined, set: readonly (SecretData
     const key = caSecret.data[SECRET_KEYS.certificate] ? SECRET_KEYS.certificate : SECRET_KEYS.ca;
     const certificate = parseCertificates(caSecret, key)[0];
     // An intermediate CA (a span's) signs the leaves, and the root in its ca.crt is what every leaf carries.
-    const selfSigned = certificate.checkIssued(certificate) && certificate.verify(certificate.publicKey);
-    if (!selfSigned && key === SECRET_KEYS.certificate && caSecret.data[SECRET_KEYS.ca] !== undefined) {
-      return { certificate: parseCertificates(caSecret, SECRET_KEYS.ca)[0], origin: `the root in ca.crt of the intermediate CA Secret ${caSecret.name}` };
+    const root = key === SECRET_KEYS.certificate && caSecret.data[SECRET_KEYS.ca] !== undefined ? parseCertificates(caSecret, SECRET_KEYS.ca)[0] : undefined;
+    const intermediate = root !== undefined && root.fingerprint256 !== certificate.fingerprint256 && certificate.checkIssued(root) && certificate.verify(root.publicKey);
+    if (intermediate) {
+      return { certificate: root, origin: `the root in ca.crt of the intermediate CA Secret ${caSecret.name}` };
     }
     return { certificate, origin: `the CA Secret ${caSecret.name}` };
   }

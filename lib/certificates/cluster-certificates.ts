@@ -169,7 +169,8 @@ export interface ClusterCertificatesProps {
    * cluster's intermediate CA with it and creates its Secret, and cert-manager issues every
    * certificate here from that intermediate. The `DatabaseCluster` carries this cluster's domain,
    * `acrossK8s` and, outside the first Kubernetes cluster, the first one's cluster to join.
-   * cert-manager method only; `clusterDomain`, `issuerRef` and `rotations` are refused with it.
+   * cert-manager method only; `clusterDomain`, `issuerRef`, `rotations`, `caRenewBefore` and
+   * `caKeyRotationPolicy` are refused with it.
    * @default - one Kubernetes cluster, with a CA of its own
    */
   readonly span?: KubernetesSpan;

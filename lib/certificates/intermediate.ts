@@ -253,7 +253,7 @@ function rootBlock(settings: CertificateSettings): Block {
     `  rm -f -- "$root/${ROOT_BARE}.csr"`,
     `  echo "made the root CA in $root: keep ${ROOT_BARE}-key.pem there, off every cluster"`,
     'fi',
-    `[ -s "$root/${ROOT_BARE}.pem" ] && [ -s "$root/${ROOT_BARE}-key.pem" ] || fail "$root holds no root CA (${ROOT_BARE}.pem and ${ROOT_BARE}-key.pem); give the folder the first Kubernetes cluster's run made it in"`,
+    `[ -s "$root/${ROOT_BARE}.pem" ] && [ -s "$root/${ROOT_BARE}-key.pem" ] || fail "$root holds no root CA (${ROOT_BARE}.pem and ${ROOT_BARE}-key.pem); give the folder the first Kubernetes cluster's run made it in, or add --new-root to make it there for the first Kubernetes cluster"`,
     `openssl x509 -checkend ${Math.ceil(parseDuration(settings.caDuration)! / 1000)} -noout -in "$root/${ROOT_BARE}.pem" >/dev/null \\`,
     `  || fail "the root CA in $root expires within ${settings.caDuration}, before an intermediate it signs now would; replace the root first"`,
   ];

@@ -2,10 +2,12 @@
  * One database cluster across Kubernetes clusters (`span`). The props: host names in every
  * cluster's domain, the DatabaseCluster's `acrossK8s` and `cluster`, the CA Issuers on the
  * intermediate's Secret, every refusal. Then docs/how-to/across-kubernetes-clusters.md, run as
- * written on two real API servers, each with the real cert-manager (test/_control-plane.ts), with
- * the real cfssl making the root and the intermediates: every handshake between the Secrets of one
- * cluster and those of the other, dialed by the other cluster's domain, with OpenSSL (node:tls)
- * and Go's crypto/tls, and the private keys each cluster holds.
+ * written on three real API servers, each with the real cert-manager (test/_control-plane.ts), with
+ * the real cfssl making the root and the intermediates and the real cmctl renewing: a cluster added
+ * after the first two, then an intermediate renewed; every handshake between the Secrets of each
+ * cluster and those of each other one, dialed by the server cluster's domain, and across the
+ * renewal, with OpenSSL (node:tls) and Go's crypto/tls; what the added cluster changed in the
+ * others; and the private keys each cluster holds.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
@@ -27,10 +29,10 @@ const RUN_MARKER = '<!-- run: test/span.test.ts -->';
 const CLUSTERS: KubernetesClusterSpec[] = [{ name: 'east', clusterDomain: 'east.example.com' }, { name: 'west', clusterDomain: 'west.example.com' }];
 
 /** One Kubernetes cluster's app, as the guide builds it, with extra props for the certificates. */
-function span(current: string, props: Record<string, unknown> = {}) {
+function span(current: string, props: Record<string, unknown> = {}, clusters = CLUSTERS) {
   const app = Testing.app();
   const chart = new Chart(app, 'orders', { namespace: 'orders' });
-  const certificates = new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', span: { clusters: CLUSTERS, current }, ...props });
+  const certificates = new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', span: { clusters, current }, ...props });
   const database = new TlsDatabaseCluster(chart, 'database', {
     clusterName: 'orders', version: 'v8.5.0', operatorVersion: 'v1.6.6', certificates,
     coordinator: { baseImage: 'r/coordinator', storage: '10Gi' }, store: { baseImage: 'r/store', storage: '10Gi' }, sqlserver: { baseImage: 'r/sqlserver' },
@@ -49,17 +51,23 @@ function refusal(build: () => unknown): string {
 }
 
 describe('span, as props', () => {
-  test('every server certificate names its host names in every Kubernetes cluster\'s domain, after the specification\'s', () => {
+  test('every server certificate names its fully qualified host names in its own Kubernetes cluster\'s domain, after the specification\'s', () => {
     const { certificates } = span('west');
     const store = certificates.serverCertificates.find((s) => s.token === 'store')!;
     expect(store.dnsNames).toEqual([
       'orders-store', 'orders-store.orders', 'orders-store.orders.svc',
       'orders-store-peer', 'orders-store-peer.orders', 'orders-store-peer.orders.svc',
       '*.orders-store-peer', '*.orders-store-peer.orders', '*.orders-store-peer.orders.svc',
-      'orders-store.orders.svc.east.example.com', 'orders-store-peer.orders.svc.east.example.com', '*.orders-store-peer.orders.svc.east.example.com',
       'orders-store.orders.svc.west.example.com', 'orders-store-peer.orders.svc.west.example.com', '*.orders-store-peer.orders.svc.west.example.com',
     ]);
     expect(certificates.clusterDomain).toBe('west.example.com');
+  });
+
+  test('a Kubernetes cluster added at the end of the span changes nothing in the others\' output', () => {
+    const north = [...CLUSTERS, { name: 'north', clusterDomain: 'north.example.com' }];
+    for (const { name } of CLUSTERS) {
+      expect(span(name, {}, north).objects).toEqual(span(name).objects);
+    }
   });
 
   test('the first cluster\'s DatabaseCluster is acrossK8s; every other one joins it by its domain', () => {
@@ -128,9 +136,9 @@ function crossTries(server: { plan: TlsPlan; secrets: Map<string, SecretPem>; do
 /** OpenSSL (node:tls) on both sides: the rejections, as lines. */
 async function nodeRejections(tries: readonly CrossTry[]): Promise<string[]> {
   const rejected: string[] = [];
-  for (const server of [...new Set(tries.map((t) => t.server))]) {
-    const mine = tries.filter((t) => t.server === server);
-    const s = mine[0].serverSecret;
+  // By the server's Secret itself: Secrets of one name in two clusters are two servers.
+  for (const s of [...new Set(tries.map((t) => t.serverSecret))]) {
+    const mine = tries.filter((t) => t.serverSecret === s);
     const listening = await HandshakeServer.start({ cert: s['tls.crt'], key: s['tls.key'], ca: s['ca.crt'] });
     try {
       for (const t of mine) {
@@ -212,23 +220,61 @@ function mergedKubeconfig(planes: ReadonlyMap<string, ControlPlane>, file: strin
 // Two control planes with cert-manager, the app's compile and the issuance on a loaded 2-core machine.
 jest.setTimeout(600_000);
 
-describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`, [...CONTROL_PLANE_TOOLS, 'tls-peer'], () => {
+/** The Kubernetes clusters of the guide, with the one its section 7 adds. */
+const GUIDE_CLUSTERS: KubernetesClusterSpec[] = [...CLUSTERS, { name: 'north', clusterDomain: 'north.example.com' }];
+const ADD_SECTION = '7. Add a Kubernetes cluster later';
+const RENEW_SECTION = '8. Renew an intermediate';
+
+/** A cluster's Secrets and manifests at one moment of the guide. */
+interface Snapshot {
+  readonly secrets: Map<string, SecretPem>;
+  readonly versions: Map<string, string>;
+  readonly manifests?: string;
+}
+
+describeWithTools(`${GUIDE} on three real API servers with the real cert-manager`, [...CONTROL_PLANE_TOOLS, 'tls-peer', 'cmctl'], () => {
   const planes = new Map<string, ControlPlane>();
   let work: string;
   let app: string;
   let env: NodeJS.ProcessEnv;
   const ran: Ran[] = [];
+  /** Each cluster's state right before a section's block runs, by section. */
+  const before = new Map<string, Map<string, Snapshot>>();
   const blocks = readmeBlocks(fs.readFileSync(path.join(ROOT, GUIDE), 'utf8'), GUIDE);
 
   /** Each cluster's plan and its Secrets as its API server holds them. */
   const site = (name: string) => {
     const plan: TlsPlan = JSON.parse(fs.readFileSync(path.join(app, name, 'cluster-tls', 'orders', 'orders', 'tls-plan.json'), 'utf8'));
-    return { plan, secrets: planes.get(name)!.tlsSecrets('orders'), domain: CLUSTERS.find((c) => c.name === name)!.clusterDomain };
+    return { plan, secrets: planes.get(name)!.tlsSecrets('orders'), domain: GUIDE_CLUSTERS.find((c) => c.name === name)!.clusterDomain };
+  };
+
+  /** What each cluster that has an output holds now. */
+  const snapshot = (): Map<string, Snapshot> => new Map(GUIDE_CLUSTERS.filter(({ name }) => fs.existsSync(path.join(app, name, 'dist'))).map(({ name }) => {
+    const got = planes.get(name)!.kubectl(['get', 'secrets', '-n', 'orders', '-o', 'json']);
+    const items: any[] = got.status === 0 ? JSON.parse(got.stdout).items : [];
+    return [name, {
+      secrets: planes.get(name)!.tlsSecrets('orders'),
+      versions: new Map(items.map((i) => [i.metadata.name, i.metadata.resourceVersion])),
+      manifests: fs.readFileSync(path.join(app, name, 'dist', 'orders.k8s.yaml'), 'utf8'),
+    }];
+  }));
+
+  /** Waits until every leaf of a cluster carries the intermediate its Secret holds now (cert-manager re-issued them). */
+  const untilIssuedFrom = async (name: string) => {
+    for (let i = 0; i < 120; i++) {
+      const s = site(name);
+      const intermediate = certificatesOf(s.secrets.get(`orders-${name}-intermediate-ca-secret`)!['tls.crt'])[0].fingerprint256;
+      if (s.plan.secrets.every((p) => certificatesOf(s.secrets.get(p.name)?.['tls.crt'] ?? '')[1]?.fingerprint256 === intermediate)) {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    throw new Error(`cert-manager did not re-issue the certificates of ${name} from its renewed intermediate within 120 s`);
   };
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-'));
-    for (const { name } of CLUSTERS) {
+    for (const { name } of GUIDE_CLUSTERS) {
       const plane = await ControlPlane.start();
       planes.set(name, plane);
       await plane.startCertManager();
@@ -243,7 +289,9 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     fs.symlinkSync(ROOT, path.join(modules, 'cdk8s-cluster-tls'));
     const bin = path.join(work, 'bin');
     fs.mkdirSync(bin);
-    fs.symlinkSync(tool('kubectl'), path.join(bin, 'kubectl'));
+    for (const program of ['kubectl', 'cmctl'] as const) {
+      fs.symlinkSync(tool(program), path.join(bin, program));
+    }
     const home = path.join(work, 'home');
     fs.mkdirSync(home, { mode: 0o700 });
     const kubeconfig = path.join(work, 'kubeconfig');
@@ -252,7 +300,7 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     for (const name of ['KUBECTL', 'CDK8S_OUTDIR', 'ROOT_CA']) {
       delete env[name];
     }
-    // The guide's blocks in order: the app file written, each command block sourced where the one before left off.
+    // The guide's blocks in order: each file written, each command block sourced where the one before left off.
     const scratch = path.join(work, 'blocks');
     fs.mkdirSync(scratch);
     let cwd = app;
@@ -264,8 +312,9 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
       if (block.lang !== 'sh') {
         continue;
       }
-      const before = fs.readFileSync(path.join(ROOT, GUIDE), 'utf8').split('\n')[block.line - 2];
-      expect(`${GUIDE}:${block.line} ${before}`).toBe(`${GUIDE}:${block.line} ${RUN_MARKER}`);
+      const marker = fs.readFileSync(path.join(ROOT, GUIDE), 'utf8').split('\n')[block.line - 2];
+      expect(`${GUIDE}:${block.line} ${marker}`).toBe(`${GUIDE}:${block.line} ${RUN_MARKER}`);
+      before.set(block.section, snapshot());
       // ROOT_CA is exported by one block for the next ones, as the reader's shell keeps it.
       const done = await runBlock({ ...block, text: `${ran.some((r) => r.block.text.includes('export ROOT_CA')) ? 'export ROOT_CA="$HOME/orders-root-ca"\n' : ''}${block.text}` }, cwd, env, scratch);
       ran.push(done);
@@ -274,6 +323,7 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
       }
       cwd = done.cwd;
     }
+    await untilIssuedFrom('west');
   }, 1_200_000);
 
   afterAll(async () => {
@@ -285,21 +335,20 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     }
   });
 
-  test('every command block of the guide ran as written, the last one printing that west\'s certificate verifies against east\'s ca.crt', () => {
+  test('every command block of the guide ran as written, the check printing that west\'s certificate verifies against east\'s ca.crt', () => {
     expect(ran.map((r) => r.block.section)).toEqual([
       '2. Synthesize one output per Kubernetes cluster', '3. Make the root and the first cluster\'s intermediate',
       '4. Issue the first cluster\'s certificates and deploy it', '5. Every other cluster, with the same root', '6. Check that the clusters trust each other',
+      ADD_SECTION, RENEW_SECTION,
     ]);
-    expect(ran.at(-1)!.output).toContain('west-store.crt: OK');
+    expect(ran.find((r) => r.block.section.startsWith('6.'))!.output).toContain('west-store.crt: OK');
     expect(ran[0].output).toContain('synthesized 1 manifest (');
   });
 
-  test('each leaf\'s tls.crt is the leaf and its cluster\'s intermediate, and its ca.crt the root that signed both intermediates', () => {
-    const east = site('east');
-    const west = site('west');
-    const rootPem = fs.readFileSync(path.join(env.HOME!, 'orders-root-ca', 'root-ca.pem'), 'utf8');
-    const root = new crypto.X509Certificate(rootPem);
-    for (const [name, s] of [['east', east], ['west', west]] as const) {
+  test('each leaf\'s tls.crt is the leaf and its cluster\'s intermediate, and its ca.crt the root that signed every intermediate', () => {
+    const root = new crypto.X509Certificate(fs.readFileSync(path.join(env.HOME!, 'orders-root-ca', 'root-ca.pem'), 'utf8'));
+    for (const { name } of GUIDE_CLUSTERS) {
+      const s = site(name);
       const intermediate = certificatesOf(s.secrets.get(`orders-${name}-intermediate-ca-secret`)!['tls.crt']);
       expect(intermediate).toHaveLength(1);
       expect(intermediate[0].checkIssued(root) && intermediate[0].verify(root.publicKey)).toBe(true);
@@ -313,17 +362,50 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     }
   });
 
-  test('OpenSSL: every server Secret of one cluster accepts every Secret of the other, dialed by its own domain\'s names, both ways', async () => {
-    const east = site('east');
-    const west = site('west');
-    const tries = [...crossTries(east, west), ...crossTries(west, east)];
+  /** Every directed pair of the three clusters, as they hold their Secrets at the end. */
+  const allPairs = () => GUIDE_CLUSTERS.flatMap((a) => GUIDE_CLUSTERS.filter((b) => b.name !== a.name).flatMap((b) => crossTries(site(a.name), site(b.name))));
+
+  /**
+   * The renewal's mixed state: the Secrets west held before the renewal against those it holds after
+   * it (pods that loaded one or the other while cert-manager re-issued), each side dialed as a server.
+   */
+  const renewalPairs = () => {
+    const old = { ...site('west'), secrets: before.get(RENEW_SECTION)!.get('west')!.secrets };
+    return [...crossTries(old, site('west')), ...crossTries(site('west'), old)];
+  };
+
+  test('OpenSSL: every server Secret of each cluster accepts every Secret of each other one, dialed by its own domain\'s names, and across the renewal', async () => {
+    const tries = [...allPairs(), ...renewalPairs()];
     expect(await nodeRejections(tries)).toEqual([]);
-    // Three server Secrets a cluster, five Secrets a cluster dialing, two names or more each.
-    expect(tries.length).toBeGreaterThanOrEqual(2 * 3 * 5 * 2);
+    // Six directed pairs and the renewal's two, three server Secrets a cluster, five Secrets dialing, two names or more each.
+    expect(tries.length).toBeGreaterThanOrEqual(8 * 3 * 5 * 2);
+  });
+
+  test('Go\'s crypto/tls: the same matrix, with zero rejections', () => {
+    expect(goRejections([...allPairs(), ...renewalPairs()])).toEqual([]);
+  });
+
+  test('the renewal wrote a new intermediate with a new key over west\'s Secret, and left every ca.crt as it was', () => {
+    const was = before.get(RENEW_SECTION)!.get('west')!.secrets;
+    const is = site('west').secrets;
+    const secret = 'orders-west-intermediate-ca-secret';
+    expect(certificatesOf(is.get(secret)!['tls.crt'])[0].fingerprint256).not.toBe(certificatesOf(was.get(secret)!['tls.crt'])[0].fingerprint256);
+    expect(publicKeyOf(is.get(secret)!['tls.key'])).not.toBe(publicKeyOf(was.get(secret)!['tls.key']));
+    expect([...is.entries()].filter(([name, pem]) => pem['ca.crt'] !== was.get(name)?.['ca.crt']).map(([name]) => name)).toEqual([]);
+  });
+
+  test('adding north changed nothing in east and west: the same manifests, and not one Secret written', () => {
+    const was = before.get(ADD_SECTION)!;
+    const is = before.get(RENEW_SECTION)!;
+    for (const { name } of CLUSTERS) {
+      expect([name, is.get(name)!.manifests === was.get(name)!.manifests]).toEqual([name, true]);
+      expect([name, Object.fromEntries(is.get(name)!.versions)]).toEqual([name, Object.fromEntries(was.get(name)!.versions)]);
+    }
+    expect(was.has('north')).toBe(false);
   });
 
   test('cluster-tls verify passes each cluster\'s Secrets against its own output, the root in the intermediate\'s ca.crt as the CA', () => {
-    for (const { name } of CLUSTERS) {
+    for (const { name } of GUIDE_CLUSTERS) {
       const secrets = planes.get(name)!.kubectl(['get', 'secrets', '-n', 'orders', '-o', 'json']);
       const run = spawnSync(process.execPath, [path.join(ROOT, 'build', 'bin', 'cluster-tls.js'), 'verify', '--dist', path.join(app, name, 'dist'), '--secrets', '-', '--json'],
         { input: secrets.stdout, encoding: 'utf8' });
@@ -333,20 +415,18 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     }
   });
 
-  test('Go\'s crypto/tls: the same matrix across the clusters, with zero rejections', () => {
-    const tries = [...crossTries(site('east'), site('west')), ...crossTries(site('west'), site('east'))];
-    expect(goRejections(tries)).toEqual([]);
-  });
-
-  test('no Secret in west holds the root\'s key or east\'s intermediate\'s, and no key is left in the app\'s folders', () => {
+  test('no Secret in a cluster holds the root\'s key or another cluster\'s intermediate\'s, and no key is left in the app\'s folders', () => {
     const rootKey = publicKeyOf(fs.readFileSync(path.join(env.HOME!, 'orders-root-ca', 'root-ca-key.pem'), 'utf8'));
-    const eastIntermediate = publicKeyOf(site('east').secrets.get('orders-east-intermediate-ca-secret')!['tls.key']);
-    const got = planes.get('west')!.kubectl(['get', 'secrets', '--all-namespaces', '-o', 'json']);
-    expect(got.status).toBe(0);
-    const westKeys = JSON.parse(got.stdout).items.flatMap((s: any) => Object.values<string>(s.data ?? {})
-      .map((v) => Buffer.from(v, 'base64').toString('utf8')).filter((v) => v.includes('PRIVATE KEY')).map(publicKeyOf));
-    expect(westKeys.length).toBeGreaterThanOrEqual(6);
-    expect(westKeys.filter((k: string) => k === rootKey || k === eastIntermediate)).toEqual([]);
+    const intermediateKey = (name: string) => publicKeyOf(site(name).secrets.get(`orders-${name}-intermediate-ca-secret`)!['tls.key']);
+    for (const { name } of GUIDE_CLUSTERS) {
+      const got = planes.get(name)!.kubectl(['get', 'secrets', '--all-namespaces', '-o', 'json']);
+      expect(got.status).toBe(0);
+      const keys: string[] = JSON.parse(got.stdout).items.flatMap((s: any) => Object.values<string>(s.data ?? {})
+        .map((v) => Buffer.from(v, 'base64').toString('utf8')).filter((v) => v.includes('PRIVATE KEY')).map(publicKeyOf));
+      expect(keys.length).toBeGreaterThanOrEqual(6);
+      const foreign = [rootKey, ...GUIDE_CLUSTERS.filter((c) => c.name !== name).map((c) => intermediateKey(c.name))];
+      expect([name, keys.filter((k) => foreign.includes(k)).length]).toEqual([name, 0]);
+    }
     // The intermediates' keys were made in a scratch folder and written nowhere but their Secrets.
     const files = fs.readdirSync(app, { recursive: true, encoding: 'utf8' }).filter((f) => !f.startsWith('node_modules')).map((f) => path.join(app, f));
     expect(files.filter((f) => fs.statSync(f).isFile() && fs.readFileSync(f, 'utf8').includes('PRIVATE KEY'))).toEqual([]);
@@ -385,7 +465,7 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     expect(goRejections(tries)).toHaveLength(tries.length);
   });
 
-  test('the script keeps a Secret that exists, and refuses --new-root over a root, a folder without one, and a root inside a synth output', () => {
+  test('the script keeps a Secret that exists, and refuses --new-root over a root, a folder without one, a root inside a synth output, and --renew without a Secret', () => {
     const script = path.join(app, 'west', 'cluster-tls', 'orders', 'orders', 'cfssl', 'issue-intermediate.sh');
     const run = (args: string[]) => spawnSync(script, args, { env: { ...env, KUBECTL: 'kubectl --context=west' }, encoding: 'utf8' });
     const again = run([path.join(env.HOME!, 'orders-root-ca')]);
@@ -410,7 +490,9 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
       expect([inOutput.status, inOutput.stderr]).toEqual([1, expect.stringContaining('is inside the synth output')]);
       expect(fs.existsSync(path.join(app, 'west', 'dist', 'sub'))).toBe(false);
       const usage = run([]);
-      expect([usage.status, usage.stderr.trim()]).toEqual([1, 'issue-intermediate.sh: usage: issue-intermediate.sh [--new-root] ROOT_FOLDER (the folder that keeps the span\'s root CA)']);
+      expect([usage.status, usage.stderr.trim()]).toEqual([1, 'issue-intermediate.sh: usage: issue-intermediate.sh [--new-root | --renew] ROOT_FOLDER (the folder that keeps the span\'s root CA)']);
+      const renewNone = run(['--renew', path.join(env.HOME!, 'orders-root-ca')]);
+      expect([renewNone.status, renewNone.stderr]).toEqual([1, expect.stringContaining('does not exist, so there is no intermediate to renew; run without --renew to issue it')]);
       expect(planes.get('west')!.kubectl(['get', 'secret', 'orders-west-intermediate-ca-secret', '-n', 'orders']).status).not.toBe(0);
     } finally {
       const secret = JSON.parse(saved.stdout);

@@ -164,7 +164,8 @@ export interface ClusterCertificatesProps {
    * One database cluster across several Kubernetes clusters: the Kubernetes clusters it spans, each
    * with its cluster DNS domain, and the one this app's output is for. Synthesize one app per
    * Kubernetes cluster, each naming its own as `current`, into an output folder of its own. Every
-   * server certificate then names its host names in every cluster's domain, and trust runs through
+   * server certificate then names its fully qualified host names in its own cluster's domain, the
+   * names the members of the other clusters reach it by, and trust runs through
    * one root CA that no cluster holds: the output's `issue-intermediate.sh` signs this Kubernetes
    * cluster's intermediate CA with it and creates its Secret, and cert-manager issues every
    * certificate here from that intermediate. The `DatabaseCluster` carries this cluster's domain,
@@ -370,8 +371,8 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
     } else {
       requireDerivedLabels(this, 'clusterName', this.clusterName, serviceLabels);
     }
-    const domains = this.span !== undefined ? this.span.clusters.map((c) => c.clusterDomain) : [this.clusterDomain];
-    const computed = [...new Set(domains.flatMap((clusterDomain) => names.hostNames(token, { clusterName: this.clusterName, namespace: this.namespace, clusterDomain, ...options })))];
+    // With a span, the domain is this Kubernetes cluster's: the members of the others reach these by its fully qualified names.
+    const computed = names.hostNames(token, { clusterName: this.clusterName, namespace: this.namespace, clusterDomain: this.clusterDomain, ...options });
     this.requireNamesFit(token, computed);
     const plan = {
       token,

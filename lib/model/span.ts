@@ -29,8 +29,8 @@ export interface KubernetesClusterSpec {
 export interface KubernetesSpan {
   /**
    * The Kubernetes clusters, in the order they join: the `DatabaseCluster` of the first is the one
-   * the others join (`spec.cluster`). Every server certificate names its host names in every one
-   * of their domains. Never reorder the list or remove a cluster that runs members.
+   * the others join (`spec.cluster`). Adding a cluster at the end changes nothing in the outputs of
+   * the others; never reorder the list or remove a cluster that runs members.
    */
   readonly clusters: KubernetesClusterSpec[];
   /** The name of the Kubernetes cluster this app's output is for: one of `clusters`. */
@@ -53,11 +53,7 @@ export const SPAN_SHAPE: PropSpec = objectOf({
   current: 'string',
 }, true, 'an object { clusters, current }');
 
-/**
- * The most Kubernetes clusters a span holds. Every server certificate names its host names in each
- * cluster's domain: ten domains keep the longest list of a component well under what a
- * certificate request or a Secret holds comfortably.
- */
+/** The most Kubernetes clusters a span holds: one intermediate each, signed by one root. */
 const MAX_SPAN_CLUSTERS = 10;
 
 /**

@@ -14,9 +14,9 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Chart, Testing } from 'cdk8s';
+import { App, Chart, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
-import { ClusterCertificates, IssuingMethod, KubernetesClusterSpec, TlsDatabaseCluster } from '../lib';
+import { ClusterCertificates, IssuingMethod, KubernetesClusterSpec, TlsDatabaseCluster, synthesize } from '../lib';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { HandshakeServer, describeOutcome, dialedNames } from '../lib/verify/handshake';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools, tool } from './_control-plane';
@@ -110,6 +110,48 @@ describe('span, as props', () => {
   ])('refuses the span %j', (given, message) => {
     const chart = new Chart(Testing.app(), 'orders', { namespace: 'orders' });
     expect(refusal(() => new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', span: given }))).toContain(`orders/certificates: ${message}`);
+  });
+});
+
+describe('span, in the record of settings fixed at creation', () => {
+  /** Synthesizes west's app of a span into `dir` (its own record beside the output). */
+  const synthWest = (dir: string, clusters?: KubernetesClusterSpec[], acknowledgeRecreation: string[] = []) => {
+    const app = new App();
+    const chart = new Chart(app, 'orders', { namespace: 'orders' });
+    const certificates = new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', ...(clusters ? { span: { clusters, current: 'west' } } : {}) });
+    new TlsDatabaseCluster(chart, 'database', {
+      clusterName: 'orders', version: 'v8.5.0', operatorVersion: 'v1.6.6', certificates,
+      coordinator: { baseImage: 'r/coordinator', storage: '10Gi' }, store: { baseImage: 'r/store', storage: '10Gi' }, sqlserver: { baseImage: 'r/sqlserver' },
+    });
+    return synthesize(app, { outdir: path.join(dir, 'dist'), acknowledgeRecreation });
+  };
+
+  test('records where the cluster stands, and a cluster added at the end passes', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-record-'));
+    synthWest(dir, CLUSTERS);
+    const record = JSON.parse(fs.readFileSync(path.join(dir, 'cluster-tls.lock.json'), 'utf8'));
+    expect(record.clusters['DatabaseCluster/orders/orders'].across).toEqual({ clusterDomain: 'west.example.com', joins: 'east.example.com' });
+    expect(() => synthWest(dir, [...CLUSTERS, { name: 'north', clusterDomain: 'north.example.com' }])).not.toThrow();
+  });
+
+  test.each([
+    ['reordered, so that west would be first', [CLUSTERS[1], CLUSTERS[0]], 'received domain "west.example.com", the first cluster of its span; expected domain "west.example.com", joining the cluster in "east.example.com"'],
+    ['dropped', undefined, 'received one Kubernetes cluster alone; expected domain "west.example.com", joining the cluster in "east.example.com"'],
+  ])('refuses a running cluster\'s span %s, naming the recreation to acknowledge', (_what, clusters, message) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-record-'));
+    synthWest(dir, CLUSTERS);
+    const manifest = fs.readFileSync(path.join(dir, 'dist', 'orders.k8s.yaml'), 'utf8');
+    expect(refusal(() => synthWest(dir, clusters))).toBe(`orders/database/Resource: DatabaseCluster "orders" span: ${message} as recorded in ${path.join(dir, 'cluster-tls.lock.json')}: `
+      + 'a running cluster keeps its domain, the cluster it joins and its CA; add Kubernetes clusters at the end of the span only, or to re-create the cluster deliberately, set CLUSTER_TLS_RECREATE=DatabaseCluster/orders/orders');
+    // Refused before anything is written; a deliberate re-creation passes.
+    expect(fs.readFileSync(path.join(dir, 'dist', 'orders.k8s.yaml'), 'utf8')).toBe(manifest);
+    expect(() => synthWest(dir, clusters, ['DatabaseCluster/orders/orders'])).not.toThrow();
+  });
+
+  test('refuses a span given to a running cluster of one Kubernetes cluster', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-record-'));
+    synthWest(dir);
+    expect(refusal(() => synthWest(dir, CLUSTERS))).toContain('span: received domain "west.example.com", joining the cluster in "east.example.com"; expected one Kubernetes cluster alone');
   });
 });
 

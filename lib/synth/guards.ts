@@ -38,6 +38,33 @@ export interface RecordedCluster {
   readonly tlsClusterEnabled: boolean | null;
   /** The phase of a migration cluster's re-creation with TLS, while one is declared. */
   readonly recreation?: MigrationRecreationPhase;
+  /**
+   * Where a `DatabaseCluster` that spans Kubernetes clusters (`acrossK8s`) stands in the span: its
+   * cluster domain, and the domain of the cluster it joins (none for the first).
+   */
+  readonly across?: RecordedAcross;
+}
+
+/** A `DatabaseCluster`'s place in a span of Kubernetes clusters, as the record keeps it. */
+export interface RecordedAcross {
+  /** Its `spec.clusterDomain`. */
+  readonly clusterDomain: string;
+  /** The `spec.cluster.clusterDomain` of the cluster it joins, when it is not the first. */
+  readonly joins?: string;
+}
+
+/** The place in a span of a cluster manifest, when it spans Kubernetes clusters. */
+function acrossOf(m: any): RecordedAcross | undefined {
+  if (m.spec?.acrossK8s !== true) {
+    return undefined;
+  }
+  const joins = m.spec?.cluster?.clusterDomain;
+  return { clusterDomain: String(m.spec?.clusterDomain ?? ''), ...(typeof joins === 'string' ? { joins } : {}) };
+}
+
+/** A span place as a message shows it. */
+function describeAcross(across: RecordedAcross | undefined): string {
+  return across === undefined ? 'one Kubernetes cluster alone' : `domain "${across.clusterDomain}", ${across.joins === undefined ? 'the first cluster of its span' : `joining the cluster in "${across.joins}"`}`;
 }
 
 /** A drainer release's names fixed at creation. */
@@ -108,7 +135,8 @@ export function fixedSettings(manifests: readonly any[], drainers: readonly Drai
     if (CLUSTER_RESOURCE_KINDS.has(m?.kind)) {
       const enabled = m.spec?.tlsCluster?.enabled;
       const recreation = phases.get(clusterKey(m));
-      clusters[clusterKey(m)] = { tlsClusterEnabled: typeof enabled === 'boolean' ? enabled : null, ...(recreation !== undefined ? { recreation } : {}) };
+      const across = acrossOf(m);
+      clusters[clusterKey(m)] = { tlsClusterEnabled: typeof enabled === 'boolean' ? enabled : null, ...(recreation !== undefined ? { recreation } : {}), ...(across !== undefined ? { across } : {}) };
     }
   }
   const byPath: Record<string, RecordedDrainer> = {};
@@ -186,7 +214,8 @@ export function readRecord(file: string): FixedSettings | undefined {
   }
   const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
   const cluster = (c: any) => isPlainObject(c) && (typeof c.tlsClusterEnabled === 'boolean' || c.tlsClusterEnabled === null)
-    && (c.recreation === undefined || (RECREATION_PHASES as readonly unknown[]).includes(c.recreation));
+    && (c.recreation === undefined || (RECREATION_PHASES as readonly unknown[]).includes(c.recreation))
+    && (c.across === undefined || (isPlainObject(c.across) && typeof c.across.clusterDomain === 'string' && (c.across.joins === undefined || typeof c.across.joins === 'string')));
   const drainer = (d: any) => isPlainObject(d) && typeof d.namespace === 'string' && typeof d.releaseName === 'string' && typeof d.drainerName === 'string';
   for (const [entry, valid] of [['clusters', cluster], ['drainers', drainer]] as const) {
     const bad = Object.entries(parsed[entry]).find(([, v]) => !valid(v));
@@ -268,6 +297,16 @@ export function checkFixedSettings(record: FixedSettings | undefined, now: Fixed
     throw new ClusterTlsError(`${sources.get(key) ?? key}: ${kind} "${name}" tlsCluster.enabled: received ${describeValue(cluster.tlsClusterEnabled ?? undefined)}; `
       + `expected ${describeValue(old.tlsClusterEnabled ?? undefined)} ${where}: the setting is fixed at creation and changing it makes the cluster fail to upgrade; `
       + `${old.tlsClusterEnabled === false ? 'turn TLS on in place through the phases of the cluster\'s enablement prop, or ' : ''}to re-create the cluster deliberately, set ${RECREATE_ENV}=${key}`);
+  }
+  for (const [key, cluster] of Object.entries(now.clusters)) {
+    const old = record.clusters[key];
+    if (old === undefined || ack.has(key) || JSON.stringify(old.across) === JSON.stringify(cluster.across)) {
+      continue;
+    }
+    const [kind, , name] = key.split('/');
+    throw new ClusterTlsError(`${sources.get(key) ?? key}: ${kind} "${name}" span: received ${describeAcross(cluster.across)}; expected ${describeAcross(old.across)} ${where}: `
+      + 'a running cluster keeps its domain, the cluster it joins and its CA; add Kubernetes clusters at the end of the span only, '
+      + `or to re-create the cluster deliberately, set ${RECREATE_ENV}=${key}`);
   }
   for (const [at, drainer] of Object.entries(now.drainers)) {
     const old = record.drainers[at];

@@ -18,11 +18,12 @@ import { App, Chart, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
 import { ClusterCertificates, IssuingMethod, KubernetesClusterSpec, TlsDatabaseCluster, synthesize } from '../lib';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
-import { HandshakeServer, describeOutcome, dialedNames } from '../lib/verify/handshake';
+import { HandshakeServer, describeOutcome, dialedNames, mutualHandshake } from '../lib/verify/handshake';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools, tool } from './_control-plane';
 import { expectValidAgainstCrds } from './_crds';
 import { DocBlock, ROOT, readmeBlocks } from './_readme';
 import type { SecretPem } from './_handshakes';
+import { RotationSimulator } from './_rotation-simulator';
 
 const GUIDE = 'docs/how-to/across-kubernetes-clusters.md';
 const RUN_MARKER = '<!-- run: test/span.test.ts -->';
@@ -444,6 +445,59 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
       expect([name, Object.fromEntries(is.get(name)!.versions)]).toEqual([name, Object.fromEntries(was.get(name)!.versions)]);
     }
     expect(was.has('north')).toBe(false);
+  });
+
+  test('the rotation simulator: pods of three clusters through the addition of north and west\'s renewal, one pod at a time, reject no handshake within a cluster or across', async () => {
+    /** A cluster's pods, started with the Secrets it held at a moment of the guide. */
+    const simulate = (name: string, secrets: ReadonlyMap<string, SecretPem>) => {
+      const { plan, domain } = site(name);
+      const manifests = YAML.parseAllDocuments(fs.readFileSync(path.join(app, name, 'dist', 'orders.k8s.yaml'), 'utf8')).map((d) => d.toJSON());
+      const sim = new RotationSimulator(plan, manifests);
+      sim.startAll(secrets);
+      // The name the other clusters' pods dial each server pod by: its fully qualified name in its own domain.
+      const fqdn = new Map(plan.secrets.filter((x) => x.role === 'server').map((x) => [x.name, dialedNames(x).find((n) => n.endsWith(`.svc.${domain}`))!]));
+      return { name, sim, fqdn };
+    };
+    const sims = [simulate('east', before.get(ADD_SECTION)!.get('east')!.secrets), simulate('west', before.get(ADD_SECTION)!.get('west')!.secrets)];
+    const outages: string[] = [];
+    let checks = 0;
+    const checkAll = async (step: string) => {
+      for (const s of sims) {
+        outages.push(...(await s.sim.check(step)).map((o) => `${step}: ${s.name} ${o.client} → ${o.server}: ${o.reason}`));
+        checks += 1;
+      }
+      for (const server of sims) {
+        for (const client of sims.filter((c) => c !== server)) {
+          for (const pod of server.sim.pods.filter((p) => p.component !== undefined)) {
+            for (const peer of client.sim.pods.filter((p) => p.kind === pod.kind)) {
+              const outcome = await mutualHandshake(server.sim.presented(pod), client.sim.presented(peer), { name: server.fqdn.get(pod.secretName) });
+              checks += 1;
+              if (!outcome.ok) {
+                outages.push(`${step}: ${client.name} ${peer.name} → ${server.name} ${pod.name}: ${describeOutcome(outcome)}`);
+              }
+            }
+          }
+        }
+      }
+    };
+    await checkAll('east and west running');
+    sims.push(simulate('north', before.get(RENEW_SECTION)!.get('north')!.secrets));
+    await checkAll('north started');
+    // West's renewal: each pod takes the re-issued Secret, one at a time, from its volume when it re-reads its certificate, else by a restart.
+    const west = sims[1];
+    const renewed = site('west').secrets;
+    for (const pod of west.sim.pods) {
+      if (pod.reloadsLeaf) {
+        west.sim.project(pod, renewed);
+      } else {
+        west.sim.restart(pod, renewed);
+      }
+      await checkAll(`west's renewal: ${pod.name} ${pod.reloadsLeaf ? 'reloaded' : 'restarted'}`);
+    }
+    expect(outages).toEqual([]);
+    // Every pod of west ended on the renewed intermediate.
+    expect(west.sim.pods.map((p) => certificatesOf(west.sim.presented(p).cert)[1].fingerprint256)).toEqual(west.sim.pods.map(() => certificatesOf(renewed.get('orders-west-intermediate-ca-secret')!['tls.crt'])[0].fingerprint256));
+    expect(checks).toBeGreaterThan(100);
   });
 
   test('cluster-tls verify passes each cluster\'s Secrets against its own output, the root in the intermediate\'s ca.crt as the CA', () => {

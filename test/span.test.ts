@@ -330,6 +330,13 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
       fs.symlinkSync(path.join(ROOT, 'node_modules', entry), path.join(modules, entry));
     }
     fs.symlinkSync(ROOT, path.join(modules, 'cdk8s-cluster-tls'));
+    // The package's command, as npm links a dependency's bin: npx cluster-tls.
+    fs.rmSync(path.join(modules, '.bin'));
+    fs.mkdirSync(path.join(modules, '.bin'));
+    for (const entry of fs.readdirSync(path.join(ROOT, 'node_modules', '.bin'))) {
+      fs.symlinkSync(path.join(ROOT, 'node_modules', '.bin', entry), path.join(modules, '.bin', entry));
+    }
+    fs.writeFileSync(path.join(modules, '.bin', 'cluster-tls'), `#!/bin/sh\nexec node ${JSON.stringify(path.join(ROOT, 'build', 'jsii', 'bin', 'cluster-tls.js'))} "$@"\n`, { mode: 0o755 });
     const bin = path.join(work, 'bin');
     fs.mkdirSync(bin);
     for (const program of ['kubectl', 'cmctl'] as const) {
@@ -381,10 +388,13 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
   test('every command block of the guide ran as written, the check printing that west\'s certificate verifies against east\'s ca.crt', () => {
     expect(ran.map((r) => r.block.section)).toEqual([
       '2. Synthesize one output per Kubernetes cluster', '3. Make the root and the first cluster\'s intermediate',
-      '4. Issue the first cluster\'s certificates and deploy it', '5. Every other cluster, with the same root', '6. Check that the clusters trust each other',
-      ADD_SECTION, RENEW_SECTION,
+      '4. Issue the first cluster\'s certificates and deploy it', '5. Every other cluster, with the same root',
+      '6. Check that the clusters trust each other', '6. Check that the clusters trust each other', ADD_SECTION, RENEW_SECTION,
     ]);
-    expect(ran.find((r) => r.block.section.startsWith('6.'))!.output).toContain('west-store.crt: OK');
+    expect(ran.find((r) => r.block.text.includes('openssl verify'))!.output).toContain('west-store.crt: OK');
+    // cluster-tls verify, once per cluster: every Secret passed, the root as the CA.
+    const verified = ran.find((r) => r.block.text.includes('cluster-tls verify'))!.output;
+    expect(verified.match(/^\d+ secrets checked: \d+ passed, 0 failed$/gm)).toEqual(['5 secrets checked: 5 passed, 0 failed', '5 secrets checked: 5 passed, 0 failed']);
     expect(ran[0].output).toContain('synthesized 1 manifest (');
   });
 
@@ -578,7 +588,11 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
     expect(planes.get('west')!.kubectl(['delete', 'secret', 'orders-west-intermediate-ca-secret', '-n', 'orders']).status).toBe(0);
     try {
       const overRoot = run(['--new-root', path.join(env.HOME!, 'orders-root-ca')]);
-      expect([overRoot.status, overRoot.stderr.trim()]).toEqual([1, `issue-intermediate.sh: ${path.join(env.HOME!, 'orders-root-ca')} already holds a root CA; run without --new-root to sign with it`]);
+      expect([overRoot.status, overRoot.stderr.trim()]).toEqual([1, `issue-intermediate.sh: ${path.join(env.HOME!, 'orders-root-ca')} already holds a root CA file (root-ca.pem or root-ca-key.pem); run without --new-root to sign with it, or give a new folder`]);
+      const half = fs.mkdtempSync(path.join(work, 'half-'));
+      fs.copyFileSync(path.join(env.HOME!, 'orders-root-ca', 'root-ca.pem'), path.join(half, 'root-ca.pem'));
+      const halfRun = run([half]);
+      expect([halfRun.status, halfRun.stderr]).toEqual([1, expect.stringContaining(`${half} holds no root CA (root-ca-key.pem is missing or empty); give the folder the first Kubernetes cluster's run made it in, or add --new-root`)]);
       const empty = fs.mkdtempSync(path.join(work, 'empty-'));
       const none = run([empty]);
       expect([none.status, none.stderr]).toEqual([1, expect.stringContaining(`${empty} holds no root CA`)]);
@@ -587,6 +601,13 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
       expect(fs.existsSync(path.join(app, 'west', 'dist', 'sub'))).toBe(false);
       const usage = run([]);
       expect([usage.status, usage.stderr.trim()]).toEqual([1, 'issue-intermediate.sh: usage: issue-intermediate.sh [--new-root | --renew] ROOT_FOLDER (the folder that keeps the span\'s root CA)']);
+      const help = run(['--help']);
+      expect([help.status, help.stdout.split('\n')[5]]).toEqual([0, 'Usage: issue-intermediate.sh [--new-root | --renew] ROOT_FOLDER']);
+      // A namespace the cluster lacks: kubectl's answer, and what to do. (A stand-in kubectl: every namespace of the control planes exists.)
+      const standIn = path.join(work, 'no-namespace-kubectl');
+      fs.writeFileSync(standIn, '#!/bin/sh\necho "Error from server (NotFound): $2 \\"$3\\" not found" >&2\nexit 1\n', { mode: 0o755 });
+      const noNamespace = spawnSync(script, [path.join(env.HOME!, 'orders-root-ca')], { env: { ...env, KUBECTL: standIn }, encoding: 'utf8' });
+      expect([noNamespace.status, noNamespace.stderr.split('\n').at(-2)]).toEqual([1, 'issue-intermediate.sh: namespace orders does not exist in this Kubernetes cluster (or kubectl cannot read it); create it first: kubectl create namespace orders']);
       const renewNone = run(['--renew', path.join(env.HOME!, 'orders-root-ca')]);
       expect([renewNone.status, renewNone.stderr]).toEqual([1, expect.stringContaining('does not exist, so there is no intermediate to renew; run without --renew to issue it')]);
       expect(planes.get('west')!.kubectl(['get', 'secret', 'orders-west-intermediate-ca-secret', '-n', 'orders']).status).not.toBe(0);

@@ -445,6 +445,35 @@ describeWithPromtool('the expiry rules under the real promtool')('the real promt
       expect(failures).toBe('');
     });
 
+  test('a span: each Kubernetes cluster\'s intermediate (tls.crt) and the root in its ca.crt, each expiring, raise their alerts there, naming the CA Issuer that loads them', () => {
+    const namespace = 'demo-span';
+    const clusters = [{ name: 'east', clusterDomain: 'east.example.com' }, { name: 'west', clusterDomain: 'west.example.com' }];
+    for (const { name } of clusters) {
+      const app = Testing.app();
+      const chart = new Chart(app, namespace, { namespace });
+      const certificates = new ClusterCertificates(chart, 'certificates', { clusterName: 'basic', span: { clusters, current: name } });
+      certificates.watchExpiry();
+      new TlsDatabaseCluster(chart, 'database', {
+        clusterName: 'basic', version: 'v8.5.0', operatorVersion: 'v1.6.6', certificates,
+        coordinator: { baseImage: 'r/coordinator', storage: '10Gi' }, store: { baseImage: 'r/store', storage: '10Gi' }, sqlserver: { baseImage: 'r/sqlserver' },
+      });
+      const { file, rules } = rulesFile(`span-${name}`, Testing.synth(chart));
+      const secret = `basic-${name}-intermediate-ca-secret`;
+      const intermediate = expected(rules, EXPIRY_ALERTS.expiring, secret, false, '1970-01-21 00:00:00 +0000 UTC');
+      expect(intermediate.exp_annotations.summary)
+        .toBe(`The tls.crt of Secret ${secret} (cluster ${namespace}/basic), a Secret you create for cert-manager's CA Issuer of Kubernetes cluster ${name}, expires at 1970-01-21 00:00:00 +0000 UTC.`);
+      const root = expected(rules, EXPIRY_ALERTS.expiring, secret, true, '1970-02-20 00:00:00 +0000 UTC');
+      // No other cluster's intermediate is watched here: each cluster's output watches its own.
+      expect(rules.filter((r) => /intermediate/.test(r.labels.secret ?? '') && r.labels.secret !== secret)).toEqual([]);
+      const series = (key: string, cn: string) => `x509_cert_not_after{secret_namespace="${namespace}",secret_name="${secret}",secret_key="${key}",subject_CN="${cn}"}`;
+      const failures = testRules(`span-${name}`, file, {
+        input_series: [constant(series('tls.crt', 'basic'), 20 * DAY), constant(series('ca.crt', 'basic'), 50 * DAY)],
+        alert_rule_test: [{ eval_time: '2h', alertname: EXPIRY_ALERTS.expiring, exp_alerts: [intermediate, root] }],
+      });
+      expect(failures).toBe('');
+    }
+  });
+
   test('cfssl: every certificate of the plan without a series fires as unwatched, and only those', () => {
     const objects = reference('demo-cfssl', IssuingMethod.CFSSL);
     const { file, rules } = rulesFile('demo-cfssl-unwatched', objects);

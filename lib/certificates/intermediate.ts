@@ -114,10 +114,9 @@ function hours(duration: string, factor = 1): string {
  */
 export function declareIntermediate(scope: Construct, settings: CertificateSettings, span: ResolvedSpan, labels: { readonly [key: string]: string }) {
   const { clusterName, namespace } = settings;
-  const folder = layout.cfsslFolder(namespace, clusterName);
   const root = new Construct(scope, 'Intermediate');
   const file = (id: string, name: string, text: string, executable = false) =>
-    new OutputFile(root, id, { path: `${folder}/${name}`, content: { render: () => text }, executable });
+    new OutputFile(root, id, { path: layout.cfsslPath(namespace, clusterName, name), content: { render: () => text }, executable });
   const key = cfsslKey(settings.caPrivateKey);
   file('RootCsr', ROOT_CSR, json({ ...csrName(rootSubject(settings)), CA: { expiry: hours(settings.caDuration, ROOT_DURATION_FACTOR) }, key }));
   file('IntermediateCsr', INTERMEDIATE_CSR, json({ ...csrName(intermediateSubject(settings, span.current.name)), key }));
@@ -142,7 +141,7 @@ export function declareIntermediate(scope: Construct, settings: CertificateSetti
 
 /** The runbook step that issues the current Kubernetes cluster's intermediate, before cert-manager issues any leaf from it. */
 export function intermediateStep(settings: CertificateSettings, span: ResolvedSpan): RunbookStep {
-  const script = layout.fromOutputFolder(`${layout.cfsslFolder(settings.namespace, settings.clusterName)}/${INTERMEDIATE_SCRIPT}`);
+  const script = layout.fromOutputFolder(layout.cfsslPath(settings.namespace, settings.clusterName, INTERMEDIATE_SCRIPT));
   const first = span.current.name === span.first.name;
   return {
     title: `Issue the intermediate CA of Kubernetes cluster ${span.current.name}`,

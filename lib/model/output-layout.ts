@@ -17,7 +17,7 @@
  * cluster-tls/.cluster-tls-output                     the marker of the files folder
  * cluster-tls/<namespace>/<cluster>/tls-plan.json     the certificate plan
  * cluster-tls/<namespace>/<cluster>/required-secrets.md     user-provided Secrets: what each must hold
- * cluster-tls/<namespace>/<cluster>/cfssl/<file>      cfssl requests and issue-certificates.sh
+ * cluster-tls/<namespace>/<cluster>/cfssl/<file>      cfssl requests and issue-certificates.sh; with a span, issue-intermediate.sh
  * cluster-tls/<namespace>/<cluster>/database-runbook.md
  * cluster-tls/<namespace>/<cluster>/mount-client-secret.patch.yaml
  * cluster-tls/<namespace>/<cluster>/drainer-<release>-values.yaml
@@ -193,6 +193,11 @@ export function requiredSecretsPath(namespace: string, clusterName: string): str
 /** The folder of a cluster's cfssl inputs and issuing script: `<namespace>/<cluster_name>/cfssl`. */
 export function cfsslFolder(namespace: string, clusterName: string): string {
   return `${clusterFolder(namespace, clusterName)}/${FILES.cfsslFolder}`;
+}
+
+/** A file of a cluster's cfssl folder: `<namespace>/<cluster_name>/cfssl/<name>` (a span's intermediate files, say). */
+export function cfsslPath(namespace: string, clusterName: string, name: string): string {
+  return `${cfsslFolder(namespace, clusterName)}/${name}`;
 }
 
 /** The folder, in the cfssl folder, of the SQL CA and the requests of TLS for MySQL clients. */

@@ -268,11 +268,19 @@ const GUIDE_CLUSTERS: KubernetesClusterSpec[] = [...CLUSTERS, { name: 'north', c
 const ADD_SECTION = '7. Add a Kubernetes cluster later';
 const RENEW_SECTION = '8. Renew an intermediate';
 
-/** A cluster's Secrets and manifests at one moment of the guide. */
+/** A cluster's Secrets, objects and output at one moment of the guide. */
 interface Snapshot {
   readonly secrets: Map<string, SecretPem>;
+  /** `Secret/<name>` → its resourceVersion, `Certificate/<name>` → its generation. */
   readonly versions: Map<string, string>;
-  readonly manifests?: string;
+  /** Every file of the cluster's output folder, files folder and record, by path. */
+  readonly files: Map<string, string>;
+}
+
+/** Every file below a folder, by its path there. */
+function filesBelow(dir: string): Map<string, string> {
+  return new Map(fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => fs.statSync(path.join(dir, f)).isFile()).sort()
+    .map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
 }
 
 describeWithTools(`${GUIDE} on three real API servers with the real cert-manager`, [...CONTROL_PLANE_TOOLS, 'tls-peer', 'cmctl'], () => {
@@ -293,12 +301,12 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
 
   /** What each cluster that has an output holds now. */
   const snapshot = (): Map<string, Snapshot> => new Map(GUIDE_CLUSTERS.filter(({ name }) => fs.existsSync(path.join(app, name, 'dist'))).map(({ name }) => {
-    const got = planes.get(name)!.kubectl(['get', 'secrets', '-n', 'orders', '-o', 'json']);
+    const got = planes.get(name)!.kubectl(['get', 'secrets,certificates', '-n', 'orders', '-o', 'json']);
     const items: any[] = got.status === 0 ? JSON.parse(got.stdout).items : [];
     return [name, {
       secrets: planes.get(name)!.tlsSecrets('orders'),
-      versions: new Map(items.map((i) => [i.metadata.name, i.metadata.resourceVersion])),
-      manifests: fs.readFileSync(path.join(app, name, 'dist', 'orders.k8s.yaml'), 'utf8'),
+      versions: new Map(items.map((i) => [`${i.kind}/${i.metadata.name}`, String(i.kind === 'Secret' ? i.metadata.resourceVersion : i.metadata.generation)])),
+      files: filesBelow(path.join(app, name)),
     }];
   }));
 
@@ -372,6 +380,14 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
         throw new Error(`${GUIDE}:${block.line} (${block.section}) exited ${done.status}:\n${block.text}--- output:\n${done.output}`);
       }
       cwd = done.cwd;
+      if (block.section === ADD_SECTION) {
+        // The GitOps tools of east and west apply their outputs, synthesized again with north in the span.
+        for (const { name } of CLUSTERS) {
+          const applied = planes.get(name)!.kubectl(['apply', '-f', path.join(app, name, 'dist', 'orders.k8s.yaml')]);
+          expect([name, applied.status, applied.stderr]).toEqual([name, 0, '']);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+      }
     }
     await untilIssuedFrom('west');
   }, 1_200_000);
@@ -447,12 +463,14 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
     expect([...is.entries()].filter(([name, pem]) => pem['ca.crt'] !== was.get(name)?.['ca.crt']).map(([name]) => name)).toEqual([]);
   });
 
-  test('adding north changed nothing in east and west: the same manifests, and not one Secret written', () => {
+  test('adding north changed nothing in east and west: the same files, and once applied again, no Certificate changed and not one Secret written', () => {
     const was = before.get(ADD_SECTION)!;
     const is = before.get(RENEW_SECTION)!;
     for (const { name } of CLUSTERS) {
-      expect([name, is.get(name)!.manifests === was.get(name)!.manifests]).toEqual([name, true]);
+      const changed = [...is.get(name)!.files].filter(([f, text]) => was.get(name)!.files.get(f) !== text).map(([f]) => f);
+      expect([name, changed, is.get(name)!.files.size]).toEqual([name, [], was.get(name)!.files.size]);
       expect([name, Object.fromEntries(is.get(name)!.versions)]).toEqual([name, Object.fromEntries(was.get(name)!.versions)]);
+      expect([...is.get(name)!.versions.keys()].filter((k) => k.startsWith('Certificate/')).length).toBeGreaterThanOrEqual(5);
     }
     expect(was.has('north')).toBe(false);
   });
@@ -601,13 +619,20 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
       expect(fs.existsSync(path.join(app, 'west', 'dist', 'sub'))).toBe(false);
       const usage = run([]);
       expect([usage.status, usage.stderr.trim()]).toEqual([1, 'issue-intermediate.sh: usage: issue-intermediate.sh [--new-root | --renew] ROOT_FOLDER (the folder that keeps the span\'s root CA)']);
+      // --help prints the script's header, without the comment marks.
+      const header = fs.readFileSync(script, 'utf8').split('\n').slice(1).filter((_line, i, all) => all.slice(0, i + 1).every((x) => x.startsWith('#')))
+        .map((l) => l.replace(/^# ?/, ''));
       const help = run(['--help']);
-      expect([help.status, help.stdout.split('\n')[5]]).toEqual([0, 'Usage: issue-intermediate.sh [--new-root | --renew] ROOT_FOLDER']);
-      // A namespace the cluster lacks: kubectl's answer, and what to do. (A stand-in kubectl: every namespace of the control planes exists.)
-      const standIn = path.join(work, 'no-namespace-kubectl');
-      fs.writeFileSync(standIn, '#!/bin/sh\necho "Error from server (NotFound): $2 \\"$3\\" not found" >&2\nexit 1\n', { mode: 0o755 });
-      const noNamespace = spawnSync(script, [path.join(env.HOME!, 'orders-root-ca')], { env: { ...env, KUBECTL: standIn }, encoding: 'utf8' });
-      expect([noNamespace.status, noNamespace.stderr.split('\n').at(-2)]).toEqual([1, 'issue-intermediate.sh: namespace orders does not exist in this Kubernetes cluster (or kubectl cannot read it); create it first: kubectl create namespace orders']);
+      expect([help.status, help.stdout]).toEqual([0, `${header.join('\n')}\n`]);
+      expect(header[5]).toBe('Usage: issue-intermediate.sh [--new-root | --renew] ROOT_FOLDER');
+      // A namespace the cluster lacks: the output of an app in namespace "absent", run against west.
+      const absent = new App();
+      const chart = new Chart(absent, 'absent', { namespace: 'absent' });
+      new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', span: { clusters: CLUSTERS, current: 'west' } }).addComponent('store');
+      synthesize(absent, { outdir: path.join(work, 'absent', 'dist') });
+      const absentScript = path.join(work, 'absent', 'cluster-tls', 'absent', 'orders', 'cfssl', 'issue-intermediate.sh');
+      const noNamespace = spawnSync(absentScript, [path.join(env.HOME!, 'orders-root-ca')], { env: { ...env, KUBECTL: 'kubectl --context=west' }, encoding: 'utf8' });
+      expect([noNamespace.status, noNamespace.stderr.trim()]).toEqual([1, 'issue-intermediate.sh: namespace absent does not exist in this Kubernetes cluster; create it first: kubectl create namespace absent']);
       const renewNone = run(['--renew', path.join(env.HOME!, 'orders-root-ca')]);
       expect([renewNone.status, renewNone.stderr]).toEqual([1, expect.stringContaining('does not exist, so there is no intermediate to renew; run without --renew to issue it')]);
       expect(planes.get('west')!.kubectl(['get', 'secret', 'orders-west-intermediate-ca-secret', '-n', 'orders']).status).not.toBe(0);

@@ -195,7 +195,7 @@ function intermediateScript(settings: CertificateSettings, span: ResolvedSpan): 
       'new_root=false',
       'renew=false',
       'case "${1:-}" in',
-      `  -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \\{0,1\\}//p}' "$0"; exit 0 ;;`,
+      `  -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \\{0,1\\}//p;}' "$0"; exit 0 ;;`,
       '  --new-root) new_root=true; shift ;;',
       '  --renew) renew=true; shift ;;',
       'esac',
@@ -272,7 +272,8 @@ function keptBlock(secret: string): Block {
   return [
     `if secret_exists ${sh(secret)}; then`,
     `  get_key ${sh(secret)} ${SECRET_KEYS.ca} "$work/kept-ca.crt"`,
-    `  [ "$(fingerprint "$work/kept-ca.crt")" = "$(fingerprint "$root/${ROOT_BARE}.pem")" ] \\`,
+    `  kept="$(fingerprint "$work/kept-ca.crt")" || fail "the ca.crt of Secret $NAMESPACE/${secret} is not a certificate; delete the Secret or write it whole from the root"`,
+    `  [ "$kept" = "$(fingerprint "$root/${ROOT_BARE}.pem")" ] \\`,
     `    || fail "Secret $NAMESPACE/${secret} exists with another root in its ca.crt than the one in $root: the clusters would not trust each other; give the root that signed it"`,
     '  if ! $renew; then',
     `    echo "Secret $NAMESPACE/${secret} exists, signed by the root in $root: kept"`,
@@ -286,8 +287,8 @@ function keptBlock(secret: string): Block {
 
 /**
  * Signs the intermediate in the private scratch folder and writes its Secret: created with
- * `kubectl create`, which refuses one that exists, or with `--renew` replaced whole by a server-side
- * apply (no copy of the key in an annotation).
+ * `kubectl create`, which refuses one that exists, or with `--renew` its three keys replaced by a
+ * server-side apply (no copy of the key in an annotation).
  */
 function signBlock(secret: string): Block {
   const files = `--from-file=${SECRET_KEYS.certificate}="$work/intermediate.pem" --from-file=${SECRET_KEYS.privateKey}="$work/intermediate-key.pem" --from-file=${SECRET_KEYS.ca}="$root/${ROOT_BARE}.pem"`;
@@ -299,8 +300,12 @@ function signBlock(secret: string): Block {
     `    | "\${kubectl[@]}" apply --server-side --field-manager=${FIELD_MANAGER} --force-conflicts -f - >/dev/null`,
     `  echo "renewed Secret $NAMESPACE/${secret}: a new intermediate CA, signed by the root in $root; certificates issued before keep the previous one, which the root still verifies, until cert-manager renews them"`,
     'else',
-    `  "\${kubectl[@]}" get namespace "$NAMESPACE" >/dev/null || fail "namespace $NAMESPACE does not exist in this Kubernetes cluster (or kubectl cannot read it); create it first: kubectl create namespace $NAMESPACE"`,
-    `  "\${kubectl[@]}" create secret generic ${sh(secret)} --namespace="$NAMESPACE" --type=kubernetes.io/tls ${files} >/dev/null`,
+    `  if ! out="$("\${kubectl[@]}" create secret generic ${sh(secret)} --namespace="$NAMESPACE" --type=kubernetes.io/tls ${files} 2>&1)"; then`,
+    '    case "$out" in',
+    '      *"namespaces \\"$NAMESPACE\\" not found"*) fail "namespace $NAMESPACE does not exist in this Kubernetes cluster; create it first: kubectl create namespace $NAMESPACE" ;;',
+    '    esac',
+    `    fail "kubectl could not create Secret $NAMESPACE/${secret}: $out"`,
+    '  fi',
     `  echo "created Secret $NAMESPACE/${secret}: the intermediate CA of this Kubernetes cluster, signed by the root in $root"`,
     'fi',
   ];

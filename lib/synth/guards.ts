@@ -64,7 +64,16 @@ function acrossOf(m: any): RecordedAcross | undefined {
 
 /** A span place as a message shows it. */
 function describeAcross(across: RecordedAcross | undefined): string {
-  return across === undefined ? 'one Kubernetes cluster alone' : `domain "${across.clusterDomain}", ${across.joins === undefined ? 'the first cluster of its span' : `joining the cluster in "${across.joins}"`}`;
+  if (across === undefined) {
+    return 'one Kubernetes cluster alone';
+  }
+  const place = across.joins === undefined ? 'the first cluster of its span' : `joining the cluster in "${across.joins}"`;
+  return `domain "${across.clusterDomain}", ${place}`;
+}
+
+/** Whether two span places are the same, field by field. */
+function sameAcross(a: RecordedAcross | undefined, b: RecordedAcross | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : a.clusterDomain === b.clusterDomain && a.joins === b.joins;
 }
 
 /** A drainer release's names fixed at creation. */
@@ -215,7 +224,8 @@ export function readRecord(file: string): FixedSettings | undefined {
   const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
   const cluster = (c: any) => isPlainObject(c) && (typeof c.tlsClusterEnabled === 'boolean' || c.tlsClusterEnabled === null)
     && (c.recreation === undefined || (RECREATION_PHASES as readonly unknown[]).includes(c.recreation))
-    && (c.across === undefined || (isPlainObject(c.across) && typeof c.across.clusterDomain === 'string' && (c.across.joins === undefined || typeof c.across.joins === 'string')));
+    && (c.across === undefined || (isPlainObject(c.across) && typeof c.across.clusterDomain === 'string' && (c.across.joins === undefined || typeof c.across.joins === 'string')
+      && Object.keys(c.across).every((k) => k === 'clusterDomain' || k === 'joins')));
   const drainer = (d: any) => isPlainObject(d) && typeof d.namespace === 'string' && typeof d.releaseName === 'string' && typeof d.drainerName === 'string';
   for (const [entry, valid] of [['clusters', cluster], ['drainers', drainer]] as const) {
     const bad = Object.entries(parsed[entry]).find(([, v]) => !valid(v));
@@ -274,7 +284,8 @@ export function changedRecordText(file: string, settings: FixedSettings): string
 
 /**
  * Refuses to change a setting fixed at creation relative to the record: `spec.tlsCluster.enabled`
- * of either cluster kind, and a drainer's effective name (changed by `drainerName` or by the
+ * of either cluster kind, a spanning `DatabaseCluster`'s place in its span (its domain and the
+ * cluster it joins), and a drainer's effective name (changed by `drainerName` or by the
  * `releaseName` it derives from). `sources` gives the construct path of each cluster key, for the
  * message; `acknowledged` lists the deliberate re-creations (`<Kind>/<namespace>/<name>`, or
  * `drainer/<construct path>`); `flipping` lists the clusters whose TLS enablement turns
@@ -300,7 +311,7 @@ export function checkFixedSettings(record: FixedSettings | undefined, now: Fixed
   }
   for (const [key, cluster] of Object.entries(now.clusters)) {
     const old = record.clusters[key];
-    if (old === undefined || ack.has(key) || JSON.stringify(old.across) === JSON.stringify(cluster.across)) {
+    if (old === undefined || ack.has(key) || sameAcross(old.across, cluster.across)) {
       continue;
     }
     const [kind, , name] = key.split('/');

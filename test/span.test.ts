@@ -24,6 +24,7 @@ import { expectValidAgainstCrds } from './_crds';
 import { DocBlock, ROOT, readmeBlocks } from './_readme';
 import type { SecretPem } from './_handshakes';
 import { RotationSimulator } from './_rotation-simulator';
+import { bash, shellBlocks } from './_runbooks';
 
 const GUIDE = 'docs/how-to/across-kubernetes-clusters.md';
 const RUN_MARKER = '<!-- run: test/span.test.ts -->';
@@ -526,6 +527,25 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
     // Every pod of west ended on the renewed intermediate.
     expect(west.sim.pods.map((p) => certificatesOf(west.sim.presented(p).cert)[1].fingerprint256)).toEqual(west.sim.pods.map(() => certificatesOf(renewed.get('orders-west-intermediate-ca-secret')!['tls.crt'])[0].fingerprint256));
     expect(checks).toBeGreaterThan(100);
+  });
+
+  test('each cluster\'s database runbook: its intermediate and issuance steps run as written from the output folder, and keep what the guide issued', async () => {
+    for (const { name } of GUIDE_CLUSTERS) {
+      const runbook = fs.readFileSync(path.join(app, name, 'cluster-tls', 'orders', 'orders', 'database-runbook.md'), 'utf8');
+      const steps = runbook.split(/^(?=## \d+\. )/m).filter((x) => /^## [12]\. /.test(x));
+      expect(steps.map((x) => x.split('\n')[0])).toEqual([`## 1. Issue the intermediate CA of Kubernetes cluster ${name}`, '## 2. Issue the certificates with cert-manager']);
+      const versions = snapshot().get(name)!.versions;
+      for (const step of steps) {
+        const block = shellBlocks(step)[0];
+        expect(block.split('\n')[0]).toBe('# run in the output folder (the one that holds orders.k8s.yaml)');
+        const output = await bash(block, path.join(app, name, 'dist'), { ...env, KUBECONFIG: planes.get(name)!.kubeconfig, ROOT_CA: path.join(env.HOME!, 'orders-root-ca') });
+        if (step.startsWith('## 1.')) {
+          expect(output).toContain(`Secret orders/orders-${name}-intermediate-ca-secret exists, signed by the root in ${path.join(env.HOME!, 'orders-root-ca')}: kept`);
+        }
+      }
+      // Run again over what the guide made, the steps change nothing.
+      expect([name, Object.fromEntries(snapshot().get(name)!.versions)]).toEqual([name, Object.fromEntries(versions)]);
+    }
   });
 
   test('cluster-tls verify passes each cluster\'s Secrets against its own output, the root in the intermediate\'s ca.crt as the CA', () => {

@@ -249,8 +249,11 @@ function rootBlock(settings: CertificateSettings): Block {
     '  [ "$dir" != / ] || break',
     '  dir="$(dirname "$dir")"',
     'done',
-    'if $new_root; then',
-    `  [ ! -e "$root/${ROOT_BARE}-key.pem" ] && [ ! -e "$root/${ROOT_BARE}.pem" ] || fail "$root already holds a root CA file (${ROOT_BARE}.pem or ${ROOT_BARE}-key.pem); run without --new-root to sign with it, or give a new folder"`,
+    '# --new-root over a root file is refused below, unless this run was done: the Secret exists, signed by it.',
+    'root_existed=false',
+    `if $new_root && { [ -e "$root/${ROOT_BARE}-key.pem" ] || [ -e "$root/${ROOT_BARE}.pem" ]; }; then`,
+    '  root_existed=true',
+    'elif $new_root; then',
     '  mkdir -p -- "$root"',
     `  cfssl gencert -loglevel=3 -initca ${ROOT_CSR} | cfssljson -bare "$root/${ROOT_BARE}"`,
     `  rm -f -- "$root/${ROOT_BARE}.csr"`,
@@ -282,6 +285,7 @@ function keptBlock(secret: string): Block {
     'elif $renew; then',
     `  fail "Secret $NAMESPACE/${secret} does not exist, so there is no intermediate to renew; run without --renew to issue it"`,
     'fi',
+    `! $root_existed || fail "$root already holds a root CA file (${ROOT_BARE}.pem or ${ROOT_BARE}-key.pem); run without --new-root to sign with it, or give a new folder"`,
   ];
 }
 

@@ -86,10 +86,13 @@ describe('the documents (README.md, CONTRIBUTING.md, docs/)', () => {
 
   test('every TypeScript file it shows compiles in strict mode with the files of its section, without the fragments\' context', () => {
     const whole = typescript.filter((b) => b.file !== undefined);
-    // README.md's app and the cdk8s init guide's, which test/consumer.test.ts runs; the tutorial's
-    // (docs/tutorial.md) besides, which test/tutorial.test.ts runs.
+    // README.md's app and the cdk8s init guide's, which test/consumer.test.ts runs; the span guide's,
+    // which test/span.test.ts runs; the tutorial's (docs/tutorial.md) besides, which test/tutorial.test.ts runs.
     expect(whole.filter((b) => b.doc !== 'docs/tutorial.md').map((b) => `${b.doc}: ${b.section}: ${b.file}`)).toEqual([
       'README.md: Use it in your app: main.ts',
+      'docs/how-to/across-kubernetes-clusters.md: 1. Declare the span once: clusters.ts',
+      'docs/how-to/across-kubernetes-clusters.md: 1. Declare the span once: main.ts',
+      'docs/how-to/across-kubernetes-clusters.md: 7. Add a Kubernetes cluster later: clusters.ts',
       'docs/how-to/cdk8s-init.md: Starting from `cdk8s init typescript-app`: chart.ts',
       'docs/how-to/cdk8s-init.md: Starting from `cdk8s init typescript-app`: main.ts',
       'docs/how-to/cdk8s-init.md: Starting from `cdk8s init typescript-app`: main.test.ts',

@@ -2,9 +2,9 @@
  * The `TlsDatabaseCluster` construct: the `DatabaseCluster` with TLS on, its components'
  * certificates and allowed Common Names, its runbook and its monitor.
  */
-import type { ResolvedSpan } from '../model/span';
 import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
+import type { ResolvedSpan } from '../model/span';
 import { CdkPlusPackage, SecretRef, secretRef, secretRefName, secretRefs } from '../model/secret-ref';
 import { Construct } from 'constructs';
 import {

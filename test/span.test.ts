@@ -16,7 +16,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
-import { ClusterCertificates, IssuingMethod, KubernetesClusterSpec, TlsDatabaseCluster, synthesize } from '../lib';
+import { ClusterCertificates, IssuingMethod, KubernetesClusterSpec, RotationPhase, TlsDatabaseCluster, synthesize } from '../lib';
+import { OutputFile } from '../lib/synth/output-file';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { HandshakeServer, describeOutcome, dialedNames, mutualHandshake } from '../lib/verify/handshake';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools, tool } from './_control-plane';
@@ -89,10 +90,35 @@ describe('span, as props', () => {
     expectValidAgainstCrds(objects);
   });
 
+  test('a root replacement: the Issuers move to the next root\'s intermediate when the leaves switch, and the phase\'s script trusts each root from its intermediate\'s ca.crt', () => {
+    const at = (phase: RotationPhase) => {
+      const { objects, app } = span('west', { rotations: [{ id: 'root-2', phase }] });
+      const files = new Map(app.node.findAll().filter((c): c is OutputFile => c instanceof OutputFile).map((f) => [path.basename(f.path), f.render()]));
+      return { issuer: objects.find((o) => o.kind === 'Issuer').spec.ca.secretName, files };
+    };
+    const trustBoth = at(RotationPhase.TRUST_BOTH);
+    expect(trustBoth.issuer).toBe('orders-west-intermediate-ca-secret');
+    const script = trustBoth.files.get('rotate-certificates.sh')!;
+    // Both roots, read from the ca.crt of each intermediate's Secret; the next one must exist first.
+    expect(script).toContain('get_key \'orders-west-intermediate-ca-root-2-secret\' ca.crt');
+    expect(script).toContain('get_key \'orders-west-intermediate-ca-secret\' ca.crt');
+    expect(script).toContain('secret_exists \'orders-west-intermediate-ca-root-2-secret\' || fail "Secret orders/orders-west-intermediate-ca-root-2-secret does not exist; "'
+      + '\'sign it first: run ../cluster-tls/orders/orders/cfssl/issue-intermediate.sh "$ROOT_CA" from the output folder');
+    expect(trustBoth.files.get('issue-intermediate.sh')).toContain('root="$root/root-2"');
+    const runbook = trustBoth.files.get('rotation-runbook.md')!;
+    expect(runbook).toContain('## 1. Issue the intermediate CA of rotation root-2 of Kubernetes cluster west');
+    expect(runbook).toContain('every Kubernetes cluster does this phase, and passes its check, before any of them commits the next phase');
+    expect(at(RotationPhase.SWITCH_LEAVES).issuer).toBe('orders-west-intermediate-ca-root-2-secret');
+    const dropOld = at(RotationPhase.DROP_OLD);
+    expect(dropOld.issuer).toBe('orders-west-intermediate-ca-root-2-secret');
+    expect(dropOld.files.get('rotation-runbook.md')).toContain('kubectl delete secret -n orders --ignore-not-found orders-west-intermediate-ca-secret');
+    expect(dropOld.files.get('rotation-runbook.md')).not.toContain('kubectl delete certificate -n orders --ignore-not-found orders-ca ');
+  });
+
   test.each([
     ['method', { method: IssuingMethod.CFSSL }, 'orders/certificates: method: received "cfssl"; expected "cert-manager" with span'],
     ['issuerRef', { issuerRef: { name: 'corp', kind: 'ClusterIssuer' } }, 'expected no issuerRef with span'],
-    ['rotations', { rotations: [{ id: '2027-01' }] }, 'orders/certificates: rotations: received "1 rotation"; expected no rotations with span'],
+    ['a CA renewal', { rotations: [{ id: '2027-01', kind: 'ca-renewal' }] }, 'orders/certificates: rotations[0].kind: received "ca-renewal"; expected "ca-replacement" or "leaf-renewal" with cert-manager'],
     ['caRenewBefore', { caRenewBefore: '1440h' }, 'orders/certificates: caRenewBefore: received "1440h"; expected no caRenewBefore with span'],
     ['caKeyRotationPolicy', { caKeyRotationPolicy: 'Never' }, 'orders/certificates: caKeyRotationPolicy: received "Never"; expected no caKeyRotationPolicy with span'],
     ['an Ed25519 key', { privateKey: { algorithm: 'Ed25519' } }, 'orders/certificates: privateKey.algorithm: received "Ed25519"; expected RSA or ECDSA with span'],

@@ -40,13 +40,13 @@ import { PropShape, ShapeOf, checkArguments, checkProps, constructOf, isConstruc
 import { ISSUER_REF_SHAPE, IssuerReference, ResolvedIssuerReference, resolveIssuerRef } from './issuer-ref';
 import {
   CA_CHANGE_REASON, CertificateRotation, ComponentReload, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, changesCa, componentReload, componentRestartValue, isLastPhase,
-  resolveRotations, restartOrder, restartValue, restartsIn, signingCaObject,
+  caObjectsInUse, resolveRotations, restartOrder, restartValue, restartsIn, signingCaObject,
 } from './rotation';
 import { requireRelease } from '../model/versions';
 import type { NamespacedName } from '../model/names';
 import { requireDistinctSubjects } from './subjects';
 import { KubernetesSpan, ResolvedSpan, SPAN_SHAPE, resolveSpan } from '../model/span';
-import { requireSpanSettings } from './intermediate';
+import { intermediateStep, requireSpanSettings } from './intermediate';
 import { DNS_SUBDOMAIN_MAX, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
 
 
@@ -297,8 +297,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
         `"${RotationKind.CA_REPLACEMENT}" or "${RotationKind.LEAF_RENEWAL}" with cert-manager, which renews its CA itself with the same key (caKeyRotationPolicy Never)`);
     }
     this.span = resolveSpan(this, props.span);
-    this.caSecretName = this.span !== undefined ? names.intermediateSecretName(props.clusterName, this.span.current.name)
-      : names.caSecretName(props.clusterName, signingCaObject(this.rotation));
+    this.caSecretName = names.signingSecretName(props.clusterName, signingCaObject(this.rotation), this.span?.current.name);
     this.extraNames = props.extraNames ?? {};
     this.clusterDomain = this.span?.current.clusterDomain ?? props.clusterDomain;
     for (const [token, extra] of Object.entries(this.extraNames)) {
@@ -320,8 +319,13 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
     };
     if (this.span !== undefined) {
       requireSpanSettings(this, this.span, this.settings, { ...props, method: this.method });
-      // The intermediate's Secret is the user's, made by the script: the exporter watches its expiry.
-      this._addExternalTlsSecret({ name: this.caSecretName, namespace, usedBy: `cert-manager's CA Issuer of Kubernetes cluster ${this.span.current.name}` });
+      // The intermediate's Secrets are the user's, made by the script: the exporter watches the expiry of each one in use.
+      for (const generation of caObjectsInUse(this.rotation)) {
+        this._addExternalTlsSecret({
+          name: names.intermediateSecretName(this.clusterName, this.span.current.name, generation), namespace,
+          usedBy: `cert-manager's CA Issuer of Kubernetes cluster ${this.span.current.name}${generation === names.INITIAL_GENERATION ? '' : ` (the root of rotation ${generation})`}`,
+        });
+      }
     }
     // An issuer's CA carries a subject of the user's, which the library cannot compare.
     if (this.issuer === undefined) {
@@ -712,7 +716,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
   /** cert-manager: the CA Secret of each generation the Secrets trust in this phase, by generation. */
   private caSecretsByGeneration(): Record<string, string> {
     const r = this.rotation;
-    return r === undefined ? {} : Object.fromEntries(r.content.caCertificates.map((g) => [g, names.caSecretName(this.clusterName, caObjectOf(r, g))]));
+    return r === undefined ? {} : Object.fromEntries(r.content.caCertificates.map((g) => [g, names.signingSecretName(this.clusterName, caObjectOf(r, g), this.span?.current.name)]));
   }
 
   /** The plan's rotation section. */
@@ -771,6 +775,12 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
       consumers: this.secretConsumers([...plan.secrets.map((s) => ({ namespace: this.namespace, name: s.name })), ...sqlSecrets]),
       verifyReport: layout.verifyReportFromOutputFolder(this.namespace, this.clusterName),
       leftBehind: this.leftBehind(r, plan),
+      span: this.span === undefined ? undefined : {
+        current: this.span.current.name,
+        clusters: this.span.clusters.map((c) => c.name),
+        // The first phase of a root replacement signs the intermediate of the next root before anything is applied.
+        intermediate: r.kind === RotationKind.CA_REPLACEMENT && r.phase === r.phases[0] ? intermediateStep(this.settings, this.span) : undefined,
+      },
     };
   }
 
@@ -799,12 +809,13 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
     const leaves = [...plan.secrets.map((s) => ({ namespace: this.namespace, name: s.name })), ...(plan.sqlTls?.secrets ?? [])];
     const staged = leaves.map((s) => ({ namespace: s.namespace, name: names.stagingSecretName(s.name, r.id) }));
     const sql = plan.sqlTls && sqlManagedDomain(this.namespace, this.clusterName, plan.sqlTls);
+    // With a span, the previous CA is the previous intermediate's Secret, which no Certificate issued.
     const caCertificates = [
-      { namespace: this.namespace, name: names.caCertificateName(this.clusterName, r.previousCa) },
+      ...(this.span === undefined ? [{ namespace: this.namespace, name: names.caCertificateName(this.clusterName, r.previousCa) }] : []),
       ...(sql ? [{ namespace: sql.caNamespace, name: sql.caCertificate(r.previousCa) }] : []),
     ];
     const caSecrets = [
-      { namespace: this.namespace, name: names.caSecretName(this.clusterName, r.previousCa) },
+      { namespace: this.namespace, name: names.signingSecretName(this.clusterName, r.previousCa, this.span?.current.name) },
       ...(sql ? [{ namespace: sql.caNamespace, name: sql.caSecret(r.previousCa) }] : []),
     ];
     return { caSecrets, certificates: [...caCertificates, ...staged], secrets: [...caSecrets, ...staged] };

@@ -30,6 +30,7 @@ import { cfsslKey, json } from './cfssl';
 import { Block, FIELD_MANAGER, GET_KEY_FUNCTION, KUBECTL_CHECK, NEED_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh } from './script-blocks';
 import { DistinguishedName, caSubject } from './subjects';
 import { IssuingMethod } from './certificate-options';
+import { newestCaObject, signingCaObject } from './rotation';
 import type { IConstruct } from 'constructs';
 
 /** The script that makes the span's root (once) and signs the current Kubernetes cluster's intermediate. */
@@ -64,13 +65,14 @@ function intermediateSubject(settings: CertificateSettings, kubernetesCluster: s
 
 /**
  * Refuses what a span cannot be issued with: another method than cert-manager, an issuer of the
- * user's, rotations, a key cfssl cannot make for the root and intermediates, and a `clusterDomain`
- * of its own. The three subjects always differ: the root's is the Common Name alone, an
+ * user's, a key cfssl cannot make for the root and intermediates, and a `clusterDomain` of its
+ * own. A CA replacement replaces the root (and every intermediate with it); a leaf renewal keeps
+ * them. The three subjects always differ: the root's is the Common Name alone, an
  * intermediate's adds the Kubernetes cluster as OU, and a leaf's always carries an organization.
  */
 export function requireSpanSettings(scope: IConstruct, span: ResolvedSpan, settings: CertificateSettings,
   props: {
-    readonly method: IssuingMethod; readonly clusterDomain?: string; readonly issuerRef?: unknown; readonly rotations?: readonly unknown[];
+    readonly method: IssuingMethod; readonly clusterDomain?: string; readonly issuerRef?: unknown;
     readonly caKeyRotationPolicy?: string; readonly caRenewBefore?: unknown;
   }): void {
   if (props.method !== IssuingMethod.CERT_MANAGER) {
@@ -78,10 +80,6 @@ export function requireSpanSettings(scope: IConstruct, span: ResolvedSpan, setti
   }
   if (props.issuerRef !== undefined) {
     inputError(scope, 'issuerRef', props.issuerRef, 'no issuerRef with span: the leaves are signed by each Kubernetes cluster\'s intermediate CA, which the span\'s root signs');
-  }
-  const rotations = props.rotations ?? [];
-  if (rotations.length > 0) {
-    inputError(scope, 'rotations', `${rotations.length} rotation${rotations.length === 1 ? '' : 's'}`, 'no rotations with span: rotating a span\'s intermediates and root is not supported yet');
   }
   for (const [field, value] of [['caKeyRotationPolicy', props.caKeyRotationPolicy], ['caRenewBefore', props.caRenewBefore]] as const) {
     if (value !== undefined) {
@@ -132,7 +130,7 @@ export function declareIntermediate(scope: Construct, settings: CertificateSetti
     },
   }));
   file('Script', INTERMEDIATE_SCRIPT, intermediateScript(settings, span), true);
-  const secretName = names.intermediateSecretName(clusterName, span.current.name);
+  const secretName = names.intermediateSecretName(clusterName, span.current.name, signingCaObject(settings.rotation));
   return (kind: ClusterKind) => new Issuer(scope, `Issuer-${kind}`, {
     metadata: { name: names.caIssuerName(clusterName, kind), namespace, labels },
     spec: { ca: { secretName } },
@@ -141,27 +139,36 @@ export function declareIntermediate(scope: Construct, settings: CertificateSetti
 
 /** The runbook step that issues the current Kubernetes cluster's intermediate, before cert-manager issues any leaf from it. */
 export function intermediateStep(settings: CertificateSettings, span: ResolvedSpan): RunbookStep {
-  const script = layout.fromOutputFolder(layout.cfsslPath(settings.namespace, settings.clusterName, INTERMEDIATE_SCRIPT));
+  const generation = newestCaObject(settings.rotation);
   const first = span.current.name === span.first.name;
+  const rotated = generation === names.INITIAL_GENERATION ? '' : ` of rotation ${generation}`;
   return {
-    title: `Issue the intermediate CA of Kubernetes cluster ${span.current.name}`,
+    title: `Issue the intermediate CA${rotated} of Kubernetes cluster ${span.current.name}`,
     text: [
       `Every Kubernetes cluster of this database cluster issues its certificates from an intermediate CA of its own, signed by one root CA that no cluster holds. `
         + `Run the script on the machine that keeps the root, with kubectl pointing at Kubernetes cluster \`${span.current.name}\` and \`ROOT_CA\` naming the folder that holds the root `
-        + '(outside the output and the files folder, readable by you alone). It signs this cluster\'s intermediate and creates its Secret '
-        + `\`${names.intermediateSecretName(settings.clusterName, span.current.name)}\`; the intermediate's key is then only in that Secret. `
-        + (first ? `\`--new-root\` makes the root the first time, for \`${span.first.name}\`, the first Kubernetes cluster; keep that folder for every other cluster. `
-          : `The root was made for \`${span.first.name}\`, the first Kubernetes cluster: use the same folder. `)
+        + `(outside the output and the files folder, readable by you alone${rotated === '' ? '' : `; the root${rotated} is in its folder \`${generation}\` there`}). It signs this cluster's intermediate and creates its Secret `
+        + `\`${names.intermediateSecretName(settings.clusterName, span.current.name, generation)}\`; the intermediate's key is then only in that Secret. `
+        + (first ? `\`--new-root\` makes the root${rotated} the first time, for \`${span.first.name}\`, the first Kubernetes cluster; keep that folder for every other cluster. `
+          : `The root${rotated} was made for \`${span.first.name}\`, the first Kubernetes cluster: run this step there first, and use the same folder. `)
         + 'Run again, the script keeps a Secret that exists.',
     ],
-    commands: [`${script}${first ? ' --new-root' : ''} "$ROOT_CA"`],
+    commands: [intermediateCommand(settings, span)],
   };
+}
+
+/** The command that signs the current Kubernetes cluster's intermediate, run from the output folder: `--new-root` in the first one. */
+export function intermediateCommand(settings: CertificateSettings, span: ResolvedSpan): string {
+  const script = layout.fromOutputFolder(layout.cfsslPath(settings.namespace, settings.clusterName, INTERMEDIATE_SCRIPT));
+  return `${script}${span.current.name === span.first.name ? ' --new-root' : ''} "$ROOT_CA"`;
 }
 
 /** The intermediate's script: makes the root with `--new-root`, then signs the intermediate and creates its Secret, keeping one that exists. */
 function intermediateScript(settings: CertificateSettings, span: ResolvedSpan): string {
   const { clusterName, namespace } = settings;
-  const secret = names.intermediateSecretName(clusterName, span.current.name);
+  const generation = newestCaObject(settings.rotation);
+  const secret = names.intermediateSecretName(clusterName, span.current.name, generation);
+  const rotated = generation !== names.INITIAL_GENERATION;
   const blocks: Block[] = [
     [
       '#!/usr/bin/env bash',
@@ -173,6 +180,7 @@ function intermediateScript(settings: CertificateSettings, span: ResolvedSpan): 
       `# Usage: ${INTERMEDIATE_SCRIPT} [--new-root | --renew] ROOT_FOLDER`,
       `#   ROOT_FOLDER  the folder that keeps the root (${ROOT_BARE}.pem and ${ROOT_BARE}-key.pem), outside any`,
       '#                synth output; keep it off every Kubernetes cluster',
+      ...(rotated ? [`#                (rotation ${generation} replaces the root: this script uses the one in ROOT_FOLDER/${generation})`] : []),
       '#   --new-root   make the root there first (once, for the first Kubernetes cluster); refused when one exists',
       '#   --renew      sign a new intermediate with a new key and write it over the Secret, whose ca.crt',
       '#                (this root) stays as it is; cert-manager issues from it from then on',
@@ -204,6 +212,7 @@ function intermediateScript(settings: CertificateSettings, span: ResolvedSpan): 
       '  /*) root="$1" ;;',
       '  *) root="$PWD/$1" ;;',
       'esac',
+      ...(rotated ? [`# Rotation ${generation} replaces the root: its root has a folder of its own, beside the earlier ones' files.`, `root="$root/${generation}"`] : []),
       'cd "$(dirname "$0")"',
     ],
     NEED_FUNCTION,

@@ -11,7 +11,7 @@
  * one before (the CA of a leaf renewal, the key and leaves of a CA renewal) is a relative symbolic
  * link, so no key is ever copied. Old generations stay until you remove them.
  */
-import { CFSSL_PROFILES, ClusterKind } from '../model/catalog';
+import { CFSSL_PROFILES, ClusterKind, SECRET_KEYS } from '../model/catalog';
 import * as layout from '../model/output-layout';
 import type { ServerCertificatePlan, TlsPlanSqlTls } from './certificate-options';
 import * as names from '../model/names';
@@ -19,7 +19,7 @@ import type { NamespacedName } from '../model/names';
 import { CA_BARE, CA_CSR, CLIENT_BARE, serverBare, sqlBare, sqlProfile } from './cfssl-files';
 import { ResolvedRotation, RotationKind, RotationPhase, caObjectOf } from './rotation';
 import {
-  Block, GET_KEY_FUNCTION, KUBECTL_CHECK, NEED_FUNCTION, ISSUE_TIMEOUT_SECONDS, PUT_SECRET_FUNCTION, WAIT_ISSUED_FUNCTION, WAIT_VARIABLES, failFunction, joinBlocks,
+  Block, GET_KEY_FUNCTION, KUBECTL_CHECK, NEED_FUNCTION, ISSUE_TIMEOUT_SECONDS, PUT_SECRET_FUNCTION, SECRET_EXISTS_FUNCTION, WAIT_ISSUED_FUNCTION, WAIT_VARIABLES, failFunction, joinBlocks,
   kubectlVariables, sh,
 } from './script-blocks';
 
@@ -169,10 +169,23 @@ export interface ManagedDomain {
   readonly ca: string;
   /** The namespace of the CA's Certificate and Secret. */
   readonly caNamespace: string;
-  /** The CA Certificate of a generation's CA object. */
-  readonly caCertificate: (generation: string) => string;
+  /**
+   * The CA Certificate of a generation's CA object.
+   * @default - none: the CA Secrets are the user's (a span's intermediates, which its script signs)
+   */
+  readonly caCertificate?: (generation: string) => string;
   /** The Secret of a generation's CA object. */
   readonly caSecret: (generation: string) => string;
+  /**
+   * The key of the CA Secret that holds the CA certificate every `ca.crt` trusts: `tls.crt`, or
+   * `ca.crt` for a span's intermediate, whose root is what the leaves trust.
+   */
+  readonly caKey: string;
+  /**
+   * How to make a generation's CA Secret when it is missing, for the script's message.
+   * @default - cert-manager makes it from its Certificate
+   */
+  readonly caMissingHint?: string;
   /** Every leaf Secret, in order, each in its namespace (its Certificate has its name). */
   readonly secrets: readonly NamespacedName[];
 }
@@ -189,23 +202,41 @@ export interface CertManagerRotationInput {
    * @default - none
    */
   readonly sql?: ManagedDomain;
+  /**
+   * With a span: the current Kubernetes cluster, whose intermediate CA Secrets are the CA objects,
+   * and the command that makes a missing one.
+   * @default - none: the cluster's own CA Certificates
+   */
+  readonly span?: { readonly kubernetesCluster: string; readonly issueCommand: string };
 }
 
 /** TLS for MySQL clients of a cluster, as a rotation with cert-manager moves it: the SQL CA's objects in cert-manager's namespace. */
-export function sqlManagedDomain(namespace: string, clusterName: string, sql: TlsPlanSqlTls): ManagedDomain {
+export function sqlManagedDomain(namespace: string, clusterName: string, sql: TlsPlanSqlTls): ManagedDomain & Required<Pick<ManagedDomain, 'caCertificate'>> {
   const name = (g: string) => names.sqlCaName(namespace, clusterName, g);
-  return { ca: 'the SQL CA', caNamespace: sql.ca.secretNamespace!, caCertificate: name, caSecret: name, secrets: sql.secrets };
+  return { ca: 'the SQL CA', caNamespace: sql.ca.secretNamespace!, caCertificate: name, caSecret: name, caKey: SECRET_KEYS.certificate, secrets: sql.secrets };
 }
 
 /** The domains of a rotation: the cluster's, then TLS for MySQL clients when it is on. */
 function managedDomains(input: CertManagerRotationInput): ManagedDomain[] {
-  const cluster: ManagedDomain = {
-    ca: 'the CA',
-    caNamespace: input.namespace,
-    caCertificate: (g) => names.caCertificateName(input.clusterName, g),
-    caSecret: (g) => names.caSecretName(input.clusterName, g),
-    secrets: input.secretNames.map((name) => ({ namespace: input.namespace, name })),
-  };
+  const secrets = input.secretNames.map((name) => ({ namespace: input.namespace, name }));
+  const { span } = input;
+  const cluster: ManagedDomain = span === undefined
+    ? {
+      ca: 'the CA',
+      caNamespace: input.namespace,
+      caCertificate: (g) => names.caCertificateName(input.clusterName, g),
+      caSecret: (g) => names.caSecretName(input.clusterName, g),
+      caKey: SECRET_KEYS.certificate,
+      secrets,
+    }
+    : {
+      ca: 'the CA',
+      caNamespace: input.namespace,
+      caSecret: (g) => names.intermediateSecretName(input.clusterName, span.kubernetesCluster, g),
+      caKey: SECRET_KEYS.ca,
+      caMissingHint: `sign it first: ${span.issueCommand}`,
+      secrets,
+    };
   return input.sql === undefined ? [cluster] : [cluster, input.sql];
 }
 
@@ -226,7 +257,7 @@ export function certManagerRotationBlocks(input: CertManagerRotationInput): Bloc
   const staged = rotation.phase === RotationPhase.SWITCH_LEAVES;
   const returned = rotation.phase === RotationPhase.DROP_OLD;
   const awaited = domains.flatMap((d) => [
-    ...[...new Set(cas.map((g) => caObjectOf(rotation, g)))].map((g) => ({ namespace: d.caNamespace, name: d.caCertificate(g) })),
+    ...(d.caCertificate === undefined ? [] : [...new Set(cas.map((g) => caObjectOf(rotation, g)))].map((g) => ({ namespace: d.caNamespace, name: d.caCertificate!(g) }))),
     ...(staged ? d.secrets.map((x) => ({ ...x, name: names.stagingSecretName(x.name, rotation.id) })) : []),
     ...(returned ? d.secrets : []),
   ]);
@@ -240,9 +271,13 @@ export function certManagerRotationBlocks(input: CertManagerRotationInput): Bloc
   const blocks = domains.flatMap((d, i) => {
     const bundle = `"$work/ca-${i}.crt"`;
     const caFile = (g: string) => `"$work/ca-${i}-${g}.pem"`;
+    const missing = d.caMissingHint === undefined ? [] : [...new Set(cas.map((g) => caObjectOf(rotation, g)))].map((g) => d.caSecret(g)).flatMap((name) => [
+      `NAMESPACE=${sh(d.caNamespace)} secret_exists ${sh(name)} || fail "Secret ${d.caNamespace}/${name} does not exist; "${sh(d.caMissingHint!)}`,
+    ]);
     const readCas: Block = [
-      `# The CA certificates every ca.crt of ${d.ca}'s Secrets holds in this phase: ${cas.join(', then ')}.`,
-      ...cas.map((g) => `NAMESPACE=${sh(d.caNamespace)} get_key ${sh(d.caSecret(caObjectOf(rotation, g)))} tls.crt ${caFile(g)}`),
+      `# The CA certificates every ca.crt of ${d.ca}'s Secrets holds in this phase: ${cas.join(', then ')}${d.caKey === SECRET_KEYS.ca ? ', each the ca.crt of its intermediate\'s Secret' : ''}.`,
+      ...missing,
+      ...cas.map((g) => `NAMESPACE=${sh(d.caNamespace)} get_key ${sh(d.caSecret(caObjectOf(rotation, g)))} ${d.caKey} ${caFile(g)}`),
       `cat -- ${cas.map(caFile).join(' ')} >${bundle}`,
     ];
     const writeAll: Block = [
@@ -350,7 +385,7 @@ export function certManagerRotationScript(input: CertManagerRotationInput): stri
     failFunction(layout.ROTATION_SCRIPT_FILE),
     NEED_FUNCTION,
     [...KUBECTL_CHECK, ...(renewal ? ['need "${cmctl[0]}" \'install cmctl (the cert-manager command-line tool), or set CMCTL to the command to use\''] : ['need base64 \'install coreutils\''])],
-    ...(renewal ? [] : [['work="$(mktemp -d)"', 'trap \'rm -rf -- "$work"\' EXIT'], GET_KEY_FUNCTION, PUT_SECRET_FUNCTION]),
+    ...(renewal ? [] : [['work="$(mktemp -d)"', 'trap \'rm -rf -- "$work"\' EXIT'], GET_KEY_FUNCTION, PUT_SECRET_FUNCTION, ...(input.span === undefined ? [] : [SECRET_EXISTS_FUNCTION])]),
     WAIT_ISSUED_FUNCTION,
     ...(renewal
       ? certManagerRenewalBlocks(managedDomains(input).flatMap((d) => d.secrets))

@@ -322,6 +322,14 @@ export function signingCaObject(rotation: ResolvedRotation | undefined): string 
   return rotation === undefined ? INITIAL_GENERATION : caObjectOf(rotation, rotation.signingCa);
 }
 
+/**
+ * The generation of the newest CA object: the one a CA replacement makes from its first phase on,
+ * else the one in use. A span's script signs that generation's intermediate.
+ */
+export function newestCaObject(rotation: ResolvedRotation | undefined): string {
+  return rotation === undefined ? INITIAL_GENERATION : caObjectOf(rotation, rotation.id);
+}
+
 /** The CA objects a phase needs, previous first: both CAs until the leaves have switched, then one. */
 export function caObjectsInUse(rotation: ResolvedRotation | undefined): string[] {
   if (rotation === undefined) {

@@ -75,6 +75,13 @@ export interface RotationRunbookInput {
   readonly consumers: readonly RotationConsumer[];
   /** The verify report, relative to the output folder (beside it). */
   readonly verifyReport: string;
+  /**
+   * A cluster across Kubernetes clusters: the current one, every one of the span in order, and the
+   * step that signs the current one's intermediate of the next root (first phase of a root
+   * replacement).
+   * @default - one Kubernetes cluster
+   */
+  readonly span?: { readonly current: string; readonly clusters: readonly string[]; readonly intermediate?: RunbookStep };
   /** cert-manager, after the last phase of a CA replacement: objects left behind to delete. */
   readonly leftBehind?: {
     /** The previous CA Secrets (the SQL CA's too), to keep a copy of. */
@@ -96,12 +103,20 @@ export function rotationRunbook(input: RotationRunbookInput): string {
         ? [`TLS for MySQL clients rotates with them, the SQL CA in place of the cluster's CA, phase for phase: ${input.sqlSecrets.map(secretIn).join(', ')}. ${
           input.sqlReload ? `The SQL server's MySQL port loads its new certificate with \`${input.sqlReload.statement}\`, without a restart; every application that mounts one of them restarts once.` : 'The SQL server and every application that mounts one of them restart once.'}`]
         : []),
+      ...(input.span ? [spanIntro(input.span)] : []),
       `Run every command block from ${outputFolderRunIn(input.manifestFile)}, in order; each block's first line says so.`,
     ],
     runIn: outputFolderRunIn(input.manifestFile),
-    steps: [...writeSteps(input), ...restartSteps(input), ...sqlReloadSteps(input), ...checkSteps(input)],
+    steps: [...(input.span?.intermediate ? [input.span.intermediate] : []), ...writeSteps(input), ...restartSteps(input), ...sqlReloadSteps(input), ...checkSteps(input)],
   };
   return renderRunbook(runbook);
+}
+
+/** Why a span's Kubernetes clusters move phase by phase together. */
+function spanIntro(span: NonNullable<RotationRunbookInput['span']>): string {
+  const others = span.clusters.filter((c) => c !== span.current);
+  return `This is Kubernetes cluster \`${span.current}\` of ${span.clusters.length}: ${listed(span.clusters)}. The members of ${listed(others)} talk to the members here, so every Kubernetes cluster does this phase, and passes its check, before any of them commits the next phase: `
+    + 'a cluster that presented certificates of the next root before every other one trusted it would be rejected by them.';
 }
 
 /** What the cert-manager rotation script does with the leaf Certificates, by phase index of a CA replacement. */
@@ -295,7 +310,7 @@ function checkSteps(input: RotationRunbookInput): RunbookStep[] {
         input.components.some((c) => c.restarts) ? 'wait for the restarts and run it again' : `run it again from the time it names (${KUBELET_PROJECTION_SECONDS} s after the write)`}. Its JSON report goes beside the output folder, \`${input.verifyReport}\`.${
         others.length > 0 ? ` The applications' namespaces (${others.map((n) => `\`${n}\``).join(', ')}) are listed beside the cluster's, so that the report shows their Secrets and pods too.` : ''}`,
       next
-        ? `Then set the rotation's \`phase\` to \`${next}\` in the app, synthesize, review and commit. The synth reads the report from beside the output folder and refuses to move on unless it shows every Secret of this phase in place and no pod still holding what it loaded before.`
+        ? `Then${input.span ? ` once every Kubernetes cluster of the span (${listed(input.span.clusters)}) has passed its own check of this phase,` : ''} set the rotation's \`phase\` to \`${next}\` in the app, synthesize, review and commit. The synth reads the report from beside the output folder and refuses to move on unless it shows every Secret of this phase in place and no pod still holding what it loaded before.`
         : 'Keep the rotation declared in `rotations`: it names the certificates in use. The synth of the next rotation reads this report too.',
     ],
     commands: [`${listOf(input.namespace)} | npx cluster-tls verify --dist . --namespace ${input.namespace} --cluster ${input.clusterName} --secrets -${

@@ -51,11 +51,20 @@ export function caSecretName(clusterName: string, generation = INITIAL_GENERATIO
 
 /**
  * The Secret of a Kubernetes cluster's intermediate CA, in a cluster that spans Kubernetes
- * clusters: `${cluster_name}-<kubernetes cluster>-intermediate-ca-secret`. Its `tls.crt` is the
- * intermediate, signed by the span's root, and its `ca.crt` the root.
+ * clusters: `${cluster_name}-<kubernetes cluster>-intermediate-ca-secret`, or
+ * `…-intermediate-ca-<rotation id>-secret` for the one signed by the root a rotation made. Its
+ * `tls.crt` is the intermediate, signed by the span's root, and its `ca.crt` the root.
  */
-export function intermediateSecretName(clusterName: string, kubernetesCluster: string): string {
-  return `${clusterName}-${kubernetesCluster}-intermediate-ca-secret`;
+export function intermediateSecretName(clusterName: string, kubernetesCluster: string, generation = INITIAL_GENERATION): string {
+  return `${clusterName}-${kubernetesCluster}-intermediate-ca${generationSuffix(generation)}-secret`;
+}
+
+/**
+ * The Secret whose key signs a generation's leaves with cert-manager: the cluster's CA Secret, or
+ * with a span the current Kubernetes cluster's intermediate CA Secret.
+ */
+export function signingSecretName(clusterName: string, generation: string, kubernetesCluster?: string): string {
+  return kubernetesCluster === undefined ? caSecretName(clusterName, generation) : intermediateSecretName(clusterName, kubernetesCluster, generation);
 }
 
 /**

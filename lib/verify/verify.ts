@@ -268,7 +268,7 @@ function checkEnablement(required: TlsPlanSecret, plan: TlsPlan, enablement: Non
 /**
  * The declared rotation phase: ca.crt holds the phase's CA certificates, in order, and tls.crt is
  * signed by the key of the one the phase names (or, when its generation is not in ca.crt, as after
- * a CA renewal, by the key of the first).
+ * a CA renewal, by the key of the first), directly or through the intermediate tls.crt carries.
  */
 function checkRotation(m: Material, rotation: NonNullable<TlsPlan['rotation']>): CheckResult {
   const cas = m.anchors.filter((a) => a.ca);
@@ -278,7 +278,9 @@ function checkRotation(m: Material, rotation: NonNullable<TlsPlan['rotation']>):
     return result(ROTATION_CHECK, false, expected, `ca.crt holds ${cas.length} CA certificate${cas.length === 1 ? '' : 's'}`);
   }
   const at = Math.max(0, rotation.caCertificates.indexOf(rotation.signedBy));
-  const signer = cas.findIndex((a) => signedBy(m.leaf, a));
+  // With a span's intermediate in tls.crt, the CA of ca.crt signed the intermediate, which signed the leaf.
+  const top = [m.leaf, ...m.intermediates].reduce((cert, next) => (signedBy(cert, next) ? next : cert));
+  const signer = cas.findIndex((a) => signedBy(top, a));
   return result(ROTATION_CHECK, signer === at, expected,
     signer < 0 ? 'tls.crt is signed by none of them' : `tls.crt is signed by CA certificate ${signer + 1} of ca.crt (${describeCertificate(cas[signer])})`);
 }

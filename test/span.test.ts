@@ -16,16 +16,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
-import { ClusterCertificates, IssuingMethod, KubernetesClusterSpec, RotationPhase, TlsDatabaseCluster, synthesize } from '../lib';
+import { ClusterCertificates, IssuingMethod, KubernetesClusterSpec, RotationPhase, TlsDatabaseCluster, synthesize, synthesizeAll } from '../lib';
 import { OutputFile } from '../lib/synth/output-file';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
+import type { ComponentToken } from '../lib/model/catalog';
 import { HandshakeServer, describeOutcome, dialedNames, mutualHandshake } from '../lib/verify/handshake';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools, tool } from './_control-plane';
 import { expectValidAgainstCrds } from './_crds';
 import { DocBlock, ROOT, readmeBlocks } from './_readme';
 import type { SecretPem } from './_handshakes';
 import { RotationSimulator } from './_rotation-simulator';
-import { bash, shellBlocks } from './_runbooks';
+import { bash, failures, runRunbook, shellBlocks, verifyReport } from './_runbooks';
 
 const GUIDE = 'docs/how-to/across-kubernetes-clusters.md';
 const RUN_MARKER = '<!-- run: test/span.test.ts -->';
@@ -183,6 +184,37 @@ describe('span, in the record of settings fixed at creation', () => {
   });
 });
 
+describe('span, synthesized all or none', () => {
+  /** Each Kubernetes cluster's app at a phase of the root's replacement, into `<dir>/<cluster>/dist`, the clusters in `unverified` moving on without a report. */
+  const targets = (dir: string, phase?: RotationPhase, unverified: string[] = []) => CLUSTERS.map(({ name }) => ({
+    app: span(name, phase === undefined ? {} : { rotations: [{ id: 'root-2', phase }] }).app,
+    options: { outdir: path.join(dir, name, 'dist'), acknowledgeUnverifiedPhase: unverified.includes(name) ? ['orders/orders'] : [] },
+  }));
+  const manifests = (dir: string) => CLUSTERS.map(({ name }) => fs.readFileSync(path.join(dir, name, 'dist', 'orders.k8s.yaml'), 'utf8'));
+
+  test('a phase refused in one Kubernetes cluster (no verify report of the phase before) writes no cluster\'s output, though the others\' checks pass', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-all-'));
+    expect(synthesizeAll(targets(dir)).map((r) => r.outdir)).toEqual(CLUSTERS.map(({ name }) => path.join(dir, name, 'dist')));
+    synthesizeAll(targets(dir, RotationPhase.TRUST_BOTH));
+    const trustBoth = manifests(dir);
+    // east may move on unverified; west has no report of trust-both, so neither moves.
+    expect(refusal(() => synthesizeAll(targets(dir, RotationPhase.SWITCH_LEAVES, ['east'])))).toContain(`certificates orders/orders: rotations: received root-2 at "switch-leaves"; expected root-2 at "trust-both" until cluster-tls verify shows every Secret of the cluster in it and every pod restarted since: no report at ${path.join(dir, 'west', 'cluster-tls-verify.orders.orders.json')}`);
+    expect(manifests(dir)).toEqual(trustBoth);
+    expect(fs.readdirSync(path.join(dir, 'east'))).not.toContain('.cluster-tls.lock');
+    // Both acknowledged: both move, together.
+    synthesizeAll(targets(dir, RotationPhase.SWITCH_LEAVES, ['east', 'west']));
+    expect(manifests(dir).map((m) => m.includes('intermediate-ca-root-2-secret'))).toEqual([true, true]);
+  });
+
+  test('refuses two targets writing one output folder before writing either', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-all-'));
+    const [east, west] = targets(dir);
+    expect(refusal(() => synthesizeAll([east, { ...west, options: east.options }])))
+      .toBe(`ClusterTls: synthesizeAll.targets[1].options.outdir: received "${path.join(dir, 'east', 'dist')}"; expected an output folder and a record no other target has (targets[0] writes this folder)`);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});
+
 /** Dialing one cluster's server from the other: the names of the server's cluster's domain alone, as the members of the other cluster reach it. */
 interface CrossTry {
   readonly server: string;
@@ -294,6 +326,9 @@ jest.setTimeout(600_000);
 const GUIDE_CLUSTERS: KubernetesClusterSpec[] = [...CLUSTERS, { name: 'north', clusterDomain: 'north.example.com' }];
 const ADD_SECTION = '7. Add a Kubernetes cluster later';
 const RENEW_SECTION = '8. Renew an intermediate';
+const ROOT_SECTION = '9. Replace the root';
+/** The phases of the root's replacement, one synth block of the guide each. */
+const ROOT_PHASES = ['trust-both', 'switch-leaves', 'drop-old'] as const;
 
 /** A cluster's Secrets, objects and output at one moment of the guide. */
 interface Snapshot {
@@ -389,7 +424,8 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
     const scratch = path.join(work, 'blocks');
     fs.mkdirSync(scratch);
     let cwd = app;
-    for (const block of blocks) {
+    // The root's replacement runs after the tests of what came before it (its describe below).
+    for (const block of blocks.filter((b) => b.section !== ROOT_SECTION)) {
       if (block.file !== undefined) {
         fs.writeFileSync(path.join(cwd, block.file), block.text);
         continue;
@@ -688,5 +724,170 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
       delete secret.metadata.uid;
       expect(planes.get('west')!.kubectl(['create', '-f', '-'], JSON.stringify(secret)).status).toBe(0);
     }
+  });
+
+  describe(ROOT_SECTION, () => {
+    /** What each cluster held once its runbook of a phase ran, by `<phase> <cluster>`: its Secrets and its plan. */
+    const states = new Map<string, { secrets: Map<string, SecretPem>; plan: TlsPlan }>();
+    let start: Map<string, Snapshot>;
+    const rootCa = () => path.join(env.HOME!, 'orders-root-ca');
+
+    beforeAll(async () => {
+      start = snapshot();
+      const scratch = path.join(work, 'blocks-root');
+      fs.mkdirSync(scratch);
+      const phases = [...ROOT_PHASES];
+      for (const block of blocks.filter((b) => b.section === ROOT_SECTION)) {
+        if (block.file !== undefined) {
+          fs.writeFileSync(path.join(app, block.file), block.text);
+          continue;
+        }
+        const done = await runBlock({ ...block, text: `export ROOT_CA="$HOME/orders-root-ca"\n${block.text}` }, app, env, scratch);
+        ran.push(done);
+        if (done.status !== 0) {
+          throw new Error(`${GUIDE}:${block.line} (${block.section}) exited ${done.status}:\n${block.text}--- output:\n${done.output}`);
+        }
+        // As the guide says: each cluster's rotation runbook, east first, kubectl pointing at it.
+        const phase = phases.shift()!;
+        for (const { name } of GUIDE_CLUSTERS) {
+          const plane = planes.get(name)!;
+          const outdir = path.join(app, name, 'dist');
+          const site = { outdir, env: { ...env, KUBECONFIG: plane.kubeconfig, ROOT_CA: rootCa() }, namespace: 'orders', clusterName: 'orders', manifest: 'orders.k8s.yaml' };
+          await runRunbook(site, 'orders/orders/rotation-runbook.md', { afterApply: async () => undefined, describe: () => `Kubernetes cluster ${name}, phase ${phase}` });
+          states.set(`${phase} ${name}`, held(name));
+        }
+      }
+      expect(phases).toEqual([]);
+    }, 1_800_000);
+
+    /** A cluster's Secrets and plan now. */
+    const held = (name: string) => ({ secrets: planes.get(name)!.tlsSecrets('orders'), plan: site(name).plan });
+
+    test('the section\'s three synths ran as written, and each cluster\'s runbook of each phase, its check passing in its report', () => {
+      expect(ran.filter((r) => r.block.section === ROOT_SECTION)).toHaveLength(3);
+      expect([...states.keys()]).toEqual(ROOT_PHASES.flatMap((phase) => GUIDE_CLUSTERS.map((c) => `${phase} ${c.name}`)));
+      for (const { name } of GUIDE_CLUSTERS) {
+        const report = verifyReport({ outdir: path.join(app, name, 'dist'), namespace: 'orders', clusterName: 'orders' });
+        expect([name, failures(report)]).toEqual([name, []]);
+        expect(states.get(`drop-old ${name}`)!.plan.rotation).toMatchObject({ id: 'root-2', phase: 'drop-old', caCertificates: ['root-2'] });
+      }
+    });
+
+    test('OpenSSL and Go\'s crypto/tls: after each cluster\'s runbook of each phase, every server Secret of each cluster accepts every Secret of each other one, dialed by its own domain\'s names', async () => {
+      const now = new Map(GUIDE_CLUSTERS.map(({ name }) => [name, { ...start.get(name)!, plan: site(name).plan }]));
+      let tries = 0;
+      for (const [moment] of states) {
+        const [, name] = moment.split(' ');
+        now.set(name, { ...now.get(name)!, secrets: states.get(moment)!.secrets, plan: states.get(moment)!.plan });
+        const matrix = GUIDE_CLUSTERS.flatMap((server) => GUIDE_CLUSTERS.filter((c) => c !== server).map((client) => crossTries(
+          { plan: now.get(server.name)!.plan, secrets: now.get(server.name)!.secrets, domain: server.clusterDomain },
+          { plan: now.get(client.name)!.plan, secrets: now.get(client.name)!.secrets },
+        ))).flat();
+        tries += matrix.length;
+        expect([moment, await nodeRejections(matrix)]).toEqual([moment, []]);
+        expect([moment, goRejections(matrix)]).toEqual([moment, []]);
+      }
+      expect(tries).toBeGreaterThan(1000);
+    });
+
+    test('the rotation simulator: pods of three clusters through every phase, cluster by cluster, one pod at a time, reject no handshake within a cluster or across', async () => {
+      const verdicts = new Map<string, boolean>();
+      const digest = (m: { cert: string; key: string; ca: string }) => crypto.createHash('sha256').update(`${m.cert}\0${m.key}\0${m.ca}`).digest('hex');
+      const sims = GUIDE_CLUSTERS.map(({ name, clusterDomain }) => {
+        const { plan } = site(name);
+        const manifests = YAML.parseAllDocuments(fs.readFileSync(path.join(app, name, 'dist', 'orders.k8s.yaml'), 'utf8')).map((d) => d.toJSON());
+        const sim = new RotationSimulator(plan, manifests);
+        sim.startAll(start.get(name)!.secrets);
+        const fqdn = new Map(plan.secrets.filter((x) => x.role === 'server').map((x) => [x.name, dialedNames(x).find((n) => n.endsWith(`.svc.${clusterDomain}`))!]));
+        return { name, sim, fqdn };
+      });
+      const outages: string[] = [];
+      let steps = 0;
+      const checkAll = async (step: string) => {
+        steps += 1;
+        for (const s of sims) {
+          outages.push(...(await s.sim.check(step)).map((o) => `${step}: ${s.name} ${o.client} → ${o.server}: ${o.reason}`));
+        }
+        for (const server of sims) {
+          for (const client of sims.filter((c) => c !== server)) {
+            for (const pod of server.sim.pods.filter((p) => p.component !== undefined)) {
+              for (const peer of client.sim.pods.filter((p) => p.kind === pod.kind && p.application === undefined)) {
+                const [a, b, name] = [server.sim.presented(pod), client.sim.presented(peer), server.fqdn.get(pod.secretName)!];
+                const key = `${digest(a)}/${digest(b)}/${name}`;
+                if (!verdicts.has(key)) {
+                  const outcome = await mutualHandshake(a, b, { name });
+                  verdicts.set(key, outcome.ok);
+                  if (!outcome.ok) {
+                    outages.push(`${step}: ${client.name} ${peer.name} → ${server.name} ${pod.name}: ${describeOutcome(outcome)}`);
+                  }
+                } else if (!verdicts.get(key)) {
+                  outages.push(`${step}: ${client.name} ${peer.name} → ${server.name} ${pod.name}: rejected (as before)`);
+                }
+              }
+            }
+          }
+        }
+      };
+      await checkAll('three clusters running on the first root');
+      for (const [moment, state] of states) {
+        const s = sims.find((x) => moment.endsWith(` ${x.name}`))!;
+        // The kubelet projects the written Secrets into the pods that re-read their certificate, then the restarts the phase makes, one pod at a time.
+        for (const pod of s.sim.unprojected(state.secrets)) {
+          s.sim.project(pod, state.secrets);
+          await checkAll(`${moment}: kubelet projected ${pod.name}`);
+        }
+        for (const pod of s.sim.rollSequence({}, state.plan.rotation!.restartOrder as ComponentToken[])) {
+          s.sim.restart(pod, state.secrets);
+          await checkAll(`${moment}: restarted ${pod.name}`);
+        }
+      }
+      expect(outages).toEqual([]);
+      expect(steps).toBeGreaterThan(50);
+      // Every pod ended on the next root alone, presenting its cluster's intermediate of it.
+      for (const s of sims) {
+        const intermediate = certificatesOf(states.get(`drop-old ${s.name}`)!.secrets.get(`orders-${s.name}-intermediate-ca-root-2-secret`)?.['tls.crt'] ?? '')[0];
+        const root2 = new crypto.X509Certificate(fs.readFileSync(path.join(rootCa(), 'root-2', 'root-ca.pem'), 'utf8'));
+        expect(s.sim.pods.map((p) => certificatesOf(s.sim.presented(p).ca).map((c) => c.fingerprint256))).toEqual(s.sim.pods.map(() => [root2.fingerprint256]));
+        expect(s.sim.pods.map((p) => certificatesOf(s.sim.presented(p).cert)[1]?.fingerprint256)).toEqual(s.sim.pods.map(() => intermediate?.fingerprint256));
+      }
+    });
+
+    test('at the end each cluster issues from its intermediate of the next root: the Issuers name it, every ca.crt is the next root, and the previous intermediate\'s Secret is gone', () => {
+      const root2 = new crypto.X509Certificate(fs.readFileSync(path.join(rootCa(), 'root-2', 'root-ca.pem'), 'utf8'));
+      const root1 = new crypto.X509Certificate(fs.readFileSync(path.join(rootCa(), 'root-ca.pem'), 'utf8'));
+      expect(root2.fingerprint256).not.toBe(root1.fingerprint256);
+      for (const { name } of GUIDE_CLUSTERS) {
+        const plane = planes.get(name)!;
+        const issuers = JSON.parse(plane.kubectl(['get', 'issuers', '-n', 'orders', '-o', 'json']).stdout).items.map((i: any) => [i.metadata.name, i.spec.ca.secretName]);
+        expect([name, issuers]).toEqual([name, [['orders-db-issuer', `orders-${name}-intermediate-ca-root-2-secret`]]]);
+        const { secrets, plan } = site(name);
+        const intermediate = secrets.get(`orders-${name}-intermediate-ca-root-2-secret`)!;
+        expect(certificatesOf(intermediate['ca.crt']).map((c) => c.fingerprint256)).toEqual([root2.fingerprint256]);
+        expect(certificatesOf(intermediate['tls.crt'])[0].verify(root2.publicKey)).toBe(true);
+        for (const p of plan.secrets) {
+          const leaf = secrets.get(p.name)!;
+          expect([name, p.name, certificatesOf(leaf['ca.crt']).map((c) => c.fingerprint256)]).toEqual([name, p.name, [root2.fingerprint256]]);
+          expect([name, p.name, certificatesOf(leaf['tls.crt'])[1].fingerprint256]).toEqual([name, p.name, certificatesOf(intermediate['tls.crt'])[0].fingerprint256]);
+        }
+        expect([name, secrets.has(`orders-${name}-intermediate-ca-secret`), [...secrets.keys()].filter((k) => k.endsWith('-root-2'))]).toEqual([name, false, []]);
+      }
+    });
+
+    test('no Secret in a cluster holds a key of either root or of another cluster\'s intermediates, old or new, and the roots are the only keys on the machine', () => {
+      const keyOf = (file: string) => publicKeyOf(fs.readFileSync(file, 'utf8'));
+      const roots = [keyOf(path.join(rootCa(), 'root-ca-key.pem')), keyOf(path.join(rootCa(), 'root-2', 'root-ca-key.pem'))];
+      const intermediates = (name: string) => [start.get(name)!.secrets.get(`orders-${name}-intermediate-ca-secret`)!, site(name).secrets.get(`orders-${name}-intermediate-ca-root-2-secret`)!]
+        .map((x) => publicKeyOf(x['tls.key']));
+      for (const { name } of GUIDE_CLUSTERS) {
+        const got = planes.get(name)!.kubectl(['get', 'secrets', '--all-namespaces', '-o', 'json']);
+        const keys: string[] = JSON.parse(got.stdout).items.flatMap((x: any) => Object.values<string>(x.data ?? {})
+          .map((v) => Buffer.from(v, 'base64').toString('utf8')).filter((v) => v.includes('PRIVATE KEY')).map(publicKeyOf));
+        const foreign = [...roots, ...GUIDE_CLUSTERS.filter((c) => c.name !== name).flatMap((c) => intermediates(c.name))];
+        expect([name, keys.length > 5, keys.filter((k) => foreign.includes(k)).length]).toEqual([name, true, 0]);
+      }
+      const files = fs.readdirSync(app, { recursive: true, encoding: 'utf8' }).filter((f) => !f.startsWith('node_modules')).map((f) => path.join(app, f));
+      expect(files.filter((f) => fs.statSync(f).isFile() && fs.readFileSync(f, 'utf8').includes('PRIVATE KEY'))).toEqual([]);
+      expect(fs.readdirSync(rootCa(), { recursive: true, encoding: 'utf8' }).sort()).toEqual(['root-2', 'root-2/root-ca-key.pem', 'root-2/root-ca.pem', 'root-ca-key.pem', 'root-ca.pem']);
+    });
   });
 });

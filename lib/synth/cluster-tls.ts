@@ -3,7 +3,7 @@
  * Python, Java and Go see no free functions.
  */
 import { App } from 'cdk8s';
-import { RenderedApp, SynthesisResult, SynthesizeOptions, renderApp, synthesize } from './synthesize';
+import { RenderedApp, SynthesisResult, SynthesisTarget, SynthesizeOptions, renderApp, synthesize, synthesizeAll } from './synthesize';
 
 /**
  * Synthesis of an app holding the library's constructs, in every language: `app.synth()` does
@@ -18,6 +18,15 @@ export class ClusterTls {
    */
   public static synthesize(app: App, options: SynthesizeOptions = {}): SynthesisResult {
     return synthesize(app, options);
+  }
+
+  /**
+   * Synthesizes several apps all or none, each into its own output folder with its own record
+   * (see {@link synthesizeAll}): the outputs of a cluster across Kubernetes clusters, one per
+   * Kubernetes cluster. Nothing is written when a check of any of them fails.
+   */
+  public static synthesizeAll(targets: SynthesisTarget[]): SynthesisResult[] {
+    return synthesizeAll(targets);
   }
 
   /** Renders the app into memory, writing nothing (see {@link renderApp}): for tests of an app. */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { App } from 'cdk8s';
 import { CLUSTER_RESOURCE_KINDS } from '../model/catalog';
 import { ClusterTlsError, Description, describeType, inputError, oneLine } from '../model/errors';
-import { ShapeOf, checkArguments, constructOf, isConstruct, objectOf, pathSpec } from '../model/props';
+import { ShapeOf, checkArguments, constructOf, isConstruct, listOf, objectOf, pathSpec } from '../model/props';
 import * as layout from '../model/output-layout';
 import { registeredDrainers, registeredRecreations } from './app-rules';
 import {
@@ -165,9 +165,34 @@ export interface SynthesisResult {
  */
 export function synthesize(app: App, options: SynthesizeOptions = {}): SynthesisResult {
   ({ options } = checkArguments('ClusterTls', 'synthesize', { app, options }, { app: APP, options: objectOf(SYNTHESIZE_OPTIONS_SHAPE, false) }));
+  const prepared = prepareSynthesis(app, options);
+  try {
+    return prepared.commit();
+  } finally {
+    prepared.close();
+  }
+}
+
+/** The output folder and the record of an app, as absolute paths. */
+function outputPaths(app: App, options: SynthesizeOptions): { readonly outdir: string; readonly recordFile: string } {
   const outdir = path.resolve(options.outdir ?? app.outdir);
+  return { outdir, recordFile: path.resolve(options.recordFile ?? layout.defaultRecordFile(outdir)) };
+}
+
+/** An app checked and ready to write: its output folder's lock is held until {@link close}. */
+interface PreparedSynthesis {
+  readonly outdir: string;
+  readonly recordFile: string;
+  /** Writes both folders and the record, and copies the manifests to the CLI's folder under `cdk8s synth`. */
+  commit(): SynthesisResult;
+  /** Releases the lock. */
+  close(): void;
+}
+
+/** Renders what the checks read, takes the output folder's lock and runs every check; writes nothing. */
+function prepareSynthesis(app: App, options: SynthesizeOptions): PreparedSynthesis {
+  const { outdir, recordFile } = outputPaths(app, options);
   const filesFolder = layout.filesFolderOf(outdir);
-  const recordFile = path.resolve(options.recordFile ?? layout.defaultRecordFile(outdir));
   // A record inside either folder is refused further on, with what to do.
   if (options.recordFile !== undefined && !isWithin(outdir, recordFile) && !isWithin(filesFolder, recordFile)
     && !fs.statSync(path.dirname(recordFile), { throwIfNoEntry: false })?.isDirectory()) {
@@ -211,21 +236,73 @@ export function synthesize(app: App, options: SynthesizeOptions = {}): Synthesis
 
   // From the lock on, the record and the output are read and replaced by this run alone.
   const swap = OutputSwap.open(outdir, recordFile, { takeOver, takeOverFiles, filesFolder });
+  let recordText: string | undefined;
   try {
     const recreationPaths = new Map(recreations.map((r) => [recreationKey(r), r.node.path]));
-    const recordText = checkedRecord(recordFile, outdir, now, { clusters: sources, recreations: recreationPaths }, options, acknowledged);
+    recordText = checkedRecord(recordFile, outdir, now, { clusters: sources, recreations: recreationPaths }, options, acknowledged);
     checkFolders(swap, { outdir, files, takeOver }, { folder: filesFolder, files: otherFiles, takeOver: takeOverFiles });
-    swap.commit(rendered(), recordText);
-  } finally {
+  } catch (e) {
     swap.close();
+    throw e;
   }
-  if (cli !== undefined) {
-    copyFiles(outdir, cli, files.slice(0, plan.manifestFiles));
-    if (plan.constructMetadata && !files.includes(plan.constructMetadata.path)) {
-      writeFilesInto(cli, [{ path: plan.constructMetadata.path, content: plan.constructMetadata.render().content, executable: false }]);
+  return {
+    outdir,
+    recordFile,
+    commit() {
+      swap.commit(rendered(), recordText);
+      if (cli !== undefined) {
+        copyFiles(outdir, cli, files.slice(0, plan.manifestFiles));
+        if (plan.constructMetadata && !files.includes(plan.constructMetadata.path)) {
+          writeFilesInto(cli, [{ path: plan.constructMetadata.path, content: plan.constructMetadata.render().content, executable: false }]);
+        }
+      }
+      return { outdir, files, manifestFiles: plan.manifestFiles, filesFolder, otherFiles, objects, cliFolder: cli };
+    },
+    close: () => swap.close(),
+  };
+}
+
+/** One app of {@link synthesizeAll} and where it goes. */
+export interface SynthesisTarget {
+  /** The app, built and not yet synthesized. */
+  readonly app: App;
+  /**
+   * Its output folder, record and guard inputs, as {@link synthesize} takes them.
+   * @default - synthesize's defaults
+   */
+  readonly options?: SynthesizeOptions;
+}
+
+/** The shape of a {@link SynthesisTarget}. */
+const SYNTHESIS_TARGET_SHAPE = { app: APP, options: objectOf(SYNTHESIZE_OPTIONS_SHAPE) } satisfies ShapeOf<SynthesisTarget>;
+
+/**
+ * Synthesizes several apps, each as {@link synthesize} does, all or none: every app is rendered
+ * and checked against its own record first, and only when every one passes is any written. The
+ * outputs of a cluster across Kubernetes clusters go together this way: a rotation phase of the
+ * span moves on in one output only when the verify report of every other one lets it, so no
+ * Kubernetes cluster presents certificates that another does not trust yet. Each target needs an
+ * output folder and a record of its own.
+ */
+export function synthesizeAll(targets: SynthesisTarget[]): SynthesisResult[] {
+  ({ targets } = checkArguments('ClusterTls', 'synthesizeAll', { targets }, { targets: listOf(SYNTHESIS_TARGET_SHAPE, false, 'a list of apps, each with its options') }));
+  const paths = targets.map((t) => outputPaths(t.app, t.options ?? {}));
+  for (const [i, p] of paths.entries()) {
+    const same = paths.findIndex((q) => q.outdir === p.outdir || q.recordFile === p.recordFile);
+    if (same < i) {
+      inputError('ClusterTls', `synthesizeAll.targets[${i}].options.outdir`, p.outdir,
+        `an output folder and a record no other target has (targets[${same}] writes ${paths[same].outdir === p.outdir ? 'this folder' : `this record, ${p.recordFile}`})`);
     }
   }
-  return { outdir, files, manifestFiles: plan.manifestFiles, filesFolder, otherFiles, objects, cliFolder: cli };
+  const prepared: PreparedSynthesis[] = [];
+  try {
+    for (const target of targets) {
+      prepared.push(prepareSynthesis(target.app, target.options ?? {}));
+    }
+    return prepared.map((p) => p.commit());
+  } finally {
+    prepared.forEach((p) => p.close());
+  }
 }
 
 /**
@@ -319,28 +396,51 @@ function outputMarker(app: App, files: readonly string[], outputFolder?: string)
  * alone, without a stack trace, and the process exit code is set to 1.
  */
 export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = {}): void {
-  try {
-    if (typeof build !== 'function') {
-      inputError('synthesizeOrExit', 'build', describeType(build), 'a function that builds and returns the app');
-    }
-    const app = build();
-    if (app instanceof Promise || (typeof app === 'object' && app !== null && typeof (app as { then?: unknown }).then === 'function')) {
-      // A rejection the build makes after its first await is not this call's: let it go by.
-      Promise.resolve(app).catch(() => undefined);
-      inputError('synthesizeOrExit', 'build', new Description('a function that returned a Promise (an async function)'),
-        'a function that returns the app itself: synthesizeOrExit does not wait; build the app without await, or call ClusterTls.synthesize(app) after your awaits');
-    }
+  orExit(() => {
+    const app = built('synthesizeOrExit', build, 'the app');
     if (!isConstruct(app) || app.node.scope !== undefined) {
       inputError('synthesizeOrExit', 'build', new Description(`a function that returned ${describeType(app).text}`),
         'a function that returns the app it built (a cdk8s App): add "return app"');
     }
-    const result = synthesize(app, options);
-    const others = result.otherFiles.length - 1;
-    // Under `cdk8s synth` (a CLI folder of its own) the CLI swallows the app's standard output,
-    // and with --stdout prints manifests on it: the line goes to standard error there.
-    const stream = result.cliFolder !== undefined ? process.stderr : process.stdout;
-    stream.write(`synthesized ${result.manifestFiles} manifest${result.manifestFiles === 1 ? '' : 's'} (${result.objects} objects) into ${displayPath(result.outdir)} `
-      + `and ${others} other file${others === 1 ? '' : 's'} into ${displayPath(result.filesFolder)}\n`);
+    return [synthesize(app, options)];
+  });
+}
+
+/**
+ * Builds several apps and synthesizes them all or none ({@link synthesizeAll}), as a command does:
+ * one line per output on success; on a user mistake its message alone, nothing written, and exit
+ * code 1. For the outputs of a cluster across Kubernetes clusters, one per Kubernetes cluster.
+ */
+export function synthesizeAllOrExit(build: () => SynthesisTarget[]): void {
+  orExit(() => synthesizeAll(built('synthesizeAllOrExit', build, 'the list of apps, each with its options')));
+}
+
+/** Calls `build`, refusing what is not a function and a Promise (an async function): `returns` says what it must return. */
+function built<T>(caller: string, build: () => T, returns: string): T {
+  if (typeof build !== 'function') {
+    inputError(caller, 'build', describeType(build), `a function that builds and returns ${returns}`);
+  }
+  const value = build();
+  if (value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function')) {
+    // A rejection the build makes after its first await is not this call's: let it go by.
+    Promise.resolve(value).catch(() => undefined);
+    inputError(caller, 'build', new Description('a function that returned a Promise (an async function)'),
+      `a function that returns ${returns} itself: ${caller} does not wait; build without await, or call ClusterTls.${caller === 'synthesizeOrExit' ? 'synthesize(app)' : 'synthesizeAll(targets)'} after your awaits`);
+  }
+  return value;
+}
+
+/** Runs a synth as a command: a line per output written, or each failure's line and exit code 1. */
+function orExit(run: () => SynthesisResult[]): void {
+  try {
+    for (const result of run()) {
+      const others = result.otherFiles.length - 1;
+      // Under `cdk8s synth` (a CLI folder of its own) the CLI swallows the app's standard output,
+      // and with --stdout prints manifests on it: the line goes to standard error there.
+      const stream = result.cliFolder !== undefined ? process.stderr : process.stdout;
+      stream.write(`synthesized ${result.manifestFiles} manifest${result.manifestFiles === 1 ? '' : 's'} (${result.objects} objects) into ${displayPath(result.outdir)} `
+        + `and ${others} other file${others === 1 ? '' : 's'} into ${displayPath(result.filesFolder)}\n`);
+    }
   } catch (e) {
     // A failure of the machine that no step named is still one line, naming the path the system gave.
     const error = !isSystemError(e) ? e
@@ -356,4 +456,5 @@ export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = 
     throw e;
   }
 }
+
 export { MANIFESTS_ONLY_CONTEXT } from './app-rules';

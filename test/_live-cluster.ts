@@ -25,10 +25,12 @@ import { LEGAL_ROLLS, Pod, RollOptions, RotationSimulator } from './_rotation-si
 export interface LiveClusterOptions {
   readonly namespace: string;
   readonly clusterName: string;
-  /** The drainer's StatefulSet (the chart's, created by {@link LiveCluster.start} as the chart would). */
-  readonly drainer: string;
+  /** The drainer's StatefulSet (the chart's, created by {@link LiveCluster.start} as the chart would). @default - no drainer: the plan has none */
+  readonly drainer?: string;
   /** The workload of each client pod, by its Secret. @default - `unknown-client-of-<secret>` */
   readonly clients?: ReadonlyMap<string, string>;
+  /** Called after every step (a pod restarted, a Secret projected), once the simulator has checked its pairs: checks across clusters, say. @default - nothing */
+  readonly afterStep?: (step: string) => Promise<void>;
 }
 
 const IMAGE = 'registry.example.com/stand-in:1.0.0';
@@ -55,17 +57,19 @@ export class LiveCluster {
   public async start(): Promise<void> {
     const { namespace, drainer } = this.options;
     const drainerPods = this.sim.pods.filter((p) => p.component === 'drainer');
-    if (drainerPods.length === 0) {
-      throw new Error(`the plan has no drainer, so StatefulSet ${drainer} would have no pod: give the app a DrainerRelease`);
+    if ((drainerPods.length === 0) !== (drainer === undefined)) {
+      throw new Error(drainer === undefined ? 'the plan has a drainer: name its StatefulSet' : `the plan has no drainer, so StatefulSet ${drainer} would have no pod: give the app a DrainerRelease`);
     }
-    const labels = { 'app.kubernetes.io/instance': drainer };
-    this.create({
-      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: drainer, namespace },
-      spec: {
-        replicas: drainerPods.length, serviceName: drainer, selector: { matchLabels: labels },
-        template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: IMAGE }], volumes: [{ name: 'tls', secret: { secretName: drainerPods[0].secretName } }] } },
-      },
-    });
+    if (drainer !== undefined) {
+      const labels = { 'app.kubernetes.io/instance': drainer };
+      this.create({
+        apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: drainer, namespace },
+        spec: {
+          replicas: drainerPods.length, serviceName: drainer, selector: { matchLabels: labels },
+          template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: IMAGE }], volumes: [{ name: 'tls', secret: { secretName: drainerPods[0].secretName } }] } },
+        },
+      });
+    }
     for (const pod of this.sim.pods) {
       this.create({
         apiVersion: 'v1', kind: 'Pod', metadata: { name: this.podName(pod), namespace },
@@ -78,9 +82,11 @@ export class LiveCluster {
       this.started(pod, secrets);
     }
     this.rolled = new Map([...this.annotations()].map(([key, a]) => [key, a.value]));
-    this.reportRolledOut(this.object('statefulset', drainer));
-    this.running = true;
-    this.loop = this.run();
+    if (drainer !== undefined) {
+      this.reportRolledOut(this.object('statefulset', drainer));
+      this.running = true;
+      this.loop = this.run(drainer);
+    }
   }
 
   /** Stops the StatefulSet controller once its current step ends. */
@@ -124,7 +130,11 @@ export class LiveCluster {
     while (seconds(Date.now()) < last + KUBELET_PROJECTION_SECONDS) {
       await new Promise((r) => setTimeout(r, 500));
     }
-    await this.sim.projectAll('kubelet', () => this.secrets());
+    for (const pod of this.sim.unprojected(this.secrets())) {
+      this.sim.project(pod, this.secrets());
+      await this.sim.check(`kubelet projected the Secret into ${pod.name}`);
+      await this.options.afterStep?.(`kubelet projected the Secret into ${pod.name}`);
+    }
   }
 
   /** Restarts the client pods (the team's own workloads, which the runbook asks the user to restart). */
@@ -139,6 +149,7 @@ export class LiveCluster {
     await this.waitPastWrites(pod.secretName);
     this.started(pod, this.secrets());
     await this.sim.check(step);
+    await this.options.afterStep?.(step);
   }
 
   /** Loads the pod's Secret into the simulator and writes the start into the Pod's status, as a kubelet does. */
@@ -174,14 +185,14 @@ export class LiveCluster {
   }
 
   /** The StatefulSet controller: restarts the drainer's pods when `kubectl rollout restart` changes its template. */
-  private async run(): Promise<void> {
+  private async run(drainer: string): Promise<void> {
     while (this.running) {
       try {
-        const set = this.object('statefulset', this.options.drainer);
+        const set = this.object('statefulset', drainer);
         if (set.metadata.generation !== set.status?.observedGeneration) {
           const pods = this.sim.pods.filter((p) => p.component === 'drainer').sort((a, b) => b.ordinal! - a.ordinal!);
           for (const pod of pods) {
-            await this.restart(pod, `rollout restart StatefulSet/${this.options.drainer}: restarted ${pod.name}`);
+            await this.restart(pod, `rollout restart StatefulSet/${drainer}: restarted ${pod.name}`);
           }
           this.reportRolledOut(set);
         }

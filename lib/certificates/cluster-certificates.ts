@@ -169,9 +169,10 @@ export interface ClusterCertificatesProps {
    * one root CA that no cluster holds: the output's `issue-intermediate.sh` signs this Kubernetes
    * cluster's intermediate CA with it and creates its Secret, and cert-manager issues every
    * certificate here from that intermediate. The `DatabaseCluster` carries this cluster's domain,
-   * `acrossK8s` and, outside the first Kubernetes cluster, the first one's cluster to join.
-   * cert-manager method only; `clusterDomain`, `issuerRef`, `rotations`, `caRenewBefore` and
-   * `caKeyRotationPolicy` are refused with it.
+   * `acrossK8s` and, outside the first Kubernetes cluster, the first one's cluster to join. A CA
+   * replacement in `rotations` replaces the root, phase by phase in every Kubernetes cluster
+   * (synthesize the outputs together with `synthesizeAll`). cert-manager method only;
+   * `clusterDomain`, `issuerRef`, `caRenewBefore` and `caKeyRotationPolicy` are refused with it.
    * @default - one Kubernetes cluster, with a CA of its own
    */
   readonly span?: KubernetesSpan;

@@ -130,11 +130,7 @@ export class LiveCluster {
     while (seconds(Date.now()) < last + KUBELET_PROJECTION_SECONDS) {
       await new Promise((r) => setTimeout(r, 500));
     }
-    for (const pod of this.sim.unprojected(this.secrets())) {
-      this.sim.project(pod, this.secrets());
-      await this.sim.check(`kubelet projected the Secret into ${pod.name}`);
-      await this.options.afterStep?.(`kubelet projected the Secret into ${pod.name}`);
-    }
+    await this.sim.projectAll('kubelet', () => this.secrets(), 'forward', this.options.afterStep);
   }
 
   /** Restarts the client pods (the team's own workloads, which the runbook asks the user to restart). */

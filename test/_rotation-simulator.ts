@@ -162,13 +162,17 @@ export class RotationSimulator {
 
   /**
    * The kubelet projects the Secrets into every pod that re-reads its certificate, one pod at a
-   * time in `order` (restart order, or its reverse), checking after each.
+   * time in `order` (restart order, or its reverse), checking after each, then calling `afterEach`
+   * (checks of the caller's, across clusters say).
    */
-  public async projectAll(label: string, secrets: () => ReadonlyMap<string, SecretPem>, order: 'forward' | 'reverse' = 'forward'): Promise<void> {
+  public async projectAll(label: string, secrets: () => ReadonlyMap<string, SecretPem>, order: 'forward' | 'reverse' = 'forward',
+    afterEach?: (step: string) => Promise<void>): Promise<void> {
     const pods = this.unprojected(secrets());
     for (const pod of order === 'forward' ? pods : [...pods].reverse()) {
       this.project(pod, secrets());
-      await this.check(`${label}: kubelet projected the Secret into ${pod.name}`);
+      const step = `${label}: kubelet projected the Secret into ${pod.name}`;
+      await this.check(step);
+      await afterEach?.(step);
     }
   }
 

@@ -84,6 +84,14 @@ describe('Secret and issuer names', () => {
     expect(caIssuerName('basic', ClusterKind.DATABASE)).toBe('basic-db-issuer');
   });
 
+  test('a span\'s intermediate CA Secrets, by generation, and the Secret that signs a generation\'s leaves', () => {
+    expect(names.intermediateSecretName('orders', 'west')).toBe('orders-west-intermediate-ca-secret');
+    expect(names.intermediateSecretName('orders', 'west', 'root-2')).toBe('orders-west-intermediate-ca-root-2-secret');
+    expect(names.signingSecretName('orders', names.INITIAL_GENERATION)).toBe('orders-ca-secret');
+    expect(names.signingSecretName('orders', '2026-11')).toBe('orders-ca-2026-11-secret');
+    expect(names.signingSecretName('orders', 'root-2', 'west')).toBe('orders-west-intermediate-ca-root-2-secret');
+  });
+
   test('drainer name defaults to ${cluster_name}-${release_name}-drainer', () => {
     expect(drainerName('basic', 'binlog')).toBe('basic-binlog-drainer');
     expect(drainerName('basic', 'binlog', 'custom')).toBe('custom');

@@ -10,7 +10,7 @@ import * as semver from 'semver';
 import {
   CertificateRotation, ClusterCertificates, DrainerRelease, RotationKind, RotationPhase, TlsDatabaseCluster, TlsMigrationCluster, renderApp,
 } from '../lib';
-import { changesCa, componentReload, componentRestartValue, resolveRotations } from '../lib/certificates/rotation';
+import { changesCa, componentReload, componentRestartValue, newestCaObject, resolveRotations } from '../lib/certificates/rotation';
 import { COMPONENTS, ComponentToken } from '../lib/model/catalog';
 
 /** A database cluster, a migration cluster and a drainer at the given releases, with the given rotations. */
@@ -119,6 +119,14 @@ describe('which phase restarts what', () => {
       changesCa(RotationKind.CA_REPLACEMENT, RotationPhase.TRUST_BOTH), changesCa(RotationKind.CA_REPLACEMENT, RotationPhase.SWITCH_LEAVES),
       changesCa(RotationKind.CA_REPLACEMENT, RotationPhase.DROP_OLD), changesCa(RotationKind.LEAF_RENEWAL, RotationPhase.RENEW), changesCa(RotationKind.CA_RENEWAL, RotationPhase.RENEW),
     ]).toEqual([true, false, true, false, true]);
+  });
+
+  test('the newest CA object: a CA replacement\'s own from its first phase, the one before through a leaf renewal, the initial one without rotations', () => {
+    const newest = (rotations: CertificateRotation[]) => newestCaObject(resolveRotations(Testing.chart(), rotations));
+    expect(newest([])).toBe('initial');
+    expect(newest([{ id: 'c1', phase: RotationPhase.TRUST_BOTH }])).toBe('c1');
+    expect(newest([{ id: 'c1' }, { id: 'l1', kind: RotationKind.LEAF_RENEWAL }])).toBe('c1');
+    expect(newest([{ id: 'l1', kind: RotationKind.LEAF_RENEWAL }])).toBe('initial');
   });
 
   test('a component that re-reads its certificate keeps the annotation of the last phase that restarted it; one that does not takes every phase\'s', () => {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
-import { ClusterCertificates, ClusterTlsError, TlsDatabaseCluster, MANIFESTS_ONLY_CONTEXT, OutputFile, renderApp, synthesize, synthesizeOrExit, writeOutput } from '../lib';
+import { ClusterCertificates, ClusterTlsError, TlsDatabaseCluster, MANIFESTS_ONLY_CONTEXT, OutputFile, renderApp, synthesize, synthesizeAll, synthesizeAllOrExit, synthesizeOrExit, writeOutput } from '../lib';
 import { machineError } from '../lib/synth/machine-errors';
 import { filesFolderOf } from '../lib/model/output-layout';
 
@@ -507,5 +507,69 @@ describe('synthesize', () => {
 
   test('synthesizeOrExit lets programming errors through', () => {
     expect(() => synthesizeOrExit(() => { throw new TypeError('bug'); })).toThrow(TypeError);
+  });
+});
+
+describe('synthesizeAll', () => {
+  /** The message of what `run` throws. */
+  const refusal = (run: () => unknown): string => {
+    try {
+      run();
+    } catch (e) {
+      return (e as Error).message;
+    }
+    throw new Error('nothing was refused');
+  };
+
+  test('writes each target into its own output folder, with its own record, and returns what each wrote', () => {
+    const dir = tmpdir();
+    const results = synthesizeAll([{ app: demoApp(path.join(dir, 'a', 'dist')) }, { app: demoApp(path.join(dir, 'b', 'dist')) }]);
+    expect(results.map((r) => path.relative(dir, r.outdir))).toEqual([path.join('a', 'dist'), path.join('b', 'dist')]);
+    expect(['a', 'b'].map((t) => listFiles(path.join(dir, t)))).toEqual(['a', 'b'].map(() => [
+      '.cluster-tls-output', 'demo/basic/tls-plan.json', 'demo/notes.md', 'demo/run.sh', 'cluster-tls.lock.json', 'dist/.cluster-tls-output', 'dist/demo.k8s.yaml',
+    ].map((f) => (f.startsWith('demo') || f === '.cluster-tls-output' ? path.join('cluster-tls', f) : f)).sort()));
+  });
+
+  test('a refusal of one target writes no target, and names the target and its output folder on each line', () => {
+    const dir = tmpdir();
+    const a = path.join(dir, 'a', 'dist');
+    fs.mkdirSync(path.join(dir, 'b', 'dist'), { recursive: true });
+    // A file no synth wrote in b's output folder: its synth refuses to replace the folder.
+    fs.writeFileSync(path.join(dir, 'b', 'dist', 'mine.yaml'), 'kind: ConfigMap\n');
+    const message = refusal(() => synthesizeAll([{ app: demoApp(a) }, { app: demoApp(path.join(dir, 'b', 'dist')) }]));
+    expect(message.split('\n').every((line) => line.startsWith(`synthesizeAll.targets[1] (${path.join(dir, 'b', 'dist')}): `))).toBe(true);
+    expect(message).toContain('mine.yaml');
+    expect(fs.existsSync(a)).toBe(false);
+  });
+
+  test.each([
+    ['one output folder', (dir: string) => [{ app: demoApp(path.join(dir, 'dist')) }, { app: demoApp(path.join(dir, 'dist')) }],
+      (dir: string) => `ClusterTls: synthesizeAll.targets[1].options.outdir: received "${path.join(dir, 'dist')}"; expected an output folder no other target has (targets[0] writes it)`],
+    ['one record', (dir: string) => [{ app: demoApp(path.join(dir, 'a')), options: { recordFile: path.join(dir, 'record.json') } }, { app: demoApp(path.join(dir, 'b')), options: { recordFile: path.join(dir, 'record.json') } }],
+      (dir: string) => `ClusterTls: synthesizeAll.targets[1].options.recordFile: received "${path.join(dir, 'record.json')}"; expected a record no other target has (targets[0] writes it)`],
+    ['no target', () => [], () => 'ClusterTls: synthesizeAll.targets: received an empty list; expected at least one app, each with its options'],
+  ])('refuses %s before writing anything', (_what, targets, message) => {
+    const dir = tmpdir();
+    expect(refusal(() => synthesizeAll(targets(dir)))).toBe(message(dir));
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  test('synthesizeAllOrExit prints one line per output, and a refusal as its line with exit code 1', () => {
+    const dir = tmpdir();
+    const out = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const err = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const before = process.exitCode;
+    try {
+      synthesizeAllOrExit(() => [{ app: demoApp(path.join(dir, 'a', 'dist')) }, { app: demoApp(path.join(dir, 'b', 'dist')) }]);
+      expect(out.mock.calls.map((c) => String(c[0]).replace(/ into [^]*/, ''))).toEqual(['synthesized 1 manifest (5 objects)', 'synthesized 1 manifest (5 objects)']);
+      synthesizeAllOrExit((async () => []) as unknown as () => []);
+      expect(err).toHaveBeenCalledWith('error: synthesizeAllOrExit: build: received a function that returned a Promise (an async function); expected a function that returns '
+        + 'the list of apps, each with its options itself: synthesizeAllOrExit does not wait; build without await, or call ClusterTls.synthesizeAll(targets) after your awaits\n');
+      expect(process.exitCode).toBe(1);
+    } finally {
+      process.exitCode = before;
+      out.mockRestore();
+      err.mockRestore();
+    }
   });
 });

@@ -21,7 +21,7 @@ import { certManagerRotationScript, sqlManagedDomain } from './rotation-script';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';
 import type { CertificateRenderer } from './renderer';
 import { caObjectsInUse, leafCustody, signingCaObject } from './rotation';
-import { declareIntermediate, intermediateCommand, intermediateStep } from './intermediate';
+import { declareIntermediate, intermediateMissingHint, intermediateStep } from './intermediate';
 
 /** The group of cert-manager's issuers, as `issuerRef.group` names it. */
 export const CERT_MANAGER_GROUP = 'cert-manager.io';
@@ -89,10 +89,7 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
         const sqlTls = sql();
         return certManagerRotationScript({
           rotation, clusterName, namespace, secretNames, sql: sqlTls === undefined ? undefined : sqlManagedDomain(namespace, clusterName, sqlTls),
-          span: span === undefined ? undefined : {
-            kubernetesCluster: span.current.name,
-            issueCommand: `run ${intermediateCommand(settings, span)} from the output folder, with ROOT_CA naming the folder that keeps the root`,
-          },
+          span: span === undefined ? undefined : { kubernetesCluster: span.current.name, caMissingHint: intermediateMissingHint(settings, span) },
         });
       } },
       executable: true,

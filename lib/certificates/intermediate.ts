@@ -157,8 +157,13 @@ export function intermediateStep(settings: CertificateSettings, span: ResolvedSp
   };
 }
 
+/** What to do when the newest intermediate's Secret is missing, as the rotation script says it. */
+export function intermediateMissingHint(settings: CertificateSettings, span: ResolvedSpan): string {
+  return `sign it first: run ${intermediateCommand(settings, span)} from the output folder, with ROOT_CA naming the folder that keeps the root`;
+}
+
 /** The command that signs the current Kubernetes cluster's intermediate, run from the output folder: `--new-root` in the first one. */
-export function intermediateCommand(settings: CertificateSettings, span: ResolvedSpan): string {
+function intermediateCommand(settings: CertificateSettings, span: ResolvedSpan): string {
   const script = layout.fromOutputFolder(layout.cfsslPath(settings.namespace, settings.clusterName, INTERMEDIATE_SCRIPT));
   return `${script}${span.current.name === span.first.name ? ' --new-root' : ''} "$ROOT_CA"`;
 }
@@ -221,6 +226,17 @@ function intermediateScript(settings: CertificateSettings, span: ResolvedSpan): 
       'need cfssljson \'install cfssl and cfssljson (Debian and Ubuntu: apt-get install golang-cfssl)\'',
       'need openssl \'install openssl\'',
       ...KUBECTL_CHECK,
+    ],
+    [
+      '# The namespace, before a root is made: a run that stops for it leaves nothing to undo. Without the',
+      '# right to read namespaces, the Secret\'s creation below says whether it exists.',
+      'if ! out="$("${kubectl[@]}" get namespace "$NAMESPACE" -o name 2>&1)"; then',
+      '  case "$out" in',
+      '    *Forbidden*|*forbidden*) ;;',
+      '    *NotFound*|*"not found"*) fail "namespace $NAMESPACE does not exist in this Kubernetes cluster; create it first: kubectl create namespace $NAMESPACE" ;;',
+      '    *) fail "kubectl could not read namespace $NAMESPACE: $out" ;;',
+      '  esac',
+      'fi',
     ],
     rootBlock(settings),
     SECRET_EXISTS_FUNCTION,

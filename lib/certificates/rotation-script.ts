@@ -17,7 +17,7 @@ import type { ServerCertificatePlan, TlsPlanSqlTls } from './certificate-options
 import * as names from '../model/names';
 import type { NamespacedName } from '../model/names';
 import { CA_BARE, CA_CSR, CLIENT_BARE, serverBare, sqlBare, sqlProfile } from './cfssl-files';
-import { ResolvedRotation, RotationKind, RotationPhase, caObjectOf } from './rotation';
+import { ResolvedRotation, RotationKind, RotationPhase, caObjectOf, caObjectsInUse, newestCaObject } from './rotation';
 import {
   Block, GET_KEY_FUNCTION, KUBECTL_CHECK, NEED_FUNCTION, ISSUE_TIMEOUT_SECONDS, PUT_SECRET_FUNCTION, SECRET_EXISTS_FUNCTION, WAIT_ISSUED_FUNCTION, WAIT_VARIABLES, failFunction, joinBlocks,
   kubectlVariables, sh,
@@ -182,8 +182,8 @@ export interface ManagedDomain {
    */
   readonly caKey: string;
   /**
-   * How to make a generation's CA Secret when it is missing, for the script's message.
-   * @default - cert-manager makes it from its Certificate
+   * What to do when the newest generation's CA Secret is missing, for the script's message.
+   * @default - nothing checked: cert-manager makes it from its Certificate, which the script waits for
    */
   readonly caMissingHint?: string;
   /** Every leaf Secret, in order, each in its namespace (its Certificate has its name). */
@@ -203,11 +203,19 @@ export interface CertManagerRotationInput {
    */
   readonly sql?: ManagedDomain;
   /**
-   * With a span: the current Kubernetes cluster, whose intermediate CA Secrets are the CA objects,
-   * and the command that makes a missing one.
-   * @default - none: the cluster's own CA Certificates
+   * A cluster across Kubernetes clusters, whose CA objects are the current Kubernetes cluster's
+   * intermediate CA Secrets.
+   * @default - none: the cluster's own CA Certificates and Secrets
    */
-  readonly span?: { readonly kubernetesCluster: string; readonly issueCommand: string };
+  readonly span?: RotationSpan;
+}
+
+/** What the rotation script of a cluster across Kubernetes clusters needs to know. */
+export interface RotationSpan {
+  /** The current Kubernetes cluster, which names its intermediate CA Secrets. */
+  readonly kubernetesCluster: string;
+  /** What to do when the newest intermediate's Secret is missing, as the script's message says it. */
+  readonly caMissingHint: string;
 }
 
 /** TLS for MySQL clients of a cluster, as a rotation with cert-manager moves it: the SQL CA's objects in cert-manager's namespace. */
@@ -218,25 +226,18 @@ export function sqlManagedDomain(namespace: string, clusterName: string, sql: Tl
 
 /** The domains of a rotation: the cluster's, then TLS for MySQL clients when it is on. */
 function managedDomains(input: CertManagerRotationInput): ManagedDomain[] {
-  const secrets = input.secretNames.map((name) => ({ namespace: input.namespace, name }));
   const { span } = input;
-  const cluster: ManagedDomain = span === undefined
-    ? {
-      ca: 'the CA',
-      caNamespace: input.namespace,
-      caCertificate: (g) => names.caCertificateName(input.clusterName, g),
-      caSecret: (g) => names.caSecretName(input.clusterName, g),
-      caKey: SECRET_KEYS.certificate,
-      secrets,
-    }
-    : {
-      ca: 'the CA',
-      caNamespace: input.namespace,
-      caSecret: (g) => names.intermediateSecretName(input.clusterName, span.kubernetesCluster, g),
-      caKey: SECRET_KEYS.ca,
-      caMissingHint: `sign it first: ${span.issueCommand}`,
-      secrets,
-    };
+  // A span's CA objects are its intermediates' Secrets, which the user's script signs: no
+  // Certificate to wait for, and the root each ca.crt trusts is in their own ca.crt.
+  const cluster: ManagedDomain = {
+    ca: 'the CA',
+    caNamespace: input.namespace,
+    caCertificate: span === undefined ? (g) => names.caCertificateName(input.clusterName, g) : undefined,
+    caSecret: (g) => names.signingSecretName(input.clusterName, g, span?.kubernetesCluster),
+    caKey: span === undefined ? SECRET_KEYS.certificate : SECRET_KEYS.ca,
+    caMissingHint: span?.caMissingHint,
+    secrets: input.secretNames.map((name) => ({ namespace: input.namespace, name })),
+  };
   return input.sql === undefined ? [cluster] : [cluster, input.sql];
 }
 
@@ -256,27 +257,26 @@ export function certManagerRotationBlocks(input: CertManagerRotationInput): Bloc
   const cas = rotation.content.caCertificates;
   const staged = rotation.phase === RotationPhase.SWITCH_LEAVES;
   const returned = rotation.phase === RotationPhase.DROP_OLD;
-  const awaited = domains.flatMap((d) => [
-    ...(d.caCertificate === undefined ? [] : [...new Set(cas.map((g) => caObjectOf(rotation, g)))].map((g) => ({ namespace: d.caNamespace, name: d.caCertificate!(g) }))),
-    ...(staged ? d.secrets.map((x) => ({ ...x, name: names.stagingSecretName(x.name, rotation.id) })) : []),
-    ...(returned ? d.secrets : []),
-  ]);
-  const waitIssued: Block = [
+  // The next CA first, as each ca.crt lists them.
+  const caObjects = [...caObjectsInUse(rotation)].reverse();
+  const caCertificates = domains.flatMap((d) => (d.caCertificate === undefined ? [] : caObjects.map((g) => ({ namespace: d.caNamespace, name: d.caCertificate!(g) }))));
+  const awaited = [
+    ...caCertificates,
+    ...domains.flatMap((d) => [...(staged ? d.secrets.map((x) => ({ ...x, name: names.stagingSecretName(x.name, rotation.id) })) : []), ...(returned ? d.secrets : [])]),
+  ];
+  const leaves = staged ? 'the leaves it issues into the staging Secrets' : returned ? 'the leaves it takes back (it may issue them anew)' : undefined;
+  const waitIssued: Block[] = awaited.length === 0 ? [] : [[
     `# What cert-manager does with the objects just applied, done before anything is read or written: ${
-      staged ? 'the CAs, and the leaves it issues into the staging Secrets' : returned ? 'the CA, and the leaves it takes back (it may issue them anew)' : 'the CAs'}.`,
+      [caCertificates.length > 0 ? (returned ? 'the CA' : 'the CAs') : undefined, leaves].filter((x) => x !== undefined).join(', and ')}.`,
     `for entry in ${awaited.map(entry).join(' ')}; do`,
     '  NAMESPACE="${entry%%/*}" wait_issued "${entry#*/}"',
     'done',
-  ];
+  ]];
   const blocks = domains.flatMap((d, i) => {
     const bundle = `"$work/ca-${i}.crt"`;
     const caFile = (g: string) => `"$work/ca-${i}-${g}.pem"`;
-    const missing = d.caMissingHint === undefined ? [] : [...new Set(cas.map((g) => caObjectOf(rotation, g)))].map((g) => d.caSecret(g)).flatMap((name) => [
-      `NAMESPACE=${sh(d.caNamespace)} secret_exists ${sh(name)} || fail "Secret ${d.caNamespace}/${name} does not exist; "${sh(d.caMissingHint!)}`,
-    ]);
     const readCas: Block = [
       `# The CA certificates every ca.crt of ${d.ca}'s Secrets holds in this phase: ${cas.join(', then ')}${d.caKey === SECRET_KEYS.ca ? ', each the ca.crt of its intermediate\'s Secret' : ''}.`,
-      ...missing,
       ...cas.map((g) => `NAMESPACE=${sh(d.caNamespace)} get_key ${sh(d.caSecret(caObjectOf(rotation, g)))} ${d.caKey} ${caFile(g)}`),
       `cat -- ${cas.map(caFile).join(' ')} >${bundle}`,
     ];
@@ -296,8 +296,16 @@ export function certManagerRotationBlocks(input: CertManagerRotationInput): Bloc
     ];
     return [readCas, writeAll];
   });
+  // The newest CA's Secret, when a step of the user's makes it (a span's intermediate), is checked before anything is changed.
+  const missing: Block[] = domains.filter((d) => d.caMissingHint !== undefined).map((d) => {
+    const newest = d.caSecret(newestCaObject(rotation));
+    return [
+      `# ${d.ca}'s newest Secret, made by a step of the runbook before this script: checked before anything is changed.`,
+      `NAMESPACE=${sh(d.caNamespace)} secret_exists ${sh(newest)} || fail "Secret ${d.caNamespace}/${newest} does not exist; "${sh(d.caMissingHint!)}`,
+    ];
+  });
   const release = rotation.phase === RotationPhase.TRUST_BOTH ? [releaseLeaves(domains.flatMap((d) => d.secrets))] : [];
-  return [waitIssued, ...release, ...blocks];
+  return [...missing, ...waitIssued, ...release, ...blocks];
 }
 
 /**

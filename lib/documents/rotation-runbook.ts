@@ -30,6 +30,20 @@ export interface RotationConsumer {
   readonly rolling: boolean;
 }
 
+/** What the rotation runbook of a cluster across Kubernetes clusters says of the span. */
+export interface RunbookSpan {
+  /** The Kubernetes cluster this output is for. */
+  readonly current: string;
+  /** Every Kubernetes cluster of the span, in order. */
+  readonly clusters: readonly string[];
+  /**
+   * The step that signs the current Kubernetes cluster's intermediate of the next root, before
+   * anything is applied.
+   * @default - none: only the first phase of a root replacement has it
+   */
+  readonly intermediate?: RunbookStep;
+}
+
 /** Everything the runbook of a phase says, resolved. */
 export interface RotationRunbookInput {
   readonly clusterName: string;
@@ -76,12 +90,10 @@ export interface RotationRunbookInput {
   /** The verify report, relative to the output folder (beside it). */
   readonly verifyReport: string;
   /**
-   * A cluster across Kubernetes clusters: the current one, every one of the span in order, and the
-   * step that signs the current one's intermediate of the next root (first phase of a root
-   * replacement).
+   * A cluster across Kubernetes clusters, whose Kubernetes clusters do each phase in turn.
    * @default - one Kubernetes cluster
    */
-  readonly span?: { readonly current: string; readonly clusters: readonly string[]; readonly intermediate?: RunbookStep };
+  readonly span?: RunbookSpan;
   /** cert-manager, after the last phase of a CA replacement: objects left behind to delete. */
   readonly leftBehind?: {
     /** The previous CA Secrets (the SQL CA's too), to keep a copy of. */
@@ -113,7 +125,7 @@ export function rotationRunbook(input: RotationRunbookInput): string {
 }
 
 /** Why a span's Kubernetes clusters move phase by phase together. */
-function spanIntro(span: NonNullable<RotationRunbookInput['span']>): string {
+function spanIntro(span: RunbookSpan): string {
   const others = span.clusters.filter((c) => c !== span.current);
   return `This is Kubernetes cluster \`${span.current}\` of ${span.clusters.length}: ${listed(span.clusters)}. The members of ${listed(others)} talk to the members here, so every Kubernetes cluster does this phase, and passes its check, before any of them commits the next phase: `
     + 'a cluster that presented certificates of the next root before every other one trusted it would be rejected by them.';

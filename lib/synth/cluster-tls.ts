@@ -21,7 +21,7 @@ export class ClusterTls {
   }
 
   /**
-   * Synthesizes several apps all or none, each into its own output folder with its own record
+   * Synthesizes several apps checked together, each into its own output folder with its own record
    * (see {@link synthesizeAll}): the outputs of a cluster across Kubernetes clusters, one per
    * Kubernetes cluster. Nothing is written when a check of any of them fails.
    */

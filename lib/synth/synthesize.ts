@@ -262,13 +262,28 @@ function prepareSynthesis(app: App, options: SynthesizeOptions): PreparedSynthes
   };
 }
 
+/**
+ * Runs a step of one target of {@link synthesizeAll}, its refusal prefixed with the target and its
+ * output folder on every line: the apps of a span share their construct paths.
+ */
+function ofTarget<T>(index: number, outdir: string, step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    if (e instanceof ClusterTlsError) {
+      throw new ClusterTlsError(e.message.split('\n').map((line) => `synthesizeAll.targets[${index}] (${displayPath(outdir)}): ${line}`).join('\n'), { cause: e });
+    }
+    throw e;
+  }
+}
+
 /** One app of {@link synthesizeAll} and where it goes. */
 export interface SynthesisTarget {
   /** The app, built and not yet synthesized. */
   readonly app: App;
   /**
    * Its output folder, record and guard inputs, as {@link synthesize} takes them.
-   * @default - synthesize's defaults
+   * @default - those of synthesize: the app's `outdir`, the record beside it
    */
   readonly options?: SynthesizeOptions;
 }
@@ -277,29 +292,36 @@ export interface SynthesisTarget {
 const SYNTHESIS_TARGET_SHAPE = { app: APP, options: objectOf(SYNTHESIZE_OPTIONS_SHAPE) } satisfies ShapeOf<SynthesisTarget>;
 
 /**
- * Synthesizes several apps, each as {@link synthesize} does, all or none: every app is rendered
- * and checked against its own record first, and only when every one passes is any written. The
- * outputs of a cluster across Kubernetes clusters go together this way: a rotation phase of the
- * span moves on in one output only when the verify report of every other one lets it, so no
- * Kubernetes cluster presents certificates that another does not trust yet. Each target needs an
- * output folder and a record of its own.
+ * Synthesizes several apps, each as {@link synthesize} does, checked together: every app is
+ * rendered and checked against its own record first, and only when every one passes is any
+ * written, one after another, each output whole. A refusal of any app writes none. The outputs of
+ * a cluster across Kubernetes clusters go together this way: a rotation phase of the span moves on
+ * in one output only when the verify report of every other one lets it, so no Kubernetes cluster
+ * presents certificates that another does not trust yet. Each target needs an output folder and a
+ * record of its own; a refusal names the target and its output folder before its message.
  */
 export function synthesizeAll(targets: SynthesisTarget[]): SynthesisResult[] {
   ({ targets } = checkArguments('ClusterTls', 'synthesizeAll', { targets }, { targets: listOf(SYNTHESIS_TARGET_SHAPE, false, 'a list of apps, each with its options') }));
+  if (targets.length === 0) {
+    inputError('ClusterTls', 'synthesizeAll.targets', new Description('an empty list'), 'at least one app, each with its options');
+  }
   const paths = targets.map((t) => outputPaths(t.app, t.options ?? {}));
   for (const [i, p] of paths.entries()) {
-    const same = paths.findIndex((q) => q.outdir === p.outdir || q.recordFile === p.recordFile);
-    if (same < i) {
-      inputError('ClusterTls', `synthesizeAll.targets[${i}].options.outdir`, p.outdir,
-        `an output folder and a record no other target has (targets[${same}] writes ${paths[same].outdir === p.outdir ? 'this folder' : `this record, ${p.recordFile}`})`);
+    const folder = paths.findIndex((q) => q.outdir === p.outdir);
+    const record = paths.findIndex((q) => q.recordFile === p.recordFile);
+    if (folder < i) {
+      inputError('ClusterTls', `synthesizeAll.targets[${i}].options.outdir`, p.outdir, `an output folder no other target has (targets[${folder}] writes it)`);
+    }
+    if (record < i) {
+      inputError('ClusterTls', `synthesizeAll.targets[${i}].options.recordFile`, p.recordFile, `a record no other target has (targets[${record}] writes it)`);
     }
   }
   const prepared: PreparedSynthesis[] = [];
   try {
-    for (const target of targets) {
-      prepared.push(prepareSynthesis(target.app, target.options ?? {}));
+    for (const [i, target] of targets.entries()) {
+      prepared.push(ofTarget(i, paths[i].outdir, () => prepareSynthesis(target.app, target.options ?? {})));
     }
-    return prepared.map((p) => p.commit());
+    return prepared.map((p, i) => ofTarget(i, p.outdir, () => p.commit()));
   } finally {
     prepared.forEach((p) => p.close());
   }
@@ -397,7 +419,7 @@ function outputMarker(app: App, files: readonly string[], outputFolder?: string)
  */
 export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = {}): void {
   orExit(() => {
-    const app = built('synthesizeOrExit', build, 'the app');
+    const app = built('synthesizeOrExit', build, 'the app', 'ClusterTls.synthesize(app)');
     if (!isConstruct(app) || app.node.scope !== undefined) {
       inputError('synthesizeOrExit', 'build', new Description(`a function that returned ${describeType(app).text}`),
         'a function that returns the app it built (a cdk8s App): add "return app"');
@@ -407,16 +429,16 @@ export function synthesizeOrExit(build: () => App, options: SynthesizeOptions = 
 }
 
 /**
- * Builds several apps and synthesizes them all or none ({@link synthesizeAll}), as a command does:
+ * Builds several apps and synthesizes them checked together ({@link synthesizeAll}), as a command does:
  * one line per output on success; on a user mistake its message alone, nothing written, and exit
  * code 1. For the outputs of a cluster across Kubernetes clusters, one per Kubernetes cluster.
  */
 export function synthesizeAllOrExit(build: () => SynthesisTarget[]): void {
-  orExit(() => synthesizeAll(built('synthesizeAllOrExit', build, 'the list of apps, each with its options')));
+  orExit(() => synthesizeAll(built('synthesizeAllOrExit', build, 'the list of apps, each with its options', 'ClusterTls.synthesizeAll(targets)')));
 }
 
-/** Calls `build`, refusing what is not a function and a Promise (an async function): `returns` says what it must return. */
-function built<T>(caller: string, build: () => T, returns: string): T {
+/** Calls `build`, refusing what is not a function and a Promise (an async function): `returns` says what it must return, `afterAwaits` what to call instead. */
+function built<T>(caller: string, build: () => T, returns: string, afterAwaits: string): T {
   if (typeof build !== 'function') {
     inputError(caller, 'build', describeType(build), `a function that builds and returns ${returns}`);
   }
@@ -425,7 +447,7 @@ function built<T>(caller: string, build: () => T, returns: string): T {
     // A rejection the build makes after its first await is not this call's: let it go by.
     Promise.resolve(value).catch(() => undefined);
     inputError(caller, 'build', new Description('a function that returned a Promise (an async function)'),
-      `a function that returns ${returns} itself: ${caller} does not wait; build without await, or call ClusterTls.${caller === 'synthesizeOrExit' ? 'synthesize(app)' : 'synthesizeAll(targets)'} after your awaits`);
+      `a function that returns ${returns} itself: ${caller} does not wait; build without await, or call ${afterAwaits} after your awaits`);
   }
   return value;
 }

@@ -210,6 +210,15 @@ describe('span, synthesized together', () => {
     synthesizeAll(targets(dir, RotationPhase.SWITCH_LEAVES, ['east', 'west']));
     expect(manifests(dir).map((m) => m.includes('intermediate-ca-root-2-secret'))).toEqual([true, true]);
   });
+
+  test('refuses apps of one span that declare other rotations, before writing any', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-all-'));
+    const [east] = targets(dir, RotationPhase.TRUST_BOTH);
+    const [, west] = targets(dir);
+    expect(refusal(() => synthesizeAll([east, west]))).toBe('ClusterTls: synthesizeAll.targets[1]: received no rotations for cluster orders/orders across east, west; '
+      + 'expected the rotations targets[0] declares for it (rotations root-2 (ca-replacement) at "trust-both"): the Kubernetes clusters of a span move phase by phase together; declare the rotations once, for every app of the span');
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
 });
 
 /** Dialing one cluster's server from the other: the names of the server's cluster's domain alone, as the members of the other cluster reach it. */

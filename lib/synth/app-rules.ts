@@ -39,6 +39,10 @@ export interface CertificatesFacts {
   _issuers(): { readonly issuerRef?: { readonly name: string; readonly kind: string; readonly group: string }; readonly sqlIssuer?: string };
   /** Whether a workload may load the cluster's own certificates (see `ClusterCertificates.allowWorkload`). */
   _allowsWorkload(object: IConstruct): boolean;
+  /** The Kubernetes clusters the cluster spans, when it spans several (see `ClusterCertificates.span`). */
+  readonly span?: { readonly clusters: readonly { readonly name: string }[] };
+  /** The rotation declared last, with every one before it (see `ClusterCertificates.rotation`). */
+  readonly rotation?: { readonly phase: string; readonly history: readonly { readonly id: string; readonly kind: string }[] };
 }
 
 /** What the rules need to know about a `DrainerRelease`. */
@@ -106,6 +110,11 @@ export function registerRecreation(cluster: RecreationFacts & IConstruct): void 
 /** The migration clusters of an app, each with the phase of its re-creation with TLS if one is declared, in the order they were added. */
 export function registeredRecreations(app: App): readonly RecreationFacts[] {
   return existingState(app)?.recreations ?? [];
+}
+
+/** The `ClusterCertificates` of an app, in the order they were added. */
+export function registeredCertificates(app: App): readonly CertificatesFacts[] {
+  return existingState(app)?.certificates ?? [];
 }
 
 /** The drainer releases of an app, in the order they were added. */

@@ -9,7 +9,7 @@ import { CLUSTER_RESOURCE_KINDS } from '../model/catalog';
 import { ClusterTlsError, Description, describeType, inputError, oneLine } from '../model/errors';
 import { ShapeOf, checkArguments, constructOf, isConstruct, listOf, objectOf, pathSpec } from '../model/props';
 import * as layout from '../model/output-layout';
-import { registeredDrainers, registeredRecreations } from './app-rules';
+import { registeredCertificates, registeredDrainers, registeredRecreations } from './app-rules';
 import {
   RECREATE_ENV, TAKE_OVER_ENV, changedRecordText, checkFilesFolderOwner, checkFixedSettings, checkRecreations, recreationKey, checkRecordOutput, checkReplaceable, clusterKey, fixedSettings, readRecord, recordOutput,
 } from './guards';
@@ -263,6 +263,29 @@ function prepareSynthesis(app: App, options: SynthesizeOptions): PreparedSynthes
 }
 
 /**
+ * Refuses targets whose apps declare one cluster across Kubernetes clusters (the same namespace,
+ * cluster name and span) with other rotations: its Kubernetes clusters move phase by phase
+ * together, so every app of the span declares the same rotations at the same phase.
+ */
+function checkSpansAgree(targets: readonly SynthesisTarget[]): void {
+  const seen = new Map<string, { readonly index: number; readonly rotations: string }>();
+  for (const [index, target] of targets.entries()) {
+    for (const c of registeredCertificates(target.app).filter((x) => x.span !== undefined)) {
+      const key = `${c.namespace}/${c.clusterName} across ${c.span!.clusters.map((k) => k.name).join(', ')}`;
+      const rotations = c.rotation === undefined ? 'no rotations'
+        : `rotations ${c.rotation.history.map((h) => `${h.id} (${h.kind})`).join(', ')} at "${c.rotation.phase}"`;
+      const first = seen.get(key);
+      if (first === undefined) {
+        seen.set(key, { index, rotations });
+      } else if (first.rotations !== rotations) {
+        inputError('ClusterTls', `synthesizeAll.targets[${index}]`, new Description(`${rotations} for cluster ${key}`),
+          `the rotations targets[${first.index}] declares for it (${first.rotations}): the Kubernetes clusters of a span move phase by phase together; declare the rotations once, for every app of the span`);
+      }
+    }
+  }
+}
+
+/**
  * Runs a step of one target of {@link synthesizeAll}, its refusal prefixed with the target and its
  * output folder on every line: the apps of a span share their construct paths.
  */
@@ -297,8 +320,9 @@ const SYNTHESIS_TARGET_SHAPE = { app: APP, options: objectOf(SYNTHESIZE_OPTIONS_
  * written, one after another, each output whole. A refusal of any app writes none. The outputs of
  * a cluster across Kubernetes clusters go together this way: a rotation phase of the span moves on
  * in one output only when the verify report of every other one lets it, so no Kubernetes cluster
- * presents certificates that another does not trust yet. Each target needs an output folder and a
- * record of its own; a refusal names the target and its output folder before its message.
+ * presents certificates that another does not trust yet, and the apps of one span must declare the
+ * same rotations at the same phase. Each target needs an output folder and a record of its own; a
+ * refusal names the target and its output folder before its message.
  */
 export function synthesizeAll(targets: SynthesisTarget[]): SynthesisResult[] {
   ({ targets } = checkArguments('ClusterTls', 'synthesizeAll', { targets }, { targets: listOf(SYNTHESIS_TARGET_SHAPE, false, 'a list of apps, each with its options') }));
@@ -316,6 +340,7 @@ export function synthesizeAll(targets: SynthesisTarget[]): SynthesisResult[] {
       inputError('ClusterTls', `synthesizeAll.targets[${i}].options.recordFile`, p.recordFile, `a record no other target has (targets[${record}] writes it)`);
     }
   }
+  checkSpansAgree(targets);
   const prepared: PreparedSynthesis[] = [];
   try {
     for (const [i, target] of targets.entries()) {

@@ -28,6 +28,7 @@ import { DocBlock, ROOT, readmeBlocks } from './_readme';
 import type { SecretPem } from './_handshakes';
 import { LiveCluster } from './_live-cluster';
 import { RotationSimulator } from './_rotation-simulator';
+import { refusal } from './_refusal';
 import { bash, failures, runRunbook, shellBlocks, verifyReport } from './_runbooks';
 
 const GUIDE = 'docs/how-to/across-kubernetes-clusters.md';
@@ -46,15 +47,6 @@ function span(current: string, props: Record<string, unknown> = {}, clusters = C
   return { app, chart, certificates, database, objects: Testing.synth(chart) };
 }
 
-/** The message of what `build` throws. */
-function refusal(build: () => unknown): string {
-  try {
-    build();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('nothing was refused');
-}
 
 describe('span, as props', () => {
   test('every server certificate names its fully qualified host names in its own Kubernetes cluster\'s domain, after the specification\'s', () => {

@@ -5,6 +5,7 @@ import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import { ClusterCertificates, ClusterTlsError, TlsDatabaseCluster, MANIFESTS_ONLY_CONTEXT, OutputFile, renderApp, synthesize, synthesizeAll, synthesizeAllOrExit, synthesizeOrExit, writeOutput } from '../lib';
 import { machineError } from '../lib/synth/machine-errors';
 import { filesFolderOf } from '../lib/model/output-layout';
+import { refusal } from './_refusal';
 
 function tmpdir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-synth-'));
@@ -511,16 +512,6 @@ describe('synthesize', () => {
 });
 
 describe('synthesizeAll', () => {
-  /** The message of what `run` throws. */
-  const refusal = (run: () => unknown): string => {
-    try {
-      run();
-    } catch (e) {
-      return (e as Error).message;
-    }
-    throw new Error('nothing was refused');
-  };
-
   test('writes each target into its own output folder, with its own record, and returns what each wrote', () => {
     const dir = tmpdir();
     const results = synthesizeAll([{ app: demoApp(path.join(dir, 'a', 'dist')) }, { app: demoApp(path.join(dir, 'b', 'dist')) }]);

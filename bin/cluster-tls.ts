@@ -12,7 +12,9 @@ import { displayPath } from '../lib/synth/display-path';
 import { isSystemError } from '../lib/synth/machine-errors';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CHECKS, CHECK_DESCRIPTIONS, POD_CHECKS, SecretsAndPods, VerifyInputError, combineInputs, formatReport, loadPlans, parseSecretsAndPods, verify } from '../lib/verify';
+import {
+  CHECKS, CHECK_DESCRIPTIONS, POD_CHECKS, SPAN_CHECKS, SecretsAndPods, VerifyInputError, VerifyOutput, combineInputs, formatReport, loadPlans, parseSecretsAndPods, verifyOutputs,
+} from '../lib/verify';
 
 /** Exit codes. */
 export const EXIT = {
@@ -35,7 +37,8 @@ export interface CliIo {
 }
 
 const USAGE = `Usage:
-  cluster-tls verify --dist <folder> --secrets <file|-> [--secrets <file> ...] [--json]
+  cluster-tls verify --dist <folder> --secrets <file|-> [--secrets <file> ...]
+                     [--dist <folder> --secrets <file> ...] [--json]
                      [--now <ISO date>] [--min-days <N>] [--namespace <namespace>] [--cluster <name>]
   cluster-tls help | --help | -h | verify --help
   cluster-tls --version | -v
@@ -54,10 +57,17 @@ verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads 
         running and have started after the Secret's last write (its creation or a field
         manager's latest write; a start in the same second fails, as its order is unknown). It names each pod
         to restart. Without pods in the input, the check is not run.
+        One database cluster across Kubernetes clusters (span): give each Kubernetes cluster's
+        output folder, each followed by the Secrets read from that Kubernetes cluster, such as
+          --dist east/dist --secrets <(kubectl --context=east get secrets -n orders -o json)
+          --dist west/dist --secrets <(kubectl --context=west get secrets -n orders -o json)
+        Each output is checked as above, then each Secret against the other clusters' Secrets
+        (the across check).
 
 Options:
   --dist <folder>      the synthesized output folder that holds the manifests (such as dist),
-                       not the files folder beside it
+                       not the files folder beside it; once per Kubernetes cluster of a span,
+                       each before its own --secrets
   --secrets <file|->   the Secrets, a List or one Secret as JSON, or the List of
                        kubectl get secrets,pods ... --show-managed-fields; - for standard input;
                        give it once per namespace to check several (an application's with the
@@ -72,7 +82,7 @@ Options:
   -v, --version        print the version of cdk8s-cluster-tls
 
 Checks, in the order they run:
-${[...CHECKS, ...POD_CHECKS].map((c) => `  ${c.padEnd(14)}${CHECK_DESCRIPTIONS[c]}`).join('\n')}
+${[...CHECKS, ...POD_CHECKS, ...SPAN_CHECKS].map((c) => `  ${c.padEnd(14)}${CHECK_DESCRIPTIONS[c]}`).join('\n')}
 
 Exit codes: 0 every check passed, 1 a check failed, 2 bad input or usage.
 `;
@@ -100,7 +110,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 
 /** Every option the command takes, as `parseArgs` reads them: the hostile-input suite tries each. */
 export const OPTIONS = {
-  'dist': { type: 'string' },
+  'dist': { type: 'string', multiple: true },
   'secrets': { type: 'string', multiple: true },
   'json': { type: 'boolean' },
   'now': { type: 'string' },
@@ -139,12 +149,13 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       args: [...argv],
       allowPositionals: true,
       strict: true,
+      tokens: true,
       options: OPTIONS,
     });
   } catch (e) {
     return usageError(io, parseArgsMistake(e));
   }
-  const { values, positionals } = parsed;
+  const { values, positionals, tokens } = parsed;
   // `--help`, `-h`, `verify --help`, `help` and `help verify` alike: verify is the one command.
   if (values.help || (positionals[0] === 'help' && positionals.length <= 2 && (positionals[1] === undefined || positionals[1] === 'verify'))) {
     io.stdout(USAGE);
@@ -164,6 +175,10 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (values.dist === undefined || inputs.length === 0) {
     return usageError(io, `verify needs ${[values.dist === undefined ? '--dist <folder>' : '', inputs.length === 0 ? '--secrets <file|->' : ''].filter(Boolean).join(' and ')}`);
   }
+  const grouped = groupOutputs(values.dist, inputs, tokens);
+  if (typeof grouped === 'string') {
+    return usageError(io, grouped);
+  }
   const stdin = inputs.filter((f) => f === '-').length;
   if (stdin > 1) {
     return usageError(io, `--secrets: received "-" ${stdin} times; expected standard input once, and the other lists as files or <(kubectl get secrets,pods -n <namespace> …)`);
@@ -181,20 +196,53 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw new VerifyInputError('--min-days', 'days', values['min-days'], 'a whole number of days, such as 21');
   }
 
-  const plans = loadPlans(values.dist);
-  // Each input one namespace's list, read in the order given (an application's namespace beside the cluster's).
-  const read: SecretsAndPods[] = [];
-  for (const file of inputs) {
-    read.push(parseSecretsAndPods(await readSecrets(file, io), file === '-' ? 'standard input' : file));
+  const outputs: VerifyOutput[] = [];
+  for (const output of grouped) {
+    const plans = loadPlans(output.dist);
+    // Each input one namespace's list, read in the order given (an application's namespace beside the cluster's).
+    const read: SecretsAndPods[] = [];
+    for (const file of output.secrets) {
+      read.push(parseSecretsAndPods(await readSecrets(file, io), file === '-' ? 'standard input' : file));
+    }
+    outputs.push({ dist: output.dist, plans, ...combineInputs(read) });
   }
-  const { secrets, pods } = combineInputs(read);
-  const report = await verify(plans, secrets, { now, namespace: values.namespace, clusterName: values.cluster, pods, minDays });
+  const report = await verifyOutputs(outputs, { now, namespace: values.namespace, clusterName: values.cluster, minDays });
   io.stdout(values.json ? `${JSON.stringify(report, undefined, 2)}\n` : formatReport(report));
   if (values.json && !report.ok) {
     // The JSON usually goes to a file (the runbooks' check): what fails goes to the terminal too.
     io.stderr(formatReport(report));
   }
   return report.ok ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * The output folders and the Secrets read for each: with one --dist, every --secrets is its own;
+ * with several, each --secrets belongs to the --dist before it. A string is the usage error.
+ */
+function groupOutputs(dists: readonly string[], inputs: readonly string[], tokens: readonly { kind: string; name?: string; value?: string }[]):
+  { dist: string; secrets: string[] }[] | string {
+  if (dists.length === 1) {
+    return [{ dist: dists[0], secrets: [...inputs] }];
+  }
+  const outputs: { dist: string; secrets: string[] }[] = [];
+  for (const token of tokens.filter((t) => t.kind === 'option' && (t.name === 'dist' || t.name === 'secrets'))) {
+    if (token.name === 'dist') {
+      const twice = outputs.find((o) => path.resolve(o.dist) === path.resolve(token.value!));
+      if (twice !== undefined) {
+        return `--dist: received ${describeValue(token.value)} twice; expected each Kubernetes cluster's output folder once`;
+      }
+      outputs.push({ dist: token.value!, secrets: [] });
+    } else if (outputs.length === 0) {
+      return `--secrets: received ${describeValue(token.value)} before any --dist; expected, with several --dist, each output's --secrets after its own --dist`;
+    } else {
+      outputs[outputs.length - 1].secrets.push(token.value!);
+    }
+  }
+  const bare = outputs.find((o) => o.secrets.length === 0);
+  if (bare !== undefined) {
+    return `--dist ${describeValue(bare.dist)}: received no --secrets after it; expected the Secrets of its Kubernetes cluster (--secrets <file|->) after each --dist`;
+  }
+  return outputs;
 }
 
 /** The version of this package: its package.json, the nearest one above this file (in the sources and once built). */

@@ -84,6 +84,26 @@ export async function makeCa(o: CaOptions): Promise<TestCa> {
   return { certificate, pem: certificate.toString('pem'), key: o.key };
 }
 
+/** Makes an intermediate CA certificate that `signer` signs, as a span's root signs each Kubernetes cluster's (a CA of path length 0). */
+export async function makeIntermediate(o: Omit<CaOptions, 'isCa' | 'organization' | 'commonName'> & { readonly signer: TestCa; readonly subject: string }): Promise<TestCa> {
+  const certificate = await x509.X509CertificateGenerator.create({
+    subject: o.subject,
+    issuer: o.signer.certificate.subject,
+    notBefore: o.notBefore,
+    notAfter: o.notAfter,
+    publicKey: o.key.pair.publicKey,
+    signingKey: o.signer.key.pair.privateKey,
+    signingAlgorithm: signingOf(o.signer.key.kind),
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+      await x509.SubjectKeyIdentifierExtension.create(o.key.pair.publicKey),
+      await x509.AuthorityKeyIdentifierExtension.create(o.signer.key.pair.publicKey),
+    ],
+  });
+  return { certificate, pem: certificate.toString('pem'), key: o.key };
+}
+
 const EKU: Record<string, string> = { 'server auth': x509.ExtendedKeyUsage.serverAuth, 'client auth': x509.ExtendedKeyUsage.clientAuth, 'code signing': x509.ExtendedKeyUsage.codeSigning };
 
 /** What a leaf certificate is made of. */

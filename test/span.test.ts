@@ -433,7 +433,10 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
       }
       const marker = fs.readFileSync(path.join(ROOT, GUIDE), 'utf8').split('\n')[block.line - 2];
       expect(`${GUIDE}:${block.line} ${marker}`).toBe(`${GUIDE}:${block.line} ${RUN_MARKER}`);
-      before.set(block.section, snapshot());
+      // What the clusters held before the section's first block.
+      if (!before.has(block.section)) {
+        before.set(block.section, snapshot());
+      }
       // ROOT_CA is exported by one block for the next ones, as the reader's shell keeps it.
       const done = await runBlock({ ...block, text: `${ran.some((r) => r.block.text.includes('export ROOT_CA')) ? 'export ROOT_CA="$HOME/orders-root-ca"\n' : ''}${block.text}` }, cwd, env, scratch);
       ran.push(done);
@@ -466,12 +469,16 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
     expect(ran.map((r) => r.block.section)).toEqual([
       '2. Synthesize one output per Kubernetes cluster', '3. Make the root and the first cluster\'s intermediate',
       '4. Issue the first cluster\'s certificates and deploy it', '5. Every other cluster, with the same root',
-      '6. Check that the clusters trust each other', '6. Check that the clusters trust each other', ADD_SECTION, RENEW_SECTION,
+      '6. Check that the clusters trust each other', '6. Check that the clusters trust each other', '6. Check that the clusters trust each other',
+      ADD_SECTION, RENEW_SECTION, RENEW_SECTION,
     ]);
     expect(ran.find((r) => r.block.text.includes('openssl verify'))!.output).toContain('west-store.crt: OK');
     // cluster-tls verify, once per cluster: every Secret passed, the root as the CA.
     const verified = ran.find((r) => r.block.text.includes('cluster-tls verify'))!.output;
     expect(verified.match(/^\d+ secrets checked: \d+ passed, 0 failed$/gm)).toEqual(['5 secrets checked: 5 passed, 0 failed', '5 secrets checked: 5 passed, 0 failed']);
+    // And across, the outputs of east and west, then of the three once west's intermediate was renewed.
+    const across = ran.filter((r) => r.block.text.includes('cluster-tls verify \\\n')).map((r) => r.output.match(/^\d+ secrets checked: .*$/gm));
+    expect(across).toEqual([['10 secrets checked: 10 passed, 0 failed'], ['15 secrets checked: 15 passed, 0 failed']]);
     expect(ran[0].output).toContain('synthesized 1 manifest (');
   });
 
@@ -735,6 +742,8 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
     /** Each cluster's pods (Pod objects on its API server, loading their Secrets), restarted by the operator's part as the runbooks apply. */
     const lives = new Map<string, { live: LiveCluster; fqdn: Map<string, string> }>();
     const crossOutages: string[] = [];
+    /** The section's check across the clusters, run after every cluster's runbook of each phase. */
+    const acrossRuns = new Map<string, Ran>();
     let steps = 0;
     const verdicts = new Map<string, boolean>();
     const digest = (m: { cert: string; key: string; ca: string }) => crypto.createHash('sha256').update(`${m.cert}\0${m.key}\0${m.ca}`).digest('hex');
@@ -777,7 +786,10 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
       const scratch = path.join(work, 'blocks-root');
       fs.mkdirSync(scratch);
       const phases = [...ROOT_PHASES];
-      for (const block of blocks.filter((b) => b.section === ROOT_SECTION)) {
+      // The check across the clusters, which the section gives once and runs after each phase.
+      const across = blocks.filter((b) => b.section === ROOT_SECTION && b.text.includes('cluster-tls verify'));
+      expect(across).toHaveLength(1);
+      for (const block of blocks.filter((b) => b.section === ROOT_SECTION && !across.includes(b))) {
         if (block.file !== undefined) {
           fs.writeFileSync(path.join(app, block.file), block.text);
           continue;
@@ -807,6 +819,7 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
           expect([name, phase, live.errors]).toEqual([name, phase, []]);
           states.set(`${phase} ${name}`, held(name));
         }
+        acrossRuns.set(phase, await runBlock(across[0], app, env, scratch));
       }
       expect(phases).toEqual([]);
     }, 2_400_000);
@@ -822,6 +835,9 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
 
     test('the section\'s three synths ran as written, and each cluster\'s runbook of each phase, its check passing in its report', () => {
       expect(ran.filter((r) => r.block.section === ROOT_SECTION)).toHaveLength(3);
+      // And after each phase, the section's cluster-tls verify of the three outputs, each against its own cluster and across.
+      expect([...acrossRuns].map(([phase, r]) => [phase, r.status, r.output.match(/^\d+ secrets checked: .*$/gm)])).toEqual(
+        ROOT_PHASES.map((phase) => [phase, 0, ['15 secrets checked: 15 passed, 0 failed']]));
       expect([...states.keys()]).toEqual(ROOT_PHASES.flatMap((phase) => GUIDE_CLUSTERS.map((c) => `${phase} ${c.name}`)));
       for (const { name } of GUIDE_CLUSTERS) {
         const report = verifyReport({ outdir: path.join(app, name, 'dist'), namespace: 'orders', clusterName: 'orders' });

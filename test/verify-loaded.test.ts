@@ -8,7 +8,7 @@ import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import { RotationKind } from '../lib/certificates/rotation';
 import { TlsPlan } from '../lib/certificates/certificate-options';
 import {
-  CHECKS, CheckResult, POD_CHECKS, SecretsAndPods, VerifyInputError, VerifyReport, lastWritten, loadPlans, parseSecrets, parseSecretsAndPods, verify,
+  CHECKS, CheckResult, POD_CHECKS, SPAN_CHECKS, SecretsAndPods, VerifyInputError, VerifyReport, lastWritten, loadPlans, parseSecrets, parseSecretsAndPods, verify,
 } from '../lib/verify';
 import { checkLoaded } from '../lib/verify/loaded';
 import { KUBELET_PROJECTION_SECONDS } from '../lib/model/catalog';
@@ -557,7 +557,7 @@ describe('cluster-tls verify with the pods', () => {
     const { code, stdout } = await cli(['--help']);
     expect(code).toBe(0);
     const listed = stdout.slice(stdout.indexOf('Checks, in the order they run:')).split('\n').slice(1).filter((l) => /^  \S/.test(l)).map((l) => l.trim().split(/\s+/)[0]);
-    expect(listed).toEqual([...CHECKS, ...POD_CHECKS]);
+    expect(listed).toEqual([...CHECKS, ...POD_CHECKS, ...SPAN_CHECKS]);
     const version = await cli(['--version']);
     expect(version).toEqual({ code: 0, stdout: `${JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version}\n`, stderr: '' });
   });

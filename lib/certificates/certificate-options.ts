@@ -210,7 +210,7 @@ export interface PlannedKey {
  * The version of {@link TlsPlan} this library writes and `cluster-tls verify` reads. It changes
  * whenever a field is added, removed or changes meaning; `tls-plan.schema.json` describes it.
  */
-export const TLS_PLAN_VERSION = 6;
+export const TLS_PLAN_VERSION = 7;
 
 /**
  * What the certificates of one cluster must be, whichever method issues them. Written as
@@ -271,6 +271,23 @@ export interface TlsPlan {
   readonly enablement?: TlsPlanEnablement;
   /** TLS between the SQL server and its MySQL clients, when the database cluster turns it on. */
   readonly sqlTls?: TlsPlanSqlTls;
+  /**
+   * With `span`: the Kubernetes cluster this output is for, so that `cluster-tls verify` given the
+   * outputs of several checks their Secrets against each other.
+   */
+  readonly span?: TlsPlanSpan;
+}
+
+/**
+ * The span of a plan: which Kubernetes cluster's output it is, and that cluster's domain. It names
+ * no other cluster of the span, so that adding one leaves the others' outputs as they were.
+ * @jsii ignore
+ */
+export interface TlsPlanSpan {
+  /** The Kubernetes cluster this output is for. */
+  readonly kubernetesCluster: string;
+  /** Its cluster DNS domain: the members of the other Kubernetes clusters dial its servers by their names in it. */
+  readonly clusterDomain: string;
 }
 
 /**

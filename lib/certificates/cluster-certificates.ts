@@ -595,6 +595,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
         peerUrl: names.coordinatorPeerUrl(this.clusterName, this.namespace, 0, this.clusterDomain),
       }),
       sqlTls: this.sql?.plan(),
+      span: this.span && { kubernetesCluster: this.span.current.name, clusterDomain: this.span.current.clusterDomain },
     };
   }
 

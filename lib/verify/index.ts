@@ -6,3 +6,4 @@ export * from './plans';
 export * from './verify';
 export * from './loaded';
 export * from './report';
+export * from './across';

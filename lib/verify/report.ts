@@ -15,7 +15,8 @@ function columns(rows: readonly string[][]): string[] {
 export function formatReport(report: VerifyReport): string {
   const out: string[] = [];
   for (const plan of report.plans) {
-    out.push(`plan ${plan.namespace}/${plan.clusterName}: ${plan.file}, issued with ${plan.method}${plan.issuer ? ` through ${plan.issuer}` : ''}, checked at ${report.now}`);
+    const of = plan.span === undefined ? '' : ` of Kubernetes cluster ${plan.span.kubernetesCluster} (--dist ${plan.span.dist})`;
+    out.push(`plan ${plan.namespace}/${plan.clusterName}${of}: ${plan.file}, issued with ${plan.method}${plan.issuer ? ` through ${plan.issuer}` : ''}, checked at ${report.now}`);
     const lists = plan.allowedCommonNames;
     const files = [...new Set(lists.map((a) => a.source.split(' ')[0]))];
     out.push(lists.length
@@ -28,7 +29,7 @@ export function formatReport(report: VerifyReport): string {
   out.push('');
   const header = ['SECRET', 'CLUSTER', 'CERTIFICATE', 'RESULT'];
   const rows = report.secrets.map((s) => [
-    s.name, `${s.namespace}/${s.clusterName}`,
+    s.name, `${s.namespace}/${s.clusterName}${s.kubernetesCluster === undefined ? '' : ` in ${s.kubernetesCluster}`}`,
     s.sqlTls !== undefined ? `mysql ${s.sqlTls}` : s.role === 'server' ? `server: ${s.component}` : `client: ${s.cluster}`, s.ok ? 'PASS' : 'FAIL',
   ]);
   const lines = columns([header, ...rows]);

@@ -17,7 +17,8 @@ import { PodData, SecretData, VerifyInputError } from './input';
 import { checkLoaded } from './loaded';
 import type { AllowedCommonNames, LoadedPlan } from './plans';
 import { iso, listed, oneLine } from './text';
-import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHandshake } from './handshake';
+import { HandshakeOutcome, describeOutcome, dialedNames, mutualHandshake } from './handshake';
+import { isPeer, shakesHands, tlsMaterial } from './peers';
 import { SQL_CA_CHECK, asPlanSecret, asSqlPlan, checkSqlCa, inputCovers } from './sql';
 
 /** The checks of the Secrets, in the order they are run and reported. Their names are stable (`--json`). */
@@ -33,8 +34,14 @@ export const CHECKS = [
  */
 export const POD_CHECKS = [ROLLED_CHECK, LOADED_CHECK] as const;
 
+/**
+ * The checks of a span's outputs against each other, run last and only when `cluster-tls verify`
+ * is given the outputs of several Kubernetes clusters of one span (`across.ts`).
+ */
+export const SPAN_CHECKS = ['across'] as const;
+
 /** The name of one check. */
-export type CheckName = (typeof CHECKS)[number] | (typeof POD_CHECKS)[number];
+export type CheckName = (typeof CHECKS)[number] | (typeof POD_CHECKS)[number] | (typeof SPAN_CHECKS)[number];
 
 /** What each check makes sure of, in a few words, as `cluster-tls verify --help` lists them. */
 export const CHECK_DESCRIPTIONS: Readonly<Record<CheckName, string>> = {
@@ -58,10 +65,8 @@ export const CHECK_DESCRIPTIONS: Readonly<Record<CheckName, string>> = {
   'handshake': 'real mutual TLS handshakes with the other Secrets of the set',
   'rolled': 'with pods, once TLS is on in place: every pod of the component mounts its Secret',
   'loaded': 'with pods: every pod that mounts the Secret started after its last write',
+  'across': 'with the outputs of several Kubernetes clusters of one span: real mutual handshakes with the other clusters\' Secrets, by the server\'s own domain',
 };
-
-/** The checks a Secret must pass to serve as a peer in the handshakes of the others. */
-const PEER_CHECKS: readonly CheckName[] = ['chain', 'same-ca', 'key-match', 'usage'];
 
 /**
  * The outcome of one check of one Secret.
@@ -283,11 +288,6 @@ function checkRotation(m: Material, rotation: NonNullable<TlsPlan['rotation']>):
   const signer = cas.findIndex((a) => signedBy(top, a));
   return result(ROTATION_CHECK, signer === at, expected,
     signer < 0 ? 'tls.crt is signed by none of them' : `tls.crt is signed by CA certificate ${signer + 1} of ca.crt (${describeCertificate(cas[signer])})`);
-}
-
-function tlsMaterial(secret: SecretData): TlsMaterial {
-  const pem = (key: string) => secret.data[key].toString('utf8');
-  return { cert: pem(SECRET_KEYS.certificate), key: pem(SECRET_KEYS.privateKey), ca: pem(SECRET_KEYS.ca) };
 }
 
 /** The subject of a certificate on one line, as OpenSSL prints it: `C=US, O=demo, CN=basic`. */
@@ -534,9 +534,11 @@ export interface SecretReport {
   readonly component?: string;
   /** For a Secret of TLS for MySQL clients: whose certificate it is. */
   readonly sqlTls?: 'server' | 'operator-client' | 'application';
+  /** With the outputs of several Kubernetes clusters of one span: the Kubernetes cluster the Secret was read from. */
+  readonly kubernetesCluster?: string;
   /** Whether every check passed. */
   readonly ok: boolean;
-  /** The checks that ran, in the order of {@link CHECKS}, then {@link POD_CHECKS}. */
+  /** The checks that ran, in the order of {@link CHECKS}, then {@link POD_CHECKS} and {@link SPAN_CHECKS}. */
   readonly checks: CheckResult[];
 }
 
@@ -547,6 +549,16 @@ export interface SecretReport {
 export interface PlanReport {
   /** The plan file, relative to the output folder. */
   readonly file: string;
+  /**
+   * With the outputs of several Kubernetes clusters of one span: the Kubernetes cluster the
+   * output is for, and the output folder as given (`--dist`).
+   */
+  readonly span?: {
+    /** The Kubernetes cluster. */
+    readonly kubernetesCluster: string;
+    /** The output folder. */
+    readonly dist: string;
+  };
   /** The namespace the plan names. */
   readonly namespace: string;
   /** The cluster name the plan names. */
@@ -710,13 +722,12 @@ function findSecret(secrets: readonly SecretData[], name: string, namespace: str
 
 /**
  * Adds the handshake check to every Secret of a set that had its chain checked: real handshakes
- * with those of the set that passed the checks a peer needs ({@link PEER_CHECKS}).
+ * with those of the set that passed the checks a peer needs (`PEER_CHECKS` of peers.ts).
  */
 async function addHandshakes(checked: readonly CheckedSecret[]): Promise<void> {
-  const good = checked.filter((c) => c.secret !== undefined && c.checks.some((r) => r.check === 'chain')
-    && c.checks.every((r) => r.ok || !PEER_CHECKS.includes(r.check))) as PeerSecret[];
+  const good = checked.filter((c) => c.secret !== undefined && isPeer(c.checks)) as PeerSecret[];
   for (const { required, secret, checks } of checked) {
-    if (secret !== undefined && checks.some((r) => r.check === 'chain')) {
+    if (secret !== undefined && shakesHands(checks)) {
       checks.push(await checkHandshakes(required, secret, good));
     }
   }
@@ -740,7 +751,7 @@ async function verifySqlSecrets(plan: TlsPlan, secrets: readonly SecretData[],
     const required = asPlanSecret(sql);
     const secret = findSecret(secrets, sql.name, sql.namespace);
     const checks = await verifySecret(required, asSqlPlan(plan, sql), secret, { now: context.now, minDays: context.minDays, clusterCa: sqlCa && { ...sqlCa, label: 'the SQL CA' } });
-    if (secret !== undefined && checks.some((r) => r.check === 'chain')) {
+    if (secret !== undefined && shakesHands(checks)) {
       const sqlCaResult = checkSqlCa(parseCertificates(secret, SECRET_KEYS.ca)[0], context.clusterCa?.certificate);
       checks.push(result(SQL_CA_CHECK, sqlCaResult.ok, sqlCaResult.expected, sqlCaResult.found));
     }

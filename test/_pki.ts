@@ -84,23 +84,28 @@ export async function makeCa(o: CaOptions): Promise<TestCa> {
   return { certificate, pem: certificate.toString('pem'), key: o.key };
 }
 
-/** Makes an intermediate CA certificate that `signer` signs, as a span's root signs each Kubernetes cluster's (a CA of path length 0). */
-export async function makeIntermediate(o: Omit<CaOptions, 'isCa' | 'organization' | 'commonName'> & { readonly signer: TestCa; readonly subject: string }): Promise<TestCa> {
-  const certificate = await x509.X509CertificateGenerator.create({
+/** A certificate `signer` signs for `key`, with the given subject, validity and extensions. */
+function signedBy(signer: TestCa, o: { subject: string; key: TestKey; notBefore: Date; notAfter: Date; extensions: X509.Extension[] }): Promise<X509.X509Certificate> {
+  return x509.X509CertificateGenerator.create({
     subject: o.subject,
-    issuer: o.signer.certificate.subject,
+    issuer: signer.certificate.subject,
     notBefore: o.notBefore,
     notAfter: o.notAfter,
     publicKey: o.key.pair.publicKey,
-    signingKey: o.signer.key.pair.privateKey,
-    signingAlgorithm: signingOf(o.signer.key.kind),
-    extensions: [
-      new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
-      await x509.SubjectKeyIdentifierExtension.create(o.key.pair.publicKey),
-      await x509.AuthorityKeyIdentifierExtension.create(o.signer.key.pair.publicKey),
-    ],
+    signingKey: signer.key.pair.privateKey,
+    signingAlgorithm: signingOf(signer.key.kind),
+    extensions: o.extensions,
   });
+}
+
+/** Makes an intermediate CA certificate that `signer` signs, as a span's root signs each Kubernetes cluster's (a CA of path length 0). */
+export async function makeIntermediate(o: Omit<CaOptions, 'isCa' | 'organization' | 'commonName'> & { readonly signer: TestCa; readonly subject: string }): Promise<TestCa> {
+  const certificate = await signedBy(o.signer, { ...o, extensions: [
+    new x509.BasicConstraintsExtension(true, 0, true),
+    new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+    await x509.SubjectKeyIdentifierExtension.create(o.key.pair.publicKey),
+    await x509.AuthorityKeyIdentifierExtension.create(o.signer.key.pair.publicKey),
+  ] });
   return { certificate, pem: certificate.toString('pem'), key: o.key };
 }
 
@@ -132,14 +137,11 @@ export async function issueLeaf(o: LeafOptions): Promise<string> {
     ...(o.dnsNames ?? []).map((value) => ({ type: 'dns' as const, value })),
     ...(o.ipAddresses ?? []).map((value) => ({ type: 'ip' as const, value })),
   ];
-  const cert = await x509.X509CertificateGenerator.create({
+  const cert = await signedBy(o.signer, {
     subject: o.subject ?? `O=${o.organization ?? 'test'}, CN=${o.commonName}`,
-    issuer: o.signer.certificate.subject,
+    key: o.key,
     notBefore: o.notBefore,
     notAfter: o.notAfter,
-    publicKey: o.key.pair.publicKey,
-    signingKey: o.signer.key.pair.privateKey,
-    signingAlgorithm: signingOf(o.signer.key.kind),
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),

@@ -198,13 +198,12 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   const outputs: VerifyOutput[] = [];
   for (const output of grouped) {
-    const plans = loadPlans(output.dist);
-    // Each input one namespace's list, read in the order given (an application's namespace beside the cluster's).
-    const read: SecretsAndPods[] = [];
-    for (const file of output.secrets) {
-      read.push(parseSecretsAndPods(await readSecrets(file, io), file === '-' ? 'standard input' : file));
+    try {
+      outputs.push(await readOutput(output, io));
+    } catch (e) {
+      // With several outputs, every one's plans are named alike (../cluster-tls/…): say whose input it is.
+      throw grouped.length > 1 && e instanceof ClusterTlsError ? new ClusterTlsError(`--dist ${describeValue(output.dist)}: ${e.message}`, { cause: e }) : e;
     }
-    outputs.push({ dist: output.dist, plans, ...combineInputs(read) });
   }
   const report = await verifyOutputs(outputs, { now, namespace: values.namespace, clusterName: values.cluster, minDays });
   io.stdout(values.json ? `${JSON.stringify(report, undefined, 2)}\n` : formatReport(report));
@@ -215,21 +214,29 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   return report.ok ? EXIT.ok : EXIT.failed;
 }
 
+/** One output folder given to the command, and the Secrets read for it (`--secrets`, in order). */
+interface GivenOutput {
+  readonly dist: string;
+  readonly secrets: string[];
+}
+
 /**
  * The output folders and the Secrets read for each: with one --dist, every --secrets is its own;
  * with several, each --secrets belongs to the --dist before it. A string is the usage error.
  */
-function groupOutputs(dists: readonly string[], inputs: readonly string[], tokens: readonly { kind: string; name?: string; value?: string }[]):
-  { dist: string; secrets: string[] }[] | string {
+function groupOutputs(dists: readonly string[], inputs: readonly string[], tokens: NonNullable<ReturnType<typeof parseArgs>['tokens']>): GivenOutput[] | string {
   if (dists.length === 1) {
     return [{ dist: dists[0], secrets: [...inputs] }];
   }
-  const outputs: { dist: string; secrets: string[] }[] = [];
-  for (const token of tokens.filter((t) => t.kind === 'option' && (t.name === 'dist' || t.name === 'secrets'))) {
+  const outputs: GivenOutput[] = [];
+  for (const token of tokens) {
+    if (token.kind !== 'option' || (token.name !== 'dist' && token.name !== 'secrets')) {
+      continue;
+    }
     if (token.name === 'dist') {
-      const twice = outputs.find((o) => path.resolve(o.dist) === path.resolve(token.value!));
-      if (twice !== undefined) {
-        return `--dist: received ${describeValue(token.value)} twice; expected each Kubernetes cluster's output folder once`;
+      const again = outputs.find((o) => path.resolve(o.dist) === path.resolve(token.value!));
+      if (again !== undefined) {
+        return `--dist: received ${describeValue(token.value)}, the folder of --dist ${describeValue(again.dist)} before it; expected each Kubernetes cluster's output folder once`;
       }
       outputs.push({ dist: token.value!, secrets: [] });
     } else if (outputs.length === 0) {
@@ -240,9 +247,20 @@ function groupOutputs(dists: readonly string[], inputs: readonly string[], token
   }
   const bare = outputs.find((o) => o.secrets.length === 0);
   if (bare !== undefined) {
-    return `--dist ${describeValue(bare.dist)}: received no --secrets after it; expected the Secrets of its Kubernetes cluster (--secrets <file|->) after each --dist`;
+    return `--dist: received ${describeValue(bare.dist)} with no --secrets after it; expected the Secrets of its Kubernetes cluster (--secrets <file|->) after each --dist`;
   }
   return outputs;
+}
+
+/** Reads what one output's checks need: its plans, and its Secrets and Pods as kubectl listed them. */
+async function readOutput(output: GivenOutput, io: CliIo): Promise<VerifyOutput> {
+  const plans = loadPlans(output.dist);
+  // Each input one namespace's list, read in the order given (an application's namespace beside the cluster's).
+  const read: SecretsAndPods[] = [];
+  for (const file of output.secrets) {
+    read.push(parseSecretsAndPods(await readSecrets(file, io), file === '-' ? 'standard input' : file));
+  }
+  return { dist: output.dist, plans, ...combineInputs(read) };
 }
 
 /** The version of this package: its package.json, the nearest one above this file (in the sources and once built). */

@@ -11,7 +11,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Testing } from 'cdk8s';
-import { CliIo, OPTIONS, main } from '../bin/cluster-tls';
+import { OPTIONS } from '../bin/cluster-tls';
+import { cli } from './_cli';
 import { ClusterCertificates } from '../lib';
 import { MAX_LINE } from '../lib/verify/text';
 import { writeLaidOut } from './_output';
@@ -76,14 +77,8 @@ beforeAll(async () => {
 
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-/** Runs the command in-process. */
-async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, readStdin: async () => JSON.stringify(list) };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+/** Runs the command in-process, standard input holding the good list. */
+const run = (argv: string[]) => cli(argv, JSON.stringify(list));
 
 /** What is wrong with a run, or undefined when it ended as the command must. */
 function defect(run: { code: number; stdout: string; stderr: string }, given: unknown): string | undefined {
@@ -125,7 +120,7 @@ test('every option of cluster-tls verify, given every hostile value of its type,
       const argv = ['verify', ...Object.entries(base).filter(([k]) => k !== name || name === 'secrets').flatMap(([k, v]) => [`--${k}`, v]),
         option.type === 'string' ? `--${name}` : `--${name}=${value}`, ...(option.type === 'string' ? [value] : [])];
       runs++;
-      const problem = defect(await cli(argv), value);
+      const problem = defect(await run(argv), value);
       if (problem) {
         defects.push(`--${name} ${JSON.stringify(value.slice(0, 40))}: ${problem}`);
       }
@@ -151,7 +146,7 @@ test.each(['secrets', 'plan'] as const)('every field verify reads of the %s, rep
         const text = JSON.stringify(replaced(document, at, shape));
         fs.writeFileSync(which === 'secrets' ? input : planFile, text);
         runs++;
-        const problem = defect(await cli(['verify', '--dist', dist, '--secrets', input, '--now', '2026-11-25T00:00:00Z']), shape);
+        const problem = defect(await run(['verify', '--dist', dist, '--secrets', input, '--now', '2026-11-25T00:00:00Z']), shape);
         if (problem) {
           defects.push(`${at.join('.') || '(the document)'} = ${JSON.stringify(shape)?.slice(0, 40)}: ${problem}`);
         }

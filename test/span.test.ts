@@ -30,6 +30,7 @@ import { LiveCluster } from './_live-cluster';
 import { RotationSimulator } from './_rotation-simulator';
 import { refusal } from './_refusal';
 import { bash, failures, runRunbook, shellBlocks, verifyReport } from './_runbooks';
+import { createFakeKubectl } from './_fake-kubectl';
 
 const GUIDE = 'docs/how-to/across-kubernetes-clusters.md';
 const RUN_MARKER = '<!-- run: test/span.test.ts -->';
@@ -111,6 +112,36 @@ describe('span, as props', () => {
     expect(dropOld.issuer).toBe('orders-west-intermediate-ca-root-2-secret');
     expect(dropOld.files.get('rotation-runbook.md')).toContain('kubectl delete secret -n orders --ignore-not-found orders-west-intermediate-ca-secret');
     expect(dropOld.files.get('rotation-runbook.md')).not.toContain('kubectl delete certificate -n orders --ignore-not-found orders-ca ');
+  });
+
+  test('the root replacement\'s script, run without the next root\'s intermediate, stops before it changes anything, naming the command that signs it', () => {
+    const { app, certificates } = span('west', { rotations: [{ id: 'root-2', phase: RotationPhase.TRUST_BOTH }] });
+    const script = app.node.findAll().filter((c): c is OutputFile => c instanceof OutputFile).find((f) => path.basename(f.path) === 'rotate-certificates.sh')!;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'span-rotation-'));
+    try {
+      const file = path.join(dir, 'rotate-certificates.sh');
+      fs.writeFileSync(file, script.render(), { mode: 0o700 });
+      const kubectl = createFakeKubectl(path.join(dir, 'kubectl'));
+      const pem = (name: string) => `-----BEGIN CERTIFICATE-----\n${Buffer.from(name).toString('base64')}\n-----END CERTIFICATE-----\n`;
+      kubectl.putSecret('orders', 'orders-west-intermediate-ca-secret', { 'tls.crt': pem('intermediate'), 'tls.key': 'key', 'ca.crt': pem('root') });
+      // The leaves cert-manager issued, owned by no Certificate: the script would take them out of its hands next.
+      for (const { name } of certificates.plan().secrets) {
+        kubectl.putSecret('orders', name, { 'tls.crt': pem(name), 'tls.key': 'key', 'ca.crt': pem('root') });
+      }
+      const run = () => spawnSync('bash', [file], { cwd: dir, encoding: 'utf8', env: { ...process.env, KUBECTL: kubectl.command } });
+      const refused = run();
+      expect([refused.status, refused.stderr.trim().split('\n').pop()]).toEqual([1, 'rotate-certificates.sh: Secret orders/orders-west-intermediate-ca-root-2-secret does not exist; '
+        + 'sign it first: run ../cluster-tls/orders/orders/cfssl/issue-intermediate.sh "$ROOT_CA" from the output folder, with ROOT_CA naming the folder that keeps the root']);
+      const writes = (calls: string[][]) => calls.filter((c) => !['get', 'version', 'auth'].includes(c[0]));
+      expect(writes(kubectl.calls())).toEqual([]);
+      // With the intermediate there, the script goes on past the check and releases the leaves.
+      kubectl.putSecret('orders', 'orders-west-intermediate-ca-root-2-secret', { 'tls.crt': pem('next intermediate'), 'tls.key': 'key', 'ca.crt': pem('next root') });
+      const ran = run();
+      expect(ran.stderr).not.toContain('orders-west-intermediate-ca-root-2-secret does not exist');
+      expect(kubectl.calls().filter((c) => c[0] === 'delete')).toEqual([['delete', 'certificate', '--namespace=orders', '--ignore-not-found', ...certificates.plan().secrets.map((x) => x.name)]]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test.each([

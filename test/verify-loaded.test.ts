@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Testing } from 'cdk8s';
-import { CliIo, main } from '../bin/cluster-tls';
+import { cli } from './_cli';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import { RotationKind } from '../lib/certificates/rotation';
@@ -146,14 +146,6 @@ function failures(report: VerifyReport): string[] {
   return report.secrets.flatMap((s) => s.checks.filter((c) => !c.ok).map((c) => `${s.name} ${c.check}`));
 }
 
-/** Runs the command in-process. */
-async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, readStdin: async () => '' };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
 
 describe('the loaded check of a component the phase does not restart (the plan\'s rotation.reloading)', () => {
   /** The store's Secret and the pods of the list, read as the command reads them, checked at `now` as a component that re-reads its certificate. */

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart, Testing } from 'cdk8s';
-import { CliIo, main } from '../bin/cluster-tls';
+import { cli } from './_cli';
 import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
 import { IssuingMethod, TLS_PLAN_VERSION, TlsPlan } from '../lib/certificates/certificate-options';
 import { synthesize } from '../lib/synth/synthesize';
@@ -17,7 +17,8 @@ import { dnsNameCovered, normalizeIp, parseSubjectAltName } from '../lib/verify/
 import { MAX_LINE } from '../lib/verify/text';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { createFakeKubectl } from './_fake-kubectl';
-import { SecretListJson, SecretsOptions, TestPki, secretObject } from './_pki';
+import { SecretListJson, SecretsOptions, TestCa, TestPki, makeIntermediate, makeKey, secretObject } from './_pki';
+import { RotationPhase } from '../lib/certificates/rotation';
 
 /**
  * The time the certificates are checked at: this hour, since the chain and handshake checks are
@@ -80,14 +81,6 @@ function expectOnly(report: VerifyReport, name: string, checks: string[]): Recor
   return Object.fromEntries(bad.map((c) => [c.check, c]));
 }
 
-/** Runs the command in-process. */
-async function cli(argv: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, readStdin: async () => stdin };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
 
 /** The SHA-256 fingerprint prefix the messages show. */
 function fingerprint(pem: string): string {
@@ -765,4 +758,41 @@ test('the table lists failures under their row', () => {
     '1 secret checked: 0 passed, 1 failed',
     '',
   ].join('\n'));
+});
+
+describe('the rotation check of a span\'s root replacement, through the intermediate', () => {
+  /** One database cluster across two Kubernetes clusters, this plan east's. */
+  const SPAN_PROPS = { span: { clusters: [{ name: 'east', clusterDomain: 'east.example.com' }, { name: 'west', clusterDomain: 'west.example.com' }], current: 'east' } };
+  /** Each root's intermediate of Kubernetes cluster east, as issue-intermediate.sh signs it. */
+  let intermediates: { first: TestCa; next: TestCa };
+  beforeAll(async () => {
+    const made = async (signer: TestCa) => makeIntermediate({
+      subject: 'OU=east, CN=basic', key: await makeKey('rsa2048'), signer, notBefore: pki.ca.certificate.notBefore, notAfter: pki.ca.certificate.notAfter,
+    });
+    intermediates = { first: await made(pki.ca), next: await made(pki.otherCa) };
+  });
+
+  /** East's Secrets in a phase: each leaf signed by `intermediate` and sent with it, ca.crt the roots in order. */
+  const phase = async (at: RotationPhase, intermediate: TestCa, roots: TestCa[]) => {
+    const plan = planOf({ ...SPAN_PROPS, rotations: [{ id: 'root-2', phase: at }] });
+    const pem = roots.map((r) => r.pem).join('');
+    const faults = Object.fromEntries(plan.secrets.map((x) => [x.name, { signer: intermediate, edit: (d: Record<string, string>) => ({ ...d, 'tls.crt': d['tls.crt'] + intermediate.pem, 'ca.crt': pem }) }]));
+    const report = await check(plan, { faults });
+    return report.secrets.map((x) => x.checks.find((c) => c.check === 'rotation')!);
+  };
+
+  test('each phase passes with the leaves its plan names: of the first root\'s intermediate, then of the next root\'s', async () => {
+    const checks = [
+      ...await phase(RotationPhase.TRUST_BOTH, intermediates.first, [pki.otherCa, pki.ca]),
+      ...await phase(RotationPhase.SWITCH_LEAVES, intermediates.next, [pki.otherCa, pki.ca]),
+      ...await phase(RotationPhase.DROP_OLD, intermediates.next, [pki.otherCa]),
+    ];
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(checks).toHaveLength(planOf(SPAN_PROPS).secrets.length * 3);
+  });
+
+  test('a leaf of the next root\'s intermediate while the phase still signs with the first root fails, naming the root that signed it', async () => {
+    const checks = await phase(RotationPhase.TRUST_BOTH, intermediates.next, [pki.otherCa, pki.ca]);
+    expect(checks.map((c) => [c.ok, c.found])).toEqual(checks.map(() => [false, expect.stringMatching(/^tls\.crt is signed by CA certificate 1 of ca\.crt \(/)]));
+  });
 });

@@ -4,17 +4,20 @@
  * `across` check of every Secret against those of the other clusters. The members of each
  * Kubernetes cluster reach the others' by the fully qualified names of the server's own domain,
  * and each side verifies the other with its own `ca.crt`: what no single output can show, since a
- * cluster whose leaves trust its intermediate alone passes its own checks and is rejected by all
- * the others.
+ * cluster whose intermediate another root signed (a second `--new-root`, another `ROOT_CA` folder)
+ * passes its own checks and is rejected by every other cluster.
  */
-import { HandshakeOutcome, HandshakeServer, describeOutcome, dialedNames } from './handshake';
+import { SECRET_KEYS } from '../model/catalog';
+import { ClusterTlsError, describeValue } from '../model/errors';
+import { HandshakeOutcome, HandshakeServer, describeOutcome, dialedNames, failedOutcome } from './handshake';
 import type { PodData, SecretData } from './input';
 import { VerifyInputError } from './input';
-import { isPeer, shakesHands, tlsMaterial } from './peers';
+import { findSecret, handshakesFound, isPeer, shakesHands, tlsMaterial } from './peers';
 import type { LoadedPlan } from './plans';
 import type { TlsPlan, TlsPlanSecret } from '../certificates/certificate-options';
 import { listed, oneLine } from './text';
-import { CheckResult, SecretReport, VerifyOptions, VerifyReport, verify } from './verify';
+import { describeCertificate } from './x509';
+import { CheckResult, SecretReport, VerifyOptions, VerifyReport, parseCertificates, verify } from './verify';
 
 /**
  * One Kubernetes cluster's output, and what was read from that Kubernetes cluster.
@@ -34,7 +37,7 @@ export interface VerifyOutput {
   readonly pods?: readonly PodData[];
 }
 
-/** One Kubernetes cluster's part in a database cluster of the span: its plan, and the Secrets' reports. */
+/** One Kubernetes cluster's part in a database cluster of the span: the output, its plan, and the cluster's name and domain. */
 interface Member {
   readonly output: VerifyOutput;
   readonly plan: TlsPlan;
@@ -42,19 +45,25 @@ interface Member {
   readonly domain: string;
 }
 
-/** A Secret of a member that got as far as its handshakes. */
+/** A Secret of a member that got as far as its handshakes, with its report in the member's output. */
 interface Party {
   readonly member: Member;
   readonly required: TlsPlanSecret;
   readonly secret: SecretData;
+  readonly report: SecretReport;
   readonly peer: boolean;
 }
 
-/** One handshake across: a server Secret of one Kubernetes cluster dialed by a Secret of another. */
+/**
+ * One server Secret of a Kubernetes cluster dialed by a Secret of another: `named` verifies the
+ * server's names in its own domain (the server's check), `chained` only that each side accepts
+ * the other's chain (the dialer's check: a server's missing name is the server's failure).
+ */
 interface Crossing {
   readonly server: Party;
   readonly dialer: Party;
-  readonly outcome: HandshakeOutcome;
+  readonly named: HandshakeOutcome;
+  readonly chained: HandshakeOutcome;
 }
 
 /**
@@ -63,12 +72,16 @@ interface Crossing {
  * had its handshakes: a server Secret is dialed by every Secret of each other Kubernetes cluster
  * that passed the checks a peer needs, by the server's names in its own cluster's domain, and a
  * Secret dials every such server Secret of the others, each side verifying the other with its own
- * `ca.crt`. Each output's plans and Secrets are listed with the Kubernetes cluster they are of.
- * Given one output, it is {@link verify}.
- * @throws VerifyInputError when an output's plan is not of a span, or two outputs are of one
- * Kubernetes cluster or one domain
+ * `ca.crt`. The Secrets of TLS for MySQL clients keep a CA of each Kubernetes cluster's own and
+ * are not checked across. Each output's plans and Secrets are listed with the Kubernetes cluster
+ * they are of. Given one output, it is {@link verify}.
+ * @throws VerifyInputError when no output is given, an output's plan is not of a span, two
+ * outputs are of one Kubernetes cluster or one domain, or a database cluster is in one output alone
  */
 export async function verifyOutputs(outputs: readonly VerifyOutput[], options: Omit<VerifyOptions, 'pods'> = {}): Promise<VerifyReport> {
+  if (outputs.length === 0) {
+    throw new VerifyInputError('--dist', 'outputs', 'none', 'at least one synthesized output folder');
+  }
   if (outputs.length === 1) {
     return verify(outputs[0].plans, outputs[0].secrets, { ...options, pods: outputs[0].pods });
   }
@@ -76,31 +89,41 @@ export async function verifyOutputs(outputs: readonly VerifyOutput[], options: O
   const now = options.now ?? new Date();
   const verified: { output: VerifyOutput; report: VerifyReport; members: Member[] }[] = [];
   for (const output of outputs) {
-    const report = await verify(output.plans, output.secrets, { ...options, now, pods: output.pods });
+    const report = await ofOutput(output, () => verify(output.plans, output.secrets, { ...options, now, pods: output.pods }));
     verified.push({ output, report, members: report.plans.map((p) => memberOf(output, p.namespace, p.clusterName)) });
   }
   const across = new Map<SecretReport, CheckResult>();
-  // A database cluster only one output holds has nothing to be checked across.
-  for (const group of groups(verified.flatMap((v) => v.members)).filter((g) => g.length > 1)) {
+  for (const group of groups(verified.flatMap((v) => v.members))) {
     const parties = group.flatMap((member) => partiesOf(member, verified.find((v) => v.output === member.output)!.report));
     const crossings = await crossAll(parties);
-    for (const [report, party] of parties.map((p) => [reportOf(p, verified), p] as const)) {
-      across.set(report, acrossCheck(party, crossings, group));
+    for (const party of parties) {
+      across.set(party.report, acrossCheck(party, crossings, group));
     }
   }
   const secrets = verified.flatMap(({ report, members }) => report.secrets.map((s) => {
-    const kubernetesCluster = members.find((m) => m.plan.namespace === s.namespace && m.plan.clusterName === s.clusterName)!.kubernetesCluster;
     const checks = [...s.checks, ...(across.has(s) ? [across.get(s)!] : [])];
-    return { ...s, kubernetesCluster, ok: checks.every((c) => c.ok), checks };
+    return { ...s, kubernetesCluster: memberOfReport(members, s).kubernetesCluster, ok: checks.every((c) => c.ok), checks };
   }));
   const passed = secrets.filter((r) => r.ok).length;
   return {
     ok: passed === secrets.length,
     now: verified[0].report.now,
-    plans: verified.flatMap(({ output, report, members }) => report.plans.map((p, i) => ({ ...p, span: { kubernetesCluster: members[i].kubernetesCluster, dist: output.dist } }))),
+    plans: verified.flatMap(({ output, report, members }) => report.plans.map((p, i) => ({ ...p, output: { kubernetesCluster: members[i].kubernetesCluster, dist: output.dist } }))),
     secrets,
     summary: { checked: secrets.length, passed, failed: secrets.length - passed },
   };
+}
+
+/** Runs the checks of one output, a refusal of its input naming the output (every output's plans are named alike, `../cluster-tls/…`). */
+async function ofOutput<T>(output: VerifyOutput, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof ClusterTlsError) {
+      throw new ClusterTlsError(`--dist ${describeValue(output.dist)}: ${e.message}`, { cause: e });
+    }
+    throw e;
+  }
 }
 
 /** The plan of a database cluster in an output, which must be of a span. */
@@ -113,9 +136,15 @@ function memberOf(output: VerifyOutput, namespace: string, clusterName: string):
   return { output, plan, kubernetesCluster: plan.span.kubernetesCluster, domain: plan.span.clusterDomain };
 }
 
+/** The member a Secret's report is of: by its plan's cluster, in the plan's namespace or, for TLS for MySQL clients, in an application's. */
+function memberOfReport(members: readonly Member[], report: SecretReport): Member {
+  return members.find((m) => m.plan.clusterName === report.clusterName && (m.plan.namespace === report.namespace
+    || (report.sqlTls !== undefined && (m.plan.sqlTls?.secrets ?? []).some((x) => x.name === report.name && x.namespace === report.namespace))))!;
+}
+
 /**
  * The members of each database cluster (namespace and name), each of another Kubernetes cluster
- * and another domain, as one declaration of the span makes them.
+ * and another domain, and each database cluster in two outputs at least.
  */
 function groups(members: readonly Member[]): Member[][] {
   const byCluster = new Map<string, Member[]>();
@@ -134,24 +163,23 @@ function groups(members: readonly Member[]): Member[][] {
     }
     byCluster.set(key, [...group, member]);
   }
+  const alone = [...byCluster.values()].find((g) => g.length === 1);
+  if (alone !== undefined) {
+    const [{ output, plan }] = alone;
+    throw new VerifyInputError('--dist', 'plan', `${output.dist}: ${plan.namespace}/${plan.clusterName}, which no other --dist holds`,
+      'a database cluster of the outputs of two Kubernetes clusters or more: give the output of each Kubernetes cluster it spans, or check this output with a --dist of its own');
+  }
   return [...byCluster.values()];
 }
 
 /** The Secrets of a member's plan that had their handshakes (the Secrets of TLS for MySQL clients stay within their Kubernetes cluster). */
 function partiesOf(member: Member, report: VerifyReport): Party[] {
-  return member.plan.secrets.flatMap((required) => {
-    const checked = report.secrets.find((s) => s.sqlTls === undefined && s.name === required.name
-      && s.namespace === member.plan.namespace && s.clusterName === member.plan.clusterName)!;
-    const secret = member.output.secrets.find((s) => s.name === required.name && (s.namespace === undefined || s.namespace === member.plan.namespace));
-    return secret !== undefined && shakesHands(checked.checks) ? [{ member, required, secret, peer: isPeer(checked.checks) }] : [];
+  const { plan } = member;
+  return plan.secrets.flatMap((required) => {
+    const checked = report.secrets.find((s) => s.sqlTls === undefined && s.name === required.name && s.namespace === plan.namespace && s.clusterName === plan.clusterName)!;
+    const secret = findSecret(member.output.secrets, required.name, plan.namespace);
+    return secret !== undefined && shakesHands(checked.checks) ? [{ member, required, secret, report: checked, peer: isPeer(checked.checks) }] : [];
   });
-}
-
-/** The report of a party's Secret in its output's report. */
-function reportOf(party: Party, verified: readonly { output: VerifyOutput; report: VerifyReport }[]): SecretReport {
-  const { report } = verified.find((v) => v.output === party.member.output)!;
-  return report.secrets.find((s) => s.sqlTls === undefined && s.name === party.required.name
-    && s.namespace === party.member.plan.namespace && s.clusterName === party.member.plan.clusterName)!;
 }
 
 /** The server's names the members of another Kubernetes cluster dial: those of its own cluster's domain. */
@@ -161,7 +189,8 @@ function namesAcross(server: Party): string[] {
 
 /**
  * Every handshake across the Kubernetes clusters whose outcome tells something of one side: a
- * server Secret dialed by a Secret of another Kubernetes cluster, one of the two a peer.
+ * server Secret dialed by a Secret of another Kubernetes cluster, one of the two a peer. Dialed
+ * by the server's names first; only when that fails, once more verifying the chains alone.
  */
 async function crossAll(parties: readonly Party[]): Promise<Crossing[]> {
   const crossings: Crossing[] = [];
@@ -170,23 +199,21 @@ async function crossAll(parties: readonly Party[]): Promise<Crossing[]> {
     if (dialers.length === 0) {
       continue;
     }
-    const names = namesAcross(server);
-    if (names.length === 0) {
-      const failure = `${server.required.name} names no host in ${server.member.domain}`;
-      crossings.push(...dialers.map((dialer) => ({ server, dialer, outcome: { ok: false, failure, server: { ok: false }, client: { ok: false } } })));
-      continue;
-    }
     let listening: HandshakeServer;
     try {
       listening = await HandshakeServer.start(tlsMaterial(server.secret));
     } catch (e) {
-      const failure = oneLine((e as Error).message);
-      crossings.push(...dialers.map((dialer) => ({ server, dialer, outcome: { ok: false, failure, server: { ok: false }, client: { ok: false } } })));
+      const failed = failedOutcome(oneLine((e as Error).message));
+      crossings.push(...dialers.map((dialer) => ({ server, dialer, named: failed, chained: failed })));
       continue;
     }
     try {
+      const names = namesAcross(server);
       for (const dialer of dialers) {
-        crossings.push({ server, dialer, outcome: await listening.handshake(tlsMaterial(dialer.secret), { alsoNames: names }) });
+        const material = tlsMaterial(dialer.secret);
+        const named = names.length === 0 ? failedOutcome(`${server.required.name} names no host in ${server.member.domain}`)
+          : await listening.handshake(material, { alsoNames: names });
+        crossings.push({ server, dialer, named, chained: named.ok ? named : await listening.handshake(material, { verifyServer: true }) });
       }
     } finally {
       await listening.close();
@@ -195,25 +222,37 @@ async function crossAll(parties: readonly Party[]): Promise<Crossing[]> {
   return crossings;
 }
 
+/** The CA certificates of a Secret's `ca.crt`, as a set to compare. */
+function caSet(secret: SecretData): string[] {
+  return parseCertificates(secret, SECRET_KEYS.ca).map((c) => c.fingerprint256).sort();
+}
+
+/** What a rejection across comes from when the two sides trust other roots: each side's `ca.crt`, and what to do. */
+function rootsHint(a: Party, b: Party): string {
+  if (caSet(a.secret).join() === caSet(b.secret).join()) {
+    return '';
+  }
+  const ca = (p: Party) => `${p.member.kubernetesCluster}'s ca.crt is ${parseCertificates(p.secret, SECRET_KEYS.ca).map(describeCertificate).join(' and ')}`;
+  return ` (${ca(a)}, ${ca(b)}: sign every Kubernetes cluster's intermediate with the span's one root, issue-intermediate.sh with the same ROOT_CA)`;
+}
+
 /** The `across` check of one Secret: its handshakes with the peers of the other Kubernetes clusters. */
 function acrossCheck(party: Party, crossings: readonly Crossing[], group: readonly Member[]): CheckResult {
   const others = group.filter((m) => m !== party.member).map((m) => m.kubernetesCluster);
-  const mine = crossings.filter((c) => (c.server === party && c.dialer.peer) || (c.dialer === party && c.server.peer));
-  const failures = mine.filter((c) => !c.outcome.ok).map((c) => {
-    const other = c.server === party ? c.dialer : c.server;
-    const direction = c.server === party ? `dialed by ${other.member.kubernetesCluster}'s ${other.required.name}` : `dialing ${other.member.kubernetesCluster}'s ${other.required.name}`;
-    return `${direction}: ${describeOutcome(c.outcome)}`;
-  });
-  const clusters = listed(others, 'cluster');
+  const served = crossings.filter((c) => c.server === party && c.dialer.peer);
+  const dialed = crossings.filter((c) => c.dialer === party && c.server.peer);
+  const failures = [
+    ...served.filter((c) => !c.named.ok).map((c) => `dialed by ${c.dialer.member.kubernetesCluster}'s ${c.dialer.required.name}: ${describeOutcome(c.named)}${rootsHint(party, c.dialer)}`),
+    ...dialed.filter((c) => !c.chained.ok).map((c) => `dialing ${c.server.member.kubernetesCluster}'s ${c.server.required.name}: ${describeOutcome(c.chained)}${rootsHint(party, c.server)}`),
+  ];
+  const clusters = `Kubernetes cluster${others.length === 1 ? '' : 's'} ${listed(others, 'cluster')}`;
   const expected = party.required.role === 'server'
-    ? `mutual handshakes with the Secrets of Kubernetes clusters ${clusters}: each dials it by its names in ${party.member.domain}, and it dials their server Secrets by theirs, each side accepting the other`
-    : `mutual handshakes with every server Secret of Kubernetes clusters ${clusters}, by their names in their own domains, each side accepting the other`;
+    ? `mutual handshakes with the Secrets of ${clusters}: each dials it by its names in ${party.member.domain}, and it dials their server Secrets, each side accepting the other`
+    : `mutual handshakes with every server Secret of ${clusters}, each side accepting the other`;
   return {
     check: 'across',
     ok: failures.length === 0,
     expected,
-    found: mine.length === 0 ? 'no Secret of the other Kubernetes clusters passed its own checks to shake hands with'
-      : failures.length === 0 ? `${mine.length} handshakes, all accepted`
-      : `${failures.length} of ${mine.length} rejected: ${failures.slice(0, 2).join('; ')}${failures.length > 2 ? '; …' : ''}`,
+    found: handshakesFound(served.length + dialed.length, failures, `no Secret of ${clusters} passed the checks a peer needs (chain, same-ca, key-match, usage) to shake hands with`),
   };
 }

@@ -159,9 +159,7 @@ export class HandshakeServer {
           resolve(outcome);
         }
       };
-      const failed = (failure: string) => finish({
-        ok: false, failure, server: { ok: false, reason: failure }, client: { ok: false, reason: failure },
-      });
+      const failed = (failure: string) => finish(failedOutcome(failure));
       const socket = tls.connect({
         host: '127.0.0.1',
         port: this.port,
@@ -218,6 +216,11 @@ export async function mutualHandshake(server: TlsMaterial, client: TlsMaterial, 
   } finally {
     await listening.close();
   }
+}
+
+/** The outcome of a handshake that did not happen, or broke off, for this reason: a failure of both sides. */
+export function failedOutcome(failure: string): HandshakeOutcome {
+  return { ok: false, failure, server: { ok: false, reason: failure }, client: { ok: false, reason: failure } };
 }
 
 /** A one-line account of a failed handshake: who rejected whom, and why. */

@@ -1,10 +1,16 @@
 /**
- * What the handshake checks share, within a plan (`handshake`) and across the outputs of a span
- * (`across`): which Secrets serve as peers, and the material a handshake loads from a Secret.
+ * What the checks of one output (`verify.ts`) and those across a span's outputs (`across.ts`)
+ * share: finding a Secret of the input, which Secrets serve as peers in the handshakes, the
+ * material a handshake loads from a Secret, and how the handshakes' outcome is told.
  */
 import { SECRET_KEYS } from '../model/catalog';
 import type { TlsMaterial } from './handshake';
 import type { SecretData } from './input';
+
+/** A Secret by name in a namespace (any, when the input names none). */
+export function findSecret(secrets: readonly SecretData[], name: string, namespace: string): SecretData | undefined {
+  return secrets.find((s) => s.name === name && (s.namespace === undefined || s.namespace === namespace));
+}
 
 /** The checks a Secret must pass to serve as a peer in the handshakes of the others. */
 const PEER_CHECKS: readonly string[] = ['chain', 'same-ca', 'key-match', 'usage'];
@@ -23,4 +29,11 @@ export function isPeer(checks: readonly { readonly check: string; readonly ok: b
 export function tlsMaterial(secret: SecretData): TlsMaterial {
   const pem = (key: string) => secret.data[key].toString('utf8');
   return { cert: pem(SECRET_KEYS.certificate), key: pem(SECRET_KEYS.privateKey), ca: pem(SECRET_KEYS.ca) };
+}
+
+/** What a handshake check found: how many it tried and, when some were rejected, the first two of them. */
+export function handshakesFound(tried: number, failures: readonly string[], none: string): string {
+  return tried === 0 ? none
+    : failures.length === 0 ? `${tried} handshakes, all accepted`
+    : `${failures.length} of ${tried} rejected: ${failures.slice(0, 2).join('; ')}${failures.length > 2 ? '; …' : ''}`;
 }

@@ -15,7 +15,7 @@ function columns(rows: readonly string[][]): string[] {
 export function formatReport(report: VerifyReport): string {
   const out: string[] = [];
   for (const plan of report.plans) {
-    const of = plan.span === undefined ? '' : ` of Kubernetes cluster ${plan.span.kubernetesCluster} (--dist ${plan.span.dist})`;
+    const of = plan.output === undefined ? '' : ` of Kubernetes cluster ${plan.output.kubernetesCluster} (--dist ${plan.output.dist})`;
     out.push(`plan ${plan.namespace}/${plan.clusterName}${of}: ${plan.file}, issued with ${plan.method}${plan.issuer ? ` through ${plan.issuer}` : ''}, checked at ${report.now}`);
     const lists = plan.allowedCommonNames;
     const files = [...new Set(lists.map((a) => a.source.split(' ')[0]))];

@@ -17,8 +17,8 @@ import { PodData, SecretData, VerifyInputError } from './input';
 import { checkLoaded } from './loaded';
 import type { AllowedCommonNames, LoadedPlan } from './plans';
 import { iso, listed, oneLine } from './text';
-import { HandshakeOutcome, describeOutcome, dialedNames, mutualHandshake } from './handshake';
-import { isPeer, shakesHands, tlsMaterial } from './peers';
+import { HandshakeOutcome, describeOutcome, dialedNames, failedOutcome, mutualHandshake } from './handshake';
+import { findSecret, handshakesFound, isPeer, shakesHands, tlsMaterial } from './peers';
 import { SQL_CA_CHECK, asPlanSecret, asSqlPlan, checkSqlCa, inputCovers } from './sql';
 
 /** The checks of the Secrets, in the order they are run and reported. Their names are stable (`--json`). */
@@ -374,15 +374,13 @@ async function checkHandshakes(required: TlsPlanSecret, secret: SecretData, good
     try {
       outcome = await mutualHandshake(tlsMaterial(pair.server), tlsMaterial(pair.client), { alsoNames: required.role === 'server' ? names : [] });
     } catch (e) {
-      outcome = { ok: false, failure: oneLine((e as Error).message), server: { ok: false }, client: { ok: false } };
+      outcome = failedOutcome(oneLine((e as Error).message));
     }
     if (!outcome.ok) {
       failures.push(`with ${pair.peer.required.name}: ${describeOutcome(outcome)}`);
     }
   }
-  return result('handshake', failures.length === 0, expected, pairs.length === 0 ? 'no Secret of the plan passed its own checks to shake hands with'
-    : failures.length === 0 ? `${pairs.length} handshakes, all accepted`
-    : `${failures.length} of ${pairs.length} rejected: ${failures.slice(0, 2).join('; ')}${failures.length > 2 ? '; …' : ''}`);
+  return result('handshake', failures.length === 0, expected, handshakesFound(pairs.length, failures, 'no Secret of the plan passed its own checks to shake hands with'));
 }
 
 function checkSameCa(m: Material, ca: ClusterCa): CheckResult {
@@ -550,10 +548,10 @@ export interface PlanReport {
   /** The plan file, relative to the output folder. */
   readonly file: string;
   /**
-   * With the outputs of several Kubernetes clusters of one span: the Kubernetes cluster the
-   * output is for, and the output folder as given (`--dist`).
+   * With the outputs of several Kubernetes clusters of one span: the output the plan was read
+   * from, as given (`--dist`), and the Kubernetes cluster it is for.
    */
-  readonly span?: {
+  readonly output?: {
     /** The Kubernetes cluster. */
     readonly kubernetesCluster: string;
     /** The output folder. */
@@ -713,11 +711,6 @@ interface CheckedSecret {
   readonly required: TlsPlanSecret;
   readonly secret?: SecretData;
   readonly checks: CheckResult[];
-}
-
-/** A Secret by name in a namespace (any, when the input names none). */
-function findSecret(secrets: readonly SecretData[], name: string, namespace: string): SecretData | undefined {
-  return secrets.find((s) => s.name === name && (s.namespace === undefined || s.namespace === namespace));
 }
 
 /**

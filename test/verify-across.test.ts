@@ -1,22 +1,23 @@
 /**
- * `cluster-tls verify` of a span's Secrets: the rotation check of a root replacement, which walks
- * from the leaf through its cluster's intermediate to the root in ca.crt; then over the outputs of
- * the span (several --dist, each with its own Secrets), the across check, real handshakes of each
- * Kubernetes cluster's Secrets with the others', dialed by the server's own domain; what it
- * refuses; how the command pairs each --secrets with its --dist. The live runs on real API servers
- * and cert-manager are the guide's, in test/span.test.ts.
+ * `cluster-tls verify` over the outputs of a span (several --dist, each with its own Secrets,
+ * lib/verify/across.ts): the across check, real handshakes of each Kubernetes cluster's Secrets
+ * with the others', dialed by the server's names in its own domain, each failure counted against
+ * the side it is of; what it refuses; how the command pairs each --secrets with its --dist. The
+ * live run on real API servers and cert-manager is the guide's, in test/span.test.ts.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Testing } from 'cdk8s';
-import { CliIo, main } from '../bin/cluster-tls';
+import { cli } from './_cli';
+import { X509Certificate } from 'node:crypto';
 import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
+import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
-import { VerifyInputError, VerifyOutput, VerifyReport, formatReport, loadPlans, parseSecrets, verify, verifyOutputs } from '../lib/verify';
+import { ClusterTlsError } from '../lib/model/errors';
+import { VerifyOutput, VerifyReport, formatReport, loadPlans, parseSecrets, verify, verifyOutputs } from '../lib/verify';
 import { writeLaidOut } from './_output';
-import { RotationPhase } from '../lib/certificates/rotation';
-import { SecretListJson, SecretsOptions, TestCa, TestPki, makeIntermediate, makeKey } from './_pki';
+import { SecretListJson, SecretsOptions, TestPki, secretObject } from './_pki';
 
 const NOW = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
 const SPAN = [{ name: 'east', clusterDomain: 'east.example.com' }, { name: 'west', clusterDomain: 'west.example.com' }];
@@ -54,42 +55,6 @@ function failedChecks(report: VerifyReport): string[] {
   return report.secrets.flatMap((s) => s.checks.filter((c) => !c.ok).map((c) => `${s.kubernetesCluster} ${s.name}: ${c.check}`));
 }
 
-describe('the rotation check of a root replacement, through the intermediate', () => {
-  /** Each root's intermediate of Kubernetes cluster east, as issue-intermediate.sh signs it. */
-  let intermediates: { first: TestCa; next: TestCa };
-  beforeAll(async () => {
-    const made = async (signer: TestCa) => makeIntermediate({
-      subject: 'OU=east, CN=orders', key: await makeKey('rsa2048'), signer, notBefore: pki.ca.certificate.notBefore, notAfter: pki.ca.certificate.notAfter,
-    });
-    intermediates = { first: await made(pki.ca), next: await made(pki.otherCa) };
-  });
-
-  /** East's Secrets in a phase: each leaf signed by `intermediate` and sent with it, ca.crt the roots in order. */
-  const phase = async (at: RotationPhase, intermediate: TestCa, roots: TestCa[]) => {
-    const plan = planOf('east', { rotations: [{ id: 'root-2', phase: at }] });
-    const pem = roots.map((r) => r.pem).join('');
-    const faults = Object.fromEntries(plan.secrets.map((x) => [x.name, { signer: intermediate, edit: (d: Record<string, string>) => ({ ...d, 'tls.crt': d['tls.crt'] + intermediate.pem, 'ca.crt': pem }) }]));
-    const { output } = await outputOf(plan, { faults });
-    const report = await verify(output.plans, output.secrets, { now: NOW });
-    return report.secrets.map((x) => x.checks.find((c) => c.check === 'rotation')!);
-  };
-
-  test('each phase passes with the leaves its plan names: of the first root\'s intermediate, then of the next root\'s', async () => {
-    const checks = [
-      ...await phase(RotationPhase.TRUST_BOTH, intermediates.first, [pki.otherCa, pki.ca]),
-      ...await phase(RotationPhase.SWITCH_LEAVES, intermediates.next, [pki.otherCa, pki.ca]),
-      ...await phase(RotationPhase.DROP_OLD, intermediates.next, [pki.otherCa]),
-    ];
-    expect(checks.filter((c) => !c.ok)).toEqual([]);
-    expect(checks).toHaveLength(planOf('east').secrets.length * 3);
-  });
-
-  test('a leaf of the next root\'s intermediate while the phase still signs with the first root fails, naming the root that signed it', async () => {
-    const checks = await phase(RotationPhase.TRUST_BOTH, intermediates.next, [pki.otherCa, pki.ca]);
-    expect(checks.map((c) => [c.ok, c.found])).toEqual(checks.map(() => [false, expect.stringMatching(/^tls\.crt is signed by CA certificate 1 of ca\.crt \(/)]));
-  });
-});
-
 describe('the across check', () => {
   test('the Secrets of two Kubernetes clusters under one root accept each other, every one by the server\'s names in its own domain', async () => {
     const east = await outputOf(planOf('east'));
@@ -106,7 +71,7 @@ describe('the across check', () => {
       expect([s.kubernetesCluster, s.name, across.ok, across.found]).toEqual([s.kubernetesCluster, s.name, true, `${count} handshakes, all accepted`]);
     }
     expect(report.secrets.map((s) => s.kubernetesCluster)).toEqual([...plan.secrets.map(() => 'east'), ...plan.secrets.map(() => 'west')]);
-    expect(report.plans.map((p) => p.span)).toEqual([{ kubernetesCluster: 'east', dist: east.dist }, { kubernetesCluster: 'west', dist: west.dist }]);
+    expect(report.plans.map((p) => p.output)).toEqual([{ kubernetesCluster: 'east', dist: east.dist }, { kubernetesCluster: 'west', dist: west.dist }]);
     const text = formatReport(report);
     expect(text).toContain(`plan orders/orders of Kubernetes cluster west (--dist ${west.dist}):`);
     expect(text).toMatch(/orders-store-cluster-secret +orders\/orders in west +server: store +PASS/);
@@ -121,8 +86,12 @@ describe('the across check', () => {
     const report = await verifyOutputs([east.output, west.output], { now: NOW });
     expect(failedChecks(report)).toEqual(report.secrets.map((s) => `${s.kubernetesCluster} ${s.name}: across`));
     const store = report.secrets.find((s) => s.kubernetesCluster === 'east' && s.name === 'orders-store-cluster-secret')!.checks.find((c) => c.check === 'across')!;
-    expect(store.expected).toBe('mutual handshakes with the Secrets of Kubernetes clusters west: each dials it by its names in east.example.com, and it dials their server Secrets by theirs, each side accepting the other');
-    expect(store.found).toMatch(/^7 of 7 rejected: dialed by west's orders-cluster-client-secret: the client rejected the server certificate \(.+\); the server rejected the client certificate \(.+\);/);
+    expect(store.expected).toBe('mutual handshakes with the Secrets of Kubernetes cluster west: each dials it by its names in east.example.com, and it dials their server Secrets, each side accepting the other');
+    expect(store.found).toMatch(/^7 of 7 rejected: dialed by west's orders-cluster-client-secret: the client rejected the server certificate \(.+\); the server rejected the client certificate \(.+\) /);
+    // Both roots are named as each side's ca.crt, with what to do.
+    const fingerprint = (pem: string) => new X509Certificate(pem).fingerprint256.slice(0, 23);
+    expect(store.found).toContain(`(east's ca.crt is CN=basic (SHA-256 ${fingerprint(pki.ca.pem)}…), west's ca.crt is CN=basic (SHA-256 ${fingerprint(pki.otherCa.pem)}…): `
+      + 'sign every Kubernetes cluster\'s intermediate with the span\'s one root, issue-intermediate.sh with the same ROOT_CA)');
   });
 
   test('one Secret of the other cluster that fails its own checks is no peer: the across failures are its own', async () => {
@@ -131,6 +100,41 @@ describe('the across check', () => {
     const report = await verifyOutputs([east.output, west.output], { now: NOW });
     const bad = report.secrets.filter((s) => !s.ok).map((s) => `${s.kubernetesCluster} ${s.name}: ${s.checks.filter((c) => !c.ok).map((c) => c.check).join(', ')}`);
     expect(bad).toEqual(['west orders-store-cluster-secret: chain, handshake, across']);
+  });
+
+  test('a server without its names in its own domain fails its san and across checks, and the other cluster\'s Secrets that dial it do not', async () => {
+    const west = planOf('west');
+    const store = west.secrets.find((x) => x.name === 'orders-store-cluster-secret')!;
+    const faults = { [store.name]: { dnsNames: store.dnsNames!.filter((n) => !n.endsWith('.west.example.com')) } };
+    const report = await verifyOutputs([(await outputOf(planOf('east'))).output, (await outputOf(west, { faults })).output], { now: NOW });
+    expect(failedChecks(report)).toEqual(['san', 'handshake', 'across'].map((c) => `west orders-store-cluster-secret: ${c}`));
+    const across = report.secrets.find((x) => x.kubernetesCluster === 'west' && x.name === store.name)!.checks.find((c) => c.check === 'across')!;
+    expect(across.found).toMatch(/^4 of 7 rejected: dialed by east's orders-cluster-client-secret: the client rejected the server certificate \(ERR_TLS_CERT_ALTNAME_INVALID for orders-store\.orders\.svc\.west\.example\.com\)/);
+  });
+
+  test('the Secrets of TLS for MySQL clients, in the cluster\'s namespace and in an application\'s, are listed with their Kubernetes cluster and not checked across', async () => {
+    const plan = (current: string) => {
+      const chart = Testing.chart();
+      const certificates = new ClusterCertificates(chart, 'certs', { clusterName: 'orders', namespace: 'orders', span: { clusters: SPAN, current } });
+      const database = new TlsDatabaseCluster(chart, 'db', {
+        clusterName: 'orders', version: 'v8.5.0', operatorVersion: 'v1.6.6', certificates, tlsClient: {},
+        coordinator: { baseImage: 'r/coordinator', storage: '10Gi' }, store: { baseImage: 'r/store', storage: '10Gi' }, sqlserver: { baseImage: 'r/sqlserver' },
+      });
+      database.addSqlClient('orders-api', { namespace: 'apps' });
+      return certificates.plan();
+    };
+    const outputs = [];
+    for (const current of ['east', 'west']) {
+      const { output, list } = await outputOf(plan(current));
+      // Something of the application's namespace in the input, so that its Secret is looked for there.
+      outputs.push({ ...output, secrets: parseSecrets(JSON.stringify({ ...list, items: [...list.items, secretObject('other', 'apps', { x: 'y' }, 'Opaque')] })) });
+    }
+    const report = await verifyOutputs(outputs, { now: NOW });
+    const sql = report.secrets.filter((x) => x.sqlTls !== undefined);
+    expect(sql.map((x) => `${x.kubernetesCluster} ${x.namespace}/${x.name}`)).toEqual(['east', 'west'].flatMap((k) => [
+      `${k} orders/orders-sqlserver-server-secret`, `${k} orders/orders-sqlserver-client-secret`, `${k} apps/orders-api-orders-orders-sql-client`]));
+    expect(sql.flatMap((x) => x.checks.map((c) => c.check))).not.toContain('across');
+    expect(report.secrets.filter((x) => x.sqlTls === undefined).every((x) => x.checks.some((c) => c.check === 'across' && c.ok))).toBe(true);
   });
 
   test('one output is verify alone: no across check, no Kubernetes cluster in the report', async () => {
@@ -144,7 +148,7 @@ describe('the across check', () => {
 describe('what it refuses, before any handshake', () => {
   const refused = async (outputs: VerifyOutput[]) => {
     const e = await verifyOutputs(outputs, { now: NOW }).then(() => undefined, (x: unknown) => x);
-    expect(e).toBeInstanceOf(VerifyInputError);
+    expect(e).toBeInstanceOf(ClusterTlsError);
     return (e as Error).message;
   };
 
@@ -162,6 +166,26 @@ describe('what it refuses, before any handshake', () => {
       + `${east.dist} is Kubernetes cluster east's output of orders/orders too`);
   });
 
+  test('no output at all', async () => {
+    expect(await refused([])).toBe('--dist: outputs: received "none"; expected at least one synthesized output folder');
+  });
+
+  test('a database cluster that one output alone holds: it would be checked across nothing', async () => {
+    const east = await outputOf(planOf('east'));
+    const other = await outputOf(new ClusterCertificates(Testing.chart(), 'certs', {
+      clusterName: 'billing', namespace: 'orders', components: ['coordinator', 'store', 'sqlserver'], span: { clusters: SPAN, current: 'west' },
+    }).plan());
+    expect(await refused([east.output, other.output])).toBe(`--dist: plan: received "${east.dist}: orders/orders, which no other --dist holds"; expected a database cluster of the outputs `
+      + 'of two Kubernetes clusters or more: give the output of each Kubernetes cluster it spans, or check this output with a --dist of its own');
+  });
+
+  test('a refusal of one output\'s input names the output', async () => {
+    const east = await outputOf(planOf('east'));
+    const west = await outputOf(planOf('west'));
+    const elsewhere = { ...west.output, secrets: west.output.secrets.map((x) => ({ ...x, namespace: 'default' })) };
+    expect(await refused([east.output, elsewhere])).toBe(`--dist "${west.dist}": --dist: plans: received ["orders/orders"]; expected a plan for the namespace of the Secrets ("default"); choose one with --namespace and --cluster`);
+  });
+
   test('two outputs of one domain, from declarations that disagree', async () => {
     const east = await outputOf(planOf('east'));
     const west = await outputOf(planOf('west', {}, [{ name: 'west', clusterDomain: 'east.example.com' }]));
@@ -171,13 +195,8 @@ describe('what it refuses, before any handshake', () => {
 });
 
 describe('cluster-tls verify with several --dist', () => {
-  async function run(argv: string[]) {
-    let stdout = '';
-    let stderr = '';
-    const io: CliIo = { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, readStdin: async () => '' };
-    const code = await main(argv, io);
-    return { code, stdout, stderr };
-  }
+  const run = (argv: string[]) => cli(argv);
+
 
   async function files() {
     const east = await outputOf(planOf('east'));
@@ -209,9 +228,17 @@ describe('cluster-tls verify with several --dist', () => {
       stderr: `error: --secrets: received "${east.secrets}" before any --dist; expected, with several --dist, each output's --secrets after its own --dist; run cluster-tls --help for usage\n`,
     });
     expect((await run(['verify', '--dist', east.dist, '--dist', west.dist, '--secrets', west.secrets])).stderr)
-      .toBe(`error: --dist "${east.dist}": received no --secrets after it; expected the Secrets of its Kubernetes cluster (--secrets <file|->) after each --dist; run cluster-tls --help for usage\n`);
+      .toBe(`error: --dist: received "${east.dist}" with no --secrets after it; expected the Secrets of its Kubernetes cluster (--secrets <file|->) after each --dist; run cluster-tls --help for usage\n`);
     expect((await run(['verify', '--dist', east.dist, '--secrets', east.secrets, '--dist', `${east.dist}/`, '--secrets', west.secrets])).stderr)
-      .toBe(`error: --dist: received "${east.dist}/" twice; expected each Kubernetes cluster's output folder once; run cluster-tls --help for usage\n`);
+      .toBe(`error: --dist: received "${east.dist}/", the folder of --dist "${east.dist}" before it; expected each Kubernetes cluster's output folder once; run cluster-tls --help for usage\n`);
+  });
+
+  test('an input one output cannot read is refused in one line naming that output', async () => {
+    const { east, west } = await files();
+    fs.writeFileSync(west.secrets, 'NAME   TYPE');
+    const ran = await run(['verify', '--dist', east.dist, '--secrets', east.secrets, '--dist', west.dist, '--secrets', west.secrets]);
+    expect([ran.code, ran.stdout]).toEqual([2, '']);
+    expect(ran.stderr).toMatch(new RegExp(`^error: --dist "${west.dist}": ${west.secrets}: content: received "NAME   TYPE"; expected JSON: .+\n$`));
   });
 
   test('with one --dist, every --secrets is its own, wherever it is given', async () => {

@@ -11,7 +11,7 @@
  * cluster's rotation runbook of each phase run as written, with pods on each API server
  * (test/_live-cluster.ts) checked within each cluster and across after every step.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -21,15 +21,16 @@ import * as YAML from 'yaml';
 import { ClusterCertificates, IssuingMethod, KubernetesClusterSpec, RotationPhase, TlsDatabaseCluster, synthesize, synthesizeAll } from '../lib';
 import { OutputFile } from '../lib/synth/output-file';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
-import { HandshakeServer, describeOutcome, dialedNames, mutualHandshake } from '../lib/verify/handshake';
-import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools, tool } from './_control-plane';
+import { describeOutcome, dialedNames, mutualHandshake } from '../lib/verify/handshake';
+import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools } from './_control-plane';
 import { expectValidAgainstCrds } from './_crds';
-import { DocBlock, ROOT, readmeBlocks } from './_readme';
+import { ROOT, readmeBlocks } from './_readme';
 import type { SecretPem } from './_handshakes';
 import { LiveCluster } from './_live-cluster';
 import { RotationSimulator } from './_rotation-simulator';
 import { refusal } from './_refusal';
 import { bash, failures, runRunbook, shellBlocks, verifyReport } from './_runbooks';
+import { Ran, certificatesOf, crossTries, goRejections, guideWorkspace, nodeRejections, publicKeyOf, runBlock } from './_span-guide';
 import { createFakeKubectl } from './_fake-kubectl';
 
 const GUIDE = 'docs/how-to/across-kubernetes-clusters.md';
@@ -244,110 +245,6 @@ describe('span, synthesized together', () => {
   });
 });
 
-/** Dialing one cluster's server from the other: the names of the server's cluster's domain alone, as the members of the other cluster reach it. */
-interface CrossTry {
-  readonly server: string;
-  readonly client: string;
-  readonly name: string;
-  readonly serverSecret: SecretPem;
-  readonly clientSecret: SecretPem;
-}
-
-/** Every handshake of `server`'s plan's server Secrets with every Secret of `client`'s plan, by the server cluster's fully qualified names. */
-function crossTries(server: { plan: TlsPlan; secrets: Map<string, SecretPem>; domain: string }, client: { plan: TlsPlan; secrets: Map<string, SecretPem> }): CrossTry[] {
-  return server.plan.secrets.filter((s) => s.role === 'server').flatMap((s) => {
-    const names = dialedNames(s).filter((n) => n.endsWith(`.svc.${server.domain}`));
-    expect(names.length).toBeGreaterThan(0);
-    return client.plan.secrets.flatMap((c) => names.map((name) => ({
-      server: s.name, client: c.name, name, serverSecret: server.secrets.get(s.name)!, clientSecret: client.secrets.get(c.name)!,
-    })));
-  });
-}
-
-/** OpenSSL (node:tls) on both sides: the rejections, as lines. */
-async function nodeRejections(tries: readonly CrossTry[]): Promise<string[]> {
-  const rejected: string[] = [];
-  // By the server's Secret itself: Secrets of one name in two clusters are two servers.
-  for (const s of [...new Set(tries.map((t) => t.serverSecret))]) {
-    const mine = tries.filter((t) => t.serverSecret === s);
-    const listening = await HandshakeServer.start({ cert: s['tls.crt'], key: s['tls.key'], ca: s['ca.crt'] });
-    try {
-      for (const t of mine) {
-        const c = t.clientSecret;
-        const outcome = await listening.handshake({ cert: c['tls.crt'], key: c['tls.key'], ca: c['ca.crt'] }, { name: t.name });
-        if (!outcome.ok) {
-          rejected.push(`${t.client} → ${t.server} as ${t.name}: ${describeOutcome(outcome)}`);
-        }
-      }
-    } finally {
-      await listening.close();
-    }
-  }
-  return rejected;
-}
-
-/** Go's crypto/tls on both sides (the Go peer): the rejections, as lines. */
-function goRejections(tries: readonly CrossTry[]): string[] {
-  const input = tries.map((t) => ({
-    serverCert: t.serverSecret['tls.crt'], serverKey: t.serverSecret['tls.key'], serverTrust: t.serverSecret['ca.crt'],
-    clientCert: t.clientSecret['tls.crt'], clientKey: t.clientSecret['tls.key'], clientTrust: t.clientSecret['ca.crt'], serverName: t.name,
-  }));
-  const run = spawnSync(tool('tls-peer'), [], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (run.status !== 0) {
-    throw new Error(`the Go peer failed (${run.status}): ${run.stderr}`);
-  }
-  const results: { ok: boolean; serverError?: string; clientError?: string }[] = JSON.parse(run.stdout);
-  expect(results).toHaveLength(tries.length);
-  return results.flatMap((r, i) => (r.ok ? [] : [`${tries[i].client} → ${tries[i].server} as ${tries[i].name}: ${r.clientError ?? ''} ${r.serverError ?? ''}`]));
-}
-
-/** The public key of a PEM private key or certificate, as DER, to compare keys by. */
-function publicKeyOf(pem: string): string {
-  const key = pem.includes('PRIVATE KEY') ? crypto.createPublicKey(crypto.createPrivateKey(pem)) : new crypto.X509Certificate(pem).publicKey;
-  return key.export({ type: 'spki', format: 'der' }).toString('base64');
-}
-
-/** The certificates of a PEM bundle, in order. */
-function certificatesOf(pem: string): crypto.X509Certificate[] {
-  return (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((c) => new crypto.X509Certificate(c));
-}
-
-/** What one command block did. */
-interface Ran {
-  readonly block: DocBlock;
-  readonly status: number;
-  readonly output: string;
-}
-
-/** Runs a command block as a reader's shell would, from `cwd`; returns what it did and the folder it left off in. */
-function runBlock(block: DocBlock, cwd: string, env: NodeJS.ProcessEnv, scratch: string): Promise<Ran & { cwd: string }> {
-  const script = path.join(scratch, `block-${block.line}.sh`);
-  const pwd = path.join(scratch, `block-${block.line}.pwd`);
-  fs.writeFileSync(script, block.text);
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-eo', 'pipefail', '-c', 'cd "$1"; . "$2"; pwd > "$3"', 'bash', cwd, script, pwd], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ block, status: code ?? 1, output, cwd: code === 0 ? fs.readFileSync(pwd, 'utf8').trim() : cwd }));
-  });
-}
-
-/** One kubeconfig holding each control plane as a context of its own, named after its Kubernetes cluster. */
-function mergedKubeconfig(planes: ReadonlyMap<string, ControlPlane>, file: string): void {
-  const merged = { apiVersion: 'v1', kind: 'Config', clusters: [] as unknown[], users: [] as unknown[], contexts: [] as unknown[], 'current-context': '' };
-  for (const [name, plane] of planes) {
-    const config = YAML.parse(fs.readFileSync(plane.kubeconfig, 'utf8'));
-    const context = config.contexts.find((c: any) => c.name === config['current-context']) ?? config.contexts[0];
-    merged.clusters.push({ name, cluster: config.clusters.find((c: any) => c.name === context.context.cluster).cluster });
-    merged.users.push({ name, user: config.users.find((u: any) => u.name === context.context.user).user });
-    merged.contexts.push({ name, context: { cluster: name, user: name } });
-  }
-  merged['current-context'] = [...planes.keys()][0];
-  fs.writeFileSync(file, YAML.stringify(merged), { mode: 0o600 });
-}
-
 // Two control planes with cert-manager, the app's compile and the issuance on a loaded 2-core machine.
 jest.setTimeout(600_000);
 
@@ -421,34 +318,7 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
       planes.set(name, plane);
       await plane.startCertManager();
     }
-    // The app of the tutorial's set-up: the library and its peers from this project's packages.
-    app = path.join(work, 'orders-app');
-    const modules = path.join(app, 'node_modules');
-    fs.mkdirSync(modules, { recursive: true });
-    for (const entry of fs.readdirSync(path.join(ROOT, 'node_modules'))) {
-      fs.symlinkSync(path.join(ROOT, 'node_modules', entry), path.join(modules, entry));
-    }
-    fs.symlinkSync(ROOT, path.join(modules, 'cdk8s-cluster-tls'));
-    // The package's command, as npm links a dependency's bin: npx cluster-tls.
-    fs.rmSync(path.join(modules, '.bin'));
-    fs.mkdirSync(path.join(modules, '.bin'));
-    for (const entry of fs.readdirSync(path.join(ROOT, 'node_modules', '.bin'))) {
-      fs.symlinkSync(path.join(ROOT, 'node_modules', '.bin', entry), path.join(modules, '.bin', entry));
-    }
-    fs.writeFileSync(path.join(modules, '.bin', 'cluster-tls'), `#!/bin/sh\nexec node ${JSON.stringify(path.join(ROOT, 'build', 'jsii', 'bin', 'cluster-tls.js'))} "$@"\n`, { mode: 0o755 });
-    const bin = path.join(work, 'bin');
-    fs.mkdirSync(bin);
-    for (const program of ['kubectl', 'cmctl'] as const) {
-      fs.symlinkSync(tool(program), path.join(bin, program));
-    }
-    const home = path.join(work, 'home');
-    fs.mkdirSync(home, { mode: 0o700 });
-    const kubeconfig = path.join(work, 'kubeconfig');
-    mergedKubeconfig(planes, kubeconfig);
-    env = { ...process.env, HOME: home, PATH: `${bin}${path.delimiter}${process.env.PATH}`, KUBECONFIG: kubeconfig, KUBECACHEDIR: path.join(work, 'kube-cache') };
-    for (const name of ['KUBECTL', 'CDK8S_OUTDIR', 'ROOT_CA']) {
-      delete env[name];
-    }
+    ({ app, env } = guideWorkspace(work, planes));
     // The guide's blocks in order: each file written, each command block sourced where the one before left off.
     const scratch = path.join(work, 'blocks');
     fs.mkdirSync(scratch);

@@ -21,7 +21,7 @@ import { certManagerRotationScript, sqlManagedDomain } from './rotation-script';
 import { DistinguishedName, caSubject, leafSubject } from './subjects';
 import type { CertificateRenderer } from './renderer';
 import { caObjectsInUse, leafCustody, signingCaObject } from './rotation';
-import { declareIntermediate, intermediateMissingHint, intermediateStep } from './intermediate';
+import { declareIntermediate, intermediateMissingHint, intermediateStep, rootDuration, rootSubject } from './intermediate';
 
 /** The group of cert-manager's issuers, as `issuerRef.group` names it. */
 export const CERT_MANAGER_GROUP = 'cert-manager.io';
@@ -62,6 +62,9 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
   };
   const user = settings.issuer;
   const span = settings.span;
+  if (span?.root !== undefined && span.root.name === span.current.name) {
+    declareKeptRoot(scope, settings, labels, manage);
+  }
   const signerOf = user !== undefined ? (): Signer => ({ issuerRef: { ...user } })
     : span !== undefined ? issuerSigner(declareIntermediate(scope, settings, span, labels))
       : declareLibraryCa(scope, settings, labels, manage);
@@ -109,7 +112,7 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
     },
     issuanceSteps() {
       const selector = names.certificatesSelector(clusterName);
-      return [...(span !== undefined ? [intermediateStep(settings, span)] : []), {
+      return [...(span !== undefined ? [intermediateStep(settings, span, layout.manifestFileName(Chart.of(scope)))] : []), {
         title: 'Issue the certificates with cert-manager',
         text: [
           user !== undefined
@@ -162,6 +165,34 @@ function declareLibraryCa(scope: Construct, settings: CertificateSettings, label
   });
 }
 
+/**
+ * Declares the span's root where this Kubernetes cluster's cert-manager keeps it
+ * (`span.rootCluster`): a self-signed Certificate valid twice `caDuration` whose key cert-manager
+ * never rotates, and the CA Issuer on its Secret, which signs the intermediates' CertificateRequests.
+ * They carry the root's label too, so that they can be applied before any intermediate is signed.
+ */
+function declareKeptRoot(scope: Construct, settings: CertificateSettings, labels: LeafFields['labels'],
+  manage: (certificate: Certificate, secretName: string, ca: boolean) => Certificate): void {
+  const { clusterName, namespace } = settings;
+  const rootLabels = { ...labels, [names.ROOT_CA_LABEL]: clusterName };
+  const selfSigned = new Issuer(scope, 'RootSelfSignedIssuer', {
+    metadata: { name: names.selfSignedIssuerName(clusterName), namespace, labels: rootLabels },
+    spec: { selfSigned: {} },
+  });
+  const secretName = names.rootCaSecretName(clusterName);
+  const root = manage(declareCaCertificate(scope, settings, selfSigned, names.INITIAL_GENERATION, {
+    id: 'RootCa',
+    metadata: { name: names.rootCaName(clusterName), namespace, labels: rootLabels },
+    secretName,
+    subject: subjectFields(rootSubject(settings)),
+    duration: rootDuration(settings),
+  }), secretName, true);
+  new Issuer(scope, 'RootIssuer', {
+    metadata: { name: names.rootIssuerName(clusterName), namespace, labels: rootLabels },
+    spec: { ca: { secretName } },
+  }).node.addDependency(root);
+}
+
 /** The signer of a cluster kind's CA Issuer, which its Certificates are applied after. */
 function issuerSigner(declare: (kind: ClusterKind) => Issuer): (kind: ClusterKind) => Signer {
   return (kind) => {
@@ -190,14 +221,18 @@ export function declareCaCertificate(scope: Construct, settings: CertificateSett
   readonly secretName: string;
   readonly subject: { subject?: CertificateSpecSubject; commonName?: string };
   readonly issuerGroup?: boolean;
+  /** The construct id, by default `Ca` or `Ca-<generation>`. */
+  readonly id?: string;
+  /** The validity, by default `caDuration`. */
+  readonly duration?: string;
 }): Certificate {
-  const certificate = new Certificate(scope, generation === names.INITIAL_GENERATION ? 'Ca' : `Ca-${generation}`, {
+  const certificate = new Certificate(scope, ca.id ?? (generation === names.INITIAL_GENERATION ? 'Ca' : `Ca-${generation}`), {
     metadata: { ...ca.metadata, labels: { ...ca.metadata.labels } },
     spec: {
       secretName: ca.secretName,
       ...ca.subject,
       isCa: true,
-      duration: settings.caDuration,
+      duration: ca.duration ?? settings.caDuration,
       renewBefore: settings.caRenewBefore,
       privateKey: privateKeySpec(settings.caPrivateKey),
       issuerRef: { name: selfSigned.name, kind: Issuer.GVK.kind, ...(ca.issuerGroup ? { group: CERT_MANAGER_GROUP } : {}) },

@@ -781,7 +781,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
         current: this.span.current.name,
         clusters: this.span.clusters.map((c) => c.name),
         // The first phase of a root replacement signs the intermediate of the next root before anything is applied.
-        intermediate: r.kind === RotationKind.CA_REPLACEMENT && r.phase === r.phases[0] ? intermediateStep(this.settings, this.span) : undefined,
+        intermediate: r.kind === RotationKind.CA_REPLACEMENT && r.phase === r.phases[0] ? intermediateStep(this.settings, this.span, layout.manifestFileName(Chart.of(this))) : undefined,
       },
     };
   }

@@ -1,7 +1,10 @@
 /**
- * Trust across Kubernetes clusters without a shared CA key: one root CA, kept off every cluster by
- * the user, signs one intermediate CA per Kubernetes cluster with cfssl, and each cluster's
- * cert-manager issues the leaves there from its own intermediate alone.
+ * Trust across Kubernetes clusters without a shared CA key: one root CA signs one intermediate CA
+ * per Kubernetes cluster, and each cluster's cert-manager issues the leaves there from its own
+ * intermediate alone. The user keeps the root offline and the script signs with cfssl, or one
+ * cluster's cert-manager keeps it (`span.rootCluster`) and the script has its CA Issuer sign each
+ * intermediate through a CertificateRequest there; the intermediate's key is made where the script
+ * runs either way, and written only into its own cluster's Secret.
  *
  * What cert-manager does with it (read in its v1.21.2 code): the CA issuer loads the intermediate
  * Secret's `tls.crt` and appends its `ca.crt` (`kube.SecretTLSKeyPairAndCA`), then builds the chain
@@ -10,7 +13,9 @@
  * the chain leaves out. So each component sends its intermediate and trusts the root alone, and
  * verifies the members of every other Kubernetes cluster. The Secret the script writes has the
  * shape cert-manager itself gives an intermediate it issues: `tls.crt` the intermediate alone,
- * `ca.crt` the root.
+ * `ca.crt` the root. Signing a CertificateRequest, the same issuer writes the intermediate alone
+ * into `status.certificate` (a self-signed root is left out of the chain) and the root into
+ * `status.ca`: the script writes them into the same shape.
  *
  * Pure functions and the declarations of the files; the script runs where the user keeps the root.
  */
@@ -23,14 +28,16 @@ import { parseDuration } from '../model/duration';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
-import type { ResolvedSpan } from '../model/span';
+import type { KubernetesClusterSpec, ResolvedSpan } from '../model/span';
 import type { RunbookStep } from '../documents/runbook';
 import { OutputFile } from '../synth/output-file';
 import { cfsslKey, json } from './cfssl';
-import { Block, FIELD_MANAGER, GET_KEY_FUNCTION, KUBECTL_CHECK, NEED_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh } from './script-blocks';
+import {
+  Block, FIELD_MANAGER, GET_KEY_FUNCTION, ISSUE_TIMEOUT_SECONDS, KUBECTL_CHECK, NEED_FUNCTION, SECRET_EXISTS_FUNCTION, WAIT_VARIABLES, failFunction, joinBlocks, kubectlVariables, sh,
+} from './script-blocks';
 import { DistinguishedName, caSubject } from './subjects';
 import { IssuingMethod } from './certificate-options';
-import { newestCaObject, signingCaObject } from './rotation';
+import { RotationKind, newestCaObject, signingCaObject } from './rotation';
 import type { IConstruct } from 'constructs';
 
 /** The script that makes the span's root (once) and signs the current Kubernetes cluster's intermediate. */
@@ -53,8 +60,13 @@ const ROOT_BARE = 'root-ca';
  */
 const ROOT_DURATION_FACTOR = 2;
 
+/** The validity of the span's root, as a Go duration in hours, which cfssl and cert-manager both read. */
+export function rootDuration(settings: CertificateSettings): string {
+  return hours(settings.caDuration, ROOT_DURATION_FACTOR);
+}
+
 /** The subject of the span's root: the CA subject a single cluster's CA has, the Common Name alone. */
-function rootSubject(settings: CertificateSettings): DistinguishedName {
+export function rootSubject(settings: CertificateSettings): DistinguishedName {
   return caSubject(settings, IssuingMethod.CERT_MANAGER);
 }
 
@@ -75,6 +87,11 @@ export function requireSpanSettings(scope: IConstruct, span: ResolvedSpan, setti
     readonly method: IssuingMethod; readonly clusterDomain?: string; readonly issuerRef?: unknown;
     readonly caKeyRotationPolicy?: string; readonly caRenewBefore?: unknown;
   }): void {
+  const replaced = settings.rotation?.history.findIndex((h) => h.kind !== RotationKind.LEAF_RENEWAL) ?? -1;
+  if (span.root !== undefined && replaced >= 0) {
+    inputError(scope, `rotations[${replaced}].kind`, settings.rotation!.history[replaced].kind,
+      `"${RotationKind.LEAF_RENEWAL}" with span.rootCluster: replacing a root that cert-manager keeps is not supported yet; keep the root offline (no rootCluster) to replace it in phases`);
+  }
   if (props.method !== IssuingMethod.CERT_MANAGER) {
     inputError(scope, 'method', props.method, `"${IssuingMethod.CERT_MANAGER}" with span: each Kubernetes cluster's cert-manager issues its leaves from its own intermediate CA`);
   }
@@ -116,20 +133,24 @@ export function declareIntermediate(scope: Construct, settings: CertificateSetti
   const file = (id: string, name: string, text: string, executable = false) =>
     new OutputFile(root, id, { path: layout.cfsslPath(namespace, clusterName, name), content: { render: () => text }, executable });
   const key = cfsslKey(settings.caPrivateKey);
-  file('RootCsr', ROOT_CSR, json({ ...csrName(rootSubject(settings)), CA: { expiry: hours(settings.caDuration, ROOT_DURATION_FACTOR) }, key }));
+  if (span.root === undefined) {
+    file('RootCsr', ROOT_CSR, json({ ...csrName(rootSubject(settings)), CA: { expiry: rootDuration(settings) }, key }));
+  }
   file('IntermediateCsr', INTERMEDIATE_CSR, json({ ...csrName(intermediateSubject(settings, span.current.name)), key }));
-  file('IntermediateConfig', INTERMEDIATE_CONFIG, json({
+  if (span.root === undefined) {
+    file('IntermediateConfig', INTERMEDIATE_CONFIG, json({
     signing: {
       profiles: {
         [INTERMEDIATE_PROFILE]: {
           expiry: hours(settings.caDuration),
           usages: ['cert sign', 'crl sign'],
           ca_constraint: { is_ca: true, max_path_len: 0, max_path_len_zero: true },
+          },
         },
       },
-    },
-  }));
-  file('Script', INTERMEDIATE_SCRIPT, intermediateScript(settings, span), true);
+    }));
+  }
+  file('Script', INTERMEDIATE_SCRIPT, span.root === undefined ? intermediateScript(settings, span) : keptRootScript(settings, span, span.root), true);
   const secretName = names.intermediateSecretName(clusterName, span.current.name, signingCaObject(settings.rotation));
   return (kind: ClusterKind) => new Issuer(scope, `Issuer-${kind}`, {
     metadata: { name: names.caIssuerName(clusterName, kind), namespace, labels },
@@ -137,18 +158,27 @@ export function declareIntermediate(scope: Construct, settings: CertificateSetti
   });
 }
 
-/** The runbook step that issues the current Kubernetes cluster's intermediate, before cert-manager issues any leaf from it. */
-export function intermediateStep(settings: CertificateSettings, span: ResolvedSpan): RunbookStep {
+/**
+ * The runbook step that issues the current Kubernetes cluster's intermediate, before cert-manager
+ * issues any leaf from it. `manifest` is the output's manifest file, whose root objects the
+ * cluster that keeps the root applies first.
+ */
+export function intermediateStep(settings: CertificateSettings, span: ResolvedSpan, manifest: string): RunbookStep {
   const generation = newestCaObject(settings.rotation);
+  const secret = names.intermediateSecretName(settings.clusterName, span.current.name, generation);
+  const title = `Issue the intermediate CA${generation === names.INITIAL_GENERATION ? '' : ` of rotation ${generation}`} of Kubernetes cluster ${span.current.name}`;
+  if (span.root !== undefined) {
+    return { title, ...keptRootStep(settings, span, span.root, secret, manifest) };
+  }
   const first = span.current.name === span.first.name;
   const rotated = generation === names.INITIAL_GENERATION ? '' : ` of rotation ${generation}`;
   return {
-    title: `Issue the intermediate CA${rotated} of Kubernetes cluster ${span.current.name}`,
+    title,
     text: [
       `Every Kubernetes cluster of this database cluster issues its certificates from an intermediate CA of its own, signed by one root CA that no cluster holds. `
         + `Run the script on the machine that keeps the root, with kubectl pointing at Kubernetes cluster \`${span.current.name}\` and \`ROOT_CA\` naming the folder that holds the root `
         + `(outside the output and the files folder, readable by you alone${rotated === '' ? '' : `; the root${rotated} is in its folder \`${generation}\` there`}). It signs this cluster's intermediate and creates its Secret `
-        + `\`${names.intermediateSecretName(settings.clusterName, span.current.name, generation)}\`; the intermediate's key is then only in that Secret. `
+        + `\`${secret}\`; the intermediate's key is then only in that Secret. `
         + (first ? `\`--new-root\` makes the root${rotated} the first time, for \`${span.first.name}\`, the first Kubernetes cluster; keep that folder for every other cluster. `
           : `The root${rotated} was made for \`${span.first.name}\`, the first Kubernetes cluster: run this step there first, and use the same folder. `)
         + 'Run again, the script keeps a Secret that exists.',
@@ -157,14 +187,48 @@ export function intermediateStep(settings: CertificateSettings, span: ResolvedSp
   };
 }
 
-/** What to do when the newest intermediate's Secret is missing, as the rotation script says it. */
-export function intermediateMissingHint(settings: CertificateSettings, span: ResolvedSpan): string {
-  return `sign it first: run ${intermediateCommand(settings, span)} from the output folder, with ROOT_CA naming the folder that keeps the root`;
+/** The text and commands of the intermediate's step when cert-manager keeps the root in `root`. */
+function keptRootStep(settings: CertificateSettings, span: ResolvedSpan, root: KubernetesClusterSpec, secret: string, manifest: string): Omit<RunbookStep, 'title'> {
+  const { clusterName, namespace } = settings;
+  const signs = `The script makes this cluster's intermediate key and request, has the root's Issuer \`${names.rootIssuerName(clusterName)}\` sign it through a CertificateRequest in \`${root.name}\`, `
+    + `and creates Secret \`${secret}\` with them; the intermediate's key is then only in that Secret, and the root's never leaves \`${root.name}\`. Run again, the script keeps a Secret that exists.`;
+  if (span.current.name === root.name) {
+    return {
+      text: [
+        `Every Kubernetes cluster of this database cluster issues its certificates from an intermediate CA of its own, signed by one root CA that cert-manager keeps in this Kubernetes cluster, \`${root.name}\`. `
+          + `Apply the root and wait until cert-manager has issued it, then run the script with kubectl pointing at \`${root.name}\`. ${signs}`,
+      ],
+      commands: [
+        `kubectl apply -f ${manifest} -l ${names.ROOT_CA_LABEL}=${clusterName}`,
+        `kubectl wait --for=condition=Ready certificate/${names.rootCaName(clusterName)} -n ${namespace} --timeout=5m`,
+        intermediateCommand(settings, span),
+      ],
+    };
+  }
+  return {
+    text: [
+      `Every Kubernetes cluster of this database cluster issues its certificates from an intermediate CA of its own, signed by one root CA that cert-manager keeps in Kubernetes cluster \`${root.name}\`, `
+        + `whose output applied it. Run the script with kubectl pointing at \`${span.current.name}\` and \`ROOT_KUBECTL\` at \`${root.name}\` (here its context is named \`${root.name}\`). ${signs}`,
+    ],
+    commands: [intermediateCommand(settings, span)],
+  };
 }
 
-/** The command that signs the current Kubernetes cluster's intermediate, run from the output folder: `--new-root` in the first one. */
+/** What to do when the newest intermediate's Secret is missing, as the rotation script says it. */
+export function intermediateMissingHint(settings: CertificateSettings, span: ResolvedSpan): string {
+  return `sign it first: run ${intermediateCommand(settings, span)} from the output folder${span.root === undefined ? ', with ROOT_CA naming the folder that keeps the root' : ''}`;
+}
+
+/**
+ * The command that signs the current Kubernetes cluster's intermediate, run from the output
+ * folder: with the root offline, `--new-root` in the first one; with cert-manager keeping it,
+ * `ROOT_KUBECTL` naming the context of the cluster that does, in every other one.
+ */
 function intermediateCommand(settings: CertificateSettings, span: ResolvedSpan): string {
   const script = layout.fromOutputFolder(layout.cfsslPath(settings.namespace, settings.clusterName, INTERMEDIATE_SCRIPT));
+  if (span.root !== undefined) {
+    return span.root.name === span.current.name ? script : `ROOT_KUBECTL="kubectl --context=${span.root.name}" ${script}`;
+  }
   return `${script}${span.current.name === span.first.name ? ' --new-root' : ''} "$ROOT_CA"`;
 }
 
@@ -208,7 +272,7 @@ function intermediateScript(settings: CertificateSettings, span: ResolvedSpan): 
       'new_root=false',
       'renew=false',
       'case "${1:-}" in',
-      `  -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \\{0,1\\}//p;}' "$0"; exit 0 ;;`,
+      HELP_CASE,
       '  --new-root) new_root=true; shift ;;',
       '  --renew) renew=true; shift ;;',
       'esac',
@@ -227,33 +291,188 @@ function intermediateScript(settings: CertificateSettings, span: ResolvedSpan): 
       'need openssl \'install openssl\'',
       ...KUBECTL_CHECK,
     ],
-    [
-      '# The namespace, before a root is made: a run that stops for it leaves nothing to undo. Without the',
-      '# right to read namespaces, the Secret\'s creation below says whether it exists.',
-      'if ! out="$("${kubectl[@]}" get namespace "$NAMESPACE" -o name 2>&1)"; then',
-      '  case "$out" in',
-      '    *Forbidden*|*forbidden*) ;;',
-      '    *NotFound*|*"not found"*) fail "namespace $NAMESPACE does not exist in this Kubernetes cluster; create it first: kubectl create namespace $NAMESPACE" ;;',
-      '    *) fail "kubectl could not read namespace $NAMESPACE: $out" ;;',
-      '  esac',
-      'fi',
-    ],
+    NAMESPACE_BLOCK,
     rootBlock(settings),
     SECRET_EXISTS_FUNCTION,
     GET_KEY_FUNCTION,
+    SCRATCH_BLOCK,
     [
-      'work="$(mktemp -d)"',
-      'trap \'rm -rf -- "$work"\' EXIT',
-      '# fingerprint FILE: the SHA-256 fingerprint of the first certificate in FILE.',
-      'fingerprint() {',
-      '  openssl x509 -noout -fingerprint -sha256 -in "$1"',
-      '}',
+      ...keptBlock(secret, `"$root/${ROOT_BARE}.pem"`, 'the root in $root'),
+      `! $root_existed || fail "$root already holds a root CA file (${ROOT_BARE}.pem or ${ROOT_BARE}-key.pem); run without --new-root to sign with it, or give a new folder"`,
     ],
-    keptBlock(secret),
-    signBlock(secret),
+    [
+      `cfssl gencert -loglevel=3 -ca "$root/${ROOT_BARE}.pem" -ca-key "$root/${ROOT_BARE}-key.pem" -config ${INTERMEDIATE_CONFIG} -profile ${INTERMEDIATE_PROFILE} ${INTERMEDIATE_CSR} \\`,
+      '  | cfssljson -bare "$work/intermediate"',
+      ...writeSecretBlock(secret, `"$root/${ROOT_BARE}.pem"`, 'the root in $root'),
+    ],
   ];
   return joinBlocks(blocks);
 }
+
+/**
+ * The intermediate's script when cert-manager keeps the root in `root`: checks that the root's
+ * Issuer is ready there and reads the root from its Secret's `ca.crt` (never its key), makes the
+ * intermediate's key and request in the scratch folder, has the root's Issuer sign it through a
+ * CertificateRequest in `root` (deleted on exit), checks what came back, and writes the Secret.
+ */
+function keptRootScript(settings: CertificateSettings, span: ResolvedSpan, root: KubernetesClusterSpec): string {
+  const { clusterName, namespace } = settings;
+  const secret = names.intermediateSecretName(clusterName, span.current.name, names.INITIAL_GENERATION);
+  const issuer = names.rootIssuerName(clusterName);
+  const here = span.current.name === root.name;
+  const context = `kubectl --context=${root.name}`;
+  const inRoot = `in Kubernetes cluster ${root.name}`;
+  const blocks: Block[] = [
+    [
+      '#!/usr/bin/env bash',
+      `# Signs the intermediate CA of Kubernetes cluster ${span.current.name} for cluster ${clusterName} in namespace`,
+      `# ${namespace} with the span's root CA, which cert-manager keeps in Kubernetes cluster ${root.name}, and`,
+      `# creates Secret ${secret}, from which this cluster's cert-manager issues every certificate.`,
+      '# Generated by cdk8s-cluster-tls: change the construct, not this file.',
+      '#',
+      `# Usage: ${INTERMEDIATE_SCRIPT} [--renew]`,
+      '#   --renew  sign a new intermediate with a new key and write it over the Secret, whose ca.crt',
+      '#            (the root) stays as it is; cert-manager issues from it from then on',
+      '#',
+      `# The intermediate's key and request are made in a private scratch folder; Issuer ${issuer}`,
+      `# signs the request through a CertificateRequest ${inRoot}, deleted once done. The key`,
+      '# is written only into the Secret, and the root\'s key never leaves its Secret there. A Secret',
+      '# that exists is kept when its ca.crt is the root, and replaced only with --renew.',
+      '#',
+      '# Environment:',
+      '#   KUBECTL       the kubectl command of this Kubernetes cluster, split on spaces (default: kubectl)',
+      `#   ROOT_KUBECTL  the kubectl command of Kubernetes cluster ${root.name}, which keeps the root,`,
+      here ? '#                 split on spaces (default: KUBECTL)' : `#                 split on spaces (required), for example ROOT_KUBECTL="${context}"`,
+      `#   TIMEOUT       seconds to wait for the root's Issuer to sign (default: ${ISSUE_TIMEOUT_SECONDS})`,
+      'set -euo pipefail',
+      'umask 077',
+    ],
+    kubectlVariables(namespace),
+    failFunction(INTERMEDIATE_SCRIPT),
+    [
+      here ? 'ROOT_KUBECTL="${ROOT_KUBECTL:-$KUBECTL}"'
+        : `[ -n "\${ROOT_KUBECTL:-}" ] || fail 'set ROOT_KUBECTL to the kubectl command of Kubernetes cluster ${root.name}, whose cert-manager keeps the root: for example ROOT_KUBECTL="${context}"'`,
+      'read -r -a root_kubectl <<<"$ROOT_KUBECTL"',
+      ...WAIT_VARIABLES,
+      'renew=false',
+      'case "${1:-}" in',
+      HELP_CASE,
+      '  --renew) renew=true; shift ;;',
+      'esac',
+      `[ "$#" -eq 0 ] || fail "usage: ${INTERMEDIATE_SCRIPT} [--renew] (cert-manager keeps the root ${inRoot}: ROOT_KUBECTL names it, not an argument)"`,
+      `[[ "$TIMEOUT" =~ ^[0-9]+$ ]] || fail "TIMEOUT is $TIMEOUT; set it to whole seconds, such as ${ISSUE_TIMEOUT_SECONDS}"`,
+      '[[ "$POLL" =~ ^[0-9]+([.][0-9]+)?$ ]] || fail "POLL is $POLL; set it to seconds, such as 2 or 0.5"',
+      'cd "$(dirname "$0")"',
+    ],
+    NEED_FUNCTION,
+    [
+      'need cfssl \'install cfssl and cfssljson (Debian and Ubuntu: apt-get install golang-cfssl)\'',
+      'need cfssljson \'install cfssl and cfssljson (Debian and Ubuntu: apt-get install golang-cfssl)\'',
+      'need openssl \'install openssl\'',
+      ...KUBECTL_CHECK,
+      '[ "${#root_kubectl[@]}" -gt 0 ] || fail \'ROOT_KUBECTL is blank; set it to the kubectl command of the Kubernetes cluster that keeps the root\'',
+      'need "${root_kubectl[0]}" \'install kubectl, or set ROOT_KUBECTL to the command to use\'',
+    ],
+    NAMESPACE_BLOCK,
+    SECRET_EXISTS_FUNCTION,
+    GET_KEY_FUNCTION,
+    SCRATCH_BLOCK,
+    [
+      `# The root, from the ca.crt of its Secret ${inRoot}, once its Issuer is ready there.`,
+      `if ! ready="$("\${root_kubectl[@]}" get issuer ${sh(issuer)} --namespace="$NAMESPACE" -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}' 2>&1)"; then`,
+      `  fail "kubectl (ROOT_KUBECTL) could not read Issuer $NAMESPACE/${issuer} ${inRoot}: $ready; apply that cluster's output first, and point ROOT_KUBECTL at it"`,
+      'fi',
+      `[ "$ready" = True ] || fail "Issuer $NAMESPACE/${issuer} ${inRoot} is not ready; wait until cert-manager has issued the root there: kubectl wait --for=condition=Ready certificate/${names.rootCaName(clusterName)} -n $NAMESPACE"`,
+      `value="$("\${root_kubectl[@]}" get secret ${sh(names.rootCaSecretName(clusterName))} --namespace="$NAMESPACE" -o 'jsonpath={.data.ca\\.crt}')" \\`,
+      `  || fail "kubectl (ROOT_KUBECTL) could not read the ca.crt of Secret $NAMESPACE/${names.rootCaSecretName(clusterName)} ${inRoot}"`,
+      'printf %s "$value" | base64 -d >"$work/root.pem"',
+      `fingerprint "$work/root.pem" >/dev/null || fail "the ca.crt of Secret $NAMESPACE/${names.rootCaSecretName(clusterName)} ${inRoot} is not a certificate"`,
+      `openssl x509 -checkend ${Math.ceil(parseDuration(settings.caDuration)! / 1000)} -noout -in "$work/root.pem" >/dev/null \\`,
+      `  || fail "the root CA ${inRoot} expires within ${settings.caDuration}, before an intermediate it signs now would; replace the root first"`,
+    ],
+    keptBlock(secret, '"$work/root.pem"', `the root ${inRoot}`),
+    [
+      '# The key and the request, then the CertificateRequest, named after the request, deleted on exit.',
+      `cfssl genkey -loglevel=3 ${INTERMEDIATE_CSR} | cfssljson -bare "$work/intermediate"`,
+      `request="${names.intermediateRequestPrefix(clusterName, span.current.name)}$(openssl dgst -sha256 -r "$work/intermediate.csr" | cut -c1-10)"`,
+      'trap \'"${root_kubectl[@]}" delete certificaterequest "$request" --namespace="$NAMESPACE" --ignore-not-found >/dev/null 2>&1 || true; rm -rf -- "$work"\' EXIT',
+      '"${root_kubectl[@]}" create -f - >/dev/null <<EOF',
+      'apiVersion: cert-manager.io/v1',
+      'kind: CertificateRequest',
+      'metadata:',
+      '  name: $request',
+      '  namespace: $NAMESPACE',
+      '  labels:',
+      `    ${names.ROOT_CA_LABEL}: ${clusterName}`,
+      'spec:',
+      '  request: $(openssl base64 -A -in "$work/intermediate.csr")',
+      '  isCA: true',
+      `  duration: ${hours(settings.caDuration)}`,
+      '  usages: [cert sign, crl sign]',
+      '  issuerRef:',
+      `    name: ${issuer}`,
+      '    kind: Issuer',
+      '    group: cert-manager.io',
+      'EOF',
+    ],
+    [
+      '# Signed once Ready; a denied or failed request stops the script with what cert-manager said.',
+      'deadline=$((SECONDS + TIMEOUT))',
+      'while :; do',
+      '  state="$("${root_kubectl[@]}" get certificaterequest "$request" --namespace="$NAMESPACE" \\',
+      '    -o \'jsonpath={.status.conditions[?(@.type=="Ready")].status}/{.status.conditions[?(@.type=="Ready")].reason}/{.status.conditions[?(@.type=="Denied")].status}\')" \\',
+      `    || fail "kubectl (ROOT_KUBECTL) could not read CertificateRequest $NAMESPACE/$request ${inRoot}"`,
+      '  IFS=/ read -r ready reason denied <<<"$state"',
+      '  [ "$ready" != True ] || break',
+      '  if [ "$denied" = True ] || [ "$reason" = Failed ] || [ "$reason" = InvalidRequest ] || [ "$reason" = Denied ]; then',
+      '    message="$("${root_kubectl[@]}" get certificaterequest "$request" --namespace="$NAMESPACE" -o \'jsonpath={.status.conditions[*].message}\' 2>&1 || true)"',
+      `    fail "cert-manager ${inRoot} did not sign CertificateRequest $NAMESPACE/$request (\${reason:-denied}): $message"`,
+      '  fi',
+      `  [ "$SECONDS" -lt "$deadline" ] || fail "cert-manager ${inRoot} has not signed CertificateRequest $NAMESPACE/$request within \${TIMEOUT}s (reason: \${reason:-none}); is cert-manager running there, and its approver?"`,
+      '  sleep "$POLL"',
+      'done',
+      'value="$("${root_kubectl[@]}" get certificaterequest "$request" --namespace="$NAMESPACE" -o \'jsonpath={.status.certificate}\')"',
+      'printf %s "$value" | base64 -d >"$work/signed.pem"',
+      '# The first certificate is the intermediate: of this key, and verified by the root read above.',
+      `openssl x509 -in "$work/signed.pem" -out "$work/intermediate.pem" 2>/dev/null || fail "CertificateRequest $NAMESPACE/$request ${inRoot} holds no certificate"`,
+      '[ "$(openssl x509 -noout -pubkey -in "$work/intermediate.pem" | openssl sha256)" = "$(openssl pkey -pubout -in "$work/intermediate-key.pem" | openssl sha256)" ] \\',
+      `  || fail "the certificate of CertificateRequest $NAMESPACE/$request ${inRoot} is not of the key made for it"`,
+      'openssl verify -CAfile "$work/root.pem" "$work/intermediate.pem" >/dev/null 2>&1 \\',
+      `  || fail "the certificate of CertificateRequest $NAMESPACE/$request does not verify against the root in Secret ${names.rootCaSecretName(clusterName)} ${inRoot}"`,
+      ...writeSecretBlock(secret, '"$work/root.pem"', `the root ${inRoot}`),
+    ],
+  ];
+  return joinBlocks(blocks);
+}
+
+/** The help option, the usage line of a script without options past `--renew`, and nothing else. */
+const HELP_CASE = `  -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \\{0,1\\}//p;}' "$0"; exit 0 ;;`;
+
+/**
+ * The namespace, read before anything is made: a run that stops for it leaves nothing to undo;
+ * without the right to read namespaces, the Secret's creation says whether it exists.
+ */
+const NAMESPACE_BLOCK: Block = [
+  '# The namespace, before anything is made: a run that stops for it leaves nothing to undo. Without the',
+  '# right to read namespaces, the Secret\'s creation below says whether it exists.',
+  'if ! out="$("${kubectl[@]}" get namespace "$NAMESPACE" -o name 2>&1)"; then',
+  '  case "$out" in',
+  '    *Forbidden*|*forbidden*) ;;',
+  '    *NotFound*|*"not found"*) fail "namespace $NAMESPACE does not exist in this Kubernetes cluster; create it first: kubectl create namespace $NAMESPACE" ;;',
+  '    *) fail "kubectl could not read namespace $NAMESPACE: $out" ;;',
+  '  esac',
+  'fi',
+];
+
+/** The private scratch folder the intermediate's key is made in, removed on exit, and `fingerprint FILE`. */
+const SCRATCH_BLOCK: Block = [
+  'work="$(mktemp -d)"',
+  'trap \'rm -rf -- "$work"\' EXIT',
+  '# fingerprint FILE: the SHA-256 fingerprint of the first certificate in FILE.',
+  'fingerprint() {',
+  '  openssl x509 -noout -fingerprint -sha256 -in "$1"',
+  '}',
+];
 
 /**
  * Makes the root with `--new-root` (never over a root file), or checks that the folder holds it;
@@ -293,41 +512,40 @@ function rootBlock(settings: CertificateSettings): Block {
 }
 
 /**
- * Keeps a Secret that exists when its ca.crt is this root, or goes on to replace it with `--renew`;
- * stops when another root signed it, and with `--renew` when there is none.
+ * Keeps a Secret that exists when its ca.crt is this root (in `rootFile`, a shell word; `where`
+ * names it in messages), or goes on to replace it with `--renew`; stops when another root signed
+ * it, and with `--renew` when there is none.
  */
-function keptBlock(secret: string): Block {
+function keptBlock(secret: string, rootFile: string, where: string): Block {
   return [
     `if secret_exists ${sh(secret)}; then`,
     `  get_key ${sh(secret)} ${SECRET_KEYS.ca} "$work/kept-ca.crt"`,
     `  kept="$(fingerprint "$work/kept-ca.crt")" || fail "the ca.crt of Secret $NAMESPACE/${secret} is not a certificate; delete the Secret or write it whole from the root"`,
-    `  [ "$kept" = "$(fingerprint "$root/${ROOT_BARE}.pem")" ] \\`,
-    `    || fail "Secret $NAMESPACE/${secret} exists with another root in its ca.crt than the one in $root: the clusters would not trust each other; give the root that signed it"`,
+    `  [ "$kept" = "$(fingerprint ${rootFile})" ] \\`,
+    `    || fail "Secret $NAMESPACE/${secret} exists with another root in its ca.crt than ${where}: the clusters would not trust each other; give the root that signed it"`,
     '  if ! $renew; then',
-    `    echo "Secret $NAMESPACE/${secret} exists, signed by the root in $root: kept"`,
+    `    echo "Secret $NAMESPACE/${secret} exists, signed by ${where}: kept"`,
     '    exit 0',
     '  fi',
     'elif $renew; then',
     `  fail "Secret $NAMESPACE/${secret} does not exist, so there is no intermediate to renew; run without --renew to issue it"`,
     'fi',
-    `! $root_existed || fail "$root already holds a root CA file (${ROOT_BARE}.pem or ${ROOT_BARE}-key.pem); run without --new-root to sign with it, or give a new folder"`,
   ];
 }
 
 /**
- * Signs the intermediate in the private scratch folder and writes its Secret: created with
- * `kubectl create`, which refuses one that exists, or with `--renew` its three keys replaced by a
- * server-side apply (no copy of the key in an annotation).
+ * Writes the intermediate's Secret from the scratch folder's `intermediate.pem` and
+ * `intermediate-key.pem` and the root in `rootFile`: created with `kubectl create`, which refuses
+ * one that exists, or with `--renew` its three keys replaced by a server-side apply (no copy of the
+ * key in an annotation).
  */
-function signBlock(secret: string): Block {
-  const files = `--from-file=${SECRET_KEYS.certificate}="$work/intermediate.pem" --from-file=${SECRET_KEYS.privateKey}="$work/intermediate-key.pem" --from-file=${SECRET_KEYS.ca}="$root/${ROOT_BARE}.pem"`;
+function writeSecretBlock(secret: string, rootFile: string, where: string): Block {
+  const files = `--from-file=${SECRET_KEYS.certificate}="$work/intermediate.pem" --from-file=${SECRET_KEYS.privateKey}="$work/intermediate-key.pem" --from-file=${SECRET_KEYS.ca}=${rootFile}`;
   return [
-    `cfssl gencert -loglevel=3 -ca "$root/${ROOT_BARE}.pem" -ca-key "$root/${ROOT_BARE}-key.pem" -config ${INTERMEDIATE_CONFIG} -profile ${INTERMEDIATE_PROFILE} ${INTERMEDIATE_CSR} \\`,
-    '  | cfssljson -bare "$work/intermediate"',
     'if $renew; then',
     `  "\${kubectl[@]}" create secret generic ${sh(secret)} --namespace="$NAMESPACE" --type=kubernetes.io/tls ${files} --dry-run=client -o json \\`,
     `    | "\${kubectl[@]}" apply --server-side --field-manager=${FIELD_MANAGER} --force-conflicts -f - >/dev/null`,
-    `  echo "renewed Secret $NAMESPACE/${secret}: a new intermediate CA, signed by the root in $root; certificates issued before keep the previous one, which the root still verifies, until cert-manager renews them"`,
+    `  echo "renewed Secret $NAMESPACE/${secret}: a new intermediate CA, signed by ${where}; certificates issued before keep the previous one, which the root still verifies, until cert-manager renews them"`,
     'else',
     `  if ! out="$("\${kubectl[@]}" create secret generic ${sh(secret)} --namespace="$NAMESPACE" --type=kubernetes.io/tls ${files} 2>&1)"; then`,
     '    case "$out" in',
@@ -335,7 +553,7 @@ function signBlock(secret: string): Block {
     '    esac',
     `    fail "kubectl could not create Secret $NAMESPACE/${secret}: $out"`,
     '  fi',
-    `  echo "created Secret $NAMESPACE/${secret}: the intermediate CA of this Kubernetes cluster, signed by the root in $root"`,
+    `  echo "created Secret $NAMESPACE/${secret}: the intermediate CA of this Kubernetes cluster, signed by ${where}"`,
     'fi',
   ];
 }

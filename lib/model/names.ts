@@ -60,6 +60,36 @@ export function intermediateSecretName(clusterName: string, kubernetesCluster: s
 }
 
 /**
+ * The span's root CA when one Kubernetes cluster's cert-manager keeps it (`span.rootCluster`): the
+ * self-signed Certificate `${cluster_name}-root-ca`, there alone.
+ */
+export function rootCaName(clusterName: string): string {
+  return `${clusterName}-root-ca`;
+}
+
+/** The Secret of the span's root CA kept by cert-manager: `${cluster_name}-root-ca-secret`, whose key stays there. */
+export function rootCaSecretName(clusterName: string): string {
+  return `${rootCaName(clusterName)}-secret`;
+}
+
+/**
+ * The CA Issuer on the span's root kept by cert-manager, `${cluster_name}-root-ca-issuer`: it signs
+ * the intermediates, through one CertificateRequest each, and nothing else.
+ */
+export function rootIssuerName(clusterName: string): string {
+  return `${rootCaName(clusterName)}-issuer`;
+}
+
+/**
+ * The CertificateRequest that has the root kept by cert-manager sign a Kubernetes cluster's
+ * intermediate: `${cluster_name}-<kubernetes cluster>-intermediate-ca-<first 10 hex digits of the
+ * request's SHA-256>`, so that each new key gets a request of its own.
+ */
+export function intermediateRequestPrefix(clusterName: string, kubernetesCluster: string): string {
+  return `${clusterName}-${kubernetesCluster}-intermediate-ca-`;
+}
+
+/**
  * The Secret whose key signs a generation's leaves with cert-manager: the cluster's CA Secret, or
  * with a span the current Kubernetes cluster's intermediate CA Secret.
  */
@@ -362,6 +392,9 @@ export function backupPrefix(namespace: string, clusterName: string): string {
  * (and waited for) before the clusters that load their Secrets.
  */
 export const CERTIFICATES_LABEL = 'cdk8s-cluster-tls/certificates';
+
+/** The label of the objects of a span's root kept by cert-manager, whose value is the cluster name: applied before the intermediates are signed. */
+export const ROOT_CA_LABEL = 'cdk8s-cluster-tls/root-ca';
 
 /** The label selector of one cluster's cert-manager objects: `cdk8s-cluster-tls/certificates=<cluster_name>`. */
 export function certificatesSelector(clusterName: string): string {

@@ -35,6 +35,17 @@ export interface KubernetesSpan {
   readonly clusters: KubernetesClusterSpec[];
   /** The name of the Kubernetes cluster this app's output is for: one of `clusters`. */
   readonly current: string;
+  /**
+   * The Kubernetes cluster whose cert-manager keeps the span's root CA: one of `clusters`. Its
+   * output declares the root (a self-signed Certificate) and a CA Issuer on it, and every
+   * cluster's `issue-intermediate.sh` has that Issuer sign its intermediate through a
+   * CertificateRequest there, so the root's key stays in that cluster's Secret. Give the same
+   * value in every cluster's app, and never change it once the clusters run: another root would
+   * sign the intermediates.
+   *
+   * @default - no cluster: the user keeps the root offline and the script signs with cfssl
+   */
+  readonly rootCluster?: string;
 }
 
 /** A span, checked. */
@@ -45,12 +56,15 @@ export interface ResolvedSpan {
   readonly current: KubernetesClusterSpec;
   /** The first Kubernetes cluster, whose `DatabaseCluster` the others join. */
   readonly first: KubernetesClusterSpec;
+  /** The Kubernetes cluster whose cert-manager keeps the root, or none when the user keeps it offline. */
+  readonly root?: KubernetesClusterSpec;
 }
 
 /** The shape of the `span` prop. */
 export const SPAN_SHAPE: PropSpec = objectOf({
   clusters: listOf({ name: 'string', clusterDomain: 'string' }, false, 'a list of Kubernetes clusters, each { name, clusterDomain }'),
   current: 'string',
+  rootCluster: 'string?',
 }, true, 'an object { clusters, current }');
 
 /** The most Kubernetes clusters a span holds: one intermediate each, signed by one root. */
@@ -80,9 +94,9 @@ export function resolveSpan(scope: IConstruct, span: KubernetesSpan | undefined)
         'a domain no other Kubernetes cluster of the span has: the members of two clusters of one domain cannot tell each other\'s names from their own');
     }
   });
-  const current = clusters.find((c) => c.name === span.current);
-  if (current === undefined) {
-    inputError(scope, 'span.current', span.current, `the name of one of the span's Kubernetes clusters: ${clusters.map((c) => `"${c.name}"`).join(', ')}`);
-  }
-  return { clusters: clusters.map((c) => ({ ...c })), current: { ...current }, first: { ...clusters[0] } };
+  const named = (field: string, name: string) => clusters.find((c) => c.name === name)
+    ?? inputError(scope, field, name, `the name of one of the span's Kubernetes clusters: ${clusters.map((c) => `"${c.name}"`).join(', ')}`);
+  const current = named('span.current', span.current);
+  const root = span.rootCluster === undefined ? undefined : named('span.rootCluster', span.rootCluster);
+  return { clusters: clusters.map((c) => ({ ...c })), current: { ...current }, first: { ...clusters[0] }, ...(root === undefined ? {} : { root: { ...root } }) };
 }

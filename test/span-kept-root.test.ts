@@ -1,0 +1,240 @@
+/**
+ * A span whose root one Kubernetes cluster's cert-manager keeps (`span.rootCluster`). The props:
+ * the root's objects in that cluster's output alone, the script's mode, the refusal of a root
+ * replacement. Then docs/how-to/root-in-cert-manager.md, run as written on two real API servers,
+ * each with the real cert-manager (test/_control-plane.ts): the root issued by east's cert-manager,
+ * each intermediate signed there through a CertificateRequest, the leaves issued in each cluster
+ * from its own intermediate, west's intermediate renewed; every handshake between the Secrets of
+ * each cluster and those of the other, dialed by the server cluster's domain, with OpenSSL
+ * (node:tls) and Go's crypto/tls; and the private keys each cluster holds.
+ */
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Chart, Testing } from 'cdk8s';
+import { ClusterCertificates, KubernetesClusterSpec, RotationKind, RotationPhase, TlsDatabaseCluster } from '../lib';
+import { OutputFile } from '../lib/synth/output-file';
+import type { TlsPlan } from '../lib/certificates/certificate-options';
+import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools } from './_control-plane';
+import { expectValidAgainstCrds } from './_crds';
+import { ROOT, readmeBlocks } from './_readme';
+import { refusal } from './_refusal';
+import { bash, shellBlocks } from './_runbooks';
+import { Ran, certificatesOf, crossTries, goRejections, guideWorkspace, nodeRejections, publicKeyOf, runBlock } from './_span-guide';
+
+const GUIDE = 'docs/how-to/root-in-cert-manager.md';
+const RUN_MARKER = '<!-- run: test/span-kept-root.test.ts -->';
+const CLUSTERS: KubernetesClusterSpec[] = [{ name: 'east', clusterDomain: 'east.example.com' }, { name: 'west', clusterDomain: 'west.example.com' }];
+const RENEW_SECTION = '6. Renew an intermediate';
+
+/** One Kubernetes cluster's app of the guide, the root kept in east, with extra props for the certificates. */
+function span(current: string, props: Record<string, unknown> = {}) {
+  const app = Testing.app();
+  const chart = new Chart(app, 'orders', { namespace: 'orders' });
+  const certificates = new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', span: { clusters: CLUSTERS, current, rootCluster: 'east' }, ...props });
+  new TlsDatabaseCluster(chart, 'database', {
+    clusterName: 'orders', version: 'v8.5.0', operatorVersion: 'v1.6.6', certificates,
+    coordinator: { baseImage: 'r/coordinator', storage: '10Gi' }, store: { baseImage: 'r/store', storage: '10Gi' }, sqlserver: { baseImage: 'r/sqlserver' },
+  });
+  const files = new Map(app.node.findAll().filter((c): c is OutputFile => c instanceof OutputFile).map((f) => [path.basename(f.path), f.render()]));
+  return { objects: Testing.synth(chart), files };
+}
+
+describe('span.rootCluster, as props', () => {
+  test('the cluster that keeps the root declares it, self-signed, twice caDuration, its key never rotated, and a CA Issuer on it; the others declare none', () => {
+    const east = span('east').objects;
+    const root = east.filter((o) => o.metadata.labels?.['cdk8s-cluster-tls/root-ca'] === 'orders');
+    expect(root.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['Issuer/orders-selfsigned-ca-issuer', 'Certificate/orders-root-ca', 'Issuer/orders-root-ca-issuer']);
+    expect(root[1].spec).toMatchObject({ isCA: true, commonName: 'orders', duration: '175200h', secretName: 'orders-root-ca-secret', privateKey: { rotationPolicy: 'Never' } });
+    expect(root[2].spec).toEqual({ ca: { secretName: 'orders-root-ca-secret' } });
+    // The leaves are still signed by the cluster's own intermediate.
+    expect(east.filter((o) => o.kind === 'Issuer' && !o.metadata.labels['cdk8s-cluster-tls/root-ca']).map((o) => o.spec)).toEqual([{ ca: { secretName: 'orders-east-intermediate-ca-secret' } }]);
+    expectValidAgainstCrds(east);
+    const west = span('west').objects;
+    expect(west.filter((o) => o.metadata.labels?.['cdk8s-cluster-tls/root-ca'] !== undefined || (o.kind === 'Certificate' && o.spec.isCA))).toEqual([]);
+  });
+
+  test('no output holds a root request or cfssl\'s signing configuration; west\'s script needs ROOT_KUBECTL, east\'s defaults it to KUBECTL', () => {
+    const east = span('east').files;
+    const west = span('west').files;
+    for (const files of [east, west]) {
+      expect([...files.keys()].filter((f) => /root-ca-csr|intermediate-ca-config/.test(f))).toEqual([]);
+      expect(files.get('issue-intermediate.sh')).toContain('# Usage: issue-intermediate.sh [--renew]\n');
+    }
+    expect(east.get('issue-intermediate.sh')).toContain('ROOT_KUBECTL="${ROOT_KUBECTL:-$KUBECTL}"');
+    expect(west.get('issue-intermediate.sh')).toContain('[ -n "${ROOT_KUBECTL:-}" ] || fail');
+    expect(west.get('database-runbook.md')).toContain('ROOT_KUBECTL="kubectl --context=east" ../cluster-tls/orders/orders/cfssl/issue-intermediate.sh\n');
+  });
+
+  test.each([
+    ['a root replacement', { rotations: [{ id: 'root-2' }] }, 'orders/certificates: rotations[0].kind: received "ca-replacement"; expected "leaf-renewal" with span.rootCluster: replacing a root that cert-manager keeps is not supported yet'],
+    ['a finished root replacement before a leaf renewal', { rotations: [{ id: 'root-2', phase: RotationPhase.DROP_OLD }, { id: 'leaf-2', kind: RotationKind.LEAF_RENEWAL }] },
+      'orders/certificates: rotations[0].kind: received "ca-replacement"; expected "leaf-renewal" with span.rootCluster'],
+  ])('refuses %s, which the root kept by cert-manager cannot take', (_what, props, message) => {
+    expect(refusal(() => span('west', props))).toContain(message);
+  });
+
+  test('a leaf renewal passes', () => {
+    expect(() => span('west', { rotations: [{ id: 'leaf-2', kind: RotationKind.LEAF_RENEWAL }] })).not.toThrow();
+  });
+
+  test('refuses a rootCluster that is not one of the span\'s clusters', () => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'orders', { namespace: 'orders' });
+    expect(refusal(() => new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', span: { clusters: CLUSTERS, current: 'west', rootCluster: 'north' } })))
+      .toBe('orders/certificates: span.rootCluster: received "north"; expected the name of one of the span\'s Kubernetes clusters: "east", "west"');
+  });
+});
+
+// Two control planes with cert-manager, the app's compile and the issuance on a loaded 2-core machine.
+jest.setTimeout(600_000);
+
+describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`, [...CONTROL_PLANE_TOOLS, 'tls-peer', 'cmctl'], () => {
+  const planes = new Map<string, ControlPlane>();
+  let work: string;
+  let app: string;
+  let env: NodeJS.ProcessEnv;
+  const ran: Ran[] = [];
+  /** West's Secrets before the renewal. */
+  let beforeRenewal: Map<string, Record<string, string>>;
+  const blocks = readmeBlocks(fs.readFileSync(path.join(ROOT, GUIDE), 'utf8'), GUIDE);
+
+  const site = (name: string) => {
+    const plan: TlsPlan = JSON.parse(fs.readFileSync(path.join(app, name, 'cluster-tls', 'orders', 'orders', 'tls-plan.json'), 'utf8'));
+    return { plan, secrets: planes.get(name)!.tlsSecrets('orders'), domain: CLUSTERS.find((c) => c.name === name)!.clusterDomain };
+  };
+  const root = () => new crypto.X509Certificate(planes.get('east')!.tlsSecrets('orders').get('orders-root-ca-secret')!['ca.crt']);
+
+  beforeAll(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-kept-root-'));
+    for (const { name } of CLUSTERS) {
+      const plane = await ControlPlane.start();
+      planes.set(name, plane);
+      await plane.startCertManager();
+    }
+    ({ app, env } = guideWorkspace(work, planes));
+    const scratch = path.join(work, 'blocks');
+    fs.mkdirSync(scratch);
+    let cwd = app;
+    for (const block of blocks) {
+      if (block.file !== undefined) {
+        fs.writeFileSync(path.join(cwd, block.file), block.text);
+        continue;
+      }
+      if (block.lang !== 'sh') {
+        continue;
+      }
+      const marker = fs.readFileSync(path.join(ROOT, GUIDE), 'utf8').split('\n')[block.line - 2];
+      expect(`${GUIDE}:${block.line} ${marker}`).toBe(`${GUIDE}:${block.line} ${RUN_MARKER}`);
+      if (block.section === RENEW_SECTION) {
+        beforeRenewal = planes.get('west')!.tlsSecrets('orders');
+      }
+      const done = await runBlock(block, cwd, env, scratch);
+      ran.push(done);
+      if (done.status !== 0) {
+        throw new Error(`${GUIDE}:${block.line} (${block.section}) exited ${done.status}:\n${block.text}--- output:\n${done.output}`);
+      }
+      cwd = done.cwd;
+    }
+    // cmctl renew has cert-manager re-issue west's leaves from the renewed intermediate.
+    for (let i = 0; ; i++) {
+      const s = site('west');
+      const intermediate = certificatesOf(s.secrets.get('orders-west-intermediate-ca-secret')!['tls.crt'])[0].fingerprint256;
+      if (s.plan.secrets.every((p) => certificatesOf(s.secrets.get(p.name)?.['tls.crt'] ?? '')[1]?.fingerprint256 === intermediate)) {
+        break;
+      }
+      if (i === 120) {
+        throw new Error('cert-manager did not re-issue west\'s certificates from its renewed intermediate within 120 s');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }, 1_200_000);
+
+  afterAll(async () => {
+    for (const plane of planes.values()) {
+      await plane.stop();
+    }
+    if (work) {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  test('every command block of the guide ran as written: the intermediates created, then the check across the clusters passing', () => {
+    expect(ran.map((r) => r.block.section)).toEqual([
+      '2. Synthesize one output per Kubernetes cluster', '3. The root, and the first cluster\'s intermediate', '4. Every other cluster, signed in the first',
+      '5. Check that the clusters trust each other', RENEW_SECTION,
+    ]);
+    expect(ran[1].output).toContain('created Secret orders/orders-east-intermediate-ca-secret: the intermediate CA of this Kubernetes cluster, signed by the root in Kubernetes cluster east');
+    expect(ran[2].output).toContain('created Secret orders/orders-west-intermediate-ca-secret');
+    expect(ran[3].output.match(/^\d+ secrets checked: .*$/gm)).toEqual(['10 secrets checked: 10 passed, 0 failed']);
+    expect(ran[4].output).toContain('renewed Secret orders/orders-west-intermediate-ca-secret');
+  });
+
+  test('each intermediate is a CA signed by the root east\'s cert-manager issued; each leaf\'s tls.crt is the leaf and its intermediate, its ca.crt the root', () => {
+    const r = root();
+    expect(r.subject).toBe('CN=orders');
+    expect(r.checkIssued(r)).toBe(true);
+    for (const { name } of CLUSTERS) {
+      const s = site(name);
+      const intermediate = certificatesOf(s.secrets.get(`orders-${name}-intermediate-ca-secret`)!['tls.crt']);
+      expect(intermediate).toHaveLength(1);
+      expect([name, intermediate[0].ca, intermediate[0].checkIssued(r) && intermediate[0].verify(r.publicKey), intermediate[0].subject]).toEqual([name, true, true, `OU=${name}\nCN=orders`]);
+      for (const secret of s.plan.secrets) {
+        const pem = s.secrets.get(secret.name)!;
+        expect([secret.name, certificatesOf(pem['tls.crt'])[1]?.fingerprint256, certificatesOf(pem['ca.crt']).map((c) => c.fingerprint256)])
+          .toEqual([secret.name, intermediate[0].fingerprint256, [r.fingerprint256]]);
+      }
+    }
+  });
+
+  test('OpenSSL and Go\'s crypto/tls: every server Secret of each cluster accepts every Secret of the other, dialed by its own domain\'s names, and across west\'s renewal', async () => {
+    const old = { ...site('west'), secrets: beforeRenewal as any };
+    const tries = [...crossTries(site('east'), site('west')), ...crossTries(site('west'), site('east')), ...crossTries(old, site('west')), ...crossTries(site('west'), old)];
+    expect(tries.length).toBeGreaterThanOrEqual(4 * 3 * 5 * 2);
+    expect(await nodeRejections(tries)).toEqual([]);
+    expect(goRejections(tries)).toEqual([]);
+  });
+
+  test('the renewal wrote a new intermediate with a new key over west\'s Secret, the root kept as its ca.crt', () => {
+    const was = beforeRenewal.get('orders-west-intermediate-ca-secret')!;
+    const is = site('west').secrets.get('orders-west-intermediate-ca-secret')!;
+    expect(publicKeyOf(is['tls.key'])).not.toBe(publicKeyOf(was['tls.key']));
+    expect(publicKeyOf(is['tls.key'])).toBe(publicKeyOf(is['tls.crt']));
+    expect(is['ca.crt']).toBe(was['ca.crt']);
+  });
+
+  test('the root\'s key is in east\'s root Secret alone; west holds no key of the root or of east\'s intermediate; no request is left, and no key in the app\'s folders', () => {
+    const keysIn = (name: string) => {
+      const got = planes.get(name)!.kubectl(['get', 'secrets', '--all-namespaces', '-o', 'json']);
+      expect(got.status).toBe(0);
+      return JSON.parse(got.stdout).items.flatMap((s: any) => Object.values<string>(s.data ?? {})
+        .map((v) => Buffer.from(v, 'base64').toString('utf8')).filter((v) => v.includes('PRIVATE KEY')).map((k) => ({ secret: s.metadata.name, key: publicKeyOf(k) })));
+    };
+    const rootKey = publicKeyOf(root().toString());
+    expect(keysIn('east').filter((k: any) => k.key === rootKey).map((k: any) => k.secret)).toEqual(['orders-root-ca-secret']);
+    const eastIntermediate = publicKeyOf(site('east').secrets.get('orders-east-intermediate-ca-secret')!['tls.key']);
+    expect(keysIn('west').filter((k: any) => [rootKey, eastIntermediate].includes(k.key))).toEqual([]);
+    const requests = planes.get('east')!.kubectl(['get', 'certificaterequests', '-n', 'orders', '-l', 'cdk8s-cluster-tls/root-ca=orders', '-o', 'name']);
+    expect([requests.status, requests.stdout]).toEqual([0, '']);
+    const files = fs.readdirSync(app, { recursive: true, encoding: 'utf8' }).filter((f) => !f.startsWith('node_modules')).map((f) => path.join(app, f));
+    expect(files.filter((f) => fs.statSync(f).isFile() && fs.readFileSync(f, 'utf8').includes('PRIVATE KEY'))).toEqual([]);
+  });
+
+  test('each cluster\'s runbook step of its intermediate runs as written and keeps the Secret; in west, without ROOT_KUBECTL or with it at west, the script stops naming what to do and writes nothing', async () => {
+    for (const { name } of CLUSTERS) {
+      const runbook = fs.readFileSync(path.join(app, name, 'cluster-tls', 'orders', 'orders', 'database-runbook.md'), 'utf8');
+      const step = runbook.split(/^(?=## \d+\. )/m).find((x) => x.startsWith('## 1. '))!;
+      expect(step.split('\n')[0]).toBe(`## 1. Issue the intermediate CA of Kubernetes cluster ${name}`);
+      const output = await bash(`kubectl config use-context ${name} >/dev/null\n${shellBlocks(step)[0]}`, path.join(app, name, 'dist'), env);
+      expect(output).toContain(`Secret orders/orders-${name}-intermediate-ca-secret exists, signed by the root in Kubernetes cluster east: kept`);
+    }
+    const versionOf = () => planes.get('west')!.kubectl(['get', 'secret', 'orders-west-intermediate-ca-secret', '-n', 'orders', '-o', 'jsonpath={.metadata.resourceVersion}']).stdout;
+    const version = versionOf();
+    const script = `kubectl config use-context west >/dev/null\n../cluster-tls/orders/orders/cfssl/issue-intermediate.sh --renew`;
+    await expect(bash(script, path.join(app, 'west', 'dist'), env)).rejects.toThrow('issue-intermediate.sh: set ROOT_KUBECTL to the kubectl command of Kubernetes cluster east, whose cert-manager keeps the root');
+    await expect(bash(script, path.join(app, 'west', 'dist'), { ...env, ROOT_KUBECTL: 'kubectl --context=west' }))
+      .rejects.toThrow('issue-intermediate.sh: kubectl (ROOT_KUBECTL) could not read Issuer orders/orders-root-ca-issuer in Kubernetes cluster east');
+    expect(versionOf()).toBe(version);
+  });
+});

@@ -162,7 +162,7 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
 
   test('every command block of the guide ran as written: the intermediates created, then the check across the clusters passing', () => {
     expect(ran.map((r) => r.block.section)).toEqual([
-      '2. Synthesize one output per Kubernetes cluster', '3. The root, and the first cluster\'s intermediate', '4. Every other cluster, signed in the first',
+      '2. Synthesize the two outputs', '3. The root, and the first cluster\'s intermediate', '4. Every other cluster, signed in the first',
       '5. Check that the clusters trust each other', RENEW_SECTION,
     ]);
     expect(ran[1].output).toContain('created Secret orders/orders-east-intermediate-ca-secret: the intermediate CA of this Kubernetes cluster, signed by the root in Kubernetes cluster east');

@@ -29,10 +29,10 @@ const CLUSTERS: KubernetesClusterSpec[] = [{ name: 'east', clusterDomain: 'east.
 const RENEW_SECTION = '6. Renew an intermediate';
 
 /** One Kubernetes cluster's app of the guide, the root kept in east, with extra props for the certificates. */
-function span(current: string, props: Record<string, unknown> = {}) {
+function span(current: string, props: Record<string, unknown> = {}, clusters = CLUSTERS) {
   const app = Testing.app();
   const chart = new Chart(app, 'orders', { namespace: 'orders' });
-  const certificates = new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', span: { clusters: CLUSTERS, current, rootCluster: 'east' }, ...props });
+  const certificates = new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', span: { clusters, current, rootCluster: 'east' }, ...props });
   new TlsDatabaseCluster(chart, 'database', {
     clusterName: 'orders', version: 'v8.5.0', operatorVersion: 'v1.6.6', certificates,
     coordinator: { baseImage: 'r/coordinator', storage: '10Gi' }, store: { baseImage: 'r/store', storage: '10Gi' }, sqlserver: { baseImage: 'r/sqlserver' },
@@ -73,6 +73,16 @@ describe('span.rootCluster, as props', () => {
       'orders/certificates: rotations[0].kind: received "ca-replacement"; expected "leaf-renewal" with span.rootCluster'],
   ])('refuses %s, which the root kept by cert-manager cannot take', (_what, props, message) => {
     expect(refusal(() => span('west', props))).toContain(message);
+  });
+
+  test('a Kubernetes cluster added at the end changes nothing in the others\' objects or files, and its script has east\'s Issuer sign', () => {
+    const north = [...CLUSTERS, { name: 'north', clusterDomain: 'north.example.com' }];
+    for (const { name } of CLUSTERS) {
+      const [was, is] = [span(name), span(name, {}, north)];
+      expect(is.objects).toEqual(was.objects);
+      expect(is.files).toEqual(was.files);
+    }
+    expect(span('north', {}, north).files.get('issue-intermediate.sh')).toContain('orders-north-intermediate-ca-$(openssl dgst');
   });
 
   test('a leaf renewal passes', () => {

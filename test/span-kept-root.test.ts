@@ -8,12 +8,13 @@
  * each cluster and those of the other, dialed by the server cluster's domain, with OpenSSL
  * (node:tls) and Go's crypto/tls; and the private keys each cluster holds.
  */
+import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Chart, Testing } from 'cdk8s';
-import { ClusterCertificates, KubernetesClusterSpec, RotationKind, RotationPhase, TlsDatabaseCluster } from '../lib';
+import { ClusterCertificates, KubernetesClusterSpec, RotationKind, RotationPhase, TlsDatabaseCluster, synthesizeAll } from '../lib';
 import { OutputFile } from '../lib/synth/output-file';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools } from './_control-plane';
@@ -29,16 +30,16 @@ const CLUSTERS: KubernetesClusterSpec[] = [{ name: 'east', clusterDomain: 'east.
 const RENEW_SECTION = '6. Renew an intermediate';
 
 /** One Kubernetes cluster's app of the guide, the root kept in east, with extra props for the certificates. */
-function span(current: string, props: Record<string, unknown> = {}, clusters = CLUSTERS) {
+function span(current: string, props: Record<string, unknown> = {}, clusters = CLUSTERS, rootCluster: string | null = 'east') {
   const app = Testing.app();
   const chart = new Chart(app, 'orders', { namespace: 'orders' });
-  const certificates = new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', span: { clusters, current, rootCluster: 'east' }, ...props });
+  const certificates = new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', span: { clusters, current, rootCluster: rootCluster ?? undefined }, ...props });
   new TlsDatabaseCluster(chart, 'database', {
     clusterName: 'orders', version: 'v8.5.0', operatorVersion: 'v1.6.6', certificates,
     coordinator: { baseImage: 'r/coordinator', storage: '10Gi' }, store: { baseImage: 'r/store', storage: '10Gi' }, sqlserver: { baseImage: 'r/sqlserver' },
   });
   const files = new Map(app.node.findAll().filter((c): c is OutputFile => c instanceof OutputFile).map((f) => [path.basename(f.path), f.render()]));
-  return { objects: Testing.synth(chart), files };
+  return { app, objects: Testing.synth(chart), files };
 }
 
 describe('span.rootCluster, as props', () => {
@@ -83,6 +84,17 @@ describe('span.rootCluster, as props', () => {
       expect(is.files).toEqual(was.files);
     }
     expect(span('north', {}, north).files.get('issue-intermediate.sh')).toContain('orders-north-intermediate-ca-$(openssl dgst');
+  });
+
+  test.each([
+    ['its own cluster in each app', 'west', 'rootCluster "west"', 'rootCluster "east"'],
+    ['none in one app', null, 'the root kept offline (no rootCluster)', 'rootCluster "east"'],
+  ])('synthesizeAll refuses apps of one span that name another root (%s), before writing any', (_what, westRoot, received, expected) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-kept-root-all-'));
+    const targets = [span('east'), span('west', {}, CLUSTERS, westRoot)].map(({ app }, i) => ({ app, options: { outdir: path.join(dir, CLUSTERS[i].name, 'dist') } }));
+    expect(refusal(() => synthesizeAll(targets))).toBe(`ClusterTls: synthesizeAll.targets[1]: received ${received} for cluster orders/orders across east, west; `
+      + `expected the root targets[0] declares for it (${expected}): one root signs every intermediate of a span; declare rootCluster once, for every app of the span`);
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 
   test('a leaf renewal passes', () => {
@@ -249,5 +261,60 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     await expect(bash(script, path.join(app, 'west', 'dist'), { ...env, ROOT_KUBECTL: 'kubectl --context=west' }))
       .rejects.toThrow('issue-intermediate.sh: kubectl (ROOT_KUBECTL) could not read Issuer orders/orders-root-ca-issuer in Kubernetes cluster east');
     expect(versionOf()).toBe(version);
+  });
+
+  test('the script stops, one line naming what to do, on a stray argument, a blank ROOT_KUBECTL, a bad TIMEOUT, kubectl at the root\'s cluster, and a root Issuer that is not ready', async () => {
+    const stops = async (name: string, context: string, args: string, extra: NodeJS.ProcessEnv, line: string) => {
+      const script = `kubectl config use-context ${context} >/dev/null\n../cluster-tls/orders/orders/cfssl/issue-intermediate.sh ${args}`;
+      const error = await bash(script, path.join(app, name, 'dist'), { ...env, ROOT_KUBECTL: 'kubectl --context=east', ...extra }).then(() => undefined, (e: Error) => e.message);
+      expect(error?.split('--- output:\n')[1]).toBe(`issue-intermediate.sh: ${line}\n`);
+    };
+    await stops('west', 'west', 'east', {}, 'usage: issue-intermediate.sh [--renew] (cert-manager keeps the root in Kubernetes cluster east: ROOT_KUBECTL names it, not an argument)');
+    await stops('west', 'west', '', { ROOT_KUBECTL: ' ' }, 'ROOT_KUBECTL is blank; set it to the kubectl command of the Kubernetes cluster that keeps the root');
+    await stops('west', 'west', '', { TIMEOUT: '5m' }, 'TIMEOUT is 5m; set it to whole seconds, such as 300');
+    // West's script with kubectl still at east would write west's intermediate key into east.
+    await stops('west', 'east', '', {}, 'KUBECTL reaches the cluster that keeps the root (Issuer orders/orders-root-ca-issuer is there), not this one; point kubectl at the Kubernetes cluster this output is for');
+    // East's script at west, where an Issuer of the root's name is on a Secret that is not there: cert-manager leaves it not ready.
+    const issuer = { apiVersion: 'cert-manager.io/v1', kind: 'Issuer', metadata: { name: 'orders-root-ca-issuer', namespace: 'orders' }, spec: { ca: { secretName: 'no-such-secret' } } };
+    expect(planes.get('west')!.kubectl(['apply', '-f', '-'], JSON.stringify(issuer)).status).toBe(0);
+    try {
+      await stops('east', 'west', '', { ROOT_KUBECTL: '' }, 'Issuer orders/orders-root-ca-issuer in Kubernetes cluster east is not ready; wait until cert-manager has issued the root there: '
+        + 'kubectl wait --for=condition=Ready certificate/orders-root-ca -n orders');
+    } finally {
+      planes.get('west')!.kubectl(['delete', 'issuer', 'orders-root-ca-issuer', '-n', 'orders']);
+    }
+  });
+
+  test('the intermediates are CAs with no path length of their own: cert-manager writes none, unlike cfssl\'s profile', () => {
+    for (const { name } of CLUSTERS) {
+      const text = spawnSync('openssl', ['x509', '-noout', '-ext', 'basicConstraints'], { input: site(name).secrets.get(`orders-${name}-intermediate-ca-secret`)!['tls.crt'], encoding: 'utf8' }).stdout;
+      expect([name, text.replace(/\s+/g, ' ').trim()]).toEqual([name, 'X509v3 Basic Constraints: critical CA:TRUE']);
+    }
+  });
+
+  test('a root cert-manager renews with its key is the same root to the script: west\'s Secret is kept; one whose ca.crt is another CA is refused, and left as it was', async () => {
+    const east = planes.get('east')!;
+    const before = east.tlsSecrets('orders').get('orders-root-ca-secret')!;
+    await bash('cmctl renew --context=east --namespace orders orders-root-ca', app, env);
+    let renewed = before;
+    for (let i = 0; i < 60 && renewed['tls.crt'] === before['tls.crt']; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      renewed = east.tlsSecrets('orders').get('orders-root-ca-secret')!;
+    }
+    expect(renewed['tls.crt']).not.toBe(before['tls.crt']);
+    expect(publicKeyOf(renewed['tls.key'])).toBe(publicKeyOf(before['tls.key']));
+    const dist = path.join(app, 'west', 'dist');
+    const script = 'kubectl config use-context west >/dev/null\n../cluster-tls/orders/orders/cfssl/issue-intermediate.sh';
+    expect(await bash(script, dist, { ...env, ROOT_KUBECTL: 'kubectl --context=east' }))
+      .toContain('Secret orders/orders-west-intermediate-ca-secret exists, signed by the root in Kubernetes cluster east: kept');
+    // West's intermediate Secret with east's intermediate as its ca.crt: another CA than the root.
+    const west = planes.get('west')!;
+    const other = Buffer.from(site('east').secrets.get('orders-east-intermediate-ca-secret')!['tls.crt']).toString('base64');
+    expect(west.kubectl(['patch', 'secret', 'orders-west-intermediate-ca-secret', '-n', 'orders', '--type', 'merge', '-p', JSON.stringify({ data: { 'ca.crt': other } })]).status).toBe(0);
+    const version = west.kubectl(['get', 'secret', 'orders-west-intermediate-ca-secret', '-n', 'orders', '-o', 'jsonpath={.metadata.resourceVersion}']).stdout;
+    const error = await bash(`${script} --renew`, dist, { ...env, ROOT_KUBECTL: 'kubectl --context=east' }).then(() => '', (e: Error) => e.message);
+    expect(error.split('--- output:\n')[1]).toBe('issue-intermediate.sh: Secret orders/orders-west-intermediate-ca-secret exists with another root in its ca.crt than the root in Kubernetes cluster east: '
+      + 'the clusters would not trust each other; check that ROOT_KUBECTL reaches the cluster that keeps this span\'s root, and that every app of the span names it as rootCluster\n');
+    expect(west.kubectl(['get', 'secret', 'orders-west-intermediate-ca-secret', '-n', 'orders', '-o', 'jsonpath={.metadata.resourceVersion}']).stdout).toBe(version);
   });
 });

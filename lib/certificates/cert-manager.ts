@@ -63,7 +63,7 @@ export function renderCertManager(scope: Construct, settings: CertificateSetting
   const user = settings.issuer;
   const span = settings.span;
   if (span?.root !== undefined && span.root.name === span.current.name) {
-    declareKeptRoot(scope, settings, labels, manage);
+    declareKeptRoot(scope, settings, manage);
   }
   const signerOf = user !== undefined ? (): Signer => ({ issuerRef: { ...user } })
     : span !== undefined ? issuerSigner(declareIntermediate(scope, settings, span, labels))
@@ -169,12 +169,14 @@ function declareLibraryCa(scope: Construct, settings: CertificateSettings, label
  * Declares the span's root where this Kubernetes cluster's cert-manager keeps it
  * (`span.rootCluster`): a self-signed Certificate valid twice `caDuration` whose key cert-manager
  * never rotates, and the CA Issuer on its Secret, which signs the intermediates' CertificateRequests.
- * They carry the root's label too, so that they can be applied before any intermediate is signed.
+ * They carry the root's label and not the leaves', so that they are applied before any intermediate
+ * is signed and no command on the leaves' label touches them.
  */
-function declareKeptRoot(scope: Construct, settings: CertificateSettings, labels: LeafFields['labels'],
+function declareKeptRoot(scope: Construct, settings: CertificateSettings,
   manage: (certificate: Certificate, secretName: string, ca: boolean) => Certificate): void {
   const { clusterName, namespace } = settings;
-  const rootLabels = { ...labels, [names.ROOT_CA_LABEL]: clusterName };
+  // The root's label alone: `cmctl renew -l <certificates label>` renews the leaves, not the root.
+  const rootLabels = { [names.ROOT_CA_LABEL]: clusterName };
   const selfSigned = new Issuer(scope, 'RootSelfSignedIssuer', {
     metadata: { name: names.selfSignedIssuerName(clusterName), namespace, labels: rootLabels },
     spec: { selfSigned: {} },

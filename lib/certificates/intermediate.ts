@@ -21,10 +21,9 @@
  */
 import { Construct } from 'constructs';
 import { Issuer } from '../../imports/issuers-cert-manager.io';
-import { ClusterKind, SECRET_KEYS } from '../model/catalog';
+import { ClusterKind } from '../model/catalog';
 import type { CertificateSettings } from './certificate-options';
 import { KeyAlgorithm } from './certificate-options';
-import { parseDuration } from '../model/duration';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
@@ -32,20 +31,18 @@ import type { KubernetesClusterSpec, ResolvedSpan } from '../model/span';
 import type { RunbookStep } from '../documents/runbook';
 import { OutputFile } from '../synth/output-file';
 import { cfsslKey, json } from './cfssl';
+import { Block, GET_KEY_FUNCTION, NEED_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables } from './script-blocks';
 import {
-  Block, FIELD_MANAGER, GET_KEY_FUNCTION, ISSUE_TIMEOUT_SECONDS, KUBECTL_CHECK, NEED_FUNCTION, SECRET_EXISTS_FUNCTION, WAIT_VARIABLES, failFunction, joinBlocks, kubectlVariables, sh,
-} from './script-blocks';
+  HELP_CASE, INTERMEDIATE_CSR, INTERMEDIATE_SCRIPT, NAMESPACE_BLOCK, SCRATCH_BLOCK, TOOLS_BLOCK, hours, keptBlock, rootExpiryBlock, writeSecretBlock,
+} from './intermediate-blocks';
+import { keptRootScript } from './kept-root-script';
 import { DistinguishedName, caSubject } from './subjects';
 import { IssuingMethod } from './certificate-options';
 import { RotationKind, newestCaObject, signingCaObject } from './rotation';
 import type { IConstruct } from 'constructs';
 
-/** The script that makes the span's root (once) and signs the current Kubernetes cluster's intermediate. */
-const INTERMEDIATE_SCRIPT = 'issue-intermediate.sh';
-/** The request of the span's root CA. */
+/** The request of the span's root CA, made offline. */
 const ROOT_CSR = 'root-ca-csr.json';
-/** The request of the current Kubernetes cluster's intermediate CA. */
-const INTERMEDIATE_CSR = 'intermediate-ca-csr.json';
 /** The signing configuration of the intermediate: a CA that signs leaves only. */
 const INTERMEDIATE_CONFIG = 'intermediate-ca-config.json';
 /** The cfssl profile that signs an intermediate. */
@@ -100,7 +97,7 @@ export function requireSpanSettings(scope: IConstruct, span: ResolvedSpan, setti
   }
   for (const [field, value] of [['caKeyRotationPolicy', props.caKeyRotationPolicy], ['caRenewBefore', props.caRenewBefore]] as const) {
     if (value !== undefined) {
-      inputError(scope, field, value, `no ${field} with span: cert-manager renews no CA of a span; the script signs each intermediate for caDuration`);
+      inputError(scope, field, value, `no ${field} with span: the script signs each intermediate for caDuration, and cert-manager renews none of them`);
     }
   }
   if (props.clusterDomain !== undefined) {
@@ -115,11 +112,6 @@ export function requireSpanSettings(scope: IConstruct, span: ResolvedSpan, setti
 function csrName(name: DistinguishedName): { CN: string; names?: { OU: string }[] } {
   const ou = name.find((a) => a.type === 'OU')?.value;
   return { CN: name.find((a) => a.type === 'CN')!.value, ...(ou === undefined ? {} : { names: [{ OU: ou }] }) };
-}
-
-/** A duration in hours, as cfssl reads an expiry. */
-function hours(duration: string, factor = 1): string {
-  return `${Math.ceil((parseDuration(duration)! * factor) / 3_600_000)}h`;
 }
 
 /**
@@ -139,12 +131,12 @@ export function declareIntermediate(scope: Construct, settings: CertificateSetti
   file('IntermediateCsr', INTERMEDIATE_CSR, json({ ...csrName(intermediateSubject(settings, span.current.name)), key }));
   if (span.root === undefined) {
     file('IntermediateConfig', INTERMEDIATE_CONFIG, json({
-    signing: {
-      profiles: {
-        [INTERMEDIATE_PROFILE]: {
-          expiry: hours(settings.caDuration),
-          usages: ['cert sign', 'crl sign'],
-          ca_constraint: { is_ca: true, max_path_len: 0, max_path_len_zero: true },
+      signing: {
+        profiles: {
+          [INTERMEDIATE_PROFILE]: {
+            expiry: hours(settings.caDuration),
+            usages: ['cert sign', 'crl sign'],
+            ca_constraint: { is_ca: true, max_path_len: 0, max_path_len_zero: true },
           },
         },
       },
@@ -166,12 +158,12 @@ export function declareIntermediate(scope: Construct, settings: CertificateSetti
 export function intermediateStep(settings: CertificateSettings, span: ResolvedSpan, manifest: string): RunbookStep {
   const generation = newestCaObject(settings.rotation);
   const secret = names.intermediateSecretName(settings.clusterName, span.current.name, generation);
-  const title = `Issue the intermediate CA${generation === names.INITIAL_GENERATION ? '' : ` of rotation ${generation}`} of Kubernetes cluster ${span.current.name}`;
+  const rotated = generation === names.INITIAL_GENERATION ? '' : ` of rotation ${generation}`;
+  const title = `Issue the intermediate CA${rotated} of Kubernetes cluster ${span.current.name}`;
   if (span.root !== undefined) {
     return { title, ...keptRootStep(settings, span, span.root, secret, manifest) };
   }
   const first = span.current.name === span.first.name;
-  const rotated = generation === names.INITIAL_GENERATION ? '' : ` of rotation ${generation}`;
   return {
     title,
     text: [
@@ -285,19 +277,14 @@ function intermediateScript(settings: CertificateSettings, span: ResolvedSpan): 
       'cd "$(dirname "$0")"',
     ],
     NEED_FUNCTION,
-    [
-      'need cfssl \'install cfssl and cfssljson (Debian and Ubuntu: apt-get install golang-cfssl)\'',
-      'need cfssljson \'install cfssl and cfssljson (Debian and Ubuntu: apt-get install golang-cfssl)\'',
-      'need openssl \'install openssl\'',
-      ...KUBECTL_CHECK,
-    ],
+    TOOLS_BLOCK,
     NAMESPACE_BLOCK,
     rootBlock(settings),
     SECRET_EXISTS_FUNCTION,
     GET_KEY_FUNCTION,
     SCRATCH_BLOCK,
     [
-      ...keptBlock(secret, `"$root/${ROOT_BARE}.pem"`, 'the root in $root'),
+      ...keptBlock(secret, `"$root/${ROOT_BARE}.pem"`, 'the root in $root', 'give the root that signed it'),
       `! $root_existed || fail "$root already holds a root CA file (${ROOT_BARE}.pem or ${ROOT_BARE}-key.pem); run without --new-root to sign with it, or give a new folder"`,
     ],
     [
@@ -308,173 +295,6 @@ function intermediateScript(settings: CertificateSettings, span: ResolvedSpan): 
   ];
   return joinBlocks(blocks);
 }
-
-/**
- * The intermediate's script when cert-manager keeps the root in `root`: checks that the root's
- * Issuer is ready there and reads the root from its Secret's `ca.crt` (never its key), makes the
- * intermediate's key and request in the scratch folder, has the root's Issuer sign it through a
- * CertificateRequest in `root` (deleted on exit), checks what came back, and writes the Secret.
- */
-function keptRootScript(settings: CertificateSettings, span: ResolvedSpan, root: KubernetesClusterSpec): string {
-  const { clusterName, namespace } = settings;
-  const secret = names.intermediateSecretName(clusterName, span.current.name, names.INITIAL_GENERATION);
-  const issuer = names.rootIssuerName(clusterName);
-  const here = span.current.name === root.name;
-  const context = `kubectl --context=${root.name}`;
-  const inRoot = `in Kubernetes cluster ${root.name}`;
-  const blocks: Block[] = [
-    [
-      '#!/usr/bin/env bash',
-      `# Signs the intermediate CA of Kubernetes cluster ${span.current.name} for cluster ${clusterName} in namespace`,
-      `# ${namespace} with the span's root CA, which cert-manager keeps in Kubernetes cluster ${root.name}, and`,
-      `# creates Secret ${secret}, from which this cluster's cert-manager issues every certificate.`,
-      '# Generated by cdk8s-cluster-tls: change the construct, not this file.',
-      '#',
-      `# Usage: ${INTERMEDIATE_SCRIPT} [--renew]`,
-      '#   --renew  sign a new intermediate with a new key and write it over the Secret, whose ca.crt',
-      '#            (the root) stays as it is; cert-manager issues from it from then on',
-      '#',
-      `# The intermediate's key and request are made in a private scratch folder; Issuer ${issuer}`,
-      `# signs the request through a CertificateRequest ${inRoot}, deleted once done. The key`,
-      '# is written only into the Secret, and the root\'s key never leaves its Secret there. A Secret',
-      '# that exists is kept when its ca.crt is the root, and replaced only with --renew.',
-      '#',
-      '# Environment:',
-      '#   KUBECTL       the kubectl command of this Kubernetes cluster, split on spaces (default: kubectl)',
-      `#   ROOT_KUBECTL  the kubectl command of Kubernetes cluster ${root.name}, which keeps the root,`,
-      here ? '#                 split on spaces (default: KUBECTL)' : `#                 split on spaces (required), for example ROOT_KUBECTL="${context}"`,
-      `#   TIMEOUT       seconds to wait for the root's Issuer to sign (default: ${ISSUE_TIMEOUT_SECONDS})`,
-      'set -euo pipefail',
-      'umask 077',
-    ],
-    kubectlVariables(namespace),
-    failFunction(INTERMEDIATE_SCRIPT),
-    [
-      here ? 'ROOT_KUBECTL="${ROOT_KUBECTL:-$KUBECTL}"'
-        : `[ -n "\${ROOT_KUBECTL:-}" ] || fail 'set ROOT_KUBECTL to the kubectl command of Kubernetes cluster ${root.name}, whose cert-manager keeps the root: for example ROOT_KUBECTL="${context}"'`,
-      'read -r -a root_kubectl <<<"$ROOT_KUBECTL"',
-      ...WAIT_VARIABLES,
-      'renew=false',
-      'case "${1:-}" in',
-      HELP_CASE,
-      '  --renew) renew=true; shift ;;',
-      'esac',
-      `[ "$#" -eq 0 ] || fail "usage: ${INTERMEDIATE_SCRIPT} [--renew] (cert-manager keeps the root ${inRoot}: ROOT_KUBECTL names it, not an argument)"`,
-      `[[ "$TIMEOUT" =~ ^[0-9]+$ ]] || fail "TIMEOUT is $TIMEOUT; set it to whole seconds, such as ${ISSUE_TIMEOUT_SECONDS}"`,
-      '[[ "$POLL" =~ ^[0-9]+([.][0-9]+)?$ ]] || fail "POLL is $POLL; set it to seconds, such as 2 or 0.5"',
-      'cd "$(dirname "$0")"',
-    ],
-    NEED_FUNCTION,
-    [
-      'need cfssl \'install cfssl and cfssljson (Debian and Ubuntu: apt-get install golang-cfssl)\'',
-      'need cfssljson \'install cfssl and cfssljson (Debian and Ubuntu: apt-get install golang-cfssl)\'',
-      'need openssl \'install openssl\'',
-      ...KUBECTL_CHECK,
-      '[ "${#root_kubectl[@]}" -gt 0 ] || fail \'ROOT_KUBECTL is blank; set it to the kubectl command of the Kubernetes cluster that keeps the root\'',
-      'need "${root_kubectl[0]}" \'install kubectl, or set ROOT_KUBECTL to the command to use\'',
-    ],
-    NAMESPACE_BLOCK,
-    SECRET_EXISTS_FUNCTION,
-    GET_KEY_FUNCTION,
-    SCRATCH_BLOCK,
-    [
-      `# The root, from the ca.crt of its Secret ${inRoot}, once its Issuer is ready there.`,
-      `if ! ready="$("\${root_kubectl[@]}" get issuer ${sh(issuer)} --namespace="$NAMESPACE" -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}' 2>&1)"; then`,
-      `  fail "kubectl (ROOT_KUBECTL) could not read Issuer $NAMESPACE/${issuer} ${inRoot}: $ready; apply that cluster's output first, and point ROOT_KUBECTL at it"`,
-      'fi',
-      `[ "$ready" = True ] || fail "Issuer $NAMESPACE/${issuer} ${inRoot} is not ready; wait until cert-manager has issued the root there: kubectl wait --for=condition=Ready certificate/${names.rootCaName(clusterName)} -n $NAMESPACE"`,
-      `value="$("\${root_kubectl[@]}" get secret ${sh(names.rootCaSecretName(clusterName))} --namespace="$NAMESPACE" -o 'jsonpath={.data.ca\\.crt}')" \\`,
-      `  || fail "kubectl (ROOT_KUBECTL) could not read the ca.crt of Secret $NAMESPACE/${names.rootCaSecretName(clusterName)} ${inRoot}"`,
-      'printf %s "$value" | base64 -d >"$work/root.pem"',
-      `fingerprint "$work/root.pem" >/dev/null || fail "the ca.crt of Secret $NAMESPACE/${names.rootCaSecretName(clusterName)} ${inRoot} is not a certificate"`,
-      `openssl x509 -checkend ${Math.ceil(parseDuration(settings.caDuration)! / 1000)} -noout -in "$work/root.pem" >/dev/null \\`,
-      `  || fail "the root CA ${inRoot} expires within ${settings.caDuration}, before an intermediate it signs now would; replace the root first"`,
-    ],
-    keptBlock(secret, '"$work/root.pem"', `the root ${inRoot}`),
-    [
-      '# The key and the request, then the CertificateRequest, named after the request, deleted on exit.',
-      `cfssl genkey -loglevel=3 ${INTERMEDIATE_CSR} | cfssljson -bare "$work/intermediate"`,
-      `request="${names.intermediateRequestPrefix(clusterName, span.current.name)}$(openssl dgst -sha256 -r "$work/intermediate.csr" | cut -c1-10)"`,
-      'trap \'"${root_kubectl[@]}" delete certificaterequest "$request" --namespace="$NAMESPACE" --ignore-not-found >/dev/null 2>&1 || true; rm -rf -- "$work"\' EXIT',
-      '"${root_kubectl[@]}" create -f - >/dev/null <<EOF',
-      'apiVersion: cert-manager.io/v1',
-      'kind: CertificateRequest',
-      'metadata:',
-      '  name: $request',
-      '  namespace: $NAMESPACE',
-      '  labels:',
-      `    ${names.ROOT_CA_LABEL}: ${clusterName}`,
-      'spec:',
-      '  request: $(openssl base64 -A -in "$work/intermediate.csr")',
-      '  isCA: true',
-      `  duration: ${hours(settings.caDuration)}`,
-      '  usages: [cert sign, crl sign]',
-      '  issuerRef:',
-      `    name: ${issuer}`,
-      '    kind: Issuer',
-      '    group: cert-manager.io',
-      'EOF',
-    ],
-    [
-      '# Signed once Ready; a denied or failed request stops the script with what cert-manager said.',
-      'deadline=$((SECONDS + TIMEOUT))',
-      'while :; do',
-      '  state="$("${root_kubectl[@]}" get certificaterequest "$request" --namespace="$NAMESPACE" \\',
-      '    -o \'jsonpath={.status.conditions[?(@.type=="Ready")].status}/{.status.conditions[?(@.type=="Ready")].reason}/{.status.conditions[?(@.type=="Denied")].status}\')" \\',
-      `    || fail "kubectl (ROOT_KUBECTL) could not read CertificateRequest $NAMESPACE/$request ${inRoot}"`,
-      '  IFS=/ read -r ready reason denied <<<"$state"',
-      '  [ "$ready" != True ] || break',
-      '  if [ "$denied" = True ] || [ "$reason" = Failed ] || [ "$reason" = InvalidRequest ] || [ "$reason" = Denied ]; then',
-      '    message="$("${root_kubectl[@]}" get certificaterequest "$request" --namespace="$NAMESPACE" -o \'jsonpath={.status.conditions[*].message}\' 2>&1 || true)"',
-      `    fail "cert-manager ${inRoot} did not sign CertificateRequest $NAMESPACE/$request (\${reason:-denied}): $message"`,
-      '  fi',
-      `  [ "$SECONDS" -lt "$deadline" ] || fail "cert-manager ${inRoot} has not signed CertificateRequest $NAMESPACE/$request within \${TIMEOUT}s (reason: \${reason:-none}); is cert-manager running there, and its approver?"`,
-      '  sleep "$POLL"',
-      'done',
-      'value="$("${root_kubectl[@]}" get certificaterequest "$request" --namespace="$NAMESPACE" -o \'jsonpath={.status.certificate}\')"',
-      'printf %s "$value" | base64 -d >"$work/signed.pem"',
-      '# The first certificate is the intermediate: a CA, of this key, and verified by the root read above.',
-      `openssl x509 -in "$work/signed.pem" -out "$work/intermediate.pem" 2>/dev/null || fail "CertificateRequest $NAMESPACE/$request ${inRoot} holds no certificate"`,
-      'openssl x509 -noout -ext basicConstraints -in "$work/intermediate.pem" 2>/dev/null | grep -q \'CA:TRUE\' \\',
-      `  || fail "cert-manager ${inRoot} signed CertificateRequest $NAMESPACE/$request as no CA, from which this cluster's cert-manager could issue nothing; check the policies that may change its isCA"`,
-      '[ "$(openssl x509 -noout -pubkey -in "$work/intermediate.pem" | openssl sha256)" = "$(openssl pkey -pubout -in "$work/intermediate-key.pem" | openssl sha256)" ] \\',
-      `  || fail "the certificate of CertificateRequest $NAMESPACE/$request ${inRoot} is not of the key made for it"`,
-      'openssl verify -CAfile "$work/root.pem" "$work/intermediate.pem" >/dev/null 2>&1 \\',
-      `  || fail "the certificate of CertificateRequest $NAMESPACE/$request does not verify against the root in Secret ${names.rootCaSecretName(clusterName)} ${inRoot}"`,
-      ...writeSecretBlock(secret, '"$work/root.pem"', `the root ${inRoot}`),
-    ],
-  ];
-  return joinBlocks(blocks);
-}
-
-/** The help option, the usage line of a script without options past `--renew`, and nothing else. */
-const HELP_CASE = `  -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \\{0,1\\}//p;}' "$0"; exit 0 ;;`;
-
-/**
- * The namespace, read before anything is made: a run that stops for it leaves nothing to undo;
- * without the right to read namespaces, the Secret's creation says whether it exists.
- */
-const NAMESPACE_BLOCK: Block = [
-  '# The namespace, before anything is made: a run that stops for it leaves nothing to undo. Without the',
-  '# right to read namespaces, the Secret\'s creation below says whether it exists.',
-  'if ! out="$("${kubectl[@]}" get namespace "$NAMESPACE" -o name 2>&1)"; then',
-  '  case "$out" in',
-  '    *Forbidden*|*forbidden*) ;;',
-  '    *NotFound*|*"not found"*) fail "namespace $NAMESPACE does not exist in this Kubernetes cluster; create it first: kubectl create namespace $NAMESPACE" ;;',
-  '    *) fail "kubectl could not read namespace $NAMESPACE: $out" ;;',
-  '  esac',
-  'fi',
-];
-
-/** The private scratch folder the intermediate's key is made in, removed on exit, and `fingerprint FILE`. */
-const SCRATCH_BLOCK: Block = [
-  'work="$(mktemp -d)"',
-  'trap \'rm -rf -- "$work"\' EXIT',
-  '# fingerprint FILE: the SHA-256 fingerprint of the first certificate in FILE.',
-  'fingerprint() {',
-  '  openssl x509 -noout -fingerprint -sha256 -in "$1"',
-  '}',
-];
 
 /**
  * Makes the root with `--new-root` (never over a root file), or checks that the folder holds it;
@@ -508,54 +328,6 @@ function rootBlock(settings: CertificateSettings): Block {
     `for file in ${ROOT_BARE}.pem ${ROOT_BARE}-key.pem; do`,
     `  [ -s "$root/$file" ] || fail "$root holds no root CA ($file is missing or empty); give the folder the first Kubernetes cluster's run made it in, or add --new-root to make it there for the first Kubernetes cluster"`,
     'done',
-    `openssl x509 -checkend ${Math.ceil(parseDuration(settings.caDuration)! / 1000)} -noout -in "$root/${ROOT_BARE}.pem" >/dev/null \\`,
-    `  || fail "the root CA in $root expires within ${settings.caDuration}, before an intermediate it signs now would; replace the root first"`,
-  ];
-}
-
-/**
- * Keeps a Secret that exists when its ca.crt is this root (in `rootFile`, a shell word; `where`
- * names it in messages), or goes on to replace it with `--renew`; stops when another root signed
- * it, and with `--renew` when there is none.
- */
-function keptBlock(secret: string, rootFile: string, where: string): Block {
-  return [
-    `if secret_exists ${sh(secret)}; then`,
-    `  get_key ${sh(secret)} ${SECRET_KEYS.ca} "$work/kept-ca.crt"`,
-    `  kept="$(fingerprint "$work/kept-ca.crt")" || fail "the ca.crt of Secret $NAMESPACE/${secret} is not a certificate; delete the Secret or write it whole from the root"`,
-    `  [ "$kept" = "$(fingerprint ${rootFile})" ] \\`,
-    `    || fail "Secret $NAMESPACE/${secret} exists with another root in its ca.crt than ${where}: the clusters would not trust each other; give the root that signed it"`,
-    '  if ! $renew; then',
-    `    echo "Secret $NAMESPACE/${secret} exists, signed by ${where}: kept"`,
-    '    exit 0',
-    '  fi',
-    'elif $renew; then',
-    `  fail "Secret $NAMESPACE/${secret} does not exist, so there is no intermediate to renew; run without --renew to issue it"`,
-    'fi',
-  ];
-}
-
-/**
- * Writes the intermediate's Secret from the scratch folder's `intermediate.pem` and
- * `intermediate-key.pem` and the root in `rootFile`: created with `kubectl create`, which refuses
- * one that exists, or with `--renew` its three keys replaced by a server-side apply (no copy of the
- * key in an annotation).
- */
-function writeSecretBlock(secret: string, rootFile: string, where: string): Block {
-  const files = `--from-file=${SECRET_KEYS.certificate}="$work/intermediate.pem" --from-file=${SECRET_KEYS.privateKey}="$work/intermediate-key.pem" --from-file=${SECRET_KEYS.ca}=${rootFile}`;
-  return [
-    'if $renew; then',
-    `  "\${kubectl[@]}" create secret generic ${sh(secret)} --namespace="$NAMESPACE" --type=kubernetes.io/tls ${files} --dry-run=client -o json \\`,
-    `    | "\${kubectl[@]}" apply --server-side --field-manager=${FIELD_MANAGER} --force-conflicts -f - >/dev/null`,
-    `  echo "renewed Secret $NAMESPACE/${secret}: a new intermediate CA, signed by ${where}; certificates issued before keep the previous one, which the root still verifies, until cert-manager renews them"`,
-    'else',
-    `  if ! out="$("\${kubectl[@]}" create secret generic ${sh(secret)} --namespace="$NAMESPACE" --type=kubernetes.io/tls ${files} 2>&1)"; then`,
-    '    case "$out" in',
-    '      *"namespaces \\"$NAMESPACE\\" not found"*) fail "namespace $NAMESPACE does not exist in this Kubernetes cluster; create it first: kubectl create namespace $NAMESPACE" ;;',
-    '    esac',
-    `    fail "kubectl could not create Secret $NAMESPACE/${secret}: $out"`,
-    '  fi',
-    `  echo "created Secret $NAMESPACE/${secret}: the intermediate CA of this Kubernetes cluster, signed by ${where}"`,
-    'fi',
+    ...rootExpiryBlock(`"$root/${ROOT_BARE}.pem"`, settings.caDuration, 'in $root', 'replace the root first'),
   ];
 }

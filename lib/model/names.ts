@@ -81,9 +81,10 @@ export function rootIssuerName(clusterName: string): string {
 }
 
 /**
- * The CertificateRequest that has the root kept by cert-manager sign a Kubernetes cluster's
- * intermediate: `${cluster_name}-<kubernetes cluster>-intermediate-ca-<first 10 hex digits of the
- * request's SHA-256>`, so that each new key gets a request of its own.
+ * The prefix of the CertificateRequests that have the root kept by cert-manager sign a Kubernetes
+ * cluster's intermediate, `${cluster_name}-<kubernetes cluster>-intermediate-ca-`: the script
+ * appends the first 10 hex digits of the request's SHA-256, so that each new key gets a request of
+ * its own.
  */
 export function intermediateRequestPrefix(clusterName: string, kubernetesCluster: string): string {
   return `${clusterName}-${kubernetesCluster}-intermediate-ca-`;

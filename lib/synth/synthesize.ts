@@ -264,22 +264,27 @@ function prepareSynthesis(app: App, options: SynthesizeOptions): PreparedSynthes
 
 /**
  * Refuses targets whose apps declare one cluster across Kubernetes clusters (the same namespace,
- * cluster name and span) with other rotations: its Kubernetes clusters move phase by phase
- * together, so every app of the span declares the same rotations at the same phase.
+ * cluster name and span) with other rotations, or with the root kept elsewhere: its Kubernetes
+ * clusters move phase by phase together, and one root signs every intermediate, so every app of
+ * the span declares the same rotations at the same phase and the same `rootCluster`.
  */
 function checkSpansAgree(targets: readonly SynthesisTarget[]): void {
-  const seen = new Map<string, { readonly index: number; readonly rotations: string }>();
+  const seen = new Map<string, { readonly index: number; readonly rotations: string; readonly root: string }>();
   for (const [index, target] of targets.entries()) {
     for (const c of registeredCertificates(target.app).filter((x) => x.span !== undefined)) {
       const key = `${c.namespace}/${c.clusterName} across ${c.span!.clusters.map((k) => k.name).join(', ')}`;
       const rotations = c.rotation === undefined ? 'no rotations'
         : `rotations ${c.rotation.history.map((h) => `${h.id} (${h.kind})`).join(', ')} at "${c.rotation.phase}"`;
+      const root = c.span!.root === undefined ? 'the root kept offline (no rootCluster)' : `rootCluster "${c.span!.root.name}"`;
       const first = seen.get(key);
       if (first === undefined) {
-        seen.set(key, { index, rotations });
+        seen.set(key, { index, rotations, root });
       } else if (first.rotations !== rotations) {
         inputError('ClusterTls', `synthesizeAll.targets[${index}]`, new Description(`${rotations} for cluster ${key}`),
           `the rotations targets[${first.index}] declares for it (${first.rotations}): the Kubernetes clusters of a span move phase by phase together; declare the rotations once, for every app of the span`);
+      } else if (first.root !== root) {
+        inputError('ClusterTls', `synthesizeAll.targets[${index}]`, new Description(`${root} for cluster ${key}`),
+          `the root targets[${first.index}] declares for it (${first.root}): one root signs every intermediate of a span; declare rootCluster once, for every app of the span`);
       }
     }
   }

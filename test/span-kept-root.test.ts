@@ -28,6 +28,8 @@ const GUIDE = 'docs/how-to/root-in-cert-manager.md';
 const RUN_MARKER = '<!-- run: test/span-kept-root.test.ts -->';
 const CLUSTERS: KubernetesClusterSpec[] = [{ name: 'east', clusterDomain: 'east.example.com' }, { name: 'west', clusterDomain: 'west.example.com' }];
 const RENEW_SECTION = '6. Renew an intermediate';
+/** Run by its own test, after the others, which compares the root before and after it. */
+const ROOT_RENEW_SECTION = 'Renew the root, and what is not supported';
 
 /** One Kubernetes cluster's app of the guide, the root kept in east, with extra props for the certificates. */
 function span(current: string, props: Record<string, unknown> = {}, clusters = CLUSTERS, rootCluster: string | null = 'east') {
@@ -139,7 +141,7 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     const scratch = path.join(work, 'blocks');
     fs.mkdirSync(scratch);
     let cwd = app;
-    for (const block of blocks) {
+    for (const block of blocks.filter((b) => b.section !== ROOT_RENEW_SECTION)) {
       if (block.file !== undefined) {
         fs.writeFileSync(path.join(cwd, block.file), block.text);
         continue;
@@ -269,6 +271,8 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
       const error = await bash(script, path.join(app, name, 'dist'), { ...env, ROOT_KUBECTL: 'kubectl --context=east', ...extra }).then(() => undefined, (e: Error) => e.message);
       expect(error?.split('--- output:\n')[1]).toBe(`issue-intermediate.sh: ${line}\n`);
     };
+    // Help needs no ROOT_KUBECTL.
+    expect(await bash('../cluster-tls/orders/orders/cfssl/issue-intermediate.sh --help', path.join(app, 'west', 'dist'), env)).toContain('Usage: issue-intermediate.sh [--renew]\n');
     await stops('west', 'west', 'east', {}, 'usage: issue-intermediate.sh [--renew] (cert-manager keeps the root in Kubernetes cluster east: ROOT_KUBECTL names it, not an argument)');
     await stops('west', 'west', '', { ROOT_KUBECTL: ' ' }, 'ROOT_KUBECTL is blank; set it to the kubectl command of the Kubernetes cluster that keeps the root');
     await stops('west', 'west', '', { TIMEOUT: '5m' }, 'TIMEOUT is 5m; set it to whole seconds, such as 300');
@@ -292,10 +296,13 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     }
   });
 
-  test('a root cert-manager renews with its key is the same root to the script: west\'s Secret is kept; one whose ca.crt is another CA is refused, and left as it was', async () => {
+  test('a root renewed with its key (cmctl renew) is the same root: west\'s Secret is kept, --renew signs from it, and east (the old root in ca.crt) and west (the renewed one) accept each other; a ca.crt of another CA is refused, and left as it was', async () => {
     const east = planes.get('east')!;
     const before = east.tlsSecrets('orders').get('orders-root-ca-secret')!;
-    await bash('cmctl renew --context=east --namespace orders orders-root-ca', app, env);
+    // The guide's block, as written, from the app's folder.
+    const [block] = blocks.filter((b) => b.section === ROOT_RENEW_SECTION && b.lang === 'sh');
+    expect(fs.readFileSync(path.join(ROOT, GUIDE), 'utf8').split('\n')[block.line - 2]).toBe(RUN_MARKER);
+    await bash(block.text, app, env);
     let renewed = before;
     for (let i = 0; i < 60 && renewed['tls.crt'] === before['tls.crt']; i++) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -307,6 +314,18 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     const script = 'kubectl config use-context west >/dev/null\n../cluster-tls/orders/orders/cfssl/issue-intermediate.sh';
     expect(await bash(script, dist, { ...env, ROOT_KUBECTL: 'kubectl --context=east' }))
       .toContain('Secret orders/orders-west-intermediate-ca-secret exists, signed by the root in Kubernetes cluster east: kept');
+    // West's intermediate signed again, from the renewed root, and its leaves re-issued from it.
+    await bash(`${script} --renew\ncmctl renew --namespace orders -l cdk8s-cluster-tls/certificates=orders`, dist, { ...env, ROOT_KUBECTL: 'kubectl --context=east' });
+    const intermediate = () => certificatesOf(site('west').secrets.get('orders-west-intermediate-ca-secret')!['tls.crt'])[0].fingerprint256;
+    for (let i = 0; i < 120 && !site('west').plan.secrets.every((p) => certificatesOf(site('west').secrets.get(p.name)!['tls.crt'])[1]?.fingerprint256 === intermediate()); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    const [e, w] = [site('east'), site('west')];
+    expect(w.plan.secrets.map((p) => [p.name, w.secrets.get(p.name)!['ca.crt']])).toEqual(w.plan.secrets.map((p) => [p.name, renewed['ca.crt']]));
+    expect(e.plan.secrets.map((p) => [p.name, e.secrets.get(p.name)!['ca.crt']])).toEqual(e.plan.secrets.map((p) => [p.name, before['ca.crt']]));
+    const tries = [...crossTries(e, w), ...crossTries(w, e)];
+    expect(await nodeRejections(tries)).toEqual([]);
+    expect(goRejections(tries)).toEqual([]);
     // West's intermediate Secret with east's intermediate as its ca.crt: another CA than the root.
     const west = planes.get('west')!;
     const other = Buffer.from(site('east').secrets.get('orders-east-intermediate-ca-secret')!['tls.crt']).toString('base64');

@@ -17,7 +17,8 @@
  * into `status.certificate` (a self-signed root is left out of the chain) and the root into
  * `status.ca`: the script writes them into the same shape.
  *
- * Pure functions and the declarations of the files; the script runs where the user keeps the root.
+ * Pure functions and the declarations of the files; the offline script runs where the user keeps
+ * the root, the other (kept-root-script.ts) wherever kubectl reaches both clusters.
  */
 import { Construct } from 'constructs';
 import { Issuer } from '../../imports/issuers-cert-manager.io';

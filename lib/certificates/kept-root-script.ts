@@ -125,7 +125,8 @@ function rootBlock(settings: CertificateSettings, kept: KeptRoot): Block {
     `  || fail "kubectl (ROOT_KUBECTL) could not read the ca.crt of Secret $NAMESPACE/${rootSecret} ${inRoot}"`,
     'printf %s "$value" | base64 -d >"$work/root.pem"',
     `identity "$work/root.pem" >/dev/null || fail "the ca.crt of Secret $NAMESPACE/${rootSecret} ${inRoot} is not a certificate"`,
-    ...rootExpiryBlock('"$work/root.pem"', settings.caDuration, inRoot, 'a root that cert-manager keeps cannot be replaced in phases yet (span.rootCluster)'),
+    ...rootExpiryBlock('"$work/root.pem"', settings.caDuration, inRoot,
+      `renew it there first, with its key: cmctl renew --namespace $NAMESPACE ${names.rootCaName(settings.clusterName)}, with kubectl at Kubernetes cluster ${kept.root.name}`),
   ];
 }
 

@@ -86,8 +86,9 @@ describe('the documents (README.md, CONTRIBUTING.md, docs/)', () => {
 
   test('every TypeScript file it shows compiles in strict mode with the files of its section, without the fragments\' context', () => {
     const whole = typescript.filter((b) => b.file !== undefined);
-    // README.md's app and the cdk8s init guide's, which test/consumer.test.ts runs; the span guide's,
-    // which test/span.test.ts runs; the tutorial's (docs/tutorial.md) besides, which test/tutorial.test.ts runs.
+    // README.md's app and the cdk8s init guide's, which test/consumer.test.ts runs; the span guides',
+    // which test/span.test.ts and test/span-kept-root.test.ts run; the tutorial's (docs/tutorial.md)
+    // besides, which test/tutorial.test.ts runs.
     expect(whole.filter((b) => b.doc !== 'docs/tutorial.md').map((b) => `${b.doc}: ${b.section}: ${b.file}`)).toEqual([
       'README.md: Use it in your app: main.ts',
       'docs/how-to/across-kubernetes-clusters.md: 1. Declare the span once: clusters.ts',
@@ -99,6 +100,8 @@ describe('the documents (README.md, CONTRIBUTING.md, docs/)', () => {
       'docs/how-to/cdk8s-init.md: Starting from `cdk8s init typescript-app`: chart.ts',
       'docs/how-to/cdk8s-init.md: Starting from `cdk8s init typescript-app`: main.ts',
       'docs/how-to/cdk8s-init.md: Starting from `cdk8s init typescript-app`: main.test.ts',
+      'docs/how-to/root-in-cert-manager.md: 1. Declare the span, and where its root is kept: clusters.ts',
+      'docs/how-to/root-in-cert-manager.md: 1. Declare the span, and where its root is kept: main.ts',
     ]);
     for (const section of new Set(whole.map((b) => b.section))) {
       // One folder per section: its files import one another, as they do in one app.

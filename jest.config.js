@@ -7,6 +7,13 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }],
   },
   cacheDirectory: '<rootDir>/.jest-cache',
+  // A bound on a hung test, not a measure of speed (that is npm run bench): jest's default of 5 s
+  // failed a test that issues a deployment's keys on a loaded CI machine. Live suites set longer ones.
+  testTimeout: 120_000,
+  // Two test files at a time on the 2-core machines CI runs on: the live suites spend most of their
+  // time waiting for API servers, cert-manager and the SQL server, and jest's default (cores - 1)
+  // ran the whole suite one file at a time, close to CI's 90-minute limit.
+  maxWorkers: 2,
   // One private temporary folder per run, removed at the end: cdk8s's Testing.app() and
   // Testing.chart() leave a cdk8s.outdir.* folder in os.tmpdir() per call, and tests leave
   // folders of their own. The setup points TMPDIR at the private folder before the workers start

@@ -285,15 +285,20 @@ describe('refusals', () => {
 });
 
 describe('cluster-tls verify', () => {
-  /** The deployment's Secrets as cert-manager writes them (its re-creation), and its output folder. */
-  async function issued() {
+  /**
+   * The deployment's plans and its Secrets as cert-manager writes them (its re-creation), made once
+   * for the tests below, which only read them: issuing every key and certificate is the slow part.
+   */
+  let deployment: { plans: ReturnType<typeof loadPlans>; secrets: ReadonlyMap<string, IssuedSecret> };
+  beforeAll(async () => {
     const built = build();
     built.database.addSqlClient('orders-api', { namespace: 'orders' });
     const objects = Testing.synth(built.chart);
     const outdir = synthesized(built);
     const issuer = await CertManagerIssuer.issueAll(objects, { distinctKeysAcrossNamespaces: true });
-    return { plans: loadPlans(outdir), secrets: new Map(issuer.secrets) };
-  }
+    deployment = { plans: loadPlans(outdir), secrets: new Map(issuer.secrets) };
+  });
+  const issued = () => deployment;
   /** `kubectl get secrets -o json` of some of the Secrets, by `namespace/name`. */
   function input(secrets: ReadonlyMap<string, IssuedSecret>, keep: (key: string) => boolean = () => true, replace: Record<string, IssuedSecret> = {}) {
     const items = [...secrets].filter(([key]) => keep(key)).map(([key, s]) => {
@@ -305,7 +310,7 @@ describe('cluster-tls verify', () => {
   const sqlRows = (report: VerifyReport) => report.secrets.filter((s) => s.sqlTls !== undefined);
 
   test('checks every Secret of TLS for MySQL clients against the SQL CA, each passing, with mutual handshakes between the server and the clients', async () => {
-    const { plans, secrets } = await issued();
+    const { plans, secrets } = issued();
     const report = await verify(plans, input(secrets));
     expect(sqlRows(report).map((s) => [`${s.namespace}/${s.name}`, s.sqlTls, s.ok])).toEqual([
       ['demo/basic-sqlserver-server-secret', 'server', true],
@@ -320,7 +325,7 @@ describe('cluster-tls verify', () => {
   });
 
   test('an application\'s Secret in a namespace the input does not hold is listed as not checked, not failed', async () => {
-    const { plans, secrets } = await issued();
+    const { plans, secrets } = issued();
     const report = await verify(plans, input(secrets, (key) => key.startsWith('demo/')));
     expect(report.ok).toBe(true);
     expect(report.plans[0].notInInput).toEqual(['orders/orders-api-demo-basic-sql-client']);
@@ -331,7 +336,7 @@ describe('cluster-tls verify', () => {
   });
 
   test('a SQL server Secret signed by the cluster\'s CA fails sql-ca, and one missing from the input fails present', async () => {
-    const { plans, secrets } = await issued();
+    const { plans, secrets } = issued();
     const component = secrets.get('demo/basic-sqlserver-cluster-secret')!;
     const report = await verify(plans, input(secrets, () => true, { 'demo/basic-sqlserver-server-secret': component }));
     const server = sqlRows(report).find((s) => s.sqlTls === 'server')!;

@@ -110,14 +110,17 @@ function optionsBlock(kept: KeptRoot): Block {
 function rootBlock(settings: CertificateSettings, kept: KeptRoot): Block {
   const { issuer, rootSecret, inRoot } = kept;
   return [
+    'nl=$\'\\n\'',
     ...(kept.here ? [] : [
       `# KUBECTL must reach this Kubernetes cluster, not ${kept.root.name}: the root's Issuer is there alone.`,
-      `! "\${kubectl[@]}" get issuer ${sh(issuer)} --namespace="$NAMESPACE" >/dev/null 2>&1 \\`,
-      `  || fail "KUBECTL reaches the cluster that keeps the root (Issuer $NAMESPACE/${issuer} is there), not this one; point kubectl at the Kubernetes cluster this output is for"`,
+      '# Only an answer that the Issuer is not there counts: a kubectl that cannot read Issuers proves nothing.',
+      `if ! found="$("\${kubectl[@]}" get issuer ${sh(issuer)} --namespace="$NAMESPACE" --ignore-not-found -o name 2>&1)"; then`,
+      `  fail "kubectl (KUBECTL) could not read Issuers in namespace $NAMESPACE, so cannot tell whether it reaches ${kept.root.name}: \${found##*$nl}; give it read access to Issuers there, or install cert-manager in this Kubernetes cluster first"`,
+      'fi',
+      `[ -z "$found" ] || fail "KUBECTL reaches the cluster that keeps the root (Issuer $NAMESPACE/${issuer} is there), not this one; point kubectl at the Kubernetes cluster this output is for"`,
     ]),
     `# The root, from the ca.crt of its Secret ${inRoot}, once its Issuer is ready there.`,
     `if ! ready="$("\${root_kubectl[@]}" get issuer ${sh(issuer)} --namespace="$NAMESPACE" -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}' 2>&1)"; then`,
-    '  nl=$\'\\n\'',
     `  fail "kubectl (ROOT_KUBECTL) could not read Issuer $NAMESPACE/${issuer} ${inRoot}: \${ready##*$nl}; check that ROOT_KUBECTL reaches that cluster and that its output is applied there"`,
     'fi',
     `[ "$ready" = True ] || fail "Issuer $NAMESPACE/${issuer} ${inRoot} is not ready; wait until cert-manager has issued the root there: $ROOT_KUBECTL wait --for=condition=Ready certificate/${names.rootCaName(settings.clusterName)} -n $NAMESPACE"`,

@@ -265,7 +265,7 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     expect(versionOf()).toBe(version);
   });
 
-  test('the script stops, one line naming what to do, on a stray argument, a blank ROOT_KUBECTL, a bad TIMEOUT, kubectl at the root\'s cluster or unable to tell, and a root Issuer that is not ready', async () => {
+  test('the script stops, one line naming what to do, on a stray argument, a blank ROOT_KUBECTL, a bad TIMEOUT, kubectl at no API server, at the root\'s cluster or unable to tell, and a root Issuer that is not ready', async () => {
     const stops = async (name: string, context: string, args: string, extra: NodeJS.ProcessEnv, line: string) => {
       const script = `kubectl config use-context ${context} >/dev/null\n../cluster-tls/orders/orders/cfssl/issue-intermediate.sh ${args}`;
       const error = await bash(script, path.join(app, name, 'dist'), { ...env, ROOT_KUBECTL: 'kubectl --context=east', ...extra }).then(() => undefined, (e: Error) => e.message);
@@ -278,6 +278,9 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     await stops('west', 'west', '', { TIMEOUT: '5m' }, 'TIMEOUT is 5m; set it to whole seconds, such as 300');
     // West's script with kubectl still at east would write west's intermediate key into east.
     await stops('west', 'east', '', {}, 'KUBECTL reaches the cluster that keeps the root (Issuer orders/orders-root-ca-issuer is there), not this one; point kubectl at the Kubernetes cluster this output is for');
+    // A KUBECTL that reaches no API server: one line, the last of kubectl's output, not a line per retry.
+    await stops('west', 'west', '', { KUBECTL: 'kubectl --server=https://127.0.0.1:1' },
+      'kubectl could not read namespace orders: The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?');
     // A KUBECTL that may not read Issuers at west (the real API server's RBAC, through impersonation) cannot say it is not at east.
     await stops('west', 'west', '', { KUBECTL: 'kubectl --as=west-deployer' }, 'kubectl (KUBECTL) could not read Issuers in namespace orders, so cannot tell whether it reaches east: '
       + 'Error from server (Forbidden): issuers.cert-manager.io "orders-root-ca-issuer" is forbidden: User "west-deployer" cannot get resource "issuers" in API group "cert-manager.io" in the namespace "orders"; '

@@ -28,11 +28,13 @@ export const HELP_CASE = `  -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \\{0,1\\}/
 export const NAMESPACE_BLOCK: Block = [
   '# The namespace, before anything is made: a run that stops for it leaves nothing to undo. Without the',
   '# right to read namespaces, the Secret\'s creation below says whether it exists.',
+  '# nl, a newline: messages here and below quote the last line of kubectl\'s output, which names the error.',
+  'nl=$\'\\n\'',
   'if ! out="$("${kubectl[@]}" get namespace "$NAMESPACE" -o name 2>&1)"; then',
   '  case "$out" in',
   '    *Forbidden*|*forbidden*) ;;',
   '    *NotFound*|*"not found"*) fail "namespace $NAMESPACE does not exist in this Kubernetes cluster; create it first: kubectl create namespace $NAMESPACE" ;;',
-  '    *) fail "kubectl could not read namespace $NAMESPACE: $out" ;;',
+  '    *) fail "kubectl could not read namespace $NAMESPACE: ${out##*$nl}" ;;',
   '  esac',
   'fi',
 ];
@@ -107,7 +109,7 @@ export function writeSecretBlock(secret: string, rootFile: string, where: string
     '    case "$out" in',
     '      *"namespaces \\"$NAMESPACE\\" not found"*) fail "namespace $NAMESPACE does not exist in this Kubernetes cluster; create it first: kubectl create namespace $NAMESPACE" ;;',
     '    esac',
-    `    fail "kubectl could not create Secret $NAMESPACE/${secret}: $out"`,
+    `    fail "kubectl could not create Secret $NAMESPACE/${secret}: \${out##*$nl}"`,
     '  fi',
     `  echo "created Secret $NAMESPACE/${secret}: the intermediate CA of this Kubernetes cluster, signed by ${where}"`,
     'fi',

@@ -110,7 +110,6 @@ function optionsBlock(kept: KeptRoot): Block {
 function rootBlock(settings: CertificateSettings, kept: KeptRoot): Block {
   const { issuer, rootSecret, inRoot } = kept;
   return [
-    'nl=$\'\\n\'',
     ...(kept.here ? [] : [
       `# KUBECTL must reach this Kubernetes cluster, not ${kept.root.name}: the root's Issuer is there alone.`,
       '# Only an answer that the Issuer is not there counts: a kubectl that cannot read Issuers proves nothing.',
@@ -159,7 +158,7 @@ function requestBlock(settings: CertificateSettings, span: ResolvedSpan, kept: K
     '    group: cert-manager.io',
     'EOF',
     'out="$("${root_kubectl[@]}" create -f "$work/request.yaml" 2>&1)" \\',
-    `  || fail "kubectl (ROOT_KUBECTL) could not create CertificateRequest $NAMESPACE/$request ${kept.inRoot}: $out"`,
+    `  || fail "kubectl (ROOT_KUBECTL) could not create CertificateRequest $NAMESPACE/$request ${kept.inRoot}: \${out##*$nl}"`,
   ];
 }
 

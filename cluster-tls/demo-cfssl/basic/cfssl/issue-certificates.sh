@@ -85,14 +85,14 @@ issue() {
 # secret_exists NAME: succeeds when the Secret exists, fails when kubectl reports it absent, and
 # stops the script on any other kubectl error (access, connection), which must not read as absent.
 secret_exists() {
-  local out
+  local out nl=$'\n'
   if out="$("${kubectl[@]}" get secret "$1" --namespace="$NAMESPACE" 2>&1)"; then
     return 0
   fi
   case "$out" in
     *NotFound*|*"not found"*) return 1 ;;
   esac
-  fail "kubectl could not tell whether Secret $NAMESPACE/$1 exists: $out"
+  fail "kubectl could not tell whether Secret $NAMESPACE/$1 exists: ${out##*$nl}"
 }
 
 # secret_in NAMESPACE DIR NAME BARE: creates Secret NAME in NAMESPACE from DIR/BARE.pem, DIR/BARE-key.pem

@@ -133,8 +133,24 @@ export class ControlPlane {
     }
     this.webhook = spawn(tool('cert-manager-webhook'), ['--kubeconfig', this.kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'] });
     await untilPrinted(this.webhook, 'stdout', 'ready', 'cert-manager\'s webhook');
+    this.startCertManagerController();
+  }
+
+  /** Starts cert-manager's controllers (its approver among them), as {@link startCertManager} does after the webhook. */
+  public startCertManagerController(): void {
     this.controller = spawn(tool('cert-manager-controller'), ['--kubeconfig', this.kubeconfig, `--cluster-resource-namespace=${CERT_MANAGER_NAMESPACE}`],
       { stdio: ['pipe', 'ignore', 'ignore'] });
+  }
+
+  /**
+   * Stops cert-manager's controllers and waits until they have exited; the webhook keeps running, so
+   * cert-manager's objects are still admitted, and nothing approves or signs them until
+   * {@link startCertManagerController}.
+   */
+  public async stopCertManagerController(): Promise<void> {
+    if (this.controller) {
+      await stopAll([this.controller]);
+    }
   }
 
   /** Stops cert-manager (controllers, then webhook) and the garbage collector, then etcd and kube-apiserver, and removes the folder. */

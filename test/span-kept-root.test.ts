@@ -296,6 +296,35 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     }
   });
 
+  test('while nothing signs in east (its cert-manager controllers stopped), west\'s request stops on TIMEOUT; denied there with cmctl, it stops naming the denial; neither leaves a request, nor touches west\'s Secret', async () => {
+    const east = planes.get('east')!;
+    // West's intermediate requests in east (names.intermediateRequestPrefix), not cert-manager's own for the leaves there.
+    const requests = () => east.kubectl(['get', 'certificaterequests', '-n', 'orders', '-o', 'name']).stdout.split('\n')
+      .map((r) => r.replace(/^certificaterequest\.cert-manager\.io\//, '')).filter((r) => r.startsWith('orders-west-intermediate-ca-')).join(' ');
+    const renew = (extra: NodeJS.ProcessEnv) => bash('kubectl config use-context west >/dev/null\n../cluster-tls/orders/orders/cfssl/issue-intermediate.sh --renew',
+      path.join(app, 'west', 'dist'), { ...env, ROOT_KUBECTL: 'kubectl --context=east', ...extra }).then(() => 'signed', (e: Error) => e.message.split('--- output:\n')[1]);
+    const version = () => planes.get('west')!.kubectl(['get', 'secret', 'orders-west-intermediate-ca-secret', '-n', 'orders', '-o', 'jsonpath={.metadata.resourceVersion}']).stdout;
+    const before = version();
+    await east.stopCertManagerController();
+    try {
+      expect(await renew({ TIMEOUT: '3' })).toMatch(
+        /^issue-intermediate\.sh: cert-manager in Kubernetes cluster east has not signed CertificateRequest orders\/[a-z0-9.-]+ within 3s \(reason: none\); is cert-manager running there, and its approver\?\n$/);
+      expect(requests()).toBe('');
+      const waiting = renew({ TIMEOUT: '120', POLL: '0.2' });
+      let request = '';
+      for (let tries = 0; request === '' && tries < 300; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        request = requests();
+      }
+      await bash(`cmctl deny ${request} --context=east --namespace=orders --reason=NotForWest --message='west signs no intermediate here'`, app, env);
+      expect(await waiting).toBe(`issue-intermediate.sh: cert-manager in Kubernetes cluster east did not sign CertificateRequest orders/${request} (denied): west signs no intermediate here\n`);
+      expect(requests()).toBe('');
+    } finally {
+      east.startCertManagerController();
+    }
+    expect(version()).toBe(before);
+  });
+
   test('the intermediates are CAs with no path length of their own: cert-manager writes none, unlike cfssl\'s profile', () => {
     for (const { name } of CLUSTERS) {
       const text = spawnSync('openssl', ['x509', '-noout', '-ext', 'basicConstraints'], { input: site(name).secrets.get(`orders-${name}-intermediate-ca-secret`)!['tls.crt'], encoding: 'utf8' }).stdout;

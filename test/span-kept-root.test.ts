@@ -15,6 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Chart, Testing } from 'cdk8s';
 import { ClusterCertificates, KubernetesClusterSpec, RotationKind, RotationPhase, TlsDatabaseCluster, synthesizeAll } from '../lib';
+import * as names from '../lib/model/names';
 import { OutputFile } from '../lib/synth/output-file';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools } from './_control-plane';
@@ -265,7 +266,7 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     expect(versionOf()).toBe(version);
   });
 
-  test('the script stops, one line naming what to do, on a stray argument, a blank ROOT_KUBECTL, a bad TIMEOUT, kubectl at no API server, at the root\'s cluster or unable to tell, and a root Issuer that is not ready', async () => {
+  test('the script stops, one line naming what to do, on a stray argument, a blank ROOT_KUBECTL, a bad TIMEOUT, kubectl at no API server, at the root\'s cluster or unable to tell (a kubectl that only warns still answers), and a root Issuer that is not ready', async () => {
     const stops = async (name: string, context: string, args: string, extra: NodeJS.ProcessEnv, line: string) => {
       const script = `kubectl config use-context ${context} >/dev/null\n../cluster-tls/orders/orders/cfssl/issue-intermediate.sh ${args}`;
       const error = await bash(script, path.join(app, name, 'dist'), { ...env, ROOT_KUBECTL: 'kubectl --context=east', ...extra }).then(() => undefined, (e: Error) => e.message);
@@ -278,6 +279,15 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     await stops('west', 'west', '', { TIMEOUT: '5m' }, 'TIMEOUT is 5m; set it to whole seconds, such as 300');
     // West's script with kubectl still at east would write west's intermediate key into east.
     await stops('west', 'east', '', {}, 'KUBECTL reaches the cluster that keeps the root (Issuer orders/orders-root-ca-issuer is there), not this one; point kubectl at the Kubernetes cluster this output is for');
+    // A kubectl that warns on its standard error while it answers (as it does when an aggregated API is down) still answers: west's script keeps its Secret.
+    const warning = path.join(app, 'warning-kubectl');
+    fs.writeFileSync(warning, '#!/bin/sh\necho "Warning: one API group could not be listed" >&2\nexec kubectl "$@"\n', { mode: 0o755 });
+    try {
+      expect(await bash('kubectl config use-context west >/dev/null\n../cluster-tls/orders/orders/cfssl/issue-intermediate.sh', path.join(app, 'west', 'dist'),
+        { ...env, ROOT_KUBECTL: `${warning} --context=east`, KUBECTL: warning })).toContain('Secret orders/orders-west-intermediate-ca-secret exists, signed by the root in Kubernetes cluster east: kept\n');
+    } finally {
+      fs.rmSync(warning);
+    }
     // A KUBECTL that reaches no API server: one line, the last of kubectl's output, not a line per retry.
     await stops('west', 'west', '', { KUBECTL: 'kubectl --server=https://127.0.0.1:1' },
       'kubectl could not read namespace orders: The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?');
@@ -300,26 +310,30 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     const east = planes.get('east')!;
     // West's intermediate requests in east (names.intermediateRequestPrefix), not cert-manager's own for the leaves there.
     const requests = () => east.kubectl(['get', 'certificaterequests', '-n', 'orders', '-o', 'name']).stdout.split('\n')
-      .map((r) => r.replace(/^certificaterequest\.cert-manager\.io\//, '')).filter((r) => r.startsWith('orders-west-intermediate-ca-')).join(' ');
+      .map((r) => r.replace(/^certificaterequest\.cert-manager\.io\//, '')).filter((r) => r.startsWith(names.intermediateRequestPrefix('orders', 'west'))).join(' ');
     const renew = (extra: NodeJS.ProcessEnv) => bash('kubectl config use-context west >/dev/null\n../cluster-tls/orders/orders/cfssl/issue-intermediate.sh --renew',
       path.join(app, 'west', 'dist'), { ...env, ROOT_KUBECTL: 'kubectl --context=east', ...extra }).then(() => 'signed', (e: Error) => e.message.split('--- output:\n')[1]);
     const version = () => planes.get('west')!.kubectl(['get', 'secret', 'orders-west-intermediate-ca-secret', '-n', 'orders', '-o', 'jsonpath={.metadata.resourceVersion}']).stdout;
     const before = version();
+    let waiting: Promise<string> | undefined;
     await east.stopCertManagerController();
     try {
       expect(await renew({ TIMEOUT: '3' })).toMatch(
         /^issue-intermediate\.sh: cert-manager in Kubernetes cluster east has not signed CertificateRequest orders\/[a-z0-9.-]+ within 3s \(reason: none\); is cert-manager running there, and its approver\?\n$/);
       expect(requests()).toBe('');
-      const waiting = renew({ TIMEOUT: '120', POLL: '0.2' });
+        waiting = renew({ TIMEOUT: '120', POLL: '0.2' });
       let request = '';
       for (let tries = 0; request === '' && tries < 300; tries++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         request = requests();
       }
+      expect(request).toMatch(/^orders-west-intermediate-ca-[0-9a-f]{10}$/);
       await bash(`cmctl deny ${request} --context=east --namespace=orders --reason=NotForWest --message='west signs no intermediate here'`, app, env);
       expect(await waiting).toBe(`issue-intermediate.sh: cert-manager in Kubernetes cluster east did not sign CertificateRequest orders/${request} (denied): west signs no intermediate here\n`);
       expect(requests()).toBe('');
     } finally {
+      // The script must be done before anything signs again, or its --renew would write west's Secret after this test.
+      await waiting?.catch(() => undefined);
       east.startCertManagerController();
     }
     expect(version()).toBe(before);

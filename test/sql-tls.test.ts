@@ -298,7 +298,6 @@ describe('cluster-tls verify', () => {
     const issuer = await CertManagerIssuer.issueAll(objects, { distinctKeysAcrossNamespaces: true });
     deployment = { plans: loadPlans(outdir), secrets: new Map(issuer.secrets) };
   });
-  const issued = () => deployment;
   /** `kubectl get secrets -o json` of some of the Secrets, by `namespace/name`. */
   function input(secrets: ReadonlyMap<string, IssuedSecret>, keep: (key: string) => boolean = () => true, replace: Record<string, IssuedSecret> = {}) {
     const items = [...secrets].filter(([key]) => keep(key)).map(([key, s]) => {
@@ -310,7 +309,7 @@ describe('cluster-tls verify', () => {
   const sqlRows = (report: VerifyReport) => report.secrets.filter((s) => s.sqlTls !== undefined);
 
   test('checks every Secret of TLS for MySQL clients against the SQL CA, each passing, with mutual handshakes between the server and the clients', async () => {
-    const { plans, secrets } = issued();
+    const { plans, secrets } = deployment;
     const report = await verify(plans, input(secrets));
     expect(sqlRows(report).map((s) => [`${s.namespace}/${s.name}`, s.sqlTls, s.ok])).toEqual([
       ['demo/basic-sqlserver-server-secret', 'server', true],
@@ -325,7 +324,7 @@ describe('cluster-tls verify', () => {
   });
 
   test('an application\'s Secret in a namespace the input does not hold is listed as not checked, not failed', async () => {
-    const { plans, secrets } = issued();
+    const { plans, secrets } = deployment;
     const report = await verify(plans, input(secrets, (key) => key.startsWith('demo/')));
     expect(report.ok).toBe(true);
     expect(report.plans[0].notInInput).toEqual(['orders/orders-api-demo-basic-sql-client']);
@@ -336,7 +335,7 @@ describe('cluster-tls verify', () => {
   });
 
   test('a SQL server Secret signed by the cluster\'s CA fails sql-ca, and one missing from the input fails present', async () => {
-    const { plans, secrets } = issued();
+    const { plans, secrets } = deployment;
     const component = secrets.get('demo/basic-sqlserver-cluster-secret')!;
     const report = await verify(plans, input(secrets, () => true, { 'demo/basic-sqlserver-server-secret': component }));
     const server = sqlRows(report).find((s) => s.sqlTls === 'server')!;

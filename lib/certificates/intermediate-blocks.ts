@@ -28,8 +28,6 @@ export const HELP_CASE = `  -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \\{0,1\\}/
 export const NAMESPACE_BLOCK: Block = [
   '# The namespace, before anything is made: a run that stops for it leaves nothing to undo. Without the',
   '# right to read namespaces, the Secret\'s creation below says whether it exists.',
-  '# nl, a newline: messages here and below quote the last line of kubectl\'s output, which names the error.',
-  'nl=$\'\\n\'',
   'if ! out="$("${kubectl[@]}" get namespace "$NAMESPACE" -o name 2>&1)"; then',
   '  case "$out" in',
   '    *Forbidden*|*forbidden*) ;;',

@@ -19,12 +19,18 @@ export function sh(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The kubectl command (from `KUBECTL`) as an array, and the namespace of the Secrets. */
+/**
+ * The kubectl command (from `KUBECTL`) as an array, the namespace of the Secrets, and `nl`, a
+ * newline: a message quotes the last line of kubectl's output (`${out##*$nl}`), so that it stays one
+ * line. That line names the error: kubectl prints its retries before it. Where kubectl lists several
+ * causes, one per line, the message keeps the last.
+ */
 export function kubectlVariables(namespace: string): Block {
   return [
     'KUBECTL="${KUBECTL:-kubectl}"',
     'read -r -a kubectl <<<"$KUBECTL"',
     `NAMESPACE=${sh(namespace)}`,
+    'nl=$\'\\n\'',
   ];
 }
 
@@ -57,7 +63,7 @@ export const SECRET_EXISTS_FUNCTION: Block = [
   '# secret_exists NAME: succeeds when the Secret exists, fails when kubectl reports it absent, and',
   '# stops the script on any other kubectl error (access, connection), which must not read as absent.',
   'secret_exists() {',
-  '  local out nl=$\'\\n\'',
+  '  local out',
   '  if out="$("${kubectl[@]}" get secret "$1" --namespace="$NAMESPACE" 2>&1)"; then',
   '    return 0',
   '  fi',

@@ -23,6 +23,7 @@ cd "$(dirname "$0")"
 KUBECTL="${KUBECTL:-kubectl}"
 read -r -a kubectl <<<"$KUBECTL"
 NAMESPACE='demo-cfssl'
+nl=$'\n'
 
 fail() {
   echo "issue-certificates.sh: $*" >&2
@@ -85,7 +86,7 @@ issue() {
 # secret_exists NAME: succeeds when the Secret exists, fails when kubectl reports it absent, and
 # stops the script on any other kubectl error (access, connection), which must not read as absent.
 secret_exists() {
-  local out nl=$'\n'
+  local out
   if out="$("${kubectl[@]}" get secret "$1" --namespace="$NAMESPACE" 2>&1)"; then
     return 0
   fi

@@ -294,7 +294,7 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     // A KUBECTL that may not read Issuers at west (the real API server's RBAC, through impersonation) cannot say it is not at east.
     await stops('west', 'west', '', { KUBECTL: 'kubectl --as=west-deployer' }, 'kubectl (KUBECTL) could not read Issuers in namespace orders, so cannot tell whether it reaches east: '
       + 'Error from server (Forbidden): issuers.cert-manager.io "orders-root-ca-issuer" is forbidden: User "west-deployer" cannot get resource "issuers" in API group "cert-manager.io" in the namespace "orders"; '
-      + 'give it read access to Issuers there, or install cert-manager in this Kubernetes cluster first');
+      + 'give it the right to get them, or install cert-manager in this Kubernetes cluster first');
     // East's script at west, where an Issuer of the root's name is on a Secret that is not there: cert-manager leaves it not ready.
     const issuer = { apiVersion: 'cert-manager.io/v1', kind: 'Issuer', metadata: { name: 'orders-root-ca-issuer', namespace: 'orders' }, spec: { ca: { secretName: 'no-such-secret' } } };
     expect(planes.get('west')!.kubectl(['apply', '-f', '-'], JSON.stringify(issuer)).status).toBe(0);
@@ -337,6 +337,53 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
       east.startCertManagerController();
     }
     expect(version()).toBe(before);
+  });
+
+  test('west\'s --renew runs with the rights its script lists and no others: in east none on any Secret, so whoever runs it cannot read the root\'s key', async () => {
+    const user = 'intermediate-signer';
+    const rights = (rules: object[]) => JSON.stringify({ kind: 'List', apiVersion: 'v1', items: [
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: user, namespace: 'orders' }, rules },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: user, namespace: 'orders' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: user }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }] },
+    ] });
+    const [east, west] = [planes.get('east')!, planes.get('west')!];
+    const renew = () => bash('kubectl config use-context west >/dev/null\n../cluster-tls/orders/orders/cfssl/issue-intermediate.sh --renew', path.join(app, 'west', 'dist'),
+      { ...env, KUBECTL: `kubectl --as=${user}`, ROOT_KUBECTL: `kubectl --context=east --as=${user}` });
+    // As the script's header lists them: west's first, and the script stops at east's Issuer until east's are there too.
+    expect(west.kubectl(['apply', '-f', '-'], rights([
+      { apiGroups: ['cert-manager.io'], resources: ['issuers'], verbs: ['get'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'create', 'patch'] },
+    ])).status).toBe(0);
+    expect((await renew().then(() => '', (e: Error) => e.message)).split('--- output:\n')[1]).toBe('issue-intermediate.sh: kubectl (ROOT_KUBECTL) could not read Issuer orders/orders-root-ca-issuer in Kubernetes cluster east: '
+      + `Error from server (Forbidden): issuers.cert-manager.io "orders-root-ca-issuer" is forbidden: User "${user}" cannot get resource "issuers" in API group "cert-manager.io" in the namespace "orders"; `
+      + 'check that ROOT_KUBECTL reaches that cluster and may get Issuers there, and that its output is applied there\n');
+    const eastRights = (requests: string[]) => expect(east.kubectl(['apply', '-f', '-'], rights([
+      { apiGroups: ['cert-manager.io'], resources: ['issuers', 'certificates'], verbs: ['get'] },
+      { apiGroups: ['cert-manager.io'], resources: ['certificaterequests'], verbs: requests },
+    ])).status).toBe(0);
+    const header = fs.readFileSync(path.join(app, 'west', 'cluster-tls', 'orders', 'orders', 'cfssl', 'issue-intermediate.sh'), 'utf8');
+    expect(header).toContain('# The rights it needs in namespace orders of east: get Issuers and Certificates; list, get,\n'
+      + '# create and delete CertificateRequests. In this cluster: get Issuers and Secrets, create Secrets\n# (and patch them, with --renew).\n');
+    try {
+      expect(east.kubectl(['auth', 'can-i', 'get', 'secret/orders-root-ca-secret', '-n', 'orders', `--as=${user}`]).stdout.trim()).toBe('no');
+      // Without the right to delete, the signed request is left in east, and the script says so.
+      eastRights(['list', 'get', 'create']);
+      const left = await renew();
+      expect(left).toContain('renewed Secret orders/orders-west-intermediate-ca-secret: a new intermediate CA, signed by the root in Kubernetes cluster east;');
+      const request = /could not delete CertificateRequest orders\/(orders-west-intermediate-ca-[0-9a-f]{10}) in Kubernetes cluster east: (.*); delete it there\n/.exec(left);
+      expect(request?.[2]).toBe(`Error from server (Forbidden): certificaterequests.cert-manager.io "${request?.[1]}" is forbidden: `
+        + `User "${user}" cannot delete resource "certificaterequests" in API group "cert-manager.io" in the namespace "orders"`);
+      expect(east.kubectl(['delete', 'certificaterequest', request![1], '-n', 'orders']).status).toBe(0);
+      // With every right listed, nothing is left.
+      eastRights(['list', 'get', 'create', 'delete']);
+      const output = await renew();
+      expect(output).toContain('renewed Secret orders/orders-west-intermediate-ca-secret: a new intermediate CA, signed by the root in Kubernetes cluster east;');
+      expect(output).not.toContain('could not delete');
+    } finally {
+      for (const plane of [east, west]) {
+        plane.kubectl(['delete', 'rolebinding,role', user, '-n', 'orders']);
+      }
+    }
   });
 
   test('the intermediates are CAs with no path length of their own: cert-manager writes none, unlike cfssl\'s profile', () => {

@@ -1,6 +1,7 @@
 /**
  * The intermediate's script of a span whose root one Kubernetes cluster's cert-manager keeps
- * (`span.rootCluster`): it reads the root from its Secret's `ca.crt` there (never its key), makes
+ * (`span.rootCluster`): it reads the root there from the CertificateRequest that issued the root
+ * Certificate's current revision (no Secret of that cluster, so it needs no right to the key), makes
  * the intermediate's key and request in a private scratch folder, has the root's CA Issuer sign the
  * request through a CertificateRequest in that cluster (deleted on exit), checks what came back,
  * and writes the intermediate's Secret in the current cluster. What cert-manager writes into the
@@ -23,7 +24,6 @@ interface KeptRoot {
   /** Whether the script runs in the cluster that keeps the root (ROOT_KUBECTL then defaults to KUBECTL). */
   readonly here: boolean;
   readonly issuer: string;
-  readonly rootSecret: string;
   /** `in Kubernetes cluster <root>`, as messages say it. */
   readonly inRoot: string;
 }
@@ -33,7 +33,7 @@ export function keptRootScript(settings: CertificateSettings, span: ResolvedSpan
   const { clusterName, namespace } = settings;
   const secret = names.intermediateSecretName(clusterName, span.current.name, names.INITIAL_GENERATION);
   const kept: KeptRoot = {
-    root, here: span.current.name === root.name, issuer: names.rootIssuerName(clusterName), rootSecret: names.rootCaSecretName(clusterName), inRoot: `in Kubernetes cluster ${root.name}`,
+    root, here: span.current.name === root.name, issuer: names.rootIssuerName(clusterName), inRoot: `in Kubernetes cluster ${root.name}`,
   };
   return joinBlocks([
     headerBlock(settings, span, secret, kept),
@@ -50,6 +50,7 @@ export function keptRootScript(settings: CertificateSettings, span: ResolvedSpan
     SECRET_EXISTS_FUNCTION,
     GET_KEY_FUNCTION,
     SCRATCH_BLOCK,
+    ASK_FUNCTION,
     rootBlock(settings, kept),
     keptBlock(secret, '"$work/root.pem"', `the root ${kept.inRoot}`, 'check that ROOT_KUBECTL reaches the cluster that keeps this span\'s root, and that every app of the span names it as rootCluster'),
     requestBlock(settings, span, kept),
@@ -73,8 +74,13 @@ function headerBlock(settings: CertificateSettings, span: ResolvedSpan, secret: 
     '#',
     `# The intermediate's key and request are made in a private scratch folder; Issuer ${kept.issuer}`,
     `# signs the request through a CertificateRequest ${kept.inRoot}, deleted once done. The key`,
-    '# is written only into the Secret, and the root\'s key never leaves its Secret there. A Secret',
-    '# that exists is kept when its ca.crt is the root, and replaced only with --renew.',
+    '# is written only into the Secret. The root is read from the CertificateRequest that issued its',
+    `# Certificate there, never from its Secret: running this takes no right to the root's key. A`,
+    '# Secret that exists is kept when its ca.crt is the root, and replaced only with --renew.',
+    '#',
+    `# The rights it needs in namespace ${settings.namespace} of ${kept.root.name}: get Issuers and Certificates; list, get,`,
+    '# create and delete CertificateRequests. In this cluster: get Issuers and Secrets, create Secrets',
+    '# (and patch them, with --renew).',
     '#',
     '# Environment:',
     '#   KUBECTL       the kubectl command of this Kubernetes cluster, split on spaces (default: kubectl)',
@@ -106,32 +112,56 @@ function optionsBlock(kept: KeptRoot): Block {
   ];
 }
 
-/** The root, from the `ca.crt` of its Secret in the cluster that keeps it, once its Issuer is ready there; it must outlive an intermediate signed now. */
+/**
+ * `ask WHAT TODO COMMAND...`: the command's standard output, kubectl's answer; its warnings on
+ * standard error are left out. On an error it stops the script with `WHAT: <the last line kubectl
+ * printed>; TODO`. It runs in a command substitution, so each call is followed by `|| exit 1`.
+ */
+const ASK_FUNCTION: Block = [
+  '# ask WHAT TODO COMMAND...: the answer of kubectl on standard output; on an error, stops with WHAT, the last line kubectl printed and TODO.',
+  'ask() {',
+  '  local what="$1" todo="$2" out',
+  '  shift 2',
+  '  if ! out="$("$@" 2>"$work/kubectl.err")"; then',
+  '    out="$(<"$work/kubectl.err")"',
+  '    fail "$what: ${out##*$nl}${todo:+; $todo}"',
+  '  fi',
+  '  printf \'%s\' "$out"',
+  '}',
+];
+
+/**
+ * The root, once its Issuer is ready, from the CertificateRequest that issued the current revision of
+ * its Certificate in the cluster that keeps it: no Secret there is read, so running the script takes
+ * no right to read the root's key. It must outlive an intermediate signed now.
+ */
 function rootBlock(settings: CertificateSettings, kept: KeptRoot): Block {
-  const { issuer, rootSecret, inRoot } = kept;
+  const { issuer, inRoot } = kept;
+  const rootCa = names.rootCaName(settings.clusterName);
   return [
     ...(kept.here ? [] : [
       `# KUBECTL must reach this Kubernetes cluster, not ${kept.root.name}: the root's Issuer is there alone.`,
       '# Only an answer that the Issuer is not there counts: a kubectl that cannot read Issuers proves nothing.',
-      '# kubectl\'s warnings go to a file: its answer is standard output alone.',
-      `if ! found="$("\${kubectl[@]}" get issuer ${sh(issuer)} --namespace="$NAMESPACE" --ignore-not-found -o name 2>"$work/kubectl.err")"; then`,
-      '  err="$(<"$work/kubectl.err")"',
-      `  fail "kubectl (KUBECTL) could not read Issuers in namespace $NAMESPACE, so cannot tell whether it reaches ${kept.root.name}: \${err##*$nl}; give it read access to Issuers there, or install cert-manager in this Kubernetes cluster first"`,
-      'fi',
+      `found="$(ask "kubectl (KUBECTL) could not read Issuers in namespace $NAMESPACE, so cannot tell whether it reaches ${kept.root.name}" "give it the right to get them, or install cert-manager in this Kubernetes cluster first" \\`,
+      `  "\${kubectl[@]}" get issuer ${sh(issuer)} --namespace="$NAMESPACE" --ignore-not-found -o name)" || exit 1`,
       `[ -z "$found" ] || fail "KUBECTL reaches the cluster that keeps the root (Issuer $NAMESPACE/${issuer} is there), not this one; point kubectl at the Kubernetes cluster this output is for"`,
     ]),
-    `# The root, from the ca.crt of its Secret ${inRoot}, once its Issuer is ready there.`,
-    `if ! ready="$("\${root_kubectl[@]}" get issuer ${sh(issuer)} --namespace="$NAMESPACE" -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}' 2>"$work/kubectl.err")"; then`,
-    '  err="$(<"$work/kubectl.err")"',
-    `  fail "kubectl (ROOT_KUBECTL) could not read Issuer $NAMESPACE/${issuer} ${inRoot}: \${err##*$nl}; check that ROOT_KUBECTL reaches that cluster and that its output is applied there"`,
-    'fi',
-    `[ "$ready" = True ] || fail "Issuer $NAMESPACE/${issuer} ${inRoot} is not ready; wait until cert-manager has issued the root there: $ROOT_KUBECTL wait --for=condition=Ready certificate/${names.rootCaName(settings.clusterName)} -n $NAMESPACE"`,
-    `value="$("\${root_kubectl[@]}" get secret ${sh(rootSecret)} --namespace="$NAMESPACE" -o 'jsonpath={.data.ca\\.crt}')" \\`,
-    `  || fail "kubectl (ROOT_KUBECTL) could not read the ca.crt of Secret $NAMESPACE/${rootSecret} ${inRoot}"`,
+    `# The root, once its Issuer is ready ${inRoot}, from the request that issued its Certificate's current revision.`,
+    `ready="$(ask "kubectl (ROOT_KUBECTL) could not read Issuer $NAMESPACE/${issuer} ${inRoot}" "check that ROOT_KUBECTL reaches that cluster and may get Issuers there, and that its output is applied there" \\`,
+    `  "\${root_kubectl[@]}" get issuer ${sh(issuer)} --namespace="$NAMESPACE" -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}')" || exit 1`,
+    `[ "$ready" = True ] || fail "Issuer $NAMESPACE/${issuer} ${inRoot} is not ready; wait until cert-manager has issued the root there: $ROOT_KUBECTL wait --for=condition=Ready certificate/${rootCa} -n $NAMESPACE"`,
+    `revision="$(ask "kubectl (ROOT_KUBECTL) could not read Certificate $NAMESPACE/${rootCa} ${inRoot}" "give it the right to get Certificates there" \\`,
+    `  "\${root_kubectl[@]}" get certificate ${sh(rootCa)} --namespace="$NAMESPACE" -o 'jsonpath={.status.revision}')" || exit 1`,
+    `[[ "$revision" =~ ^[0-9]+$ ]] || fail "Certificate $NAMESPACE/${rootCa} ${inRoot} has not been issued yet; wait for it: $ROOT_KUBECTL wait --for=condition=Ready certificate/${rootCa} -n $NAMESPACE"`,
+    `issued="$(ask "kubectl (ROOT_KUBECTL) could not list the CertificateRequests of namespace $NAMESPACE ${inRoot}" "give it the right to list them there" \\`,
+    `  "\${root_kubectl[@]}" get certificaterequests --namespace="$NAMESPACE" \\`,
+    `  -o 'jsonpath={range .items[?(@.metadata.annotations.cert-manager\\.io/certificate-name=="${rootCa}")]}{.metadata.annotations.cert-manager\\.io/certificate-revision} {.status.certificate}{"\\n"}{end}')" || exit 1`,
+    'value="$(awk -v revision="$revision" \'$1 == revision { print $2 }\' <<<"$issued")"',
+    `[ -n "$value" ] || fail "no CertificateRequest of revision $revision of Certificate $NAMESPACE/${rootCa} ${inRoot} holds the root; its requests are kept unless the Certificate's revisionHistoryLimit removed it"`,
     'printf %s "$value" | base64 -d >"$work/root.pem"',
-    `identity "$work/root.pem" >/dev/null || fail "the ca.crt of Secret $NAMESPACE/${rootSecret} ${inRoot} is not a certificate"`,
+    `identity "$work/root.pem" >/dev/null || fail "the certificate of revision $revision of Certificate $NAMESPACE/${rootCa} ${inRoot} is not a certificate"`,
     ...rootExpiryBlock('"$work/root.pem"', settings.caDuration, inRoot,
-      `renew it there first, with its key: cmctl renew --namespace $NAMESPACE ${names.rootCaName(settings.clusterName)}, with kubectl at Kubernetes cluster ${kept.root.name}`),
+      `renew it there first, with its key: cmctl renew --namespace $NAMESPACE ${rootCa}, with kubectl at Kubernetes cluster ${kept.root.name}`),
   ];
 }
 
@@ -141,7 +171,15 @@ function requestBlock(settings: CertificateSettings, span: ResolvedSpan, kept: K
     '# The key and the request, then the CertificateRequest, named after the request, deleted on exit.',
     `cfssl genkey -loglevel=3 ${INTERMEDIATE_CSR} | cfssljson -bare "$work/intermediate"`,
     `request="${names.intermediateRequestPrefix(settings.clusterName, span.current.name)}$(openssl dgst -sha256 -r "$work/intermediate.csr" | cut -c1-10)"`,
-    'trap \'"${root_kubectl[@]}" delete certificaterequest "$request" --namespace="$NAMESPACE" --ignore-not-found >/dev/null 2>&1 || true; rm -rf -- "$work"\' EXIT',
+    '# On exit, the request is deleted; a request left behind is said, not hidden.',
+    'cleanup() {',
+    '  local out',
+    '  if ! out="$("${root_kubectl[@]}" delete certificaterequest "$request" --namespace="$NAMESPACE" --ignore-not-found 2>&1 >/dev/null)"; then',
+    `    echo "${INTERMEDIATE_SCRIPT}: could not delete CertificateRequest $NAMESPACE/$request ${kept.inRoot}: \${out##*$nl}; delete it there" >&2`,
+    '  fi',
+    '  rm -rf -- "$work"',
+    '}',
+    'trap cleanup EXIT',
     'cat >"$work/request.yaml" <<EOF',
     'apiVersion: cert-manager.io/v1',
     'kind: CertificateRequest',
@@ -172,9 +210,8 @@ function waitBlock(kept: KeptRoot): Block {
     '# Signed once Ready; a denied or failed request stops the script with what cert-manager said.',
     'deadline=$((SECONDS + TIMEOUT))',
     'while :; do',
-    '  state="$("${root_kubectl[@]}" get certificaterequest "$request" --namespace="$NAMESPACE" \\',
-    '    -o \'jsonpath={.status.conditions[?(@.type=="Ready")].status}/{.status.conditions[?(@.type=="Ready")].reason}/{.status.conditions[?(@.type=="Denied")].status}\')" \\',
-    `    || fail "kubectl (ROOT_KUBECTL) could not read CertificateRequest $NAMESPACE/$request ${inRoot}"`,
+    `  state="$(ask "kubectl (ROOT_KUBECTL) could not read CertificateRequest $NAMESPACE/$request ${inRoot}" "give it the right to get CertificateRequests there" "\${root_kubectl[@]}" get certificaterequest "$request" --namespace="$NAMESPACE" \\`,
+    '    -o \'jsonpath={.status.conditions[?(@.type=="Ready")].status}/{.status.conditions[?(@.type=="Ready")].reason}/{.status.conditions[?(@.type=="Denied")].status}\')" || exit 1',
     '  IFS=/ read -r ready reason denied <<<"$state"',
     '  [ "$ready" != True ] || break',
     '  if [ "$denied" = True ] || [ "$reason" = Failed ] || [ "$reason" = InvalidRequest ] || [ "$reason" = Denied ]; then',
@@ -192,8 +229,7 @@ function checkBlock(kept: KeptRoot): Block {
   const { inRoot } = kept;
   const about = `the certificate of CertificateRequest $NAMESPACE/$request ${inRoot}`;
   return [
-    'value="$("${root_kubectl[@]}" get certificaterequest "$request" --namespace="$NAMESPACE" -o \'jsonpath={.status.certificate}\')" \\',
-    `  || fail "kubectl (ROOT_KUBECTL) could not read ${about}"`,
+    `value="$(ask "kubectl (ROOT_KUBECTL) could not read ${about}" "" "\${root_kubectl[@]}" get certificaterequest "$request" --namespace="$NAMESPACE" -o 'jsonpath={.status.certificate}')" || exit 1`,
     'printf %s "$value" | base64 -d >"$work/signed.pem"',
     '# The first certificate is the intermediate: a CA, of this key, and verified by the root read above.',
     `openssl x509 -in "$work/signed.pem" -out "$work/intermediate.pem" 2>/dev/null || fail "CertificateRequest $NAMESPACE/$request ${inRoot} holds no certificate"`,
@@ -202,6 +238,6 @@ function checkBlock(kept: KeptRoot): Block {
     '[ "$(openssl x509 -noout -pubkey -in "$work/intermediate.pem" | openssl sha256)" = "$(openssl pkey -pubout -in "$work/intermediate-key.pem" | openssl sha256)" ] \\',
     `  || fail "${about} is not of the key made for it"`,
     'openssl verify -CAfile "$work/root.pem" "$work/intermediate.pem" >/dev/null 2>&1 \\',
-    `  || fail "${about} does not verify against the root in Secret ${kept.rootSecret}"`,
+    `  || fail "${about} does not verify against the root ${inRoot}"`,
   ];
 }

@@ -15,10 +15,14 @@ export function shellBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1]);
 }
 
-/** Runs a bash block from `cwd`, asynchronously, so that the controllers act meanwhile; throws with its output when it fails. */
+/**
+ * Runs a bash block from `cwd`, asynchronously, so that the controllers act meanwhile; throws with its
+ * output when it fails. No start-up file is read: bash reads one when it takes its input for a remote
+ * shell's, and /etc/bash.bashrc fails under -u.
+ */
 export function bash(block: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', block], { cwd, env });
+    const child = spawn('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', block], { cwd, env });
     let out = '';
     child.stdout.on('data', (d) => { out += d; });
     child.stderr.on('data', (d) => { out += d; });

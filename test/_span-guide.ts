@@ -96,7 +96,7 @@ export function runBlock(block: DocBlock, cwd: string, env: NodeJS.ProcessEnv, s
   const pwd = path.join(scratch, `block-${block.line}.pwd`);
   fs.writeFileSync(script, block.text);
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-eo', 'pipefail', '-c', 'cd "$1"; . "$2"; pwd > "$3"', 'bash', cwd, script, pwd], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['--norc', '--noprofile', '-eo', 'pipefail', '-c', 'cd "$1"; . "$2"; pwd > "$3"', 'bash', cwd, script, pwd], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => { output += d; });
     child.stderr.on('data', (d) => { output += d; });

@@ -118,10 +118,10 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
     const copyKubectl = createFakeKubectl(path.join(home, '.kubectl'));
     const command = refused.stderr.slice(refused.stderr.indexOf('for example: ') + 'for example: '.length).trimEnd();
     const env = { ...process.env, HOME: home, KUBECTL: copyKubectl.command };
-    const once = spawnSync('bash', ['-euo', 'pipefail', '-c', command], { cwd: root, encoding: 'utf8', env });
+    const once = spawnSync('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', command], { cwd: root, encoding: 'utf8', env });
     expect({ status: once.status, error: once.status === 0 ? '' : once.stderr }).toEqual({ status: 0, error: '' });
     const caKey = fs.readFileSync(path.join(home, 'pki-demo-basic', 'ca-key.pem'), 'utf8');
-    const twice = spawnSync('bash', ['-euo', 'pipefail', '-c', command], { cwd: root, encoding: 'utf8', env });
+    const twice = spawnSync('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', command], { cwd: root, encoding: 'utf8', env });
     expect({ status: twice.status, error: twice.status === 0 ? '' : twice.stderr }).toEqual({ status: 0, error: '' });
     expect(fs.existsSync(path.join(home, 'pki-demo-basic', 'cfssl'))).toBe(false);
     expect(fs.readFileSync(path.join(home, 'pki-demo-basic', 'ca-key.pem'), 'utf8')).toBe(caKey);
@@ -135,7 +135,7 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
     const readmeKubectl = createFakeKubectl(path.join(home, '.kubectl'));
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, PATH: `${readmeKubectl.dir}:${process.env.PATH}` };
     delete env.KUBECTL;
-    const ran = spawnSync('bash', ['-euo', 'pipefail', '-c', block.text], { cwd: path.join(__dirname, '..'), encoding: 'utf8', env });
+    const ran = spawnSync('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', block.text], { cwd: path.join(__dirname, '..'), encoding: 'utf8', env });
     expect({ status: ran.status, error: ran.status === 0 ? '' : ran.stderr }).toEqual({ status: 0, error: '' });
     // The second line's kubectl, with its context, was the one called by the second run.
     expect(readmeKubectl.calls().some((c) => c.includes('--context=staging'))).toBe(true);

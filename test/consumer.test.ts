@@ -364,7 +364,7 @@ describe('an app made by cdk8s init typescript-app, as docs/how-to/cdk8s-init.md
     delete env.CDK8S_OUTDIR;
     const [init, setUp] = blocks().filter((b) => b.lang === 'sh');
     expect(init.text).toBe('mkdir my-app && cd my-app\ncdk8s init typescript-app\n');
-    const made = spawnSync('bash', ['-eo', 'pipefail', '-c', init.text], { cwd: work, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const made = spawnSync('bash', ['--norc', '--noprofile', '-eo', 'pipefail', '-c', init.text], { cwd: work, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     myApp = path.join(work, 'my-app');
     // Without GitHub, init stops at its import step, as the guide says; the app is written and installed by then.
     if (made.status !== 0) {

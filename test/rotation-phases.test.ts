@@ -269,7 +269,7 @@ describe('the pieces a rotation of TLS for MySQL clients adds', () => {
       fs.writeFileSync(path.join(dir, 'sql', 'g1', 'leaf.pem'), 'sql g1');
       const script = [...LINK_FUNCTION, 'fail() { echo "$*" >&2; exit 1; }',
         'link_from g1 ca.pem .', 'link_from g2 leaf.pem g1', 'link_from sql/g1 ca.pem sql', 'link_from sql/g2 leaf.pem sql/g1'].join('\n');
-      expect(spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd: dir, encoding: 'utf8' }).stderr).toBe('');
+      expect(spawnSync('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script], { cwd: dir, encoding: 'utf8' }).stderr).toBe('');
       const read = (f: string) => [fs.readlinkSync(path.join(dir, f)), fs.readFileSync(path.join(dir, f), 'utf8')];
       expect([read('g1/ca.pem'), read('g2/leaf.pem'), read('sql/g1/ca.pem'), read('sql/g2/leaf.pem')]).toEqual([
         ['.././ca.pem', 'initial'], ['../g1/leaf.pem', 'g1'], ['.././ca.pem', 'sql initial'], ['../g1/leaf.pem', 'sql g1'],

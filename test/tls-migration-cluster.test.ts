@@ -402,11 +402,11 @@ describe('runbook', () => {
       const kubectl = createFakeKubectl(path.join(root, 'kubectl'));
       const env = { ...process.env, PATH: `${kubectl.dir}${path.delimiter}${process.env.PATH}` };
       // Without CERTS, the block stops at once, saying what to set.
-      const unset = spawnSync('bash', ['-c', block], { cwd: outdir, env, encoding: 'utf8' });
+      const unset = spawnSync('bash', ['--norc', '--noprofile', '-c', block], { cwd: outdir, env, encoding: 'utf8' });
       expect(unset.status).not.toBe(0);
       expect(unset.stderr).toContain('CERTS: set CERTS to the folder of the client certificate files');
       expect(kubectl.secrets()).toEqual([]);
-      const ran = spawnSync('bash', ['-euo', 'pipefail', '-c', block], { cwd: outdir, env: { ...env, CERTS: certs }, encoding: 'utf8' });
+      const ran = spawnSync('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', block], { cwd: outdir, env: { ...env, CERTS: certs }, encoding: 'utf8' });
       expect({ status: ran.status, stderr: ran.stderr }).toEqual({ status: 0, stderr: '' });
       expect(kubectl.secrets().map((x) => [x.namespace, x.name, Object.keys(x.data).sort(), Buffer.from(x.data['tls.key'], 'base64').toString()])).toEqual([
         ['demo', 'shared-tls', ['ca.crt', 'tls.crt', 'tls.key'], 'KEY of shared-tls\n'],

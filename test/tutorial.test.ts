@@ -155,7 +155,7 @@ async function follow(blocks: readonly Block[], cwd: string, env: NodeJS.Process
     const pwd = path.join(scratch, `block-${i}.pwd`);
     fs.writeFileSync(script, block.text);
     const result = await new Promise<Ran>((resolve, reject) => {
-      const child = spawn('bash', ['-eo', 'pipefail', '-c', 'cd "$1"; . "$2"; pwd > "$3"', 'bash', cwd, script, pwd], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('bash', ['--norc', '--noprofile', '-eo', 'pipefail', '-c', 'cd "$1"; . "$2"; pwd > "$3"', 'bash', cwd, script, pwd], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => { stdout += d; });
@@ -323,7 +323,7 @@ describeWithTools('docs/tutorial.md on a real API server with the real cert-mana
       const timeless = (report: string) => report.replace(/checked at \S+/, 'checked at <time>');
       expect(timeless(shownReport.text)).toBe(timeless(verified.stdout));
       // The same command's JSON report, with no failing check.
-      const json = spawnSync('bash', ['-eo', 'pipefail', '-c', `${verified.block.text.trim()} --json`], { cwd: app, env, encoding: 'utf8' });
+      const json = spawnSync('bash', ['--norc', '--noprofile', '-eo', 'pipefail', '-c', `${verified.block.text.trim()} --json`], { cwd: app, env, encoding: 'utf8' });
       expect({ status: json.status, stderr: json.stderr }).toEqual({ status: 0, stderr: '' });
       const report = JSON.parse(json.stdout);
       expect({ ok: report.ok, failures: failures(report) }).toEqual({ ok: true, failures: [] });

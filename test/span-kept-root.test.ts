@@ -266,7 +266,7 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     expect(versionOf()).toBe(version);
   });
 
-  test('the script stops, one line naming what to do, on a stray argument, a blank ROOT_KUBECTL, a bad TIMEOUT, kubectl at no API server, at the root\'s cluster or unable to tell (a kubectl that only warns still answers), and a root Issuer that is not ready', async () => {
+  test('the script stops, one line naming what to do, on a stray argument, a blank ROOT_KUBECTL, a bad TIMEOUT, kubectl at no API server, at the root\'s cluster or unable to tell (a kubectl that only warns still answers), a root Issuer that is not ready, and two requests that say they issued the root', async () => {
     const stops = async (name: string, context: string, args: string, extra: NodeJS.ProcessEnv, line: string) => {
       const script = `kubectl config use-context ${context} >/dev/null\n../cluster-tls/orders/orders/cfssl/issue-intermediate.sh ${args}`;
       const error = await bash(script, path.join(app, name, 'dist'), { ...env, ROOT_KUBECTL: 'kubectl --context=east', ...extra }).then(() => undefined, (e: Error) => e.message);
@@ -303,6 +303,20 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
         + 'kubectl wait --for=condition=Ready certificate/orders-root-ca -n orders');
     } finally {
       planes.get('west')!.kubectl(['delete', 'issuer', 'orders-root-ca-issuer', '-n', 'orders']);
+    }
+    // A second request in east that says it issued the root's current revision: which one holds the root is then unknown.
+    const east = planes.get('east')!;
+    const revision = east.kubectl(['get', 'certificate', 'orders-root-ca', '-n', 'orders', '-o', 'jsonpath={.status.revision}']).stdout;
+    const key = spawnSync('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', '/dev/null', '-subj', '/CN=not-the-root'], { encoding: 'utf8' });
+    const impostor = { apiVersion: 'cert-manager.io/v1', kind: 'CertificateRequest',
+      metadata: { name: 'impostor', namespace: 'orders', annotations: { 'cert-manager.io/certificate-name': 'orders-root-ca', 'cert-manager.io/certificate-revision': revision } },
+      spec: { request: Buffer.from(key.stdout).toString('base64'), issuerRef: { name: 'no-such-issuer', kind: 'Issuer', group: 'cert-manager.io' } } };
+    expect(east.kubectl(['create', '-f', '-'], JSON.stringify(impostor)).status).toBe(0);
+    try {
+      await stops('west', 'west', '', {}, `several CertificateRequests in Kubernetes cluster east say they issued revision ${revision} of Certificate orders/orders-root-ca; `
+        + 'delete those cert-manager did not make: kubectl get certificaterequests -n orders');
+    } finally {
+      east.kubectl(['delete', 'certificaterequest', 'impostor', '-n', 'orders']);
     }
   });
 

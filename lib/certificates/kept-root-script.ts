@@ -158,6 +158,7 @@ function rootBlock(settings: CertificateSettings, kept: KeptRoot): Block {
     `  -o 'jsonpath={range .items[?(@.metadata.annotations.cert-manager\\.io/certificate-name=="${rootCa}")]}{.metadata.annotations.cert-manager\\.io/certificate-revision} {.status.certificate}{"\\n"}{end}')" || exit 1`,
     'value="$(awk -v revision="$revision" \'$1 == revision { print $2 }\' <<<"$issued")"',
     `[ -n "$value" ] || fail "no CertificateRequest of revision $revision of Certificate $NAMESPACE/${rootCa} ${inRoot} holds the root; its requests are kept unless the Certificate's revisionHistoryLimit removed it"`,
+    `[[ "$value" != *"$nl"* ]] || fail "several CertificateRequests ${inRoot} say they issued revision $revision of Certificate $NAMESPACE/${rootCa}; delete those cert-manager did not make: kubectl get certificaterequests -n $NAMESPACE"`,
     'printf %s "$value" | base64 -d >"$work/root.pem"',
     `identity "$work/root.pem" >/dev/null || fail "the certificate of revision $revision of Certificate $NAMESPACE/${rootCa} ${inRoot} is not a certificate"`,
     ...rootExpiryBlock('"$work/root.pem"', settings.caDuration, inRoot,
@@ -239,5 +240,9 @@ function checkBlock(kept: KeptRoot): Block {
     `  || fail "${about} is not of the key made for it"`,
     'openssl verify -CAfile "$work/root.pem" "$work/intermediate.pem" >/dev/null 2>&1 \\',
     `  || fail "${about} does not verify against the root ${inRoot}"`,
+    '# The CA the Issuer says it signed with (status.ca, from its Secret) is the root read above.',
+    `value="$(ask "kubectl (ROOT_KUBECTL) could not read the CA of CertificateRequest $NAMESPACE/$request ${inRoot}" "" "\${root_kubectl[@]}" get certificaterequest "$request" --namespace="$NAMESPACE" -o 'jsonpath={.status.ca}')" || exit 1`,
+    'printf %s "$value" | base64 -d >"$work/signer.pem"',
+    `[ "$(identity "$work/signer.pem" 2>/dev/null)" = "$(identity "$work/root.pem")" ] || fail "Issuer $NAMESPACE/${kept.issuer} ${inRoot} signed with another CA than the root its Certificate issued; check what its Secret holds"`,
   ];
 }

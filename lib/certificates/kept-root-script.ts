@@ -113,18 +113,18 @@ function optionsBlock(kept: KeptRoot): Block {
 }
 
 /**
- * `ask WHAT TODO COMMAND...`: the command's standard output, kubectl's answer; its warnings on
+ * `ask WHAT HINT COMMAND...`: the command's standard output, kubectl's answer; its warnings on
  * standard error are left out. On an error it stops the script with `WHAT: <the last line kubectl
- * printed>; TODO`. It runs in a command substitution, so each call is followed by `|| exit 1`.
+ * printed>; HINT`. It runs in a command substitution, so each call is followed by `|| exit 1`.
  */
 const ASK_FUNCTION: Block = [
-  '# ask WHAT TODO COMMAND...: the answer of kubectl on standard output; on an error, stops with WHAT, the last line kubectl printed and TODO.',
+  '# ask WHAT HINT COMMAND...: the answer of kubectl on standard output; on an error, stops with WHAT, the last line kubectl printed and HINT (what to do).',
   'ask() {',
-  '  local what="$1" todo="$2" out',
+  '  local what="$1" hint="$2" out',
   '  shift 2',
   '  if ! out="$("$@" 2>"$work/kubectl.err")"; then',
   '    out="$(<"$work/kubectl.err")"',
-  '    fail "$what: ${out##*$nl}${todo:+; $todo}"',
+  '    fail "$what: ${out##*$nl}${hint:+; $hint}"',
   '  fi',
   '  printf \'%s\' "$out"',
   '}',

@@ -182,7 +182,7 @@ describe('duplicates', () => {
   test('two constructs claiming one Secret', () => {
     const facts = (at: string, namespace: string) => ({
       node: { path: at } as any, namespace, clusterName: 'basic', commonName: 'basic', secretNames: () => ['basic-store-cluster-secret'],
-      _joinedNameClaims: () => [], _issuers: () => ({}), _namespacedSecrets: () => [], _allowsWorkload: () => false,
+      _joinedNameClaims: () => [], _issuers: () => ({}), _plannedSecrets: () => [], _trustedObjects: () => [], _clusterResourceNamespaces: () => [],
     });
     expect(secretClaims([facts('demo/a', 'demo'), facts('other/a', 'other')])).toBeUndefined();
     expect(secretClaims([facts('demo/a', 'demo'), facts('other/a', 'other'), facts('demo/b', 'demo')])).toBe('demo/b: Secret "basic-store-cluster-secret" in namespace "demo": '

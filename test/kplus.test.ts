@@ -104,7 +104,7 @@ describe('cdk8s-plus interop', () => {
     // Taken: a Secret of cdk8s-plus-34, imported or declared.
     const other = setup({ changefeed: { sinkTlsSecretNames: [kplus34.Secret.fromSecretName(Testing.chart(), 'sink', 'kafka-tls')] } });
     expect(other.database.sinkTlsSecretNames).toEqual(['kafka-tls']);
-    const declared = new kplus34.Secret(Testing.chart(), 'declared', { metadata: { name: 'declared-tls' } });
+    const declared = new kplus34.Secret(new Chart(Testing.app(), 'secrets', { namespace: 'demo' }), 'declared', { metadata: { name: 'declared-tls' } });
     expect(setup({ changefeed: { sinkTlsSecretNames: [declared] } }).database.sinkTlsSecretNames).toEqual(['declared-tls']);
     // A cdk8s-plus-34 object that is not a Secret is refused, as one of cdk8s-plus-27 is.
     const configMap = new kplus34.ConfigMap(Testing.chart(), 'settings', { metadata: { name: 'kafka-tls' } });

@@ -178,17 +178,3 @@ describe('catalog', () => {
     expect(() => component('tikv' as any)).toThrow('unknown component token "tikv"; expected one of mig-master, mig-worker');
   });
 });
-
-describe('the Secrets the library writes for a cluster', () => {
-  test('every generation\'s CA, every leaf, and every leaf\'s staging copy for every rotation, each with what it holds', () => {
-    const secrets = names.clusterSecrets('basic', ['r1', 'r2']);
-    expect(secrets.get('basic-ca-secret')).toBe('the CA and its private key');
-    expect(secrets.get('basic-ca-r2-secret')).toBe('the CA of rotation r2 and its private key');
-    expect(secrets.get('basic-store-cluster-secret')).toBe('the store\'s server certificate and key');
-    expect(secrets.get('basic-mig-client-secret-r1'))
-      .toBe('the migration cluster\'s client certificate and key issued by rotation r1, staged before it is copied to basic-mig-client-secret');
-    // Each component's server Secret and both client Secrets, once and once staged per rotation, and three CAs.
-    expect(secrets.size).toBe(COMPONENTS.length * 3 + 2 * 3 + 3);
-    expect(names.clusterSecrets('basic', []).has('basic-store-cluster-secret-r1')).toBe(false);
-  });
-});

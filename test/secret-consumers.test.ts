@@ -99,17 +99,30 @@ describe('a workload of the app that loads the cluster\'s own certificates', () 
     const database = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', tlsClient: {} });
     return { root, chart, database };
   };
-  const refusal = (workload: string, secret: string) => `${workload}: Secret "${secret}": received a Deployment that loads it, outside the components of cluster basic; `
-    + 'expected an application to hold a certificate of its own (TlsDatabaseCluster.addSqlClient): every component trusts this Secret\'s CA and would take the workload for one of its own; '
+  const refusal = (workload: string, secret: string, holds: string) => `${workload}: Secret "${secret}" in namespace "demo" (${holds}, of cluster demo/basic): `
+    + 'received a Deployment that loads it (spec.template.spec.volumes[0].secret.secretName); '
+    + 'expected it held only by the cert-manager Certificate that writes it, the cluster\'s components (the operator\'s pods) and a tool given to allowWorkload: '
+    + 'every component trusts its CA and would take the holder for one of its own; give an application a certificate of its own (TlsDatabaseCluster.addSqlClient); '
     + 'for a tool that acts as a component, call allowWorkload with it on the cluster\'s certificates (demo/db/Certificates)';
+  const CLIENT = 'the database cluster\'s client certificate and key';
 
-  test('is refused in one line naming the fix, whichever of them it loads: the client, a server, the CA', () => {
-    for (const pick of [(db: TlsDatabaseCluster) => db.clientSecretName, (db: TlsDatabaseCluster) => db.serverSecretName('store'), (db: TlsDatabaseCluster) => db.certificates.caSecretName]) {
+  test('is refused in one line naming the fix, whichever of them it loads: the client, a server; the CA\'s key even when allowed', () => {
+    const picks: [(db: TlsDatabaseCluster) => string, string][] = [
+      [(db) => db.clientSecretName, CLIENT], [(db) => db.serverSecretName('store'), 'the store\'s server certificate and key'],
+    ];
+    for (const [pick, holds] of picks) {
       const { root, chart, database } = app();
       const tool = new kplus.Deployment(chart, 'tool', { containers: [{ image: 'registry.example.com/tool:1.0.0' }] });
       tool.containers[0].mount('/etc/tls', kplus.Volume.fromSecret(chart, 'tls', kplus.Secret.fromSecretName(chart, 'ref', pick(database))));
-      expect(() => renderApp(root)).toThrow(refusal('demo/tool', pick(database)));
+      expect(() => renderApp(root)).toThrow(refusal('demo/tool', pick(database), holds));
     }
+    const { root, chart, database } = app();
+    const tool = new kplus.Deployment(chart, 'tool', { containers: [{ image: 'registry.example.com/tool:1.0.0' }] });
+    tool.containers[0].mount('/etc/tls', kplus.Volume.fromSecret(chart, 'tls', kplus.Secret.fromSecretName(chart, 'ref', database.certificates.caSecretName)));
+    database.certificates.allowWorkload(tool);
+    expect(() => renderApp(root)).toThrow('demo/tool: Secret "basic-ca-secret" in namespace "demo" (the CA and its private key, of cluster demo/basic): '
+      + 'received a Deployment that loads it (spec.template.spec.volumes[0].secret.secretName); expected it held only by the cert-manager Certificate that writes it and the CA issuer that signs with it: '
+      + 'whoever holds a CA\'s key signs certificates every component trusts; no workload needs a CA\'s key: give an application a certificate of its own (TlsDatabaseCluster.addSqlClient)');
   });
 
   test('is taken once allowed, by the workload or a construct that holds it; an application on its own certificate needs nothing', () => {
@@ -119,7 +132,7 @@ describe('a workload of the app that loads the cluster\'s own certificates', () 
     ctl.containers[0].mount('/etc/tls', kplus.Volume.fromSecret(chart, 'tls', database.clientSecret()));
     const shop = new kplus.Deployment(chart, 'shop', { containers: [{ image: 'registry.example.com/shop:1.0.0' }] });
     shop.containers[0].mount('/etc/tls', kplus.Volume.fromSecret(chart, 'shop-tls', kplus.Secret.fromSecretName(chart, 'shop-ref', database.addSqlClient('shop').secretName)));
-    expect(() => renderApp(root)).toThrow(refusal('demo/tools/ctl', 'basic-cluster-client-secret'));
+    expect(() => renderApp(root)).toThrow(refusal('demo/tools/ctl', 'basic-cluster-client-secret', CLIENT));
     database.certificates.allowWorkload(tools);
     expect(() => renderApp(root)).not.toThrow();
     expect(() => database.certificates.allowWorkload('ctl' as any)).toThrow('demo/db/Certificates: allowWorkload.workload: received "ctl"; expected the construct of a workload of this app (a Deployment, a Job, an ApiObject)');

@@ -3,6 +3,7 @@
  * as cert-manager Issuer and Certificate objects.
  */
 import { Chart } from 'cdk8s';
+import { certManagerObject } from './cert-manager-object';
 import { Construct } from 'constructs';
 import {
   Certificate, CertificateSpecPrivateKey, CertificateSpecPrivateKeyAlgorithm, CertificateSpecPrivateKeyRotationPolicy,
@@ -148,7 +149,7 @@ export function managedCertificate(settings: CertificateSettings,
 function declareLibraryCa(scope: Construct, settings: CertificateSettings, labels: LeafFields['labels'],
   manage: (certificate: Certificate, secretName: string, ca: boolean) => Certificate): (kind: ClusterKind) => Signer {
   const { clusterName, namespace } = settings;
-  const selfSigned = new Issuer(scope, 'SelfSignedIssuer', {
+  const selfSigned = certManagerObject(Issuer, scope, 'SelfSignedIssuer', {
     metadata: { name: names.selfSignedIssuerName(clusterName), namespace, labels },
     spec: { selfSigned: {} },
   });
@@ -156,7 +157,7 @@ function declareLibraryCa(scope: Construct, settings: CertificateSettings, label
   const cas = new Map(caObjectsInUse(settings.rotation)
     .map((g) => [g, manage(declareCa(scope, settings, labels, selfSigned, g), names.caSecretName(clusterName, g), true)]));
   return issuerSigner((kind) => {
-    const issuer = new Issuer(scope, `Issuer-${kind}`, {
+    const issuer = certManagerObject(Issuer, scope, `Issuer-${kind}`, {
       metadata: { name: names.caIssuerName(clusterName, kind), namespace, labels },
       spec: { ca: { secretName: names.caSecretName(clusterName, signing) } },
     });
@@ -177,7 +178,7 @@ function declareKeptRoot(scope: Construct, settings: CertificateSettings,
   const { clusterName, namespace } = settings;
   // The root's label alone: `cmctl renew -l <certificates label>` renews the leaves, not the root.
   const rootLabels = { [names.ROOT_CA_LABEL]: clusterName };
-  const selfSigned = new Issuer(scope, 'RootSelfSignedIssuer', {
+  const selfSigned = certManagerObject(Issuer, scope, 'RootSelfSignedIssuer', {
     metadata: { name: names.selfSignedIssuerName(clusterName), namespace, labels: rootLabels },
     spec: { selfSigned: {} },
   });
@@ -189,7 +190,7 @@ function declareKeptRoot(scope: Construct, settings: CertificateSettings,
     subject: subjectFields(rootSubject(settings)),
     duration: rootDuration(settings),
   }), secretName, true);
-  new Issuer(scope, 'RootIssuer', {
+  certManagerObject(Issuer, scope, 'RootIssuer', {
     metadata: { name: names.rootIssuerName(clusterName), namespace, labels: rootLabels },
     spec: { ca: { secretName } },
   }).node.addDependency(root);
@@ -228,7 +229,7 @@ export function declareCaCertificate(scope: Construct, settings: CertificateSett
   /** The validity, by default `caDuration`. */
   readonly duration?: string;
 }): Certificate {
-  const certificate = new Certificate(scope, ca.id ?? (generation === names.INITIAL_GENERATION ? 'Ca' : `Ca-${generation}`), {
+  const certificate = certManagerObject(Certificate, scope, ca.id ?? (generation === names.INITIAL_GENERATION ? 'Ca' : `Ca-${generation}`), {
     metadata: { ...ca.metadata, labels: { ...ca.metadata.labels } },
     spec: {
       secretName: ca.secretName,
@@ -249,7 +250,7 @@ function declareLeaf(
   scope: Construct, leaf: LeafFields, id: string, signer: Signer, secretName: string, usages: readonly string[], plan?: ServerCertificatePlan,
 ): Certificate {
   const { settings, labels } = leaf;
-  const cert = new Certificate(scope, id, {
+  const cert = certManagerObject(Certificate, scope, id, {
     metadata: { name: secretName, namespace: settings.namespace, labels },
     spec: {
       secretName,

@@ -47,6 +47,7 @@ import type { NamespacedName } from '../model/names';
 import { requireDistinctSubjects } from './subjects';
 import { KubernetesSpan, ResolvedSpan, SPAN_SHAPE, resolveSpan } from '../model/span';
 import { intermediateStep, requireSpanSettings } from './intermediate';
+import { TRUST_CLASSES, TrustedObject, clusterKey, clusterTrust, grantClusterTrust } from '../model/trust';
 import { DNS_SUBDOMAIN_MAX, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
 
 
@@ -269,8 +270,6 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
   private readonly kinds = new Set<ClusterKind>();
   private readonly versions = new Map<ComponentToken, string>();
   private readonly externalSecrets = new Map<string, ExternalTlsSecret>();
-  /** The workloads of the app allowed to load the cluster's own certificates ({@link allowWorkload}). */
-  private readonly allowedWorkloads: IConstruct[] = [];
   private readonly extraNames: NonNullable<ClusterCertificatesProps['extraNames']>;
   private readonly renderer: CertificateRenderer;
   private expiry?: ExpiryWatch;
@@ -480,15 +479,18 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
   }
 
   /**
-   * What a Secret of this name holds when the library writes it for this cluster, or undefined:
-   * the CA Secret of every generation, any component's server Secret and either kind's client
-   * Secret (planned or not), and their staging Secrets, for every rotation declared; with TLS for
-   * MySQL clients, its Secrets in this namespace and theirs.
+   * What a Secret of this name in the cluster's namespace holds when the library writes it for this
+   * cluster, or undefined: the CA Secret of every generation, any component's server Secret and
+   * either kind's client Secret (planned or not), and their staging Secrets, for every rotation
+   * declared; a span's intermediate and root; with TLS for MySQL clients, the SQL server's, the
+   * operator's and the reload user's. Not an application's own, which is handed to whatever
+   * connects as that application (a migration target, say).
    */
   public ownedSecret(name: string): string | undefined {
     checkArguments(this, 'ownedSecret', { name }, { name: 'string' });
-    const ids = this.rotation?.history.map((h) => h.id) ?? [];
-    return names.clusterSecrets(this.clusterName, ids).get(name) ?? this.sql?.ownedSecret(name, ids);
+    // What a cluster resource may load is the user's, or an application's handed to what connects as it (a migration target).
+    return this._trustedObjects().find((t) => t.kind === 'Secret' && t.namespace === this.namespace && t.name === name
+      && !TRUST_CLASSES[t.trust].holders.includes('loader'))?.holds;
   }
 
   /**
@@ -520,30 +522,54 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    * certificate, or a component's server certificate. Every component trusts their CA, so whoever
    * holds one is taken for a component: give them only to a tool that acts as one (the
    * coordinator's command-line client, a job of the operator's kind). An application never needs
-   * one: give it a certificate of its own (`TlsDatabaseCluster.addSqlClient`). Without this call, a
-   * workload of the app that loads one is refused at synth.
+   * one: give it a certificate of its own (`TlsDatabaseCluster.addSqlClient`). No workload may hold
+   * a CA's key, this call or not. Without this call, a workload of the app that loads one is
+   * refused at synth.
    * @param workload the workload's construct (a cdk8s-plus `Deployment`, an `ApiObject`), or a construct that holds it
    */
   public allowWorkload(workload: IConstruct): void {
     checkArguments(this, 'allowWorkload', { workload }, { workload: constructOf(isConstruct, 'the construct of a workload of this app (a Deployment, a Job, an ApiObject)') });
-    this.allowedWorkloads.push(workload);
+    grantClusterTrust(workload, 'tool', clusterKey(this.namespace, this.clusterName), true);
   }
 
   /**
-   * Whether a construct is, or sits below, a workload {@link allowWorkload} allowed.
+   * Every trust-bearing object of the cluster, with its owner class: what the app's trust rule
+   * checks every object against.
    * @internal
    */
-  public _allowsWorkload(object: IConstruct): boolean {
-    return this.allowedWorkloads.some((w) => object === w || object.node.scopes.includes(w));
+  public _trustedObjects(): TrustedObject[] {
+    const sql = this.sql?.plan();
+    return clusterTrust({
+      clusterName: this.clusterName,
+      namespace: this.namespace,
+      certificates: this.node.path,
+      libraryCa: this.issuer === undefined && this.span === undefined,
+      certManager: this.method === IssuingMethod.CERT_MANAGER,
+      libraryLeaves: this.method !== IssuingMethod.USER_PROVIDED,
+      rotationIds: this.rotation?.history.map((h) => h.id) ?? [],
+      span: this.span && { current: this.span.current.name, keepsRoot: this.span.root?.name === this.span.current.name },
+      sql: sql && { caNamespace: sql.ca.secretNamespace, secrets: sql.secrets, reloadUser: this.sql!.options.reloadUser },
+      external: this.externalTlsSecrets(),
+    });
   }
 
   /**
-   * Every Secret the certificates issue or require, each in its namespace: those of
-   * {@link secretNames} in the cluster's, and those of TLS for MySQL clients in theirs.
+   * Every Secret of the plan in the cluster's namespace, those of TLS for MySQL clients included:
+   * what the operator may mount on the cluster's pods.
    * @internal
    */
-  public _namespacedSecrets(): { readonly namespace: string; readonly name: string }[] {
-    return [...this.secretNames().map((name) => ({ namespace: this.namespace, name })), ...(this.plan().sqlTls?.secrets ?? []).map((s) => ({ namespace: s.namespace, name: s.name }))];
+  public _plannedSecrets(): string[] {
+    const plan = this.plan();
+    return [...plan.secrets.map((s) => s.name), ...(plan.sqlTls?.secrets ?? []).filter((s) => s.namespace === this.namespace).map((s) => s.name)];
+  }
+
+  /**
+   * The namespaces cert-manager reads the Secrets of this cluster's ClusterIssuers from.
+   * @internal
+   */
+  public _clusterResourceNamespaces(): string[] {
+    const namespace = this.sql?.plan().ca.secretNamespace;
+    return namespace === undefined ? [] : [namespace];
   }
 
   /** Every Secret the certificates issue or require: the CA Secret (cert-manager, without `issuerRef`) and those of the plan. */

@@ -22,6 +22,7 @@
  */
 import { Construct } from 'constructs';
 import { Issuer } from '../../imports/issuers-cert-manager.io';
+import { certManagerObject } from './cert-manager-object';
 import { ClusterKind } from '../model/catalog';
 import type { CertificateSettings } from './certificate-options';
 import { KeyAlgorithm } from './certificate-options';
@@ -145,7 +146,7 @@ export function declareIntermediate(scope: Construct, settings: CertificateSetti
   }
   file('Script', INTERMEDIATE_SCRIPT, span.root === undefined ? intermediateScript(settings, span) : keptRootScript(settings, span, span.root), true);
   const secretName = names.intermediateSecretName(clusterName, span.current.name, signingCaObject(settings.rotation));
-  return (kind: ClusterKind) => new Issuer(scope, `Issuer-${kind}`, {
+  return (kind: ClusterKind) => certManagerObject(Issuer, scope, `Issuer-${kind}`, {
     metadata: { name: names.caIssuerName(clusterName, kind), namespace, labels },
     spec: { ca: { secretName } },
   });

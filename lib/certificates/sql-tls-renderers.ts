@@ -15,6 +15,7 @@ import * as layout from '../model/output-layout';
 import { OutputFile } from '../synth/output-file';
 import type { RunbookStep } from '../documents/runbook';
 import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret } from './certificate-options';
+import { certManagerObject } from './cert-manager-object';
 import { CERT_MANAGER_GROUP, declareCaCertificate, managedCertificate, privateKeySpec, toUsage } from './cert-manager';
 import { cfsslKey, json } from './cfssl';
 import { caObjectsInUse, leafCustody, signingCaObject } from './rotation';
@@ -53,7 +54,7 @@ export function sqlRenderer(scope: Construct, method: IssuingMethod, settings: C
 function renderSqlCertManager(scope: Construct, settings: CertificateSettings, certManagerNamespace: string): SqlRenderer {
   const { clusterName, namespace, rotation } = settings;
   const labels = { [names.CERTIFICATES_LABEL]: clusterName };
-  const selfSigned = new Issuer(scope, 'SelfSignedIssuer', {
+  const selfSigned = certManagerObject(Issuer, scope, 'SelfSignedIssuer', {
     metadata: { name: names.sqlCaSelfSignedIssuerName(namespace, clusterName), namespace: certManagerNamespace, labels },
     spec: { selfSigned: {} },
   });
@@ -71,10 +72,10 @@ function renderSqlCertManager(scope: Construct, settings: CertificateSettings, c
   }));
   // One ClusterIssuer, of the CA that signs in this phase (as the cluster's Issuers).
   const signing = names.sqlCaName(namespace, clusterName, signingCaObject(rotation));
-  const issuer = new ClusterIssuer(scope, 'Issuer', {
+  const issuer = certManagerObject(ClusterIssuer, scope, 'Issuer', {
     metadata: { name: names.sqlClusterIssuerName(namespace, clusterName), labels },
     spec: { ca: { secretName: signing } },
-  });
+  }, [certManagerNamespace]);
   // Cluster-wide: the namespace cdk8s gives every object of a chart does not belong on it.
   issuer.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
   issuer.node.addDependency(cas.get(signingCaObject(rotation))!);
@@ -86,7 +87,7 @@ function renderSqlCertManager(scope: Construct, settings: CertificateSettings, c
         return;
       }
       const secretName = custody === 'staged' ? names.stagingSecretName(secret.name, rotation!.id) : secret.name;
-      const leaf = new Certificate(scope, custody === 'staged' ? `Staged${id}` : id, {
+      const leaf = certManagerObject(Certificate, scope, custody === 'staged' ? `Staged${id}` : id, {
         metadata: { name: secretName, namespace: secret.namespace, labels },
         spec: {
           secretName,

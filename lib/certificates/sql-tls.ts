@@ -161,6 +161,7 @@ export function resolveSqlTlsOptions(scope: IConstruct, options: SqlTlsOptions):
   requireDnsLabel(scope, 'tlsClient.certManagerNamespace', certManagerNamespace);
   const disableClientAuthn = options.disableClientAuthn ?? false;
   if (options.reloadUser !== undefined) {
+    requireOwnSqlUser(scope, 'tlsClient.reloadUser', options.reloadUser);
     if (!isSqlClientName(options.reloadUser)) {
       inputError(scope, 'tlsClient.reloadUser', options.reloadUser, `a DNS label of at most ${SQL_TLS.userNameMax} characters: the database user the runbook ties to the certificate the library issues for it`);
     }
@@ -176,6 +177,18 @@ export function resolveSqlTlsOptions(scope: IConstruct, options: SqlTlsOptions):
     certManagerNamespace,
     ...(options.reloadUser !== undefined ? { reloadUser: options.reloadUser } : {}),
   };
+}
+
+/**
+ * Throws when `user` is an account the SQL server has built in ({@link SQL_TLS}.builtInUsers): the
+ * runbook ties each user the library issues a certificate for to it, and a built-in account would
+ * lose its password logins (`root`'s every one), with `SUPER` granted to the reload user besides.
+ */
+export function requireOwnSqlUser(scope: IConstruct, field: string, user: string): void {
+  if ((SQL_TLS.builtInUsers as readonly string[]).includes(user)) {
+    inputError(scope, field, user, `a database user of its own, not ${SQL_TLS.builtInUsers.map((u) => `"${u}"`).join(' or ')}, which the SQL server has built in: `
+      + 'the runbook ties the user to its certificate (ALTER USER … REQUIRE SUBJECT), which would lock every password login of that account out');
+  }
 }
 
 /**
@@ -263,6 +276,7 @@ export class SqlTls extends Construct {
     const field = `addSqlClient("${name}")`;
     checkProps(scope, options, SQL_CLIENT_SHAPE, `${field}.options.`);
     requireDnsLabel(scope, 'addSqlClient.name', name);
+    requireOwnSqlUser(scope, 'addSqlClient.name', name);
     if (name.length > SQL_TLS.userNameMax) {
       inputError(scope, 'addSqlClient.name', name, `at most ${SQL_TLS.userNameMax} characters: it is the database user the runbook ties to the certificate, and MySQL and the SQL server allow no longer user names`);
     }
@@ -343,30 +357,6 @@ export class SqlTls extends Construct {
       text: [`The certificates of the applications are issued into their own namespaces, which must exist first: ${elsewhere.map((n) => `\`${n}\``).join(', ')}. This makes any that does not exist yet:`],
       commands: elsewhere.map((n) => `kubectl create namespace ${n} --dry-run=client -o json | kubectl apply -f -`),
     }];
-  }
-
-  /**
-   * What a Secret of TLS for MySQL clients in the cluster's namespace holds, by name, or undefined:
-   * props that name a Secret the user creates refuse these. The server's and the operator's, and
-   * the staging Secret of each one for every rotation; not an application's own, which is handed to
-   * whatever connects as that application (a migration target, say).
-   * @param rotationIds the ids of every rotation declared
-   * @jsii ignore
-   */
-  public ownedSecret(name: string, rotationIds: readonly string[]): string | undefined {
-    const inCluster = this.secrets().filter((s) => s.namespace === this.props.settings.namespace);
-    const holds = (s: TlsPlanSqlSecret) => `${s.role === 'server' ? 'the SQL server\'s' : s.role === 'operator-client' ? 'the operator\'s client' : `application ${s.application}'s`} certificate and key for MySQL clients`;
-    const found = inCluster.find((s) => s.name === name && s.role !== 'application');
-    if (found) {
-      return holds(found);
-    }
-    for (const id of rotationIds) {
-      const staged = inCluster.find((s) => names.stagingSecretName(s.name, id) === name);
-      if (staged) {
-        return `${holds(staged)} issued by rotation ${id}, staged before it is copied to ${staged.name}`;
-      }
-    }
-    return undefined;
   }
 
   /**

@@ -9,7 +9,7 @@ import * as names from '../model/names';
 import { operatorApiVersion } from '../model/settings';
 import type { ITlsDatabaseCluster } from './tls-cluster';
 import { fromOutputFolder, inFilesFolder, operationPath } from '../model/output-layout';
-import { SecretRef, secretRef, secretRefName } from '../model/secret-ref';
+import { SecretRef, secretRef } from '../model/secret-ref';
 import { compact, operatorManifest } from './operator';
 import { OutputFile } from '../synth/output-file';
 import { stringifyManifests } from '../yaml/emitter';
@@ -283,10 +283,9 @@ function resolveBackupRestoreProps(scope: IConstruct, props: BackupRestoreProps)
     inputError(scope, 'backup, restore', undefined, 'a backup, a restore or both (for example backup: {})');
   }
   const s3 = props.s3;
-  const s3SecretName = checkS3(scope, s3);
-  requireExternalSecretName(scope, 's3.secretName', s3SecretName, cluster.certificates);
-  const credentialsSecretName = secretRefName(props.credentialsSecretName);
-  requireExternalSecretName(scope, 'credentialsSecretName', credentialsSecretName, cluster.certificates);
+  checkS3(scope, s3);
+  const s3SecretName = requireExternalSecretName(scope, 's3.secretName', s3.secretName, cluster.certificates);
+  const credentialsSecretName = requireExternalSecretName(scope, 'credentialsSecretName', props.credentialsSecretName, cluster.certificates);
   requireText(scope, 'user', props.user,
     /^[^\s'"`$\\]+$/, 'a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need');
   const sendCredToStore = props.sendCredToStore ?? true;
@@ -297,12 +296,11 @@ function resolveBackupRestoreProps(scope: IConstruct, props: BackupRestoreProps)
   return { sendCredToStore, prefix, backupType, credentialsSecretName, s3SecretName };
 }
 
-/** Checks the bucket's fields (an `http://` endpoint only with `allowInsecureEndpoint`), and returns its Secret's name. */
-function checkS3(scope: IConstruct, s3: S3Storage): string {
+/** Checks the bucket's fields (an `http://` endpoint only with `allowInsecureEndpoint`). */
+function checkS3(scope: IConstruct, s3: S3Storage): void {
   requireText(scope, 's3.provider', s3.provider, /^[a-z0-9][a-z0-9-]*$/, 'a storage provider name such as "aws" or "ceph"');
   requireText(scope, 's3.region', s3.region, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a region such as "us-west-2"');
   requireText(scope, 's3.bucket', s3.bucket, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a bucket name (letters, digits, \'-\', \'_\' and \'.\')');
-  const secretName = secretRefName(s3.secretName);
   const allowInsecureEndpoint = s3.allowInsecureEndpoint ?? false;
   if (s3.endpoint !== undefined) {
     const expected = 'the storage service\'s URL, such as "https://s3.example.com" (a port after the host, as in "https://s3.example.com:9000")';
@@ -313,7 +311,6 @@ function checkS3(scope: IConstruct, s3: S3Storage): string {
         'an https:// URL, since the backup and the storage access keys travel over it; set s3.allowInsecureEndpoint to true to accept http://');
     }
   }
-  return secretName;
 }
 
 /** The requested operations, Backup before Restore, each with its options checked and the shared defaults applied. */

@@ -10,6 +10,7 @@ import { ClusterKind, ComponentToken, DeployedBy, clusterKind, component, compon
 import * as names from '../model/names';
 import { requireMinimum, requireRelease } from '../model/versions';
 import { restartAnnotationKey } from '../model/settings';
+import { SecretRef, secretRefIn, secretRefName } from '../model/secret-ref';
 
 /** The props both cluster constructs have. */
 export const TLS_CLUSTER_SHAPE = {
@@ -93,47 +94,50 @@ export function resolveCluster(scope: Construct, props: TlsClusterProps, kind: C
 }
 
 /**
- * Checks the names of Secrets that hold certificates for databases outside the cluster (the
- * migration cluster's sources and target, the changefeed's sinks): Secret names, none of them a
- * Secret the cluster's own certificates use, which would hand a CA key or a component's identity
- * to the pods that mount it. Returns them without duplicates.
+ * Checks the Secrets that hold certificates for databases outside the cluster (the migration
+ * cluster's sources and target, the changefeed's sinks): Secret names, none of them a Secret the
+ * cluster's own certificates use, which would hand a CA key or a component's identity to the pods
+ * that mount it. Returns their names without duplicates.
  */
-export function externalSecretNames(scope: Construct, field: string, secretNames: readonly string[] | undefined, certificates: ClusterCertificates): string[] {
-  if (secretNames === undefined) {
+export function externalSecretNames(scope: Construct, field: string, secrets: readonly SecretRef[] | undefined, certificates: ClusterCertificates): string[] {
+  if (secrets === undefined) {
     return [];
   }
-  secretNames.forEach((name, i) => requireMountedSecretName(scope, `${field}[${i}]`, name, certificates));
-  return [...new Set(secretNames)];
+  return [...new Set(secrets.map((ref, i) => requireMountedSecretName(scope, `${field}[${i}]`, ref, certificates)))];
 }
 
 /**
- * Throws unless `name` is a Secret name that the library does not write for the cluster: a Secret
- * the user creates (an external database's client certificate, a password, storage keys) must
- * never be one that holds a CA key or a component's identity, which the pods that mount it, or
- * whoever holds the other Secret's access, would then get.
+ * The name of a Secret the user creates (an external database's client certificate, a password,
+ * storage keys) for the cluster's pods, which load it from the cluster's namespace. Throws when it
+ * is one the library writes for the cluster, which holds a CA key, a component's identity or
+ * another client's (the pods that mount it, or whoever holds the other Secret's access, would then
+ * get it), or when it is a Secret the app declares in another namespace.
  */
-export function requireExternalSecretName(scope: IConstruct, field: string, name: string, certificates: ClusterCertificates): void {
+export function requireExternalSecretName(scope: IConstruct, field: string, ref: SecretRef, certificates: ClusterCertificates): string {
+  const name = secretRefIn(scope, field, ref, certificates.namespace);
   requireDnsSubdomain(scope, field, name);
   const holds = certificates.ownedSecret(name);
   if (holds !== undefined) {
     inputError(scope, field, name, `a Secret you create, not one the library writes (${name} holds ${holds})`);
   }
+  return name;
 }
 
 /**
- * Throws unless `name` can stand in a cluster resource's `tlsClientSecretNames`: a Secret the user
- * creates ({@link requireExternalSecretName}) whose name is a DNS-1123 label too. The operator names
- * the pod volume that mounts each of these Secrets after the Secret, and Kubernetes takes only a
- * label as a volume name: a Secret name with a '.', or longer than 63 characters, leaves the pods
+ * The name of a Secret that can stand in a cluster resource's `tlsClientSecretNames`: a Secret the
+ * user creates ({@link requireExternalSecretName}) whose name is a DNS-1123 label too. The operator
+ * names the pod volume that mounts each of these Secrets after the Secret, and Kubernetes takes only
+ * a label as a volume name: a Secret name with a '.', or longer than 63 characters, leaves the pods
  * uncreated.
  */
-export function requireMountedSecretName(scope: IConstruct, field: string, name: string, certificates: ClusterCertificates): void {
+export function requireMountedSecretName(scope: IConstruct, field: string, ref: SecretRef, certificates: ClusterCertificates): string {
+  const name = secretRefName(ref);
   // The label rule first, in one step: every label is a Secret name too, so a name it refuses gets the rule it must meet.
   if (typeof name !== 'string' || !isDnsLabel(name)) {
     inputError(scope, field, name, `a Secret name that is a DNS-1123 label (lowercase letters, digits and '-', at most ${DNS_LABEL_MAX} characters): `
       + `the operator names the pod volume that mounts it after it, and Kubernetes refuses a volume name with '.' or of more than ${DNS_LABEL_MAX} characters`);
   }
-  requireExternalSecretName(scope, field, name, certificates);
+  return requireExternalSecretName(scope, field, ref, certificates);
 }
 
 /**

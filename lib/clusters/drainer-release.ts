@@ -14,7 +14,7 @@ import { OutputFile } from '../synth/output-file';
 import type { ClusterCertificates } from '../certificates/cluster-certificates';
 import type { ITlsDatabaseCluster } from './tls-cluster';
 import { drainerValuesPath, fromOutputFolder, manifestFileName } from '../model/output-layout';
-import { CdkPlusPackage, SecretRef, secretRef, secretRefName } from '../model/secret-ref';
+import { CdkPlusPackage, SecretRef, secretRef } from '../model/secret-ref';
 import { registerDrainer } from '../synth/app-rules';
 import { compact, dependWithinChart } from './operator';
 import { RunbookStep } from '../documents/runbook';
@@ -513,12 +513,9 @@ function resolveDownstreamTls(scope: Construct, downstream: DrainerDownstreamTls
   if (downstream === undefined) {
     return undefined;
   }
-  const secretName = secretRefName(downstream.secretName);
-  requireExternalSecretName(scope, 'downstreamTls.secretName', secretName, cluster.certificates);
-  const checkpointSecretName = downstream.checkpointSecretName === undefined ? undefined : secretRefName(downstream.checkpointSecretName);
-  if (checkpointSecretName !== undefined) {
-    requireExternalSecretName(scope, 'downstreamTls.checkpointSecretName', checkpointSecretName, cluster.certificates);
-  }
+  const secretName = requireExternalSecretName(scope, 'downstreamTls.secretName', downstream.secretName, cluster.certificates);
+  const checkpointSecretName = downstream.checkpointSecretName === undefined ? undefined
+    : requireExternalSecretName(scope, 'downstreamTls.checkpointSecretName', downstream.checkpointSecretName, cluster.certificates);
   // Lists of their own: no certificate Common Name of this cluster is implied (hence the empty one).
   const allowedCommonNames = downstream.allowedCommonNames === undefined ? undefined
     : requireExtraCommonNames(scope, 'downstreamTls.allowedCommonNames', downstream.allowedCommonNames, '');
@@ -600,8 +597,7 @@ function checkConfigSource(scope: Construct, props: DrainerReleaseProps, cluster
       inputError(scope, 'gitOps', gitOps, `"${GitOpsEngine.FLUX}" with configSecret: only Flux takes chart values from a Secret (valuesFrom); `
         + 'without Flux, give the configuration in config (it goes to the values file)');
     }
-    requireExternalSecretName(scope, 'configSecret', secretRefName(configSecret), cluster.certificates);
-    return secretRefName(configSecret);
+    return requireExternalSecretName(scope, 'configSecret', configSecret, cluster.certificates);
   }
   if (config === undefined) {
     return undefined;

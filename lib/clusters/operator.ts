@@ -4,6 +4,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { operatorApiVersion } from '../model/settings';
+import { grantClusterTrust, grantOwnReferences } from '../model/trust';
 
 /** What every operator object needs. */
 export interface OperatorObjectProps {
@@ -39,11 +40,18 @@ class FinishedApiObject extends ApiObject {
 
 /**
  * Creates one object of the operator's custom resources under `scope` with the id `Resource`.
- * The spec is handed over complete; nothing mutates it afterwards.
+ * The spec is handed over complete; nothing mutates it afterwards. The object holds the Secrets its
+ * spec names (see `grantOwnReferences`); `cluster`, for a cluster resource, makes it hold the
+ * cluster's own certificates too, which the operator mounts on its pods.
  */
-export function operatorObject(scope: Construct, props: OperatorObjectProps): ApiObject {
+export function operatorObject(scope: Construct, props: OperatorObjectProps, cluster?: string): ApiObject {
   const objectProps = operatorManifest(scope, props);
-  return props.finish ? new FinishedApiObject(scope, 'Resource', objectProps, props.finish) : new ApiObject(scope, 'Resource', objectProps);
+  const object = props.finish ? new FinishedApiObject(scope, 'Resource', objectProps, props.finish) : new ApiObject(scope, 'Resource', objectProps);
+  grantOwnReferences(object, objectProps, props.namespace);
+  if (cluster !== undefined) {
+    grantClusterTrust(object, 'operator', cluster);
+  }
+  return object;
 }
 
 /**

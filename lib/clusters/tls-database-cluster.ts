@@ -3,6 +3,7 @@
  * certificates and allowed Common Names, its runbook and its monitor.
  */
 import { ApiObject, Chart } from 'cdk8s';
+import { clusterKey } from '../model/trust';
 import type * as kplus from 'cdk8s-plus-27';
 import type { ResolvedSpan } from '../model/span';
 import { CdkPlusPackage, SecretRef, secretRef, secretRefName, secretRefs } from '../model/secret-ref';
@@ -343,7 +344,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     // The user that reloads the MySQL port's certificate in rotations, with a certificate of its own.
     this.sqlTls?.addReloadClient(this);
 
-    this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', props.changefeed?.sinkTlsSecretNames?.map(secretRefName), this.certificates);
+    this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', props.changefeed?.sinkTlsSecretNames, this.certificates);
     this.sinkTlsSecretNames.forEach((name) => this.certificates._addExternalTlsSecret({ name, namespace, usedBy: 'the changefeed\'s sink' }));
     const spec: Record<string, unknown> = {
       tlsCluster: { enabled: this.tlsEnabled, enableDiscoveryMTLS: this.discoveryMTLS || undefined },
@@ -361,7 +362,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       kind: clusterKind(ClusterKind.DATABASE).resourceKind, name: props.clusterName, namespace, spec: compact(spec),
       // Written as maps, so that escape hatches patch maps; rendered as the TOML documents the operator keeps whole.
       finish: (json) => withConfigDocuments(this, json),
-    });
+    }, clusterKey(namespace, props.clusterName));
     this.resource.node.addDependency(this.certificates);
 
     this.runbook = new OutputFile(this, 'Runbook', {

@@ -4,10 +4,11 @@
  */
 import * as path from 'node:path';
 import { ApiObject, Chart } from 'cdk8s';
+import { clusterKey } from '../model/trust';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct, IConstruct } from 'constructs';
 import { ClusterKind, ComponentToken, DeployedBy, PORTS, SHOWN_VALUES, SQL_TLS, clusterKind, component, componentsOf } from '../model/catalog';
-import { isSqlClientName } from '../certificates/sql-tls';
+import { isSqlClientName, requireOwnSqlUser } from '../certificates/sql-tls';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
@@ -23,7 +24,7 @@ import {
 import { compact, operatorObject } from './operator';
 import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { TLS_CLUSTER_SHAPE, ownComponent, requireMountedSecretName, resolveCluster, rotationRestart } from './cluster-props';
-import { CdkPlusPackage, SecretRef, secretRef, secretRefName } from '../model/secret-ref';
+import { CdkPlusPackage, SecretRef, secretRef } from '../model/secret-ref';
 import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../model/props';
 import { StorageSize, storageSize } from '../model/quantity';
 import { requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity } from '../model/validate';
@@ -405,7 +406,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
         tlsClientSecretNames: [...this.tlsClientSecretNames],
         ...Object.fromEntries(members),
       }),
-    });
+    }, clusterKey(this.namespace, props.clusterName));
     resource.node.addDependency(this.certificates);
     return resource;
   }
@@ -531,6 +532,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
       inputError(this, 'target.tlsSecretName', undefined, `the Secret of the client certificate for cluster ${database.clusterName}, `
         + 'or a database whose SQL server takes TLS from clients (tlsClient: {}), so that the library issues the migration its own certificate');
     }
+    requireOwnSqlUser(this, 'target.user', user);
     if (!isSqlClientName(user)) {
       inputError(this, 'target.user', user, `a DNS label of at most ${SQL_TLS.userNameMax} characters, the application the library issues the target's client certificate for `
         + '(or give target.tlsSecretName: the Secret of a client certificate of your own)');
@@ -545,9 +547,9 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
       inputError(this, `${field}.port`, shown(port), 'a port from 1 to 65535');
     }
-    requireMountedSecretName(this, `${field}.tlsSecretName`, secretRefName(db.tlsSecretName), this.certificates);
+    const tlsSecretName = requireMountedSecretName(this, `${field}.tlsSecretName`, db.tlsSecretName, this.certificates);
     return {
-      host, port, user: db.user, password: db.password ?? '', passwordGiven: db.password !== undefined, tlsSecretName: secretRefName(db.tlsSecretName),
+      host, port, user: db.user, password: db.password ?? '', passwordGiven: db.password !== undefined, tlsSecretName,
     };
   }
 

@@ -414,6 +414,40 @@ export const OPERATOR_ROLL_ORDER_SOURCE = 'the operator\'s release-1.6 sync loop
   + 'pkg/controller/dmcluster/dm_cluster_control.go; later releases roll the changefeed first when its version is 5.1 or later, '
   + 'which the rotation keeps safe as well';
 
+/**
+ * A switch of a cluster resource that has the operator mount a Secret on its pods (with
+ * `spec.tlsCluster.enabled`): a component's object in the spec mounts its server Secret, the
+ * discovery server's mutual TLS and the SQL server's TLS for MySQL clients mount theirs.
+ * @jsii ignore
+ */
+export interface OperatorMount {
+  /** The cluster resource's kind. */
+  readonly resourceKind: ClusterKindEntry['resourceKind'];
+  /** The field whose presence (or, with `value`, whose value) has the operator mount the Secret. */
+  readonly path: readonly string[];
+  /** The value that turns it on; any value present when unset. */
+  readonly value?: unknown;
+  /** The Secret mounted: a component's server Secret, or the SQL server's Secret for MySQL clients. */
+  readonly secret: { readonly component: ComponentToken } | { readonly sqlServer: true };
+  /** The construct's prop that sets the field and plans the Secret. */
+  readonly prop: string;
+}
+
+/**
+ * Every field of a cluster resource that has the operator mount a Secret when TLS is on, read from
+ * the operator's release 1.6 (each component's `tlsCluster` volume, `enableDiscoveryMTLS` on the
+ * discovery Deployment, `tlsClient.enabled` on the SQL server's): the fields an escape hatch can set
+ * without the prop that issues what they mount.
+ * @jsii ignore
+ */
+export const OPERATOR_MOUNTS: readonly OperatorMount[] = [
+  ...COMPONENTS.filter((c) => c.specKey !== undefined && c.deployment === DeployedBy.OPERATOR).map((c): OperatorMount => ({
+    resourceKind: CLUSTER_KINDS.find((k) => k.kind === c.cluster)!.resourceKind, path: ['spec', c.specKey!], secret: { component: c.token }, prop: c.specKey!,
+  })),
+  { resourceKind: 'DatabaseCluster', path: ['spec', 'tlsCluster', 'enableDiscoveryMTLS'], value: true, secret: { component: 'discovery' }, prop: 'enableDiscoveryMTLS' },
+  { resourceKind: 'DatabaseCluster', path: ['spec', 'sqlserver', 'tlsClient', 'enabled'], value: true, secret: { sqlServer: true }, prop: 'tlsClient' },
+];
+
 /** The `kind` of every cluster resource (`DatabaseCluster`, `MigrationCluster`). */
 export const CLUSTER_RESOURCE_KINDS: ReadonlySet<string> = new Set(CLUSTER_KINDS.map((k) => k.resourceKind));
 
@@ -519,6 +553,14 @@ export const SQL_TLS = {
   certManagerNamespace: 'cert-manager',
   /** The longest database user name MySQL and the SQL server take: an application's name is its user's. */
   userNameMax: 32,
+  /**
+   * The accounts MySQL-protocol servers have built in, of those a DNS label can name: TiDB's
+   * `root@%`, MySQL's and MariaDB's `root@localhost`, and MariaDB's `mysql@localhost` (its
+   * `mariadb-install-db` makes it, for the unix-socket login; the `mysql.*` and `mariadb.sys`
+   * accounts hold a '.'). The runbook ties a user it is given to a certificate (`REQUIRE SUBJECT`),
+   * which would lock the password logins of a built-in account out.
+   */
+  builtInUsers: ['root', 'mysql'],
   /** Where the application-TLS guide's example (docs/how-to/application-tls.md) mounts an application's Secret in its pods. */
   mountPath: '/var/run/secrets/sql-tls',
 } as const;

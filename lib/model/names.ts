@@ -7,7 +7,7 @@
  * Kubernetes' limits (a DNS-1123 label is at most 63 characters, a Secret name at most 253).
  */
 import {
-  CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, COMPONENTS, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, SECRET_KEYS, SQL_TLS, clusterKind, component,
+  CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, SECRET_KEYS, SQL_TLS, clusterKind, component,
 } from './catalog';
 
 /** An object in its namespace: a Secret, or a Certificate and the Secret of the same name. */
@@ -104,35 +104,6 @@ export function signingSecretName(clusterName: string, generation: string, kuber
  */
 export function stagingSecretName(secretName: string, generation: string): string {
   return `${secretName}-${generation}`;
-}
-
-/**
- * Every Secret the library writes for a cluster, by name, with what it holds (as a message says
- * it): the CA Secret of every generation (the initial one and one per rotation id), the server
- * Secret of every component and the client Secret of each cluster kind, whether planned or not,
- * and the staging Secret of each of those leaves for every rotation. `rotationIds` are the ids of
- * every rotation declared, oldest first.
- */
-export function clusterSecrets(clusterName: string, rotationIds: readonly string[]): Map<string, string> {
-  const secrets = new Map<string, string>();
-  const add = (name: string, holds: string) => {
-    if (!secrets.has(name)) {
-      secrets.set(name, holds);
-    }
-  };
-  for (const generation of [INITIAL_GENERATION, ...rotationIds]) {
-    add(caSecretName(clusterName, generation),
-      generation === INITIAL_GENERATION ? 'the CA and its private key' : `the CA of rotation ${generation} and its private key`);
-  }
-  const leaves: [string, string][] = [
-    ...COMPONENTS.map((c): [string, string] => [serverSecretName(clusterName, c.token), `the ${c.token}'s server certificate and key`]),
-    ...Object.values(ClusterKind).map((k): [string, string] => [clientSecretName(clusterName, k), `the ${k} cluster's client certificate and key`]),
-  ];
-  leaves.forEach(([name, holds]) => add(name, holds));
-  for (const id of rotationIds) {
-    leaves.forEach(([name, holds]) => add(stagingSecretName(name, id), `${holds} issued by rotation ${id}, staged before it is copied to ${name}`));
-  }
-  return secrets;
 }
 
 /** The CA-type Issuer of a cluster kind: `${cluster_name}-db-issuer` or `${cluster_name}-mig-issuer`. */

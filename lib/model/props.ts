@@ -44,6 +44,11 @@ export type PropSpec =
      * @default MAX_TEXT
      */
     readonly maxLength?: number;
+    /**
+     * A construct that must belong to the app of the construct that takes it (see `constructOf`).
+     * @default false
+     */
+    readonly sameApp?: boolean;
   };
 
 /** The props of a construct or of one of its objects, by name. */
@@ -110,9 +115,9 @@ export function listOf(shape: PropShape, optional = true, expected?: string, ite
   return { type: 'list', optional, shape, expected, itemExpected };
 }
 
-/** A construct of one class (the cluster a construct belongs to). */
+/** A construct of one class (the cluster a construct belongs to), of the app of the construct that takes it. */
 export function constructOf(is: (value: unknown) => boolean, expected: string, optional = false): PropSpec {
-  return { type: 'value', optional, is, expected };
+  return { type: 'value', optional, is, expected, sameApp: true };
 }
 
 /** Whether a value is a construct (of any copy of the constructs library). */
@@ -413,8 +418,24 @@ function checkProp(scope: IConstruct | string, field: string, key: string, value
       if (full.is !== undefined && !full.is(value)) {
         wrong();
       }
+      if (full.sameApp) {
+        requireSameApp(scope, field, value, expectedOf(full));
+      }
       break;
   }
+}
+
+/**
+ * Throws when a construct handed to a construct belongs to another app: what the receiving
+ * construct adds for it (objects, files, runbook steps, certificates) would go to one app and the
+ * construct to the other, and neither output would be whole.
+ */
+function requireSameApp(scope: IConstruct | string, field: string, value: unknown, expected: string): void {
+  if (typeof scope === 'string' || !isConstruct(value) || value.node.root === scope.node.root) {
+    return;
+  }
+  inputError(scope, field, new Description(`${value.node.path || 'the root'} of another app`),
+    `${expected}, in the app that holds ${scope.node.path}: what the two add for each other would go to two outputs, neither of them whole; declare both in one app`);
 }
 
 /** The items of a list, read without running a getter; a hole or a getter is refused. */

@@ -5,7 +5,10 @@
  */
 import type * as kplus from 'cdk8s-plus-27';
 import type { Construct, IConstruct } from 'constructs';
+import { ApiObject, Chart } from 'cdk8s';
+import { Description, inputError } from './errors';
 import { PropSpec, isConstruct } from './props';
+import { DEFAULT_NAMESPACE } from './trust-references';
 
 /**
  * What the constructs read of a cdk8s-plus `ISecret`: its name and its kind. Every major's
@@ -60,6 +63,30 @@ export function isSecretRef(value: unknown): value is SecretRef {
 /** The name of the Secret a {@link SecretRef} refers to. */
 export function secretRefName(ref: SecretRef): string {
   return typeof ref === 'string' ? ref : ref.name;
+}
+
+/**
+ * The name of the Secret a {@link SecretRef} refers to, for pods of `namespace` to load. Throws when
+ * it is a Secret the app declares (a cdk8s-plus `Secret`, not one imported by name) in another
+ * namespace: a pod loads Secrets of its own namespace only, and would find none there, or another.
+ */
+export function secretRefIn(scope: IConstruct, field: string, ref: SecretRef, namespace: string): string {
+  const name = secretRefName(ref);
+  if (typeof ref === 'string') {
+    return name;
+  }
+  const declared = ref.node.children.find((c) => ApiObject.isApiObject(c)) as ApiObject | undefined;
+  if (declared === undefined) {
+    return name;
+  }
+  const own = declared.metadata.namespace ?? Chart.of(declared).namespace;
+  const declaredIn = own ?? DEFAULT_NAMESPACE;
+  if (declaredIn !== namespace) {
+    const where = own === undefined ? `with no namespace, which kubectl applies to "${DEFAULT_NAMESPACE}"` : `in namespace "${own}"`;
+    inputError(scope, field, new Description(`the Secret "${name}" that ${ref.node.path} declares ${where}`),
+      `a Secret of namespace "${namespace}", where the pods that load it read it: declare it in a chart of that namespace, or refer to it by name`);
+  }
+  return name;
 }
 
 /** The prop spec of a {@link SecretRef}. */

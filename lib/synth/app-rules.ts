@@ -9,11 +9,12 @@
  */
 import { ApiObject, App } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { CLUSTER_RESOURCE_KINDS as CLUSTER_RESOURCES } from '../model/catalog';
+import { CLUSTER_RESOURCE_KINDS as CLUSTER_RESOURCES, OPERATOR_MOUNTS } from '../model/catalog';
+import * as names from '../model/names';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
 import { ClusterTlsError, Description, describeValue, inputErrorMessage } from '../model/errors';
-import { isWorkload, podSpecOf } from '../certificates/secret-consumers';
-import { secretsOfPodSpec } from '../model/pod-secrets';
+import { AppFacts, TrustFacts, appFacts } from './app-facts';
+import { trustBoundary } from './trust-rule';
 import type { MigrationRecreationPhase } from '../model/recreation';
 
 /**
@@ -24,21 +25,19 @@ import type { MigrationRecreationPhase } from '../model/recreation';
 export const MANIFESTS_ONLY_CONTEXT = 'cdk8s-cluster-tls/manifests-only';
 
 /** What the rules need to know about a `ClusterCertificates`. */
-export interface CertificatesFacts {
+export interface CertificatesFacts extends TrustFacts {
   readonly node: IConstruct['node'];
   readonly namespace: string;
   readonly clusterName: string;
   readonly commonName: string;
   /** Every Secret the certificates issue or require. */
   secretNames(): string[];
+  /** Every Secret of the plan in the cluster's namespace, TLS for MySQL clients' included (see `ClusterCertificates._plannedSecrets`). */
+  _plannedSecrets(): string[];
   /** The objects named by a joined name or cluster-wide (see `ClusterCertificates._joinedNameClaims`). */
   _joinedNameClaims(): { readonly what: string; readonly namespace?: string; readonly name: string }[];
-  /** Every Secret issued or required, each in its namespace (see `ClusterCertificates._namespacedSecrets`). */
-  _namespacedSecrets(): { readonly namespace: string; readonly name: string }[];
   /** The issuer `issuerRef` names, and the ClusterIssuer of the SQL CA (see `ClusterCertificates._issuers`). */
   _issuers(): { readonly issuerRef?: { readonly name: string; readonly kind: string; readonly group: string }; readonly sqlIssuer?: string };
-  /** Whether a workload may load the cluster's own certificates (see `ClusterCertificates.allowWorkload`). */
-  _allowsWorkload(object: IConstruct): boolean;
   /** The Kubernetes clusters the cluster spans, when it spans several (see `ClusterCertificates.span`). */
   readonly span?: { readonly clusters: readonly { readonly name: string }[]; readonly root?: { readonly name: string } };
   /** The rotation declared last, with every one before it (see `ClusterCertificates.rotation`). */
@@ -183,10 +182,10 @@ const librarySynthClasses = new WeakMap<object, new (...args: never[]) => App>()
 
 /** The app's validation: the first failure of the rules, as one line; one mistake is one line. */
 function firstRuleFailure(root: IConstruct, state: AppState): string[] {
-  const objects = root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
-  const failure = uniqueObjects(objects) ?? secretClaims(state.certificates) ?? joinedNames(state.certificates) ?? issuerRefs(objects, state.certificates)
-    ?? drainerReleases(state.drainers) ?? commonNames(objects, state.certificates) ?? secretsAcrossNamespaces(objects, state.certificates)
-    ?? componentCertificatesOutside(objects, state.certificates);
+  const facts = appFacts(root, state.certificates);
+  const objects = facts.objects.map((o) => o.object);
+  const failure = uniqueObjects(objects) ?? secretClaims(state.certificates) ?? joinedNames(state.certificates) ?? issuerRefs(facts, state.certificates)
+    ?? drainerReleases(state.drainers) ?? commonNames(facts, state.certificates) ?? operatorMounts(facts, state.certificates) ?? trustBoundary(facts);
   return failure === undefined ? [] : [failure];
 }
 
@@ -205,62 +204,6 @@ export function uniqueObjects(objects: readonly ApiObject[]): string | undefined
         + 'expected each object once: share one construct instead of declaring it twice';
     }
     seen.set(key, o.node.path);
-  }
-  return undefined;
-}
-
-/**
- * A workload that loads a Secret the library issues only in other namespaces (a Deployment in
- * `apps` mounting the cluster's client Secret of `demo`): a pod reads Secrets of its own namespace
- * only, so it would not start, or would read another Secret of that name.
- */
-export function secretsAcrossNamespaces(objects: readonly ApiObject[], certificates: readonly CertificatesFacts[]): string | undefined {
-  const issuedIn = new Map<string, Set<string>>();
-  for (const { namespace, name } of certificates.flatMap((c) => c._namespacedSecrets())) {
-    issuedIn.set(name, (issuedIn.get(name) ?? new Set<string>()).add(namespace));
-  }
-  for (const o of objects.filter((x) => isWorkload(x.kind))) {
-    const rendered = o.toJson();
-    const namespace = rendered.metadata?.namespace;
-    const spec = podSpecOf(rendered);
-    if (typeof namespace !== 'string' || spec === undefined) {
-      continue;
-    }
-    for (const name of secretsOfPodSpec(spec)) {
-      const where = issuedIn.get(name);
-      if (where !== undefined && !where.has(namespace)) {
-        return `${o.node.path}: Secret "${name}": received a ${o.kind} in namespace ${describeValue(namespace)} that loads it; expected it in the namespace the library issues `
-          + `the Secret in (${[...where].sort().join(', ')}): a pod reads Secrets of its own namespace only; declare the workload there, or give it a certificate `
-          + `of its own in "${namespace}" (addSqlClient with namespace "${namespace}")`;
-      }
-    }
-  }
-  return undefined;
-}
-
-/**
- * A workload of the app that loads a cluster's own certificate (the shared client Secret, a server
- * Secret, the CA Secret) without `allowWorkload`: every component trusts that CA, so the workload
- * would be taken for a component. An application gets a certificate of its own instead.
- */
-export function componentCertificatesOutside(objects: readonly ApiObject[], certificates: readonly CertificatesFacts[]): string | undefined {
-  for (const o of objects.filter((x) => isWorkload(x.kind))) {
-    const rendered = o.toJson();
-    const spec = podSpecOf(rendered);
-    if (spec === undefined) {
-      continue;
-    }
-    const loaded = secretsOfPodSpec(spec);
-    for (const c of certificates.filter((x) => x.namespace === rendered.metadata?.namespace && !x._allowsWorkload(o))) {
-      const name = c.secretNames().find((s) => loaded.has(s));
-      if (name !== undefined) {
-        // A cdk8s-plus workload's object is its child `Resource`: the workload is named by its own path.
-        const workload = o.node.id === 'Resource' && o.node.scope !== undefined ? o.node.scope.node.path : o.node.path;
-        return `${workload}: Secret "${name}": received a ${o.kind} that loads it, outside the components of cluster ${c.clusterName}; `
-          + 'expected an application to hold a certificate of its own (TlsDatabaseCluster.addSqlClient): every component trusts this Secret\'s CA and would take the workload for one of its own; '
-          + `for a tool that acts as a component, call allowWorkload with it on the cluster's certificates (${c.node.path})`;
-      }
-    }
   }
   return undefined;
 }
@@ -309,7 +252,7 @@ export function joinedNames(certificates: readonly CertificatesFacts[]): string 
  * be its own CA, and no component could check another's), or the SQL CA of a cluster, whose
  * certificates go to application teams (it would sign a cluster's components too).
  */
-export function issuerRefs(objects: readonly ApiObject[], certificates: readonly CertificatesFacts[]): string | undefined {
+export function issuerRefs(facts: AppFacts, certificates: readonly CertificatesFacts[]): string | undefined {
   const sqlIssuers = new Map(certificates.flatMap((c) => {
     const sql = c._issuers().sqlIssuer;
     return sql === undefined ? [] : [[sql, c] as const];
@@ -324,10 +267,10 @@ export function issuerRefs(objects: readonly ApiObject[], certificates: readonly
       return `${c.node.path}: issuerRef: received the ClusterIssuer "${ref.name}", the SQL CA of cluster ${sql.namespace}/${sql.clusterName}; `
         + 'expected an issuer of a CA for cluster components: the SQL CA signs the certificates application teams hold, and must sign nothing else';
     }
-    const issuer = objects.find((o) => o.kind === ref.kind && o.name === ref.name && o.apiVersion.startsWith('cert-manager.io/')
+    const issuer = facts.objects.find(({ object: o }) => o.kind === ref.kind && o.name === ref.name && o.apiVersion.startsWith('cert-manager.io/')
       && (ref.kind === 'ClusterIssuer' || o.metadata.namespace === c.namespace));
-    if (issuer !== undefined && (issuer.toJson() as { spec?: { selfSigned?: unknown } }).spec?.selfSigned !== undefined) {
-      return `${c.node.path}: issuerRef: received the self-signed ${ref.kind} "${ref.name}" (${issuer.node.path}); `
+    if (issuer !== undefined && issuer.rendered.spec?.selfSigned !== undefined) {
+      return `${c.node.path}: issuerRef: received the self-signed ${ref.kind} "${ref.name}" (${issuer.object.node.path}); `
         + 'expected an issuer of a CA: with a self-signed issuer each certificate is its own CA, and no component can check another\'s';
     }
   }
@@ -364,13 +307,12 @@ export function drainerReleases(drainers: readonly DrainerFacts[]): string | und
  * single-value lists (coordinator, migration master) hold exactly it. A cluster resource with TLS
  * off (a TLS enablement before its flip) has no lists yet, and is skipped.
  */
-export function commonNames(objects: readonly ApiObject[], certificates: readonly CertificatesFacts[]): string | undefined {
+export function commonNames(facts: AppFacts, certificates: readonly CertificatesFacts[]): string | undefined {
   const byCluster = new Map(certificates.map((c) => [`${c.namespace}/${c.clusterName}`, c.commonName]));
-  for (const o of objects) {
+  for (const { object: o, rendered } of facts.objects) {
     if (!CLUSTER_RESOURCES.has(o.kind)) {
       continue;
     }
-    const rendered = o.toJson();
     const cn = byCluster.get(`${o.metadata.namespace}/${o.name}`);
     if (cn === undefined || rendered.spec?.tlsCluster?.enabled === false) {
       continue;
@@ -385,6 +327,34 @@ export function commonNames(objects: readonly ApiObject[], certificates: readonl
       }
       if (!Array.isArray(list) || !list.includes(cn)) {
         return `${o.node.path}: ${field}: received ${describeValue(list)}; expected a list that holds "${cn}", the certificates' Common Name`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The fields of every cluster resource with TLS on that have the operator mount a Secret
+ * (`OPERATOR_MOUNTS`), as rendered (escape hatches applied), against what the cluster's
+ * certificates plan: a field set by a patch rather than by its prop would have the operator mount
+ * a Secret nothing issues, and the pods would not start.
+ */
+export function operatorMounts(facts: AppFacts, certificates: readonly CertificatesFacts[]): string | undefined {
+  const byCluster = new Map(certificates.map((c) => [`${c.namespace}/${c.clusterName}`, c]));
+  for (const { object: o, rendered } of facts.objects) {
+    const c = byCluster.get(`${rendered.metadata?.namespace}/${rendered.metadata?.name}`);
+    if (!CLUSTER_RESOURCES.has(o.kind) || c === undefined || rendered.spec?.tlsCluster?.enabled !== true) {
+      continue;
+    }
+    const planned = new Set(c._plannedSecrets());
+    for (const mount of OPERATOR_MOUNTS.filter((m) => m.resourceKind === o.kind)) {
+      const value = mount.path.reduce((at: any, key) => at?.[key], rendered);
+      const on = mount.value === undefined ? value !== undefined : value === mount.value;
+      const secret = 'component' in mount.secret ? names.serverSecretName(c.clusterName, mount.secret.component) : names.sqlServerSecretName(c.clusterName);
+      if (on && !planned.has(secret)) {
+        const received = typeof value === 'object' && value !== null ? new Description('an object') : value;
+        return `${o.node.path}: ${mount.path.join('.')}: received ${describeValue(received)}; expected it set by the construct's prop ${mount.prop}, which issues what it has `
+          + `the operator mount: Secret "${secret}", which the certificates of cluster ${c.namespace}/${c.clusterName} do not issue, and without which the pods do not start`;
       }
     }
   }

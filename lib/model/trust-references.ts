@@ -1,0 +1,237 @@
+/**
+ * Every way a Kubernetes object can obtain trust, found by the shape of what it holds, whatever
+ * its kind or API group: a Secret loaded by a volume, a projected volume, an environment variable
+ * or `envFrom` of any pod template at any depth (a CRD with a pod template included), a CSI
+ * volume's secret, an image pull; a Secret named by a `…SecretName`, `…SecretNames` or
+ * `…SecretRef` field (a Certificate writing it, an issuer signing with it, an Ingress serving it, a
+ * cluster resource loading it); a Secret an RBAC rule grants by name; a Secret the object is; and a
+ * certificate requested from an issuer by `issuerRef` (a Certificate, a CertificateRequest, any
+ * object), by cert-manager's csi-driver volume attributes, by cert-manager's annotations on an
+ * Ingress or a Gateway, or by a CertificateSigningRequest's signer name. Pure functions over
+ * rendered manifests.
+ */
+
+/**
+ * A Secret or an issuer an object refers to.
+ * @jsii ignore
+ */
+export interface TrustTarget {
+  /** `Secret`, `Issuer` or `ClusterIssuer`. */
+  readonly kind: 'Secret' | 'Issuer' | 'ClusterIssuer';
+  /** Its namespace; nothing for a ClusterIssuer, `*` for a reference that reaches a name in any namespace (a ClusterRole's). */
+  readonly namespace?: string;
+  /** Its name. */
+  readonly name: string;
+}
+
+/**
+ * How an object refers to a Secret or an issuer.
+ * @jsii ignore
+ */
+export type ReferenceWay = 'loads' | 'writes' | 'signs with' | 'requests a certificate from' | 'declares' | 'serves' | 'pulls images with' | 'grants access to' | 'names';
+
+/**
+ * One reference of an object to a Secret or an issuer.
+ * @jsii ignore
+ */
+export interface TrustReference {
+  /** What it refers to. */
+  readonly target: TrustTarget;
+  /** How. */
+  readonly way: ReferenceWay;
+  /** Where in the object, as a path (`spec.template.spec.volumes[0].secret.secretName`). */
+  readonly field: string;
+}
+
+/** The group of cert-manager's issuers. */
+const CERT_MANAGER_GROUP = 'cert-manager.io';
+
+/** cert-manager's annotations that have it issue a certificate for an Ingress or a Gateway (its ingress-shim and gateway-shim). */
+const SHIM_ANNOTATIONS = {
+  issuer: 'cert-manager.io/issuer',
+  clusterIssuer: 'cert-manager.io/cluster-issuer',
+  kind: 'cert-manager.io/issuer-kind',
+  group: 'cert-manager.io/issuer-group',
+} as const;
+
+/** cert-manager csi-driver's volume attributes that name the issuer of the pod's certificate. */
+const CSI_ATTRIBUTES = {
+  name: 'csi.cert-manager.io/issuer-name',
+  kind: 'csi.cert-manager.io/issuer-kind',
+  group: 'csi.cert-manager.io/issuer-group',
+} as const;
+
+/** A CertificateSigningRequest's signer name for a cert-manager issuer: `issuers.cert-manager.io/<namespace>.<name>` or `clusterissuers.cert-manager.io/<name>`. */
+const SIGNER_NAME = /^(issuers|clusterissuers)\.cert-manager\.io\/(.+)$/;
+
+/**
+ * The kinds Kubernetes keeps outside any namespace, of those that can name a Secret or an issuer
+ * or are commonly applied beside them; any other kind is namespaced, as custom resources with pod
+ * templates are.
+ */
+const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([
+  'Namespace', 'Node', 'PersistentVolume', 'StorageClass', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'ClusterIssuer',
+  'PriorityClass', 'IngressClass', 'RuntimeClass', 'CSIDriver', 'VolumeAttachment', 'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration',
+  'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'APIService', 'CertificateSigningRequest', 'GatewayClass',
+]);
+
+/** The namespace kubectl applies an object to when its manifest names none. */
+export const DEFAULT_NAMESPACE = 'default';
+
+/**
+ * The namespace an object lands in: its own, or for a namespaced kind that names none, the one
+ * `kubectl apply` gives it ({@link DEFAULT_NAMESPACE}); nothing for a kind outside namespaces.
+ * @jsii ignore
+ */
+export function objectNamespace(object: any): string | undefined {
+  const own = object?.metadata?.namespace;
+  if (typeof own === 'string' && own !== '') {
+    return own;
+  }
+  return CLUSTER_SCOPED_KINDS.has(object?.kind) ? undefined : DEFAULT_NAMESPACE;
+}
+
+/**
+ * Every reference of a rendered object to a Secret or an issuer. `namespace` is where the object
+ * lands ({@link objectNamespace}); `clusterResourceNamespaces` are the namespaces cert-manager reads
+ * a ClusterIssuer's Secrets from.
+ * @jsii ignore
+ */
+export function trustReferences(object: any, namespace: string | undefined, clusterResourceNamespaces: readonly string[] = []): TrustReference[] {
+  const out: TrustReference[] = [];
+  if (!isObject(object)) {
+    return out;
+  }
+  const kind = typeof object.kind === 'string' ? object.kind : undefined;
+  // A cluster-wide object reaches Secrets where it says, or for a ClusterIssuer where cert-manager reads them; a ClusterRole's names, in any namespace.
+  const secretNamespaces = namespace !== undefined ? [namespace] : kind === 'ClusterIssuer' ? [...clusterResourceNamespaces] : ['*'];
+  const secret = (name: unknown, field: string, way: ReferenceWay, explicit?: unknown) => {
+    if (typeof name === 'string' && name !== '') {
+      const where = typeof explicit === 'string' && explicit !== '' ? [explicit] : secretNamespaces;
+      where.forEach((ns) => out.push({ target: { kind: 'Secret', namespace: ns, name }, way, field }));
+    }
+  };
+  const issuer = (name: unknown, issuerKind: unknown, group: unknown, field: string) => {
+    if (typeof name !== 'string' || name === '' || (group !== undefined && group !== '' && group !== CERT_MANAGER_GROUP)) {
+      return;
+    }
+    const k = issuerKind === undefined || issuerKind === '' ? 'Issuer' : issuerKind;
+    if (k === 'ClusterIssuer') {
+      out.push({ target: { kind: 'ClusterIssuer', name }, way: 'requests a certificate from', field });
+    } else if (k === 'Issuer' && namespace !== undefined) {
+      out.push({ target: { kind: 'Issuer', namespace, name }, way: 'requests a certificate from', field });
+    }
+  };
+
+  if (kind === 'Secret') {
+    secret(object.metadata?.name, 'metadata.name', 'declares');
+  }
+  annotationIssuers(object.metadata?.annotations, issuer);
+  if (kind === 'Role' || kind === 'ClusterRole') {
+    list(object.rules).forEach((rule, i) => {
+      if (list(rule?.resources).some((r) => r === 'secrets' || r === '*')) {
+        list(rule.resourceNames).forEach((n, j) => secret(n, `rules[${i}].resourceNames[${j}]`, 'grants access to'));
+      }
+    });
+  }
+  walk(object, '', (node, path) => {
+    for (const [key, value] of Object.entries(node)) {
+      const field = path === '' ? key : `${path}.${key}`;
+      if ((key === 'secretName' || /.SecretName$/.test(key)) && typeof value === 'string') {
+        secret(value, field, wayOfSecretName(kind, field), node.secretNamespace);
+      } else if (/.SecretNames$/.test(key)) {
+        list(value).forEach((n, i) => secret(n, `${field}[${i}]`, 'loads'));
+      } else if ((key === 'secretRef' || key === 'secretKeyRef' || /.SecretRef$/.test(key)) && isObject(value)) {
+        secret(value.name, `${field}.name`, 'loads', value.namespace);
+      } else if (key === 'secret' && isObject(value)) {
+        secret(value.name, `${field}.name`, 'loads', value.namespace);
+      } else if (key === 'imagePullSecrets' || key === 'secrets') {
+        list(value).forEach((s, i) => secret(s?.name, `${field}[${i}].name`, key === 'imagePullSecrets' ? 'pulls images with' : 'names', s?.namespace));
+      } else if (key === 'issuerRef' && isObject(value)) {
+        issuer(value.name, value.kind, value.group, field);
+      } else if (key === 'volumeAttributes' && isObject(value) && CSI_ATTRIBUTES.name in value) {
+        issuer(value[CSI_ATTRIBUTES.name], value[CSI_ATTRIBUTES.kind], value[CSI_ATTRIBUTES.group], `${field}["${CSI_ATTRIBUTES.name}"]`);
+      } else if (key === 'signerName' && typeof value === 'string') {
+        signerIssuer(value, field, out);
+      }
+    }
+  });
+  return out;
+}
+
+/** How a `secretName` field refers to its Secret, by where it stands. */
+function wayOfSecretName(kind: string | undefined, field: string): ReferenceWay {
+  if (kind === 'Certificate' && field === 'spec.secretName') {
+    return 'writes';
+  }
+  if ((kind === 'Issuer' || kind === 'ClusterIssuer') && /^spec\.[^.]+\.secretName$/.test(field)) {
+    return 'signs with';
+  }
+  if (/(^|\.)tls\[\d+\]\.secretName$/.test(field)) {
+    return 'serves';
+  }
+  return /(^|\.)volumes\[\d+\]\./.test(field) ? 'loads' : 'names';
+}
+
+/** The issuers cert-manager's annotations on an Ingress or a Gateway name. */
+function annotationIssuers(annotations: unknown, issuer: (name: unknown, kind: unknown, group: unknown, field: string) => void): void {
+  if (!isObject(annotations)) {
+    return;
+  }
+  const field = (key: string) => `metadata.annotations["${key}"]`;
+  if (typeof annotations[SHIM_ANNOTATIONS.issuer] === 'string') {
+    issuer(annotations[SHIM_ANNOTATIONS.issuer], annotations[SHIM_ANNOTATIONS.kind], annotations[SHIM_ANNOTATIONS.group], field(SHIM_ANNOTATIONS.issuer));
+  }
+  if (typeof annotations[SHIM_ANNOTATIONS.clusterIssuer] === 'string') {
+    issuer(annotations[SHIM_ANNOTATIONS.clusterIssuer], 'ClusterIssuer', undefined, field(SHIM_ANNOTATIONS.clusterIssuer));
+  }
+}
+
+/** The issuer a CertificateSigningRequest's signer name names, if it is cert-manager's. */
+function signerIssuer(signerName: string, field: string, out: TrustReference[]): void {
+  const match = SIGNER_NAME.exec(signerName);
+  if (match === null) {
+    return;
+  }
+  if (match[1] === 'clusterissuers') {
+    out.push({ target: { kind: 'ClusterIssuer', name: match[2] }, way: 'requests a certificate from', field });
+    return;
+  }
+  const dot = match[2].indexOf('.');
+  if (dot > 0) {
+    out.push({ target: { kind: 'Issuer', namespace: match[2].slice(0, dot), name: match[2].slice(dot + 1) }, way: 'requests a certificate from', field });
+  }
+}
+
+/**
+ * The role a reference gives the library's object that was made with it.
+ * @jsii ignore
+ */
+export function referenceRole(reference: TrustReference): 'writer' | 'signer' | 'requester' | 'loader' {
+  switch (reference.way) {
+    case 'writes': return 'writer';
+    case 'signs with': return 'signer';
+    case 'requests a certificate from': return 'requester';
+    default: return 'loader';
+  }
+}
+
+/** Calls `visit` with every plain object under `value`, the value included, and its path. */
+function walk(value: unknown, path: string, visit: (node: Record<string, any>, path: string) => void): void {
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => walk(v, `${path}[${i}]`, visit));
+  } else if (isObject(value)) {
+    visit(value, path);
+    for (const [key, v] of Object.entries(value)) {
+      walk(v, path === '' ? key : `${path}.${key}`, visit);
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function list(value: unknown): any[] {
+  return Array.isArray(value) ? value : [];
+}

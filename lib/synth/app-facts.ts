@@ -1,0 +1,58 @@
+/**
+ * The facts of an app that its rules read, computed once per validation: every API object rendered
+ * once, with the namespace it lands in and every reference it makes to a Secret or an issuer, and
+ * every trust-bearing object of the app's clusters. The rules of `app-rules.ts` and
+ * `trust-rule.ts` read these and never render an object or walk the construct tree themselves.
+ */
+import { ApiObject } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { TrustedObject } from '../model/trust';
+import { TrustReference, objectNamespace, trustReferences } from '../model/trust-references';
+import { SQL_TLS } from '../model/catalog';
+
+/** One API object of the app, rendered. */
+export interface ObjectFacts {
+  /** The object. */
+  readonly object: ApiObject;
+  /** Its manifest, escape hatches applied. */
+  readonly rendered: any;
+  /** The namespace it lands in (its own, or the one kubectl gives it); nothing for a kind outside namespaces. */
+  readonly namespace?: string;
+  /** Every reference it makes to a Secret or an issuer. */
+  readonly references: readonly TrustReference[];
+}
+
+/** What the app's rules read. */
+export interface AppFacts {
+  /** Every API object of the app, in the order of the construct tree. */
+  readonly objects: readonly ObjectFacts[];
+  /** Every trust-bearing object of the app's clusters. */
+  readonly trusted: readonly TrustedObject[];
+}
+
+/** What the facts need of a cluster's certificates. */
+export interface TrustFacts {
+  /** Its trust-bearing objects. */
+  _trustedObjects(): TrustedObject[];
+  /** The namespaces cert-manager reads a ClusterIssuer's Secrets from, for its SQL CA. */
+  _clusterResourceNamespaces(): string[];
+}
+
+/** Renders every API object of `root` once, and reads its references and the clusters' trust. */
+export function appFacts(root: IConstruct, certificates: readonly TrustFacts[]): AppFacts {
+  const clusterResourceNamespaces = [...new Set([SQL_TLS.certManagerNamespace, ...certificates.flatMap((c) => c._clusterResourceNamespaces())])];
+  const objects = root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject).map((object): ObjectFacts => {
+    const rendered = object.toJson();
+    const namespace = objectNamespace(rendered);
+    return { object, rendered, namespace, references: trustReferences(rendered, namespace, clusterResourceNamespaces) };
+  });
+  return { objects, trusted: certificates.flatMap((c) => c._trustedObjects()) };
+}
+
+/**
+ * The construct a message names for an object: a cdk8s-plus workload's object is its child
+ * `Resource`, and the workload is named by its own path.
+ */
+export function holderPath(object: ApiObject): string {
+  return object.node.id === 'Resource' && object.node.scope !== undefined ? object.node.scope.node.path : object.node.path;
+}

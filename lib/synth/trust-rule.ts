@@ -1,0 +1,70 @@
+/**
+ * The trust boundary, checked on every object of the app in one pass: each reference an object
+ * makes to a trust-bearing Secret or issuer (`model/trust-references.ts`) is compared with the
+ * parties its owner class allows (`model/trust.ts`). The first reference outside them is the
+ * refusal, one line naming the object, the Secret or issuer, and who may hold it.
+ */
+import { describeValue } from '../model/errors';
+import { TRUST_CLASSES, TRUST_ROLES, TrustedObject, grantsOf, rolesOn, sameTarget } from '../model/trust';
+import type { TrustReference } from '../model/trust-references';
+import { AppFacts, ObjectFacts, holderPath } from './app-facts';
+
+/** The first reference of an object of the app to a trusted object that its class does not let it hold. */
+export function trustBoundary(facts: AppFacts): string | undefined {
+  const byName = new Map<string, TrustedObject[]>();
+  for (const t of facts.trusted) {
+    const key = `${t.kind}/${t.name}`;
+    byName.set(key, [...(byName.get(key) ?? []), t]);
+  }
+  for (const o of facts.objects) {
+    const grants = grantsOf(o.object);
+    for (const r of o.references) {
+      const named = byName.get(`${r.target.kind}/${r.target.name}`) ?? [];
+      const trusted = named.filter((t) => sameTarget(r.target, t));
+      if (trusted.length === 0) {
+        const across = elsewhere(o, r, named);
+        if (across !== undefined) {
+          return across;
+        }
+        continue;
+      }
+      for (const t of trusted) {
+        const roles = rolesOn(t, grants, o.namespace, r.way === 'declares');
+        const entry = TRUST_CLASSES[t.trust];
+        if (!entry.holders.some((h) => roles.has(h))) {
+          return refusal(o, r, t);
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The one line of a reference outside a trusted object's holders. */
+function refusal(o: ObjectFacts, r: TrustReference, t: TrustedObject): string {
+  const entry = TRUST_CLASSES[t.trust];
+  const where = t.namespace === undefined ? '' : ` in namespace "${t.namespace}"`;
+  const holders = entry.holders.filter((h) => h !== 'provider' || t.provided).map((h) => TRUST_ROLES[h]);
+  return `${holderPath(o.object)}: ${t.kind} "${t.name}"${where} (${t.holds}, of cluster ${t.cluster}): received a ${o.object.kind} that ${r.way} it (${r.field}); `
+    + `expected it held only by ${listed(holders)}: ${entry.risk}; ${entry.instead.replace('{certificates}', t.certificates)}`;
+}
+
+/**
+ * A Secret the library issues only in other namespaces, loaded by a pod of this one: a pod reads
+ * Secrets of its own namespace only, so it would not start, or would read another Secret of that name.
+ */
+function elsewhere(o: ObjectFacts, r: TrustReference, named: readonly TrustedObject[]): string | undefined {
+  const issued = named.filter((t) => t.kind === 'Secret' && TRUST_CLASSES[t.trust].holders.includes('writer'));
+  if (r.way !== 'loads' || issued.length === 0 || o.namespace === undefined || r.target.namespace !== o.namespace) {
+    return undefined;
+  }
+  const where = [...new Set(issued.map((t) => t.namespace!))].sort().join(', ');
+  return `${holderPath(o.object)}: Secret "${r.target.name}": received a ${o.object.kind} in namespace ${describeValue(o.namespace)} that loads it; expected it in the namespace the library issues `
+    + `the Secret in (${where}): a pod reads Secrets of its own namespace only; declare the workload there, or give it a certificate `
+    + `of its own in "${o.namespace}" (addSqlClient with namespace "${o.namespace}")`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}

@@ -170,7 +170,8 @@ function wayOfSecretName(kind: string | undefined, field: string): ReferenceWay 
   if (/(^|\.)tls\[\d+\]\.secretName$/.test(field)) {
     return 'serves';
   }
-  return /(^|\.)volumes\[\d+\]\./.test(field) ? 'loads' : 'names';
+  // A pod's `volumes`, or a field of that list's kind (an operator's `additionalVolumes`).
+  return /(^|\.)([A-Za-z]*V|v)olumes\[\d+\]\./.test(field) ? 'loads' : 'names';
 }
 
 /** The issuers cert-manager's annotations on an Ingress or a Gateway name. */

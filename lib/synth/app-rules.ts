@@ -185,7 +185,7 @@ function firstRuleFailure(root: IConstruct, state: AppState): string[] {
   const facts = appFacts(root, state.certificates);
   const objects = facts.objects.map((o) => o.object);
   const failure = uniqueObjects(objects) ?? secretClaims(state.certificates) ?? joinedNames(state.certificates) ?? issuerRefs(facts, state.certificates)
-    ?? drainerReleases(state.drainers) ?? commonNames(facts, state.certificates) ?? operatorMounts(facts, state.certificates) ?? trustBoundary(facts);
+    ?? drainerReleases(state.drainers) ?? operatorMounts(facts, state.certificates) ?? commonNames(facts, state.certificates) ?? trustBoundary(facts);
   return failure === undefined ? [] : [failure];
 }
 

@@ -8,12 +8,15 @@
  * naming the holder, the Secret or issuer and who may hold it; and an allowed holder of each class
  * passes. The test prints how much of the model × ways it covered.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { App, Chart, JsonPatch, Testing, ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-27';
 import { BackupRestore, ClusterCertificates, IssuingMethod, TlsDatabaseCluster, TlsMigrationCluster, renderApp } from '../lib';
 import { TRUST_CLASSES, TRUST_ROLES, TrustClass, TrustedObject } from '../lib/model/trust';
 import { objectNamespace, trustReferences } from '../lib/model/trust-references';
 import { refusal } from './_refusal';
+import { ROOT, readmeBlocks } from './_readme';
 
 /** A deployment the cases are generated over: its app, and the certificates whose model they walk. */
 interface Deployment {
@@ -410,5 +413,37 @@ describe('what the red team got through, each refused in one line', () => {
       clusterName: 'basic', version: 'v8.5.0', ...COMPONENTS, changefeed: { baseImage: `${REGISTRY}/changefeed`, sinkTlsSecretNames: [sink] },
     })).toThrow('demo/db: changefeed.sinkTlsSecretNames[0]: received the Secret "kafka-tls" that other/sink declares in namespace "other"; '
       + 'expected a Secret of namespace "demo", where the pods that load it read it: declare it in a chart of that namespace, or refer to it by name');
+  });
+});
+
+describe('docs/explanation/trust.md', () => {
+  const text = fs.readFileSync(path.join(ROOT, 'docs/explanation/trust.md'), 'utf8');
+
+  test('its table of owner classes is the model\'s: every class, and for each every party that may hold it', () => {
+    const table = text.split('<!-- trust classes -->\n')[1].split('\n\n')[0].split('\n').slice(2);
+    const rows = new Map(table.map((line) => line.split(' | ').map((cell) => cell.replace(/^\| |`| \|$/g, ''))).map(([name, , holders]) => [name, holders]));
+    expect([...rows.keys()].sort()).toEqual(Object.keys(TRUST_CLASSES).sort());
+    for (const [name, entry] of Object.entries(TRUST_CLASSES)) {
+      for (const role of entry.holders) {
+        expect({ name, holders: rows.get(name) }).toEqual({ name, holders: expect.stringContaining(TRUST_ROLES[role].replace(/`/g, '')) });
+      }
+      // A party the class does not allow is not named for it.
+      for (const role of (Object.keys(TRUST_ROLES) as (keyof typeof TRUST_ROLES)[]).filter((r) => !entry.holders.includes(r))) {
+        expect({ name, holders: rows.get(name) }).not.toEqual({ name, holders: expect.stringContaining(TRUST_ROLES[role]) });
+      }
+    }
+  });
+
+  test('its example refusal is the one synth writes', () => {
+    const example = readmeBlocks(text, 'docs/explanation/trust.md').find((b) => b.section === 'Every object, every way' && b.lang === 'text')!;
+    const app = Testing.app();
+    const shop = new Chart(app, 'shop', { namespace: 'shop' });
+    new TlsDatabaseCluster(shop, 'orders', { clusterName: 'orders', version: 'v8.5.0', ...COMPONENTS });
+    const web = new Chart(app, 'web', { namespace: 'shop' });
+    new ApiObject(web, 'report', {
+      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'report' },
+      spec: { schedule: '0 3 * * *', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'r', image: 'registry.example.com/report:1' }], volumes: [{ name: 'ca', secret: { secretName: 'orders-ca-secret' } }] } } } } },
+    });
+    expect(`${refusal(() => renderApp(app))}\n`).toBe(example.text);
   });
 });

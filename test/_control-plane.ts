@@ -216,3 +216,12 @@ export function describeWithTools(what: string, names: readonly Program[], body:
   console.log(`skipping ${what}: ${why}; under CI=true the suite fails instead`);
   describe.skip(what, body);
 }
+
+/** Waits until `done` holds, polling every `every` ms; throws with `why()` after `ms`. */
+export async function until(done: () => boolean, why: () => string, ms = 60_000, every = 20): Promise<void> {
+  for (const start = Date.now(); !done(); await new Promise((r) => setTimeout(r, every))) {
+    if (Date.now() - start > ms) {
+      throw new Error(`timed out: ${why()}`);
+    }
+  }
+}

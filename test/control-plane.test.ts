@@ -15,10 +15,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { webcrypto } from 'node:crypto';
 import type * as X509 from '@peculiar/x509';
-import { App, Chart } from 'cdk8s';
+import * as crypto from 'node:crypto';
+import { ApiObject, App, Chart } from 'cdk8s';
 import * as fc from 'fast-check';
 import * as YAML from 'yaml';
-import { ClusterCertificates, IssuingMethod, TlsDatabaseCluster, TlsEnablementPhase, synthesize } from '../lib';
+import { ClusterCertificates, IssuingMethod, TlsDatabaseCluster, TlsEnablementPhase, renderApp, synthesize } from '../lib';
 import { filesFolderOf } from '../lib/model/output-layout';
 import { ENABLEMENT_STATES } from '../lib/model/enablement';
 import { component } from '../lib/model/catalog';
@@ -26,11 +27,12 @@ import { readConfig } from '../lib/model/config-documents';
 import { addDeployment } from '../main';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { CertManagerIssuer } from './_cert-manager-issuer';
-import { CONTROL_PLANE_TOOLS, ControlPlane, TOOLS_BIN, describeWithTools } from './_control-plane';
+import { CONTROL_PLANE_TOOLS, ControlPlane, TOOLS_BIN, describeWithTools, until } from './_control-plane';
 import { bash, shellBlocks } from './_runbooks';
 import { SecretPem, formatRejections, goHandshakeMatrix, handshakeMatrix } from './_handshakes';
 import { MariaDb, connectNode, mariaDbTest, sqlBlocks } from './_mariadb';
 import { ORG_CA_SECRET, ORG_ISSUER, organisationIssuer } from './_org-issuer';
+import { goRejections, nodeRejections } from './_span-guide';
 
 const x509: typeof X509 = require('@peculiar/x509');
 x509.cryptoProvider.set(webcrypto as any);
@@ -465,6 +467,57 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
       }
       expect(differences).toEqual([]);
     });
+  });
+
+  test('the ways to an issuer that the trust model refuses are real: the real cert-manager signs a Certificate, a CertificateRequest and an Ingress\'s annotations that name the cluster\'s Issuer, the store accepts each as a component (OpenSSL and Go), and synth refuses each', async () => {
+    const issuerRef = { name: 'basic-db-issuer', kind: 'Issuer', group: 'cert-manager.io' };
+    const certificate = { apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'intruder', namespace: 'demo' }, spec: { secretName: 'intruder', commonName: 'basic', subject: { organizations: ['intruder'] }, usages: ['client auth'], issuerRef } };
+    const ingress = {
+      apiVersion: 'networking.k8s.io/v1', kind: 'Ingress',
+      metadata: { name: 'intruder-web', namespace: 'demo', annotations: { 'cert-manager.io/issuer': issuerRef.name, 'cert-manager.io/common-name': 'basic', 'cert-manager.io/subject-organizations': 'intruder' } },
+      spec: { defaultBackend: { service: { name: 'web', port: { number: 443 } } }, tls: [{ hosts: ['intruder.example.com'], secretName: 'intruder-web' }] },
+    };
+    const key = path.join(work, 'intruder.key');
+    const csr = spawnSync('openssl', ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-subj', '/O=intruder/CN=basic', '-keyout', key, '-out', '-'], { encoding: 'utf8' });
+    expect(csr.status).toBe(0);
+    const request = {
+      apiVersion: 'cert-manager.io/v1', kind: 'CertificateRequest', metadata: { name: 'intruder-request', namespace: 'demo' },
+      spec: { request: Buffer.from(csr.stdout).toString('base64'), usages: ['client auth'], issuerRef },
+    };
+    const file = path.join(work, 'intruders.yaml');
+    fs.writeFileSync(file, [certificate, ingress, request].map((o) => YAML.stringify(o)).join('---\n'));
+    expect(apply(file)).toMatchObject({ status: 0, stderr: '' });
+    for (const name of ['intruder', 'intruder-web']) {
+      // The Ingress's Certificate is made by cert-manager's ingress-shim, a moment after the Ingress.
+      await until(() => kubectl(['get', 'certificate', name, '-n', 'demo']).status === 0, () => `no Certificate ${name}: cert-manager's ingress-shim made none`, 60_000, 500);
+      expect(kubectl(['wait', '--for=condition=Ready', `certificate/${name}`, '-n', 'demo', '--timeout=120s']).status).toBe(0);
+    }
+    expect(kubectl(['wait', '--for=condition=Ready', 'certificaterequest/intruder-request', '-n', 'demo', '--timeout=120s']).status).toBe(0);
+    const signed = JSON.parse(kubectl(['get', 'certificaterequest', 'intruder-request', '-n', 'demo', '-o', 'json']).stdout).status;
+    const live = plane!.tlsSecrets('demo');
+    const intruders: [string, SecretPem][] = [
+      ['Certificate', live.get('intruder')!], ['Ingress annotation', live.get('intruder-web')!],
+      ['CertificateRequest', { 'tls.crt': Buffer.from(signed.certificate, 'base64').toString(), 'tls.key': fs.readFileSync(key, 'utf8'), 'ca.crt': Buffer.from(signed.ca, 'base64').toString() }],
+    ];
+    const store = live.get('basic-store-cluster-secret')!;
+    const tries = intruders.map(([way, secret]) => ({ server: 'basic-store-cluster-secret', client: way, name: 'basic-store.demo.svc', serverSecret: store, clientSecret: secret }));
+    // Each is taken for a component: its Common Name is the allowed one (its organisation keeps its subject apart from the CA's), and the store's CA signed it.
+    expect(intruders.map(([way, s]) => [way, new crypto.X509Certificate(s['tls.crt']).subject])).toEqual(intruders.map(([way]) => [way, 'O=intruder\nCN=basic']));
+    expect(await nodeRejections(tries)).toEqual([]);
+    expect(goRejections(tries)).toEqual([]);
+    // Broken as an outsider is: a certificate of another CA is rejected, so the handshakes above could fail.
+    const outsider = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=basic', '-days', '1', '-keyout', '-', '-out', '-'], { encoding: 'utf8' }).stdout;
+    const pem = (kind: string) => outsider.match(new RegExp(`-----BEGIN ${kind}-----[\\s\\S]+?-----END ${kind}-----\\n`))![0];
+    const stranger = { 'tls.crt': pem('CERTIFICATE'), 'tls.key': pem('PRIVATE KEY'), 'ca.crt': store['ca.crt'] };
+    expect(await nodeRejections([{ ...tries[0], client: 'outsider', clientSecret: stranger }])).toHaveLength(1);
+    // The library refuses each in the app, naming the Issuer.
+    for (const object of [certificate, ingress, request]) {
+      const app = new App();
+      addDeployment(app, 'demo', IssuingMethod.CERT_MANAGER);
+      new ApiObject(new Chart(app, 'intruders', { namespace: 'demo' }), 'intruder', object);
+      expect(() => renderApp(app)).toThrow(`intruders/intruder: Issuer "basic-db-issuer" in namespace "demo" (the CA issuer of the database cluster's certificates, of cluster demo/basic): received a ${object.kind} that requests a certificate from it`);
+    }
+    kubectl(['delete', '-f', file, '--ignore-not-found']);
   });
 
   test('random valid apps apply server-side, read back field by field, and the real cert-manager makes every Certificate Ready', async () => {

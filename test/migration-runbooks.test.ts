@@ -24,6 +24,7 @@ import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { createFakeKubectl } from './_fake-kubectl';
 import { CHECKPOINT_EVERY, FakeMigration, claimName } from './_fake-migration';
 import { projectFolder, runRunbook, runbookEnv, shellBlocks } from './_runbooks';
+import { until } from './_control-plane';
 
 const NS = 'ledger';
 const CLUSTER = 'orders';
@@ -62,15 +63,6 @@ function synth(outdir: string, phase: MigrationRecreationPhase | undefined, ackn
 function migrationClusterOf(outdir: string): any {
   return YAML.parseAllDocuments(fs.readFileSync(path.join(outdir, MANIFEST), 'utf8')).map((d) => d.toJS())
     .find((o) => o?.kind === 'MigrationCluster' && o.metadata.name === CLUSTER);
-}
-
-/** Waits until `done` holds, polling; throws with `why()` after `ms`. */
-async function until(done: () => boolean, why: () => string, ms = 60_000): Promise<void> {
-  for (const start = Date.now(); !done(); await new Promise((r) => setTimeout(r, 20))) {
-    if (Date.now() - start > ms) {
-      throw new Error(`timed out: ${why()}`);
-    }
-  }
 }
 
 /** The claims of one member kind, by name, with their uids. */

@@ -15,6 +15,8 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as YAML from 'yaml';
+import { Chart, Testing } from 'cdk8s';
+import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import { IssuingMethod } from '../lib/certificates/certificate-options';
 import { ClusterKind, component } from '../lib/model/catalog';
 import { componentReload } from '../lib/certificates/rotation';
@@ -217,6 +219,17 @@ describeWithTools('TLS for MySQL clients and the status port, with the real SQL 
       fs.writeFileSync(db.files['cluster-ssl-ca'], newCa.cert);
       expect(await db.status(STATUS_NAME, client)).toEqual({ ok: true, status: 200 });
       expect((await db.status(STATUS_NAME, { ...ofNewCa, 'ca.crt': client['ca.crt'] })).ok).toBe(false);
+    });
+
+    test('why root is never tied to a certificate: the runbook\'s statements for an application, run for root, lock out the administrator\'s every password login; the library refuses root', () => {
+      const app = Testing.app();
+      const database = new TlsDatabaseCluster(new Chart(app, 'demo', { namespace: 'demo' }), 'db', { clusterName: 'basic', version: 'v8.5.0', tlsClient: {} });
+      expect(() => database.addSqlClient('root')).toThrow('demo/db: addSqlClient.name: received "root"; expected a database user of its own, not "root" or "mysql"');
+      const statements = sqlBlocks(runbook).join('').split('\n').filter((line) => line.includes('\'orders-api\'@')).join('\n');
+      expect(statements).toMatch(/REQUIRE SUBJECT/);
+      expect(db.sql('SELECT CURRENT_USER();').trim()).toBe('root@%');
+      db.sql(`${statements.replaceAll('\'orders-api\'@', '\'root\'@')}\n`);
+      expect(() => db.sql('SELECT 1;')).toThrow(/Access denied for user 'root'/);
     });
   });
 }));

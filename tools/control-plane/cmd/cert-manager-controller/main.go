@@ -24,6 +24,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/cert-manager/cert-manager/pkg/controller"
+	ingresses "github.com/cert-manager/cert-manager/pkg/controller/certificate-shim/ingresses"
 	"github.com/cert-manager/cert-manager/pkg/controller/certificaterequests/approver"
 	crca "github.com/cert-manager/cert-manager/pkg/controller/certificaterequests/ca"
 	crselfsigned "github.com/cert-manager/cert-manager/pkg/controller/certificaterequests/selfsigned"
@@ -44,7 +45,9 @@ import (
 	_ "github.com/cert-manager/cert-manager/pkg/issuer/selfsigned"
 )
 
-// controllers are the ones a cert-manager installation runs for CA and self-signed issuers.
+// controllers are the ones a cert-manager installation runs for CA and self-signed issuers, and the
+// ingress-shim, on by default, which issues a Certificate for an Ingress that names an issuer in
+// cert-manager's annotations (a way to obtain trust the library's trust rule refuses).
 var controllers = []string{
 	issuers.ControllerName,
 	clusterissuers.ControllerName,
@@ -57,6 +60,7 @@ var controllers = []string{
 	approver.ControllerName,
 	crca.CRControllerName,
 	crselfsigned.CRControllerName,
+	ingresses.ControllerName,
 }
 
 func main() {

@@ -27,7 +27,7 @@ describe('secretConsumers', () => {
     expect([...secretsOfPodSpec(undefined)]).toEqual([]);
   });
 
-  test('every workload kind is read at its own pod spec; other namespaces, other Secrets and other kinds are left out', () => {
+  test('every workload is read at its pod spec, whatever its kind (a custom resource with a pod template too); other namespaces, other Secrets, objects with no pod and the cluster resources are left out', () => {
     const mounts = (secretName: string) => ({ volumes: [{ secret: { secretName } }] });
     const found = secretConsumers([
       workload('Deployment', 'api', mounts(SECRETS[0])),
@@ -36,13 +36,16 @@ describe('secretConsumers', () => {
       workload('Job', 'once', mounts(SECRETS[0])),
       workload('CronJob', 'nightly', mounts(SECRETS[0])),
       workload('Pod', 'bare', mounts(SECRETS[0])),
+      workload('ReplicaSet', 'replicas', mounts(SECRETS[1])),
+      workload('Rollout', 'canary', mounts(SECRETS[0])),
+      workload('DatabaseCluster', 'basic', mounts(SECRETS[0])),
       workload('Deployment', 'elsewhere', mounts(SECRETS[0]), 'other'),
       workload('Deployment', 'unrelated', mounts('someone-elses')),
       { kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'demo' }, data: {} },
     ], 'demo', SECRETS);
     expect(found.map((c) => `${c.kind}/${c.name}: ${c.secrets.join(',')}`)).toEqual([
       `Deployment/api: ${SECRETS[0]}`, `StatefulSet/queue: ${SECRETS[1]}`, `DaemonSet/agent: ${SECRETS[0]}`,
-      `Job/once: ${SECRETS[0]}`, `CronJob/nightly: ${SECRETS[0]}`, `Pod/bare: ${SECRETS[0]}`,
+      `Job/once: ${SECRETS[0]}`, `CronJob/nightly: ${SECRETS[0]}`, `Pod/bare: ${SECRETS[0]}`, `ReplicaSet/replicas: ${SECRETS[1]}`, `Rollout/canary: ${SECRETS[0]}`,
     ]);
     expect(found.filter((c) => ROLLING_KINDS.has(c.kind)).map((c) => c.name)).toEqual(['api', 'queue', 'agent']);
   });

@@ -31,7 +31,7 @@ import type { ExternalTlsSecret, ManagedCertificate } from '../model/expiry';
 import type { CertificateRenderer } from './renderer';
 import type { RunbookStep } from '../documents/runbook';
 import { RotationConsumer, RotationRunbookInput, RotationWriter, rotationRunbook } from '../documents/rotation-runbook';
-import { ROLLING_KINDS, isWorkload, secretConsumers } from './secret-consumers';
+import { ROLLING_KINDS, secretConsumers } from './secret-consumers';
 import { restartAnnotationKey } from '../model/settings';
 import { ISSUE_SCRIPT, pkiCopyFolder } from './cfssl-files';
 import { renderUserProvided } from './user-provided';
@@ -854,7 +854,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    * cdk8s-plus Deployment mounting `clientSecret()`, say), rendered to read their pod specs.
    */
   private secretConsumers(secrets: readonly NamespacedName[]): RotationConsumer[] {
-    const workloads = this.node.root.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c) && isWorkload(c.kind)).map((o) => o.toJson());
+    const workloads = this.node.root.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c)).map((o) => o.toJson());
     return names.byNamespace(secrets).flatMap(([namespace, ofNamespace]) => secretConsumers(workloads, namespace, ofNamespace.map((s) => s.name)))
       .map((c) => ({ ...c, rolling: ROLLING_KINDS.has(c.kind) }));
   }

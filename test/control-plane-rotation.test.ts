@@ -18,6 +18,7 @@ import * as YAML from 'yaml';
 import { CertificateRotation, IssuingMethod, ROTATION_PHASES, RotationKind, RotationPhase, TlsPlan, synthesize } from '../lib';
 import type { ComponentToken } from '../lib/model/catalog';
 import { databaseRunbookPath, rotationRunbookPath, rotationScriptPath, tlsPlanPath, filesFolderOf, fromOutputFolder } from '../lib/model/output-layout';
+import { secretObject, userTlsSecret } from './_pki';
 import { addDeployment } from '../main';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools, tool } from './_control-plane';
 import { LiveCluster } from './_live-cluster';
@@ -73,6 +74,10 @@ async function created(namespace: string): Promise<{ p: Project; live: LiveClust
   const p = project(namespace);
   const { plan, manifests } = synth(p, []);
   expect(plane!.kubectl(['create', 'namespace', namespace]).status).toBe(0);
+  // The Secrets the user creates (the changefeed's sink's, the migration source's), before the cluster.
+  for (const secret of plan.userSecrets ?? []) {
+    expect(plane!.kubectl(['create', '-f', '-'], JSON.stringify(secretObject(secret.name, namespace, { ...await userTlsSecret() }))).status).toBe(0);
+  }
   const runbook = databaseRunbookPath(namespace, CLUSTER);
   await bash(blockWith(p, runbook, `kubectl wait --for=condition=Ready certificate -l cdk8s-cluster-tls/certificates=${CLUSTER} -n ${namespace} --timeout=5m`), p.outdir, p.env);
   await bash(blockWith(p, runbook, `kubectl apply -f ${p.manifest}`), p.outdir, p.env);

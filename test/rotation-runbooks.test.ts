@@ -32,7 +32,7 @@ import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { FakeCluster } from './_fake-cluster';
 import { FakeKubectl, createFakeCmctl, createFakeHelm, createFakeKubectl } from './_fake-kubectl';
-import { TestCa, TestKey, issueLeaf, makeCa, makeKey } from './_pki';
+import { TestCa, TestKey, issueLeaf, makeCa, makeKey, userTlsSecret } from './_pki';
 import { bash, failures, projectFolder, runRunbook, runbookEnv, shellBlocks, verifyReport } from './_runbooks';
 import { CHANGEFEED_FIRST, RollOptions, RotationSimulator, SqlJudge, formatOutages } from './_rotation-simulator';
 import { TidbJudge } from './_tidb-judge';
@@ -176,6 +176,10 @@ async function created(p: Project, method: IssuingMethod, roll: RollOptions, sql
     }
   }
   execFileSync('kubectl', ['apply', '-f', MANIFEST], { cwd: p.outdir, env: p.env });
+  // The Secrets the user creates for the migration's source and target, before the cluster starts.
+  for (const secret of plan.userSecrets ?? []) {
+    p.kubectl.writeSecret(NS, secret.name, { ...await userTlsSecret() });
+  }
   const sim = new RotationSimulator(plan, manifests, { sqlClients, sqlJudge });
   const consumers = secretConsumers(manifests, NS, plan.secrets.map((s) => s.name));
   const clients = new Map(consumers.flatMap((c) => c.secrets.map((s) => [s, c.name] as const)));

@@ -908,7 +908,7 @@ describe('the checks of a Secret you create', () => {
     expect(report.secrets.every((s) => s.ok)).toBe(true);
     const text = formatReport(report);
     expect(text).toMatch(/^basic-sink-tls +demo\/basic +yours: the changefeed's sink +PASS$/m);
-    expect(text).toContain('Secrets you create: basic-sink-tls, checked for present, keys, key-match, validity and, with --min-days, expiry alone; '
+    expect(text).toContain('Secrets you create: basic-sink-tls, checked for present, keys, key-match, validity, expiry with --min-days and loaded with pods alone; '
       + 'not for subject, chain, same-ca, san, usage, common-name, renewal, ca-lifetime, key-strength, handshake: '
       + 'the library issues none of them and knows neither their CA nor their Common Name, host names, usages or key\n');
   });
@@ -939,6 +939,15 @@ describe('the checks of a Secret you create', () => {
     await expect(checkWith(await sinkSecret(400, (d) => ({ ...d, 'tls.crt': 'not a certificate' }))))
       .rejects.toThrow('Secret basic-sink-tls tls.crt: received "no PEM certificate"; expected one or more "-----BEGIN CERTIFICATE-----" blocks');
   });
+});
+
+test('with Secrets you provide (user-provided), a missing Secret of the plan fails the run, and the summary names it with what loads it', async () => {
+  const report = await check({ ...planOf(), method: IssuingMethod.USER_PROVIDED }, { omit: [STORE] });
+  expect(expectOnly(report, STORE, ['present']).present.found).toBe('no Secret of that name in the input');
+  expect(report.summary.missingUserSecrets).toEqual([{ name: STORE, namespace: 'demo', usedBy: 'the store' }]);
+  expect(formatReport(report)).toMatch(/\n8 secrets checked: 7 passed, 1 failed; missing Secrets you create: basic-store-cluster-secret in namespace demo \(for the store\)\n$/);
+  // With the other methods a missing Secret of the plan is the issuing step's to write: it fails, unnamed on the summary line.
+  expect((await check(planOf(), { omit: [STORE] })).summary).toEqual({ checked: 8, passed: 7, failed: 1 });
 });
 
 test('verify() refuses minDays outside its range, as --min-days does', async () => {

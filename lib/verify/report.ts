@@ -35,7 +35,7 @@ export function formatReport(report: VerifyReport): string {
       && s.kubernetesCluster === plan.output?.kubernetesCluster);
     if (yours.length > 0) {
       const checked = USER_SECRET_CHECKS.filter((c) => c !== 'expiry');
-      out.push(`Secrets you create: ${listed(yours.map((s) => s.name), 'Secret')}, checked for ${checked.join(', ')} and, with --min-days, expiry alone; `
+      out.push(`Secrets you create: ${listed(yours.map((s) => s.name), 'Secret')}, checked for ${checked.join(', ')}, expiry with --min-days and loaded with pods alone; `
         + `not for ${USER_SECRET_UNCHECKED.checks.join(', ')}: ${USER_SECRET_UNCHECKED.why}`);
     }
   }

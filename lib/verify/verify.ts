@@ -6,6 +6,7 @@
 import { ENABLEMENT_CHECK, LOADED_CHECK, ROLLED_CHECK, ROTATION_CHECK } from '../model/verify-report';
 import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, ClusterKind, OPERATOR_ROLL_ORDER, SECRET_KEYS, SQL_PORT_RELOAD, component } from '../model/catalog';
+import { IssuingMethod } from '../certificates/certificate-options';
 import type { TlsPlan, TlsPlanSecret, TlsPlanUserSecret } from '../certificates/certificate-options';
 import { parseDuration } from '../model/duration';
 import {
@@ -586,7 +587,10 @@ export interface SecretReport {
   readonly cluster: string;
   /** `server` or `client`, the plan's certificates; `user` for a Secret you create that the cluster loads (the plan's `userSecrets`). */
   readonly role: 'server' | 'client' | 'user';
-  /** For a Secret you create: what loads it, such as `migration source source1`. */
+  /**
+   * For a Secret you create (`role` `user`, or any Secret of a plan whose method is
+   * `user-provided`): what loads it, such as `migration source source1` or `the store`.
+   */
   readonly usedBy?: string;
   /**
    * For a Secret you create: the checks the plan's own Secrets get that it does not, since the
@@ -682,8 +686,9 @@ export interface VerifySummary {
   /** How many failed at least one check. */
   readonly failed: number;
   /**
-   * The Secrets you create that a cluster loads and the input does not hold, with what loads each;
-   * absent when there is none.
+   * The Secrets you create that a cluster loads and the input does not hold (those of `userSecrets`,
+   * and with the `user-provided` method those of the plan too), with what loads each; absent when
+   * there is none.
    */
   readonly missingUserSecrets?: {
     /** The Secret name. */
@@ -701,7 +706,7 @@ export interface VerifySummary {
  */
 export function summarize(reports: readonly SecretReport[]): VerifySummary {
   const passed = reports.filter((r) => r.ok).length;
-  const missing = reports.filter((r) => r.role === 'user' && r.checks.some((c) => c.check === 'present' && !c.ok))
+  const missing = reports.filter((r) => r.usedBy !== undefined && r.checks.some((c) => c.check === 'present' && !c.ok))
     .map((r) => ({ name: r.name, namespace: r.namespace, usedBy: r.usedBy! }));
   return { checked: reports.length, passed, failed: reports.length - passed, ...(missing.length > 0 ? { missingUserSecrets: missing } : {}) };
 }
@@ -803,10 +808,12 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
       reports.push({
         name: required.name, namespace: plan.namespace, clusterName: plan.clusterName, cluster: required.cluster,
         role: required.role, component: required.component, ok: checks.every((c) => c.ok), checks,
+        // With Secrets you provide, every Secret of the plan is yours: a missing one is named with the user's own.
+        ...(plan.method === IssuingMethod.USER_PROVIDED ? { usedBy: loadedBy(required) } : {}),
       });
     }
     reports.push(...(sql?.reports ?? []));
-    reports.push(...verifyUserSecrets(plan, find, { now, minDays: options.minDays }));
+    reports.push(...verifyUserSecrets(plan, find, { now, minDays: options.minDays, pods: (options.pods?.length ?? 0) > 0 ? pods : undefined }));
   }
   const summary = summarize(reports);
   return {
@@ -820,12 +827,17 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
 
 /**
  * The Secrets you create that the plan's cluster loads (`userSecrets`), each with the checks that
- * need nothing of the plan ({@link verifyUserSecret}). Not `loaded`: when you rewrite one, you
- * restart what loads it, as the expiry alert about it says.
+ * need nothing of the plan ({@link verifyUserSecret}) and, with Pods, `loaded`: a pod that mounts
+ * one and started before you last wrote it still holds what it loaded then.
  */
-function verifyUserSecrets(plan: TlsPlan, find: (name: string) => SecretData | undefined, context: { now: Date; minDays?: number }): SecretReport[] {
+function verifyUserSecrets(plan: TlsPlan, find: (name: string) => SecretData | undefined,
+  context: { now: Date; minDays?: number; pods?: readonly PodData[] }): SecretReport[] {
   return (plan.userSecrets ?? []).map((required) => {
-    const checks = verifyUserSecret(required, plan, find(required.name), context);
+    const secret = find(required.name);
+    const checks = verifyUserSecret(required, plan, secret, context);
+    if (secret !== undefined && context.pods !== undefined) {
+      checks.push(checkLoaded(secret, context.pods));
+    }
     return {
       name: required.name, namespace: plan.namespace, clusterName: plan.clusterName, cluster: required.cluster, role: 'user' as const,
       usedBy: required.usedBy, notChecked: [...USER_SECRET_UNCHECKED.checks], ok: checks.every((c) => c.ok), checks,
@@ -843,6 +855,11 @@ function checkMinDays(days: number | undefined): void {
     // NaN and the infinities as such: JSON, which the message writes values in, has them as null.
     throw new VerifyInputError('--min-days', 'days', Number.isFinite(days) ? days : new Description(String(days)), MIN_DAYS_EXPECTED);
   }
+}
+
+/** What loads a Secret of the plan, as the summary names a missing one you provide. */
+function loadedBy(required: TlsPlanSecret): string {
+  return required.role === 'server' ? `the ${required.component}` : `the ${required.cluster} cluster's components and tools, as their client certificate`;
 }
 
 /** A Secret of a plan with the checks it has had so far. */

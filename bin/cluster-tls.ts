@@ -13,7 +13,8 @@ import { isSystemError } from '../lib/synth/machine-errors';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  CHECKS, CHECK_DESCRIPTIONS, POD_CHECKS, SPAN_CHECKS, SecretsAndPods, VerifyInputError, VerifyOutput, combineInputs, formatReport, loadPlans, parseSecretsAndPods, verifyOutputs,
+  CHECKS, CHECK_DESCRIPTIONS, MIN_DAYS_EXPECTED, MIN_DAYS_RANGE, POD_CHECKS, SPAN_CHECKS, SecretsAndPods, VerifyInputError, VerifyOutput, combineInputs, formatReport,
+  loadPlans, parseSecretsAndPods, verifyOutputs,
 } from '../lib/verify';
 
 /** Exit codes. */
@@ -50,6 +51,10 @@ verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads 
         validity is held to the plan. With TLS for MySQL clients, also its Secrets against the SQL
         CA; those of applications in other namespaces are checked only when the input holds their
         namespaces (one --secrets per namespace, or kubectl get secrets -A -o json).
+        The Secrets you create that a cluster loads (a migration source's or target's, a
+        changefeed sink's: the plan's userSecrets) must be there too, each with the three keys,
+        a certificate and its key, valid (and for --min-days days): the library knows neither
+        their CA nor their Common Name, so they get no other check; a missing one fails the run.
         With the pods in the same List (kubectl get secrets,pods -n <namespace> -o json
         --show-managed-fields), the loaded check also tells what the pods have loaded from
         what the Secrets hold: components read their Secret only when they start, so every
@@ -75,7 +80,8 @@ Options:
   --json               print the report as JSON
   --now <ISO date>     check validity at this time instead of now, such as 2030-01-01T00:00:00Z
   --min-days <N>       also fail when a certificate, CAs included, expires within N days
-                       (the expiry check), for a CI job or a CronJob to gate on
+                       (the expiry check), for a CI job or a CronJob to gate on; N is a whole
+                       number from ${MIN_DAYS_RANGE.min} to ${MIN_DAYS_RANGE.max} (10,000 years)
   --namespace <name>   check only the plans of this namespace (default: the Secrets' namespace)
   --cluster <name>     check only the plans of this cluster name
   -h, --help           show this help (also: cluster-tls help)
@@ -120,6 +126,28 @@ export const OPTIONS = {
   'help': { type: 'boolean', short: 'h' },
   'version': { type: 'boolean', short: 'v' },
 } as const;
+
+/**
+ * The options that take a number, each with the range it accepts and what a refusal expects: the
+ * hostile-input suite tries every one at and beyond its bounds.
+ */
+export const NUMERIC_OPTIONS = {
+  'min-days': { noun: 'days', ...MIN_DAYS_RANGE, expected: MIN_DAYS_EXPECTED },
+} as const;
+
+/**
+ * The value of a numeric option: decimal digits alone (no sign, point, exponent, space or
+ * hexadecimal), within the option's range.
+ * @throws VerifyInputError naming the option, the value and the range
+ */
+function wholeNumber(option: keyof typeof NUMERIC_OPTIONS, value: string): number {
+  const { noun, min, max, expected } = NUMERIC_OPTIONS[option];
+  const n = /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= min && n <= max)) {
+    throw new VerifyInputError(`--${option}`, noun, value, expected);
+  }
+  return n;
+}
 
 /**
  * A mistake `parseArgs` found, in the words of the command's other errors: the option, what it
@@ -191,10 +219,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
   }
 
-  const minDays = values['min-days'] === undefined ? undefined : Number(values['min-days']);
-  if (minDays !== undefined && (!/^\d+$/.test(values['min-days']!) || !Number.isSafeInteger(minDays))) {
-    throw new VerifyInputError('--min-days', 'days', values['min-days'], 'a whole number of days, such as 21');
-  }
+  const minDays = values['min-days'] === undefined ? undefined : wholeNumber('min-days', values['min-days']);
 
   const outputs: VerifyOutput[] = [];
   for (const output of grouped) {

@@ -196,6 +196,32 @@ export interface SecretListJson {
   readonly items: any[];
 }
 
+/** The three PEM values of a TLS Secret. */
+export interface TlsSecretPem {
+  readonly 'tls.crt': string;
+  readonly 'tls.key': string;
+  readonly 'ca.crt': string;
+}
+
+let userSecret: Promise<TlsSecretPem> | undefined;
+
+/**
+ * A TLS Secret as you create one for a cluster to load (the plan's `userSecrets`: an upstream
+ * database's client certificate, a changefeed sink's): a client certificate from a CA of its own,
+ * which the library knows nothing of, valid from a day ago for two years. Made once per process.
+ */
+export function userTlsSecret(): Promise<TlsSecretPem> {
+  userSecret ??= (async () => {
+    const [caKey, key] = await Promise.all([makeKey('rsa2048'), makeKey('rsa2048')]);
+    const notBefore = new Date(Date.now() - 24 * HOUR);
+    const notAfter = new Date(notBefore.getTime() + 2 * 8760 * HOUR);
+    const ca = await makeCa({ commonName: 'upstream-ca', organization: 'upstream', key: caKey, notBefore, notAfter });
+    const cert = await issueLeaf({ commonName: 'migrator', organization: 'upstream', usages: ['client auth'], notBefore, notAfter, key, signer: ca });
+    return { 'tls.crt': cert, 'tls.key': key.pem, 'ca.crt': ca.pem };
+  })();
+  return userSecret;
+}
+
 /** Builds a Secret object with raw (not yet base64) values. */
 export function secretObject(name: string, namespace: string | undefined, data: Record<string, string>, type = 'kubernetes.io/tls'): any {
   return {

@@ -11,12 +11,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Testing } from 'cdk8s';
-import { OPTIONS } from '../bin/cluster-tls';
+import { NUMERIC_OPTIONS, OPTIONS } from '../bin/cluster-tls';
 import { cli } from './_cli';
 import { ClusterCertificates } from '../lib';
 import { MAX_LINE } from '../lib/verify/text';
 import { writeLaidOut } from './_output';
-import { TestPki } from './_pki';
+import { TestPki, secretObject, userTlsSecret } from './_pki';
 
 const HUGE = 'x'.repeat(2_000_000);
 
@@ -24,6 +24,8 @@ const HUGE = 'x'.repeat(2_000_000);
 const HOSTILE_STRINGS = [
   '', ' ', '-', '--json', '\n', 'a\nb', 'tab\there', 'nul\u0000byte', 'ctrl\u0001\u001b[31m', '\u2028', 'ünïcødé', '{{ .Values }}', '<<', 'yes',
   '-1', '0', 'NaN', 'Infinity', '1e400', '99999999999999999999', '2026-02-31', '2026-13-01T00:00:00Z', '+002030-01-01', '1e3',
+  // Numbers a date cannot hold as days, or that are not whole: every numeric option must refuse them in one line.
+  '200000000', '100000000', '9007199254740993', '1.5', '+5', ' 5', '0x10', '-0',
   '/', '/dev/null', '/proc/self/mem', '../..', 'does/not/exist', 'https://user:hunter2@example.com/x', HUGE,
 ];
 
@@ -58,7 +60,8 @@ let secretMaterial: string[];
 beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-cli-hostile-'));
   const certificates = new ClusterCertificates(Testing.chart(), 'certs', { clusterName: 'basic', namespace: 'demo', components: ['store'] });
-  plan = certificates.plan();
+  // With a Secret the user creates, so that its fields, and its Secret's, are tried too.
+  plan = { ...certificates.plan(), userSecrets: [{ name: 'basic-sink-tls', cluster: 'database', usedBy: 'the changefeed\'s sink' }] };
   dist = writeLaidOut(path.join(work, 'out'), { 'demo/basic/tls-plan.json': JSON.stringify(plan, undefined, 2) });
   const pki = await TestPki.create(new Date());
   const secrets = await pki.secrets(plan);
@@ -70,7 +73,7 @@ beforeAll(async () => {
     spec: { containers: [{ name: 'store' }], volumes: [{ name: 'tls', secret: { secretName: 'basic-store-cluster-secret' } }] },
     status: { phase: 'Running', containerStatuses: [{ name: 'store', state: { running: { startedAt: '2026-11-24T10:00:00Z' } } }] },
   };
-  list = { kind: 'List', items: [written, pod] };
+  list = { kind: 'List', items: [written, pod, secretObject('basic-sink-tls', 'demo', { ...await userTlsSecret() })] };
   // The key and certificate bodies of the input: no output may repeat them.
   secretMaterial = Object.values(store.data as Record<string, string>).map((b64) => Buffer.from(b64, 'base64').toString('utf8').split('\n')[1]).filter(Boolean);
 });
@@ -131,6 +134,31 @@ test('every option of cluster-tls verify, given every hostile value of its type,
   expect(defects).toEqual([]);
   expect(runs).toBeGreaterThanOrEqual(Object.keys(OPTIONS).length * 4);
 }, 10 * 60_000);
+
+test('every numeric option refuses each value outside its range, or not a whole number, in one line naming the option, the value and the range; its bounds run', async () => {
+  const input = path.join(work, 'numeric.json');
+  fs.writeFileSync(input, JSON.stringify(list));
+  const base = ['verify', '--dist', dist, '--secrets', input, '--now', '2026-11-25T00:00:00Z'];
+  let runs = 0;
+  for (const [name, option] of Object.entries(NUMERIC_OPTIONS)) {
+    const refused = [String(option.min - 1), String(option.max + 1), String(option.max * 100), '200000000', '9'.repeat(30), `${option.min}.5`, `${option.min}.0`,
+      `+${option.min}`, ` ${option.min}`, `${option.min} `, '1e3', '0x10', '1_000', '', 'NaN', 'Infinity', '-0', '\u0661'];
+    for (const value of refused) {
+      runs++;
+      expect({ value, run: await run([...base, `--${name}=${value}`]) })
+        .toEqual({ value, run: { code: 2, stdout: '', stderr: `error: --${name}: ${option.noun}: received ${JSON.stringify(value)}; expected ${option.expected}\n` } });
+    }
+    for (const value of [option.min, option.max]) {
+      runs++;
+      const ran = await run([...base, `--${name}`, String(value)]);
+      expect({ value, code: ran.code, stderr: ran.stderr }).toEqual({ value, code: expect.any(Number), stderr: '' });
+      expect([0, 1]).toContain(ran.code);
+    }
+  }
+  // eslint-disable-next-line no-console
+  console.log(`numeric options: ${Object.keys(NUMERIC_OPTIONS).length} options, ${runs} runs`);
+  expect(runs).toBeGreaterThanOrEqual(Object.keys(NUMERIC_OPTIONS).length * 20);
+});
 
 test.each(['secrets', 'plan'] as const)('every field verify reads of the %s, replaced by every shape and hostile string, ends in a report or one error line', async (which) => {
   const input = path.join(work, `fields-${which}.json`);

@@ -1,5 +1,5 @@
 import { App, Chart, Testing } from 'cdk8s';
-import { ClusterCertificates, IssuingMethod, ClusterCertificatesProps, ClusterKind, KeyAlgorithm, KeyRotationPolicy, OutputFile } from '../lib';
+import { ClusterCertificates, IssuingMethod, ClusterCertificatesProps, ClusterKind, KeyAlgorithm, KeyRotationPolicy, OutputFile, TlsDatabaseCluster, TlsMigrationCluster } from '../lib';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject, namesOf } from './_find';
 
@@ -195,6 +195,52 @@ describe('beyond the spec', () => {
     expect(findObject(objects, 'Certificate', 'basic-ca').spec.privateKey).toEqual({ algorithm: 'ECDSA', size: 384, rotationPolicy: 'Never' });
     expect(findObject(objects, 'Certificate', 'basic-store-cluster-secret').spec.privateKey).toEqual({ algorithm: 'ECDSA', size: 384, rotationPolicy: 'Never' });
     expectValidAgainstCrds(objects);
+  });
+});
+
+describe('the Secrets you create, in the plan', () => {
+  function deployment(target: 'library' | 'library-secret' | 'external') {
+    const chart = Testing.chart();
+    const certs = new ClusterCertificates(chart, 'certs', { clusterName: 'basic', namespace: 'demo' });
+    const database = new TlsDatabaseCluster(chart, 'db', {
+      clusterName: 'basic', version: 'v4.0.5', certificates: certs, changefeed: { sinkTlsSecretNames: ['basic-sink-tls', 'basic-sink2-tls'] }, tlsClient: {},
+    });
+    const targets = {
+      'library': { database, user: 'copier' },
+      'library-secret': { database, user: 'copier', tlsSecretName: database.addSqlClient('copier').secretName },
+      'external': { host: 'mysql.example.com', user: 'copier', tlsSecretName: 'basic-target-tls' },
+    };
+    new TlsMigrationCluster(chart, 'mig', {
+      clusterName: 'basic', version: 'v2.0.7', certificates: certs, task: { name: 'copy' }, target: targets[target],
+      sources: [
+        { sourceId: 'one', host: 'a.example.com', user: 'copier', tlsSecretName: 'basic-one-tls' },
+        { sourceId: 'two', host: 'b.example.com', user: 'copier', tlsSecretName: 'basic-two-tls' },
+      ],
+    });
+    return certs.plan();
+  }
+
+  test('userSecrets lists each one with the resource that loads it and what loads it, in the order the constructs declared them', () => {
+    expect(deployment('external').userSecrets).toEqual([
+      { name: 'basic-sink-tls', cluster: ClusterKind.DATABASE, usedBy: 'the changefeed\'s sink' },
+      { name: 'basic-sink2-tls', cluster: ClusterKind.DATABASE, usedBy: 'the changefeed\'s sink' },
+      { name: 'basic-one-tls', cluster: ClusterKind.MIGRATION, usedBy: 'migration source one' },
+      { name: 'basic-two-tls', cluster: ClusterKind.MIGRATION, usedBy: 'migration source two' },
+      { name: 'basic-target-tls', cluster: ClusterKind.MIGRATION, usedBy: 'the migration\'s target' },
+    ]);
+  });
+
+  test('a Secret the library writes is not listed as one you create: the target handed the Secret of addSqlClient is the plan\'s', () => {
+    for (const target of ['library', 'library-secret'] as const) {
+      const plan = deployment(target);
+      expect(plan.userSecrets!.map((s) => s.name)).toEqual(['basic-sink-tls', 'basic-sink2-tls', 'basic-one-tls', 'basic-two-tls']);
+      expect(plan.sqlTls!.secrets.map((s) => s.name)).toContain('copier-demo-basic-sql-client');
+    }
+  });
+
+  test('a cluster that loads no Secret of yours has no userSecrets', () => {
+    const certs = new ClusterCertificates(Testing.chart(), 'certs', { clusterName: 'basic', namespace: 'demo', components: ['store'] });
+    expect('userSecrets' in JSON.parse(JSON.stringify(certs.plan()))).toBe(false);
   });
 });
 

@@ -18,6 +18,7 @@ import * as YAML from 'yaml';
 import { CertificateRotation, IssuingMethod, ROTATION_PHASES, RotationKind, RotationPhase, TlsPlan, synthesize } from '../lib';
 import type { ComponentToken } from '../lib/model/catalog';
 import { databaseRunbookPath, rotationRunbookPath, rotationScriptPath, tlsPlanPath, filesFolderOf, fromOutputFolder } from '../lib/model/output-layout';
+import { secretObject, userTlsSecret } from './_pki';
 import { addDeployment } from '../main';
 import { CONTROL_PLANE_TOOLS, ControlPlane, describeWithTools, tool } from './_control-plane';
 import { LiveCluster } from './_live-cluster';
@@ -73,6 +74,10 @@ async function created(namespace: string): Promise<{ p: Project; live: LiveClust
   const p = project(namespace);
   const { plan, manifests } = synth(p, []);
   expect(plane!.kubectl(['create', 'namespace', namespace]).status).toBe(0);
+  // The Secrets the user creates (the changefeed's sink's, the migration source's), before the cluster.
+  for (const secret of plan.userSecrets ?? []) {
+    expect(plane!.kubectl(['create', '-f', '-'], JSON.stringify(secretObject(secret.name, namespace, { ...await userTlsSecret() }))).status).toBe(0);
+  }
   const runbook = databaseRunbookPath(namespace, CLUSTER);
   await bash(blockWith(p, runbook, `kubectl wait --for=condition=Ready certificate -l cdk8s-cluster-tls/certificates=${CLUSTER} -n ${namespace} --timeout=5m`), p.outdir, p.env);
   await bash(blockWith(p, runbook, `kubectl apply -f ${p.manifest}`), p.outdir, p.env);
@@ -189,7 +194,11 @@ describeWithTools('rotations on a real API server with the real cert-manager', [
       expect([...renewed.keys()].sort()).toEqual([...replaced.keys()].sort());
       const caSecret = `${CLUSTER}-ca-2026-11-secret`;
       expect(renewed.get(caSecret)).toEqual(replaced.get(caSecret));
-      for (const [name, secret] of [...replaced].filter(([n]) => n !== caSecret)) {
+      // The Secrets the user created are not the library's to renew: they stay as they were.
+      const yours = (renewal.userSecrets ?? []).map((s) => s.name);
+      expect(yours).toEqual(['basic-sink-tls', 'basic-source1-tls']);
+      expect(yours.map((name) => [name, renewed.get(name)])).toEqual(yours.map((name) => [name, replaced.get(name)]));
+      for (const [name, secret] of [...replaced].filter(([n]) => n !== caSecret && !yours.includes(n))) {
         // cmctl renew had cert-manager issue each leaf exactly once more, the cluster's and those for MySQL clients: a new key, the same CA.
         expect([name, renewed.get(name)!['tls.key'] !== secret['tls.key'], renewed.get(name)!['ca.crt'] === secret['ca.crt'], after.get(name)! - before.get(name)!])
           .toEqual([name, true, true, 1]);

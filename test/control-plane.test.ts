@@ -26,6 +26,7 @@ import { component } from '../lib/model/catalog';
 import { readConfig } from '../lib/model/config-documents';
 import { addDeployment } from '../main';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
+import { secretObject, userTlsSecret } from './_pki';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { CONTROL_PLANE_TOOLS, ControlPlane, TOOLS_BIN, describeWithTools, until } from './_control-plane';
 import { bash, shellBlocks } from './_runbooks';
@@ -365,14 +366,29 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
       plan = JSON.parse(fs.readFileSync(path.join(filesFolderOf(DIST), 'demo', 'basic', 'tls-plan.json'), 'utf8'));
     }, 180_000);
 
-    test('every Certificate is Ready and cluster-tls verify passes on the live Secrets, read through kubectl', () => {
+    test('every Certificate is Ready and cluster-tls verify passes on the live Secrets, read through kubectl, once the Secrets you create exist', async () => {
       const sqlInDemo = plan.sqlTls!.secrets.filter((s) => s.namespace === 'demo');
       expect(sqlInDemo).toHaveLength(3);
       expect(secrets.size).toBe(plan.secrets.length + sqlInDemo.length + 1); // and the CA's
-      const live = kubectl(['get', 'secrets', '-n', 'demo', '-o', 'json']);
-      const verify = spawnSync(process.execPath, [CLI, 'verify', '--dist', DIST, '--secrets', '-', '--namespace', 'demo', '--cluster', 'basic'], { input: live.stdout, encoding: 'utf8' });
-      expect({ status: verify.status, stderr: verify.stderr }).toEqual({ status: 0, stderr: '' });
-      expect(verify.stdout).toMatch(/16 secrets checked: 16 passed, 0 failed/);
+      const run = () => spawnSync(process.execPath, [CLI, 'verify', '--dist', DIST, '--secrets', '-', '--namespace', 'demo', '--cluster', 'basic'],
+        { input: kubectl(['get', 'secrets', '-n', 'demo', '-o', 'json']).stdout, encoding: 'utf8' });
+      // The sink's and the migration source's Secrets are the user's: without them, verify fails naming them.
+      const yours = plan.userSecrets!.map((s) => s.name);
+      expect(yours).toEqual(['basic-sink-tls', 'basic-source1-tls']);
+      const without = run();
+      expect({ status: without.status, stderr: without.stderr }).toEqual({ status: 1, stderr: '' });
+      expect(without.stdout).toMatch(/16 passed, 2 failed; missing Secrets you create: basic-sink-tls in namespace demo \(for the changefeed's sink\), basic-source1-tls in namespace demo \(for migration source source1\)\n$/);
+      const pem = await userTlsSecret();
+      try {
+        for (const name of yours) {
+          expect(kubectl(['create', '-f', '-'], JSON.stringify(secretObject(name, 'demo', { ...pem }))).status).toBe(0);
+        }
+        const verify = run();
+        expect({ status: verify.status, stderr: verify.stderr }).toEqual({ status: 0, stderr: '' });
+        expect(verify.stdout).toMatch(/18 secrets checked: 18 passed, 0 failed/);
+      } finally {
+        kubectl(['delete', 'secret', '--ignore-not-found', '-n', 'demo', ...yours]);
+      }
     });
 
     mariaDbTest('TLS for MySQL clients through the real ClusterIssuer: the SQL CA\'s key stays in cert-manager\'s namespace, and a real MariaDB with the issued server Secret lets the migration in with its own certificate, verifying the server\'s name', async () => {

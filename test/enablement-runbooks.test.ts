@@ -21,6 +21,7 @@ import { ETCDCTL_IN_POD } from '../lib/documents/enablement-runbook';
 import * as YAML from 'yaml';
 import * as names from '../lib/model/names';
 import { databaseRunbookPath, defaultMembersFile, enablementRunbookPath, tlsPlanPath, filesFolderOf } from '../lib/model/output-layout';
+import { userTlsSecret } from './_pki';
 import { addDeployment } from '../main';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { FakeCluster } from './_fake-cluster';
@@ -223,6 +224,10 @@ describeWithCfssl('enablement runbooks')('enablement runbooks', () => {
         await coordinator.start();
         startPods(kubectl, ns, false);
         synth(outdir, method, TlsEnablementPhase.ISSUE);
+        // The Secrets the user created for it before (the changefeed's sink's), as the plan lists them.
+        for (const secret of JSON.parse(fs.readFileSync(path.join(filesFolderOf(outdir), tlsPlanPath(ns, CLUSTER)), 'utf8')).userSecrets ?? []) {
+          kubectl.writeSecret(ns, secret.name, { ...await userTlsSecret() });
+        }
         certManager = await certManagerOf(kubectl, method, outdir);
         execFileSync('helm', ['repo', 'add', 'binlog-charts', 'https://charts.example.com/stable'], { cwd: outdir, env });
         execFileSync('helm', ['install', 'binlog', 'binlog-charts/drainer', `--namespace=${ns}`, '--version=1.1.5', '-f', `../cluster-tls/${ns}/${CLUSTER}/drainer-binlog-values.yaml`], { cwd: outdir, env });

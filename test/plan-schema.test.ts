@@ -22,12 +22,14 @@ describe('tls-plan.schema.json', () => {
       algorithm: PLAN_SCHEMA.definitions.key.properties.algorithm.enum,
       cluster: secret.cluster.enum,
       component: secret.component.enum,
+      userSecretCluster: props.userSecrets.items.properties.cluster.enum,
     }).toEqual({
       version: TLS_PLAN_VERSION,
       method: Object.values(IssuingMethod),
       algorithm: Object.values(KeyAlgorithm),
       cluster: Object.values(ClusterKind),
       component: COMPONENTS.map((c) => c.token),
+      userSecretCluster: Object.values(ClusterKind),
     });
   });
 
@@ -62,6 +64,10 @@ describe('tls-plan.schema.json', () => {
     expect(validate({ ...plan, secrets: [{ ...plan.secrets[0], extra: true }] })).toBe(false);
     const { commonName: _commonName, ...withoutCommonName } = plan;
     expect(validate(withoutCommonName)).toBe(false);
+    // A Secret you create says what loads it; an empty list is written as none.
+    expect(plan.userSecrets.map((s: any) => s.name)).toEqual(['basic-sink-tls', 'basic-source1-tls']);
+    expect(validate({ ...plan, userSecrets: [{ ...plan.userSecrets[0], usedBy: undefined }] })).toBe(false);
+    expect(validate({ ...plan, userSecrets: [] })).toBe(false);
     // A Secret of TLS for MySQL clients says what its role needs: an application's names it, the server's its names.
     const sqlSecret = (role: string) => plan.sqlTls.secrets.find((x: any) => x.role === role);
     const without = (role: string, field: string) => ({

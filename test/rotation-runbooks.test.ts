@@ -32,7 +32,7 @@ import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { FakeCluster } from './_fake-cluster';
 import { FakeKubectl, createFakeCmctl, createFakeHelm, createFakeKubectl } from './_fake-kubectl';
-import { TestCa, TestKey, issueLeaf, makeCa, makeKey } from './_pki';
+import { TestCa, TestKey, issueLeaf, makeCa, makeKey, userTlsSecret } from './_pki';
 import { bash, failures, projectFolder, runRunbook, runbookEnv, shellBlocks, verifyReport } from './_runbooks';
 import { CHANGEFEED_FIRST, RollOptions, RotationSimulator, SqlJudge, formatOutages } from './_rotation-simulator';
 import { TidbJudge } from './_tidb-judge';
@@ -176,6 +176,10 @@ async function created(p: Project, method: IssuingMethod, roll: RollOptions, sql
     }
   }
   execFileSync('kubectl', ['apply', '-f', MANIFEST], { cwd: p.outdir, env: p.env });
+  // The Secrets the user creates for the migration's source and target, before the cluster starts.
+  for (const secret of plan.userSecrets ?? []) {
+    p.kubectl.writeSecret(NS, secret.name, { ...await userTlsSecret() });
+  }
   const sim = new RotationSimulator(plan, manifests, { sqlClients, sqlJudge });
   const consumers = secretConsumers(manifests, NS, plan.secrets.map((s) => s.name));
   const clients = new Map(consumers.flatMap((c) => c.secrets.map((s) => [s, c.name] as const)));
@@ -260,7 +264,11 @@ describe('rotation runbooks run as written: cert-manager', () => {
     // becomes Ready without issuing: it has no revision yet, and the renewal must still wait for one.
     p.kubectl.update((s) => s.objects!.filter((o) => o.kind === 'Certificate' && !o.spec.isCA && o.metadata.name.endsWith('-secret'))
       .slice(0, 3).forEach((c) => { delete c.status.revision; }));
-    const before = new Map([...cluster.secrets()].filter(([name]) => name !== `${CLUSTER}-ca-secret`));
+    // The Secrets the user created are not the library's to renew: they stay as they were.
+    const yours: string[] = (JSON.parse(fs.readFileSync(path.join(filesFolderOf(p.outdir), tlsPlanPath(NS, CLUSTER)), 'utf8')).userSecrets ?? []).map((s: any) => s.name);
+    const before = new Map([...cluster.secrets()].filter(([name]) => name !== `${CLUSTER}-ca-secret` && !yours.includes(name)));
+    const yoursBefore = [...cluster.secrets()].filter(([name]) => yours.includes(name));
+    expect(yoursBefore.map(([name]) => name)).toEqual(['ledger-legacy-tls', 'ledger-target-tls']);
     const caSecret = () => p.kubectl.secrets().find((s) => s.name === `${CLUSTER}-ca-secret`)!;
     const caBefore = caSecret();
     const restarts = await rotate(p, IssuingMethod.CERT_MANAGER, cluster, [], { id: 'leaves-1', kind: RotationKind.LEAF_RENEWAL }, false, sim);
@@ -272,6 +280,7 @@ describe('rotation runbooks run as written: cert-manager', () => {
       expect([name, after.get(name)!['tls.key'] !== secret['tls.key']]).toEqual([name, true]);
       expect(after.get(name)!['ca.crt']).toBe(secret['ca.crt']);
     }
+    expect(yoursBefore.map(([name]) => [name, after.get(name)])).toEqual(yoursBefore);
     const renewed = p.kubectl.calls().filter((c) => c[0] === '__mark-issuing').flatMap((c) => c.slice(1).filter((a) => !a.startsWith('-')));
     expect(renewed.sort()).toEqual([...before.keys()].sort());
     // Every pod restarted after its Secret was renewed, or re-reads it: what it presents is what the Secret holds.

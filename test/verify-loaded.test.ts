@@ -12,7 +12,7 @@ import {
 } from '../lib/verify';
 import { checkLoaded } from '../lib/verify/loaded';
 import { KUBELET_PROJECTION_SECONDS } from '../lib/model/catalog';
-import { SecretsOptions, TestPki, secretObject } from './_pki';
+import { SecretsOptions, TestPki, secretObject, userTlsSecret } from './_pki';
 import { writeLaidOut } from './_output';
 
 /**
@@ -560,5 +560,23 @@ describe('cluster-tls verify with the pods', () => {
     expect(stdout).toContain('kubectl get secrets,pods ... --show-managed-fields; - for standard input');
     expect(stdout).toContain('the loaded check also tells what the pods have loaded');
     expect(stdout).toContain('Without pods in the input, the check is not run.');
+  });
+});
+
+describe('a Secret you create', () => {
+  test('gets the check too: a pod that mounts it and started before you last wrote it fails it, named; one started after passes', async () => {
+    const withSink: TlsPlan = { ...plan, userSecrets: [{ name: 'basic-sink-tls', cluster: 'database' as any, usedBy: 'the changefeed\'s sink' }] };
+    const sinkDist = writeLaidOut(tmpdir(), { 'demo/basic/tls-plan.json': JSON.stringify(withSink, undefined, 2) });
+    const sink = written(secretObject('basic-sink-tls', 'demo', { ...await userTlsSecret() }));
+    const changefeed = (started: string) => pod('basic-changefeed-0', { secrets: ['basic-sink-tls'], containers: { changefeed: started } });
+    const run = async (started: string) => {
+      const list = await listOf([changefeed(started)]);
+      const { secrets, pods } = parseSecretsAndPods(JSON.stringify({ ...list, items: [...list.items, sink] }), 'in.json');
+      return loaded(await verify(loadPlans(sinkDist), secrets, { now: NOW, pods }), 'basic-sink-tls');
+    };
+    const before = await run('2026-11-24T10:00:00Z');
+    expect(before).toMatchObject({ ok: false, expected: EXPECTED });
+    expect(before!.found).toContain('basic-changefeed-0');
+    expect(await run('2026-11-24T10:05:00Z')).toMatchObject({ ok: true, expected: EXPECTED });
   });
 });

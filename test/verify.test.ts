@@ -4,6 +4,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart, Testing } from 'cdk8s';
+import * as ts from 'typescript';
+import * as YAML from 'yaml';
+import { CertManagerIssuer } from './_cert-manager-issuer';
+import { docBlocks } from './_readme';
 import { cli } from './_cli';
 import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
 import { IssuingMethod, TLS_PLAN_VERSION, TlsPlan } from '../lib/certificates/certificate-options';
@@ -17,7 +21,7 @@ import { dnsNameCovered, normalizeIp, parseSubjectAltName } from '../lib/verify/
 import { MAX_LINE } from '../lib/verify/text';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { createFakeKubectl } from './_fake-kubectl';
-import { SecretListJson, SecretsOptions, TestCa, TestPki, makeIntermediate, makeKey, secretObject } from './_pki';
+import { SecretListJson, SecretsOptions, TestCa, TestPki, issueLeaf, makeIntermediate, makeKey, secretObject } from './_pki';
 import { RotationPhase } from '../lib/certificates/rotation';
 
 /**
@@ -94,6 +98,8 @@ function writeJson(value: unknown): string {
 }
 
 const STORE = 'basic-store-cluster-secret';
+/** What --min-days accepts, as its refusal says. */
+const MIN_DAYS = 'a whole number of days from 0 to 3652425 (10,000 years: no certificate is valid past 9999-12-31), such as 21';
 const CLIENT = 'basic-cluster-client-secret';
 
 describe('a good set of Secrets', () => {
@@ -685,8 +691,15 @@ describe('the cluster-tls command', () => {
     [['verify', '--dist', 'x', '--secrets', 'y', '--now', 'soon'], 'error: --now: date: received "soon"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
     [['verify', '--dist', 'x', '--secrets', 'y', '--now', '2030-02-31'], 'error: --now: date: received "2030-02-31"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
     [['verify', '--dist', 'x', '--secrets', 'y', '--now', '2030-04-31T12:00:00Z'], 'error: --now: date: received "2030-04-31T12:00:00Z"; expected an ISO 8601 date or time, such as 2030-01-01 or 2030-01-01T12:00:00Z\n'],
-    [['verify', '--dist', 'x', '--secrets', 'y', '--min-days', '3 weeks'], 'error: --min-days: days: received "3 weeks"; expected a whole number of days, such as 21\n'],
-    [['verify', '--dist', 'x', '--secrets', 'y', '--min-days=-1'], 'error: --min-days: days: received "-1"; expected a whole number of days, such as 21\n'],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--min-days', '3 weeks'], `error: --min-days: days: received "3 weeks"; expected ${MIN_DAYS}\n`],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--min-days=-1'], `error: --min-days: days: received "-1"; expected ${MIN_DAYS}\n`],
+    // Past what a date holds (now + 200,000,000 days is no time at all): refused as out of range, never "Invalid time value".
+    [['verify', '--dist', 'x', '--secrets', 'y', '--min-days', '200000000'], `error: --min-days: days: received "200000000"; expected ${MIN_DAYS}\n`],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--min-days', '3652426'], `error: --min-days: days: received "3652426"; expected ${MIN_DAYS}\n`],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--min-days', '99999999999999999999'], `error: --min-days: days: received "99999999999999999999"; expected ${MIN_DAYS}\n`],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--min-days', '1.5'], `error: --min-days: days: received "1.5"; expected ${MIN_DAYS}\n`],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--min-days', '+21'], `error: --min-days: days: received "+21"; expected ${MIN_DAYS}\n`],
+    [['verify', '--dist', 'x', '--secrets', 'y', '--min-days', ''], `error: --min-days: days: received ""; expected ${MIN_DAYS}\n`],
     [['verify', '--dist', '/nonexistent/dist', '--secrets', 'y'], 'error: --dist: folder: received "/nonexistent/dist"; expected the folder of the synthesized output, such as dist (run npm run synth first)\n'],
   ])('usage mistake %j exits 2 with one line', async (argv, message) => {
     const { code, stdout, stderr } = await cli(argv);
@@ -795,4 +808,152 @@ describe('the rotation check of a span\'s root replacement, through the intermed
     const checks = await phase(RotationPhase.TRUST_BOTH, intermediates.next, [pki.otherCa, pki.ca]);
     expect(checks.map((c) => [c.ok, c.found])).toEqual(checks.map(() => [false, expect.stringMatching(/^tls\.crt is signed by CA certificate 1 of ca\.crt \(/)]));
   });
+});
+
+describe('the Secrets you create that a cluster loads', () => {
+  const ROOT = path.join(__dirname, '..');
+
+  /**
+   * README.md's app ("Use it in your app"), synthesized by a Node.js process of its own in a new
+   * folder, as a user runs it, the package resolved to this build; returns the folder.
+   */
+  function synthesizeReadmeApp(): string {
+    const block = docBlocks().find((b) => b.doc === 'README.md' && b.section === 'Use it in your app' && b.file === 'main.ts');
+    if (block === undefined) {
+      throw new Error('README.md has no main.ts in "Use it in your app"');
+    }
+    const js = ts.transpileModule(block.text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText
+      .replace(/require\("cdk8s-cluster-tls"\)/g, `require(${JSON.stringify(path.join(ROOT, 'build', 'lib'))})`);
+    const app = tmpdir();
+    fs.writeFileSync(path.join(app, 'main.js'), js);
+    const synth = spawnSync(process.execPath, ['main.js'], { cwd: app, encoding: 'utf8', env: { ...process.env, NODE_PATH: path.join(ROOT, 'node_modules') } });
+    expect({ status: synth.status, stderr: synth.stderr }).toEqual({ status: 0, stderr: '' });
+    return app;
+  }
+
+  /** Runs the built command, as `npx cluster-tls` runs it, in the app's folder. */
+  function clusterTls(app: string, args: readonly string[]) {
+    return spawnSync(process.execPath, [path.join(ROOT, 'build', 'bin', 'cluster-tls.js'), ...args], { cwd: app, encoding: 'utf8' });
+  }
+
+  test('README\'s example: verify fails while the migration source\'s Secret is missing, naming it, its namespace and what loads it; passes once it exists', async () => {
+    const app = synthesizeReadmeApp();
+    // Every Secret cert-manager writes for the manifests, and kubectl get secrets -n shop -o json of them.
+    const objects = fs.readdirSync(path.join(app, 'dist')).filter((f) => f.endsWith('.k8s.yaml'))
+      .flatMap((f) => YAML.parseAllDocuments(fs.readFileSync(path.join(app, 'dist', f), 'utf8')).map((d) => d.toJS()));
+    const issuer = await CertManagerIssuer.issueAll(objects);
+    const shop = [...issuer.secrets].filter(([key]) => key.startsWith('shop/'))
+      .map(([key, data]) => secretObject(key.split('/')[1], 'shop', { ...data }));
+    expect(shop.map((s) => s.metadata.name)).not.toContain('orders-legacy-tls');
+    fs.writeFileSync(path.join(app, 'secrets.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: shop }));
+
+    const missing = clusterTls(app, ['verify', '--dist', 'dist', '--secrets', 'secrets.json']);
+    expect({ status: missing.status, stderr: missing.stderr }).toEqual({ status: 1, stderr: '' });
+    expect(missing.stdout).toMatch(/^orders-legacy-tls +shop\/orders +yours: migration source legacy +FAIL$/m);
+    expect(missing.stdout).toContain('  - present: expected Secret orders-legacy-tls in namespace shop, a Secret you create for migration source legacy; found no Secret of that name in the input\n');
+    expect(missing.stdout).toMatch(/\n\d+ secrets checked: \d+ passed, 1 failed; missing Secrets you create: orders-legacy-tls in namespace shop \(for migration source legacy\)\n$/);
+    const json = clusterTls(app, ['verify', '--dist', 'dist', '--secrets', 'secrets.json', '--json']);
+    expect(json.status).toBe(1);
+    const report = JSON.parse(json.stdout);
+    expect(report.ok).toBe(false);
+    expect(report.secrets.find((s: any) => s.name === 'orders-legacy-tls')).toMatchObject({
+      namespace: 'shop', clusterName: 'orders', cluster: 'migration', role: 'user', usedBy: 'migration source legacy', ok: false,
+      checks: [{ check: 'present', ok: false }],
+    });
+    expect(report.summary.missingUserSecrets).toEqual([{ name: 'orders-legacy-tls', namespace: 'shop', usedBy: 'migration source legacy' }]);
+
+    // The upstream database's client certificate, from a CA of its own: the library knows neither.
+    const upstreamCa = await pki.makeCa({ commonName: 'mysql-upstream-ca' });
+    const cert = await issueLeaf({
+      commonName: 'migrator', usages: ['client auth'], notBefore: pki.leafNotBefore, notAfter: new Date(NOW.getTime() + 400 * 24 * HOUR),
+      key: pki.keys.otherKey, signer: upstreamCa,
+    });
+    const legacy = secretObject('orders-legacy-tls', 'shop', { 'tls.crt': cert, 'tls.key': pki.keys.otherKey.pem, 'ca.crt': upstreamCa.pem });
+    fs.writeFileSync(path.join(app, 'secrets.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...shop, legacy] }));
+    const present = clusterTls(app, ['verify', '--dist', 'dist', '--secrets', 'secrets.json']);
+    expect({ status: present.status, stderr: present.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(present.stdout).toMatch(/^orders-legacy-tls +shop\/orders +yours: migration source legacy +PASS$/m);
+  }, 120_000);
+});
+
+describe('the checks of a Secret you create', () => {
+  const SINK = 'basic-sink-tls';
+  const plan: TlsPlan = { ...planOf(), userSecrets: [{ name: SINK, cluster: 'database' as any, usedBy: 'the changefeed\'s sink' }] };
+
+  /** The sink's Secret, from a CA the library does not know, valid `days` from a day before NOW; edited as given. */
+  async function sinkSecret(days = 400, edit: (d: Record<string, string>) => Record<string, string> = (d) => d): Promise<any> {
+    const sinkCa = await pki.makeCa({ commonName: 'sink-ca' });
+    const cert = await issueLeaf({
+      commonName: 'changefeed', usages: ['client auth'], notBefore: pki.leafNotBefore, notAfter: new Date(pki.leafNotBefore.getTime() + days * 24 * HOUR),
+      key: pki.keys.otherKey, signer: sinkCa,
+    });
+    return secretObject(SINK, 'demo', edit({ 'tls.crt': cert, 'tls.key': pki.keys.otherKey.pem, 'ca.crt': sinkCa.pem }));
+  }
+
+  async function checkWith(sink: any | undefined, minDays?: number): Promise<VerifyReport> {
+    const secrets = await pki.secrets(plan);
+    const items = sink === undefined ? secrets.items : [...secrets.items, sink];
+    return verify(loadPlans(distOf(plan)), parseSecrets(JSON.stringify({ ...secrets, items })), { now: NOW, minDays });
+  }
+
+  test('passes with the checks that need nothing of the plan, and says which it did not run and why', async () => {
+    const report = await checkWith(await sinkSecret());
+    expect(report.ok).toBe(true);
+    const sink = report.secrets.find((s) => s.name === SINK)!;
+    expect(sink).toMatchObject({ namespace: 'demo', clusterName: 'basic', cluster: 'database', role: 'user', usedBy: 'the changefeed\'s sink', ok: true });
+    expect(sink.checks.map((c) => c.check)).toEqual(['present', 'keys', 'key-match', 'validity']);
+    expect(sink.notChecked).toEqual(['subject', 'chain', 'same-ca', 'san', 'usage', 'common-name', 'renewal', 'ca-lifetime', 'key-strength', 'handshake']);
+    expect(report.summary).toEqual({ checked: 9, passed: 9, failed: 0 });
+    // Its CA is not the cluster's, nor is its Common Name: neither counts against it or against the cluster's Secrets.
+    expect(report.secrets.every((s) => s.ok)).toBe(true);
+    const text = formatReport(report);
+    expect(text).toMatch(/^basic-sink-tls +demo\/basic +yours: the changefeed's sink +PASS$/m);
+    expect(text).toContain('Secrets you create: basic-sink-tls, checked for present, keys, key-match, validity, expiry with --min-days and loaded with pods alone; '
+      + 'not for subject, chain, same-ca, san, usage, common-name, renewal, ca-lifetime, key-strength, handshake: '
+      + 'the library issues none of them and knows neither their CA nor their Common Name, host names, usages or key\n');
+  });
+
+  test('missing: fails the run, and the summary names it with what loads it', async () => {
+    const report = await checkWith(undefined);
+    expect(report.ok).toBe(false);
+    expect(expectOnly(report, SINK, ['present']).present).toEqual({
+      check: 'present', ok: false, expected: 'Secret basic-sink-tls in namespace demo, a Secret you create for the changefeed\'s sink', found: 'no Secret of that name in the input',
+    });
+    expect(report.summary).toEqual({ checked: 9, passed: 8, failed: 1, missingUserSecrets: [{ name: SINK, namespace: 'demo', usedBy: 'the changefeed\'s sink' }] });
+    expect(formatReport(report).endsWith('\n9 secrets checked: 8 passed, 1 failed; missing Secrets you create: basic-sink-tls in namespace demo (for the changefeed\'s sink)\n')).toBe(true);
+  });
+
+  test('without ca.crt (as kubectl create secret tls makes it), with a key of another certificate, expired, or expiring within --min-days: each fails its check', async () => {
+    const withoutCa = await checkWith(await sinkSecret(400, ({ 'ca.crt': _ca, ...d }) => d));
+    expect(expectOnly(withoutCa, SINK, ['keys']).keys.found).toBe('keys tls.crt, tls.key; missing ca.crt');
+    const otherKey = await checkWith(await sinkSecret(400, (d) => ({ ...d, 'tls.key': pki.keys.leafKey.pem })));
+    expect(expectOnly(otherKey, SINK, ['key-match'])['key-match'].found).toMatch(/^a key that does not belong to tls\.crt /);
+    const expired = await checkWith(await sinkSecret(0.5));
+    expect(expectOnly(expired, SINK, ['validity'])['validity'].found).toMatch(/^tls\.crt expired /);
+    const soon = await checkWith(await sinkSecret(30), 60);
+    expect(expectOnly(soon, SINK, ['expiry'])['expiry'].found).toMatch(/^tls\.crt expires .*, in 29 days$/);
+    expect((await checkWith(await sinkSecret(30), 20)).ok).toBe(true);
+  });
+
+  test('a certificate of it that does not parse is bad input, named by the Secret and the key', async () => {
+    await expect(checkWith(await sinkSecret(400, (d) => ({ ...d, 'tls.crt': 'not a certificate' }))))
+      .rejects.toThrow('Secret basic-sink-tls tls.crt: received "no PEM certificate"; expected one or more "-----BEGIN CERTIFICATE-----" blocks');
+  });
+});
+
+test('with Secrets you provide (user-provided), a missing Secret of the plan fails the run, and the summary names it with what loads it', async () => {
+  const report = await check({ ...planOf(), method: IssuingMethod.USER_PROVIDED }, { omit: [STORE] });
+  expect(expectOnly(report, STORE, ['present']).present.found).toBe('no Secret of that name in the input');
+  expect(report.summary.missingUserSecrets).toEqual([{ name: STORE, namespace: 'demo', usedBy: 'the store' }]);
+  expect(formatReport(report)).toMatch(/\n8 secrets checked: 7 passed, 1 failed; missing Secrets you create: basic-store-cluster-secret in namespace demo \(for the store\)\n$/);
+  // With the other methods a missing Secret of the plan is the issuing step's to write: it fails, unnamed on the summary line.
+  expect((await check(planOf(), { omit: [STORE] })).summary).toEqual({ checked: 8, passed: 7, failed: 1 });
+});
+
+test('verify() refuses minDays outside its range, as --min-days does', async () => {
+  const plan = planOf();
+  const secrets = parseSecrets(JSON.stringify(await pki.secrets(plan)));
+  for (const minDays of [-1, 1.5, 3_652_426, 2e8, Number.NaN, Number.POSITIVE_INFINITY]) {
+    await expect(verify(loadPlans(distOf(plan)), secrets, { now: NOW, minDays })).rejects.toThrow(`--min-days: days: received ${minDays}; expected ${MIN_DAYS}`);
+  }
 });

@@ -196,6 +196,19 @@ export interface TlsPlanSecret {
 }
 
 /**
+ * A TLS Secret you create that a cluster loads, in the plan's namespace.
+ * @jsii ignore
+ */
+export interface TlsPlanUserSecret {
+  /** The Secret name. */
+  readonly name: string;
+  /** The kind of the cluster resource that loads it. */
+  readonly cluster: ClusterKind;
+  /** What loads it: `migration source <id>`, `the migration's target`, `the changefeed's sink`. */
+  readonly usedBy: string;
+}
+
+/**
  * The algorithm and size of a planned key.
  * @jsii ignore
  */
@@ -210,7 +223,7 @@ export interface PlannedKey {
  * The version of {@link TlsPlan} this library writes and `cluster-tls verify` reads. It changes
  * whenever a field is added, removed or changes meaning; `tls-plan.schema.json` describes it.
  */
-export const TLS_PLAN_VERSION = 7;
+export const TLS_PLAN_VERSION = 8;
 
 /**
  * What the certificates of one cluster must be, whichever method issues them. Written as
@@ -265,6 +278,12 @@ export interface TlsPlan {
   readonly renewBefore: string;
   /** The client Secret of each cluster kind, then the server Secret of each component. */
   readonly secrets: TlsPlanSecret[];
+  /**
+   * The TLS Secrets you create that the cluster loads (a migration source's or target's client
+   * certificate, a changefeed sink's), each in the plan's namespace, when there are any: the
+   * library issues none of them, and knows neither their CA nor their Common Name.
+   */
+  readonly userSecrets?: TlsPlanUserSecret[];
   /** The rotation declared, when one is: its phase and what every Secret must hold in it. */
   readonly rotation?: TlsPlanRotation;
   /** The TLS enablement of the database cluster, when one is declared: its phase, and whether TLS is on in it. */

@@ -14,7 +14,7 @@ import {
 } from '../model/catalog';
 import {
   CertificateSettings, CertificateSubject, ExtraNames, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
-  ServerCertificatePlan, TLS_PLAN_VERSION, TlsPlan,
+  ServerCertificatePlan, TLS_PLAN_VERSION, TlsPlan, TlsPlanUserSecret,
 } from './certificate-options';
 import { DurationValue, durationSpec } from '../model/duration';
 import { describeType, inputError } from '../model/errors';
@@ -322,7 +322,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
       // The intermediate's Secrets are the user's, made by the script: the exporter watches the expiry of each one in use.
       for (const generation of caObjectsInUse(this.rotation)) {
         this._addExternalTlsSecret({
-          name: names.intermediateSecretName(this.clusterName, this.span.current.name, generation), namespace,
+          name: names.intermediateSecretName(this.clusterName, this.span.current.name, generation), namespace, cluster: ClusterKind.DATABASE,
           usedBy: `cert-manager's CA Issuer of Kubernetes cluster ${this.span.current.name}${generation === names.INITIAL_GENERATION ? '' : ` (the root of rotation ${generation})`}`,
         });
       }
@@ -615,6 +615,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
           usages: [...USAGES.server], dnsNames: [...s.dnsNames], ipAddresses: [...s.ipAddresses], reloadsLeaf: this._componentReload(s.token).reloadsLeaf,
         })),
       ],
+      userSecrets: this.planUserSecrets(),
       rotation: this.planRotation(),
       enablement: this.enablementPhase === undefined ? undefined : planEnablement(this.enablementPhase, {
         member: names.firstPodName(this.clusterName, 'coordinator'),
@@ -708,6 +709,25 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    */
   public externalTlsSecrets(): ExternalTlsSecret[] {
     return [...this.externalSecrets.values()];
+  }
+
+  /**
+   * The plan's `userSecrets`: the Secrets the user creates that the cluster loads, but those the
+   * plan names already (a migration target handed the Secret of `addSqlClient`, in `sqlTls`; a
+   * span's intermediate, the CA Secret of `ca` and `rotation.caSecrets`), so that none is checked
+   * twice; undefined when none is left.
+   */
+  private planUserSecrets(): TlsPlanUserSecret[] | undefined {
+    const named = new Set([
+      ...this.clusterKinds.map((kind) => `${this.namespace}/${this.clientSecretName(kind)}`),
+      ...this.serverCertificates.map((s) => `${this.namespace}/${s.secretName}`),
+      ...(this.sql?.plan().secrets ?? []).map((s) => `${s.namespace}/${s.name}`),
+      ...(this.issuer === undefined ? [`${this.namespace}/${this.caSecretName}`] : []),
+      ...Object.values(this.planRotation()?.caSecrets ?? {}).map((name) => `${this.namespace}/${name}`),
+    ]);
+    const user = this.externalTlsSecrets().filter((s) => !named.has(`${s.namespace}/${s.name}`))
+      .map((s) => ({ name: s.name, cluster: s.cluster, usedBy: s.usedBy }));
+    return user.length > 0 ? user : undefined;
   }
 
   /**

@@ -345,7 +345,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     this.sqlTls?.addReloadClient(this);
 
     this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', props.changefeed?.sinkTlsSecretNames, this.certificates);
-    this.sinkTlsSecretNames.forEach((name) => this.certificates._addExternalTlsSecret({ name, namespace, usedBy: 'the changefeed\'s sink' }));
+    this.sinkTlsSecretNames.forEach((name) => this.certificates._addExternalTlsSecret({ name, namespace, cluster: ClusterKind.DATABASE, usedBy: 'the changefeed\'s sink' }));
     const spec: Record<string, unknown> = {
       tlsCluster: { enabled: this.tlsEnabled, enableDiscoveryMTLS: this.discoveryMTLS || undefined },
       version: props.version,

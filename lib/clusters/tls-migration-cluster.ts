@@ -330,9 +330,9 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     this.commonName = certificates.commonName;
     this.clientSecretName = this.certificates.clientSecretName(ClusterKind.MIGRATION);
     this.tlsClientSecretNames = [...new Set([...sources, target].map((d) => d.tlsSecretName))];
-    sources.forEach((d) => certificates._addExternalTlsSecret({ name: d.tlsSecretName, namespace, usedBy: `migration source ${d.sourceId}` }));
+    sources.forEach((d) => certificates._addExternalTlsSecret({ name: d.tlsSecretName, namespace, cluster: ClusterKind.MIGRATION, usedBy: `migration source ${d.sourceId}` }));
     if (props.target.tlsSecretName !== undefined) {
-      certificates._addExternalTlsSecret({ name: target.tlsSecretName, namespace, usedBy: 'the migration\'s target' });
+      certificates._addExternalTlsSecret({ name: target.tlsSecretName, namespace, cluster: ClusterKind.MIGRATION, usedBy: 'the migration\'s target' });
     }
     this.recreationPhase = props.recreation?.phase;
     this.resource = this.declareResource(props, pvReclaimPolicy, members);

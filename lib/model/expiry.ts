@@ -3,6 +3,7 @@
  * thresholds, and the exporter that reads the Secrets cert-manager does not manage. The rules
  * themselves are rendered from this by `documents/expiry-rules.ts`.
  */
+import type { ClusterKind } from './catalog';
 
 /** The alerts, one rule each per watched certificate. */
 export const EXPIRY_ALERTS = {
@@ -144,6 +145,8 @@ export interface ExternalTlsSecret {
   readonly name: string;
   /** Its namespace, the cluster's. */
   readonly namespace: string;
+  /** The kind of the cluster resource that loads it. */
+  readonly cluster: ClusterKind;
   /** What loads it, as an alert says it: `migration source <id>`, `the migration's target`, `the changefeed's sink`. */
   readonly usedBy: string;
 }

@@ -17,7 +17,7 @@ import type { LoadedPlan } from './plans';
 import type { TlsPlan, TlsPlanSecret } from '../certificates/certificate-options';
 import { listed, oneLine } from './text';
 import { describeCertificate } from './x509';
-import { CheckResult, SecretReport, VerifyOptions, VerifyReport, parseCertificates, verify } from './verify';
+import { CheckResult, SecretReport, VerifyOptions, VerifyReport, parseCertificates, summarize, verify } from './verify';
 
 /**
  * One Kubernetes cluster's output, and what was read from that Kubernetes cluster.
@@ -104,13 +104,13 @@ export async function verifyOutputs(outputs: readonly VerifyOutput[], options: O
     const checks = [...s.checks, ...(across.has(s) ? [across.get(s)!] : [])];
     return { ...s, kubernetesCluster: memberOfReport(members, s).kubernetesCluster, ok: checks.every((c) => c.ok), checks };
   }));
-  const passed = secrets.filter((r) => r.ok).length;
+  const summary = summarize(secrets);
   return {
-    ok: passed === secrets.length,
+    ok: summary.passed === secrets.length,
     now: verified[0].report.now,
     plans: verified.flatMap(({ output, report, members }) => report.plans.map((p, i) => ({ ...p, output: { kubernetesCluster: members[i].kubernetesCluster, dist: output.dist } }))),
     secrets,
-    summary: { checked: secrets.length, passed, failed: secrets.length - passed },
+    summary,
   };
 }
 

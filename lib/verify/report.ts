@@ -3,7 +3,13 @@
  * below its row, and a summary line.
  */
 import { boundedLine, listed } from './text';
-import type { VerifyReport } from './verify';
+import { USER_SECRET_CHECKS, USER_SECRET_UNCHECKED } from './verify';
+import type { SecretReport, VerifyReport } from './verify';
+
+/** The CERTIFICATE cell of a Secret's row: whose certificate it is. */
+function certificateCell(s: SecretReport): string {
+  return s.sqlTls !== undefined ? `mysql ${s.sqlTls}` : s.role === 'user' ? `yours: ${s.usedBy}` : s.role === 'server' ? `server: ${s.component}` : `client: ${s.cluster}`;
+}
 
 /** Pads the columns of rows to their widest cell. */
 function columns(rows: readonly string[][]): string[] {
@@ -25,12 +31,18 @@ export function formatReport(report: VerifyReport): string {
     if (plan.notInInput !== undefined) {
       out.push(`not checked, their namespaces are not in the input: ${listed(plan.notInInput, 'Secret')}`);
     }
+    const yours = report.secrets.filter((s) => s.role === 'user' && s.namespace === plan.namespace && s.clusterName === plan.clusterName
+      && s.kubernetesCluster === plan.output?.kubernetesCluster);
+    if (yours.length > 0) {
+      const checked = USER_SECRET_CHECKS.filter((c) => c !== 'expiry');
+      out.push(`Secrets you create: ${listed(yours.map((s) => s.name), 'Secret')}, checked for ${checked.join(', ')}, expiry with --min-days and loaded with pods alone; `
+        + `not for ${USER_SECRET_UNCHECKED.checks.join(', ')}: ${USER_SECRET_UNCHECKED.why}`);
+    }
   }
   out.push('');
   const header = ['SECRET', 'CLUSTER', 'CERTIFICATE', 'RESULT'];
   const rows = report.secrets.map((s) => [
-    s.name, `${s.namespace}/${s.clusterName}${s.kubernetesCluster === undefined ? '' : ` in ${s.kubernetesCluster}`}`,
-    s.sqlTls !== undefined ? `mysql ${s.sqlTls}` : s.role === 'server' ? `server: ${s.component}` : `client: ${s.cluster}`, s.ok ? 'PASS' : 'FAIL',
+    s.name, `${s.namespace}/${s.clusterName}${s.kubernetesCluster === undefined ? '' : ` in ${s.kubernetesCluster}`}`, certificateCell(s), s.ok ? 'PASS' : 'FAIL',
   ]);
   const lines = columns([header, ...rows]);
   out.push(lines[0]);
@@ -41,8 +53,11 @@ export function formatReport(report: VerifyReport): string {
     }
   });
   out.push('');
-  const { checked, passed, failed } = report.summary;
-  out.push(`${checked} secret${checked === 1 ? '' : 's'} checked: ${passed} passed, ${failed} failed`);
+  const { checked, passed, failed, missingUserSecrets } = report.summary;
+  // A Secret you create that is missing: named here too, since no issuing step will ever write it.
+  const missing = missingUserSecrets === undefined ? ''
+    : `; missing Secrets you create: ${listed(missingUserSecrets.map((m) => `${m.name} in namespace ${m.namespace} (for ${m.usedBy})`), 'Secret')}`;
+  out.push(`${checked} secret${checked === 1 ? '' : 's'} checked: ${passed} passed, ${failed} failed${missing}`);
   // Every line bounded, whatever a value in it holds.
   return `${out.map(boundedLine).join('\n')}\n`;
 }

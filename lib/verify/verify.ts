@@ -6,13 +6,14 @@
 import { ENABLEMENT_CHECK, LOADED_CHECK, ROLLED_CHECK, ROTATION_CHECK } from '../model/verify-report';
 import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, ClusterKind, OPERATOR_ROLL_ORDER, SECRET_KEYS, SQL_PORT_RELOAD, component } from '../model/catalog';
-import type { TlsPlan, TlsPlanSecret } from '../certificates/certificate-options';
+import { IssuingMethod } from '../certificates/certificate-options';
+import type { TlsPlan, TlsPlanSecret, TlsPlanUserSecret } from '../certificates/certificate-options';
 import { parseDuration } from '../model/duration';
 import {
   atLeastAsStrong, commonName, describeCertificate, describeStrength, dnsNameCovered, extendedKeyUsages, keyStrength,
   normalizeIp, parseSubjectAltName, pemBlocks, strengthOf,
 } from './x509';
-import { describeValue } from '../model/errors';
+import { Description, describeValue } from '../model/errors';
 import { PodData, SecretData, VerifyInputError } from './input';
 import { checkLoaded } from './loaded';
 import type { AllowedCommonNames, LoadedPlan } from './plans';
@@ -193,14 +194,8 @@ export async function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secre
   if (!secret) {
     return [result('present', false, `Secret ${required.name} in namespace ${plan.namespace}`, 'no Secret of that name in the input')];
   }
-  const results = [result('present', true, `Secret ${required.name} in namespace ${plan.namespace}`, 'present')];
-  const keys = Object.keys(secret.data).sort();
-  const missing = REQUIRED_KEYS.filter((k) => !keys.includes(k));
-  const extra = keys.filter((k) => !REQUIRED_KEYS.includes(k));
-  results.push(result('keys', missing.length === 0 && extra.length === 0, `exactly the keys ${REQUIRED_KEYS.join(', ')}`,
-    [`keys ${listed(keys, 'key') || 'none'}`, missing.length ? `missing ${missing.join(', ')}` : '', extra.length ? `unexpected ${listed(extra, 'key')}` : '']
-      .filter(Boolean).join('; ')));
-  if (missing.length > 0) {
+  const results = [result('present', true, `Secret ${required.name} in namespace ${plan.namespace}`, 'present'), checkKeys(secret)];
+  if (!hasKeys(secret)) {
     return results;
   }
   const m = material(secret);
@@ -226,6 +221,65 @@ export async function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secre
   }
   if (plan.enablement !== undefined && required.cluster === ClusterKind.DATABASE) {
     results.push(checkEnablement(required, plan, plan.enablement, context.allowedCommonNames ?? []));
+  }
+  return results;
+}
+
+/** Whether a Secret holds the three keys the checks of its certificate read. */
+function hasKeys(secret: SecretData): boolean {
+  return REQUIRED_KEYS.every((k) => secret.data[k] !== undefined);
+}
+
+/** `keys`: exactly `tls.crt`, `tls.key` and `ca.crt`. */
+function checkKeys(secret: SecretData): CheckResult {
+  const keys = Object.keys(secret.data).sort();
+  const missing = REQUIRED_KEYS.filter((k) => !keys.includes(k));
+  const extra = keys.filter((k) => !REQUIRED_KEYS.includes(k));
+  return result('keys', missing.length === 0 && extra.length === 0, `exactly the keys ${REQUIRED_KEYS.join(', ')}`,
+    [`keys ${listed(keys, 'key') || 'none'}`, missing.length ? `missing ${missing.join(', ')}` : '', extra.length ? `unexpected ${listed(extra, 'key')}` : '']
+      .filter(Boolean).join('; '));
+}
+
+/**
+ * The checks a Secret you create gets (the plan's `userSecrets`): those that need nothing of the
+ * plan. The library issues none of these Secrets and knows neither their CA nor their Common
+ * Name, host names, usages or key, so it cannot check those, nor shake hands with them.
+ */
+export const USER_SECRET_CHECKS = ['present', 'keys', 'key-match', 'validity', 'expiry'] as const satisfies readonly CheckName[];
+
+/**
+ * The checks of {@link CHECKS} a Secret you create does not get, and why, as the report says it.
+ * @internal
+ */
+export const USER_SECRET_UNCHECKED = {
+  checks: CHECKS.filter((c) => !(USER_SECRET_CHECKS as readonly string[]).includes(c) && c !== ROTATION_CHECK && c !== ENABLEMENT_CHECK && c !== SQL_CA_CHECK),
+  why: 'the library issues none of them and knows neither their CA nor their Common Name, host names, usages or key',
+};
+
+/** How a report names a Secret you create, and what loads it. */
+function userSecretLabel(secret: { readonly name: string; readonly namespace: string; readonly usedBy?: string }): string {
+  return `Secret ${secret.name} in namespace ${secret.namespace}, a Secret you create for ${secret.usedBy}`;
+}
+
+/**
+ * Checks one Secret you create that the cluster loads: present, exactly the three keys, a
+ * certificate and a key that parse and belong together, valid now, and with `minDays` valid that
+ * long. A missing Secret yields only `present`, one without the three keys only `present` and `keys`.
+ * @throws VerifyInputError when a certificate or key of the Secret does not parse
+ */
+export function verifyUserSecret(required: TlsPlanUserSecret, plan: TlsPlan, secret: SecretData | undefined, context: Pick<VerifyContext, 'now' | 'minDays'>): CheckResult[] {
+  const expected = userSecretLabel({ ...required, namespace: plan.namespace });
+  if (!secret) {
+    return [result('present', false, expected, 'no Secret of that name in the input')];
+  }
+  const results = [result('present', true, expected, 'present'), checkKeys(secret)];
+  if (!hasKeys(secret)) {
+    return results;
+  }
+  const m = material(secret);
+  results.push(checkKeyMatch(m), checkValid(m, context.now));
+  if (context.minDays !== undefined) {
+    results.push(checkExpiry(m, context.now, context.minDays));
   }
   return results;
 }
@@ -469,15 +523,20 @@ function dated(label: string, cert: X509Certificate): Dated {
   return { label, notBefore: new Date(cert.validFrom), notAfter: new Date(cert.validTo) };
 }
 
+/** `validity`: tls.crt and (the first certificate of) ca.crt are valid at `now`. */
+function checkValid(m: Material, now: Date): CheckResult {
+  const leaf = dated('tls.crt', m.leaf);
+  const ca = dated('ca.crt', m.anchors[0]);
+  const invalid = [leaf, ca].flatMap((c) => (now < c.notBefore ? [`${c.label} not valid before ${iso(c.notBefore)}`]
+    : now >= c.notAfter ? [`${c.label} expired ${iso(c.notAfter)}`] : []));
+  return result('validity', invalid.length === 0, `tls.crt and ca.crt valid at ${iso(now)}`,
+    invalid.length ? invalid.join('; ') : `tls.crt valid until ${iso(leaf.notAfter)}, ca.crt until ${iso(ca.notAfter)}`);
+}
+
 function checkValidity(m: Material, plan: TlsPlan, now: Date): CheckResult[] {
   const leaf = dated('tls.crt', m.leaf);
   const ca = dated('ca.crt', m.anchors[0]);
-  const out: CheckResult[] = [];
-
-  const invalid = [leaf, ca].flatMap((c) => (now < c.notBefore ? [`${c.label} not valid before ${iso(c.notBefore)}`]
-    : now >= c.notAfter ? [`${c.label} expired ${iso(c.notAfter)}`] : []));
-  out.push(result('validity', invalid.length === 0, `tls.crt and ca.crt valid at ${iso(now)}`,
-    invalid.length ? invalid.join('; ') : `tls.crt valid until ${iso(leaf.notAfter)}, ca.crt until ${iso(ca.notAfter)}`));
+  const out: CheckResult[] = [checkValid(m, now)];
 
   // The CA of an issuer of the user's renews on the user's terms: only its expiry is checked.
   const windows = [
@@ -524,10 +583,20 @@ export interface SecretReport {
   readonly namespace: string;
   /** The cluster name. */
   readonly clusterName: string;
-  /** The cluster kind (`database`, `migration`). */
+  /** The cluster kind (`database`, `migration`): for a Secret you create, that of the resource that loads it. */
   readonly cluster: string;
-  /** `server` or `client`. */
-  readonly role: 'server' | 'client';
+  /** `server` or `client`, the plan's certificates; `user` for a Secret you create that the cluster loads (the plan's `userSecrets`). */
+  readonly role: 'server' | 'client' | 'user';
+  /**
+   * For a Secret you create (`role` `user`, or any Secret of a plan whose method is
+   * `user-provided`): what loads it, such as `migration source source1` or `the store`.
+   */
+  readonly usedBy?: string;
+  /**
+   * For a Secret you create: the checks the plan's own Secrets get that it does not, since the
+   * library knows neither its CA nor its Common Name.
+   */
+  readonly notChecked?: string[];
   /** The component, for server certificates. */
   readonly component?: string;
   /** For a Secret of TLS for MySQL clients: whose certificate it is. */
@@ -602,15 +671,61 @@ export interface VerifyReport {
   /** One report per Secret of every plan checked, those of TLS for MySQL clients after each plan's others. */
   readonly secrets: SecretReport[];
   /** The counts of `secrets`. */
-  readonly summary: {
-    /** How many Secrets were checked. */
-    readonly checked: number;
-    /** How many passed every check. */
-    readonly passed: number;
-    /** How many failed at least one check. */
-    readonly failed: number;
-  };
+  readonly summary: VerifySummary;
 }
+
+/**
+ * The counts of a report's Secrets, and the Secrets you create that the input lacks.
+ * @jsii ignore
+ */
+export interface VerifySummary {
+  /** How many Secrets were checked. */
+  readonly checked: number;
+  /** How many passed every check. */
+  readonly passed: number;
+  /** How many failed at least one check. */
+  readonly failed: number;
+  /**
+   * The Secrets you create that a cluster loads and the input does not hold (those of `userSecrets`,
+   * and with the `user-provided` method those of the plan too), with what loads each; absent when
+   * there is none.
+   */
+  readonly missingUserSecrets?: {
+    /** The Secret name. */
+    readonly name: string;
+    /** Its namespace. */
+    readonly namespace: string;
+    /** What loads it. */
+    readonly usedBy: string;
+  }[];
+}
+
+/**
+ * The summary of a report's Secrets.
+ * @internal
+ */
+export function summarize(reports: readonly SecretReport[]): VerifySummary {
+  const passed = reports.filter((r) => r.ok).length;
+  const missing = reports.filter((r) => r.usedBy !== undefined && r.checks.some((c) => c.check === 'present' && !c.ok))
+    .map((r) => ({ name: r.name, namespace: r.namespace, usedBy: r.usedBy! }));
+  return { checked: reports.length, passed, failed: reports.length - passed, ...(missing.length > 0 ? { missingUserSecrets: missing } : {}) };
+}
+
+/**
+ * The days `minDays` (`--min-days`) accepts: 0 (valid now) up to 10,000 years. No certificate is
+ * valid past 9999-12-31 (X.509's four-digit year), so a larger number could never pass, and from
+ * any `--now` it keeps the date it reaches within what a date holds (about 273,790 years on).
+ * @jsii ignore
+ */
+export const MIN_DAYS_RANGE: {
+  /** The fewest days: 0, valid now. */
+  readonly min: 0;
+  /** The most days: 10,000 years of 365.2425 days. */
+  readonly max: 3_652_425;
+} = { min: 0, max: 3_652_425 };
+
+/** What `minDays` expects, as a refusal says it. */
+export const MIN_DAYS_EXPECTED = `a whole number of days from ${MIN_DAYS_RANGE.min} to ${MIN_DAYS_RANGE.max} (10,000 years: no certificate is valid past 9999-12-31), such as 21`;
 
 /**
  * Options of {@link verify}.
@@ -641,7 +756,7 @@ export interface VerifyOptions {
   readonly pods?: readonly PodData[];
   /**
    * How many days every certificate (`tls.crt`, and every CA certificate in `ca.crt`) must stay
-   * valid after `now`: the `expiry` check.
+   * valid after `now`: the `expiry` check. A whole number within {@link MIN_DAYS_RANGE}.
    * @default - the `expiry` check is not run
    */
   readonly minDays?: number;
@@ -656,6 +771,7 @@ export interface VerifyOptions {
  */
 export async function verify(plans: readonly LoadedPlan[], secrets: readonly SecretData[], options: VerifyOptions = {}): Promise<VerifyReport> {
   const now = options.now ?? new Date();
+  checkMinDays(options.minDays);
   const selected = selectPlans(plans, secrets, options);
   const planReports: PlanReport[] = [];
   const reports: SecretReport[] = [];
@@ -692,18 +808,58 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
       reports.push({
         name: required.name, namespace: plan.namespace, clusterName: plan.clusterName, cluster: required.cluster,
         role: required.role, component: required.component, ok: checks.every((c) => c.ok), checks,
+        // With Secrets you provide, every Secret of the plan is yours: a missing one is named with the user's own.
+        ...(plan.method === IssuingMethod.USER_PROVIDED ? { usedBy: loadedBy(required) } : {}),
       });
     }
     reports.push(...(sql?.reports ?? []));
+    reports.push(...verifyUserSecrets(plan, find, { now, minDays: options.minDays, pods: (options.pods?.length ?? 0) > 0 ? pods : undefined }));
   }
-  const passed = reports.filter((r) => r.ok).length;
+  const summary = summarize(reports);
   return {
-    ok: passed === reports.length,
+    ok: summary.passed === reports.length,
     now: iso(now),
     plans: planReports,
     secrets: reports,
-    summary: { checked: reports.length, passed, failed: reports.length - passed },
+    summary,
   };
+}
+
+/**
+ * The Secrets you create that the plan's cluster loads (`userSecrets`), each with the checks that
+ * need nothing of the plan ({@link verifyUserSecret}) and, with Pods, `loaded`: a pod that mounts
+ * one and started before you last wrote it still holds what it loaded then.
+ */
+function verifyUserSecrets(plan: TlsPlan, find: (name: string) => SecretData | undefined,
+  context: { now: Date; minDays?: number; pods?: readonly PodData[] }): SecretReport[] {
+  return (plan.userSecrets ?? []).map((required) => {
+    const secret = find(required.name);
+    const checks = verifyUserSecret(required, plan, secret, context);
+    if (secret !== undefined && context.pods !== undefined) {
+      checks.push(checkLoaded(secret, context.pods));
+    }
+    return {
+      name: required.name, namespace: plan.namespace, clusterName: plan.clusterName, cluster: required.cluster, role: 'user' as const,
+      usedBy: required.usedBy, notChecked: [...USER_SECRET_UNCHECKED.checks], ok: checks.every((c) => c.ok), checks,
+    };
+  });
+}
+
+/**
+ * Refuses a `minDays` outside {@link MIN_DAYS_RANGE}, or not whole: past the range, the date it
+ * reaches is no date at all, which every message of the `expiry` check prints.
+ * @throws VerifyInputError naming `--min-days`, the value and the range
+ */
+function checkMinDays(days: number | undefined): void {
+  if (days !== undefined && !(Number.isSafeInteger(days) && days >= MIN_DAYS_RANGE.min && days <= MIN_DAYS_RANGE.max)) {
+    // NaN and the infinities as such: JSON, which the message writes values in, has them as null.
+    throw new VerifyInputError('--min-days', 'days', Number.isFinite(days) ? days : new Description(String(days)), MIN_DAYS_EXPECTED);
+  }
+}
+
+/** What loads a Secret of the plan, as the summary names a missing one you provide. */
+function loadedBy(required: TlsPlanSecret): string {
+  return required.role === 'server' ? `the ${required.component}` : `the ${required.cluster} cluster's components and tools, as their client certificate`;
 }
 
 /** A Secret of a plan with the checks it has had so far. */

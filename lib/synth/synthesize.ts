@@ -18,6 +18,7 @@ import { isSystemError, machineError } from './machine-errors';
 import { OutputSwap, SwapFile } from './output-swap';
 import { isWithin } from './swap-files';
 import { checkRotations } from './rotation-guard';
+import { checkTargetsApart } from './target-folders';
 import { UNVERIFIED_ENV, VERIFY_REPORT_ENV } from './phase-report';
 import { checkEnablements, flippingClusters } from './enablement-guard';
 import { RenderedObject, planOutput } from './output-plan';
@@ -326,8 +327,9 @@ const SYNTHESIS_TARGET_SHAPE = { app: APP, options: objectOf(SYNTHESIZE_OPTIONS_
  * a cluster across Kubernetes clusters go together this way: a rotation phase of the span moves on
  * in one output only when the verify report of every other one lets it, so no Kubernetes cluster
  * presents certificates that another does not trust yet, and the apps of one span must declare the
- * same rotations at the same phase. Each target needs an output folder and a record of its own; a
- * refusal names the target and its output folder before its message.
+ * same rotations at the same phase. Each target needs an output folder, a files folder and a
+ * record of its own, none inside another's folders; a refusal names the target and its output
+ * folder before its message.
  */
 export function synthesizeAll(targets: SynthesisTarget[]): SynthesisResult[] {
   ({ targets } = checkArguments('ClusterTls', 'synthesizeAll', { targets }, { targets: listOf(SYNTHESIS_TARGET_SHAPE, false, 'a list of apps, each with its options') }));
@@ -335,16 +337,7 @@ export function synthesizeAll(targets: SynthesisTarget[]): SynthesisResult[] {
     inputError('ClusterTls', 'synthesizeAll.targets', new Description('an empty list'), 'at least one app, each with its options');
   }
   const paths = targets.map((t) => outputPaths(t.app, t.options ?? {}));
-  for (const [i, p] of paths.entries()) {
-    const folder = paths.findIndex((q) => q.outdir === p.outdir);
-    const record = paths.findIndex((q) => q.recordFile === p.recordFile);
-    if (folder < i) {
-      inputError('ClusterTls', `synthesizeAll.targets[${i}].options.outdir`, p.outdir, `an output folder no other target has (targets[${folder}] writes it)`);
-    }
-    if (record < i) {
-      inputError('ClusterTls', `synthesizeAll.targets[${i}].options.recordFile`, p.recordFile, `a record no other target has (targets[${record}] writes it)`);
-    }
-  }
+  checkTargetsApart(paths);
   checkSpansAgree(targets);
   const prepared: PreparedSynthesis[] = [];
   try {

@@ -40,7 +40,11 @@ export interface CertificatesFacts {
   /** Whether a workload may load the cluster's own certificates (see `ClusterCertificates.allowWorkload`). */
   _allowsWorkload(object: IConstruct): boolean;
   /** The Kubernetes clusters the cluster spans, when it spans several (see `ClusterCertificates.span`). */
-  readonly span?: { readonly clusters: readonly { readonly name: string }[]; readonly root?: { readonly name: string } };
+  readonly span?: {
+    readonly clusters: readonly { readonly name: string; readonly clusterDomain: string; readonly namespace: string }[];
+    readonly current: { readonly name: string };
+    readonly root?: { readonly name: string };
+  };
   /** The rotation declared last, with every one before it (see `ClusterCertificates.rotation`). */
   readonly rotation?: { readonly phase: string; readonly history: readonly { readonly id: string; readonly kind: string }[] };
 }

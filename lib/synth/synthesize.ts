@@ -9,7 +9,7 @@ import { CLUSTER_RESOURCE_KINDS } from '../model/catalog';
 import { ClusterTlsError, Description, describeType, inputError, oneLine } from '../model/errors';
 import { ShapeOf, checkArguments, constructOf, isConstruct, listOf, objectOf, pathSpec } from '../model/props';
 import * as layout from '../model/output-layout';
-import { registeredCertificates, registeredDrainers, registeredRecreations } from './app-rules';
+import { registeredDrainers, registeredRecreations } from './app-rules';
 import {
   RECREATE_ENV, TAKE_OVER_ENV, changedRecordText, checkFilesFolderOwner, checkFixedSettings, checkRecreations, recreationKey, checkRecordOutput, checkReplaceable, clusterKey, fixedSettings, readRecord, recordOutput,
 } from './guards';
@@ -18,6 +18,7 @@ import { isSystemError, machineError } from './machine-errors';
 import { OutputSwap, SwapFile } from './output-swap';
 import { isWithin } from './swap-files';
 import { checkRotations } from './rotation-guard';
+import { checkSpansAgree } from './span-agreement';
 import { checkTargetsApart } from './target-folders';
 import { UNVERIFIED_ENV, VERIFY_REPORT_ENV } from './phase-report';
 import { checkEnablements, flippingClusters } from './enablement-guard';
@@ -264,34 +265,6 @@ function prepareSynthesis(app: App, options: SynthesizeOptions): PreparedSynthes
 }
 
 /**
- * Refuses targets whose apps declare one cluster across Kubernetes clusters (the same namespace,
- * cluster name and span) with other rotations, or with the root kept elsewhere: its Kubernetes
- * clusters move phase by phase together, and one root signs every intermediate, so every app of
- * the span declares the same rotations at the same phase and the same `rootCluster`.
- */
-function checkSpansAgree(targets: readonly SynthesisTarget[]): void {
-  const seen = new Map<string, { readonly index: number; readonly rotations: string; readonly root: string }>();
-  for (const [index, target] of targets.entries()) {
-    for (const c of registeredCertificates(target.app).filter((x) => x.span !== undefined)) {
-      const key = `${c.namespace}/${c.clusterName} across ${c.span!.clusters.map((k) => k.name).join(', ')}`;
-      const rotations = c.rotation === undefined ? 'no rotations'
-        : `rotations ${c.rotation.history.map((h) => `${h.id} (${h.kind})`).join(', ')} at "${c.rotation.phase}"`;
-      const root = c.span!.root === undefined ? 'the root kept offline (no rootCluster)' : `rootCluster "${c.span!.root.name}"`;
-      const first = seen.get(key);
-      if (first === undefined) {
-        seen.set(key, { index, rotations, root });
-      } else if (first.rotations !== rotations) {
-        inputError('ClusterTls', `synthesizeAll.targets[${index}]`, new Description(`${rotations} for cluster ${key}`),
-          `the rotations targets[${first.index}] declares for it (${first.rotations}): the Kubernetes clusters of a span move phase by phase together; declare the rotations once, for every app of the span`);
-      } else if (first.root !== root) {
-        inputError('ClusterTls', `synthesizeAll.targets[${index}]`, new Description(`${root} for cluster ${key}`),
-          `the root targets[${first.index}] declares for it (${first.root}): one root signs every intermediate of a span; declare rootCluster once, for every app of the span`);
-      }
-    }
-  }
-}
-
-/**
  * Runs a step of one target of {@link synthesizeAll}, its refusal prefixed with the target and its
  * output folder on every line: the apps of a span share their construct paths.
  */
@@ -326,8 +299,11 @@ const SYNTHESIS_TARGET_SHAPE = { app: APP, options: objectOf(SYNTHESIZE_OPTIONS_
  * written, one after another, each output whole. A refusal of any app writes none. The outputs of
  * a cluster across Kubernetes clusters go together this way: a rotation phase of the span moves on
  * in one output only when the verify report of every other one lets it, so no Kubernetes cluster
- * presents certificates that another does not trust yet, and the apps of one span must declare the
- * same rotations at the same phase. Each target needs an output folder, a files folder and a
+ * presents certificates that another does not trust yet. So the apps of one span (one cluster
+ * name, a Kubernetes cluster in common) must give it one declaration (its Kubernetes clusters with
+ * their domains and namespaces, `rootCluster`, the rotations at one phase), each be the output of
+ * another Kubernetes cluster, each in the namespace the declaration gives it, and be there for
+ * every Kubernetes cluster of the span. Each target needs an output folder, a files folder and a
  * record of its own, none inside another's folders; a refusal names the target and its output
  * folder before its message.
  */
@@ -338,7 +314,7 @@ export function synthesizeAll(targets: SynthesisTarget[]): SynthesisResult[] {
   }
   const paths = targets.map((t) => outputPaths(t.app, t.options ?? {}));
   checkTargetsApart(paths);
-  checkSpansAgree(targets);
+  checkSpansAgree(targets.map((t, i) => ({ app: t.app, outdir: paths[i].outdir })));
   const prepared: PreparedSynthesis[] = [];
   try {
     for (const [i, target] of targets.entries()) {

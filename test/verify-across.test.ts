@@ -146,9 +146,23 @@ describe('the across check', () => {
     const outputs = await Promise.all(SITES.map(async (c) => (await outputOf(planOf(c.name, {}, SITES, c.namespace))).output));
     const report = await verifyOutputs(outputs, { now: NOW });
     expect(failedChecks(report)).toEqual([]);
-    expect(report.ok).toBe(true);
+    expect([report.ok, report.unchecked]).toEqual([true, undefined]);
     expect([...new Set(report.secrets.map((s) => `${s.namespace} in ${s.kubernetesCluster}`))]).toEqual(['orders-east in east', 'orders-west in west', 'orders-north in north']);
     expect(report.secrets.every((s) => s.checks.some((c) => c.check === 'across' && c.ok && /^\d+ handshakes, all accepted$/.test(c.found)))).toBe(true);
+  });
+
+  test('the outputs of two of a span\'s three Kubernetes clusters: both checked, each against the other, and the third named as not checked, in the report and its summary line', async () => {
+    const east = await outputOf(planOf('east', {}, THREE));
+    const west = await outputOf(planOf('west', {}, THREE));
+    const report = await verifyOutputs([east.output, west.output], { now: NOW });
+    expect(failedChecks(report)).toEqual([]);
+    expect(report.secrets.every((s) => s.ok)).toBe(true);
+    expect(report.ok).toBe(false);
+    expect(report.unchecked).toEqual([{ namespace: 'orders', clusterName: 'orders', kubernetesCluster: 'north', clusterDomain: 'north.example.com' }]);
+    const text = formatReport(report).split('\n');
+    expect(text).toContain('not checked: orders/orders in Kubernetes cluster north (north.example.com), of the span, whose output no --dist gives: give it too, followed by --secrets with the Secrets read there');
+    const n = planOf('east').secrets.length * 2;
+    expect(text.at(-2)).toBe(`${n} secrets checked: ${n} passed, 0 failed; not checked: orders/orders in north (no --dist)`);
   });
 
   test('one output is verify alone: no across check, no Kubernetes cluster in the report', async () => {
@@ -292,6 +306,24 @@ describe('cluster-tls verify with several --dist', () => {
     const ran = await run(['verify', '--dist', east.dist, '--secrets', east.secrets, '--dist', west.dist, '--secrets', west.secrets]);
     expect([ran.code, ran.stdout]).toEqual([2, '']);
     expect(ran.stderr).toMatch(new RegExp(`^error: --dist "${west.dist}": ${west.secrets}: content: received "NAME   TYPE"; expected JSON: .+\n$`));
+  });
+
+  test('the outputs of two of a span\'s three Kubernetes clusters: exit code 3, the third named in the summary line; with --json, ok false and the cluster in unchecked', async () => {
+    const outputs = [];
+    for (const current of ['east', 'west']) {
+      const o = await outputOf(planOf(current, {}, THREE));
+      const file = path.join(path.dirname(o.dist), 'secrets.json');
+      fs.writeFileSync(file, JSON.stringify(o.list));
+      outputs.push('--dist', o.dist, '--secrets', file);
+    }
+    const ran = await run(['verify', ...outputs, '--now', NOW.toISOString()]);
+    const n = planOf('east').secrets.length * 2;
+    expect([ran.code, ran.stderr, ran.stdout.trim().split('\n').pop()]).toEqual([3, '', `${n} secrets checked: ${n} passed, 0 failed; not checked: orders/orders in north (no --dist)`]);
+    const json = await run(['verify', ...outputs, '--now', NOW.toISOString(), '--json']);
+    expect([json.code, JSON.parse(json.stdout).ok, JSON.parse(json.stdout).unchecked.map((u: any) => u.kubernetesCluster)]).toEqual([3, false, ['north']]);
+    expect(json.stderr.trim().split('\n').pop()).toBe(`${n} secrets checked: ${n} passed, 0 failed; not checked: orders/orders in north (no --dist)`);
+    // The usage names the exit code.
+    expect((await run(['--help'])).stdout).toContain('With several --dist, 3 every check passed, but a Kubernetes cluster of a span was not checked:\nno --dist gave its output.');
   });
 
   test('with one --dist, every --secrets is its own, wherever it is given', async () => {

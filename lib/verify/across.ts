@@ -17,7 +17,7 @@ import type { LoadedPlan } from './plans';
 import type { TlsPlan, TlsPlanSecret, TlsPlanSpanCluster } from '../certificates/certificate-options';
 import { listed, oneLine } from './text';
 import { describeCertificate } from './x509';
-import { CheckResult, SecretReport, VerifyOptions, VerifyReport, parseCertificates, verify } from './verify';
+import { CheckResult, SecretReport, UncheckedCluster, VerifyOptions, VerifyReport, parseCertificates, verify } from './verify';
 
 /**
  * One Kubernetes cluster's output, and what was read from that Kubernetes cluster.
@@ -76,7 +76,9 @@ interface Crossing {
  * `ca.crt`. The Secrets of TLS for MySQL clients keep a CA of each Kubernetes cluster's own and
  * are not checked across. Each output's plans and Secrets are listed with the Kubernetes cluster
  * they are of. The outputs of one database cluster are those of one cluster name whose spans share
- * a Kubernetes cluster, whatever namespace each gives it. Given one output, it is {@link verify}.
+ * a Kubernetes cluster, whatever namespace each gives it; the Kubernetes clusters of a span whose
+ * output was not given are listed in `unchecked`, and the report is then not `ok`, though every
+ * Secret given passed. Given one output, it is {@link verify}.
  * @throws VerifyInputError when no output is given, an output's plan is not of a span, two
  * outputs are of one Kubernetes cluster, the outputs of one database cluster declare its span
  * otherwise or give a Kubernetes cluster another namespace than its output is in, or a database
@@ -110,13 +112,21 @@ export async function verifyOutputs(outputs: readonly VerifyOutput[], options: O
     return { ...s, kubernetesCluster: memberOfReport(members, s).kubernetesCluster, ok: checks.every((c) => c.ok), checks };
   }));
   const passed = secrets.filter((r) => r.ok).length;
+  const unchecked = spans.flatMap(uncheckedOf);
   return {
-    ok: passed === secrets.length,
+    ok: passed === secrets.length && unchecked.length === 0,
     now: verified[0].report.now,
     plans: verified.flatMap(({ output, report, members }) => report.plans.map((p, i) => ({ ...p, output: { kubernetesCluster: members[i].kubernetesCluster, dist: output.dist } }))),
     secrets,
+    ...(unchecked.length > 0 ? { unchecked } : {}),
     summary: { checked: secrets.length, passed, failed: secrets.length - passed },
   };
+}
+
+/** The Kubernetes clusters of a database cluster's span that no output given is for. */
+function uncheckedOf(group: readonly Member[]): UncheckedCluster[] {
+  return group[0].declared.filter((c) => !group.some((m) => m.kubernetesCluster === c.name))
+    .map((c) => ({ namespace: c.namespace, clusterName: group[0].plan.clusterName, kubernetesCluster: c.name, clusterDomain: c.clusterDomain }));
 }
 
 /** Runs the checks of one output, a refusal of its input naming the output (every output's plans are named alike, `../cluster-tls/…`). */

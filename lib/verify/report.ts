@@ -26,6 +26,10 @@ export function formatReport(report: VerifyReport): string {
       out.push(`not checked, their namespaces are not in the input: ${listed(plan.notInInput, 'Secret')}`);
     }
   }
+  for (const u of report.unchecked ?? []) {
+    out.push(`not checked: ${u.namespace}/${u.clusterName} in Kubernetes cluster ${u.kubernetesCluster} (${u.clusterDomain}), of the span, whose output no --dist gives: `
+      + 'give it too, followed by --secrets with the Secrets read there');
+  }
   out.push('');
   const header = ['SECRET', 'CLUSTER', 'CERTIFICATE', 'RESULT'];
   const rows = report.secrets.map((s) => [
@@ -42,7 +46,8 @@ export function formatReport(report: VerifyReport): string {
   });
   out.push('');
   const { checked, passed, failed } = report.summary;
-  out.push(`${checked} secret${checked === 1 ? '' : 's'} checked: ${passed} passed, ${failed} failed`);
+  const unchecked = report.unchecked?.length ? `; not checked: ${listed(report.unchecked.map((u) => `${u.namespace}/${u.clusterName} in ${u.kubernetesCluster}`), 'cluster')} (no --dist)` : '';
+  out.push(`${checked} secret${checked === 1 ? '' : 's'} checked: ${passed} passed, ${failed} failed${unchecked}`);
   // Every line bounded, whatever a value in it holds.
   return `${out.map(boundedLine).join('\n')}\n`;
 }

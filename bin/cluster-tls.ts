@@ -25,6 +25,8 @@ export const EXIT = {
   failed: 1,
   /** Bad input or usage. */
   usage: 2,
+  /** Every check passed, but a Kubernetes cluster of a span was not checked: no output given was its own. */
+  incomplete: 3,
 } as const;
 
 /** What the command reads and writes, replaceable in tests. */
@@ -67,7 +69,8 @@ verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads 
           --dist east/dist --secrets <(kubectl --context=east get secrets -n orders -o json)
           --dist west/dist --secrets <(kubectl --context=west get secrets -n orders -o json)
         Each output is checked as above, then each Secret against the other clusters' Secrets
-        (the across check).
+        (the across check). A Kubernetes cluster of the span whose output is not given is named
+        as not checked, in the report and its summary line, with exit code 3.
 
 Options:
   --dist <folder>      the synthesized output folder that holds the manifests (such as dist),
@@ -91,6 +94,8 @@ Checks, in the order they run:
 ${[...CHECKS, ...POD_CHECKS, ...SPAN_CHECKS].map((c) => `  ${c.padEnd(14)}${CHECK_DESCRIPTIONS[c]}`).join('\n')}
 
 Exit codes: 0 every check passed, 1 a check failed, 2 bad input or usage.
+With several --dist, 3 every check passed, but a Kubernetes cluster of a span was not checked:
+no --dist gave its output.
 `;
 
 /**
@@ -236,7 +241,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     // The JSON usually goes to a file (the runbooks' check): what fails goes to the terminal too.
     io.stderr(formatReport(report));
   }
-  return report.ok ? EXIT.ok : EXIT.failed;
+  return report.ok ? EXIT.ok : report.secrets.every((r) => r.ok) ? EXIT.incomplete : EXIT.failed;
 }
 
 /** One output folder given to the command, and the Secrets read for it (`--secrets`, in order). */

@@ -16,7 +16,7 @@ export {
 export type { ResolvedEnablement } from './clusters/enablement';
 export { MigrationRecreation, MigrationRecreationPhase, RECREATION_PHASES } from './model/recreation';
 export { KubernetesClusterSpec, KubernetesSpan } from './model/span';
-export type { ResolvedSpan } from './model/span';
+export type { ResolvedKubernetesCluster, ResolvedSpan } from './model/span';
 export * from './certificates/certificate-options';
 export * from './certificates/cluster-certificates';
 export { IssuerKind, IssuerReference, ResolvedIssuerReference } from './certificates/issuer-ref';

@@ -97,6 +97,8 @@ describe('the documents (README.md, CONTRIBUTING.md, docs/)', () => {
       'docs/how-to/across-kubernetes-clusters.md: 9. Replace the root: clusters.ts',
       'docs/how-to/across-kubernetes-clusters.md: 9. Replace the root: clusters.ts',
       'docs/how-to/across-kubernetes-clusters.md: 9. Replace the root: clusters.ts',
+      'docs/how-to/across-kubernetes-clusters.md: A namespace of its own in each Kubernetes cluster: clusters.ts',
+      'docs/how-to/across-kubernetes-clusters.md: A namespace of its own in each Kubernetes cluster: main.ts',
       'docs/how-to/cdk8s-init.md: Starting from `cdk8s init typescript-app`: chart.ts',
       'docs/how-to/cdk8s-init.md: Starting from `cdk8s init typescript-app`: main.ts',
       'docs/how-to/cdk8s-init.md: Starting from `cdk8s init typescript-app`: main.test.ts',

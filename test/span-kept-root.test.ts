@@ -33,9 +33,9 @@ const RENEW_SECTION = '6. Renew an intermediate';
 const ROOT_RENEW_SECTION = 'Renew the root, and what is not supported';
 
 /** One Kubernetes cluster's app of the guide, the root kept in east, with extra props for the certificates. */
-function span(current: string, props: Record<string, unknown> = {}, clusters = CLUSTERS, rootCluster: string | null = 'east') {
+function span(current: string, props: Record<string, unknown> = {}, clusters = CLUSTERS, rootCluster: string | null = 'east', namespace = 'orders') {
   const app = Testing.app();
-  const chart = new Chart(app, 'orders', { namespace: 'orders' });
+  const chart = new Chart(app, 'orders', { namespace });
   const certificates = new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', span: { clusters, current, rootCluster: rootCluster ?? undefined }, ...props });
   new TlsDatabaseCluster(chart, 'database', {
     clusterName: 'orders', version: 'v8.5.0', operatorVersion: 'v1.6.6', certificates,
@@ -79,25 +79,47 @@ describe('span.rootCluster, as props', () => {
     expect(refusal(() => span('west', props))).toContain(message);
   });
 
-  test('a Kubernetes cluster added at the end changes nothing in the others\' objects or files, and its script has east\'s Issuer sign', () => {
+  test('a Kubernetes cluster added at the end changes nothing in the others\' objects or files but the plan\'s list of the span\'s clusters, and its script has east\'s Issuer sign', () => {
     const north = [...CLUSTERS, { name: 'north', clusterDomain: 'north.example.com' }];
     for (const { name } of CLUSTERS) {
       const [was, is] = [span(name), span(name, {}, north)];
       expect(is.objects).toEqual(was.objects);
-      expect(is.files).toEqual(was.files);
+      const plan = (files: Map<string, string>) => JSON.parse(files.get('tls-plan.json')!);
+      expect(plan(is.files)).toEqual({ ...plan(was.files), span: { ...plan(was.files).span, clusters: north.map((c) => ({ ...c, namespace: 'orders' })) } });
+      expect(new Map([...is.files].filter(([f]) => f !== 'tls-plan.json'))).toEqual(new Map([...was.files].filter(([f]) => f !== 'tls-plan.json')));
     }
     expect(span('north', {}, north).files.get('issue-intermediate.sh')).toContain('orders-north-intermediate-ca-$(openssl dgst');
   });
 
   test.each([
-    ['its own cluster in each app', 'west', 'rootCluster "west"', 'rootCluster "east"'],
-    ['none in one app', null, 'the root kept offline (no rootCluster)', 'rootCluster "east"'],
-  ])('synthesizeAll refuses apps of one span that name another root (%s), before writing any', (_what, westRoot, received, expected) => {
+    ['its own cluster in each app', 'west', '"west"'],
+    ['none in one app', null, 'none (the root kept offline)'],
+  ])('synthesizeAll refuses apps of one span that name another root (%s), before writing any', (_what, westRoot, received) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-kept-root-all-'));
     const targets = [span('east'), span('west', {}, CLUSTERS, westRoot)].map(({ app }, i) => ({ app, options: { outdir: path.join(dir, CLUSTERS[i].name, 'dist') } }));
-    expect(refusal(() => synthesizeAll(targets))).toBe(`ClusterTls: synthesizeAll.targets[1]: received ${received} for cluster orders/orders across east, west; `
-      + `expected the root targets[0] declares for it (${expected}): one root signs every intermediate of a span; declare rootCluster once, for every app of the span`);
+    expect(refusal(() => synthesizeAll(targets))).toBe(`synthesizeAll.targets[1] (${path.join(dir, 'west', 'dist')}): orders/certificates: span.rootCluster: received ${received}; `
+      + `expected "east", as targets[0] (${path.join(dir, 'east', 'dist')}) declares it for cluster orders: one root signs every intermediate of a span; declare rootCluster once, for every app of the span`);
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  test('each Kubernetes cluster in a namespace of its own: east keeps the root in orders-east; west\'s script asks there, and writes its Secret in orders-west', () => {
+    const sites = CLUSTERS.map((c) => ({ ...c, namespace: `orders-${c.name}` }));
+    const east = span('east', {}, sites, 'east', 'orders-east');
+    expect(east.objects.filter((o) => o.metadata.labels?.['cdk8s-cluster-tls/root-ca'] === 'orders').map((o) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`))
+      .toEqual(['Issuer/orders-east/orders-selfsigned-ca-issuer', 'Certificate/orders-east/orders-root-ca', 'Issuer/orders-east/orders-root-ca-issuer']);
+    const script = span('west', {}, sites, 'east', 'orders-west').files.get('issue-intermediate.sh')!;
+    expect([script.match(/^NAMESPACE=.*$/m)?.[0], script.match(/^ROOT_NAMESPACE=.*$/m)?.[0]]).toEqual(['NAMESPACE=\'orders-west\'', 'ROOT_NAMESPACE=\'orders-east\'']);
+    expect(script).toContain('# The rights it needs in namespace orders-east of east: get Issuers and Certificates; list, get,\n'
+      + '# create and delete CertificateRequests. In this cluster: get Issuers in namespace orders-east (the root\'s\n'
+      + '# Issuer not there tells this cluster from east); in namespace orders-west, get and create Secrets (and patch\n# them, with --renew).\n');
+    // The request, and every read of the root's objects, in the root's namespace; the Secret in this one's.
+    expect(script).toContain('  namespace: $ROOT_NAMESPACE\n');
+    const lines = (namespace: string) => script.split('\n').filter((l) => l.includes(`--namespace="$${namespace}"`));
+    expect(lines('NAMESPACE').length).toBeGreaterThan(1);
+    expect(lines('NAMESPACE').filter((l) => !l.includes('"${kubectl[@]}"'))).toEqual([]);
+    expect(lines('ROOT_NAMESPACE').length).toBeGreaterThan(5);
+    // KUBECTL asks in the root's namespace only whether the root's Issuer is there (it must not be).
+    expect(lines('ROOT_NAMESPACE').filter((l) => !l.includes('"${root_kubectl[@]}"'))).toEqual([expect.stringContaining('"${kubectl[@]}" get issuer \'orders-root-ca-issuer\' --namespace="$ROOT_NAMESPACE" --ignore-not-found')]);
   });
 
   test('a leaf renewal passes', () => {
@@ -398,6 +420,49 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
         plane.kubectl(['delete', 'rolebinding,role', user, '-n', 'orders']);
       }
     }
+  });
+
+  test('each Kubernetes cluster in a namespace of its own: east\'s cert-manager keeps the root in orders-east, west\'s runbook step has it sign there and writes west\'s intermediate in orders-west, the two outputs verify across; with kubectl at east, west\'s step stops before writing anything', async () => {
+    const sites = CLUSTERS.map((c) => ({ ...c, namespace: `orders-${c.name}` }));
+    const dir = path.join(work, 'sites');
+    synthesizeAll(sites.map((c) => ({ app: span(c.name, {}, sites, 'east', c.namespace).app, options: { outdir: path.join(dir, c.name, 'dist') } })));
+    const [east, west] = [planes.get('east')!, planes.get('west')!];
+    for (const { name, namespace } of sites) {
+      expect(planes.get(name)!.kubectl(['create', 'namespace', namespace]).status).toBe(0);
+    }
+    /** A cluster's runbook step of its intermediate, as written, with kubectl at `context`. */
+    const step = (name: string, context: string) => {
+      const runbook = fs.readFileSync(path.join(dir, name, 'cluster-tls', `orders-${name}`, 'orders', 'database-runbook.md'), 'utf8');
+      const block = shellBlocks(runbook.split(/^(?=## \d+\. )/m).find((x) => x.startsWith('## 1. '))!)[0];
+      return bash(`kubectl config use-context ${context} >/dev/null\n${block}`, path.join(dir, name, 'dist'), env);
+    };
+    expect(await step('east', 'east')).toContain('created Secret orders-east/orders-east-intermediate-ca-secret: the intermediate CA of this Kubernetes cluster, signed by the root in Kubernetes cluster east');
+    // West's step with kubectl still at east, where a namespace orders-west exists too: only the root's Issuer, in orders-east, tells the clusters apart.
+    expect(east.kubectl(['create', 'namespace', 'orders-west']).status).toBe(0);
+    const wrong = await step('west', 'east').then(() => 'ran', (e: Error) => e.message.split('--- output:\n')[1]);
+    expect(wrong).toBe('issue-intermediate.sh: KUBECTL reaches the cluster that keeps the root (Issuer orders-east/orders-root-ca-issuer is there), not this one; '
+      + 'point kubectl at the Kubernetes cluster this output is for\n');
+    expect(east.kubectl(['get', 'secrets', '-n', 'orders-west', '-o', 'name']).stdout).not.toContain('intermediate');
+    expect(await step('west', 'west')).toContain('created Secret orders-west/orders-west-intermediate-ca-secret: the intermediate CA of this Kubernetes cluster, signed by the root in Kubernetes cluster east');
+    // Signed by the root east's cert-manager keeps in orders-east; the script's request there is gone.
+    const root = new crypto.X509Certificate(east.tlsSecrets('orders-east').get('orders-root-ca-secret')!['ca.crt']);
+    const intermediate = west.tlsSecrets('orders-west').get('orders-west-intermediate-ca-secret')!;
+    expect([certificatesOf(intermediate['ca.crt'])[0].fingerprint256, certificatesOf(intermediate['tls.crt'])[0].verify(root.publicKey)]).toEqual([root.fingerprint256, true]);
+    expect(east.kubectl(['get', 'certificaterequests', '-n', 'orders-east', '-o', 'name']).stdout.split('\n').filter((r) => r.includes('intermediate-ca'))).toEqual([]);
+    // The leaves of each cluster, from its intermediate, checked across the two namespaces.
+    const inputs: string[] = [];
+    for (const { name, namespace } of sites) {
+      const plane = planes.get(name)!;
+      const manifest = path.join(dir, name, 'dist', 'orders.k8s.yaml');
+      expect(plane.kubectl(['apply', '-f', manifest, '-l', 'cdk8s-cluster-tls/certificates=orders']).status).toBe(0);
+      const waited = plane.kubectl(['wait', '--for=condition=Ready', 'certificate', '-l', 'cdk8s-cluster-tls/certificates=orders', '-n', namespace, '--timeout=5m']);
+      expect([name, waited.stderr]).toEqual([name, '']);
+      const secrets = path.join(dir, `${name}-secrets.json`);
+      fs.writeFileSync(secrets, plane.kubectl(['get', 'secrets', '-n', namespace, '-o', 'json']).stdout);
+      inputs.push('--dist', path.join(dir, name, 'dist'), '--secrets', secrets);
+    }
+    const verified = spawnSync(process.execPath, [path.join(ROOT, 'build', 'bin', 'cluster-tls.js'), 'verify', ...inputs], { encoding: 'utf8' });
+    expect([verified.status, verified.stdout.trim().split('\n').pop()]).toEqual([0, '10 secrets checked: 10 passed, 0 failed']);
   });
 
   test('the intermediates are CAs with no path length of their own: cert-manager writes none, unlike cfssl\'s profile', () => {

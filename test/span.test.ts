@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { App, Chart, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
 import { ClusterCertificates, IssuingMethod, KubernetesClusterSpec, RotationPhase, TlsDatabaseCluster, synthesize, synthesizeAll } from '../lib';
+import * as names from '../lib/model/names';
 import { OutputFile } from '../lib/synth/output-file';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { describeOutcome, dialedNames, mutualHandshake } from '../lib/verify/handshake';
@@ -36,11 +37,13 @@ import { createFakeKubectl } from './_fake-kubectl';
 const GUIDE = 'docs/how-to/across-kubernetes-clusters.md';
 const RUN_MARKER = '<!-- run: test/span.test.ts -->';
 const CLUSTERS: KubernetesClusterSpec[] = [{ name: 'east', clusterDomain: 'east.example.com' }, { name: 'west', clusterDomain: 'west.example.com' }];
+/** The same span, each Kubernetes cluster with a namespace of its own. */
+const SITES: KubernetesClusterSpec[] = CLUSTERS.map((c) => ({ ...c, namespace: `orders-${c.name}` }));
 
 /** One Kubernetes cluster's app, as the guide builds it, with extra props for the certificates. */
-function span(current: string, props: Record<string, unknown> = {}, clusters = CLUSTERS) {
+function span(current: string, props: Record<string, unknown> = {}, clusters = CLUSTERS, namespace = 'orders') {
   const app = Testing.app();
-  const chart = new Chart(app, 'orders', { namespace: 'orders' });
+  const chart = new Chart(app, 'orders', { namespace });
   const certificates = new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', span: { clusters, current }, ...props });
   const database = new TlsDatabaseCluster(chart, 'database', {
     clusterName: 'orders', version: 'v8.5.0', operatorVersion: 'v1.6.6', certificates,
@@ -165,9 +168,25 @@ describe('span, as props', () => {
     [{ clusters: [{ name: 'east', clusterDomain: 'east..example.com' }], current: 'east' }, 'span.clusters[0].clusterDomain: received "east..example.com"'],
     [{ clusters: CLUSTERS, current: 'north' }, 'span.current: received "north"; expected the name of one of the span\'s Kubernetes clusters: "east", "west"'],
     [{ clusters: [{ name: 'East_1', clusterDomain: 'east.example.com' }], current: 'East_1' }, 'span.clusters[0].name: received "East_1"'],
+    [{ clusters: [CLUSTERS[0], { ...CLUSTERS[1], namespace: 'Orders_West' }], current: 'east' }, 'span.clusters[1].namespace: received "Orders_West"'],
+    [{ clusters: [CLUSTERS[0], { ...CLUSTERS[1], namespace: 'orders-west' }], current: 'west' }, 'span.clusters[1].namespace: received "orders-west"; '
+      + 'expected "orders", the namespace of these certificates, where the app of Kubernetes cluster west writes its objects, or none: '
+      + 'declare in span.clusters the namespace each Kubernetes cluster\'s app gives its certificates, the same in every app of the span'],
   ])('refuses the span %j', (given, message) => {
     const chart = new Chart(Testing.app(), 'orders', { namespace: 'orders' });
     expect(refusal(() => new ClusterCertificates(chart, 'certificates', { clusterName: 'orders', span: given }))).toContain(`orders/certificates: ${message}`);
+  });
+
+  test('each Kubernetes cluster in a namespace of its own: the DatabaseCluster of every other one joins the first one\'s in the first one\'s namespace, and the plan holds the whole declaration', () => {
+    const spec = (current: string, namespace: string) => span(current, {}, SITES, namespace).objects.find((o) => o.kind === 'DatabaseCluster');
+    expect(spec('east', 'orders-east').spec.cluster).toBeUndefined();
+    const west = spec('west', 'orders-west');
+    expect([west.metadata.namespace, west.spec.cluster]).toEqual(['orders-west', { name: 'orders', namespace: 'orders-east', clusterDomain: 'east.example.com' }]);
+    const { certificates } = span('west', {}, SITES, 'orders-west');
+    expect(certificates.span!.first).toEqual({ name: 'east', clusterDomain: 'east.example.com', namespace: 'orders-east' });
+    expect(certificates.plan().span).toEqual({ kubernetesCluster: 'west', clusterDomain: 'west.example.com', clusters: SITES });
+    // An entry without a namespace takes the certificates' own.
+    expect(span('west').certificates.plan().span!.clusters).toEqual(CLUSTERS.map((c) => ({ ...c, namespace: 'orders' })));
   });
 });
 
@@ -206,6 +225,18 @@ describe('span, in the record of settings fixed at creation', () => {
     expect(() => synthWest(dir, clusters, ['DatabaseCluster/orders/orders'])).not.toThrow();
   });
 
+  test('records the namespace of the cluster west joins when it is not west\'s own, and refuses a running west another', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-record-'));
+    const eastIn = (namespace: string) => [{ ...CLUSTERS[0], namespace }, CLUSTERS[1]];
+    synthWest(dir, eastIn('orders-east'));
+    const record = JSON.parse(fs.readFileSync(path.join(dir, 'cluster-tls.lock.json'), 'utf8'));
+    expect(record.clusters['DatabaseCluster/orders/orders'].across).toEqual({ clusterDomain: 'west.example.com', joins: 'east.example.com', joinsNamespace: 'orders-east' });
+    expect(refusal(() => synthWest(dir, eastIn('orders-east-2')))).toBe('orders/database/Resource: DatabaseCluster "orders" span: '
+      + 'received domain "west.example.com", joining the cluster in namespace "orders-east-2" of "east.example.com"; '
+      + `expected domain "west.example.com", joining the cluster in namespace "orders-east" of "east.example.com" as recorded in ${path.join(dir, 'cluster-tls.lock.json')}: `
+      + 'a running cluster keeps its domain, the cluster it joins and its CA; add Kubernetes clusters at the end of the span only, or to re-create the cluster deliberately, set CLUSTER_TLS_RECREATE=DatabaseCluster/orders/orders');
+  });
+
   test('refuses a span given to a running cluster of one Kubernetes cluster', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-record-'));
     synthWest(dir);
@@ -239,9 +270,88 @@ describe('span, synthesized together', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-all-'));
     const [east] = targets(dir, RotationPhase.TRUST_BOTH);
     const [, west] = targets(dir);
-    expect(refusal(() => synthesizeAll([east, west]))).toBe('ClusterTls: synthesizeAll.targets[1]: received no rotations for cluster orders/orders across east, west; '
-      + 'expected the rotations targets[0] declares for it (rotations root-2 (ca-replacement) at "trust-both"): the Kubernetes clusters of a span move phase by phase together; declare the rotations once, for every app of the span');
+    expect(refusal(() => synthesizeAll([east, west]))).toBe(`synthesizeAll.targets[1] (${path.join(dir, 'west', 'dist')}): orders/certificates: rotations: received no rotations; `
+      + `expected root-2 (ca-replacement) at "trust-both", as targets[0] (${path.join(dir, 'east', 'dist')}) declares them for cluster orders: `
+      + 'the Kubernetes clusters of a span move phase by phase together; declare the rotations once, for every app of the span');
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  /** The apps of `currents`, each from its own declaration and namespace, into `<dir>/<n>-<current>/dist`. */
+  const declared = (dir: string, apps: { current: string; clusters?: KubernetesClusterSpec[]; namespace?: string; props?: Record<string, unknown> }[]) =>
+    apps.map(({ current, clusters, namespace, props }, i) => ({ app: span(current, props, clusters, namespace).app, options: { outdir: path.join(dir, `${i}-${current}`, 'dist') } }));
+  /** What synthesizeAll of those apps refuses, checking that it wrote nothing. */
+  const refusedAll = (apps: Parameters<typeof declared>[1]) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-all-'));
+    const message = refusal(() => synthesizeAll(declared(dir, apps)));
+    expect(fs.readdirSync(dir)).toEqual([]);
+    return message.split(dir).join('<dir>');
+  };
+
+  test('refuses two apps of one span that both write east\'s output (and none west\'s), before writing any', () => {
+    expect(refusedAll([{ current: 'east' }, { current: 'east' }])).toBe('synthesizeAll.targets[1] (<dir>/1-east/dist): orders/certificates: span.current: received "east"; '
+      + 'expected a Kubernetes cluster whose output no other target of cluster orders writes: targets[0] (<dir>/0-east/dist) writes east\'s; give each app of the span its own current');
+  });
+
+  test('refuses apps that leave a Kubernetes cluster of the span out, naming it: the outputs of a span move together or not at all', () => {
+    const north = [...CLUSTERS, { name: 'north', clusterDomain: 'north.example.com' }];
+    expect(refusedAll([{ current: 'east', clusters: north }, { current: 'west', clusters: north }])).toBe('ClusterTls: synthesizeAll.targets: '
+      + 'received no target for Kubernetes cluster north of cluster orders across east, west, north; '
+      + 'expected one target for each Kubernetes cluster of the span, so that its outputs are checked together: add the app whose span.current is "north", or synthesize outputs one at a time with synthesize');
+  });
+
+  test.each([
+    ['another list of clusters', { current: 'west', clusters: [...CLUSTERS, { name: 'north', clusterDomain: 'north.example.com' }] },
+      'span.clusters: received east, west, north; expected east, west, as targets[0] (<dir>/0-east/dist) declares them for cluster orders'],
+    ['the clusters in another order', { current: 'west', clusters: [CLUSTERS[1], CLUSTERS[0]] },
+      'span.clusters: received west, east; expected east, west, as targets[0] (<dir>/0-east/dist) declares them for cluster orders'],
+    ['another domain for east, whose names west would join', { current: 'west', clusters: [{ ...CLUSTERS[0], clusterDomain: 'east.other.example.com' }, CLUSTERS[1]] },
+      'span.clusters[0].clusterDomain: received "east.other.example.com"; expected "east.example.com", as targets[0] (<dir>/0-east/dist) declares it for cluster orders'],
+    ['another domain for its own cluster', { current: 'west', clusters: [CLUSTERS[0], { ...CLUSTERS[1], clusterDomain: 'west.other.example.com' }] },
+      'span.clusters[1].clusterDomain: received "west.other.example.com"; expected "west.example.com", as targets[0] (<dir>/0-east/dist) declares it for cluster orders'],
+  ])('refuses apps of one span with %s, naming both targets and the field', (_what, west, message) => {
+    expect(refusedAll([{ current: 'east' }, west])).toBe(`synthesizeAll.targets[1] (<dir>/1-west/dist): orders/certificates: ${message}: `
+      + 'every app of a span gives it the same declaration; declare it once, in a module every app imports');
+  });
+
+  test('refuses apps in namespaces of their own that their declarations do not give, naming what to declare', () => {
+    // Neither declares a namespace: each app's declaration puts every cluster in its own namespace.
+    expect(refusedAll([{ current: 'east', namespace: 'orders-east' }, { current: 'west', namespace: 'orders-west' }])).toBe('synthesizeAll.targets[1] (<dir>/1-west/dist): '
+      + 'orders/certificates: namespace: received "orders-west"; expected "orders-east", the namespace targets[0] (<dir>/0-east/dist) declares for Kubernetes cluster west of cluster orders '
+      + '(an entry of span.clusters without namespace takes its app\'s): declare each Kubernetes cluster\'s namespace in span.clusters, the same in every app of the span: east "orders-east", west "orders-west"');
+    // West declares them; east's app does not, and puts west in its own namespace.
+    expect(refusedAll([{ current: 'west', clusters: SITES, namespace: 'orders-west' }, { current: 'east', namespace: 'orders-east' }])).toBe('synthesizeAll.targets[1] (<dir>/1-east/dist): '
+      + 'orders/certificates: span.clusters[1].namespace: received "orders-east"; expected "orders-west", the namespace of targets[0] (<dir>/0-west/dist), Kubernetes cluster west\'s output of cluster orders '
+      + '(an entry of span.clusters without namespace takes its app\'s): declare each Kubernetes cluster\'s namespace in span.clusters, the same in every app of the span: west "orders-west", east "orders-east"');
+  });
+
+  test('apps in namespaces of their own, declared once: west\'s DatabaseCluster joins east\'s in orders-east, and each plan holds the declaration', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-all-'));
+    synthesizeAll(declared(dir, SITES.map((c) => ({ current: c.name, clusters: SITES, namespace: c.namespace }))));
+    const west = YAML.parseAllDocuments(fs.readFileSync(path.join(dir, '1-west', 'dist', 'orders.k8s.yaml'), 'utf8')).map((d) => d.toJSON()).find((o) => o.kind === 'DatabaseCluster');
+    expect([west.metadata.namespace, west.spec.cluster]).toEqual(['orders-west', { name: 'orders', namespace: 'orders-east', clusterDomain: 'east.example.com' }]);
+    const plan = JSON.parse(fs.readFileSync(path.join(dir, '1-west', 'cluster-tls', 'orders-west', 'orders', 'tls-plan.json'), 'utf8'));
+    expect(plan.span.clusters).toEqual(SITES);
+  });
+
+  test('refuses an app holding two spans of one cluster name over the same Kubernetes clusters: their apps could not be told apart', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-all-'));
+    const twice = (current: string) => {
+      const app = Testing.app();
+      for (const team of ['team-a', 'team-b']) {
+        new ClusterCertificates(new Chart(app, team, { namespace: team }), 'certificates', { clusterName: 'orders', components: ['store'], span: { clusters: CLUSTERS, current } });
+      }
+      return { app, options: { outdir: path.join(dir, current, 'dist') } };
+    };
+    expect(refusal(() => synthesizeAll(CLUSTERS.map((c) => twice(c.name))))).toBe(`synthesizeAll.targets[0] (${path.join(dir, 'east', 'dist')}): team-b/certificates: span: `
+      + 'received a second span of cluster orders across east, west in one app (team-a/certificates declares the other); expected one cluster of a name across the same Kubernetes clusters '
+      + 'in an app: synthesizeAll tells the apps of a span apart by cluster name; give one of the two database clusters another clusterName');
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  test('two spans of one cluster name over other Kubernetes clusters (staging and production, say) are two spans', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-all-'));
+    const staging = CLUSTERS.map((c) => ({ name: `staging-${c.name}`, clusterDomain: `staging.${c.clusterDomain}` }));
+    expect(synthesizeAll(declared(dir, [...CLUSTERS.map((c) => ({ current: c.name })), ...staging.map((c) => ({ current: c.name, clusters: staging }))]))).toHaveLength(4);
   });
 });
 
@@ -253,6 +363,8 @@ const GUIDE_CLUSTERS: KubernetesClusterSpec[] = [...CLUSTERS, { name: 'north', c
 const ADD_SECTION = '7. Add a Kubernetes cluster later';
 const RENEW_SECTION = '8. Renew an intermediate';
 const ROOT_SECTION = '9. Replace the root';
+/** Run by a suite of its own, on API servers of its own: the guide's start with a namespace per Kubernetes cluster. */
+const NAMESPACES_SECTION = 'A namespace of its own in each Kubernetes cluster';
 /** The phases of the root's replacement, one synth block of the guide each. */
 const ROOT_PHASES = ['trust-both', 'switch-leaves', 'drop-old'] as const;
 
@@ -323,8 +435,9 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
     const scratch = path.join(work, 'blocks');
     fs.mkdirSync(scratch);
     let cwd = app;
-    // The root's replacement runs after the tests of what came before it (its describe below).
-    for (const block of blocks.filter((b) => b.section !== ROOT_SECTION)) {
+    // The root's replacement runs after the tests of what came before it (its describe below);
+    // the start with a namespace per Kubernetes cluster, in place of the first sections, in a suite of its own.
+    for (const block of blocks.filter((b) => b.section !== ROOT_SECTION && b.section !== NAMESPACES_SECTION)) {
       if (block.file !== undefined) {
         fs.writeFileSync(path.join(cwd, block.file), block.text);
         continue;
@@ -432,12 +545,15 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
     expect([...is.entries()].filter(([name, pem]) => pem['ca.crt'] !== was.get(name)?.['ca.crt']).map(([name]) => name)).toEqual([]);
   });
 
-  test('adding north changed nothing in east and west: the same files, and once applied again, no Certificate changed and not one Secret written', () => {
+  test('adding north changed nothing in east and west but the list of the span in their plans, and once applied again, no Certificate changed and not one Secret written', () => {
     const was = before.get(ADD_SECTION)!;
     const is = before.get(RENEW_SECTION)!;
     for (const { name } of CLUSTERS) {
+      const plan = 'cluster-tls/orders/orders/tls-plan.json';
       const changed = [...is.get(name)!.files].filter(([f, text]) => was.get(name)!.files.get(f) !== text).map(([f]) => f);
-      expect([name, changed, is.get(name)!.files.size]).toEqual([name, [], was.get(name)!.files.size]);
+      expect([name, changed, is.get(name)!.files.size]).toEqual([name, [plan], was.get(name)!.files.size]);
+      const [before, after] = [was, is].map((m) => JSON.parse(m.get(name)!.files.get(plan)!));
+      expect(after).toEqual({ ...before, span: { ...before.span, clusters: GUIDE_CLUSTERS.map((c) => ({ ...c, namespace: 'orders' })) } });
       expect([name, Object.fromEntries(is.get(name)!.versions)]).toEqual([name, Object.fromEntries(was.get(name)!.versions)]);
       expect([...is.get(name)!.versions.keys()].filter((k) => k.startsWith('Certificate/')).length).toBeGreaterThanOrEqual(5);
     }
@@ -814,5 +930,109 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
       expect(files.filter((f) => fs.statSync(f).isFile() && fs.readFileSync(f, 'utf8').includes('PRIVATE KEY'))).toEqual([]);
       expect(fs.readdirSync(rootCa(), { recursive: true, encoding: 'utf8' }).sort()).toEqual(['root-2', 'root-2/root-ca-key.pem', 'root-2/root-ca.pem', 'root-ca-key.pem', 'root-ca.pem']);
     });
+  });
+});
+
+describeWithTools(`${GUIDE}, "${NAMESPACES_SECTION}", on two real API servers with the real cert-manager`, [...CONTROL_PLANE_TOOLS, 'tls-peer'], () => {
+  const planes = new Map<string, ControlPlane>();
+  let work: string;
+  let app: string;
+  let env: NodeJS.ProcessEnv;
+  const ran: Ran[] = [];
+  const blocks = readmeBlocks(fs.readFileSync(path.join(ROOT, GUIDE), 'utf8'), GUIDE).filter((b) => b.section === NAMESPACES_SECTION);
+  const namespaceOf = (name: string) => SITES.find((c) => c.name === name)!.namespace!;
+
+  /** A cluster's plan, from its output, and its Secrets, from its own namespace on its API server. */
+  const site = (name: string) => {
+    const plan: TlsPlan = JSON.parse(fs.readFileSync(path.join(app, name, 'cluster-tls', namespaceOf(name), 'orders', 'tls-plan.json'), 'utf8'));
+    return { plan, secrets: planes.get(name)!.tlsSecrets(namespaceOf(name)), domain: SITES.find((c) => c.name === name)!.clusterDomain };
+  };
+
+  beforeAll(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-span-sites-'));
+    for (const { name } of CLUSTERS) {
+      const plane = await ControlPlane.start();
+      planes.set(name, plane);
+      await plane.startCertManager();
+    }
+    ({ app, env } = guideWorkspace(work, planes));
+    const scratch = path.join(work, 'blocks');
+    fs.mkdirSync(scratch);
+    let cwd = app;
+    for (const block of blocks) {
+      if (block.file !== undefined) {
+        fs.writeFileSync(path.join(cwd, block.file), block.text);
+        continue;
+      }
+      const marker = fs.readFileSync(path.join(ROOT, GUIDE), 'utf8').split('\n')[block.line - 2];
+      expect(`${GUIDE}:${block.line} ${marker}`).toBe(`${GUIDE}:${block.line} ${RUN_MARKER}`);
+      // ROOT_CA is exported by the first block for the next ones, as the reader's shell keeps it.
+      const done = await runBlock({ ...block, text: `${ran.length > 0 ? 'export ROOT_CA="$HOME/orders-root-ca"\n' : ''}${block.text}` }, cwd, env, scratch);
+      ran.push(done);
+      if (done.status !== 0) {
+        throw new Error(`${GUIDE}:${block.line} (${block.section}) exited ${done.status}:\n${block.text}--- output:\n${done.output}`);
+      }
+      cwd = done.cwd;
+    }
+  }, 1_200_000);
+
+  afterAll(async () => {
+    for (const plane of planes.values()) {
+      await plane.stop();
+    }
+    if (work) {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  test('every command block of the section ran as written, and cluster-tls verify took the two namespaces\' outputs as one database cluster, every Secret passing across', () => {
+    expect(blocks.map((b) => b.file ?? b.lang)).toEqual(['clusters.ts', 'main.ts', 'sh', 'sh', 'sh']);
+    expect(ran).toHaveLength(3);
+    expect(ran[0].output).toContain('synthesized 1 manifest (');
+    expect(ran[0].output).toContain(`created Secret orders-east/orders-east-intermediate-ca-secret`);
+    expect(ran[1].output).toContain(`created Secret orders-west/orders-west-intermediate-ca-secret`);
+    const across = ran[2].output;
+    expect(across.match(/^\d+ secrets checked: .*$/gm)).toEqual(['10 secrets checked: 10 passed, 0 failed']);
+    expect(across).toMatch(/orders-store-cluster-secret +orders-west\/orders in west +server: store +PASS/);
+    expect(across).not.toContain('not checked');
+  });
+
+  test('west\'s DatabaseCluster, as its API server holds it, joins orders in orders-east of east.example.com, and east\'s coordinator, dialed by that name, accepts west\'s client certificate', async () => {
+    const got = planes.get('west')!.kubectl(['get', 'databasecluster', 'orders', '-n', 'orders-west', '-o', 'json']);
+    expect(got.stderr).toBe('');
+    const { spec } = JSON.parse(got.stdout);
+    expect([spec.acrossK8s, spec.clusterDomain, spec.cluster]).toEqual([true, 'west.example.com', { name: 'orders', namespace: 'orders-east', clusterDomain: 'east.example.com' }]);
+    // The coordinator's service in the cluster it joins, by its fully qualified name (the operator's form, as the catalog names it).
+    const joined = `${names.serviceHost(spec.cluster.name, 'coordinator', spec.cluster.namespace)}.${spec.cluster.clusterDomain}`;
+    expect(joined).toBe('orders-coordinator.orders-east.svc.east.example.com');
+    const [east, west] = [site('east'), site('west')];
+    const coordinator = east.plan.secrets.find((x) => x.component === 'coordinator')!;
+    expect(coordinator.dnsNames).toContain(joined);
+    const material = (pem: SecretPem) => ({ cert: pem['tls.crt'], key: pem['tls.key'], ca: pem['ca.crt'] });
+    const client = west.plan.secrets.find((x) => x.role === 'client')!;
+    const outcome = await mutualHandshake(material(east.secrets.get(coordinator.name)!), material(west.secrets.get(client.name)!), { name: joined });
+    expect([outcome.ok, describeOutcome(outcome)]).toEqual([true, describeOutcome(outcome)]);
+  });
+
+  test('OpenSSL and Go\'s crypto/tls: every server Secret of each cluster accepts every Secret of the other, dialed by its own domain\'s names in its own namespace', async () => {
+    const tries = [...crossTries(site('east'), site('west')), ...crossTries(site('west'), site('east'))];
+    expect(tries.length).toBeGreaterThanOrEqual(2 * 3 * 5 * 2);
+    expect(tries.every((t) => t.name.includes(`.${namespaceOf(t.name.includes('.east.') ? 'east' : 'west')}.svc.`))).toBe(true);
+    expect(await nodeRejections(tries)).toEqual([]);
+    expect(goRejections(tries)).toEqual([]);
+  });
+
+  test('each cluster\'s Secrets are in its own namespace alone, the intermediate\'s in each signed by the one root', () => {
+    const root = new crypto.X509Certificate(fs.readFileSync(path.join(env.HOME!, 'orders-root-ca', 'root-ca.pem'), 'utf8'));
+    for (const { name } of CLUSTERS) {
+      const { plan, secrets } = site(name);
+      expect([name, plan.namespace]).toEqual([name, namespaceOf(name)]);
+      const intermediate = certificatesOf(secrets.get(`orders-${name}-intermediate-ca-secret`)!['tls.crt'])[0];
+      expect([name, intermediate.verify(root.publicKey)]).toEqual([name, true]);
+      // Nothing of the span in the other cluster's namespace, nor in orders.
+      for (const other of ['orders', namespaceOf(CLUSTERS.find((c) => c.name !== name)!.name)]) {
+        expect([name, other, planes.get(name)!.kubectl(['get', 'namespace', other]).status]).toEqual([name, other, 1]);
+      }
+    }
   });
 });

@@ -512,6 +512,9 @@ describe('synthesize', () => {
 });
 
 describe('synthesizeAll', () => {
+  /** What each refusal of targets whose folders overlap asks for. */
+  const APART = 'give each target a folder of its own, such as east/dist and west/dist, each with its files folder and record beside it';
+
   test('writes each target into its own output folder, with its own record, and returns what each wrote', () => {
     const dir = tmpdir();
     const results = synthesizeAll([{ app: demoApp(path.join(dir, 'a', 'dist')) }, { app: demoApp(path.join(dir, 'b', 'dist')) }]);
@@ -539,10 +542,32 @@ describe('synthesizeAll', () => {
     ['one record', (dir: string) => [{ app: demoApp(path.join(dir, 'a')), options: { recordFile: path.join(dir, 'record.json') } }, { app: demoApp(path.join(dir, 'b')), options: { recordFile: path.join(dir, 'record.json') } }],
       (dir: string) => `ClusterTls: synthesizeAll.targets[1].options.recordFile: received "${path.join(dir, 'record.json')}"; expected a record no other target has (targets[0] writes it)`],
     ['no target', () => [], () => 'ClusterTls: synthesizeAll.targets: received an empty list; expected at least one app, each with its options'],
+    ['two output folders in one folder, each with a record of its own: one files folder beside both',
+      (dir: string) => ['a', 'b'].map((t) => ({ app: demoApp(path.join(dir, t)), options: { recordFile: path.join(dir, `${t}.json`) } })),
+      (dir: string) => `ClusterTls: synthesizeAll.targets[1].options.outdir: received "${path.join(dir, 'b')}", whose files folder ${path.join(dir, 'cluster-tls')} is the files folder of targets[0] (${path.join(dir, 'a')}) too; `
+        + `expected a path apart from every other target's output folder, files folder and record, since each synth replaces its folders whole: ${APART}`],
+    ['an output folder inside another target\'s', (dir: string) => [{ app: demoApp(path.join(dir, 'a', 'dist')) }, { app: demoApp(path.join(dir, 'a', 'dist', 'b', 'dist')) }],
+      (dir: string) => `ClusterTls: synthesizeAll.targets[1].options.outdir: received "${path.join(dir, 'a', 'dist', 'b', 'dist')}", inside the output folder of targets[0] (${path.join(dir, 'a', 'dist')}); `
+        + `expected a path apart from every other target's output folder, files folder and record, since each synth replaces its folders whole: ${APART}`],
   ])('refuses %s before writing anything', (_what, targets, message) => {
     const dir = tmpdir();
     expect(refusal(() => synthesizeAll(targets(dir)))).toBe(message(dir));
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  test.each([
+    ['inside another target\'s files folder', 'a', (dir: string) => [{ app: demoApp(path.join(dir, 'a', 'dist')) }, { app: demoApp(path.join(dir, 'b', 'dist')), options: { recordFile: path.join(dir, 'a', 'cluster-tls', 'b.json') } }],
+      (dir: string) => `ClusterTls: synthesizeAll.targets[1].options.recordFile: received "${path.join(dir, 'a', 'cluster-tls', 'b.json')}", inside the files folder of targets[0] (${path.join(dir, 'a', 'cluster-tls')}); `],
+    ['inside a later target\'s output folder', 'b', (dir: string) => [{ app: demoApp(path.join(dir, 'a', 'dist')), options: { recordFile: path.join(dir, 'b', 'dist', 'a.json') } }, { app: demoApp(path.join(dir, 'b', 'dist')) }],
+      (dir: string) => `ClusterTls: synthesizeAll.targets[0].options.recordFile: received "${path.join(dir, 'b', 'dist', 'a.json')}", inside the output folder of targets[1] (${path.join(dir, 'b', 'dist')}); `],
+  ])('refuses a record %s, which that target\'s synth would take with its folder, before writing anything', (_what, first, targets, message) => {
+    const dir = tmpdir();
+    // The other target synthesized before, alone: the folder the record would go into exists.
+    synthesize(demoApp(path.join(dir, first, 'dist')));
+    const before = listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]);
+    expect(refusal(() => synthesizeAll(targets(dir)))).toBe(`${message(dir)}expected a path apart from every other target's output folder, files folder and record, `
+      + `since each synth replaces its folders whole: ${APART}`);
+    expect(listFiles(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')])).toEqual(before);
   });
 
   test('synthesizeAllOrExit prints one line per output, and a refusal as its line with exit code 1', () => {

@@ -12,6 +12,7 @@ import { Testing } from 'cdk8s';
 import { cli } from './_cli';
 import { X509Certificate } from 'node:crypto';
 import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
+import type { KubernetesClusterSpec } from '../lib/model/span';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { ClusterTlsError } from '../lib/model/errors';
@@ -31,11 +32,15 @@ beforeAll(async () => {
 const made: string[] = [];
 afterAll(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
-function planOf(current: string, props: Partial<ClusterCertificatesProps> = {}, clusters = SPAN): TlsPlan {
+function planOf(current: string, props: Partial<ClusterCertificatesProps> = {}, clusters: KubernetesClusterSpec[] = SPAN, namespace = 'orders'): TlsPlan {
   return new ClusterCertificates(Testing.chart(), 'certs', {
-    clusterName: 'orders', namespace: 'orders', components: ['coordinator', 'store', 'sqlserver'], span: { clusters, current }, ...props,
+    clusterName: 'orders', namespace, components: ['coordinator', 'store', 'sqlserver'], span: { clusters, current }, ...props,
   }).plan();
 }
+
+/** The span with a third Kubernetes cluster, and each of the three in a namespace of its own. */
+const THREE: KubernetesClusterSpec[] = [...SPAN, { name: 'north', clusterDomain: 'north.example.com' }];
+const SITES: KubernetesClusterSpec[] = THREE.map((c) => ({ ...c, namespace: `orders-${c.name}` }));
 
 /** A Kubernetes cluster's output folder holding its plan, and the Secrets that cluster holds, as the command reads them. */
 async function outputOf(plan: TlsPlan, options: SecretsOptions = {}): Promise<{ dist: string; list: SecretListJson; output: VerifyOutput }> {
@@ -137,6 +142,29 @@ describe('the across check', () => {
     expect(report.secrets.filter((x) => x.sqlTls === undefined).every((x) => x.checks.some((c) => c.check === 'across' && c.ok))).toBe(true);
   });
 
+  test('the outputs of a span whose Kubernetes clusters each use a namespace of their own are one database cluster, checked across', async () => {
+    const outputs = await Promise.all(SITES.map(async (c) => (await outputOf(planOf(c.name, {}, SITES, c.namespace))).output));
+    const report = await verifyOutputs(outputs, { now: NOW });
+    expect(failedChecks(report)).toEqual([]);
+    expect([report.ok, report.unchecked]).toEqual([true, undefined]);
+    expect([...new Set(report.secrets.map((s) => `${s.namespace} in ${s.kubernetesCluster}`))]).toEqual(['orders-east in east', 'orders-west in west', 'orders-north in north']);
+    expect(report.secrets.every((s) => s.checks.some((c) => c.check === 'across' && c.ok && /^\d+ handshakes, all accepted$/.test(c.found)))).toBe(true);
+  });
+
+  test('the outputs of two of a span\'s three Kubernetes clusters: both checked, each against the other, and the third named as not checked, in the report and its summary line', async () => {
+    const east = await outputOf(planOf('east', {}, THREE));
+    const west = await outputOf(planOf('west', {}, THREE));
+    const report = await verifyOutputs([east.output, west.output], { now: NOW });
+    expect(failedChecks(report)).toEqual([]);
+    expect(report.secrets.every((s) => s.ok)).toBe(true);
+    expect(report.ok).toBe(false);
+    expect(report.unchecked).toEqual([{ namespace: 'orders', clusterName: 'orders', kubernetesCluster: 'north', clusterDomain: 'north.example.com' }]);
+    const text = formatReport(report).split('\n');
+    expect(text).toContain('not checked: orders/orders in Kubernetes cluster north (north.example.com), of the span, whose output no --dist gives: give it too, followed by --secrets with the Secrets read there');
+    const n = planOf('east').secrets.length * 2;
+    expect(text.at(-2)).toBe(`${n} secrets checked: ${n} passed, 0 failed; not checked: orders/orders in north (no --dist)`);
+  });
+
   test('one output is verify alone: no across check, no Kubernetes cluster in the report', async () => {
     const east = await outputOf(planOf('east'));
     const report = await verifyOutputs([east.output], { now: NOW });
@@ -186,11 +214,50 @@ describe('what it refuses, before any handshake', () => {
     expect(await refused([east.output, elsewhere])).toBe(`--dist "${west.dist}": --dist: plans: received ["orders/orders"]; expected a plan for the namespace of the Secrets ("default"); choose one with --namespace and --cluster`);
   });
 
-  test('two outputs of one domain, from declarations that disagree', async () => {
+  test('two outputs from declarations that disagree (west\'s own domain another), one line naming both and what to do', async () => {
     const east = await outputOf(planOf('east'));
     const west = await outputOf(planOf('west', {}, [{ name: 'west', clusterDomain: 'east.example.com' }]));
-    expect(await refused([east.output, west.output])).toBe(`--dist: span: received "${west.dist}: Kubernetes cluster west in east.example.com"; `
-      + `expected a domain no other output of orders/orders has (${east.dist}, Kubernetes cluster east, is in it too): synthesize every output of the span from one declaration`);
+    expect(await refused([east.output, west.output])).toBe(`--dist: span: received "${west.dist}: orders/orders across west"; `
+      + `expected the Kubernetes clusters east, west, as ${east.dist} declares it: synthesize every output of the span from one declaration`);
+  });
+
+  test.each([
+    ['east in another domain', (c: KubernetesClusterSpec) => (c.name === 'east' ? { ...c, clusterDomain: 'east.other.example.com' } : c), 'with east in east.other.example.com', 'east in east.example.com'],
+    ['north in another namespace', (c: KubernetesClusterSpec) => (c.name === 'north' ? { ...c, namespace: 'orders-north' } : c), 'with north in namespace orders-north', 'north in namespace orders'],
+  ])('two outputs whose declarations differ in a field (%s): the first that differs is named', async (_what, change, received, expected) => {
+    const east = await outputOf(planOf('east', {}, THREE));
+    const west = await outputOf(planOf('west', {}, THREE.map(change)));
+    expect(await refused([east.output, west.output])).toBe(`--dist: span: received "${west.dist}: orders/orders ${received}"; `
+      + `expected ${expected}, as ${east.dist} declares it: synthesize every output of the span from one declaration`);
+  });
+
+  test('outputs in namespaces of their own that their declarations do not give: one line naming the namespaces to declare', async () => {
+    const east = await outputOf(planOf('east', {}, SPAN, 'orders-east'));
+    const west = await outputOf(planOf('west', {}, SPAN, 'orders-west'));
+    expect(await refused([east.output, west.output])).toBe(`--dist: span: received "${west.dist}: orders-west/orders, Kubernetes cluster west's output in namespace orders-west"; `
+      + `expected the namespace ${east.dist} declares for west, orders-east: declare each Kubernetes cluster's namespace in span.clusters, the same in every app of the span, `
+      + 'and synthesize again: east "orders-east", west "orders-west"');
+  });
+
+  test('an output whose declaration puts another output\'s Kubernetes cluster in another namespace than that output is in', async () => {
+    const sites = SITES.slice(0, 2);
+    const east = await outputOf(planOf('east', {}, sites, 'orders-east'));
+    const west = await outputOf(planOf('west', {}, [{ ...sites[0], namespace: 'orders' }, sites[1]], 'orders-west'));
+    expect(await refused([east.output, west.output])).toBe(`--dist: span: received "${west.dist}: orders-west/orders, which declares east in namespace orders"; `
+      + `expected the namespace ${east.dist}, east's output, is in, orders-east: declare each Kubernetes cluster's namespace in span.clusters, the same in every app of the span, `
+      + 'and synthesize again: east "orders-east", west "orders-west"');
+  });
+
+  test.each([
+    ['puts it in another namespace', (c: any) => ({ ...c, namespace: 'elsewhere' }), 'gives namespace elsewhere and domain west.example.com'],
+    ['puts it in another domain', (c: any) => ({ ...c, clusterDomain: 'elsewhere.example.com' }), 'gives namespace orders and domain elsewhere.example.com'],
+    ['does not name it', (c: any) => ({ ...c, name: 'north' }), 'does not name it'],
+  ])('a plan whose span %s, its own Kubernetes cluster', async (_what, change, says) => {
+    const plan = planOf('west');
+    const east = await outputOf(planOf('east'));
+    const west = await outputOf({ ...plan, span: { ...plan.span!, clusters: [plan.span!.clusters[0], change(plan.span!.clusters[1])] } });
+    expect(await refused([east.output, west.output])).toBe(`--dist: span: received "${west.dist}: orders/orders, Kubernetes cluster west's output"; `
+      + `expected a plan whose span.clusters gives west namespace orders and domain west.example.com, as the library writes it (this one ${says}): synthesize again`);
   });
 });
 
@@ -239,6 +306,24 @@ describe('cluster-tls verify with several --dist', () => {
     const ran = await run(['verify', '--dist', east.dist, '--secrets', east.secrets, '--dist', west.dist, '--secrets', west.secrets]);
     expect([ran.code, ran.stdout]).toEqual([2, '']);
     expect(ran.stderr).toMatch(new RegExp(`^error: --dist "${west.dist}": ${west.secrets}: content: received "NAME   TYPE"; expected JSON: .+\n$`));
+  });
+
+  test('the outputs of two of a span\'s three Kubernetes clusters: exit code 3, the third named in the summary line; with --json, ok false and the cluster in unchecked', async () => {
+    const outputs = [];
+    for (const current of ['east', 'west']) {
+      const o = await outputOf(planOf(current, {}, THREE));
+      const file = path.join(path.dirname(o.dist), 'secrets.json');
+      fs.writeFileSync(file, JSON.stringify(o.list));
+      outputs.push('--dist', o.dist, '--secrets', file);
+    }
+    const ran = await run(['verify', ...outputs, '--now', NOW.toISOString()]);
+    const n = planOf('east').secrets.length * 2;
+    expect([ran.code, ran.stderr, ran.stdout.trim().split('\n').pop()]).toEqual([3, '', `${n} secrets checked: ${n} passed, 0 failed; not checked: orders/orders in north (no --dist)`]);
+    const json = await run(['verify', ...outputs, '--now', NOW.toISOString(), '--json']);
+    expect([json.code, JSON.parse(json.stdout).ok, JSON.parse(json.stdout).unchecked.map((u: any) => u.kubernetesCluster)]).toEqual([3, false, ['north']]);
+    expect(json.stderr.trim().split('\n').pop()).toBe(`${n} secrets checked: ${n} passed, 0 failed; not checked: orders/orders in north (no --dist)`);
+    // The usage names the exit code.
+    expect((await run(['--help'])).stdout).toContain('With several --dist, 3 every check passed, but a Kubernetes cluster of a span was not checked:\nno --dist gave its output.');
   });
 
   test('with one --dist, every --secrets is its own, wherever it is given', async () => {

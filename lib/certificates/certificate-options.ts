@@ -298,8 +298,10 @@ export interface TlsPlan {
 }
 
 /**
- * The span of a plan: which Kubernetes cluster's output it is, and that cluster's domain. It names
- * no other cluster of the span, so that adding one leaves the others' outputs as they were.
+ * The span of a plan: which Kubernetes cluster's output it is, that cluster's domain, and the whole
+ * declaration, so that `cluster-tls verify` given some of a span's outputs can tell them apart from
+ * another span's and name the Kubernetes clusters whose outputs it was not given. Adding a
+ * Kubernetes cluster therefore changes every output's plan, and nothing else of the others' outputs.
  * @jsii ignore
  */
 export interface TlsPlanSpan {
@@ -307,6 +309,21 @@ export interface TlsPlanSpan {
   readonly kubernetesCluster: string;
   /** Its cluster DNS domain: the members of the other Kubernetes clusters dial its servers by their names in it. */
   readonly clusterDomain: string;
+  /** Every Kubernetes cluster of the span, in the order they join, each with its domain and the namespace of the database cluster there. */
+  readonly clusters: TlsPlanSpanCluster[];
+}
+
+/**
+ * A Kubernetes cluster of a plan's span.
+ * @jsii ignore
+ */
+export interface TlsPlanSpanCluster {
+  /** The Kubernetes cluster's name in the span. */
+  readonly name: string;
+  /** Its cluster DNS domain. */
+  readonly clusterDomain: string;
+  /** The namespace of the database cluster there. */
+  readonly namespace: string;
 }
 
 /**

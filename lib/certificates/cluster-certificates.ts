@@ -170,7 +170,8 @@ export interface ClusterCertificatesProps {
    * one root CA that no cluster holds: the output's `issue-intermediate.sh` signs this Kubernetes
    * cluster's intermediate CA with it and creates its Secret, and cert-manager issues every
    * certificate here from that intermediate. The `DatabaseCluster` carries this cluster's domain,
-   * `acrossK8s` and, outside the first Kubernetes cluster, the first one's cluster to join. A CA
+   * `acrossK8s` and, outside the first Kubernetes cluster, the first one's cluster to join, in the
+   * first one's namespace (each Kubernetes cluster may give the cluster a namespace of its own). A CA
    * replacement in `rotations` replaces the root, phase by phase in every Kubernetes cluster
    * (synthesize the outputs together with `synthesizeAll`). cert-manager method only;
    * `clusterDomain`, `issuerRef`, `caRenewBefore` and `caKeyRotationPolicy` are refused with it.
@@ -296,7 +297,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
       inputError(this, `rotations[${props.rotations!.length - 1}].kind`, this.rotation.kind,
         `"${RotationKind.CA_REPLACEMENT}" or "${RotationKind.LEAF_RENEWAL}" with cert-manager, which renews its CA itself with the same key (caKeyRotationPolicy Never)`);
     }
-    this.span = resolveSpan(this, props.span);
+    this.span = resolveSpan(this, props.span, namespace);
     this.caSecretName = names.signingSecretName(props.clusterName, signingCaObject(this.rotation), this.span?.current.name);
     this.extraNames = props.extraNames ?? {};
     this.clusterDomain = this.span?.current.clusterDomain ?? props.clusterDomain;
@@ -622,7 +623,9 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
         peerUrl: names.coordinatorPeerUrl(this.clusterName, this.namespace, 0, this.clusterDomain),
       }),
       sqlTls: this.sql?.plan(),
-      span: this.span && { kubernetesCluster: this.span.current.name, clusterDomain: this.span.current.clusterDomain },
+      span: this.span && {
+        kubernetesCluster: this.span.current.name, clusterDomain: this.span.current.clusterDomain, clusters: this.span.clusters.map((c) => ({ ...c })),
+      },
     };
   }
 

@@ -29,7 +29,7 @@ import { KeyAlgorithm } from './certificate-options';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
-import type { KubernetesClusterSpec, ResolvedSpan } from '../model/span';
+import type { ResolvedKubernetesCluster, ResolvedSpan } from '../model/span';
 import type { RunbookStep } from '../documents/runbook';
 import { OutputFile } from '../synth/output-file';
 import { cfsslKey, json } from './cfssl';
@@ -182,9 +182,10 @@ export function intermediateStep(settings: CertificateSettings, span: ResolvedSp
 }
 
 /** The text and commands of the intermediate's step when cert-manager keeps the root in `root`. */
-function keptRootStep(settings: CertificateSettings, span: ResolvedSpan, root: KubernetesClusterSpec, secret: string, manifest: string): Omit<RunbookStep, 'title'> {
+function keptRootStep(settings: CertificateSettings, span: ResolvedSpan, root: ResolvedKubernetesCluster, secret: string, manifest: string): Omit<RunbookStep, 'title'> {
   const { clusterName, namespace } = settings;
-  const signs = `The script makes this cluster's intermediate key and request, has the root's Issuer \`${names.rootIssuerName(clusterName)}\` sign it through a CertificateRequest in \`${root.name}\`, `
+  const where = root.namespace === namespace ? '' : ` (namespace \`${root.namespace}\`)`;
+  const signs = `The script makes this cluster's intermediate key and request, has the root's Issuer \`${names.rootIssuerName(clusterName)}\` sign it through a CertificateRequest in \`${root.name}\`${where}, `
     + `and creates Secret \`${secret}\` with them; the intermediate's key is then only in that Secret, and the root's never leaves \`${root.name}\`. Run again, the script keeps a Secret that exists.`;
   if (span.current.name === root.name) {
     return {

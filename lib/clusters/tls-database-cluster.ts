@@ -353,7 +353,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       pvReclaimPolicy,
       // The names the operator gives the components must be the names on their certificates.
       clusterDomain: this.certificates.clusterDomain,
-      ...acrossKubernetes(this.certificates.span, props.clusterName, namespace),
+      ...acrossKubernetes(this.certificates.span, props.clusterName),
     };
     for (const token of running) {
       spec[token] = this.componentSpec(token, parts[token]!);
@@ -611,12 +611,12 @@ function withAllowedCommonNames(scope: Construct, field: string, config: Record<
 /**
  * The fields of a `DatabaseCluster` that spans Kubernetes clusters (the operator's `acrossK8s` and
  * `cluster`, release 1.6): every one is `acrossK8s`, and each outside the first Kubernetes cluster
- * joins the cluster of the same name there, by its domain.
+ * joins the cluster of the same name there, in the first one's namespace and by its domain.
  */
-function acrossKubernetes(span: ResolvedSpan | undefined, clusterName: string, namespace: string): Record<string, unknown> {
+function acrossKubernetes(span: ResolvedSpan | undefined, clusterName: string): Record<string, unknown> {
   if (span === undefined) {
     return {};
   }
   const joins = span.current.name !== span.first.name;
-  return { acrossK8s: true, ...(joins ? { cluster: { name: clusterName, namespace, clusterDomain: span.first.clusterDomain } } : {}) };
+  return { acrossK8s: true, ...(joins ? { cluster: { name: clusterName, namespace: span.first.namespace, clusterDomain: span.first.clusterDomain } } : {}) };
 }

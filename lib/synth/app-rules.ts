@@ -39,7 +39,11 @@ export interface CertificatesFacts extends TrustFacts {
   /** The issuer `issuerRef` names, and the ClusterIssuer of the SQL CA (see `ClusterCertificates._issuers`). */
   _issuers(): { readonly issuerRef?: { readonly name: string; readonly kind: string; readonly group: string }; readonly sqlIssuer?: string };
   /** The Kubernetes clusters the cluster spans, when it spans several (see `ClusterCertificates.span`). */
-  readonly span?: { readonly clusters: readonly { readonly name: string }[]; readonly root?: { readonly name: string } };
+  readonly span?: {
+    readonly clusters: readonly { readonly name: string; readonly clusterDomain: string; readonly namespace: string }[];
+    readonly current: { readonly name: string };
+    readonly root?: { readonly name: string };
+  };
   /** The rotation declared last, with every one before it (see `ClusterCertificates.rotation`). */
   readonly rotation?: { readonly phase: string; readonly history: readonly { readonly id: string; readonly kind: string }[] };
 }

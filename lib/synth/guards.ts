@@ -40,7 +40,7 @@ export interface RecordedCluster {
   readonly recreation?: MigrationRecreationPhase;
   /**
    * Where a `DatabaseCluster` that spans Kubernetes clusters (`acrossK8s`) stands in the span: its
-   * cluster domain, and the domain of the cluster it joins (none for the first).
+   * cluster domain, and the domain and namespace of the cluster it joins (none for the first).
    */
   readonly across?: RecordedAcross;
 }
@@ -51,6 +51,11 @@ export interface RecordedAcross {
   readonly clusterDomain: string;
   /** The `spec.cluster.clusterDomain` of the cluster it joins, when it is not the first. */
   readonly joins?: string;
+  /**
+   * The `spec.cluster.namespace` of the cluster it joins, when it is not the `DatabaseCluster`'s
+   * own (each Kubernetes cluster in a namespace of its own); absent, the cluster joined is in its own.
+   */
+  readonly joinsNamespace?: string;
 }
 
 /** The place in a span of a cluster manifest, when it spans Kubernetes clusters. */
@@ -59,7 +64,12 @@ function acrossOf(m: any): RecordedAcross | undefined {
     return undefined;
   }
   const joins = m.spec?.cluster?.clusterDomain;
-  return { clusterDomain: String(m.spec?.clusterDomain ?? ''), ...(typeof joins === 'string' ? { joins } : {}) };
+  const namespace = m.spec?.cluster?.namespace;
+  return {
+    clusterDomain: String(m.spec?.clusterDomain ?? ''),
+    ...(typeof joins === 'string' ? { joins } : {}),
+    ...(typeof joins === 'string' && typeof namespace === 'string' && namespace !== m.metadata?.namespace ? { joinsNamespace: namespace } : {}),
+  };
 }
 
 /** A span place as a message shows it. */
@@ -67,13 +77,14 @@ function describeAcross(across: RecordedAcross | undefined): string {
   if (across === undefined) {
     return 'one Kubernetes cluster alone';
   }
-  const place = across.joins === undefined ? 'the first cluster of its span' : `joining the cluster in "${across.joins}"`;
+  const place = across.joins === undefined ? 'the first cluster of its span'
+    : `joining the cluster in ${across.joinsNamespace === undefined ? '' : `namespace "${across.joinsNamespace}" of `}"${across.joins}"`;
   return `domain "${across.clusterDomain}", ${place}`;
 }
 
 /** Whether two span places are the same, field by field. */
 function sameAcross(a: RecordedAcross | undefined, b: RecordedAcross | undefined): boolean {
-  return a === undefined || b === undefined ? a === b : a.clusterDomain === b.clusterDomain && a.joins === b.joins;
+  return a === undefined || b === undefined ? a === b : a.clusterDomain === b.clusterDomain && a.joins === b.joins && a.joinsNamespace === b.joinsNamespace;
 }
 
 /** A drainer release's names fixed at creation. */
@@ -225,7 +236,8 @@ export function readRecord(file: string): FixedSettings | undefined {
   const cluster = (c: any) => isPlainObject(c) && (typeof c.tlsClusterEnabled === 'boolean' || c.tlsClusterEnabled === null)
     && (c.recreation === undefined || (RECREATION_PHASES as readonly unknown[]).includes(c.recreation))
     && (c.across === undefined || (isPlainObject(c.across) && typeof c.across.clusterDomain === 'string' && (c.across.joins === undefined || typeof c.across.joins === 'string')
-      && Object.keys(c.across).every((k) => k === 'clusterDomain' || k === 'joins')));
+      && (c.across.joinsNamespace === undefined || typeof c.across.joinsNamespace === 'string')
+      && Object.keys(c.across).every((k) => k === 'clusterDomain' || k === 'joins' || k === 'joinsNamespace')));
   const drainer = (d: any) => isPlainObject(d) && typeof d.namespace === 'string' && typeof d.releaseName === 'string' && typeof d.drainerName === 'string';
   for (const [entry, valid] of [['clusters', cluster], ['drainers', drainer]] as const) {
     const bad = Object.entries(parsed[entry]).find(([, v]) => !valid(v));

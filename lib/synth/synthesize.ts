@@ -9,7 +9,7 @@ import { CLUSTER_RESOURCE_KINDS } from '../model/catalog';
 import { ClusterTlsError, Description, describeType, inputError, oneLine } from '../model/errors';
 import { ShapeOf, checkArguments, constructOf, isConstruct, listOf, objectOf, pathSpec } from '../model/props';
 import * as layout from '../model/output-layout';
-import { registeredCertificates, registeredDrainers, registeredRecreations } from './app-rules';
+import { registeredDrainers, registeredRecreations } from './app-rules';
 import {
   RECREATE_ENV, TAKE_OVER_ENV, changedRecordText, checkFilesFolderOwner, checkFixedSettings, checkRecreations, recreationKey, checkRecordOutput, checkReplaceable, clusterKey, fixedSettings, readRecord, recordOutput,
 } from './guards';
@@ -18,6 +18,8 @@ import { isSystemError, machineError } from './machine-errors';
 import { OutputSwap, SwapFile } from './output-swap';
 import { isWithin } from './swap-files';
 import { checkRotations } from './rotation-guard';
+import { checkSpansAgree } from './span-agreement';
+import { checkTargetsApart } from './target-folders';
 import { UNVERIFIED_ENV, VERIFY_REPORT_ENV } from './phase-report';
 import { checkEnablements, flippingClusters } from './enablement-guard';
 import { RenderedObject, planOutput } from './output-plan';
@@ -263,34 +265,6 @@ function prepareSynthesis(app: App, options: SynthesizeOptions): PreparedSynthes
 }
 
 /**
- * Refuses targets whose apps declare one cluster across Kubernetes clusters (the same namespace,
- * cluster name and span) with other rotations, or with the root kept elsewhere: its Kubernetes
- * clusters move phase by phase together, and one root signs every intermediate, so every app of
- * the span declares the same rotations at the same phase and the same `rootCluster`.
- */
-function checkSpansAgree(targets: readonly SynthesisTarget[]): void {
-  const seen = new Map<string, { readonly index: number; readonly rotations: string; readonly root: string }>();
-  for (const [index, target] of targets.entries()) {
-    for (const c of registeredCertificates(target.app).filter((x) => x.span !== undefined)) {
-      const key = `${c.namespace}/${c.clusterName} across ${c.span!.clusters.map((k) => k.name).join(', ')}`;
-      const rotations = c.rotation === undefined ? 'no rotations'
-        : `rotations ${c.rotation.history.map((h) => `${h.id} (${h.kind})`).join(', ')} at "${c.rotation.phase}"`;
-      const root = c.span!.root === undefined ? 'the root kept offline (no rootCluster)' : `rootCluster "${c.span!.root.name}"`;
-      const first = seen.get(key);
-      if (first === undefined) {
-        seen.set(key, { index, rotations, root });
-      } else if (first.rotations !== rotations) {
-        inputError('ClusterTls', `synthesizeAll.targets[${index}]`, new Description(`${rotations} for cluster ${key}`),
-          `the rotations targets[${first.index}] declares for it (${first.rotations}): the Kubernetes clusters of a span move phase by phase together; declare the rotations once, for every app of the span`);
-      } else if (first.root !== root) {
-        inputError('ClusterTls', `synthesizeAll.targets[${index}]`, new Description(`${root} for cluster ${key}`),
-          `the root targets[${first.index}] declares for it (${first.root}): one root signs every intermediate of a span; declare rootCluster once, for every app of the span`);
-      }
-    }
-  }
-}
-
-/**
  * Runs a step of one target of {@link synthesizeAll}, its refusal prefixed with the target and its
  * output folder on every line: the apps of a span share their construct paths.
  */
@@ -325,9 +299,13 @@ const SYNTHESIS_TARGET_SHAPE = { app: APP, options: objectOf(SYNTHESIZE_OPTIONS_
  * written, one after another, each output whole. A refusal of any app writes none. The outputs of
  * a cluster across Kubernetes clusters go together this way: a rotation phase of the span moves on
  * in one output only when the verify report of every other one lets it, so no Kubernetes cluster
- * presents certificates that another does not trust yet, and the apps of one span must declare the
- * same rotations at the same phase. Each target needs an output folder and a record of its own; a
- * refusal names the target and its output folder before its message.
+ * presents certificates that another does not trust yet. So the apps of one span (one cluster
+ * name, a Kubernetes cluster in common) must give it one declaration (its Kubernetes clusters with
+ * their domains and namespaces, `rootCluster`, the rotations at one phase), each be the output of
+ * another Kubernetes cluster, each in the namespace the declaration gives it, and be there for
+ * every Kubernetes cluster of the span. Each target needs an output folder, a files folder and a
+ * record of its own, none inside another's folders; a refusal names the target and its output
+ * folder before its message.
  */
 export function synthesizeAll(targets: SynthesisTarget[]): SynthesisResult[] {
   ({ targets } = checkArguments('ClusterTls', 'synthesizeAll', { targets }, { targets: listOf(SYNTHESIS_TARGET_SHAPE, false, 'a list of apps, each with its options') }));
@@ -335,17 +313,8 @@ export function synthesizeAll(targets: SynthesisTarget[]): SynthesisResult[] {
     inputError('ClusterTls', 'synthesizeAll.targets', new Description('an empty list'), 'at least one app, each with its options');
   }
   const paths = targets.map((t) => outputPaths(t.app, t.options ?? {}));
-  for (const [i, p] of paths.entries()) {
-    const folder = paths.findIndex((q) => q.outdir === p.outdir);
-    const record = paths.findIndex((q) => q.recordFile === p.recordFile);
-    if (folder < i) {
-      inputError('ClusterTls', `synthesizeAll.targets[${i}].options.outdir`, p.outdir, `an output folder no other target has (targets[${folder}] writes it)`);
-    }
-    if (record < i) {
-      inputError('ClusterTls', `synthesizeAll.targets[${i}].options.recordFile`, p.recordFile, `a record no other target has (targets[${record}] writes it)`);
-    }
-  }
-  checkSpansAgree(targets);
+  checkTargetsApart(paths);
+  checkSpansAgree(targets.map((t, i) => ({ app: t.app, outdir: paths[i].outdir })));
   const prepared: PreparedSynthesis[] = [];
   try {
     for (const [i, target] of targets.entries()) {

@@ -14,10 +14,10 @@ import type { PodData, SecretData } from './input';
 import { VerifyInputError } from './input';
 import { findSecret, handshakesFound, isPeer, shakesHands, tlsMaterial } from './peers';
 import type { LoadedPlan } from './plans';
-import type { TlsPlan, TlsPlanSecret } from '../certificates/certificate-options';
+import type { TlsPlan, TlsPlanSecret, TlsPlanSpanCluster } from '../certificates/certificate-options';
 import { listed, oneLine } from './text';
 import { describeCertificate } from './x509';
-import { CheckResult, SecretReport, VerifyOptions, VerifyReport, parseCertificates, summarize, verify } from './verify';
+import { CheckResult, SecretReport, UncheckedCluster, VerifyOptions, VerifyReport, parseCertificates, summarize, verify } from './verify';
 
 /**
  * One Kubernetes cluster's output, and what was read from that Kubernetes cluster.
@@ -37,12 +37,13 @@ export interface VerifyOutput {
   readonly pods?: readonly PodData[];
 }
 
-/** One Kubernetes cluster's part in a database cluster of the span: the output, its plan, and the cluster's name and domain. */
+/** One Kubernetes cluster's part in a database cluster of the span: the output, its plan, the cluster's name and domain, and the span its plan declares. */
 interface Member {
   readonly output: VerifyOutput;
   readonly plan: TlsPlan;
   readonly kubernetesCluster: string;
   readonly domain: string;
+  readonly declared: readonly TlsPlanSpanCluster[];
 }
 
 /** A Secret of a member that got as far as its handshakes, with its report in the member's output. */
@@ -74,9 +75,14 @@ interface Crossing {
  * Secret dials every such server Secret of the others, each side verifying the other with its own
  * `ca.crt`. The Secrets of TLS for MySQL clients keep a CA of each Kubernetes cluster's own and
  * are not checked across. Each output's plans and Secrets are listed with the Kubernetes cluster
- * they are of. Given one output, it is {@link verify}.
+ * they are of. The outputs of one database cluster are those of one cluster name whose spans share
+ * a Kubernetes cluster, whatever namespace each gives it; the Kubernetes clusters of a span whose
+ * output was not given are listed in `unchecked`, and the report is then not `ok`, though every
+ * Secret given passed. Given one output, it is {@link verify}.
  * @throws VerifyInputError when no output is given, an output's plan is not of a span, two
- * outputs are of one Kubernetes cluster or one domain, or a database cluster is in one output alone
+ * outputs are of one Kubernetes cluster, the outputs of one database cluster declare its span
+ * otherwise or give a Kubernetes cluster another namespace than its output is in, or a database
+ * cluster is in one output alone
  */
 export async function verifyOutputs(outputs: readonly VerifyOutput[], options: Omit<VerifyOptions, 'pods'> = {}): Promise<VerifyReport> {
   if (outputs.length === 0) {
@@ -93,7 +99,8 @@ export async function verifyOutputs(outputs: readonly VerifyOutput[], options: O
     verified.push({ output, report, members: report.plans.map((p) => memberOf(output, p.namespace, p.clusterName)) });
   }
   const across = new Map<SecretReport, CheckResult>();
-  for (const group of groups(verified.flatMap((v) => v.members))) {
+  const spans = groups(verified.flatMap((v) => v.members));
+  for (const group of spans) {
     const parties = group.flatMap((member) => partiesOf(member, verified.find((v) => v.output === member.output)!.report));
     const crossings = await crossAll(parties);
     for (const party of parties) {
@@ -105,13 +112,21 @@ export async function verifyOutputs(outputs: readonly VerifyOutput[], options: O
     return { ...s, kubernetesCluster: memberOfReport(members, s).kubernetesCluster, ok: checks.every((c) => c.ok), checks };
   }));
   const summary = summarize(secrets);
+  const unchecked = spans.flatMap(uncheckedOf);
   return {
-    ok: summary.passed === secrets.length,
+    ok: summary.passed === secrets.length && unchecked.length === 0,
     now: verified[0].report.now,
     plans: verified.flatMap(({ output, report, members }) => report.plans.map((p, i) => ({ ...p, output: { kubernetesCluster: members[i].kubernetesCluster, dist: output.dist } }))),
     secrets,
+    ...(unchecked.length > 0 ? { unchecked } : {}),
     summary,
   };
+}
+
+/** The Kubernetes clusters of a database cluster's span that no output given is for. */
+function uncheckedOf(group: readonly Member[]): UncheckedCluster[] {
+  return group[0].declared.filter((c) => !group.some((m) => m.kubernetesCluster === c.name))
+    .map((c) => ({ namespace: c.namespace, clusterName: group[0].plan.clusterName, kubernetesCluster: c.name, clusterDomain: c.clusterDomain }));
 }
 
 /** Runs the checks of one output, a refusal of its input naming the output (every output's plans are named alike, `../cluster-tls/…`). */
@@ -133,7 +148,14 @@ function memberOf(output: VerifyOutput, namespace: string, clusterName: string):
     throw new VerifyInputError('--dist', 'plan', `${output.dist}: ${namespace}/${clusterName}, which spans no Kubernetes clusters`,
       'with several --dist, the outputs of one database cluster across Kubernetes clusters (span), one per Kubernetes cluster; check any other output with a --dist of its own');
   }
-  return { output, plan, kubernetesCluster: plan.span.kubernetesCluster, domain: plan.span.clusterDomain };
+  const { kubernetesCluster, clusterDomain } = plan.span;
+  const own = plan.span.clusters.find((c) => c.name === kubernetesCluster);
+  if (own === undefined || own.namespace !== namespace || own.clusterDomain !== clusterDomain) {
+    throw new VerifyInputError('--dist', 'span', `${output.dist}: ${namespace}/${clusterName}, Kubernetes cluster ${kubernetesCluster}'s output`,
+      `a plan whose span.clusters gives ${kubernetesCluster} namespace ${namespace} and domain ${clusterDomain}, as the library writes it (this one `
+        + `${own === undefined ? 'does not name it' : `gives namespace ${own.namespace} and domain ${own.clusterDomain}`}): synthesize again`);
+  }
+  return { output, plan, kubernetesCluster: plan.span.kubernetesCluster, domain: plan.span.clusterDomain, declared: plan.span.clusters };
 }
 
 /** The member a Secret's report is of: by its plan's cluster, in the plan's namespace or, for TLS for MySQL clients, in an application's. */
@@ -143,33 +165,72 @@ function memberOfReport(members: readonly Member[], report: SecretReport): Membe
 }
 
 /**
- * The members of each database cluster (namespace and name), each of another Kubernetes cluster
- * and another domain, and each database cluster in two outputs at least.
+ * The members of each database cluster: one cluster name, and a Kubernetes cluster the spans of
+ * their plans share, whatever namespace each Kubernetes cluster gives it. Each member is of another
+ * Kubernetes cluster, in the namespace the others' declaration gives it, and declares the span as
+ * they do; each database cluster is in two outputs at least.
  */
 function groups(members: readonly Member[]): Member[][] {
-  const byCluster = new Map<string, Member[]>();
+  const spans: Member[][] = [];
   for (const member of members) {
-    const key = `${member.plan.namespace}/${member.plan.clusterName}`;
-    const group = byCluster.get(key) ?? [];
-    const same = group.find((m) => m.kubernetesCluster === member.kubernetesCluster);
-    if (same !== undefined) {
-      throw new VerifyInputError('--dist', 'folder', member.output.dist,
-        `the output of a Kubernetes cluster no other --dist is for: ${same.output.dist} is Kubernetes cluster ${member.kubernetesCluster}'s output of ${key} too`);
+    const group = spans.find((g) => g.some((m) => m.plan.clusterName === member.plan.clusterName && m.declared.some((c) => member.declared.some((d) => d.name === c.name))));
+    if (group === undefined) {
+      spans.push([member]);
+      continue;
     }
-    const domain = group.find((m) => m.domain === member.domain);
-    if (domain !== undefined) {
-      throw new VerifyInputError('--dist', 'span', `${member.output.dist}: Kubernetes cluster ${member.kubernetesCluster} in ${member.domain}`,
-        `a domain no other output of ${key} has (${domain.output.dist}, Kubernetes cluster ${domain.kubernetesCluster}, is in it too): synthesize every output of the span from one declaration`);
-    }
-    byCluster.set(key, [...group, member]);
+    checkMember(group, member);
+    group.push(member);
   }
-  const alone = [...byCluster.values()].find((g) => g.length === 1);
+  const alone = spans.find((g) => g.length === 1);
   if (alone !== undefined) {
     const [{ output, plan }] = alone;
     throw new VerifyInputError('--dist', 'plan', `${output.dist}: ${plan.namespace}/${plan.clusterName}, which no other --dist holds`,
       'a database cluster of the outputs of two Kubernetes clusters or more: give the output of each Kubernetes cluster it spans, or check this output with a --dist of its own');
   }
-  return [...byCluster.values()];
+  return spans;
+}
+
+/** Refuses a member of a database cluster's outputs that is another's Kubernetes cluster, in another namespace than their declaration gives it, or of another declaration. */
+function checkMember(group: readonly Member[], member: Member): void {
+  const [first] = group;
+  const { plan } = member;
+  const same = group.find((m) => m.kubernetesCluster === member.kubernetesCluster);
+  if (same !== undefined) {
+    throw new VerifyInputError('--dist', 'folder', member.output.dist,
+      `the output of a Kubernetes cluster no other --dist is for: ${same.output.dist} is Kubernetes cluster ${member.kubernetesCluster}'s output of ${same.plan.namespace}/${same.plan.clusterName} too`);
+  }
+  const namespaces = `declare each Kubernetes cluster's namespace in span.clusters, the same in every app of the span, and synthesize again: ${
+    [...group, member].map((m) => `${m.kubernetesCluster} "${m.plan.namespace}"`).join(', ')}`;
+  const given = first.declared.find((c) => c.name === member.kubernetesCluster);
+  if (given !== undefined && given.namespace !== plan.namespace) {
+    throw new VerifyInputError('--dist', 'span', `${member.output.dist}: ${plan.namespace}/${plan.clusterName}, Kubernetes cluster ${member.kubernetesCluster}'s output in namespace ${plan.namespace}`,
+      `the namespace ${first.output.dist} declares for ${member.kubernetesCluster}, ${given.namespace}: ${namespaces}`);
+  }
+  const wrong = group.find((m) => member.declared.some((c) => c.name === m.kubernetesCluster && c.namespace !== m.plan.namespace));
+  if (wrong !== undefined) {
+    throw new VerifyInputError('--dist', 'span', `${member.output.dist}: ${plan.namespace}/${plan.clusterName}, which declares ${wrong.kubernetesCluster} in namespace ${
+      member.declared.find((c) => c.name === wrong.kubernetesCluster)!.namespace}`, `the namespace ${wrong.output.dist}, ${wrong.kubernetesCluster}'s output, is in, ${wrong.plan.namespace}: ${namespaces}`);
+  }
+  const differs = difference(first.declared, member.declared);
+  if (differs !== undefined) {
+    throw new VerifyInputError('--dist', 'span', `${member.output.dist}: ${plan.namespace}/${plan.clusterName} ${differs.received}`,
+      `${differs.expected}, as ${first.output.dist} declares it: synthesize every output of the span from one declaration`);
+  }
+}
+
+/** The first field in which span `b` differs from span `a`: the Kubernetes clusters, then a domain or a namespace, as a message says what it received and expected. */
+function difference(a: readonly TlsPlanSpanCluster[], b: readonly TlsPlanSpanCluster[]): { received: string; expected: string } | undefined {
+  const names = (s: readonly TlsPlanSpanCluster[]) => listed(s.map((c) => c.name), 'cluster');
+  if (names(a) !== names(b) || a.length !== b.length) {
+    return { received: `across ${names(b)}`, expected: `the Kubernetes clusters ${names(a)}` };
+  }
+  const i = a.findIndex((c, k) => c.clusterDomain !== b[k].clusterDomain || c.namespace !== b[k].namespace);
+  if (i < 0) {
+    return undefined;
+  }
+  return a[i].clusterDomain !== b[i].clusterDomain
+    ? { received: `with ${b[i].name} in ${b[i].clusterDomain}`, expected: `${a[i].name} in ${a[i].clusterDomain}` }
+    : { received: `with ${b[i].name} in namespace ${b[i].namespace}`, expected: `${a[i].name} in namespace ${a[i].namespace}` };
 }
 
 /** The Secrets of a member's plan that had their handshakes (the Secrets of TLS for MySQL clients stay within their Kubernetes cluster). */

@@ -39,6 +39,10 @@ export function formatReport(report: VerifyReport): string {
         + `not for ${USER_SECRET_UNCHECKED.checks.join(', ')}: ${USER_SECRET_UNCHECKED.why}`);
     }
   }
+  for (const u of report.unchecked ?? []) {
+    out.push(`not checked: ${u.namespace}/${u.clusterName} in Kubernetes cluster ${u.kubernetesCluster} (${u.clusterDomain}), of the span, whose output no --dist gives: `
+      + 'give it too, followed by --secrets with the Secrets read there');
+  }
   out.push('');
   const header = ['SECRET', 'CLUSTER', 'CERTIFICATE', 'RESULT'];
   const rows = report.secrets.map((s) => [
@@ -57,7 +61,8 @@ export function formatReport(report: VerifyReport): string {
   // A Secret you create that is missing: named here too, since no issuing step will ever write it.
   const missing = missingUserSecrets === undefined ? ''
     : `; missing Secrets you create: ${listed(missingUserSecrets.map((m) => `${m.name} in namespace ${m.namespace} (for ${m.usedBy})`), 'Secret')}`;
-  out.push(`${checked} secret${checked === 1 ? '' : 's'} checked: ${passed} passed, ${failed} failed${missing}`);
+  const unchecked = report.unchecked?.length ? `; not checked: ${listed(report.unchecked.map((u) => `${u.namespace}/${u.clusterName} in ${u.kubernetesCluster}`), 'cluster')} (no --dist)` : '';
+  out.push(`${checked} secret${checked === 1 ? '' : 's'} checked: ${passed} passed, ${failed} failed${missing}${unchecked}`);
   // Every line bounded, whatever a value in it holds.
   return `${out.map(boundedLine).join('\n')}\n`;
 }

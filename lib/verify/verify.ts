@@ -662,7 +662,7 @@ export interface PlanReport {
  * @jsii ignore
  */
 export interface VerifyReport {
-  /** Whether every Secret passed every check. */
+  /** Whether every Secret passed every check, and, given the outputs of a span, every Kubernetes cluster of it was checked. */
   readonly ok: boolean;
   /** The time the certificates were checked at. */
   readonly now: string;
@@ -670,6 +670,12 @@ export interface VerifyReport {
   readonly plans: PlanReport[];
   /** One report per Secret of every plan checked, those of TLS for MySQL clients after each plan's others. */
   readonly secrets: SecretReport[];
+  /**
+   * With the outputs of several Kubernetes clusters of one span: the Kubernetes clusters of its
+   * span whose output was not given, so whose Secrets were checked neither on their own nor across.
+   * The report is not `ok` while any is listed.
+   */
+  readonly unchecked?: UncheckedCluster[];
   /** The counts of `secrets`. */
   readonly summary: VerifySummary;
 }
@@ -726,6 +732,21 @@ export const MIN_DAYS_RANGE: {
 
 /** What `minDays` expects, as a refusal says it. */
 export const MIN_DAYS_EXPECTED = `a whole number of days from ${MIN_DAYS_RANGE.min} to ${MIN_DAYS_RANGE.max} (10,000 years: no certificate is valid past 9999-12-31), such as 21`;
+
+/**
+ * A Kubernetes cluster of a span whose output `cluster-tls verify` was not given.
+ * @jsii ignore
+ */
+export interface UncheckedCluster {
+  /** The namespace of the database cluster there, as the span declares it. */
+  readonly namespace: string;
+  /** The cluster name. */
+  readonly clusterName: string;
+  /** The Kubernetes cluster. */
+  readonly kubernetesCluster: string;
+  /** Its cluster DNS domain. */
+  readonly clusterDomain: string;
+}
 
 /**
  * Options of {@link verify}.

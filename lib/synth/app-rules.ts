@@ -354,7 +354,7 @@ export function operatorMounts(facts: AppFacts, certificates: readonly Certifica
     for (const mount of OPERATOR_MOUNTS.filter((m) => m.resourceKind === o.kind)) {
       const value = mount.path.reduce((at: any, key) => at?.[key], rendered);
       const on = mount.value === undefined ? value !== undefined : value === mount.value;
-      const secret = 'component' in mount.secret ? names.serverSecretName(c.clusterName, mount.secret.component) : names.sqlServerSecretName(c.clusterName);
+      const secret = mount.secret.component !== undefined ? names.serverSecretName(c.clusterName, mount.secret.component) : names.sqlServerSecretName(c.clusterName);
       if (on && !planned.has(secret)) {
         const received = typeof value === 'object' && value !== null ? new Description('an object') : value;
         return `${o.node.path}: ${mount.path.join('.')}: received ${describeValue(received)}; expected it set by the construct's prop ${mount.prop}, which issues what it has `

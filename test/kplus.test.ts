@@ -13,8 +13,7 @@ import { renderApp } from '../lib/synth/synthesize';
 import { operationsOf } from './_find';
 
 /** A database cluster in namespace `demo`, with a chart beside it for workloads. */
-function setup(props: Partial<ConstructorParameters<typeof TlsDatabaseCluster>[2]> = {}) {
-  const app = Testing.app();
+function setup(props: Partial<ConstructorParameters<typeof TlsDatabaseCluster>[2]> = {}, app = Testing.app()) {
   const chart = new Chart(app, 'demo', { namespace: 'demo' });
   const database = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', version: 'v4.0.5', ...props });
   return { app, chart, database };
@@ -104,8 +103,9 @@ describe('cdk8s-plus interop', () => {
     // Taken: a Secret of cdk8s-plus-34, imported or declared.
     const other = setup({ changefeed: { sinkTlsSecretNames: [kplus34.Secret.fromSecretName(Testing.chart(), 'sink', 'kafka-tls')] } });
     expect(other.database.sinkTlsSecretNames).toEqual(['kafka-tls']);
-    const declared = new kplus34.Secret(new Chart(Testing.app(), 'secrets', { namespace: 'demo' }), 'declared', { metadata: { name: 'declared-tls' } });
-    expect(setup({ changefeed: { sinkTlsSecretNames: [declared] } }).database.sinkTlsSecretNames).toEqual(['declared-tls']);
+    const app = Testing.app();
+    const declared = new kplus34.Secret(new Chart(app, 'secrets', { namespace: 'demo' }), 'declared', { metadata: { name: 'declared-tls' } });
+    expect(setup({ changefeed: { sinkTlsSecretNames: [declared] } }, app).database.sinkTlsSecretNames).toEqual(['declared-tls']);
     // A cdk8s-plus-34 object that is not a Secret is refused, as one of cdk8s-plus-27 is.
     const configMap = new kplus34.ConfigMap(Testing.chart(), 'settings', { metadata: { name: 'kafka-tls' } });
     expect(() => setup({ changefeed: { sinkTlsSecretNames: [configMap as any] } }))

@@ -12,8 +12,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { App, Chart, JsonPatch, Testing, ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-27';
-import { BackupRestore, ClusterCertificates, IssuingMethod, TlsDatabaseCluster, TlsMigrationCluster, renderApp } from '../lib';
+import { BackupRestore, COMPONENTS as CATALOG, ClusterCertificates, IssuingMethod, TlsDatabaseCluster, TlsMigrationCluster, renderApp } from '../lib';
 import { TRUST_CLASSES, TRUST_ROLES, TrustClass, TrustedObject } from '../lib/model/trust';
+import { clusterTrust } from '../lib/model/trust-objects';
 import { objectNamespace, trustReferences } from '../lib/model/trust-references';
 import { refusal } from './_refusal';
 import { ROOT, readmeBlocks } from './_readme';
@@ -28,6 +29,8 @@ interface Deployment {
 }
 
 const REGISTRY = 'registry.example.com/db';
+/** How many components the catalog has, each with a server Secret. */
+const COMPONENT_COUNT = CATALOG.length;
 const COMPONENTS = {
   coordinator: { baseImage: `${REGISTRY}/coordinator`, storage: '10Gi' },
   store: { baseImage: `${REGISTRY}/store`, storage: '10Gi' },
@@ -101,7 +104,7 @@ const WAYS: readonly Way[] = [
   { name: 'envFrom', reaches: 'Secret', pod: (t) => ({ containers: [{ name: 'c', image: 'registry.example.com/c:1', envFrom: [{ secretRef: { name: t.name } }] }] }), said: (at) => `loads it (${at}.containers[0].envFrom[0].secretRef.name)` },
   {
     name: 'CSI volume', reaches: 'Secret', pod: (t) => ({ volumes: [{ name: 'v', csi: { driver: 'secrets-store.csi.k8s.io', nodePublishSecretRef: { name: t.name } } }] }),
-    said: (at) => `loads it (${at}.volumes[0].csi.nodePublishSecretRef.name)`,
+    said: (at) => `has its CSI driver read it (${at}.volumes[0].csi.nodePublishSecretRef.name)`,
   },
   { name: 'image pull', reaches: 'Secret', pod: (t) => ({ imagePullSecrets: [{ name: t.name }] }), said: (at) => `pulls images with it (${at}.imagePullSecrets[0].name)` },
   {
@@ -111,6 +114,24 @@ const WAYS: readonly Way[] = [
   {
     name: 'RBAC by name', reaches: 'Secret', object: (t, ns) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'reader', namespace: ns }, rules: [{ apiGroups: [''], resources: ['secrets'], resourceNames: [t.name], verbs: ['get'] }] }),
     said: () => 'grants access to it (rules[0].resourceNames[0])',
+  },
+  {
+    name: 'Gateway certificateRefs', reaches: 'Secret',
+    object: (t, ns) => ({
+      apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name: 'edge', namespace: ns },
+      spec: { gatewayClassName: 'edge', listeners: [{ name: 'https', port: 443, protocol: 'HTTPS', tls: { certificateRefs: [{ kind: 'Secret', name: t.name }] } }] },
+    }),
+    said: () => 'serves it (spec.listeners[0].tls.certificateRefs[0].name)',
+  },
+  {
+    name: 'Flux valuesFrom', reaches: 'Secret',
+    object: (t, ns) => ({ apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease', metadata: { name: 'app', namespace: ns }, spec: { chart: { spec: { chart: 'app' } }, valuesFrom: [{ kind: 'Secret', name: t.name }] } }),
+    said: () => 'names it (spec.valuesFrom[0].name)',
+  },
+  {
+    name: 'Istio credentialName', reaches: 'Secret',
+    object: (t, ns) => ({ apiVersion: 'networking.istio.io/v1', kind: 'Gateway', metadata: { name: 'mesh', namespace: ns }, spec: { servers: [{ port: { number: 443, name: 'https', protocol: 'HTTPS' }, tls: { mode: 'SIMPLE', credentialName: t.name } }] } }),
+    said: () => 'serves it (spec.servers[0].tls.credentialName)',
   },
   {
     name: 'csi-driver', reaches: 'issuer', pod: (t) => ({ volumes: [{ name: 'v', csi: { driver: 'csi.cert-manager.io', volumeAttributes: csiIssuer(t) } }] }),
@@ -146,7 +167,7 @@ const WAYS: readonly Way[] = [
 
 /** The holders' texts a refusal names for a trusted object. */
 function holdersOf(t: TrustedObject): string {
-  const roles = TRUST_CLASSES[t.trust].holders.filter((h) => h !== 'provider' || t.provided).map((h) => TRUST_ROLES[h]);
+  const roles = TRUST_CLASSES[t.trust].holders.filter((h) => h !== 'provider' || t.provided).map((h) => TRUST_ROLES[h].text);
   return roles.length === 1 ? roles[0] : `${roles.slice(0, -1).join(', ')} and ${roles[roles.length - 1]}`;
 }
 
@@ -229,24 +250,25 @@ describe('the trust model, every owner class × every way to obtain trust', () =
         const object = way.object!(t, namespace);
         new ApiObject(chartIn(d, object.metadata.namespace), 'holder', object);
         holder = `${object.metadata.namespace === d.chart.namespace ? d.chart.node.path : object.metadata.namespace === undefined ? 'in-none' : `in-${namespace}`}/holder: `;
-        said = `received a ${object.kind} that ${way.said('').replace('{kind}', t.kind === 'ClusterIssuer' ? 'cluster-issuer' : 'issuer')}`;
+        said = `received ${/^[AEIOU]/.test(object.kind) ? 'an' : 'a'} ${object.kind} that ${way.said('').replace('{kind}', t.kind === 'ClusterIssuer' ? 'cluster-issuer' : 'issuer')}`;
       }
       const message = refusal(() => renderApp(d.app));
       const where = t.namespace === undefined ? '' : ` in namespace "${t.namespace}"`;
-      expect({ t: t.name, message }).toEqual({ t: t.name, message: expect.stringContaining(`${holder}${t.kind} "${t.name}"${where} (${t.holds}, of cluster ${t.cluster}): ${said}; expected it held only by ${holdersOf(t)}: `) });
+      expect({ t: t.name, message }).toEqual({ t: t.name, message: expect.stringContaining(`${holder}${t.kind} "${t.name}"${where} (${t.holds}, of cluster ${t.clusterKey}): ${said}; expected it held only by ${holdersOf(t)}: `) });
       expect(message).not.toContain('\n');
       cover(t, way.name);
     }
   });
 
   test('an allowed holder of each class passes: a workload of its namespace, a tool allowWorkload allows, the cluster\'s components, the declaration of a Secret the user provides', () => {
-    const allowed = new Set<TrustClass>();
+    const tried = new Map<TrustClass, string>();
     for (const { make, t } of CASES.filter((c) => c.t.kind === 'Secret')) {
       const holders = TRUST_CLASSES[t.trust].holders;
       const d = make();
       const pod = WAYS[0].pod!(t);
       if (holders.includes('application')) {
         widget(chartIn(d, t.namespace), t.namespace, pod);
+        tried.set(t.trust, 'a workload of its namespace');
       } else if (holders.includes('tool')) {
         d.certificates.allowWorkload(widget(chartIn(d, t.namespace), t.namespace, pod));
         expect(() => renderApp(d.app)).not.toThrow();
@@ -259,25 +281,26 @@ describe('the trust model, every owner class × every way to obtain trust', () =
           new kplus.Secret(chartIn(declared, t.namespace), 'provided', { metadata: { name: t.name } });
           expect(() => renderApp(declared.app)).not.toThrow();
         }
-      } else {
-        // Only the library's own objects hold it: the deployment itself passes.
+        tried.set(t.trust, 'a tool, the components, and a declaration when provided');
       }
       expect(() => renderApp(d.app)).not.toThrow();
-      allowed.add(t.trust);
     }
-    // Issuers: the library's own Certificates request from them, and the deployments pass as they are.
+    // Every other class is held by the library's own objects alone (its Certificates, issuers and
+    // requests): each deployment, which makes them, passes as it is.
     for (const make of DEPLOYMENTS) {
       expect(() => renderApp(make().app)).not.toThrow();
     }
-    expect(allowed.size + [...new Set(CASES.filter((c) => c.t.kind !== 'Secret').map((c) => c.t.trust))].length).toBe(Object.keys(TRUST_CLASSES).length);
+    const byLibraryAlone = Object.entries(TRUST_CLASSES).filter(([, e]) => !e.holders.some((h) => ['application', 'tool'].includes(h))).map(([c]) => c);
+    expect(new Set([...tried.keys(), ...byLibraryAlone])).toEqual(new Set(Object.keys(TRUST_CLASSES)));
+    expect(tried.size).toBeGreaterThan(0);
   });
 });
 
 describe('references found by shape', () => {
-  test('a pod template at any depth of any kind, each way, with the namespace kubectl gives an object that names none', () => {
+  test('a pod template at any depth of any kind; an object that names no namespace may land in any, as kubectl applies it wherever its context or -n points', () => {
     const cronLike = { apiVersion: 'example.com/v1', kind: 'Nightly', metadata: { name: 'n' }, spec: { jobTemplate: { spec: { template: { spec: { volumes: [{ secret: { secretName: 's' } }] } } } } } };
-    expect(objectNamespace(cronLike)).toBe('default');
-    expect(trustReferences(cronLike, 'default')).toEqual([{ target: { kind: 'Secret', namespace: 'default', name: 's' }, way: 'loads', field: 'spec.jobTemplate.spec.template.spec.volumes[0].secret.secretName' }]);
+    expect(objectNamespace(cronLike)).toBe('*');
+    expect(trustReferences(cronLike, '*')).toEqual([{ target: { kind: 'Secret', namespace: '*', name: 's' }, way: 'loads', field: 'spec.jobTemplate.spec.template.spec.volumes[0].secret.secretName' }]);
     expect(objectNamespace({ kind: 'ClusterIssuer', metadata: { name: 'x' } })).toBeUndefined();
     // A ClusterIssuer reads its Secret where cert-manager keeps cluster resources; a ClusterRole's names reach every namespace.
     expect(trustReferences({ kind: 'ClusterIssuer', spec: { ca: { secretName: 'k' } } }, undefined, ['cert-manager']).map((r) => [r.target.namespace, r.way])).toEqual([['cert-manager', 'signs with']]);
@@ -285,6 +308,72 @@ describe('references found by shape', () => {
     // An issuer of another group is not cert-manager's; a label named secret is no reference.
     expect(trustReferences({ kind: 'Certificate', spec: { issuerRef: { name: 'i', group: 'awspca.cert-manager.io' } } }, 'demo')).toEqual([]);
     expect(trustReferences({ kind: 'PrometheusRule', metadata: { labels: { secret: 'basic-ca-secret' } } }, 'demo')).toEqual([]);
+    // A trust bundle projection names a signer to read its public CA certificates: no request of a certificate.
+    expect(trustReferences({ kind: 'Pod', spec: { volumes: [{ projected: { sources: [{ clusterTrustBundle: { signerName: 'clusterissuers.cert-manager.io/demo-basic-sql-ca', path: 'ca.crt' } }] } }] } }, 'demo')).toEqual([]);
+    // A typed reference of another kind is no Secret's.
+    expect(trustReferences({ kind: 'Gateway', spec: { listeners: [{ tls: { certificateRefs: [{ kind: 'ConfigMap', name: 'basic-ca-secret' }] } }] } }, 'demo')).toEqual([]);
+  });
+
+  test('an application reads its own certificate and no more: writing it (a Certificate of its own) or declaring it (a Secret) is refused, as overwriting what the library issues', () => {
+    const d = certManager();
+    new ApiObject(chartIn(d, 'shop'), 'mine', { apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'mine' }, spec: { secretName: 'orders-demo-basic-sql-client', commonName: 'orders', issuerRef: { name: 'mine' } } });
+    expect(refusal(() => renderApp(d.app))).toContain('in-shop/mine: Secret "orders-demo-basic-sql-client" in namespace "shop" (application orders\'s certificate and key for MySQL clients, of cluster demo/basic): received a Certificate that writes it (spec.secretName)');
+    const e = certManager();
+    new kplus.Secret(chartIn(e, 'shop'), 'mine', { metadata: { name: 'orders-demo-basic-sql-client' } });
+    expect(refusal(() => renderApp(e.app))).toContain('in-shop/mine: Secret "orders-demo-basic-sql-client" in namespace "shop" (application orders\'s certificate and key for MySQL clients, of cluster demo/basic): received a Secret that declares it (metadata.name)');
+  });
+
+  test('an object that names no namespace is judged in every namespace: a Certificate that would overwrite a component\'s Secret wherever it lands, a workload reading an application\'s certificate', () => {
+    const d = certManager();
+    new ApiObject(chartIn(d, undefined), 'cert', {
+      apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'store' }, spec: { secretName: 'basic-store-cluster-secret', commonName: 'basic', issuerRef: { name: 'mine' } },
+    });
+    expect(refusal(() => renderApp(d.app))).toContain('in-none/cert: Secret "basic-store-cluster-secret" in namespace "demo" (the store\'s server certificate and key, of cluster demo/basic): received a Certificate that writes it (spec.secretName)');
+    const e = certManager();
+    widget(chartIn(e, undefined), undefined, { volumes: [{ name: 'v', secret: { secretName: 'orders-demo-basic-sql-client' } }] });
+    expect(refusal(() => renderApp(e.app))).toContain('in-none/widget: Secret "orders-demo-basic-sql-client" in namespace "shop"');
+  });
+});
+
+describe('what the model lists', () => {
+  test('a cluster\'s trusted objects by name: every generation\'s CA, every leaf and its staging copy for every rotation, the issuers, with what each holds', () => {
+    const trusted = clusterTrust({
+      clusterName: 'basic', namespace: 'demo', certificates: 'demo/certs', libraryCa: true, certManager: true, libraryLeaves: true, rotationIds: ['r1', 'r2'], external: [],
+    });
+    const held = (name: string) => trusted.find((t) => t.name === name);
+    expect(held('basic-ca-secret')).toMatchObject({ kind: 'Secret', namespace: 'demo', trust: 'ca-key', holds: 'the CA and its private key', clusterKey: 'demo/basic' });
+    expect(held('basic-ca-r2-secret')?.holds).toBe('the CA of rotation r2 and its private key');
+    expect(held('basic-store-cluster-secret')).toMatchObject({ trust: 'component-certificate', holds: 'the store\'s server certificate and key' });
+    expect(held('basic-mig-client-secret-r1')?.holds).toBe('the migration cluster\'s client certificate and key issued by rotation r1, staged before it is copied to basic-mig-client-secret');
+    expect(held('basic-db-issuer')).toMatchObject({ kind: 'Issuer', trust: 'cluster-issuer' });
+    expect(held('basic-selfsigned-ca-issuer')).toMatchObject({ kind: 'Issuer', trust: 'self-signed-issuer' });
+    // Each component's server Secret and both client Secrets, once and once staged per rotation, three CAs, three issuers.
+    expect(trusted).toHaveLength(COMPONENT_COUNT * 3 + 2 * 3 + 3 + 3);
+    expect(trusted.some((t) => t.name === 'basic-store-cluster-secret-r3')).toBe(false);
+  });
+
+  test.each(DEPLOYMENTS.map((make) => [make().name, make] as const))('%s: every Secret and issuer its output writes, names or plans is a trusted object', (_, make) => {
+    const d = make();
+    const rendered = renderApp(d.app);
+    const trusted = new Set(d.certificates._trustedObjects().map((t) => `${t.kind}/${t.namespace ?? ''}/${t.name}`));
+    const written: string[] = [];
+    for (const { manifest: o } of rendered.objects) {
+      const ns = o.metadata?.namespace ?? '';
+      if (o.kind === 'Certificate') {
+        written.push(`Secret/${ns}/${o.spec.secretName}`);
+      }
+      if (o.kind === 'Issuer' || o.kind === 'ClusterIssuer') {
+        written.push(`${o.kind}/${ns}/${o.metadata.name}`);
+        if (o.spec.ca?.secretName !== undefined) {
+          written.push(`Secret/${o.kind === 'ClusterIssuer' ? 'cert-manager' : ns}/${o.spec.ca.secretName}`);
+        }
+      }
+    }
+    const plan = JSON.parse(rendered.files.find((f) => f.path.endsWith('/tls-plan.json'))!.content);
+    written.push(...plan.secrets.map((s: any) => `Secret/${plan.namespace}/${s.name}`), ...(plan.sqlTls?.secrets ?? []).map((s: any) => `Secret/${s.namespace}/${s.name}`),
+      ...(plan.userSecrets ?? []).map((s: any) => `Secret/${plan.namespace}/${s.name}`));
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.filter((w) => !trusted.has(w))).toEqual([]);
   });
 });
 
@@ -293,7 +382,7 @@ describe('an application\'s own Secret', () => {
     const d = certManager();
     widget(chartIn(d, 'other'), 'other', { volumes: [{ name: 'v', csi: { driver: 'secrets-store.csi.k8s.io', nodePublishSecretRef: { name: 'orders-demo-basic-sql-client', namespace: 'shop' } } }] });
     expect(refusal(() => renderApp(d.app))).toContain('in-other/widget: Secret "orders-demo-basic-sql-client" in namespace "shop" (application orders\'s certificate and key for MySQL clients, of cluster demo/basic): '
-      + 'received a Widget that loads it (spec.template.spec.volumes[0].csi.nodePublishSecretRef.name); expected it held only by the cert-manager Certificate that writes it, a workload of its namespace and the cluster resource that loads it');
+      + 'received a Widget that has its CSI driver read it (spec.template.spec.volumes[0].csi.nodePublishSecretRef.name); expected it held only by the cert-manager Certificate that writes it, a workload of its namespace (reading it) and the cluster resource that loads it');
     const ok = certManager();
     widget(chartIn(ok, 'shop'), 'shop', { volumes: [{ name: 'v', secret: { secretName: 'orders-demo-basic-sql-client' } }] });
     expect(() => renderApp(ok.app)).not.toThrow();
@@ -412,7 +501,7 @@ describe('what the red team got through, each refused in one line', () => {
     expect(() => new TlsDatabaseCluster(new Chart(app, 'demo', { namespace: 'demo' }), 'db', {
       clusterName: 'basic', version: 'v8.5.0', ...COMPONENTS, changefeed: { baseImage: `${REGISTRY}/changefeed`, sinkTlsSecretNames: [sink] },
     })).toThrow('demo/db: changefeed.sinkTlsSecretNames[0]: received the Secret "kafka-tls" that other/sink declares in namespace "other"; '
-      + 'expected a Secret of namespace "demo", where the pods that load it read it: declare it in a chart of that namespace, or refer to it by name');
+      + 'expected a Secret of namespace "demo" in this app, where the pods that load it read it: declare it in a chart of that namespace, or refer to it by name');
   });
 });
 
@@ -425,11 +514,11 @@ describe('docs/explanation/trust.md', () => {
     expect([...rows.keys()].sort()).toEqual(Object.keys(TRUST_CLASSES).sort());
     for (const [name, entry] of Object.entries(TRUST_CLASSES)) {
       for (const role of entry.holders) {
-        expect({ name, holders: rows.get(name) }).toEqual({ name, holders: expect.stringContaining(TRUST_ROLES[role].replace(/`/g, '')) });
+        expect({ name, holders: rows.get(name) }).toEqual({ name, holders: expect.stringContaining(TRUST_ROLES[role].text.replace(/`/g, '')) });
       }
       // A party the class does not allow is not named for it.
       for (const role of (Object.keys(TRUST_ROLES) as (keyof typeof TRUST_ROLES)[]).filter((r) => !entry.holders.includes(r))) {
-        expect({ name, holders: rows.get(name) }).not.toEqual({ name, holders: expect.stringContaining(TRUST_ROLES[role]) });
+        expect({ name, holders: rows.get(name) }).not.toEqual({ name, holders: expect.stringContaining(TRUST_ROLES[role].text) });
       }
     }
   });

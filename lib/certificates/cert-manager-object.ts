@@ -4,7 +4,7 @@
  */
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { grantOwnReferences } from '../model/trust';
+import { grantOwnReferences } from '../model/trust-grants';
 
 /**
  * Creates one of the library's cert-manager objects under `scope`, holding the Secrets and issuers

@@ -47,7 +47,9 @@ import type { NamespacedName } from '../model/names';
 import { requireDistinctSubjects } from './subjects';
 import { KubernetesSpan, ResolvedSpan, SPAN_SHAPE, resolveSpan } from '../model/span';
 import { intermediateStep, requireSpanSettings } from './intermediate';
-import { TRUST_CLASSES, TrustedObject, clusterKey, clusterTrust, grantClusterTrust } from '../model/trust';
+import { TrustedObject, clusterKey, loadableByCluster } from '../model/trust';
+import { clusterTrust } from '../model/trust-objects';
+import { grantClusterTrust } from '../model/trust-grants';
 import { DNS_SUBDOMAIN_MAX, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
 
 
@@ -489,9 +491,8 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    */
   public ownedSecret(name: string): string | undefined {
     checkArguments(this, 'ownedSecret', { name }, { name: 'string' });
-    // What a cluster resource may load is the user's, or an application's handed to what connects as it (a migration target).
     return this._trustedObjects().find((t) => t.kind === 'Secret' && t.namespace === this.namespace && t.name === name
-      && !TRUST_CLASSES[t.trust].holders.includes('loader'))?.holds;
+      && !loadableByCluster(t.trust))?.holds;
   }
 
   /**

@@ -34,7 +34,7 @@ export function secretConsumers(objects: readonly any[], namespace: string, secr
       continue;
     }
     const secrets = [...new Set(trustReferences(o, namespace)
-      .filter((r) => (r.way === 'loads' || r.way === 'pulls images with') && r.target.namespace === namespace && wanted.has(r.target.name))
+      .filter((r) => r.way === 'loads' && r.target.namespace === namespace && wanted.has(r.target.name))
       .map((r) => r.target.name))];
     if (secrets.length > 0) {
       out.push({ kind: o.kind, name: o.metadata.name, namespace, secrets });

@@ -4,7 +4,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { operatorApiVersion } from '../model/settings';
-import { grantClusterTrust, grantOwnReferences } from '../model/trust';
+import { grantClusterTrust, grantOwnReferences } from '../model/trust-grants';
 
 /** What every operator object needs. */
 export interface OperatorObjectProps {

@@ -428,20 +428,15 @@ export interface OperatorMount {
   /** The value that turns it on; any value present when unset. */
   readonly value?: unknown;
   /** The Secret mounted: a component's server Secret, or the SQL server's Secret for MySQL clients. */
-  readonly secret: OperatorMountSecret;
+  readonly secret: {
+    /** The component whose server Secret it is. */
+    readonly component: ComponentToken;
+  } | {
+    /** The SQL server's Secret for MySQL clients. */
+    readonly sqlServer: true;
+  };
   /** The construct's prop that sets the field and plans the Secret. */
   readonly prop: string;
-}
-
-/**
- * The Secret an {@link OperatorMount} mounts: one of the two fields is set.
- * @jsii ignore
- */
-export interface OperatorMountSecret {
-  /** The component whose server Secret it is. */
-  readonly component?: ComponentToken;
-  /** Whether it is the SQL server's Secret for MySQL clients. */
-  readonly sqlServer?: true;
 }
 
 /**

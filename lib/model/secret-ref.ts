@@ -5,10 +5,9 @@
  */
 import type * as kplus from 'cdk8s-plus-27';
 import type { Construct, IConstruct } from 'constructs';
-import { ApiObject, Chart } from 'cdk8s';
+import { ApiObject } from 'cdk8s';
 import { Description, inputError } from './errors';
 import { PropSpec, isConstruct } from './props';
-import { DEFAULT_NAMESPACE } from './trust-references';
 
 /**
  * What the constructs read of a cdk8s-plus `ISecret`: its name and its kind. Every major's
@@ -75,16 +74,16 @@ export function secretRefIn(scope: IConstruct, field: string, ref: SecretRef, na
   if (typeof ref === 'string') {
     return name;
   }
-  const declared = ref.node.children.find((c) => ApiObject.isApiObject(c)) as ApiObject | undefined;
-  if (declared === undefined) {
+  const declared = ref.node.tryFindChild('Resource');
+  if (!ApiObject.isApiObject(declared)) {
     return name;
   }
-  const own = declared.metadata.namespace ?? Chart.of(declared).namespace;
-  const declaredIn = own ?? DEFAULT_NAMESPACE;
-  if (declaredIn !== namespace) {
-    const where = own === undefined ? `with no namespace, which kubectl applies to "${DEFAULT_NAMESPACE}"` : `in namespace "${own}"`;
+  const declaredIn = declared.metadata.namespace;
+  if (declaredIn !== namespace || ref.node.root !== scope.node.root) {
+    const where = ref.node.root !== scope.node.root ? 'in another app'
+      : declaredIn === undefined ? 'with no namespace, which kubectl applies wherever its context or -n points' : `in namespace "${declaredIn}"`;
     inputError(scope, field, new Description(`the Secret "${name}" that ${ref.node.path} declares ${where}`),
-      `a Secret of namespace "${namespace}", where the pods that load it read it: declare it in a chart of that namespace, or refer to it by name`);
+      `a Secret of namespace "${namespace}" in this app, where the pods that load it read it: declare it in a chart of that namespace, or refer to it by name`);
   }
   return name;
 }

@@ -3,12 +3,13 @@
  * its kind or API group: a Secret loaded by a volume, a projected volume, an environment variable
  * or `envFrom` of any pod template at any depth (a CRD with a pod template included), a CSI
  * volume's secret, an image pull; a Secret named by a `…SecretName`, `…SecretNames` or
- * `…SecretRef` field (a Certificate writing it, an issuer signing with it, an Ingress serving it, a
- * cluster resource loading it); a Secret an RBAC rule grants by name; a Secret the object is; and a
- * certificate requested from an issuer by `issuerRef` (a Certificate, a CertificateRequest, any
- * object), by cert-manager's csi-driver volume attributes, by cert-manager's annotations on an
- * Ingress or a Gateway, or by a CertificateSigningRequest's signer name. Pure functions over
- * rendered manifests.
+ * `…SecretRef` field, a reference of kind `Secret` (a Gateway's `certificateRefs`, Flux's
+ * `valuesFrom`) or an Istio `credentialName` (a Certificate writing it, an issuer signing with it,
+ * an Ingress or a gateway serving it, a cluster resource loading it); a Secret an RBAC rule grants
+ * by name; a Secret the object is; and a certificate requested from an issuer by `issuerRef` (a
+ * Certificate, a CertificateRequest, any object), by cert-manager's csi-driver volume attributes,
+ * by cert-manager's annotations (an Ingress, a Gateway, an OpenShift Route), or by a
+ * CertificateSigningRequest's signer name. Pure functions over rendered manifests.
  */
 
 /**
@@ -18,7 +19,10 @@
 export interface TrustTarget {
   /** `Secret`, `Issuer` or `ClusterIssuer`. */
   readonly kind: 'Secret' | 'Issuer' | 'ClusterIssuer';
-  /** Its namespace; nothing for a ClusterIssuer, `*` for a reference that reaches a name in any namespace (a ClusterRole's). */
+  /**
+   * Its namespace; nothing for a ClusterIssuer; `*` for a reference that can reach the name in any
+   * namespace (a ClusterRole's, or one made by an object whose manifest names no namespace).
+   */
   readonly namespace?: string;
   /** Its name. */
   readonly name: string;
@@ -28,7 +32,8 @@ export interface TrustTarget {
  * How an object refers to a Secret or an issuer.
  * @jsii ignore
  */
-export type ReferenceWay = 'loads' | 'writes' | 'signs with' | 'requests a certificate from' | 'declares' | 'serves' | 'pulls images with' | 'grants access to' | 'names';
+export type ReferenceWay = 'loads' | 'has its CSI driver read' | 'writes' | 'signs with' | 'requests a certificate from' | 'declares' | 'serves' | 'pulls images with'
+  | 'grants access to' | 'names';
 
 /**
  * One reference of an object to a Secret or an issuer.
@@ -46,9 +51,14 @@ export interface TrustReference {
 /** The group of cert-manager's issuers. */
 const CERT_MANAGER_GROUP = 'cert-manager.io';
 
-/** cert-manager's annotations that have it issue a certificate for an Ingress or a Gateway (its ingress-shim and gateway-shim). */
+/**
+ * cert-manager's annotations that have it issue a certificate for the object that carries them:
+ * an Ingress or a Gateway (its ingress-shim and gateway-shim), an OpenShift Route (openshift-routes,
+ * which reads `issuer-name`).
+ */
 const SHIM_ANNOTATIONS = {
   issuer: 'cert-manager.io/issuer',
+  issuerName: 'cert-manager.io/issuer-name',
   clusterIssuer: 'cert-manager.io/cluster-issuer',
   kind: 'cert-manager.io/issuer-kind',
   group: 'cert-manager.io/issuer-group',
@@ -75,12 +85,13 @@ const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([
   'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'APIService', 'CertificateSigningRequest', 'GatewayClass',
 ]);
 
-/** The namespace kubectl applies an object to when its manifest names none. */
-export const DEFAULT_NAMESPACE = 'default';
+/** The namespace of an object whose manifest names none: `kubectl apply` puts it wherever its context or `-n` points, so it may land in any. */
+export const ANY_NAMESPACE = '*';
 
 /**
- * The namespace an object lands in: its own, or for a namespaced kind that names none, the one
- * `kubectl apply` gives it ({@link DEFAULT_NAMESPACE}); nothing for a kind outside namespaces.
+ * The namespace an object lands in: its own; for a namespaced kind that names none,
+ * {@link ANY_NAMESPACE}, since `kubectl apply` gives it the namespace of its context or of `-n`;
+ * nothing for a kind outside namespaces.
  * @jsii ignore
  */
 export function objectNamespace(object: any): string | undefined {
@@ -88,7 +99,7 @@ export function objectNamespace(object: any): string | undefined {
   if (typeof own === 'string' && own !== '') {
     return own;
   }
-  return CLUSTER_SCOPED_KINDS.has(object?.kind) ? undefined : DEFAULT_NAMESPACE;
+  return CLUSTER_SCOPED_KINDS.has(object?.kind) ? undefined : ANY_NAMESPACE;
 }
 
 /**
@@ -104,7 +115,7 @@ export function trustReferences(object: any, namespace: string | undefined, clus
   }
   const kind = typeof object.kind === 'string' ? object.kind : undefined;
   // A cluster-wide object reaches Secrets where it says, or for a ClusterIssuer where cert-manager reads them; a ClusterRole's names, in any namespace.
-  const secretNamespaces = namespace !== undefined ? [namespace] : kind === 'ClusterIssuer' ? [...clusterResourceNamespaces] : ['*'];
+  const secretNamespaces = namespace !== undefined ? [namespace] : kind === 'ClusterIssuer' ? [...clusterResourceNamespaces] : [ANY_NAMESPACE];
   const secret = (name: unknown, field: string, way: ReferenceWay, explicit?: unknown) => {
     if (typeof name === 'string' && name !== '') {
       const where = typeof explicit === 'string' && explicit !== '' ? [explicit] : secretNamespaces;
@@ -127,6 +138,9 @@ export function trustReferences(object: any, namespace: string | undefined, clus
     secret(object.metadata?.name, 'metadata.name', 'declares');
   }
   annotationIssuers(object.metadata?.annotations, issuer);
+  if (kind === 'CertificateSigningRequest' && typeof object.spec?.signerName === 'string') {
+    signerIssuer(object.spec.signerName, 'spec.signerName', out);
+  }
   if (kind === 'Role' || kind === 'ClusterRole') {
     list(object.rules).forEach((rule, i) => {
       if (list(rule?.resources).some((r) => r === 'secrets' || r === '*')) {
@@ -135,14 +149,22 @@ export function trustReferences(object: any, namespace: string | undefined, clus
     });
   }
   walk(object, '', (node, path) => {
+    // A typed reference, at any depth and in any list: a Gateway's certificateRefs, Flux's valuesFrom.
+    if (path !== '' && node.kind === 'Secret' && (node.group === undefined || node.group === '')) {
+      secret(node.name, `${path}.name`, /(^|\.)certificateRefs\[\d+\]$/.test(path) ? 'serves' : 'names', node.namespace);
+    }
     for (const [key, value] of Object.entries(node)) {
       const field = path === '' ? key : `${path}.${key}`;
       if ((key === 'secretName' || /.SecretName$/.test(key)) && typeof value === 'string') {
         secret(value, field, wayOfSecretName(kind, field), node.secretNamespace);
       } else if (/.SecretNames$/.test(key)) {
         list(value).forEach((n, i) => secret(n, `${field}[${i}]`, 'loads'));
+      } else if (key === 'nodePublishSecretRef' && isObject(value)) {
+        secret(value.name, `${field}.name`, 'has its CSI driver read', value.namespace);
       } else if ((key === 'secretRef' || key === 'secretKeyRef' || /.SecretRef$/.test(key)) && isObject(value)) {
         secret(value.name, `${field}.name`, 'loads', value.namespace);
+      } else if (key === 'credentialName' && typeof value === 'string') {
+        secret(value, field, 'serves');
       } else if (key === 'secret' && isObject(value)) {
         secret(value.name, `${field}.name`, 'loads', value.namespace);
       } else if (key === 'imagePullSecrets' || key === 'secrets') {
@@ -151,8 +173,6 @@ export function trustReferences(object: any, namespace: string | undefined, clus
         issuer(value.name, value.kind, value.group, field);
       } else if (key === 'volumeAttributes' && isObject(value) && CSI_ATTRIBUTES.name in value) {
         issuer(value[CSI_ATTRIBUTES.name], value[CSI_ATTRIBUTES.kind], value[CSI_ATTRIBUTES.group], `${field}["${CSI_ATTRIBUTES.name}"]`);
-      } else if (key === 'signerName' && typeof value === 'string') {
-        signerIssuer(value, field, out);
       }
     }
   });
@@ -180,15 +200,20 @@ function annotationIssuers(annotations: unknown, issuer: (name: unknown, kind: u
     return;
   }
   const field = (key: string) => `metadata.annotations["${key}"]`;
-  if (typeof annotations[SHIM_ANNOTATIONS.issuer] === 'string') {
-    issuer(annotations[SHIM_ANNOTATIONS.issuer], annotations[SHIM_ANNOTATIONS.kind], annotations[SHIM_ANNOTATIONS.group], field(SHIM_ANNOTATIONS.issuer));
+  for (const key of [SHIM_ANNOTATIONS.issuer, SHIM_ANNOTATIONS.issuerName]) {
+    if (typeof annotations[key] === 'string') {
+      issuer(annotations[key], annotations[SHIM_ANNOTATIONS.kind], annotations[SHIM_ANNOTATIONS.group], field(key));
+    }
   }
   if (typeof annotations[SHIM_ANNOTATIONS.clusterIssuer] === 'string') {
     issuer(annotations[SHIM_ANNOTATIONS.clusterIssuer], 'ClusterIssuer', undefined, field(SHIM_ANNOTATIONS.clusterIssuer));
   }
 }
 
-/** The issuer a CertificateSigningRequest's signer name names, if it is cert-manager's. */
+/**
+ * The issuer a CertificateSigningRequest's signer name names, if it is cert-manager's (read there
+ * alone: a `clusterTrustBundle` projection names a signer to read its public CA certificates).
+ */
 function signerIssuer(signerName: string, field: string, out: TrustReference[]): void {
   const match = SIGNER_NAME.exec(signerName);
   if (match === null) {

@@ -11,6 +11,7 @@ import { ApiObject, App } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { CLUSTER_RESOURCE_KINDS as CLUSTER_RESOURCES, OPERATOR_MOUNTS } from '../model/catalog';
 import * as names from '../model/names';
+import { clusterKey } from '../model/trust';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
 import { ClusterTlsError, Description, describeValue, inputErrorMessage } from '../model/errors';
 import { AppFacts, TrustFacts, appFacts } from './app-facts';
@@ -312,12 +313,12 @@ export function drainerReleases(drainers: readonly DrainerFacts[]): string | und
  * off (a TLS enablement before its flip) has no lists yet, and is skipped.
  */
 export function commonNames(facts: AppFacts, certificates: readonly CertificatesFacts[]): string | undefined {
-  const byCluster = new Map(certificates.map((c) => [`${c.namespace}/${c.clusterName}`, c.commonName]));
+  const byCluster = new Map(certificates.map((c) => [clusterKey(c.namespace, c.clusterName), c.commonName]));
   for (const { object: o, rendered } of facts.objects) {
     if (!CLUSTER_RESOURCES.has(o.kind)) {
       continue;
     }
-    const cn = byCluster.get(`${o.metadata.namespace}/${o.name}`);
+    const cn = byCluster.get(clusterKey(o.metadata.namespace ?? '', o.name));
     if (cn === undefined || rendered.spec?.tlsCluster?.enabled === false) {
       continue;
     }
@@ -344,9 +345,9 @@ export function commonNames(facts: AppFacts, certificates: readonly Certificates
  * a Secret nothing issues, and the pods would not start.
  */
 export function operatorMounts(facts: AppFacts, certificates: readonly CertificatesFacts[]): string | undefined {
-  const byCluster = new Map(certificates.map((c) => [`${c.namespace}/${c.clusterName}`, c]));
+  const byCluster = new Map(certificates.map((c) => [clusterKey(c.namespace, c.clusterName), c]));
   for (const { object: o, rendered } of facts.objects) {
-    const c = byCluster.get(`${rendered.metadata?.namespace}/${rendered.metadata?.name}`);
+    const c = byCluster.get(clusterKey(rendered.metadata?.namespace, rendered.metadata?.name));
     if (!CLUSTER_RESOURCES.has(o.kind) || c === undefined || rendered.spec?.tlsCluster?.enabled !== true) {
       continue;
     }
@@ -354,7 +355,7 @@ export function operatorMounts(facts: AppFacts, certificates: readonly Certifica
     for (const mount of OPERATOR_MOUNTS.filter((m) => m.resourceKind === o.kind)) {
       const value = mount.path.reduce((at: any, key) => at?.[key], rendered);
       const on = mount.value === undefined ? value !== undefined : value === mount.value;
-      const secret = mount.secret.component !== undefined ? names.serverSecretName(c.clusterName, mount.secret.component) : names.sqlServerSecretName(c.clusterName);
+      const secret = 'component' in mount.secret ? names.serverSecretName(c.clusterName, mount.secret.component) : names.sqlServerSecretName(c.clusterName);
       if (on && !planned.has(secret)) {
         const received = typeof value === 'object' && value !== null ? new Description('an object') : value;
         return `${o.node.path}: ${mount.path.join('.')}: received ${describeValue(received)}; expected it set by the construct's prop ${mount.prop}, which issues what it has `

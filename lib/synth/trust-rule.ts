@@ -5,7 +5,8 @@
  * refusal, one line naming the object, the Secret or issuer, and who may hold it.
  */
 import { describeValue } from '../model/errors';
-import { TRUST_CLASSES, TRUST_ROLES, TrustedObject, grantsOf, rolesOn, sameTarget } from '../model/trust';
+import { TRUST_CLASSES, TRUST_ROLES, TrustedObject } from '../model/trust';
+import { grantsOf, rolesOn, sameTarget } from '../model/trust-grants';
 import type { TrustReference } from '../model/trust-references';
 import { AppFacts, ObjectFacts, holderPath } from './app-facts';
 
@@ -29,9 +30,9 @@ export function trustBoundary(facts: AppFacts): string | undefined {
         continue;
       }
       for (const t of trusted) {
-        const roles = rolesOn(t, grants, o.namespace, r.way === 'declares');
-        const entry = TRUST_CLASSES[t.trust];
-        if (!entry.holders.some((h) => roles.has(h))) {
+        // A party holds it in the ways its role refers to what it holds: an application reads its certificate, never writes it.
+        const roles = [...rolesOn(t, grants, o.namespace, r.way === 'declares')].filter((role) => TRUST_ROLES[role].ways.includes(r.way));
+        if (!TRUST_CLASSES[t.trust].holders.some((h) => roles.includes(h))) {
           return refusal(o, r, t);
         }
       }
@@ -44,8 +45,8 @@ export function trustBoundary(facts: AppFacts): string | undefined {
 function refusal(o: ObjectFacts, r: TrustReference, t: TrustedObject): string {
   const entry = TRUST_CLASSES[t.trust];
   const where = t.namespace === undefined ? '' : ` in namespace "${t.namespace}"`;
-  const holders = entry.holders.filter((h) => h !== 'provider' || t.provided).map((h) => TRUST_ROLES[h]);
-  return `${holderPath(o.object)}: ${t.kind} "${t.name}"${where} (${t.holds}, of cluster ${t.cluster}): received a ${o.object.kind} that ${r.way} it (${r.field}); `
+  const holders = entry.holders.filter((h) => h !== 'provider' || t.provided).map((h) => TRUST_ROLES[h].text);
+  return `${holderPath(o.object)}: ${t.kind} "${t.name}"${where} (${t.holds}, of cluster ${t.clusterKey}): received ${article(o.object.kind)} ${o.object.kind} that ${r.way} it (${r.field}); `
     + `expected it held only by ${listed(holders)}: ${entry.risk}; ${entry.instead.replace('{certificates}', t.certificates)}`;
 }
 
@@ -59,9 +60,14 @@ function elsewhere(o: ObjectFacts, r: TrustReference, named: readonly TrustedObj
     return undefined;
   }
   const where = [...new Set(issued.map((t) => t.namespace!))].sort().join(', ');
-  return `${holderPath(o.object)}: Secret "${r.target.name}": received a ${o.object.kind} in namespace ${describeValue(o.namespace)} that loads it; expected it in the namespace the library issues `
+  return `${holderPath(o.object)}: Secret "${r.target.name}": received ${article(o.object.kind)} ${o.object.kind} in namespace ${describeValue(o.namespace)} that loads it; expected it in the namespace the library issues `
     + `the Secret in (${where}): a pod reads Secrets of its own namespace only; declare the workload there, or give it a certificate `
     + `of its own in "${o.namespace}" (addSqlClient with namespace "${o.namespace}")`;
+}
+
+/** The indefinite article of a kind's name: `an Ingress`, `a Deployment`. */
+function article(kind: string): string {
+  return /^[AEIOU]/.test(kind) ? 'an' : 'a';
 }
 
 /** `a`, `a and b`, `a, b and c`. */

@@ -13,7 +13,7 @@ import { isSystemError } from '../lib/synth/machine-errors';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  CHECKS, CHECK_DESCRIPTIONS, MIN_DAYS_EXPECTED, MIN_DAYS_RANGE, POD_CHECKS, SPAN_CHECKS, SecretsAndPods, VerifyInputError, VerifyOutput, combineInputs, formatReport,
+  CHECKS, CHECK_DESCRIPTIONS, MIN_DAYS_EXPECTED, MIN_DAYS_RANGE, POD_CHECKS, SPAN_CHECKS, SecretsAndPods, VerifyInputError, VerifyOutput, VerifyReport, combineInputs, formatReport,
   loadPlans, parseSecretsAndPods, verifyOutputs,
 } from '../lib/verify';
 
@@ -21,7 +21,7 @@ import {
 export const EXIT = {
   /** Every Secret passed every check. */
   ok: 0,
-  /** A check failed. */
+  /** A check failed: the report is not ok for a reason other than clusters of a span left unchecked. */
   failed: 1,
   /** Bad input or usage. */
   usage: 2,
@@ -241,7 +241,21 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     // The JSON usually goes to a file (the runbooks' check): what fails goes to the terminal too.
     io.stderr(formatReport(report));
   }
-  return report.ok ? EXIT.ok : report.secrets.every((r) => r.ok) ? EXIT.incomplete : EXIT.failed;
+  return exitCode(report);
+}
+
+/**
+ * The exit code of a report, read from what it says: 0 when it is ok; 3 only when it lists
+ * Kubernetes clusters of a span as unchecked and nothing failed; 1 for anything else that makes it
+ * not ok (a Secret that failed, or any failure a later check adds), so that no failure is ever
+ * taken for a check left incomplete.
+ */
+export function exitCode(report: VerifyReport): number {
+  if (report.ok) {
+    return EXIT.ok;
+  }
+  const failed = report.secrets.some((s) => !s.ok);
+  return !failed && (report.unchecked?.length ?? 0) > 0 ? EXIT.incomplete : EXIT.failed;
 }
 
 /** One output folder given to the command, and the Secrets read for it (`--secrets`, in order). */

@@ -56,9 +56,10 @@ verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads 
         CA; those of applications in other namespaces are checked only when the input holds their
         namespaces (one --secrets per namespace, or kubectl get secrets -A -o json).
         The Secrets you create that a cluster loads (a migration source's or target's, a
-        changefeed sink's: the plan's userSecrets) must be there too, each with the three keys,
-        a certificate and its key, valid (and for --min-days days): the library knows neither
-        their CA nor their Common Name, so they get no other check; a missing one fails the run.
+        changefeed sink's: the plan's userSecrets) must be there too, each with at least the
+        three keys (others are left alone), a certificate and its key that parse and match,
+        valid (and for --min-days days): the library knows neither their CA nor their Common
+        Name, so they get no other check; a missing one, or one that does not parse, fails the run.
         With the pods in the same List (kubectl get secrets,pods -n <namespace> -o json
         --show-managed-fields), the loaded check also tells what the pods have loaded from
         what the Secrets hold: components read their Secret only when they start, so every

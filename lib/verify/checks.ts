@@ -31,7 +31,7 @@ export type CheckName = (typeof CHECKS)[number] | (typeof POD_CHECKS)[number] | 
 /** What each check makes sure of, in a few words, as `cluster-tls verify --help` lists them. */
 export const CHECK_DESCRIPTIONS: Readonly<Record<CheckName, string>> = {
   'present': 'the Secret exists',
-  'keys': 'exactly tls.crt, tls.key and ca.crt',
+  'keys': 'exactly tls.crt, tls.key and ca.crt (a Secret you create: at least those, each of which parses)',
   'subject': 'the certificate\'s subject differs from its CA\'s (OpenSSL reads a match as self-signed)',
   'chain': 'tls.crt verifies against ca.crt, as OpenSSL verifies it',
   'same-ca': 'one CA for every Secret of a cluster',

@@ -1,7 +1,8 @@
 /**
  * What a Secret holds, read on its own: its three keys (`tls.crt`, `tls.key`, `ca.crt`), the
- * certificates and key parsed from them, and the checks that need nothing but them and the time
- * (`keys`, `key-match`, `validity`, `expiry`), which the plan's Secrets and those you create get alike.
+ * certificates and key parsed from them, and the checks that need nothing but them and the time:
+ * `key-match`, `validity` and `expiry`, which the plan's Secrets and those you create get alike, and
+ * `keys`, exactly the three for the plan's and at least the three, parsed, for yours.
  */
 import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import { SECRET_KEYS } from '../model/catalog';
@@ -18,25 +19,61 @@ export interface Material {
   readonly key: KeyObject;
 }
 
+/** A key of a Secret whose value does not parse: what it holds and what is expected, in words that never quote the value. */
+interface Unparsed {
+  readonly key: string;
+  readonly received: string;
+  readonly expected: string;
+}
+
 const REQUIRED_KEYS: readonly string[] = [SECRET_KEYS.certificate, SECRET_KEYS.privateKey, SECRET_KEYS.ca];
+
+function readCertificates(secret: SecretData, key: string): X509Certificate[] | Unparsed {
+  const blocks = pemBlocks(secret.data[key]?.toString('utf8') ?? '').filter((b) => b.label === 'CERTIFICATE');
+  if (blocks.length === 0) {
+    return { key, received: 'no PEM certificate', expected: 'one or more "-----BEGIN CERTIFICATE-----" blocks' };
+  }
+  const certificates: X509Certificate[] = [];
+  for (const [i, b] of blocks.entries()) {
+    try {
+      certificates.push(new X509Certificate(b.pem));
+    } catch (e) {
+      return {
+        key, received: `a PEM certificate (block ${i + 1}) that does not parse`,
+        expected: `a DER X.509 certificate inside the PEM block; the parser said: ${oneLine((e as Error).message)}`,
+      };
+    }
+  }
+  return certificates;
+}
+
+function readPrivateKey(secret: SecretData, key: string): KeyObject | Unparsed {
+  const blocks = pemBlocks(secret.data[key]?.toString('utf8') ?? '').filter((b) => /PRIVATE KEY$/.test(b.label));
+  if (blocks.length !== 1) {
+    return { key, received: `${blocks.length} PEM private keys`, expected: 'exactly one "-----BEGIN … PRIVATE KEY-----" block' };
+  }
+  try {
+    return createPrivateKey(blocks[0].pem);
+  } catch (e) {
+    return { key, received: 'a PEM private key that does not parse', expected: `an unencrypted private key; the parser said: ${oneLine((e as Error).message)}` };
+  }
+}
+
+function isUnparsed(value: object): value is Unparsed {
+  return 'received' in value;
+}
+
+function refuse(secret: SecretData, unparsed: Unparsed): never {
+  throw new VerifyInputError(secret.source, `Secret ${secret.name} ${unparsed.key}`, unparsed.received, unparsed.expected);
+}
 
 /**
  * Parses the PEM certificates stored under one key of a Secret.
  * @throws VerifyInputError when the value holds no certificate or one that does not parse
  */
 export function parseCertificates(secret: SecretData, key: string): X509Certificate[] {
-  const blocks = pemBlocks(secret.data[key]?.toString('utf8') ?? '').filter((b) => b.label === 'CERTIFICATE');
-  if (blocks.length === 0) {
-    throw new VerifyInputError(secret.source, `Secret ${secret.name} ${key}`, 'no PEM certificate', 'one or more "-----BEGIN CERTIFICATE-----" blocks');
-  }
-  return blocks.map((b, i) => {
-    try {
-      return new X509Certificate(b.pem);
-    } catch (e) {
-      throw new VerifyInputError(secret.source, `Secret ${secret.name} ${key}`, `a PEM certificate (block ${i + 1}) that does not parse`,
-        `a DER X.509 certificate inside the PEM block; the parser said: ${oneLine((e as Error).message)}`);
-    }
-  });
+  const read = readCertificates(secret, key);
+  return isUnparsed(read) ? refuse(secret, read) : read;
 }
 
 /**
@@ -44,16 +81,8 @@ export function parseCertificates(secret: SecretData, key: string): X509Certific
  * @throws VerifyInputError when the value is not an unencrypted PEM private key
  */
 export function parsePrivateKey(secret: SecretData, key: string = SECRET_KEYS.privateKey): KeyObject {
-  const blocks = pemBlocks(secret.data[key]?.toString('utf8') ?? '').filter((b) => /PRIVATE KEY$/.test(b.label));
-  if (blocks.length !== 1) {
-    throw new VerifyInputError(secret.source, `Secret ${secret.name} ${key}`, `${blocks.length} PEM private keys`, 'exactly one "-----BEGIN … PRIVATE KEY-----" block');
-  }
-  try {
-    return createPrivateKey(blocks[0].pem);
-  } catch (e) {
-    throw new VerifyInputError(secret.source, `Secret ${secret.name} ${key}`, 'a PEM private key that does not parse',
-      `an unencrypted private key; the parser said: ${oneLine((e as Error).message)}`);
-  }
+  const read = readPrivateKey(secret, key);
+  return isUnparsed(read) ? refuse(secret, read) : read;
 }
 
 /**
@@ -70,14 +99,45 @@ export function hasKeys(secret: SecretData): boolean {
   return REQUIRED_KEYS.every((k) => secret.data[k] !== undefined);
 }
 
-/** `keys`: exactly `tls.crt`, `tls.key` and `ca.crt`. */
-export function checkKeys(secret: SecretData): CheckResult {
+/** The keys of a Secret, as `found` lists them, and those of the three it lacks. */
+function keysFound(secret: SecretData): { keys: string[]; missing: string[]; found: string } {
   const keys = Object.keys(secret.data).sort();
   const missing = REQUIRED_KEYS.filter((k) => !keys.includes(k));
+  return { keys, missing, found: `keys ${listed(keys, 'key') || 'none'}` };
+}
+
+/** `keys` of the plan's Secrets: exactly `tls.crt`, `tls.key` and `ca.crt`, as the library writes them. */
+export function checkKeys(secret: SecretData): CheckResult {
+  const { keys, missing, found } = keysFound(secret);
   const extra = keys.filter((k) => !REQUIRED_KEYS.includes(k));
   return result('keys', missing.length === 0 && extra.length === 0, `exactly the keys ${REQUIRED_KEYS.join(', ')}`,
-    [`keys ${listed(keys, 'key') || 'none'}`, missing.length ? `missing ${missing.join(', ')}` : '', extra.length ? `unexpected ${listed(extra, 'key')}` : '']
-      .filter(Boolean).join('; '));
+    [found, missing.length ? `missing ${missing.join(', ')}` : '', extra.length ? `unexpected ${listed(extra, 'key')}` : ''].filter(Boolean).join('; '));
+}
+
+/**
+ * `keys` of a Secret you create, with its material when it passes: at least `tls.crt`, `tls.key`
+ * and `ca.crt`, each of which parses. Other keys are left alone: the components read those three
+ * files of the folder the operator mounts, and a Secret of yours may carry more (cert-manager's
+ * `additionalOutputFormats` add `tls-combined.pem` and `key.der`). A value that does not parse
+ * fails the check, named by its key and what it holds, never quoted: the Secret is the cluster's
+ * state, not input the command cannot read.
+ */
+export function checkUserKeys(secret: SecretData): { readonly check: CheckResult; readonly material?: Material } {
+  const { missing, found } = keysFound(secret);
+  const expected = `at least the keys ${REQUIRED_KEYS.join(', ')} (any other is left alone), each of which parses: `
+    + `PEM certificates in ${SECRET_KEYS.certificate} and ${SECRET_KEYS.ca}, one PEM private key in ${SECRET_KEYS.privateKey}`;
+  if (missing.length > 0) {
+    return { check: result('keys', false, expected, `${found}; missing ${missing.join(', ')}`) };
+  }
+  const certificates = readCertificates(secret, SECRET_KEYS.certificate);
+  const key = readPrivateKey(secret, SECRET_KEYS.privateKey);
+  const anchors = readCertificates(secret, SECRET_KEYS.ca);
+  if (isUnparsed(certificates) || isUnparsed(key) || isUnparsed(anchors)) {
+    const unparsed = [certificates, key, anchors].filter(isUnparsed);
+    return { check: result('keys', false, expected, [found, ...unparsed.map((u) => `${u.key} holds ${u.received} (expected ${u.expected})`)].join('; ')) };
+  }
+  const [leaf, ...intermediates] = certificates;
+  return { check: result('keys', true, expected, found), material: { leaf, intermediates, anchors, key } };
 }
 
 /** `key-match`: `tls.key` is the private key of `tls.crt`. */

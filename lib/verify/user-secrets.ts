@@ -2,14 +2,15 @@
  * The checks of the Secrets you create that a cluster loads (the plan's `userSecrets`: a
  * migration source's or target's client certificate, a changefeed sink's). The library issues none
  * of them and knows neither their CA nor their Common Name, host names, usages or key, so each
- * gets only the checks that need nothing of the plan.
+ * gets only the checks that need nothing of the plan, and a failure of one is a failed row of the
+ * report: a value that does not parse is the cluster's state, not input the command cannot read.
  */
 import type { TlsPlan, TlsPlanUserSecret } from '../certificates/certificate-options';
 import { ENABLEMENT_CHECK, ROTATION_CHECK } from '../model/verify-report';
 import { CHECKS, CheckName, CheckResult, result } from './checks';
 import type { PodData, SecretData } from './input';
 import { checkLoaded } from './loaded';
-import { checkExpiry, checkKeyMatch, checkKeys, checkValid, hasKeys, material } from './material';
+import { checkExpiry, checkKeyMatch, checkUserKeys, checkValid } from './material';
 import { SQL_CA_CHECK } from './sql';
 import type { SecretReport, VerifyContext } from './types';
 
@@ -35,21 +36,23 @@ function userSecretLabel(secret: { readonly name: string; readonly namespace: st
 }
 
 /**
- * Checks one Secret you create that the cluster loads: present, exactly the three keys, a
- * certificate and a key that parse and belong together, valid now, and with `minDays` valid that
- * long. A missing Secret yields only `present`, one without the three keys only `present` and `keys`.
- * @throws VerifyInputError when a certificate or key of the Secret does not parse
+ * Checks one Secret you create that the cluster loads: present; at least the three keys, each of
+ * which parses (other keys, such as cert-manager's additional output formats, are left alone); a
+ * certificate and a key that belong together, valid now, and with `minDays` valid that long. A
+ * missing Secret yields only `present`, one without the three keys or with a value that does not
+ * parse only `present` and `keys`, the failed `keys` naming the key and what it holds.
  */
 export function verifyUserSecret(required: TlsPlanUserSecret, plan: TlsPlan, secret: SecretData | undefined, context: Pick<VerifyContext, 'now' | 'minDays'>): CheckResult[] {
   const expected = userSecretLabel({ ...required, namespace: plan.namespace });
   if (!secret) {
     return [result('present', false, expected, 'no Secret of that name in the input')];
   }
-  const results = [result('present', true, expected, 'present'), checkKeys(secret)];
-  if (!hasKeys(secret)) {
+  const keys = checkUserKeys(secret);
+  const results = [result('present', true, expected, 'present'), keys.check];
+  const m = keys.material;
+  if (m === undefined) {
     return results;
   }
-  const m = material(secret);
   results.push(checkKeyMatch(m), checkValid(m, context.now));
   if (context.minDays !== undefined) {
     results.push(checkExpiry(m, context.now, context.minDays));

@@ -371,7 +371,8 @@ export interface VerifyOptions {
  * one cluster carry one CA (the CA Secret's certificate when the input holds the CA Secret, else
  * the CA most of the cluster's Secrets carry); with Pods, that the pods mounting each Secret
  * started after it was last written.
- * @throws VerifyInputError when no plan matches, or a certificate or key does not parse
+ * @throws VerifyInputError when no plan matches, or a certificate or key of one of the plan's `secrets` or `sqlTls` does
+ * not parse (one of a Secret you create, `userSecrets`, fails its `keys` check instead)
  */
 export async function verify(plans: readonly LoadedPlan[], secrets: readonly SecretData[], options: VerifyOptions = {}): Promise<VerifyReport> {
   const now = options.now ?? new Date();

@@ -13,15 +13,17 @@ import { isSystemError } from '../lib/synth/machine-errors';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  CHECKS, CHECK_DESCRIPTIONS, MIN_DAYS_EXPECTED, MIN_DAYS_RANGE, POD_CHECKS, SPAN_CHECKS, SecretsAndPods, VerifyInputError, VerifyOutput, combineInputs, formatReport,
+  CHECKS, CHECK_DESCRIPTIONS, MIN_DAYS_RANGE, POD_CHECKS, SPAN_CHECKS, SecretsAndPods, VerifyInputError, VerifyOutput, VerifyReport, combineInputs, formatReport,
   loadPlans, parseSecretsAndPods, verifyOutputs,
 } from '../lib/verify';
+// The words of a refusal, not the library's API: the command's refusal says what verify()'s does.
+import { MIN_DAYS_EXPECTED } from '../lib/verify/min-days';
 
 /** Exit codes. */
 export const EXIT = {
   /** Every Secret passed every check. */
   ok: 0,
-  /** A check failed. */
+  /** A check failed: the report is not ok for a reason other than clusters of a span left unchecked. */
   failed: 1,
   /** Bad input or usage. */
   usage: 2,
@@ -54,9 +56,10 @@ verify  checks the Secrets (kubectl get secrets -n <namespace> -o json; - reads 
         CA; those of applications in other namespaces are checked only when the input holds their
         namespaces (one --secrets per namespace, or kubectl get secrets -A -o json).
         The Secrets you create that a cluster loads (a migration source's or target's, a
-        changefeed sink's: the plan's userSecrets) must be there too, each with the three keys,
-        a certificate and its key, valid (and for --min-days days): the library knows neither
-        their CA nor their Common Name, so they get no other check; a missing one fails the run.
+        changefeed sink's: the plan's userSecrets) must be there too, each with at least the
+        three keys (others are left alone), a certificate and its key that parse and match,
+        valid (and for --min-days days): the library knows neither their CA nor their Common
+        Name, so they get no other check; a missing one, or one that does not parse, fails the run.
         With the pods in the same List (kubectl get secrets,pods -n <namespace> -o json
         --show-managed-fields), the loaded check also tells what the pods have loaded from
         what the Secrets hold: components read their Secret only when they start, so every
@@ -241,7 +244,21 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     // The JSON usually goes to a file (the runbooks' check): what fails goes to the terminal too.
     io.stderr(formatReport(report));
   }
-  return report.ok ? EXIT.ok : report.secrets.every((r) => r.ok) ? EXIT.incomplete : EXIT.failed;
+  return exitCode(report);
+}
+
+/**
+ * The exit code of a report, read from what it says: 0 when it is ok; 3 only when it lists
+ * Kubernetes clusters of a span as unchecked and nothing failed; 1 for anything else that makes it
+ * not ok (a Secret that failed, or any failure a later check adds), so that no failure is ever
+ * taken for a check left incomplete.
+ */
+export function exitCode(report: VerifyReport): number {
+  if (report.ok) {
+    return EXIT.ok;
+  }
+  const failed = report.secrets.some((s) => !s.ok);
+  return !failed && (report.unchecked?.length ?? 0) > 0 ? EXIT.incomplete : EXIT.failed;
 }
 
 /** One output folder given to the command, and the Secrets read for it (`--secrets`, in order). */

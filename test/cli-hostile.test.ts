@@ -73,9 +73,12 @@ beforeAll(async () => {
     spec: { containers: [{ name: 'store' }], volumes: [{ name: 'tls', secret: { secretName: 'basic-store-cluster-secret' } }] },
     status: { phase: 'Running', containerStatuses: [{ name: 'store', state: { running: { startedAt: '2026-11-24T10:00:00Z' } } }] },
   };
-  list = { kind: 'List', items: [written, pod, secretObject('basic-sink-tls', 'demo', { ...await userTlsSecret() })] };
-  // The key and certificate bodies of the input: no output may repeat them.
-  secretMaterial = Object.values(store.data as Record<string, string>).map((b64) => Buffer.from(b64, 'base64').toString('utf8').split('\n')[1]).filter(Boolean);
+  const sink = secretObject('basic-sink-tls', 'demo', { ...await userTlsSecret() });
+  list = { kind: 'List', items: [written, pod, sink] };
+  // The key and certificate bodies of the input, those of the Secret you create too (a value of it
+  // that does not parse is a failed row of the report, not an error line): no output may repeat them.
+  secretMaterial = [store, sink].flatMap((s) => Object.values(s.data as Record<string, string>))
+    .map((b64) => Buffer.from(b64, 'base64').toString('utf8').split('\n')[1]).filter(Boolean);
 });
 
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));

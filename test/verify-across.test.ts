@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Testing } from 'cdk8s';
 import { cli } from './_cli';
+import { exitCode } from '../bin/cluster-tls';
 import { X509Certificate } from 'node:crypto';
 import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
 import type { KubernetesClusterSpec } from '../lib/model/span';
@@ -324,6 +325,23 @@ describe('cluster-tls verify with several --dist', () => {
     expect(json.stderr.trim().split('\n').pop()).toBe(`${n} secrets checked: ${n} passed, 0 failed; not checked: orders/orders in north (no --dist)`);
     // The usage names the exit code.
     expect((await run(['--help'])).stdout).toContain('With several --dist, 3 every check passed, but a Kubernetes cluster of a span was not checked:\nno --dist gave its output.');
+  });
+
+  test('the exit code is read from the report: 3 only while clusters of the span are unchecked and no Secret failed; a report not ok for any other reason is 1', async () => {
+    const { output } = await outputOf(planOf('east', {}, THREE));
+    const passed = await verifyOutputs([output], { now: NOW });
+    const failed = await verifyOutputs([{ ...output, secrets: output.secrets.slice(1) }], { now: NOW });
+    const north = { namespace: 'orders', clusterName: 'orders', kubernetesCluster: 'north', clusterDomain: 'north.example.com' };
+    expect([passed.ok, failed.ok]).toEqual([true, false]);
+    expect([
+      exitCode(passed),
+      exitCode(failed),
+      exitCode({ ...failed, unchecked: [north] }),
+      exitCode({ ...passed, ok: false, unchecked: [north] }),
+      // A report that fails for a reason that is not a Secret's (none today): a failure, never a check left incomplete.
+      exitCode({ ...passed, ok: false }),
+      exitCode({ ...passed, ok: false, unchecked: [] }),
+    ]).toEqual([0, 1, 1, 3, 1, 1]);
   });
 
   test('with one --dist, every --secrets is its own, wherever it is given', async () => {

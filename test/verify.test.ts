@@ -101,6 +101,8 @@ const STORE = 'basic-store-cluster-secret';
 /** What --min-days accepts, as its refusal says. */
 const MIN_DAYS = 'a whole number of days from 0 to 3652425 (10,000 years: no certificate is valid past 9999-12-31), such as 21';
 const CLIENT = 'basic-cluster-client-secret';
+/** What the keys check asks of a Secret you create. */
+const USER_KEYS = 'at least the keys tls.crt, tls.key, ca.crt (any other is left alone), each of which parses: PEM certificates in tls.crt and ca.crt, one PEM private key in tls.key';
 
 describe('a good set of Secrets', () => {
   test('passes every check, one row per Secret the plan requires', async () => {
@@ -935,9 +937,45 @@ describe('the checks of a Secret you create', () => {
     expect((await checkWith(await sinkSecret(30), 20)).ok).toBe(true);
   });
 
-  test('a certificate of it that does not parse is bad input, named by the Secret and the key', async () => {
-    await expect(checkWith(await sinkSecret(400, (d) => ({ ...d, 'tls.crt': 'not a certificate' }))))
-      .rejects.toThrow('Secret basic-sink-tls tls.crt: received "no PEM certificate"; expected one or more "-----BEGIN CERTIFICATE-----" blocks');
+  test('with keys beside the three, as cert-manager writes a sink\'s Secret with additionalOutputFormats: passes, the keys check asking for at least the three', async () => {
+    const report = await checkWith(await sinkSecret(400, (d) => ({ ...d, 'tls-combined.pem': `${d['tls.key']}${d['tls.crt']}`, 'key.der': 'DER' })));
+    expect(report.ok).toBe(true);
+    expect(report.secrets.find((s) => s.name === SINK)!.checks.find((c) => c.check === 'keys')).toEqual({
+      check: 'keys', ok: true, expected: USER_KEYS, found: 'keys ca.crt, key.der, tls-combined.pem, tls.crt, tls.key',
+    });
+    const withoutCa = await checkWith(await sinkSecret(400, ({ 'ca.crt': _ca, ...d }) => ({ ...d, 'key.der': 'DER' })));
+    expect(expectOnly(withoutCa, SINK, ['keys']).keys).toEqual({ check: 'keys', ok: false, expected: USER_KEYS, found: 'keys key.der, tls.crt, tls.key; missing ca.crt' });
+  });
+
+  test('a certificate or key of it that does not parse fails its keys check, naming the key and never its content, and the command exits 1', async () => {
+    const body = (pem: string) => pem.split('\n').filter((l) => l !== '' && !l.startsWith('-----'));
+    const good = await sinkSecret();
+    const key = Buffer.from(good.data['tls.key'], 'base64').toString('utf8');
+    // A key cut short: a PEM block whose body is the first lines of the real key's.
+    const cut = `-----BEGIN PRIVATE KEY-----\n${body(key).slice(0, 3).join('\n')}\n-----END PRIVATE KEY-----\n`;
+    const garbage = '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n';
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ 'tls.crt': 'not a certificate' }, /^keys ca\.crt, tls\.crt, tls\.key; tls\.crt holds no PEM certificate \(expected one or more "-----BEGIN CERTIFICATE-----" blocks\)$/],
+      [{ 'ca.crt': garbage }, /^keys ca\.crt, tls\.crt, tls\.key; ca\.crt holds a PEM certificate \(block 1\) that does not parse \(expected a DER X\.509 certificate inside the PEM block; the parser said: .+\)$/],
+      [{ 'tls.key': 'secret' }, /^keys ca\.crt, tls\.crt, tls\.key; tls\.key holds 0 PEM private keys \(expected exactly one "-----BEGIN … PRIVATE KEY-----" block\)$/],
+      [{ 'tls.key': cut, 'tls.crt': '' }, /^keys ca\.crt, tls\.crt, tls\.key; tls\.crt holds no PEM certificate \(.+\); tls\.key holds a PEM private key that does not parse \(expected an unencrypted private key; the parser said: .+\)$/],
+    ];
+    for (const [edit, found] of cases) {
+      const sink = await sinkSecret(400, (d) => ({ ...d, ...edit }));
+      const report = await checkWith(sink);
+      const keys = expectOnly(report, SINK, ['keys']).keys;
+      expect({ edit: Object.keys(edit), keys }).toEqual({ edit: Object.keys(edit), keys: { check: 'keys', ok: false, expected: USER_KEYS, found: expect.stringMatching(found) } });
+      // Neither a line of its key nor of its certificate in the report.
+      const material = Object.values(sink.data as Record<string, string>).flatMap((b64) => body(Buffer.from(b64, 'base64').toString('utf8'))).filter((l) => l.length > 20);
+      const text = `${formatReport(report)}${JSON.stringify(report)}`;
+      expect(material.filter((l) => text.includes(l))).toEqual([]);
+    }
+    // The command: a failed row, exit 1, nothing on standard error.
+    const secrets = await pki.secrets(plan);
+    const file = writeJson({ ...secrets, items: [...secrets.items, await sinkSecret(400, (d) => ({ ...d, 'tls.key': cut }))] });
+    const ran = await cli(['verify', '--dist', distOf(plan), '--secrets', file, '--now', NOW.toISOString()]);
+    expect([ran.code, ran.stderr]).toEqual([1, '']);
+    expect(ran.stdout).toMatch(/^basic-sink-tls +demo\/basic +yours: the changefeed's sink +FAIL\n {2}- keys: expected at least the keys .*; found keys ca\.crt, tls\.crt, tls\.key; tls\.key holds a PEM private key that does not parse /m);
   });
 });
 

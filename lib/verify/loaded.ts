@@ -21,7 +21,7 @@
  * passes once {@link KUBELET_PROJECTION_SECONDS} have gone by since the write.
  */
 import type { PodData, SecretData } from './input';
-import type { CheckResult } from './verify';
+import type { CheckResult } from './checks';
 import { iso, listed } from './text';
 import { LOADED_CHECK } from '../model/verify-report';
 import { KUBELET_PROJECTION_SECONDS } from '../model/catalog';

@@ -3,8 +3,8 @@
  * below its row, and a summary line.
  */
 import { boundedLine, listed } from './text';
-import { USER_SECRET_CHECKS, USER_SECRET_UNCHECKED } from './verify';
-import type { SecretReport, VerifyReport } from './verify';
+import type { SecretReport, VerifyReport } from './types';
+import { USER_SECRET_CHECKS, USER_SECRET_UNCHECKED } from './user-secrets';
 
 /** The CERTIFICATE cell of a Secret's row: whose certificate it is. */
 function certificateCell(s: SecretReport): string {

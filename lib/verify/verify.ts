@@ -3,17 +3,17 @@
  * The checks of `cluster-tls verify`: every Secret a certificate plan requires, against what the
  * components need from it. Pure functions: the inputs come from `input.ts`, the time is a parameter.
  */
-import { ENABLEMENT_CHECK, LOADED_CHECK, ROLLED_CHECK, ROTATION_CHECK } from '../model/verify-report';
-import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
+import { ENABLEMENT_CHECK, ROLLED_CHECK, ROTATION_CHECK } from '../model/verify-report';
+import { X509Certificate } from 'node:crypto';
 import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, ClusterKind, OPERATOR_ROLL_ORDER, SECRET_KEYS, SQL_PORT_RELOAD, component } from '../model/catalog';
 import { IssuingMethod } from '../certificates/certificate-options';
-import type { TlsPlan, TlsPlanSecret, TlsPlanUserSecret } from '../certificates/certificate-options';
+import type { TlsPlan, TlsPlanSecret } from '../certificates/certificate-options';
 import { parseDuration } from '../model/duration';
 import {
   atLeastAsStrong, commonName, describeCertificate, describeStrength, dnsNameCovered, extendedKeyUsages, keyStrength,
-  normalizeIp, parseSubjectAltName, pemBlocks, strengthOf,
+  normalizeIp, parseSubjectAltName, strengthOf,
 } from './x509';
-import { Description, describeValue } from '../model/errors';
+import { describeValue } from '../model/errors';
 import { PodData, SecretData, VerifyInputError } from './input';
 import { checkLoaded } from './loaded';
 import type { AllowedCommonNames, LoadedPlan } from './plans';
@@ -21,159 +21,23 @@ import { iso, listed, oneLine } from './text';
 import { HandshakeOutcome, describeOutcome, dialedNames, failedOutcome, mutualHandshake } from './handshake';
 import { findSecret, handshakesFound, isPeer, shakesHands, tlsMaterial } from './peers';
 import { SQL_CA_CHECK, asPlanSecret, asSqlPlan, checkSqlCa, inputCovers } from './sql';
+import { CheckResult, result } from './checks';
+import { Material, checkExpiry, checkKeyMatch, checkKeys, checkValid, dated, hasKeys, material, parseCertificates } from './material';
+import { checkMinDays } from './min-days';
+import { summarize } from './summary';
+import type { ClusterCa, PlanReport, SecretReport, VerifyContext, VerifyReport } from './types';
+import { verifyUserSecrets } from './user-secrets';
 
-/** The checks of the Secrets, in the order they are run and reported. Their names are stable (`--json`). */
-export const CHECKS = [
-  'present', 'keys', 'subject', 'chain', 'same-ca', 'key-match', 'san', 'usage', 'common-name', 'validity', 'renewal', 'ca-lifetime',
-  'expiry', 'key-strength', ROTATION_CHECK, ENABLEMENT_CHECK, SQL_CA_CHECK, 'handshake',
-] as const;
-
-/**
- * The checks of what the pods loaded, run after {@link CHECKS} only when the input holds Pods
- * (`kubectl get secrets,pods`): `loaded` (see `loaded.ts`). Kept apart from `CHECKS`, which lists
- * what every input is checked for.
- */
-export const POD_CHECKS = [ROLLED_CHECK, LOADED_CHECK] as const;
-
-/**
- * The checks of a span's outputs against each other, run last and only when `cluster-tls verify`
- * is given the outputs of several Kubernetes clusters of one span (`across.ts`).
- */
-export const SPAN_CHECKS = ['across'] as const;
-
-/** The name of one check. */
-export type CheckName = (typeof CHECKS)[number] | (typeof POD_CHECKS)[number] | (typeof SPAN_CHECKS)[number];
-
-/** What each check makes sure of, in a few words, as `cluster-tls verify --help` lists them. */
-export const CHECK_DESCRIPTIONS: Readonly<Record<CheckName, string>> = {
-  'present': 'the Secret exists',
-  'keys': 'exactly tls.crt, tls.key and ca.crt',
-  'subject': 'the certificate\'s subject differs from its CA\'s (OpenSSL reads a match as self-signed)',
-  'chain': 'tls.crt verifies against ca.crt, as OpenSSL verifies it',
-  'same-ca': 'one CA for every Secret of a cluster',
-  'key-match': 'tls.key is the key of tls.crt',
-  'san': 'the host names and IP addresses of the plan',
-  'usage': 'the extended key usages of the plan',
-  'common-name': 'the Common Name, in every allowed list that checks it',
-  'validity': 'tls.crt and ca.crt valid now (or at --now)',
-  'renewal': 'neither tls.crt nor ca.crt inside its renewal window of the plan (ca.crt: the library\'s CA only)',
-  'ca-lifetime': 'tls.crt expires no later than ca.crt',
-  'expiry': 'with --min-days: nothing expires within that many days',
-  'key-strength': 'the key algorithm and size of the plan (ca.crt: the library\'s CA only)',
-  'rotation': 'during a rotation: the phase\'s CAs in ca.crt, and the phase\'s signer',
-  'enablement': 'while TLS is turned on in place: the phase\'s allowed lists',
-  'sql-ca': 'TLS for MySQL clients: its CA is not the cluster\'s',
-  'handshake': 'real mutual TLS handshakes with the other Secrets of the set',
-  'rolled': 'with pods, once TLS is on in place: every pod of the component mounts its Secret',
-  'loaded': 'with pods: every pod that mounts the Secret started after its last write',
-  'across': 'with the outputs of several Kubernetes clusters of one span: real mutual handshakes with the other clusters\' Secrets, by the server\'s own domain',
-};
-
-/**
- * The outcome of one check of one Secret.
- * @jsii ignore
- */
-export interface CheckResult {
-  /** Which check. */
-  readonly check: CheckName;
-  /** Whether it passed. */
-  readonly ok: boolean;
-  /** What the plan and the components need. */
-  readonly expected: string;
-  /** What the Secret holds. */
-  readonly found: string;
-}
-
-/**
- * The reference CA of a cluster: every Secret's `ca.crt` must be this certificate.
- * @jsii ignore
- */
-export interface ClusterCa {
-  /** The CA certificate. */
-  readonly certificate: X509Certificate;
-  /** Where it was taken from, for messages. */
-  readonly origin: string;
-  /**
-   * What the CA is, for messages.
-   * @default "the cluster's CA"
-   */
-  readonly label?: string;
-}
-
-/**
- * What the checks of one Secret need besides the Secret and its plan.
- * @jsii ignore
- */
-export interface VerifyContext {
-  /** The time the certificates must be valid at. */
-  readonly now: Date;
-  /** The allowed Common Name lists configured for the cluster's components (any kind; filtered here). */
-  readonly allowedCommonNames?: readonly AllowedCommonNames[];
-  /** The cluster's CA; without it the `same-ca` check is not run. */
-  readonly clusterCa?: ClusterCa;
-  /** How many days every certificate must stay valid after `now`; without it the `expiry` check is not run. */
-  readonly minDays?: number;
-}
+// across.ts, which others are changing, takes these from here; they live in the modules above.
+export type { CheckResult } from './checks';
+export type { SecretReport, UncheckedCluster, VerifyReport } from './types';
+export { parseCertificates } from './material';
+export { summarize } from './summary';
 
 /** A Secret of a plan that passed its own checks: the peers every other Secret shakes hands with. */
 interface PeerSecret {
   readonly required: TlsPlanSecret;
   readonly secret: SecretData;
-}
-
-/** The certificates and key of a Secret, parsed. */
-interface Material {
-  readonly leaf: X509Certificate;
-  readonly intermediates: X509Certificate[];
-  readonly anchors: X509Certificate[];
-  readonly key: KeyObject;
-}
-
-const REQUIRED_KEYS: readonly string[] = [SECRET_KEYS.certificate, SECRET_KEYS.privateKey, SECRET_KEYS.ca];
-
-/**
- * Parses the PEM certificates stored under one key of a Secret.
- * @throws VerifyInputError when the value holds no certificate or one that does not parse
- */
-export function parseCertificates(secret: SecretData, key: string): X509Certificate[] {
-  const blocks = pemBlocks(secret.data[key]?.toString('utf8') ?? '').filter((b) => b.label === 'CERTIFICATE');
-  if (blocks.length === 0) {
-    throw new VerifyInputError(secret.source, `Secret ${secret.name} ${key}`, 'no PEM certificate', 'one or more "-----BEGIN CERTIFICATE-----" blocks');
-  }
-  return blocks.map((b, i) => {
-    try {
-      return new X509Certificate(b.pem);
-    } catch (e) {
-      throw new VerifyInputError(secret.source, `Secret ${secret.name} ${key}`, `a PEM certificate (block ${i + 1}) that does not parse`,
-        `a DER X.509 certificate inside the PEM block; the parser said: ${oneLine((e as Error).message)}`);
-    }
-  });
-}
-
-/**
- * Parses the PEM private key of a Secret (PKCS#8, or PKCS#1/SEC1 as cfssl writes them).
- * @throws VerifyInputError when the value is not an unencrypted PEM private key
- */
-export function parsePrivateKey(secret: SecretData, key: string = SECRET_KEYS.privateKey): KeyObject {
-  const blocks = pemBlocks(secret.data[key]?.toString('utf8') ?? '').filter((b) => /PRIVATE KEY$/.test(b.label));
-  if (blocks.length !== 1) {
-    throw new VerifyInputError(secret.source, `Secret ${secret.name} ${key}`, `${blocks.length} PEM private keys`, 'exactly one "-----BEGIN … PRIVATE KEY-----" block');
-  }
-  try {
-    return createPrivateKey(blocks[0].pem);
-  } catch (e) {
-    throw new VerifyInputError(secret.source, `Secret ${secret.name} ${key}`, 'a PEM private key that does not parse',
-      `an unencrypted private key; the parser said: ${oneLine((e as Error).message)}`);
-  }
-}
-
-function material(secret: SecretData): Material {
-  const [leaf, ...intermediates] = parseCertificates(secret, SECRET_KEYS.certificate);
-  return { leaf, intermediates, anchors: parseCertificates(secret, SECRET_KEYS.ca), key: parsePrivateKey(secret) };
-}
-
-function result(check: CheckName, ok: boolean, expected: string, found: string): CheckResult {
-  return { check, ok, expected, found };
 }
 
 function hours(ms: number): string {
@@ -221,65 +85,6 @@ export async function verifySecret(required: TlsPlanSecret, plan: TlsPlan, secre
   }
   if (plan.enablement !== undefined && required.cluster === ClusterKind.DATABASE) {
     results.push(checkEnablement(required, plan, plan.enablement, context.allowedCommonNames ?? []));
-  }
-  return results;
-}
-
-/** Whether a Secret holds the three keys the checks of its certificate read. */
-function hasKeys(secret: SecretData): boolean {
-  return REQUIRED_KEYS.every((k) => secret.data[k] !== undefined);
-}
-
-/** `keys`: exactly `tls.crt`, `tls.key` and `ca.crt`. */
-function checkKeys(secret: SecretData): CheckResult {
-  const keys = Object.keys(secret.data).sort();
-  const missing = REQUIRED_KEYS.filter((k) => !keys.includes(k));
-  const extra = keys.filter((k) => !REQUIRED_KEYS.includes(k));
-  return result('keys', missing.length === 0 && extra.length === 0, `exactly the keys ${REQUIRED_KEYS.join(', ')}`,
-    [`keys ${listed(keys, 'key') || 'none'}`, missing.length ? `missing ${missing.join(', ')}` : '', extra.length ? `unexpected ${listed(extra, 'key')}` : '']
-      .filter(Boolean).join('; '));
-}
-
-/**
- * The checks a Secret you create gets (the plan's `userSecrets`): those that need nothing of the
- * plan. The library issues none of these Secrets and knows neither their CA nor their Common
- * Name, host names, usages or key, so it cannot check those, nor shake hands with them.
- */
-export const USER_SECRET_CHECKS = ['present', 'keys', 'key-match', 'validity', 'expiry'] as const satisfies readonly CheckName[];
-
-/**
- * The checks of {@link CHECKS} a Secret you create does not get, and why, as the report says it.
- * @internal
- */
-export const USER_SECRET_UNCHECKED = {
-  checks: CHECKS.filter((c) => !(USER_SECRET_CHECKS as readonly string[]).includes(c) && c !== ROTATION_CHECK && c !== ENABLEMENT_CHECK && c !== SQL_CA_CHECK),
-  why: 'the library issues none of them and knows neither their CA nor their Common Name, host names, usages or key',
-};
-
-/** How a report names a Secret you create, and what loads it. */
-function userSecretLabel(secret: { readonly name: string; readonly namespace: string; readonly usedBy?: string }): string {
-  return `Secret ${secret.name} in namespace ${secret.namespace}, a Secret you create for ${secret.usedBy}`;
-}
-
-/**
- * Checks one Secret you create that the cluster loads: present, exactly the three keys, a
- * certificate and a key that parse and belong together, valid now, and with `minDays` valid that
- * long. A missing Secret yields only `present`, one without the three keys only `present` and `keys`.
- * @throws VerifyInputError when a certificate or key of the Secret does not parse
- */
-export function verifyUserSecret(required: TlsPlanUserSecret, plan: TlsPlan, secret: SecretData | undefined, context: Pick<VerifyContext, 'now' | 'minDays'>): CheckResult[] {
-  const expected = userSecretLabel({ ...required, namespace: plan.namespace });
-  if (!secret) {
-    return [result('present', false, expected, 'no Secret of that name in the input')];
-  }
-  const results = [result('present', true, expected, 'present'), checkKeys(secret)];
-  if (!hasKeys(secret)) {
-    return results;
-  }
-  const m = material(secret);
-  results.push(checkKeyMatch(m), checkValid(m, context.now));
-  if (context.minDays !== undefined) {
-    results.push(checkExpiry(m, context.now, context.minDays));
   }
   return results;
 }
@@ -443,17 +248,6 @@ function checkSameCa(m: Material, ca: ClusterCa): CheckResult {
     `ca.crt is ${ca.label ?? 'the cluster\'s CA'} ${describeCertificate(ca.certificate)}, as in ${ca.origin}`, `ca.crt is ${describeCertificate(found)}`);
 }
 
-function checkKeyMatch(m: Material): CheckResult {
-  let ok: boolean;
-  try {
-    ok = m.leaf.checkPrivateKey(m.key);
-  } catch {
-    ok = false;
-  }
-  return result('key-match', ok, 'tls.key is the private key of tls.crt', ok ? 'it is'
-    : `a key that does not belong to tls.crt (tls.key: ${describeStrength(keyStrength(m.key))}; tls.crt: ${describeStrength(keyStrength(m.leaf.publicKey))})`);
-}
-
 function checkNames(m: Material, required: TlsPlanSecret): CheckResult {
   const sans = parseSubjectAltName(m.leaf.subjectAltName);
   const dns = required.dnsNames ?? [];
@@ -498,41 +292,6 @@ function checkCommonName(m: Material, required: TlsPlanSecret, plan: TlsPlan, al
   return result('common-name', problems.length === 0, expected, `CN ${JSON.stringify(cn)}${problems.length ? `: ${problems.join('; ')}` : ''}`);
 }
 
-/**
- * `--min-days`: `tls.crt` and every CA certificate in `ca.crt` stay valid for at least `days` days
- * after `now`, so that a job can gate on certificates that would lapse before anyone renews them.
- */
-function checkExpiry(m: Material, now: Date, days: number): CheckResult {
-  const until = new Date(now.getTime() + days * 86_400_000);
-  const certificates = [dated('tls.crt', m.leaf), ...m.anchors.map((a, i) => dated(m.anchors.length > 1 ? `ca.crt (certificate ${i + 1})` : 'ca.crt', a))];
-  const soon = certificates.filter((c) => c.notAfter < until);
-  const daysLeft = (c: Dated) => Math.floor((c.notAfter.getTime() - now.getTime()) / 86_400_000);
-  const first = certificates.reduce((a, b) => (a.notAfter <= b.notAfter ? a : b));
-  return result('expiry', soon.length === 0, `tls.crt and every CA certificate in ca.crt valid until at least ${iso(until)} (${days} days)`,
-    soon.length > 0 ? soon.map((c) => `${c.label} expires ${iso(c.notAfter)}, in ${daysLeft(c)} days`).join('; ')
-      : `the first to expire, ${first.label}, expires ${iso(first.notAfter)}`);
-}
-
-interface Dated {
-  readonly label: string;
-  readonly notBefore: Date;
-  readonly notAfter: Date;
-}
-
-function dated(label: string, cert: X509Certificate): Dated {
-  return { label, notBefore: new Date(cert.validFrom), notAfter: new Date(cert.validTo) };
-}
-
-/** `validity`: tls.crt and (the first certificate of) ca.crt are valid at `now`. */
-function checkValid(m: Material, now: Date): CheckResult {
-  const leaf = dated('tls.crt', m.leaf);
-  const ca = dated('ca.crt', m.anchors[0]);
-  const invalid = [leaf, ca].flatMap((c) => (now < c.notBefore ? [`${c.label} not valid before ${iso(c.notBefore)}`]
-    : now >= c.notAfter ? [`${c.label} expired ${iso(c.notAfter)}`] : []));
-  return result('validity', invalid.length === 0, `tls.crt and ca.crt valid at ${iso(now)}`,
-    invalid.length ? invalid.join('; ') : `tls.crt valid until ${iso(leaf.notAfter)}, ca.crt until ${iso(ca.notAfter)}`);
-}
-
 function checkValidity(m: Material, plan: TlsPlan, now: Date): CheckResult[] {
   const leaf = dated('tls.crt', m.leaf);
   const ca = dated('ca.crt', m.anchors[0]);
@@ -570,182 +329,6 @@ function checkKeyStrength(m: Material, plan: TlsPlan): CheckResult {
     : `keys at least as strong as the plan's: ${describeStrength(want)} for tls.crt, ${describeStrength(wantCa)} for ca.crt`;
   return result('key-strength', keys.every((k) => atLeastAsStrong(k.strength, k.want)), expected,
     keys.map((k) => `${k.label} ${describeStrength(k.strength)}`).join(', '));
-}
-
-/**
- * The checks of one Secret.
- * @jsii ignore
- */
-export interface SecretReport {
-  /** The Secret name. */
-  readonly name: string;
-  /** The namespace. */
-  readonly namespace: string;
-  /** The cluster name. */
-  readonly clusterName: string;
-  /** The cluster kind (`database`, `migration`): for a Secret you create, that of the resource that loads it. */
-  readonly cluster: string;
-  /** `server` or `client`, the plan's certificates; `user` for a Secret you create that the cluster loads (the plan's `userSecrets`). */
-  readonly role: 'server' | 'client' | 'user';
-  /**
-   * For a Secret you create (`role` `user`, or any Secret of a plan whose method is
-   * `user-provided`): what loads it, such as `migration source source1` or `the store`.
-   */
-  readonly usedBy?: string;
-  /**
-   * For a Secret you create: the checks the plan's own Secrets get that it does not, since the
-   * library knows neither its CA nor its Common Name.
-   */
-  readonly notChecked?: string[];
-  /** The component, for server certificates. */
-  readonly component?: string;
-  /** For a Secret of TLS for MySQL clients: whose certificate it is. */
-  readonly sqlTls?: 'server' | 'operator-client' | 'application';
-  /** With the outputs of several Kubernetes clusters of one span: the Kubernetes cluster the Secret was read from. */
-  readonly kubernetesCluster?: string;
-  /** Whether every check passed. */
-  readonly ok: boolean;
-  /** The checks that ran, in the order of {@link CHECKS}, then {@link POD_CHECKS} and {@link SPAN_CHECKS}. */
-  readonly checks: CheckResult[];
-}
-
-/**
- * One plan that was checked.
- * @jsii ignore
- */
-export interface PlanReport {
-  /** The plan file, relative to the output folder. */
-  readonly file: string;
-  /**
-   * With the outputs of several Kubernetes clusters of one span: the output the plan was read
-   * from, as given (`--dist`), and the Kubernetes cluster it is for.
-   */
-  readonly output?: {
-    /** The Kubernetes cluster. */
-    readonly kubernetesCluster: string;
-    /** The output folder. */
-    readonly dist: string;
-  };
-  /** The namespace the plan names. */
-  readonly namespace: string;
-  /** The cluster name the plan names. */
-  readonly clusterName: string;
-  /** The issuing method the plan names. */
-  readonly method: string;
-  /** The issuer of the user's that the plan names (`issuerRef`), as `<kind> <name>`. */
-  readonly issuer?: string;
-  /** The allowed Common Name lists found for the cluster. */
-  readonly allowedCommonNames: readonly AllowedCommonNames[];
-  /** Where the reference CA came from; absent when no Secret carried a CA. */
-  readonly ca?: string;
-  /** The rotation the plan declares, when it does: its id and phase. */
-  readonly rotation?: {
-    /** The rotation's id. */
-    readonly id: string;
-    /** The phase the plan declares. */
-    readonly phase: string;
-  };
-  /** The TLS enablement the plan declares, when it does: its phase. */
-  readonly enablement?: {
-    /** The phase the plan declares. */
-    readonly phase: string;
-  };
-  /**
-   * Secrets of TLS for MySQL clients in namespaces the input holds no Secret of (an application's,
-   * with `kubectl get secrets -n <cluster's namespace>`), as `namespace/name`: not checked.
-   */
-  readonly notInInput?: string[];
-}
-
-/**
- * Everything `cluster-tls verify` found.
- * @jsii ignore
- */
-export interface VerifyReport {
-  /** Whether every Secret passed every check, and, given the outputs of a span, every Kubernetes cluster of it was checked. */
-  readonly ok: boolean;
-  /** The time the certificates were checked at. */
-  readonly now: string;
-  /** The plans that were checked, in the order they were selected. */
-  readonly plans: PlanReport[];
-  /** One report per Secret of every plan checked, those of TLS for MySQL clients after each plan's others. */
-  readonly secrets: SecretReport[];
-  /**
-   * With the outputs of several Kubernetes clusters of one span: the Kubernetes clusters of its
-   * span whose output was not given, so whose Secrets were checked neither on their own nor across.
-   * The report is not `ok` while any is listed.
-   */
-  readonly unchecked?: UncheckedCluster[];
-  /** The counts of `secrets`. */
-  readonly summary: VerifySummary;
-}
-
-/**
- * The counts of a report's Secrets, and the Secrets you create that the input lacks.
- * @jsii ignore
- */
-export interface VerifySummary {
-  /** How many Secrets were checked. */
-  readonly checked: number;
-  /** How many passed every check. */
-  readonly passed: number;
-  /** How many failed at least one check. */
-  readonly failed: number;
-  /**
-   * The Secrets you create that a cluster loads and the input does not hold (those of `userSecrets`,
-   * and with the `user-provided` method those of the plan too), with what loads each; absent when
-   * there is none.
-   */
-  readonly missingUserSecrets?: {
-    /** The Secret name. */
-    readonly name: string;
-    /** Its namespace. */
-    readonly namespace: string;
-    /** What loads it. */
-    readonly usedBy: string;
-  }[];
-}
-
-/**
- * The summary of a report's Secrets.
- * @internal
- */
-export function summarize(reports: readonly SecretReport[]): VerifySummary {
-  const passed = reports.filter((r) => r.ok).length;
-  const missing = reports.filter((r) => r.usedBy !== undefined && r.checks.some((c) => c.check === 'present' && !c.ok))
-    .map((r) => ({ name: r.name, namespace: r.namespace, usedBy: r.usedBy! }));
-  return { checked: reports.length, passed, failed: reports.length - passed, ...(missing.length > 0 ? { missingUserSecrets: missing } : {}) };
-}
-
-/**
- * The days `minDays` (`--min-days`) accepts: 0 (valid now) up to 10,000 years. No certificate is
- * valid past 9999-12-31 (X.509's four-digit year), so a larger number could never pass, and from
- * any `--now` it keeps the date it reaches within what a date holds (about 273,790 years on).
- * @jsii ignore
- */
-export const MIN_DAYS_RANGE: {
-  /** The fewest days: 0, valid now. */
-  readonly min: 0;
-  /** The most days: 10,000 years of 365.2425 days. */
-  readonly max: 3_652_425;
-} = { min: 0, max: 3_652_425 };
-
-/** What `minDays` expects, as a refusal says it. */
-export const MIN_DAYS_EXPECTED = `a whole number of days from ${MIN_DAYS_RANGE.min} to ${MIN_DAYS_RANGE.max} (10,000 years: no certificate is valid past 9999-12-31), such as 21`;
-
-/**
- * A Kubernetes cluster of a span whose output `cluster-tls verify` was not given.
- * @jsii ignore
- */
-export interface UncheckedCluster {
-  /** The namespace of the database cluster there, as the span declares it. */
-  readonly namespace: string;
-  /** The cluster name. */
-  readonly clusterName: string;
-  /** The Kubernetes cluster. */
-  readonly kubernetesCluster: string;
-  /** Its cluster DNS domain. */
-  readonly clusterDomain: string;
 }
 
 /**
@@ -788,7 +371,8 @@ export interface VerifyOptions {
  * one cluster carry one CA (the CA Secret's certificate when the input holds the CA Secret, else
  * the CA most of the cluster's Secrets carry); with Pods, that the pods mounting each Secret
  * started after it was last written.
- * @throws VerifyInputError when no plan matches, or a certificate or key does not parse
+ * @throws VerifyInputError when no plan matches, or a certificate or key of one of the plan's `secrets` or `sqlTls` does
+ * not parse (one of a Secret you create, `userSecrets`, fails its `keys` check instead)
  */
 export async function verify(plans: readonly LoadedPlan[], secrets: readonly SecretData[], options: VerifyOptions = {}): Promise<VerifyReport> {
   const now = options.now ?? new Date();
@@ -844,38 +428,6 @@ export async function verify(plans: readonly LoadedPlan[], secrets: readonly Sec
     secrets: reports,
     summary,
   };
-}
-
-/**
- * The Secrets you create that the plan's cluster loads (`userSecrets`), each with the checks that
- * need nothing of the plan ({@link verifyUserSecret}) and, with Pods, `loaded`: a pod that mounts
- * one and started before you last wrote it still holds what it loaded then.
- */
-function verifyUserSecrets(plan: TlsPlan, find: (name: string) => SecretData | undefined,
-  context: { now: Date; minDays?: number; pods?: readonly PodData[] }): SecretReport[] {
-  return (plan.userSecrets ?? []).map((required) => {
-    const secret = find(required.name);
-    const checks = verifyUserSecret(required, plan, secret, context);
-    if (secret !== undefined && context.pods !== undefined) {
-      checks.push(checkLoaded(secret, context.pods));
-    }
-    return {
-      name: required.name, namespace: plan.namespace, clusterName: plan.clusterName, cluster: required.cluster, role: 'user' as const,
-      usedBy: required.usedBy, notChecked: [...USER_SECRET_UNCHECKED.checks], ok: checks.every((c) => c.ok), checks,
-    };
-  });
-}
-
-/**
- * Refuses a `minDays` outside {@link MIN_DAYS_RANGE}, or not whole: past the range, the date it
- * reaches is no date at all, which every message of the `expiry` check prints.
- * @throws VerifyInputError naming `--min-days`, the value and the range
- */
-function checkMinDays(days: number | undefined): void {
-  if (days !== undefined && !(Number.isSafeInteger(days) && days >= MIN_DAYS_RANGE.min && days <= MIN_DAYS_RANGE.max)) {
-    // NaN and the infinities as such: JSON, which the message writes values in, has them as null.
-    throw new VerifyInputError('--min-days', 'days', Number.isFinite(days) ? days : new Description(String(days)), MIN_DAYS_EXPECTED);
-  }
 }
 
 /** What loads a Secret of the plan, as the summary names a missing one you provide. */

@@ -86,7 +86,7 @@ describe('span, as props', () => {
     expect(issuers.map((i) => [i.metadata.name, i.spec])).toEqual([['orders-db-issuer', { ca: { secretName: 'orders-west-intermediate-ca-secret' } }]]);
     expect(objects.filter((o) => o.kind === 'Certificate' && o.spec.isCA)).toEqual([]);
     expect(certificates.caSecretName).toBe('orders-west-intermediate-ca-secret');
-    expect(certificates.externalTlsSecrets()).toEqual([{ name: 'orders-west-intermediate-ca-secret', namespace: 'orders', usedBy: 'cert-manager\'s CA Issuer of Kubernetes cluster west' }]);
+    expect(certificates.externalTlsSecrets()).toEqual([{ name: 'orders-west-intermediate-ca-secret', namespace: 'orders', cluster: 'database', usedBy: 'cert-manager\'s CA Issuer of Kubernetes cluster west' }]);
     expectValidAgainstCrds(objects);
   });
 

@@ -2,7 +2,7 @@
  * What the live tests of the span's guides share: the cross-cluster handshake matrix (OpenSSL and
  * Go's crypto/tls), the reader's shell that runs a guide's command blocks, and the workspace the
  * guides run in (an app linked to this project's packages, one kubeconfig with a context per
- * control plane, kubectl and cmctl on the search path).
+ * control plane, kubectl and cmctl on the search path), and its teardown.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
@@ -117,6 +117,16 @@ export function mergedKubeconfig(planes: ReadonlyMap<string, ControlPlane>, file
   }
   merged['current-context'] = [...planes.keys()][0];
   fs.writeFileSync(file, YAML.stringify(merged), { mode: 0o600 });
+}
+
+/** Stops a guide's control planes and removes its workspace, if one was made: the teardown of every live suite of a span's guide. */
+export async function stopGuide(planes: ReadonlyMap<string, ControlPlane>, work: string | undefined): Promise<void> {
+  for (const plane of planes.values()) {
+    await plane.stop();
+  }
+  if (work) {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -23,7 +23,7 @@ import { expectValidAgainstCrds } from './_crds';
 import { ROOT, readmeBlocks } from './_readme';
 import { refusal } from './_refusal';
 import { bash, shellBlocks } from './_runbooks';
-import { Ran, certificatesOf, crossTries, goRejections, guideWorkspace, nodeRejections, publicKeyOf, runBlock } from './_span-guide';
+import { Ran, certificatesOf, crossTries, goRejections, guideWorkspace, nodeRejections, publicKeyOf, runBlock, stopGuide } from './_span-guide';
 
 const GUIDE = 'docs/how-to/root-in-cert-manager.md';
 const RUN_MARKER = '<!-- run: test/span-kept-root.test.ts -->';
@@ -198,14 +198,7 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     }
   }, 1_200_000);
 
-  afterAll(async () => {
-    for (const plane of planes.values()) {
-      await plane.stop();
-    }
-    if (work) {
-      fs.rmSync(work, { recursive: true, force: true });
-    }
-  });
+  afterAll(() => stopGuide(planes, work));
 
   test('every command block of the guide ran as written: the intermediates created, then the check across the clusters passing', () => {
     expect(ran.map((r) => r.block.section)).toEqual([

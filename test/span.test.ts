@@ -31,7 +31,7 @@ import { LiveCluster } from './_live-cluster';
 import { RotationSimulator } from './_rotation-simulator';
 import { refusal } from './_refusal';
 import { bash, failures, runRunbook, shellBlocks, verifyReport } from './_runbooks';
-import { Ran, certificatesOf, crossTries, goRejections, guideWorkspace, nodeRejections, publicKeyOf, runBlock } from './_span-guide';
+import { Ran, certificatesOf, crossTries, goRejections, guideWorkspace, nodeRejections, publicKeyOf, runBlock, stopGuide } from './_span-guide';
 import { createFakeKubectl } from './_fake-kubectl';
 
 const GUIDE = 'docs/how-to/across-kubernetes-clusters.md';
@@ -86,7 +86,7 @@ describe('span, as props', () => {
     expect(issuers.map((i) => [i.metadata.name, i.spec])).toEqual([['orders-db-issuer', { ca: { secretName: 'orders-west-intermediate-ca-secret' } }]]);
     expect(objects.filter((o) => o.kind === 'Certificate' && o.spec.isCA)).toEqual([]);
     expect(certificates.caSecretName).toBe('orders-west-intermediate-ca-secret');
-    expect(certificates.externalTlsSecrets()).toEqual([{ name: 'orders-west-intermediate-ca-secret', namespace: 'orders', usedBy: 'cert-manager\'s CA Issuer of Kubernetes cluster west' }]);
+    expect(certificates.externalTlsSecrets()).toEqual([{ name: 'orders-west-intermediate-ca-secret', namespace: 'orders', cluster: 'database', usedBy: 'cert-manager\'s CA Issuer of Kubernetes cluster west' }]);
     expectValidAgainstCrds(objects);
   });
 
@@ -470,14 +470,7 @@ describeWithTools(`${GUIDE} on three real API servers with the real cert-manager
     await untilIssuedFrom('west');
   }, 1_200_000);
 
-  afterAll(async () => {
-    for (const plane of planes.values()) {
-      await plane.stop();
-    }
-    if (work) {
-      fs.rmSync(work, { recursive: true, force: true });
-    }
-  });
+  afterAll(() => stopGuide(planes, work));
 
   test('every command block of the guide ran as written, the check printing that west\'s certificate verifies against east\'s ca.crt', () => {
     expect(ran.map((r) => r.block.section)).toEqual([
@@ -976,14 +969,7 @@ describeWithTools(`${GUIDE}, "${NAMESPACES_SECTION}", on two real API servers wi
     }
   }, 1_200_000);
 
-  afterAll(async () => {
-    for (const plane of planes.values()) {
-      await plane.stop();
-    }
-    if (work) {
-      fs.rmSync(work, { recursive: true, force: true });
-    }
-  });
+  afterAll(() => stopGuide(planes, work));
 
   test('every command block of the section ran as written, and cluster-tls verify took the two namespaces\' outputs as one database cluster, every Secret passing across', () => {
     expect(blocks.map((b) => b.file ?? b.lang)).toEqual(['clusters.ts', 'main.ts', 'sh', 'sh', 'sh']);

@@ -36,7 +36,10 @@ export interface KubernetesClusterSpec {
   readonly namespace?: string;
 }
 
-/** A Kubernetes cluster of a span, its namespace resolved. */
+/**
+ * A Kubernetes cluster of a span, its namespace resolved.
+ * @jsii ignore
+ */
 export interface ResolvedKubernetesCluster {
   /** Its short name, as {@link KubernetesClusterSpec.name}. */
   readonly name: string;
@@ -70,7 +73,10 @@ export interface KubernetesSpan {
   readonly rootCluster?: string;
 }
 
-/** A span, checked, each Kubernetes cluster with its namespace. */
+/**
+ * A span, checked, each Kubernetes cluster with its namespace.
+ * @jsii ignore
+ */
 export interface ResolvedSpan {
   /** Every Kubernetes cluster of the span, in the order they join. */
   readonly clusters: ResolvedKubernetesCluster[];

@@ -2,24 +2,23 @@
  * The apps of one database cluster across Kubernetes clusters (`span`), checked together before
  * `synthesizeAll` writes any: one declaration of the span in every app, each app the output of
  * another Kubernetes cluster, and every Kubernetes cluster of the span given an app, so that its
- * outputs move phase by phase together.
- *
- * The apps of one span are told apart from those of another by what names the database cluster
- * whatever namespace each Kubernetes cluster gives it: its cluster name, and a Kubernetes cluster
- * their declarations share. Two spans of one cluster name over other Kubernetes clusters (staging
- * and production, say) stay apart.
+ * outputs move phase by phase together. The rules are `model/span-agreement.ts`'s, which
+ * `cluster-tls verify` applies to the plans of the outputs; this module words what they find as
+ * a refusal of a target.
  */
 import type { App } from 'cdk8s';
 import { ClusterTlsError, Description, inputError, inputErrorMessage } from '../model/errors';
-import { CertificatesFacts, registeredCertificates } from './app-rules';
+import { SpanDifference, SpanDiscrepancy, SpanGroup, SpanMember, SpanRotations, declareNamespacesHint, spanAgreement } from '../model/span-agreement';
+import { registeredCertificates } from './app-rules';
 import { displayPath } from './display-path';
 
-/** A target's certificates of a span, with where the target writes. */
-interface SpanApp {
+/** A target's certificates of a span, as the rules read them, with where the target writes. */
+interface SpanApp extends SpanMember {
+  /** The target's index in `synthesizeAll`'s targets. */
   readonly index: number;
   readonly outdir: string;
-  readonly facts: CertificatesFacts;
-  readonly span: NonNullable<CertificatesFacts['span']>;
+  /** The certificates' construct path. */
+  readonly path: string;
 }
 
 /**
@@ -29,113 +28,90 @@ interface SpanApp {
  * Kubernetes cluster, or when a Kubernetes cluster of the span has no app.
  */
 export function checkSpansAgree(targets: readonly { readonly app: App; readonly outdir: string }[]): void {
-  const spans: SpanApp[][] = [];
-  for (const [index, { app, outdir }] of targets.entries()) {
-    for (const facts of registeredCertificates(app)) {
-      if (facts.span === undefined) {
-        continue;
-      }
-      const entry: SpanApp = { index, outdir, facts, span: facts.span };
-      const span = spans.find((s) => s.some((e) => sameSpan(e, entry)));
-      if (span === undefined) {
-        spans.push([entry]);
-        continue;
-      }
-      const sibling = span.find((e) => e.index === index);
-      if (sibling !== undefined) {
-        refuse(entry, 'span', new Description(`a second span of cluster ${facts.clusterName} across ${names(entry)} in one app (${sibling.facts.node.path} declares the other)`),
-          'one cluster of a name across the same Kubernetes clusters in an app: synthesizeAll tells the apps of a span apart by cluster name; '
-            + 'give one of the two database clusters another clusterName');
-      }
-      span.push(entry);
+  const apps: SpanApp[] = targets.flatMap(({ app, outdir }, index) => registeredCertificates(app).flatMap((facts) => (facts.span === undefined ? [] : [{
+    index, outdir, path: facts.node.path, clusterName: facts.clusterName, namespace: facts.namespace, current: facts.span.current.name,
+    clusters: facts.span.clusters, rootCluster: facts.span.root?.name, rotations: facts.rotation,
+  }])));
+  const groups = spanAgreement(apps);
+  groups.forEach((group) => checkOnePerApp(apps, group));
+  for (const { members, discrepancy, missing } of groups) {
+    const first = apps[members[0]];
+    if (discrepancy !== undefined) {
+      refuseDiscrepancy(apps, members.map((k) => apps[k]), discrepancy);
+    }
+    if (missing.length > 0) {
+      inputError('ClusterTls', 'synthesizeAll.targets', new Description(`no target for Kubernetes cluster ${missing[0].name} of cluster ${first.clusterName} across ${kubernetesClusters(first)}`),
+        `one target for each Kubernetes cluster of the span, so that its outputs are checked together: add the app whose span.current is "${missing[0].name}", `
+          + 'or synthesize outputs one at a time with synthesize');
     }
   }
-  spans.forEach(checkSpan);
 }
 
-/** Whether two certificates are of one span: one cluster name, and a Kubernetes cluster in both declarations. */
-function sameSpan(a: SpanApp, b: SpanApp): boolean {
-  return a.facts.clusterName === b.facts.clusterName && a.span.clusters.some((x) => b.span.clusters.some((y) => y.name === x.name));
+/** Refuses a span two certificates of one app are in: the apps of a span are told apart by cluster name. */
+function checkOnePerApp(apps: readonly SpanApp[], { members }: SpanGroup): void {
+  members.forEach((k, i) => {
+    const entry = apps[k];
+    const sibling = members.slice(0, i).map((e) => apps[e]).find((e) => e.index === entry.index);
+    if (sibling !== undefined) {
+      refuse(entry, 'span', new Description(`a second span of cluster ${entry.clusterName} across ${kubernetesClusters(entry)} in one app (${sibling.path} declares the other)`),
+        'one cluster of a name across the same Kubernetes clusters in an app: synthesizeAll tells the apps of a span apart by cluster name; '
+          + 'give one of the two database clusters another clusterName');
+    }
+  });
 }
 
-/** The checks of the apps of one span, each against those before it, then whether every Kubernetes cluster has an app. */
-function checkSpan(span: readonly SpanApp[]): void {
-  const [first] = span;
-  const cluster = first.facts.clusterName;
-  const namespaces = `declare each Kubernetes cluster's namespace in span.clusters, the same in every app of the span: ${
-    span.map((e) => `${current(e)} "${e.facts.namespace}"`).join(', ')}`;
+/** Refuses the app that breaks a rule of its span, naming the app it disagrees with. */
+function refuseDiscrepancy(apps: readonly SpanApp[], span: readonly SpanApp[], discrepancy: SpanDiscrepancy): never {
+  const [entry, other] = [apps[discrepancy.member], apps[discrepancy.other]];
+  const cluster = entry.clusterName;
   const defaulted = '(an entry of span.clusters without namespace takes its app\'s)';
-  span.forEach((entry, i) => {
-    const earlier = span.slice(0, i);
-    const same = earlier.find((e) => current(e) === current(entry));
-    if (same !== undefined) {
-      refuse(entry, 'span.current', current(entry), `a Kubernetes cluster whose output no other target of cluster ${cluster} writes: `
-        + `${target(same)} writes ${current(same)}'s; give each app of the span its own current`);
-    }
-    const given = earlier.length === 0 ? undefined : first.span.clusters.find((c) => c.name === current(entry));
-    if (given !== undefined && given.namespace !== entry.facts.namespace) {
-      refuse(entry, 'namespace', entry.facts.namespace, `"${given.namespace}", the namespace ${target(first)} declares for Kubernetes cluster ${current(entry)} `
-        + `of cluster ${cluster} ${defaulted}: ${namespaces}`);
-    }
-    for (const e of earlier) {
-      const k = entry.span.clusters.findIndex((c) => c.name === current(e));
-      if (k >= 0 && entry.span.clusters[k].namespace !== e.facts.namespace) {
-        refuse(entry, `span.clusters[${k}].namespace`, entry.span.clusters[k].namespace, `"${e.facts.namespace}", the namespace of ${target(e)}, `
-          + `Kubernetes cluster ${current(e)}'s output of cluster ${cluster} ${defaulted}: ${namespaces}`);
-      }
-    }
-    if (i > 0) {
-      checkSameDeclaration(first, entry);
-    }
-  });
-  const missing = first.span.clusters.find((c) => !span.some((e) => current(e) === c.name));
-  if (missing !== undefined) {
-    inputError('ClusterTls', 'synthesizeAll.targets', new Description(`no target for Kubernetes cluster ${missing.name} of cluster ${cluster} across ${names(first)}`),
-      `one target for each Kubernetes cluster of the span, so that its outputs are checked together: add the app whose span.current is "${missing.name}", `
-        + 'or synthesize outputs one at a time with synthesize');
+  switch (discrepancy.rule) {
+    case 'current':
+      return refuse(entry, 'span.current', entry.current, `a Kubernetes cluster whose output no other target of cluster ${cluster} writes: `
+        + `${target(other)} writes ${other.current}'s; give each app of the span its own current`);
+    case 'namespace':
+      return refuse(entry, 'namespace', discrepancy.received, `"${discrepancy.expected}", the namespace ${target(other)} declares for Kubernetes cluster ${entry.current} `
+        + `of cluster ${cluster} ${defaulted}: ${declareNamespacesHint(span)}`);
+    case 'declared-namespace':
+      return refuse(entry, `span.clusters[${discrepancy.index}].namespace`, discrepancy.received, `"${discrepancy.expected}", the namespace of ${target(other)}, `
+        + `Kubernetes cluster ${other.current}'s output of cluster ${cluster} ${defaulted}: ${declareNamespacesHint(span)}`);
+    case 'declaration':
+      return refuseDifference(entry, other, discrepancy.difference);
   }
 }
 
-/** Refuses `entry` when a field of its span or its rotations differs from `first`'s, naming the first that does. */
-function checkSameDeclaration(first: SpanApp, entry: SpanApp): void {
-  const [a, b] = [first.span, entry.span];
+/** Refuses `entry` for the first field of its span or its rotations that differs from `first`'s. */
+function refuseDifference(entry: SpanApp, first: SpanApp, difference: SpanDifference): never {
   const declared = `as ${target(first)} declares`;
-  const cluster = first.facts.clusterName;
+  const cluster = first.clusterName;
   const once = 'every app of a span gives it the same declaration; declare it once, in a module every app imports';
-  if (names(first) !== names(entry)) {
-    refuse(entry, 'span.clusters', new Description(names(entry)), `${names(first)}, ${declared} them for cluster ${cluster}: ${once}`);
-  }
-  a.clusters.forEach((c, i) => {
-    for (const field of ['clusterDomain', 'namespace'] as const) {
-      if (b.clusters[i][field] !== c[field]) {
-        refuse(entry, `span.clusters[${i}].${field}`, b.clusters[i][field], `"${c[field]}", ${declared} it for cluster ${cluster}: ${once}`);
-      }
+  switch (difference.field) {
+    case 'clusters':
+      return refuse(entry, 'span.clusters', new Description(difference.received.join(', ')), `${difference.expected.join(', ')}, ${declared} them for cluster ${cluster}: ${once}`);
+    case 'clusterDomain':
+    case 'namespace': {
+      const { field, index, expected, received } = difference;
+      return refuse(entry, `span.clusters[${index}].${field}`, received[field], `"${expected[field]}", ${declared} it for cluster ${cluster}: ${once}`);
     }
-  });
-  const root = (s: typeof a) => (s.root === undefined ? new Description('none (the root kept offline)') : s.root.name);
-  if (a.root?.name !== b.root?.name) {
-    refuse(entry, 'span.rootCluster', root(b), `${a.root === undefined ? root(a) : `"${a.root.name}"`}, ${declared} it for cluster ${cluster}: `
-      + 'one root signs every intermediate of a span; declare rootCluster once, for every app of the span');
+    case 'rootCluster': {
+      const kept = 'none (the root kept offline)';
+      const { expected, received } = difference;
+      return refuse(entry, 'span.rootCluster', received ?? new Description(kept), `${expected === undefined ? kept : `"${expected}"`}, ${declared} it for cluster ${cluster}: `
+        + 'one root signs every intermediate of a span; declare rootCluster once, for every app of the span');
+    }
+    case 'rotations':
+      return refuse(entry, 'rotations', new Description(rotations(difference.received)), `${rotations(difference.expected)}, ${declared} them for cluster ${cluster}: `
+        + 'the Kubernetes clusters of a span move phase by phase together; declare the rotations once, for every app of the span');
   }
-  if (rotations(first) !== rotations(entry)) {
-    refuse(entry, 'rotations', new Description(rotations(entry)), `${rotations(first)}, ${declared} them for cluster ${cluster}: `
-      + 'the Kubernetes clusters of a span move phase by phase together; declare the rotations once, for every app of the span');
-  }
-}
-
-/** The Kubernetes cluster whose output an app is. */
-function current(e: SpanApp): string {
-  return e.span.current.name;
 }
 
 /** The Kubernetes clusters of an app's span, in order. */
-function names(e: SpanApp): string {
-  return e.span.clusters.map((c) => c.name).join(', ');
+function kubernetesClusters(e: SpanApp): string {
+  return e.clusters.map((c) => c.name).join(', ');
 }
 
 /** The rotations an app declares, and their phase. */
-function rotations(e: SpanApp): string {
-  const r = e.facts.rotation;
+function rotations(r: SpanRotations | undefined): string {
   return r === undefined ? 'no rotations' : `${r.history.map((h) => `${h.id} (${h.kind})`).join(', ')} at "${r.phase}"`;
 }
 
@@ -146,5 +122,5 @@ function target(e: SpanApp): string {
 
 /** Throws the refusal of a field of an app's certificates, prefixed with its target, as each target's refusals are. */
 function refuse(entry: SpanApp, field: string, received: unknown, expected: string): never {
-  throw new ClusterTlsError(`synthesizeAll.${target(entry)}: ${inputErrorMessage(entry.facts.node.path, field, received, expected)}`);
+  throw new ClusterTlsError(`synthesizeAll.${target(entry)}: ${inputErrorMessage(entry.path, field, received, expected)}`);
 }

@@ -9,6 +9,7 @@
  */
 import { SECRET_KEYS } from '../model/catalog';
 import { ClusterTlsError, describeValue } from '../model/errors';
+import { SpanDifference, SpanDiscrepancy, SpanMember, declareNamespacesHint, spanAgreement } from '../model/span-agreement';
 import { HandshakeOutcome, HandshakeServer, describeOutcome, dialedNames, failedOutcome } from './handshake';
 import type { PodData, SecretData } from './input';
 import { VerifyInputError } from './input';
@@ -100,7 +101,7 @@ export async function verifyOutputs(outputs: readonly VerifyOutput[], options: O
   }
   const across = new Map<SecretReport, CheckResult>();
   const spans = groups(verified.flatMap((v) => v.members));
-  for (const group of spans) {
+  for (const { members: group } of spans) {
     const parties = group.flatMap((member) => partiesOf(member, verified.find((v) => v.output === member.output)!.report));
     const crossings = await crossAll(parties);
     for (const party of parties) {
@@ -124,9 +125,8 @@ export async function verifyOutputs(outputs: readonly VerifyOutput[], options: O
 }
 
 /** The Kubernetes clusters of a database cluster's span that no output given is for. */
-function uncheckedOf(group: readonly Member[]): UncheckedCluster[] {
-  return group[0].declared.filter((c) => !group.some((m) => m.kubernetesCluster === c.name))
-    .map((c) => ({ namespace: c.namespace, clusterName: group[0].plan.clusterName, kubernetesCluster: c.name, clusterDomain: c.clusterDomain }));
+function uncheckedOf({ members, missing }: Span): UncheckedCluster[] {
+  return missing.map((c) => ({ namespace: c.namespace, clusterName: members[0].plan.clusterName, kubernetesCluster: c.name, clusterDomain: c.clusterDomain }));
 }
 
 /** Runs the checks of one output, a refusal of its input naming the output (every output's plans are named alike, `../cluster-tls/…`). */
@@ -164,73 +164,72 @@ function memberOfReport(members: readonly Member[], report: SecretReport): Membe
     || (report.sqlTls !== undefined && (m.plan.sqlTls?.secrets ?? []).some((x) => x.name === report.name && x.namespace === report.namespace))))!;
 }
 
+/** The members of one database cluster, and the Kubernetes clusters of its span whose output was not given. */
+interface Span {
+  readonly members: Member[];
+  readonly missing: readonly TlsPlanSpanCluster[];
+}
+
 /**
- * The members of each database cluster: one cluster name, and a Kubernetes cluster the spans of
- * their plans share, whatever namespace each Kubernetes cluster gives it. Each member is of another
- * Kubernetes cluster, in the namespace the others' declaration gives it, and declares the span as
- * they do; each database cluster is in two outputs at least.
+ * The members of each database cluster, by the span's rules (`model/span-agreement.ts`): one
+ * cluster name, and a Kubernetes cluster the spans of their plans share, whatever namespace each
+ * Kubernetes cluster gives it. Each member is of another Kubernetes cluster, in the namespace the
+ * others' declaration gives it, and declares the span as they do; each database cluster is in two
+ * outputs at least.
  */
-function groups(members: readonly Member[]): Member[][] {
-  const spans: Member[][] = [];
-  for (const member of members) {
-    const group = spans.find((g) => g.some((m) => m.plan.clusterName === member.plan.clusterName && m.declared.some((c) => member.declared.some((d) => d.name === c.name))));
-    if (group === undefined) {
-      spans.push([member]);
-      continue;
+function groups(members: readonly Member[]): Span[] {
+  const declared: SpanMember[] = members.map((m) => ({ clusterName: m.plan.clusterName, namespace: m.plan.namespace, current: m.kubernetesCluster, clusters: m.declared }));
+  const spans = spanAgreement(declared);
+  for (const span of spans) {
+    if (span.discrepancy !== undefined) {
+      refuseDiscrepancy(members, span.members.map((k) => declared[k]), span.discrepancy);
     }
-    checkMember(group, member);
-    group.push(member);
   }
-  const alone = spans.find((g) => g.length === 1);
+  const alone = spans.find((g) => g.members.length === 1);
   if (alone !== undefined) {
-    const [{ output, plan }] = alone;
+    const { output, plan } = members[alone.members[0]];
     throw new VerifyInputError('--dist', 'plan', `${output.dist}: ${plan.namespace}/${plan.clusterName}, which no other --dist holds`,
       'a database cluster of the outputs of two Kubernetes clusters or more: give the output of each Kubernetes cluster it spans, or check this output with a --dist of its own');
   }
-  return spans;
+  return spans.map((g) => ({ members: g.members.map((k) => members[k]), missing: g.missing }));
 }
 
-/** Refuses a member of a database cluster's outputs that is another's Kubernetes cluster, in another namespace than their declaration gives it, or of another declaration. */
-function checkMember(group: readonly Member[], member: Member): void {
-  const [first] = group;
+/** Refuses the output that breaks a rule of its span: another's Kubernetes cluster, in another namespace than their declaration gives it, or of another declaration. */
+function refuseDiscrepancy(members: readonly Member[], span: readonly SpanMember[], discrepancy: SpanDiscrepancy): never {
+  const [member, other] = [members[discrepancy.member], members[discrepancy.other]];
   const { plan } = member;
-  const same = group.find((m) => m.kubernetesCluster === member.kubernetesCluster);
-  if (same !== undefined) {
-    throw new VerifyInputError('--dist', 'folder', member.output.dist,
-      `the output of a Kubernetes cluster no other --dist is for: ${same.output.dist} is Kubernetes cluster ${member.kubernetesCluster}'s output of ${same.plan.namespace}/${same.plan.clusterName} too`);
-  }
-  const namespaces = `declare each Kubernetes cluster's namespace in span.clusters, the same in every app of the span, and synthesize again: ${
-    [...group, member].map((m) => `${m.kubernetesCluster} "${m.plan.namespace}"`).join(', ')}`;
-  const given = first.declared.find((c) => c.name === member.kubernetesCluster);
-  if (given !== undefined && given.namespace !== plan.namespace) {
-    throw new VerifyInputError('--dist', 'span', `${member.output.dist}: ${plan.namespace}/${plan.clusterName}, Kubernetes cluster ${member.kubernetesCluster}'s output in namespace ${plan.namespace}`,
-      `the namespace ${first.output.dist} declares for ${member.kubernetesCluster}, ${given.namespace}: ${namespaces}`);
-  }
-  const wrong = group.find((m) => member.declared.some((c) => c.name === m.kubernetesCluster && c.namespace !== m.plan.namespace));
-  if (wrong !== undefined) {
-    throw new VerifyInputError('--dist', 'span', `${member.output.dist}: ${plan.namespace}/${plan.clusterName}, which declares ${wrong.kubernetesCluster} in namespace ${
-      member.declared.find((c) => c.name === wrong.kubernetesCluster)!.namespace}`, `the namespace ${wrong.output.dist}, ${wrong.kubernetesCluster}'s output, is in, ${wrong.plan.namespace}: ${namespaces}`);
-  }
-  const differs = difference(first.declared, member.declared);
-  if (differs !== undefined) {
-    throw new VerifyInputError('--dist', 'span', `${member.output.dist}: ${plan.namespace}/${plan.clusterName} ${differs.received}`,
-      `${differs.expected}, as ${first.output.dist} declares it: synthesize every output of the span from one declaration`);
+  const namespaces = declareNamespacesHint(span, ', and synthesize again');
+  switch (discrepancy.rule) {
+    case 'current':
+      throw new VerifyInputError('--dist', 'folder', member.output.dist,
+        `the output of a Kubernetes cluster no other --dist is for: ${other.output.dist} is Kubernetes cluster ${member.kubernetesCluster}'s output of ${other.plan.namespace}/${other.plan.clusterName} too`);
+    case 'namespace':
+      throw new VerifyInputError('--dist', 'span', `${member.output.dist}: ${plan.namespace}/${plan.clusterName}, Kubernetes cluster ${member.kubernetesCluster}'s output in namespace ${plan.namespace}`,
+        `the namespace ${other.output.dist} declares for ${member.kubernetesCluster}, ${discrepancy.expected}: ${namespaces}`);
+    case 'declared-namespace':
+      throw new VerifyInputError('--dist', 'span', `${member.output.dist}: ${plan.namespace}/${plan.clusterName}, which declares ${other.kubernetesCluster} in namespace ${discrepancy.received}`,
+        `the namespace ${other.output.dist}, ${other.kubernetesCluster}'s output, is in, ${discrepancy.expected}: ${namespaces}`);
+    case 'declaration': {
+      const { received, expected } = difference(discrepancy.difference);
+      throw new VerifyInputError('--dist', 'span', `${member.output.dist}: ${plan.namespace}/${plan.clusterName} ${received}`,
+        `${expected}, as ${other.output.dist} declares it: synthesize every output of the span from one declaration`);
+    }
   }
 }
 
-/** The first field in which span `b` differs from span `a`: the Kubernetes clusters, then a domain or a namespace, as a message says what it received and expected. */
-function difference(a: readonly TlsPlanSpanCluster[], b: readonly TlsPlanSpanCluster[]): { received: string; expected: string } | undefined {
-  const names = (s: readonly TlsPlanSpanCluster[]) => listed(s.map((c) => c.name), 'cluster');
-  if (names(a) !== names(b) || a.length !== b.length) {
-    return { received: `across ${names(b)}`, expected: `the Kubernetes clusters ${names(a)}` };
+/** A field in which a span differs from the first's, as a message says what it received and expected. */
+function difference(d: SpanDifference): { received: string; expected: string } {
+  switch (d.field) {
+    case 'clusters':
+      return { received: `across ${listed(d.received, 'cluster')}`, expected: `the Kubernetes clusters ${listed(d.expected, 'cluster')}` };
+    case 'clusterDomain':
+      return { received: `with ${d.received.name} in ${d.received.clusterDomain}`, expected: `${d.expected.name} in ${d.expected.clusterDomain}` };
+    case 'namespace':
+      return { received: `with ${d.received.name} in namespace ${d.received.namespace}`, expected: `${d.expected.name} in namespace ${d.expected.namespace}` };
+    default:
+      // A plan records neither rootCluster nor the rotations' history: `groups` gives neither, so they never differ.
+      throw new Error(`span members from plans differ in ${d.field}, which plans do not record`);
   }
-  const i = a.findIndex((c, k) => c.clusterDomain !== b[k].clusterDomain || c.namespace !== b[k].namespace);
-  if (i < 0) {
-    return undefined;
-  }
-  return a[i].clusterDomain !== b[i].clusterDomain
-    ? { received: `with ${b[i].name} in ${b[i].clusterDomain}`, expected: `${a[i].name} in ${a[i].clusterDomain}` }
-    : { received: `with ${b[i].name} in namespace ${b[i].namespace}`, expected: `${a[i].name} in namespace ${a[i].namespace}` };
 }
 
 /** The Secrets of a member's plan that had their handshakes (the Secrets of TLS for MySQL clients stay within their Kubernetes cluster). */

@@ -109,74 +109,96 @@ export function objectNamespace(object: any): string | undefined {
  * @jsii ignore
  */
 export function trustReferences(object: any, namespace: string | undefined, clusterResourceNamespaces: readonly string[] = []): TrustReference[] {
-  const out: TrustReference[] = [];
   if (!isObject(object)) {
-    return out;
+    return [];
   }
   const kind = typeof object.kind === 'string' ? object.kind : undefined;
+  const found = collector(kind, namespace, clusterResourceNamespaces);
+  wholeObjectReferences(object, kind, found);
+  walk(object, '', (node, path) => fieldReferences(node, path, kind, found));
+  return found.references;
+}
+
+/** Where the references of one object are gathered, each resolved to its namespace. */
+interface Collector {
+  readonly references: TrustReference[];
+  /** A Secret named `name` (in `explicit`'s namespace, or where the object reaches Secrets). */
+  secret(name: unknown, field: string, way: ReferenceWay, explicit?: unknown): void;
+  /** A cert-manager issuer of a kind (`Issuer` unless given) and group (`cert-manager.io` unless given). */
+  issuer(name: unknown, issuerKind: unknown, group: unknown, field: string): void;
+}
+
+/** The collector of an object's references: a namespaced object reaches Secrets and Issuers in its namespace. */
+function collector(kind: string | undefined, namespace: string | undefined, clusterResourceNamespaces: readonly string[]): Collector {
+  const references: TrustReference[] = [];
   // A cluster-wide object reaches Secrets where it says, or for a ClusterIssuer where cert-manager reads them; a ClusterRole's names, in any namespace.
   const secretNamespaces = namespace !== undefined ? [namespace] : kind === 'ClusterIssuer' ? [...clusterResourceNamespaces] : [ANY_NAMESPACE];
-  const secret = (name: unknown, field: string, way: ReferenceWay, explicit?: unknown) => {
-    if (typeof name === 'string' && name !== '') {
-      const where = typeof explicit === 'string' && explicit !== '' ? [explicit] : secretNamespaces;
-      where.forEach((ns) => out.push({ target: { kind: 'Secret', namespace: ns, name }, way, field }));
-    }
+  return {
+    references,
+    secret(name, field, way, explicit) {
+      if (typeof name === 'string' && name !== '') {
+        const where = typeof explicit === 'string' && explicit !== '' ? [explicit] : secretNamespaces;
+        where.forEach((ns) => references.push({ target: { kind: 'Secret', namespace: ns, name }, way, field }));
+      }
+    },
+    issuer(name, issuerKind, group, field) {
+      if (typeof name !== 'string' || name === '' || (group !== undefined && group !== '' && group !== CERT_MANAGER_GROUP)) {
+        return;
+      }
+      const k = issuerKind === undefined || issuerKind === '' ? 'Issuer' : issuerKind;
+      if (k === 'ClusterIssuer') {
+        references.push({ target: { kind: 'ClusterIssuer', name }, way: 'requests a certificate from', field });
+      } else if (k === 'Issuer' && namespace !== undefined) {
+        references.push({ target: { kind: 'Issuer', namespace, name }, way: 'requests a certificate from', field });
+      }
+    },
   };
-  const issuer = (name: unknown, issuerKind: unknown, group: unknown, field: string) => {
-    if (typeof name !== 'string' || name === '' || (group !== undefined && group !== '' && group !== CERT_MANAGER_GROUP)) {
-      return;
-    }
-    const k = issuerKind === undefined || issuerKind === '' ? 'Issuer' : issuerKind;
-    if (k === 'ClusterIssuer') {
-      out.push({ target: { kind: 'ClusterIssuer', name }, way: 'requests a certificate from', field });
-    } else if (k === 'Issuer' && namespace !== undefined) {
-      out.push({ target: { kind: 'Issuer', namespace, name }, way: 'requests a certificate from', field });
-    }
-  };
+}
 
+/** The references an object makes as a whole: a Secret it is, cert-manager's annotations, a signing request's signer, an RBAC rule's names. */
+function wholeObjectReferences(object: Record<string, any>, kind: string | undefined, found: Collector): void {
   if (kind === 'Secret') {
-    secret(object.metadata?.name, 'metadata.name', 'declares');
+    found.secret(object.metadata?.name, 'metadata.name', 'declares');
   }
-  annotationIssuers(object.metadata?.annotations, issuer);
+  annotationIssuers(object.metadata?.annotations, found);
   if (kind === 'CertificateSigningRequest' && typeof object.spec?.signerName === 'string') {
-    signerIssuer(object.spec.signerName, 'spec.signerName', out);
+    signerIssuer(object.spec.signerName, 'spec.signerName', found.references);
   }
   if (kind === 'Role' || kind === 'ClusterRole') {
     list(object.rules).forEach((rule, i) => {
       if (list(rule?.resources).some((r) => r === 'secrets' || r === '*')) {
-        list(rule.resourceNames).forEach((n, j) => secret(n, `rules[${i}].resourceNames[${j}]`, 'grants access to'));
+        list(rule.resourceNames).forEach((n, j) => found.secret(n, `rules[${i}].resourceNames[${j}]`, 'grants access to'));
       }
     });
   }
-  walk(object, '', (node, path) => {
-    // A typed reference, at any depth and in any list: a Gateway's certificateRefs, Flux's valuesFrom.
-    if (path !== '' && node.kind === 'Secret' && (node.group === undefined || node.group === '')) {
-      secret(node.name, `${path}.name`, /(^|\.)certificateRefs\[\d+\]$/.test(path) ? 'serves' : 'names', node.namespace);
+}
+
+/** The references one node of an object makes by its fields, at `path`. */
+function fieldReferences(node: Record<string, any>, path: string, kind: string | undefined, found: Collector): void {
+  // A typed reference, at any depth and in any list: a Gateway's certificateRefs, Flux's valuesFrom.
+  if (path !== '' && node.kind === 'Secret' && (node.group === undefined || node.group === '')) {
+    found.secret(node.name, `${path}.name`, /(^|\.)certificateRefs\[\d+\]$/.test(path) ? 'serves' : 'names', node.namespace);
+  }
+  for (const [key, value] of Object.entries(node)) {
+    const field = path === '' ? key : `${path}.${key}`;
+    if ((key === 'secretName' || /.SecretName$/.test(key)) && typeof value === 'string') {
+      found.secret(value, field, wayOfSecretName(kind, field), node.secretNamespace);
+    } else if (/.SecretNames$/.test(key)) {
+      list(value).forEach((n, i) => found.secret(n, `${field}[${i}]`, 'loads'));
+    } else if (key === 'nodePublishSecretRef' && isObject(value)) {
+      found.secret(value.name, `${field}.name`, 'has its CSI driver read', value.namespace);
+    } else if ((key === 'secretRef' || key === 'secretKeyRef' || key === 'secret' || /.SecretRef$/.test(key)) && isObject(value)) {
+      found.secret(value.name, `${field}.name`, 'loads', value.namespace);
+    } else if (key === 'credentialName' && typeof value === 'string') {
+      found.secret(value, field, 'serves');
+    } else if (key === 'imagePullSecrets' || key === 'secrets') {
+      list(value).forEach((s, i) => found.secret(s?.name, `${field}[${i}].name`, key === 'imagePullSecrets' ? 'pulls images with' : 'names', s?.namespace));
+    } else if (key === 'issuerRef' && isObject(value)) {
+      found.issuer(value.name, value.kind, value.group, field);
+    } else if (key === 'volumeAttributes' && isObject(value) && CSI_ATTRIBUTES.name in value) {
+      found.issuer(value[CSI_ATTRIBUTES.name], value[CSI_ATTRIBUTES.kind], value[CSI_ATTRIBUTES.group], `${field}["${CSI_ATTRIBUTES.name}"]`);
     }
-    for (const [key, value] of Object.entries(node)) {
-      const field = path === '' ? key : `${path}.${key}`;
-      if ((key === 'secretName' || /.SecretName$/.test(key)) && typeof value === 'string') {
-        secret(value, field, wayOfSecretName(kind, field), node.secretNamespace);
-      } else if (/.SecretNames$/.test(key)) {
-        list(value).forEach((n, i) => secret(n, `${field}[${i}]`, 'loads'));
-      } else if (key === 'nodePublishSecretRef' && isObject(value)) {
-        secret(value.name, `${field}.name`, 'has its CSI driver read', value.namespace);
-      } else if ((key === 'secretRef' || key === 'secretKeyRef' || /.SecretRef$/.test(key)) && isObject(value)) {
-        secret(value.name, `${field}.name`, 'loads', value.namespace);
-      } else if (key === 'credentialName' && typeof value === 'string') {
-        secret(value, field, 'serves');
-      } else if (key === 'secret' && isObject(value)) {
-        secret(value.name, `${field}.name`, 'loads', value.namespace);
-      } else if (key === 'imagePullSecrets' || key === 'secrets') {
-        list(value).forEach((s, i) => secret(s?.name, `${field}[${i}].name`, key === 'imagePullSecrets' ? 'pulls images with' : 'names', s?.namespace));
-      } else if (key === 'issuerRef' && isObject(value)) {
-        issuer(value.name, value.kind, value.group, field);
-      } else if (key === 'volumeAttributes' && isObject(value) && CSI_ATTRIBUTES.name in value) {
-        issuer(value[CSI_ATTRIBUTES.name], value[CSI_ATTRIBUTES.kind], value[CSI_ATTRIBUTES.group], `${field}["${CSI_ATTRIBUTES.name}"]`);
-      }
-    }
-  });
-  return out;
+  }
 }
 
 /** How a `secretName` field refers to its Secret, by where it stands. */
@@ -194,19 +216,19 @@ function wayOfSecretName(kind: string | undefined, field: string): ReferenceWay 
   return /(^|\.)([A-Za-z]*V|v)olumes\[\d+\]\./.test(field) ? 'loads' : 'names';
 }
 
-/** The issuers cert-manager's annotations on an Ingress or a Gateway name. */
-function annotationIssuers(annotations: unknown, issuer: (name: unknown, kind: unknown, group: unknown, field: string) => void): void {
+/** The issuers cert-manager's annotations name. */
+function annotationIssuers(annotations: unknown, found: Collector): void {
   if (!isObject(annotations)) {
     return;
   }
   const field = (key: string) => `metadata.annotations["${key}"]`;
   for (const key of [SHIM_ANNOTATIONS.issuer, SHIM_ANNOTATIONS.issuerName]) {
     if (typeof annotations[key] === 'string') {
-      issuer(annotations[key], annotations[SHIM_ANNOTATIONS.kind], annotations[SHIM_ANNOTATIONS.group], field(key));
+      found.issuer(annotations[key], annotations[SHIM_ANNOTATIONS.kind], annotations[SHIM_ANNOTATIONS.group], field(key));
     }
   }
   if (typeof annotations[SHIM_ANNOTATIONS.clusterIssuer] === 'string') {
-    issuer(annotations[SHIM_ANNOTATIONS.clusterIssuer], 'ClusterIssuer', undefined, field(SHIM_ANNOTATIONS.clusterIssuer));
+    found.issuer(annotations[SHIM_ANNOTATIONS.clusterIssuer], 'ClusterIssuer', undefined, field(SHIM_ANNOTATIONS.clusterIssuer));
   }
 }
 

@@ -527,11 +527,11 @@ describeWithTools('on a real API server with the real cert-manager', [...CONTROL
     const stranger = { 'tls.crt': pem('CERTIFICATE'), 'tls.key': pem('PRIVATE KEY'), 'ca.crt': store['ca.crt'] };
     expect(await nodeRejections([{ ...tries[0], client: 'outsider', clientSecret: stranger }])).toHaveLength(1);
     // The library refuses each in the app, naming the Issuer.
-    for (const object of [certificate, ingress, request]) {
+    for (const [object, received] of [[certificate, 'a Certificate'], [ingress, 'an Ingress'], [request, 'a CertificateRequest']] as const) {
       const app = new App();
       addDeployment(app, 'demo', IssuingMethod.CERT_MANAGER);
       new ApiObject(new Chart(app, 'intruders', { namespace: 'demo' }), 'intruder', object);
-      expect(() => renderApp(app)).toThrow(`intruders/intruder: Issuer "basic-db-issuer" in namespace "demo" (the CA issuer of the database cluster's certificates, of cluster demo/basic): received a ${object.kind} that requests a certificate from it`);
+      expect(() => renderApp(app)).toThrow(`intruders/intruder: Issuer "basic-db-issuer" in namespace "demo" (the CA issuer of the database cluster's certificates, of cluster demo/basic): received ${received} that requests a certificate from it`);
     }
     kubectl(['delete', '-f', file, '--ignore-not-found']);
   });

@@ -36,11 +36,22 @@
 #   charts/tidb-drainer       the operator's drainer chart, from its module at the release whose
 #                             facts the library follows (DRAINER_CHART_MODULE below)
 #
-# A program is built again only when its module's go.mod, go.sum or Go files changed: each one's
-# fingerprint is kept beside it. On 2 cores with empty Go caches the whole build takes about 17
-# minutes, downloads included (half of it kube-apiserver), and tidb-controller-manager and tidb-server
-# about 10 more (measured with an empty build cache on a busy machine: 4.5 and 5.7 minutes); in a new
-# clone with warm Go caches about a minute; cached, a second.
+# Each program is built once per fingerprint (go version, build flags, package, and the hash of its
+# module's go.mod, go.sum and Go files) into a store outside the clone, shared by every clone on the
+# machine:
+#
+#   ${CLUSTER_TLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cdk8s-cluster-tls}/control-plane/<program>/<fingerprint>/<program>
+#
+# and the clone's bin/<program> is a symbolic link to it, where the tests look. A second clone links
+# what the first built and builds nothing. A build is written under a temporary name and renamed,
+# so a killed build leaves no half program. The store need not exist (it is made on first use);
+# when it cannot be made, it is the cache folder's store/. Old fingerprints are never removed:
+# delete the store to reclaim the space.
+#
+# On 2 cores with empty Go caches the whole build takes about 17 minutes, downloads included (half
+# of it kube-apiserver), and tidb-controller-manager and tidb-server about 10 more (measured with an
+# empty build cache on a busy machine: 4.5 and 5.7 minutes); in a new clone with warm Go caches about
+# a minute; once the store holds them, a few seconds (the fingerprints are the time).
 #
 # Usage: scripts/build-control-plane.sh [--check] [cache folder, default .cache/control-plane]
 # With --check it builds nothing: it names each program not built from the current sources, build
@@ -69,6 +80,16 @@ sources() {
   (cd "$1" && find . "${leave[@]}" \( -name '*.go' -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)
 }
 
+# The store of built programs, shared by the clones; the cache folder's own when it cannot be made.
+store="${CLUSTER_TLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cdk8s-cluster-tls}/control-plane"
+if ! mkdir -p "$store" 2>/dev/null || [ ! -w "$store" ]; then
+  store="$cache/store"
+  mkdir -p "$store"
+fi
+# A build's temporary file, removed if the script stops before renaming it.
+partial=''
+trap '[ -z "$partial" ] || rm -f "$partial"' EXIT
+
 # build <module folder, under tools/control-plane or absolute> <program name> <package> [more -ldflags]
 build() {
   local module="$1" name="$2" package="$3" flags="$ldflags ${4:-}"
@@ -76,7 +97,8 @@ build() {
   local fingerprint
   fingerprint="$(go version; echo "$GOFLAGS $flags $package"; sources "$module")"
   fingerprint="$(sha256sum <<<"$fingerprint" | cut -d' ' -f1)"
-  if [ -x "$bin/$name" ] && [ "$(cat "$bin/$name.fingerprint" 2>/dev/null)" = "$fingerprint" ]; then
+  local built="$store/$name/$fingerprint/$name"
+  if [ -x "$built" ] && [ "$(readlink "$bin/$name")" = "$built" ]; then
     $check || echo "build-control-plane: $name is up to date"
     return
   fi
@@ -85,12 +107,26 @@ build() {
     stale=1
     return
   fi
+  if [ -x "$built" ]; then
+    link "$built" "$bin/$name"
+    echo "build-control-plane: $name is in $store"
+    return
+  fi
   local start=$SECONDS
-  rm -f "$bin/$name.fingerprint"
-  (cd "$module" && go build -ldflags="$flags" -o "$bin/$name.partial" "$package")
-  mv "$bin/$name.partial" "$bin/$name"
-  echo "$fingerprint" > "$bin/$name.fingerprint"
+  mkdir -p "${built%/*}"
+  partial="$built.partial.$$"
+  (cd "$module" && go build -ldflags="$flags" -o "$partial" "$package")
+  mv -f "$partial" "$built"
+  partial=''
+  link "$built" "$bin/$name"
   echo "build-control-plane: built $name in $((SECONDS - start)) s"
+}
+
+# link <target> <link>: points the link at the target, replacing what was there in one rename.
+link() {
+  ln -sfn "$1" "$2.link"
+  mv -Tf "$2.link" "$2"
+  rm -f "$2.fingerprint"
 }
 
 build etcd etcd .

@@ -1,37 +1,29 @@
 /**
- * The real programs built from Go modules by scripts/build-control-plane.sh (etcd, kube-apiserver,
- * kube-controller-manager and kubectl of one Kubernetes release, cert-manager's controllers and
- * webhook, cmctl, the launcher, the Go TLS peer): whether they are there, the suites that need
- * them, and {@link ControlPlane}, which runs them for one test file. Outside CI a suite whose
- * programs are missing or out of date is skipped with its reason printed; under CI (CI=true) it
- * runs and fails with what to do.
+ * {@link ControlPlane}: a real control plane for one test file, run from the programs
+ * scripts/build-control-plane.sh builds from Go modules (etcd and kube-apiserver started by the
+ * launcher, kube-controller-manager's garbage collector, cert-manager's controllers and webhook).
+ * Where the programs are, and `describeWithTools`, are in `_programs.ts` (re-exported here).
  *
  * Every program started here stops when the test process ends, however it ends: the launcher,
  * the webhook and the controllers stop when their standard input closes, and the garbage
  * collector when its log pipe breaks.
+ *
+ * @live a suite that imports this module, directly or through a helper, is in `npm test` only, not
+ * in `npm run test:fast` (test/_tiers.js)
  */
 import { ChildProcess, SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SecretPem } from './_handshakes';
+import { TOOLS_BIN, tool } from './_programs';
+
+export { TOOLS_BIN, describeWithTools, missingTools, tool, until } from './_programs';
+export type { Program } from './_programs';
 
 /** The namespace cert-manager runs in, as its chart installs it. */
 const CERT_MANAGER_NAMESPACE = 'cert-manager';
 
-/** Where the build script puts the programs. */
-export const TOOLS_BIN = path.join(__dirname, '..', '.cache', 'control-plane', 'bin');
-
-/** The programs the build script makes. */
-export type Program = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'launcher' | 'cert-manager-controller' | 'cert-manager-webhook' | 'cmctl' | 'helm' | 'tls-peer'
-  | 'mysql-client' | 'quantity' | 'tidb-server' | 'tidb-controller-manager' | 'operator-peers' | 'duration' | 'yaml-read';
-
-/** The path of a built program. */
-export function tool(name: Program): string {
-  return path.join(TOOLS_BIN, name);
-}
-
-const inCi = process.env.CI === 'true';
 
 /**
  * Resolves once `child` prints `text` on `stream` (which it then keeps reading, so that the
@@ -176,52 +168,5 @@ async function stopAll(programs: readonly ChildProcess[]): Promise<void> {
       program.kill('SIGTERM');
     }
     await stopped;
-  }
-}
-
-let stale: Set<string> | undefined;
-
-/**
- * The programs of `names` that are missing or not built from the current sources (the build
- * script's `--check`, asked once per test file).
- */
-export function missingTools(names: readonly Program[]): Program[] {
-  if (stale === undefined) {
-    const checked = spawnSync('bash', [path.join(__dirname, '..', 'scripts', 'build-control-plane.sh'), '--check'], { encoding: 'utf8' });
-    stale = new Set([...(checked.stdout ?? '').matchAll(/build-control-plane: (\S+) is not built from the current sources/g)].map((m) => m[1]));
-  }
-  return names.filter((n) => !fs.existsSync(path.join(TOOLS_BIN, n)) || stale!.has(n));
-}
-
-/**
- * `describe` when the programs are there or under CI, else `describe.skip` after printing why.
- * Under CI a suite whose programs are missing gets one failing test saying what to run.
- */
-export function describeWithTools(what: string, names: readonly Program[], body: () => void): void {
-  const missing = missingTools(names);
-  if (missing.length === 0) {
-    describe(what, body);
-    return;
-  }
-  const why = `${missing.join(', ')} not built from the current sources (run scripts/build-control-plane.sh; .ci/run does)`;
-  if (inCi) {
-    describe(what, () => {
-      test('has the programs it needs', () => {
-        throw new Error(`CI=true but ${why}`);
-      });
-    });
-    return;
-  }
-  // eslint-disable-next-line no-console
-  console.log(`skipping ${what}: ${why}; under CI=true the suite fails instead`);
-  describe.skip(what, body);
-}
-
-/** Waits until `done` holds, polling every `every` ms; throws with `why()` after `ms`. */
-export async function until(done: () => boolean, why: () => string, ms = 60_000, every = 20): Promise<void> {
-  for (const start = Date.now(); !done(); await new Promise((r) => setTimeout(r, every))) {
-    if (Date.now() - start > ms) {
-      throw new Error(`timed out: ${why()}`);
-    }
   }
 }

@@ -11,7 +11,7 @@
  */
 import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { HandshakeServer, TlsMaterial, describeOutcome, dialedNames, nameVerifiable } from '../lib/verify/handshake';
-import { tool } from './_control-plane';
+import { tool } from './_programs';
 
 export { nameVerifiable };
 

@@ -6,6 +6,8 @@
  *
  * Tests using it are skipped, with the reason printed, only where MariaDB is missing outside CI;
  * under CI (CI=true) they run and fail with a clear message instead.
+ *
+ * @live starts a real MariaDB (test/_tiers.js)
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -10,6 +10,8 @@
  * listens on every address of its own, and the names it dials resolve, through a hosts file of the
  * namespace, to loopback, so that nothing leaves the machine. The rendered StatefulSets and
  * ConfigMaps come back as JSON.
+ *
+ * @live starts the real operator on a real API server (test/_tiers.js)
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

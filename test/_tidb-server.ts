@@ -5,6 +5,8 @@
  * the SQL CA, with TLS required of every TCP client; its status port serves the cluster's server
  * certificate and takes only peers whose Common Name its `cluster-verify-cn` lists, as the operator
  * configures it. The administrator logs in over the Unix socket, which the server counts as secure.
+ *
+ * @live starts the real TiDB SQL server (test/_tiers.js)
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -18,7 +18,7 @@ import { IssuingMethod } from '../lib/certificates/certificate-options';
 import * as names from '../lib/model/names';
 import { synthesize } from '../lib/synth/synthesize';
 import { describeWithCfssl, missingCfssl, requireCfssl } from './_cfssl-available';
-import { tool } from './_control-plane';
+import { tool } from './_programs';
 import { FakeKubectl, createFakeKubectl } from './_fake-kubectl';
 import { docBlocks } from './_readme';
 

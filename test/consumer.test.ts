@@ -3,6 +3,8 @@
  * new cdk8s app in a temporary folder, as README.md's "Use it in your app" says, with that section's
  * `main.ts` and `cdk8s.yaml`. Nothing outside the temporary app is used but the tarball and the npm
  * registry (through npm's cache).
+ *
+ * @live packs the library and installs it from the npm registry into new apps (test/_tiers.js)
  */
 import { SpawnSyncReturns, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

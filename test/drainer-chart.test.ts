@@ -16,7 +16,7 @@ import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import * as names from '../lib/model/names';
 import { renderApp } from '../lib/synth/synthesize';
 import { buildApp } from '../main';
-import { TOOLS_BIN, describeWithTools, tool } from './_control-plane';
+import { TOOLS_BIN, describeWithTools, tool } from './_programs';
 
 /** Where the build script puts the chart. */
 const CHART = path.join(TOOLS_BIN, '..', 'charts', 'tidb-drainer');

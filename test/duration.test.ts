@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { describeWithTools, tool } from './_control-plane';
+import { describeWithTools, tool } from './_programs';
 import { App, Chart } from 'cdk8s';
 import * as fc from 'fast-check';
 import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';

@@ -27,7 +27,7 @@ import { CertManagerIssuer } from './_cert-manager-issuer';
 import { FakeCluster } from './_fake-cluster';
 import { RotationSimulator } from './_rotation-simulator';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
-import { describeWithTools, tool } from './_control-plane';
+import { describeWithTools, tool } from './_programs';
 import { FakeKubectl, clockTime, createFakeHelm, createFakeKubectl, tlsSecretsOf } from './_fake-kubectl';
 import { failures, projectFolder, runRunbook, runbookEnv, shellBlocks, bash, verifyReport } from './_runbooks';
 

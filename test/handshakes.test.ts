@@ -19,7 +19,7 @@ import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { createFakeKubectl } from './_fake-kubectl';
 import { MatrixResult, SecretPem, formatRejections, goHandshakeMatrix, handshakeMatrix, nameVerifiable } from './_handshakes';
-import { describeWithTools } from './_control-plane';
+import { describeWithTools } from './_programs';
 import { HandshakeServer } from '../lib/verify/handshake';
 
 /** The rendered objects and plan of one namespace of an app. */

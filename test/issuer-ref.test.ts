@@ -19,7 +19,7 @@ import type { TlsPlan } from '../lib/certificates/certificate-options';
 import { ClusterKind } from '../lib/model/catalog';
 import PLAN_SCHEMA from '../lib/certificates/tls-plan.schema.json';
 import { CertManagerIssuer } from './_cert-manager-issuer';
-import { describeWithTools } from './_control-plane';
+import { describeWithTools } from './_programs';
 import { expectValidAgainstCrds } from './_crds';
 import { SecretPem, formatRejections, goHandshakeMatrix, handshakeMatrix, nameVerifiable } from './_handshakes';
 import { ORG_CA_SECRET, ORG_ISSUER, organisationIssuer } from './_org-issuer';

@@ -8,6 +8,8 @@
  *
  * A language whose toolchain is missing is skipped with its reason outside CI; under CI=true the
  * test runs and fails instead.
+ *
+ * @live builds and runs the Python, Go and Java apps with their toolchains (test/_tiers.js)
  */
 import { SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -24,7 +24,7 @@ import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { createFakeKubectl } from './_fake-kubectl';
 import { CHECKPOINT_EVERY, FakeMigration, claimName } from './_fake-migration';
 import { projectFolder, runRunbook, runbookEnv, shellBlocks } from './_runbooks';
-import { until } from './_control-plane';
+import { until } from './_programs';
 
 const NS = 'ledger';
 const CLUSTER = 'orders';

@@ -16,7 +16,7 @@ import { TlsMigrationCluster } from '../lib/clusters/tls-migration-cluster';
 import { TlsEnablementPhase } from '../lib/model/enablement';
 import { MAX_QUANTITY_EXPONENT, isStorageQuantity, sizeQuantity } from '../lib/model/quantity';
 import { renderApp } from '../lib/synth/synthesize';
-import { describeWithTools, tool } from './_control-plane';
+import { describeWithTools, tool } from './_programs';
 
 /** What `resource.ParseQuantity` makes of each string. */
 interface Parsed {

@@ -11,7 +11,7 @@ import { Yaml } from 'cdk8s';
 import { MANIFEST_OPTIONS, YamlOptions, documentText, emitYaml, stringifyManifests, stringifyYaml, yamlDocument } from '../lib/yaml/emitter';
 import { scalar } from '../lib/yaml/scalars';
 import { configYaml } from '../lib/documents/migration-files';
-import { describeWithTools, tool } from './_control-plane';
+import { describeWithTools, tool } from './_programs';
 
 /** Strings a YAML writer can get wrong: indicators, 1.1 and 1.2 typed words, numbers, dates, quotes, spacing. */
 const HOSTILE_WORDS = [

@@ -1,0 +1,15 @@
+/**
+ * The fast tier, `npm run test:fast`: every test file of jest.config.js except the live suites
+ * (test/_tiers.js says which and why), for the edit loop. `npm test` still runs them all.
+ */
+const path = require('node:path');
+const base = require('./jest.config');
+const { liveSuites } = require('./test/_tiers');
+
+/** A test path as a pattern that matches it alone. */
+const exactly = (file) => `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+
+module.exports = {
+  ...base,
+  testPathIgnorePatterns: ['/node_modules/', ...liveSuites(path.join(__dirname, 'test')).map(exactly)],
+};

@@ -1,0 +1,63 @@
+/**
+ * The two tiers of the tests. `npm test` runs every test file; `npm run test:fast`
+ * (jest.fast.config.js) leaves out the live suites: those that start a control plane, the real
+ * operator or a real SQL server, pack the library into a new app, or build the Python, Go and Java
+ * apps. They take most of the suite's time and need the programs that scripts/build-control-plane.sh
+ * builds.
+ *
+ * A test file is live when its own docblock, or that of a module it imports (relative imports,
+ * followed through every helper; `import type` loads nothing and is not followed), carries the
+ * pragma `@live`. The helpers that start a live program carry it (`_control-plane.ts`,
+ * `_operator-run.ts`, `_mariadb.ts`, `_tidb-server.ts`), so a new suite that uses one of them is
+ * live without any list being edited; a suite that is live by itself (`consumer.test.ts`,
+ * `languages.test.ts`) carries it in its own docblock.
+ *
+ * Plain CommonJS, since jest reads its configuration before anything is compiled.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { extract, parse } = require('jest-docblock');
+
+/** Relative imports that load a module: import … from, import '…', export … from, require('…'). */
+const IMPORT = /(?:^|[;\n])\s*(?:import\s+(?!type\b)(?:[^'";]*?\s+from\s+)?|export\s+(?!type\b)[^'";]*?\s+from\s+)['"](\.{1,2}\/[^'"]+)['"]|\brequire\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+/** The file a relative specifier names, as Node and ts-jest resolve it, or undefined. */
+function resolve(from, specifier) {
+  const base = path.resolve(path.dirname(from), specifier);
+  return [base, `${base}.ts`, `${base}.js`, path.join(base, 'index.ts'), path.join(base, 'index.js')]
+    .find((f) => fs.existsSync(f) && fs.statSync(f).isFile());
+}
+
+/**
+ * Why a file is live: the chain of files from it to the one whose docblock says `@live`, or
+ * undefined when it is not. Only the repository's own files are followed (not node_modules).
+ */
+function liveChain(file, seen = new Set()) {
+  if (seen.has(file)) {
+    return undefined;
+  }
+  seen.add(file);
+  const source = fs.readFileSync(file, 'utf8');
+  if ('live' in parse(extract(source))) {
+    return [file];
+  }
+  for (const m of source.matchAll(IMPORT)) {
+    const target = resolve(file, m[1] ?? m[2]);
+    if (target === undefined || target.includes(`${path.sep}node_modules${path.sep}`)) {
+      continue;
+    }
+    const chain = liveChain(target, seen);
+    if (chain) {
+      return [file, ...chain];
+    }
+  }
+  return undefined;
+}
+
+/** The test files (`*.test.ts`) of a folder that are live, as absolute paths. */
+function liveSuites(folder) {
+  return fs.readdirSync(folder).filter((f) => f.endsWith('.test.ts')).map((f) => path.join(folder, f))
+    .filter((f) => liveChain(f) !== undefined);
+}
+
+module.exports = { liveChain, liveSuites };

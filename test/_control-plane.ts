@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SecretPem } from './_handshakes';
-import { TOOLS_BIN, tool } from './_programs';
+import { type Program, TOOLS_BIN, tool } from './_programs';
 
 export { TOOLS_BIN, describeWithTools, missingTools, tool, until } from './_programs';
 export type { Program } from './_programs';

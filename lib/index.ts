@@ -2,6 +2,9 @@
  * The public API of cdk8s-cluster-tls: re-exports only.
  */
 export * from './model/catalog';
+export * from './model/catalog-certificates';
+export * from './model/catalog-pods';
+export * from './model/catalog-sql-tls';
 export * from './model/names';
 export * from './model/output-layout';
 export type { CdkPlusPackage, ISecretLike, SecretLike, SecretRef } from './model/secret-ref';

@@ -11,7 +11,7 @@ import {
   CHECKS, CheckResult, POD_CHECKS, SPAN_CHECKS, SecretsAndPods, VerifyInputError, VerifyReport, lastWritten, loadPlans, parseSecrets, parseSecretsAndPods, verify,
 } from '../lib/verify';
 import { checkLoaded } from '../lib/verify/loaded';
-import { KUBELET_PROJECTION_SECONDS } from '../lib/model/catalog';
+import { KUBELET_PROJECTION_SECONDS } from '../lib/model/catalog-pods';
 import { SecretsOptions, TestPki, secretObject, userTlsSecret } from './_pki';
 import { writeLaidOut } from './_output';
 

@@ -4,7 +4,8 @@
  */
 import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { ClusterKind, MOUNT_PATHS, OPERATOR_ROLL_ORDER, PORTS } from '../model/catalog';
+import { ClusterKind, OPERATOR_ROLL_ORDER, PORTS } from '../model/catalog';
+import { MOUNT_PATHS } from '../model/catalog-pods';
 import {
   DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT, ENABLEMENT_PHASES, ENABLEMENT_STATES, EnablementState, OPERATOR_EVICT_LEADER_TIMEOUT, TlsEnablement,
   TlsEnablementPhase,

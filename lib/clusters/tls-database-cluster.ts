@@ -8,10 +8,9 @@ import type * as kplus from 'cdk8s-plus-27';
 import type { ResolvedSpan } from '../model/span';
 import { CdkPlusPackage, SecretRef, secretRef, secretRefName, secretRefs } from '../model/secret-ref';
 import { Construct } from 'constructs';
-import {
-  CAPABILITIES, CLIENT_SECRET_MOUNTING, COMPONENTS, ClusterKind, ComponentEntry, ComponentToken, MOUNT_PATHS, PORTS, SHOWN_VALUES, SQL_PORT_RELOAD, clusterKind,
-  component,
-} from '../model/catalog';
+import { CAPABILITIES, COMPONENTS, ClusterKind, ComponentEntry, ComponentToken, PORTS, SHOWN_VALUES, clusterKind, component } from '../model/catalog';
+import { SQL_PORT_RELOAD } from '../model/catalog-sql-tls';
+import { CLIENT_SECRET_MOUNTING, MOUNT_PATHS } from '../model/catalog-pods';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { SQL_CLIENT_SHAPE, SQL_TLS_OPTIONS_SHAPE, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions, resolveSqlTlsOptions } from '../certificates/sql-tls';
 import { DATABASE_MONITOR_OPTIONS_SHAPE, DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';

@@ -7,7 +7,7 @@
  * cluster whose intermediate another root signed (a second `--new-root`, another `ROOT_CA` folder)
  * passes its own checks and is rejected by every other cluster.
  */
-import { SECRET_KEYS } from '../model/catalog';
+import { SECRET_KEYS } from '../model/catalog-certificates';
 import { ClusterTlsError, describeValue } from '../model/errors';
 import { SpanDifference, SpanDiscrepancy, SpanMember, declareNamespacesHint, spanAgreement } from '../model/span-agreement';
 import { HandshakeOutcome, HandshakeServer, describeOutcome, dialedNames, failedOutcome } from './handshake';

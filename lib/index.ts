@@ -40,6 +40,7 @@ export * from './clusters/tls-cluster';
 export * from './clusters/tls-database-cluster';
 export * from './clusters/database-monitor';
 export * from './clusters/tls-migration-cluster';
+export * from './clusters/drainer-props';
 export * from './clusters/drainer-release';
 export * from './clusters/backup-restore';
 export * from './verify';

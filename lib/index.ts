@@ -37,6 +37,7 @@ export * from './synth/synthesize';
 export * from './synth/cluster-tls';
 export * from './clusters/endpoints';
 export * from './clusters/tls-cluster';
+export * from './clusters/database-component-props';
 export * from './clusters/tls-database-cluster';
 export * from './clusters/database-monitor';
 export * from './clusters/tls-migration-cluster';

@@ -5,7 +5,8 @@
  * restart order are here; every name, host name, Secret name and allowed-Common-Name key that the
  * constructs produce is derived from them through the pure functions in `names.ts`. The tables
  * beside it hold what is not a component's: the certificates (`catalog-certificates.ts`), the
- * operator's pods and mounts (`catalog-pods.ts`) and TLS for MySQL clients (`catalog-sql-tls.ts`).
+ * operator's pods, their mount paths and labels (`catalog-pods.ts`) and TLS for MySQL clients
+ * (`catalog-sql-tls.ts`).
  * Nothing else in the library spells these facts out again.
  */
 

@@ -23,6 +23,7 @@ import { checkTargetsApart } from './target-folders';
 import { UNVERIFIED_ENV, VERIFY_REPORT_ENV } from './phase-report';
 import { checkEnablements, flippingClusters } from './enablement-guard';
 import { RenderedObject, planOutput } from './output-plan';
+import { openRenderPass } from '../model/app-objects';
 import { RenderedFile, copyFiles, writeFilesInto } from './write-output';
 
 export { RenderedFile, writeOutput } from './write-output';
@@ -55,15 +56,21 @@ export interface RenderedApp {
  */
 export function renderApp(app: App): RenderedApp {
   checkArguments('ClusterTls', 'render', { app }, { app: APP });
-  const plan = planOutput(app);
-  const files: RenderedFile[] = [];
-  const objects: RenderedObject[] = [];
-  for (const file of plan.files) {
-    const rendered = file.render();
-    files.push({ path: file.path, content: rendered.content, executable: file.executable });
-    objects.push(...rendered.objects);
+  // One pass over the app: the rules, the runbooks and the manifests read every object rendered once.
+  const closePass = openRenderPass(app);
+  try {
+    const plan = planOutput(app);
+    const files: RenderedFile[] = [];
+    const objects: RenderedObject[] = [];
+    for (const file of plan.files) {
+      const rendered = file.render();
+      files.push({ path: file.path, content: rendered.content, executable: file.executable });
+      objects.push(...rendered.objects);
+    }
+    return { files, manifestFiles: plan.manifestFiles, objects };
+  } finally {
+    closePass();
   }
-  return { files, manifestFiles: plan.manifestFiles, objects };
 }
 
 /** What an app argument must be: the root of a construct tree, as `new App()` makes it. */
@@ -191,8 +198,24 @@ interface PreparedSynthesis {
   close(): void;
 }
 
-/** Renders what the checks read, takes the output folder's lock and runs every check; writes nothing. */
+/**
+ * Renders what the checks read, takes the output folder's lock and runs every check; writes
+ * nothing. The pass over the app it opens (every object rendered once, for the rules, the runbooks
+ * and the manifests) lasts until {@link PreparedSynthesis.close}.
+ */
 function prepareSynthesis(app: App, options: SynthesizeOptions): PreparedSynthesis {
+  const closePass = openRenderPass(app);
+  try {
+    const prepared = prepareInPass(app, options);
+    return { ...prepared, close: () => { try { prepared.close(); } finally { closePass(); } } };
+  } catch (e) {
+    closePass();
+    throw e;
+  }
+}
+
+/** {@link prepareSynthesis}, in its pass over the app. */
+function prepareInPass(app: App, options: SynthesizeOptions): PreparedSynthesis {
   const { outdir, recordFile } = outputPaths(app, options);
   const filesFolder = layout.filesFolderOf(outdir);
   // A record inside either folder is refused further on, with what to do.

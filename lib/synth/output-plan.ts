@@ -37,9 +37,9 @@ export interface PlannedFile {
 /** Options of {@link planOutput}. */
 export interface PlanOptions {
   /**
-   * Objects to render while planning, for a check that must read them before any file is
-   * written; their files then use these renderings rather than making others.
-   * @default - none: every object is rendered with its file
+   * Objects a check must read before any file is written, handed to it as {@link OutputPlan.renderedFirst}:
+   * the renderings their files use too, the one rendering of every object the synth makes.
+   * @default - none
    */
   readonly renderFirst?: (object: ApiObject) => boolean;
   /**
@@ -50,7 +50,7 @@ export interface PlanOptions {
   readonly constructMetadataApart?: boolean;
 }
 
-/** An app's output, laid out and checked, each file rendered only when asked for. */
+/** An app's output, laid out and checked, each file's text rendered only when asked for. */
 export interface OutputPlan {
   /** Every file: the manifests (as stock cdk8s writes them), then the library's, sorted by path. */
   readonly files: PlannedFile[];
@@ -66,9 +66,10 @@ export interface OutputPlan {
 
 /**
  * Validates the app, resolves its dependencies and lays out its output: every path, checked to be
- * written once. Only the objects `renderFirst` chooses are rendered (and, with
- * `FILE_PER_RESOURCE`, every object, since stock cdk8s names those files after the rendered
- * object), so that a writer can render and write one file at a time and hold none afterwards.
+ * written once. Every object is rendered once, for the rules and the manifests alike (the app's
+ * facts, `model/app-objects.ts`, shared with the rules when the caller holds a pass over the app
+ * open); the files are rendered as text only when asked for, so that a writer holds one file's
+ * text at a time.
  */
 export function planOutput(app: App, options: PlanOptions = {}): OutputPlan {
   resolveAndValidate(app);

@@ -163,10 +163,10 @@ export interface SynthesisResult {
  * record untouched when anything fails.
  *
  * The checks run before any file is written, on the cluster resources and certificate plans,
- * rendered ahead. The files are then rendered and written one at a time, so that memory holds the
- * app's constructs and one file, not the whole output (except with `FILE_PER_RESOURCE`, whose
- * file names come from the rendered objects). To have every file in memory instead, call
- * {@link renderApp}.
+ * rendered ahead. Every object is rendered once, for the checks and the manifests alike; the files
+ * are then rendered as text and written one at a time, so that memory holds the app's constructs,
+ * its objects rendered once and one file's text, not the whole output. To have every file in
+ * memory instead, call {@link renderApp}.
  *
  * Run by the cdk8s CLI (which sets `CDK8S_OUTDIR`) with an output folder other than the CLI's,
  * it also copies the files stock cdk8s would have written into the CLI's folder, for the CLI to
@@ -207,7 +207,14 @@ function prepareSynthesis(app: App, options: SynthesizeOptions): PreparedSynthes
   const closePass = openRenderPass(app);
   try {
     const prepared = prepareInPass(app, options);
-    return { ...prepared, close: () => { try { prepared.close(); } finally { closePass(); } } };
+    const close = () => {
+      try {
+        prepared.close();
+      } finally {
+        closePass();
+      }
+    };
+    return { ...prepared, close };
   } catch (e) {
     closePass();
     throw e;

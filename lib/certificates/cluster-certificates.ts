@@ -4,7 +4,7 @@
  * chosen issuing method.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { ApiObject, Chart } from 'cdk8s';
+import { Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import type { CdkPlusPackage } from '../model/secret-ref';
 import { Construct, IConstruct } from 'constructs';
@@ -31,7 +31,9 @@ import type { ExternalTlsSecret, ManagedCertificate } from '../model/expiry';
 import type { CertificateRenderer } from './renderer';
 import type { RunbookStep } from '../documents/runbook';
 import { RotationConsumer, RotationRunbookInput, RotationWriter, rotationRunbook } from '../documents/rotation-runbook';
-import { ROLLING_KINDS, secretConsumers } from './secret-consumers';
+import { ROLLING_KINDS, consumersAmong } from './secret-consumers';
+import { appObjects } from '../model/app-objects';
+import { claimCluster } from '../model/cluster-claims';
 import { restartAnnotationKey } from '../model/settings';
 import { ISSUE_SCRIPT, pkiCopyFolder } from './cfssl-files';
 import { renderUserProvided } from './user-provided';
@@ -291,6 +293,8 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
 
     this.clusterName = props.clusterName;
     this.namespace = namespace;
+    // Found by a cluster construct of this cluster that would make certificates of its own, from here on as before (by its fields, in the tree).
+    claimCluster(this, namespace, props.clusterName);
     this.commonName = commonName;
     this.method = props.method ?? IssuingMethod.CERT_MANAGER;
     this.issuer = resolveIssuerRef(this, props);
@@ -875,11 +879,12 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
 
   /**
    * The workloads anywhere in the app that load one of `secrets`, each in its namespace (a
-   * cdk8s-plus Deployment mounting `clientSecret()`, say), rendered to read their pod specs.
+   * cdk8s-plus Deployment mounting `clientSecret()`, say), read from the app's objects as the
+   * synth rendered them once for every rule (`model/app-objects.ts`).
    */
   private secretConsumers(secrets: readonly NamespacedName[]): RotationConsumer[] {
-    const workloads = this.node.root.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c)).map((o) => o.toJson());
-    return names.byNamespace(secrets).flatMap(([namespace, ofNamespace]) => secretConsumers(workloads, namespace, ofNamespace.map((s) => s.name)))
+    const workloads = appObjects(this);
+    return names.byNamespace(secrets).flatMap(([namespace, ofNamespace]) => consumersAmong(workloads, namespace, ofNamespace.map((s) => s.name)))
       .map((c) => ({ ...c, rolling: ROLLING_KINDS.has(c.kind) }));
   }
 

@@ -11,6 +11,7 @@ import * as names from '../model/names';
 import { requireMinimum, requireRelease } from '../model/versions';
 import { restartAnnotationKey } from '../model/settings';
 import { SecretRef, secretRefIn, secretRefName } from '../model/secret-ref';
+import { clusterClaims } from '../model/cluster-claims';
 
 /** The props both cluster constructs have. */
 export const TLS_CLUSTER_SHAPE = {
@@ -76,8 +77,9 @@ export function resolveCluster(scope: Construct, props: TlsClusterProps, kind: C
     // A construct of the other kind for the same cluster (the migration cluster beside its database, or certificates made
     // apart) that makes certificates of its own would declare every Issuer and Secret again. Two of one kind are one
     // cluster declared twice, which the rule on duplicate objects names.
-    const made = scope.node.root.node.findAll().find((c): c is ClusterCertificates => c instanceof ClusterCertificates
-      && c.namespace === namespace && c.clusterName === props.clusterName && c.node.scope?.constructor !== scope.constructor);
+    // Looked up by namespace and name, not by walking the tree: one look-up per cluster construct.
+    const made = clusterClaims(scope, namespace, props.clusterName).find((c): c is ClusterCertificates => c instanceof ClusterCertificates
+      && c.node.scope?.constructor !== scope.constructor);
     if (made !== undefined) {
       inputError(scope, 'certificates', undefined, `the certificates of cluster ${namespace}/${props.clusterName}, which ${made.node.path} already makes: `
         + 'pass them as certificates, so that one set of Issuers and Secrets serves the cluster');

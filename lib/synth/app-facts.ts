@@ -1,26 +1,19 @@
 /**
- * The facts of an app that its rules read, computed once per validation: every API object rendered
- * once, with the namespace it lands in and every reference it makes to a Secret or an issuer, and
- * every trust-bearing object of the app's clusters. The rules of `app-rules.ts` and
+ * The facts of an app that its rules read, computed once per synth: every API object rendered
+ * once, with the namespace it lands in and every reference it makes to a Secret or an issuer
+ * (`model/app-objects.ts`, which the rotation runbook's list of workloads and the manifests read
+ * too), and every trust-bearing object of the app's clusters. The rules of `app-rules.ts` and
  * `trust-rule.ts` read these and never render an object or walk the construct tree themselves.
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { TrustedObject } from '../model/trust';
-import { TrustReference, objectNamespace, trustReferences } from '../model/trust-references';
+import { trustReferences } from '../model/trust-references';
+import { AppObject, appObjects, readsClusterResourceNamespaces } from '../model/app-objects';
 import { SQL_TLS } from '../model/catalog';
 
-/** One API object of the app, rendered. */
-export interface ObjectFacts {
-  /** The object. */
-  readonly object: ApiObject;
-  /** Its manifest, escape hatches applied. */
-  readonly rendered: any;
-  /** The namespace it lands in (its own, or the one kubectl gives it); nothing for a kind outside namespaces. */
-  readonly namespace?: string;
-  /** Every reference it makes to a Secret or an issuer. */
-  readonly references: readonly TrustReference[];
-}
+/** One API object of the app, rendered (see `model/app-objects.ts`), its references read where cert-manager reads a ClusterIssuer's Secrets. */
+export type ObjectFacts = AppObject;
 
 /** What the app's rules read. */
 export interface AppFacts {
@@ -38,14 +31,11 @@ export interface TrustFacts {
   _clusterResourceNamespaces(): string[];
 }
 
-/** Renders every API object of `root` once, and reads its references and the clusters' trust. */
+/** Every API object of `root`, rendered once per synth, with its references and the clusters' trust. */
 export function appFacts(root: IConstruct, certificates: readonly TrustFacts[]): AppFacts {
   const clusterResourceNamespaces = [...new Set([SQL_TLS.certManagerNamespace, ...certificates.flatMap((c) => c._clusterResourceNamespaces())])];
-  const objects = root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject).map((object): ObjectFacts => {
-    const rendered = object.toJson();
-    const namespace = objectNamespace(rendered);
-    return { object, rendered, namespace, references: trustReferences(rendered, namespace, clusterResourceNamespaces) };
-  });
+  const objects = appObjects(root).map((o): ObjectFacts => (readsClusterResourceNamespaces(o)
+    ? { ...o, references: trustReferences(o.rendered, o.namespace, clusterResourceNamespaces) } : o));
   return { objects, trusted: certificates.flatMap((c) => c._trustedObjects()) };
 }
 

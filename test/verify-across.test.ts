@@ -15,7 +15,7 @@ import { X509Certificate } from 'node:crypto';
 import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
 import type { KubernetesClusterSpec } from '../lib/model/span';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
-import type { TlsPlan } from '../lib/certificates/certificate-options';
+import type { TlsPlan } from '../lib/plan/certificate-options';
 import { ClusterTlsError } from '../lib/model/errors';
 import { VerifyOutput, VerifyReport, formatReport, loadPlans, parseSecrets, verify, verifyOutputs } from '../lib/verify';
 import { writeLaidOut } from './_output';

@@ -14,16 +14,16 @@ import {
 } from '../model/catalog';
 import {
   CertificateSettings, CertificateSubject, ExtraNames, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
-  ServerCertificatePlan, TLS_PLAN_VERSION, TlsPlan, TlsPlanUserSecret,
-} from './certificate-options';
+  ServerCertificatePlan, TLS_PLAN_VERSION, TlsPlan, TlsPlanUserSecret, ResolvedIssuerReference,
+} from '../plan/certificate-options';
 import { DurationValue, durationSpec } from '../model/duration';
 import { describeType, inputError } from '../model/errors';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
-import { OutputFile } from '../synth/output-file';
+import { OutputFile } from '../app/output-file';
 import { renderCertManager } from './cert-manager';
-import { sqlManagedDomain } from './rotation-script';
-import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
+import { sqlManagedDomain } from '../scripts/rotation-script';
+import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from '../plan/certificate-settings';
 import { renderCfssl } from './cfssl';
 import { EXPIRY_WATCH_OPTIONS_SHAPE, ExpiryWatch, ExpiryWatchOptions, IWatchedCertificates } from './expiry-watch';
 import { ResolvedSqlTlsOptions, SqlTls } from './sql-tls';
@@ -33,18 +33,18 @@ import type { RunbookStep } from '../documents/runbook';
 import { RotationConsumer, RotationRunbookInput, RotationWriter, rotationRunbook } from '../documents/rotation-runbook';
 import { ROLLING_KINDS, secretConsumers } from './secret-consumers';
 import { restartAnnotationKey } from '../model/settings';
-import { ISSUE_SCRIPT, pkiCopyFolder } from './cfssl-files';
+import { ISSUE_SCRIPT, pkiCopyFolder } from '../scripts/cfssl-files';
 import { renderUserProvided } from './user-provided';
-import { registerCertificates } from '../synth/app-rules';
+import { registerCertificates } from '../app/registry';
 import { PropShape, ShapeOf, checkArguments, checkProps, constructOf, isConstruct, listOf, objectOf, oneOf } from '../model/props';
-import { ISSUER_REF_SHAPE, IssuerReference, ResolvedIssuerReference, resolveIssuerRef } from './issuer-ref';
+import { ISSUER_REF_SHAPE, IssuerReference, resolveIssuerRef } from '../plan/issuer-ref';
 import {
   CA_CHANGE_REASON, CertificateRotation, ComponentReload, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, changesCa, componentReload, componentRestartValue, isLastPhase,
   caObjectsInUse, resolveRotations, restartOrder, restartValue, restartsIn, signingCaObject,
-} from './rotation';
+} from '../plan/rotation';
 import { requireRelease } from '../model/versions';
 import type { NamespacedName } from '../model/names';
-import { requireDistinctSubjects } from './subjects';
+import { requireDistinctSubjects } from '../plan/subjects';
 import { KubernetesSpan, ResolvedSpan, SPAN_SHAPE, resolveSpan } from '../model/span';
 import { intermediateStep, requireSpanSettings } from './intermediate';
 import { TrustedObject, clusterKey, loadableByCluster } from '../model/trust';

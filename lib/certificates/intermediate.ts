@@ -24,23 +24,23 @@ import { Construct } from 'constructs';
 import { Issuer } from '../../imports/issuers-cert-manager.io';
 import { certManagerObject } from './cert-manager-object';
 import { ClusterKind } from '../model/catalog';
-import type { CertificateSettings } from './certificate-options';
-import { KeyAlgorithm } from './certificate-options';
+import type { CertificateSettings } from '../plan/certificate-options';
+import { KeyAlgorithm } from '../plan/certificate-options';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import type { ResolvedKubernetesCluster, ResolvedSpan } from '../model/span';
 import type { RunbookStep } from '../documents/runbook';
-import { OutputFile } from '../synth/output-file';
+import { OutputFile } from '../app/output-file';
 import { cfsslKey, json } from './cfssl';
-import { Block, GET_KEY_FUNCTION, NEED_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables } from './script-blocks';
+import { Block, GET_KEY_FUNCTION, NEED_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables } from '../scripts/script-blocks';
 import {
   HELP_CASE, INTERMEDIATE_CSR, INTERMEDIATE_SCRIPT, NAMESPACE_BLOCK, SCRATCH_BLOCK, TOOLS_BLOCK, hours, keptBlock, rootExpiryBlock, writeSecretBlock,
-} from './intermediate-blocks';
-import { keptRootScript } from './kept-root-script';
-import { DistinguishedName, caSubject } from './subjects';
-import { IssuingMethod } from './certificate-options';
-import { RotationKind, newestCaObject, signingCaObject } from './rotation';
+} from '../scripts/intermediate-blocks';
+import { keptRootScript } from '../scripts/kept-root-script';
+import { DistinguishedName, caSubject } from '../plan/subjects';
+import { IssuingMethod } from '../plan/certificate-options';
+import { RotationKind, newestCaObject, signingCaObject } from '../plan/rotation';
 import type { IConstruct } from 'constructs';
 
 /** The request of the span's root CA, made offline. */

@@ -14,8 +14,8 @@ import * as names from '../model/names';
 import { checkProps, ShapeOf } from '../model/props';
 import { isDnsLabel, requireCommonName, requireDnsLabel } from '../model/validate';
 import type { RunbookStep } from '../documents/runbook';
-import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret, TlsPlanSqlTls } from './certificate-options';
-import { checkExtraNames } from './certificate-settings';
+import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret, TlsPlanSqlTls } from '../plan/certificate-options';
+import { checkExtraNames } from '../plan/certificate-settings';
 import { SqlRenderer, sqlRenderer } from './sql-tls-renderers';
 
 /** What TLS for MySQL clients takes (the `tlsClient` prop of `TlsDatabaseCluster`). */

@@ -5,9 +5,9 @@
  */
 import { Construct } from 'constructs';
 import { SECRET_KEYS } from '../model/catalog';
-import type { CertificateSettings, TlsPlan, TlsPlanSecret, TlsPlanSqlSecret } from './certificate-options';
+import type { CertificateSettings, TlsPlan, TlsPlanSecret, TlsPlanSqlSecret } from '../plan/certificate-options';
 import * as layout from '../model/output-layout';
-import { OutputFile } from '../synth/output-file';
+import { OutputFile } from '../app/output-file';
 import type { CertificateRenderer } from './renderer';
 
 const USAGE_WORDS: Record<string, string> = { 'server auth': 'server authentication', 'client auth': 'client authentication' };

@@ -3,7 +3,7 @@
  * declared and the issuing script that reads them and writes the certificates beside them.
  */
 import { CFSSL_PROFILES } from '../model/catalog';
-import type { ServerCertificatePlan, TlsPlanSqlSecret } from './certificate-options';
+import type { ServerCertificatePlan, TlsPlanSqlSecret } from '../plan/certificate-options';
 
 /** The issuing script, in the cfssl folder. */
 export const ISSUE_SCRIPT = 'issue-certificates.sh';

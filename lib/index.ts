@@ -19,6 +19,7 @@ export { KubernetesClusterSpec, KubernetesSpan } from './model/span';
 export type { ResolvedKubernetesCluster, ResolvedSpan } from './model/span';
 export * from './plan/certificate-options';
 export * from './certificates/cluster-certificates';
+export { ClusterCertificatesProps, SUBJECT_PROP } from './certificates/cluster-certificates-props';
 export { IssuerKind, IssuerReference } from './plan/issuer-ref';
 export {
   CertificateRotation, PhaseContent, ROTATION_PHASES, RESTART_ORDER, ResolvedRotation, RotationKind, RotationPhase, restartValue,

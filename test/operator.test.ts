@@ -17,7 +17,7 @@ import { App, Chart } from 'cdk8s';
 import * as fc from 'fast-check';
 import * as TOML from 'smol-toml';
 import * as YAML from 'yaml';
-import { IssuingMethod } from '../lib/certificates/certificate-options';
+import { IssuingMethod } from '../lib/plan/certificate-options';
 import { allowedCommonNameLists } from '../lib/model/allowed-common-names';
 import { ComponentToken, component } from '../lib/model/catalog';
 import { MOUNT_PATHS } from '../lib/model/catalog-pods';

@@ -5,8 +5,8 @@ import { Testing } from 'cdk8s';
 import { cli } from './_cli';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
-import { RotationKind } from '../lib/certificates/rotation';
-import { TlsPlan } from '../lib/certificates/certificate-options';
+import { RotationKind } from '../lib/plan/rotation';
+import { TlsPlan } from '../lib/plan/certificate-options';
 import {
   CHECKS, CheckResult, POD_CHECKS, SPAN_CHECKS, SecretsAndPods, VerifyInputError, VerifyReport, lastWritten, loadPlans, parseSecrets, parseSecretsAndPods, verify,
 } from '../lib/verify';

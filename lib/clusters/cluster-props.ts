@@ -1,6 +1,7 @@
 /** Resolution shared by the two cluster constructs: namespace, version and certificates. */
 import { Construct, IConstruct } from 'constructs';
-import { ClusterCertificates, SUBJECT_PROP } from '../certificates/cluster-certificates';
+import { ClusterCertificates } from '../certificates/cluster-certificates';
+import { SUBJECT_PROP } from '../certificates/cluster-certificates-props';
 import { inputError } from '../model/errors';
 import { ITlsDatabaseCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { MAX_DOCUMENT, PropSpec, ShapeOf, checkArguments, constructOf, isConstruct, objectOf, oneOf } from '../model/props';

@@ -15,7 +15,7 @@ import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import { enablementRunbookPath, manifestFileName, membersFileFromOutputFolder, verifyReportFromOutputFolder } from '../model/output-layout';
 import { requireDuration } from '../model/validate';
-import { OutputFile } from '../synth/output-file';
+import { OutputFile } from '../app/output-file';
 import { EnablementRunbookInput, enablementRunbook } from '../documents/enablement-runbook';
 import type { RunbookStep } from '../documents/runbook';
 import type { ITlsCluster } from './tls-cluster';

@@ -17,7 +17,7 @@ import { DATABASE_MONITOR_OPTIONS_SHAPE, DatabaseMonitor, DatabaseMonitorOptions
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import type { TlsFilePaths } from '../model/names';
-import { OutputFile } from '../synth/output-file';
+import { OutputFile } from '../app/output-file';
 import { compact, operatorObject } from './operator';
 import { DatabaseRunbookInput, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from '../documents/database-runbook';
 import { databaseRunbookPath, enablementRunbookPath, fromOutputFolder, manifestFileName, mountClientSecretPatchPath } from '../model/output-layout';

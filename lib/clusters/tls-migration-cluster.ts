@@ -14,7 +14,7 @@ import type { TlsDatabaseCluster } from './tls-database-cluster';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
 import { inputError, shown } from '../model/errors';
-import { OutputFile } from '../synth/output-file';
+import { OutputFile } from '../app/output-file';
 import {
   MigrationRunbookInput, ResolvedDatabase, ResolvedSource, ResolvedTask, configYaml, migrationRunbook, sourceConfig, taskConfig,
 } from '../documents/migration-files';
@@ -31,7 +31,7 @@ import { StorageSize, storageSize } from '../model/quantity';
 import { requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity } from '../model/validate';
 import { requireMinimum } from '../model/versions';
 import { MigrationRecreation, MigrationRecreationPhase, RECREATION_SHAPE, recreationTls } from '../model/recreation';
-import { registerRecreation } from '../synth/app-rules';
+import { registerRecreation } from '../app/registry';
 import { recreationRunbook } from '../documents/recreation-runbook';
 
 /** Settings of the master or the worker members. */

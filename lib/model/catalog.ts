@@ -10,11 +10,6 @@
  * Nothing else in the library spells these facts out again.
  */
 
-// The certificate and SQL tables, for `certificates/` and `synth/`, which still import them from
-// here; every other importer takes them from their own modules. Neither module imports this one.
-export { CFSSL_CA_KEY, CFSSL_PROFILES, DEFAULT_KEY, SECRET_KEYS, SERVER_IP_ADDRESSES, USAGES, VALIDITY } from './catalog-certificates';
-export { SQL_PORT_RELOAD, SQL_TLS } from './catalog-sql-tls';
-
 /** The two kinds of cluster the operator runs. */
 export enum ClusterKind {
   /** A `DatabaseCluster` and its components. */

@@ -9,7 +9,7 @@ import { ClusterTlsError, inputErrorMessage, oneLine } from '../model/errors';
 import * as layout from '../model/output-layout';
 import { stringifyManifests } from '../yaml/emitter';
 import { appObjects } from '../model/app-objects';
-import { OutputFile } from './output-file';
+import { OutputFile } from '../app/output-file';
 
 /** A manifest of the synthesized output, as JSON, with its file and the construct that made it. */
 export interface RenderedObject {

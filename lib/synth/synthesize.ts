@@ -9,7 +9,7 @@ import { CLUSTER_RESOURCE_KINDS } from '../model/catalog';
 import { ClusterTlsError, Description, describeType, inputError, oneLine } from '../model/errors';
 import { ShapeOf, checkArguments, constructOf, isConstruct, listOf, objectOf, pathSpec } from '../model/props';
 import * as layout from '../model/output-layout';
-import { registeredDrainers, registeredRecreations } from './app-rules';
+import { registeredDrainers, registeredRecreations, useLibrarySynthesis } from '../app/registry';
 import {
   RECREATE_ENV, TAKE_OVER_ENV, changedRecordText, checkFilesFolderOwner, checkFixedSettings, checkRecreations, recreationKey, checkRecordOutput, checkReplaceable, clusterKey, fixedSettings, readRecord, recordOutput,
 } from './guards';
@@ -508,4 +508,8 @@ function orExit(run: () => SynthesisResult[]): void {
   }
 }
 
-export { MANIFESTS_ONLY_CONTEXT } from './app-rules';
+export { MANIFESTS_ONLY_CONTEXT } from '../app/registry';
+// `app.synth()` of an app holding the library's constructs runs this synthesis (see app/registry.ts).
+useLibrarySynthesis((app) => {
+  synthesize(app);
+});

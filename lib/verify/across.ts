@@ -15,7 +15,7 @@ import type { PodData, SecretData } from './input';
 import { VerifyInputError } from './input';
 import { findSecret, handshakesFound, isPeer, shakesHands, tlsMaterial } from './peers';
 import type { LoadedPlan } from './plans';
-import type { TlsPlan, TlsPlanSecret, TlsPlanSpanCluster } from '../certificates/certificate-options';
+import type { TlsPlan, TlsPlanSecret, TlsPlanSpanCluster } from '../plan/certificate-options';
 import { listed, oneLine } from './text';
 import { describeCertificate } from './x509';
 import { CheckResult, SecretReport, UncheckedCluster, VerifyOptions, VerifyReport, parseCertificates, summarize, verify } from './verify';

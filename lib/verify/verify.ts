@@ -9,8 +9,8 @@ import { ClusterKind, OPERATOR_ROLL_ORDER, component } from '../model/catalog';
 import { SECRET_KEYS } from '../model/catalog-certificates';
 import { SQL_PORT_RELOAD } from '../model/catalog-sql-tls';
 import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL } from '../model/catalog-pods';
-import { IssuingMethod } from '../certificates/certificate-options';
-import type { TlsPlan, TlsPlanSecret } from '../certificates/certificate-options';
+import { IssuingMethod } from '../plan/certificate-options';
+import type { TlsPlan, TlsPlanSecret } from '../plan/certificate-options';
 import { parseDuration } from '../model/duration';
 import {
   atLeastAsStrong, commonName, describeCertificate, describeStrength, dnsNameCovered, extendedKeyUsages, keyStrength,

@@ -20,7 +20,7 @@ import { compact, dependWithinChart } from './operator';
 import { RunbookStep } from '../documents/runbook';
 import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-props';
 import { stringifyYaml } from '../yaml/emitter';
-import { MAX_DOCUMENT, ShapeOf, checkProps, objectOf, oneOf, strings } from '../model/props';
+import { ShapeOf, checkProps, objectOf, oneOf, strings } from '../model/props';
 import { DurationValue, durationSpec, durationText } from '../model/duration';
 import { StorageSize, storageSize } from '../model/quantity';
 import {
@@ -212,7 +212,7 @@ const DRAINER_RELEASE_SHAPE = {
   version: 'string?',
   storage: storageSize(),
   storageClassName: 'string?',
-  config: { type: 'string', optional: true, expected: 'a TOML document as a string (the chart value config is text)', maxLength: MAX_DOCUMENT },
+  config: { type: 'string', optional: true, expected: 'a TOML document as a string (the chart value config is text)', kind: 'configMapData' },
   configSecret: secretRef(),
   extraAllowedCommonNames: strings('a list of Common Names'),
   downstreamTls: objectOf({

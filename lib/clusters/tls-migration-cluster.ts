@@ -238,7 +238,7 @@ const MIGRATION_CLUSTER_SHAPE = {
   worker: objectOf({ ...MEMBER, ...EXTRA }),
   sources: listOf({
     sourceId: 'string', host: 'string', port: 'number?', user: USER, password: PASSWORD, tlsSecretName: secretRef(false), relayDir: 'string?',
-  }, false, 'a list of at least one upstream database', 'an upstream database: { sourceId, host, user, tlsSecretName }'),
+  }, false, 'a list of at least one upstream database', 'an upstream database: { sourceId, host, user, tlsSecretName }', 'migrationSources'),
   target: objectOf({
     host: 'string?',
     port: 'number?',

@@ -81,6 +81,13 @@ export interface ListLimit {
  */
 export const MIGRATION_SOURCES_MAX = 512;
 
+/**
+ * The longest source id of a migration, a name the migration tool bounds itself: its source and
+ * subtask checks refuse one longer (`MaxSourceIDLength` of its `dm/config`), which the tests' run
+ * of those checks showed.
+ */
+export const MIGRATION_SOURCE_ID_MAX = 32;
+
 /** The bound of each kind of list. */
 export const LIST_LIMITS: { readonly [K in ListKind]: ListLimit } = {
   migrationSources: {

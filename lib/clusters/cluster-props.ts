@@ -4,7 +4,7 @@ import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { SUBJECT_PROP } from '../certificates/cluster-certificates-props';
 import { inputError } from '../model/errors';
 import { ITlsDatabaseCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { MAX_DOCUMENT, PropSpec, ShapeOf, checkArguments, constructOf, isConstruct, objectOf, oneOf } from '../model/props';
+import { PropSpec, ShapeOf, checkArguments, constructOf, isConstruct, objectOf, oneOf } from '../model/props';
 import type { RunbookStep } from '../documents/runbook';
 import { DNS_LABEL_MAX, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../model/validate';
 import { ClusterKind, ComponentToken, DeployedBy, clusterKind, component, componentsOf } from '../model/catalog';
@@ -156,13 +156,13 @@ export function ownComponent(scope: Construct, kind: ClusterKind, method: string
   return token;
 }
 
-/** Paragraphs or commands of a runbook step: strings of up to a document's length. */
-const DOCUMENT_LINES: PropSpec = { type: 'list', optional: true, maxLength: MAX_DOCUMENT };
+/** Paragraphs or commands of a runbook step: pieces of the runbook's file, each within a file's bound. */
+const DOCUMENT_LINES: PropSpec = { type: 'list', optional: true, kind: 'file' };
 
 /** The shape of a {@link RunbookStep} a construct is handed. */
 export const RUNBOOK_STEP_SHAPE = {
   title: 'string', text: DOCUMENT_LINES, commands: DOCUMENT_LINES, runIn: 'string?',
-  file: objectOf({ content: { type: 'string', maxLength: MAX_DOCUMENT }, language: 'string' }),
+  file: objectOf({ content: { type: 'string', kind: 'file' }, language: 'string' }),
 } satisfies ShapeOf<RunbookStep>;
 
 /**

@@ -10,7 +10,7 @@ import * as TOML from 'smol-toml';
 import { COMPONENTS } from '../model/catalog';
 import { Description, describeType, describeValue, hasCredentials, inputError, shown } from '../model/errors';
 import * as names from '../model/names';
-import { MAX_DOCUMENT, ShapeOf, objectOf, oneOf, strings } from '../model/props';
+import { ShapeOf, objectOf, oneOf, strings } from '../model/props';
 import { durationSpec } from '../model/duration';
 import { storageSize } from '../model/quantity';
 import { secretRef } from '../model/secret-ref';
@@ -34,7 +34,7 @@ export const DRAINER_RELEASE_SHAPE = {
   version: 'string?',
   storage: storageSize(),
   storageClassName: 'string?',
-  config: { type: 'string', optional: true, expected: 'a TOML document as a string (the chart value config is text)', maxLength: MAX_DOCUMENT },
+  config: { type: 'string', optional: true, expected: 'a TOML document as a string (the chart value config is text)', kind: 'configMapData' },
   configSecret: secretRef(),
   extraAllowedCommonNames: strings('a list of Common Names'),
   downstreamTls: objectOf({

@@ -3,7 +3,7 @@
  * the benchmark synthesizes N of them, and the equivalence test checks them against stock cdk8s.
  */
 import { App, AppProps } from 'cdk8s';
-import { IssuingMethod } from '../lib/certificates/certificate-options';
+import { IssuingMethod } from '../lib/plan/certificate-options';
 import { MANIFESTS_ONLY_CONTEXT } from '../lib/synth/synthesize';
 import { addDeployment } from '../main';
 

@@ -23,7 +23,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as tls from 'node:tls';
 import { ClusterKind, OPERATOR_ROLL_ORDER, ComponentToken } from '../lib/model/catalog';
-import type { TlsPlan } from '../lib/certificates/certificate-options';
+import type { TlsPlan } from '../lib/plan/certificate-options';
 import { parseDuration } from '../lib/model/duration';
 import { OPERATOR_EVICT_LEADER_TIMEOUT } from '../lib/model/enablement';
 import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHandshake } from '../lib/verify/handshake';

@@ -21,7 +21,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMPONENTS, ClusterKind, MOUNT_PATHS, clusterKind } from '../lib/model/catalog';
+import { COMPONENTS, ClusterKind, clusterKind } from '../lib/model/catalog';
+import { MOUNT_PATHS } from '../lib/model/catalog-pods';
 import * as names from '../lib/model/names';
 import { FakeKubectl, FakeState, clockTime } from './_fake-kubectl';
 

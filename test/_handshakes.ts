@@ -9,7 +9,7 @@
  * fewer than two labels: a pod dialed by that short name is verified by its chain only, and the
  * matrix lists those names apart so that a test can hold them to exactly that set.
  */
-import type { TlsPlan } from '../lib/certificates/certificate-options';
+import type { TlsPlan } from '../lib/plan/certificate-options';
 import { HandshakeServer, TlsMaterial, describeOutcome, dialedNames, nameVerifiable } from '../lib/verify/handshake';
 import { tool } from './_programs';
 

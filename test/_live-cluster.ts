@@ -15,7 +15,7 @@
  *   `metadata.generation`), restarts the drainer's pods the same way and reports the rollout
  *   done in the StatefulSet's status, so that `kubectl rollout status` returns.
  */
-import { KUBELET_PROJECTION_SECONDS } from '../lib/model/catalog';
+import { KUBELET_PROJECTION_SECONDS } from '../lib/model/catalog-pods';
 import type { ControlPlane } from './_control-plane';
 import { ComponentAnnotations, componentAnnotations, podWorkload } from './_fake-cluster';
 import type { SecretPem } from './_handshakes';

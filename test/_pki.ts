@@ -8,7 +8,7 @@ import { createPrivateKey, webcrypto } from 'node:crypto';
 
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 import type * as X509 from '@peculiar/x509';
-import type { TlsPlan } from '../lib/certificates/certificate-options';
+import type { TlsPlan } from '../lib/plan/certificate-options';
 import { parseDuration } from '../lib/model/duration';
 
 const x509: typeof X509 = require('@peculiar/x509');

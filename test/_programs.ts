@@ -18,7 +18,7 @@ export const TOOLS_BIN = path.join(__dirname, '..', '.cache', 'control-plane', '
 
 /** The programs the build script makes. */
 export type Program = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'launcher' | 'cert-manager-controller' | 'cert-manager-webhook' | 'cmctl' | 'helm' | 'tls-peer'
-  | 'mysql-client' | 'quantity' | 'tidb-server' | 'tidb-controller-manager' | 'operator-peers' | 'duration' | 'yaml-read';
+  | 'mysql-client' | 'quantity' | 'tidb-server' | 'tidb-controller-manager' | 'operator-peers' | 'duration' | 'yaml-read' | 'dm-task-check';
 
 /** The path of a built program. */
 export function tool(name: Program): string {

@@ -21,8 +21,8 @@
  */
 import { createHash } from 'node:crypto';
 import { ClusterKind, COMPONENTS, ComponentToken, OPERATOR_ROLL_ORDER } from '../lib/model/catalog';
-import type { TlsPlan, TlsPlanSecret } from '../lib/certificates/certificate-options';
-import { RESTART_ORDER } from '../lib/certificates/rotation';
+import type { TlsPlan, TlsPlanSecret } from '../lib/plan/certificate-options';
+import { RESTART_ORDER } from '../lib/plan/rotation';
 import { HandshakeOutcome, TlsMaterial, describeOutcome, dialedNames, mutualHandshake } from '../lib/verify/handshake';
 import type { SecretPem } from './_handshakes';
 

@@ -9,7 +9,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as YAML from 'yaml';
-import type { TlsPlan } from '../lib/certificates/certificate-options';
+import type { TlsPlan } from '../lib/plan/certificate-options';
 import { HandshakeServer, describeOutcome, dialedNames } from '../lib/verify/handshake';
 import { ControlPlane, tool } from './_control-plane';
 import type { SecretPem } from './_handshakes';

@@ -14,7 +14,7 @@ import { App, Chart } from 'cdk8s';
 import { ClusterKind, ComponentToken } from '../lib/model/catalog';
 import { filesFolderOf } from '../lib/model/output-layout';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
-import { IssuingMethod } from '../lib/certificates/certificate-options';
+import { IssuingMethod } from '../lib/plan/certificate-options';
 import * as names from '../lib/model/names';
 import { synthesize } from '../lib/synth/synthesize';
 import { describeWithCfssl, missingCfssl, requireCfssl } from './_cfssl-available';

@@ -4,10 +4,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Testing } from 'cdk8s';
 import { ClusterKind } from '../lib/model/catalog';
-import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
-import { IssuingMethod, KeyAlgorithm, TlsPlan } from '../lib/certificates/certificate-options';
+import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
+import { ClusterCertificatesProps } from '../lib/certificates/cluster-certificates-props';
+import { IssuingMethod, KeyAlgorithm, TlsPlan } from '../lib/plan/certificate-options';
 import { hostNames } from '../lib/model/names';
-import { OutputFile } from '../lib/synth/output-file';
+import { OutputFile } from '../lib/app/output-file';
 import { expectValidAgainstCrds } from './_crds';
 
 const DB = ['coordinator', 'store', 'sqlserver', 'pump', 'changefeed', 'columnar', 'importer', 'lightning'] as const;

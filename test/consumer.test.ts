@@ -216,7 +216,7 @@ describe('the package, as npm pack writes it', () => {
       || (/^build\/jsii\/(lib|imports)\/.+\.d\.ts$/.test(f) && neededModules.has(module(f)))
       || (/^build\/jsii\/lib\/.+\.json$/.test(f) && needed.has(f))));
     expect(extra).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(['build/jsii/lib/index.js', 'build/jsii/lib/index.d.ts', 'build/jsii/bin/cluster-tls.js', 'build/jsii/lib/certificates/tls-plan.schema.json']));
+    expect(files).toEqual(expect.arrayContaining(['build/jsii/lib/index.js', 'build/jsii/lib/index.d.ts', 'build/jsii/bin/cluster-tls.js', 'build/jsii/lib/plan/tls-plan.schema.json']));
   });
 
   test('installs without a warning, and runs no script of the package on install', () => {

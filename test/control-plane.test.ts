@@ -25,7 +25,7 @@ import { ENABLEMENT_STATES } from '../lib/model/enablement';
 import { component } from '../lib/model/catalog';
 import { readConfig } from '../lib/model/config-documents';
 import { addDeployment } from '../main';
-import type { TlsPlan } from '../lib/certificates/certificate-options';
+import type { TlsPlan } from '../lib/plan/certificate-options';
 import { secretObject, userTlsSecret } from './_pki';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { CONTROL_PLANE_TOOLS, ControlPlane, TOOLS_BIN, describeWithTools, until } from './_control-plane';

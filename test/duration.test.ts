@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { describeWithTools, tool } from './_programs';
 import { App, Chart } from 'cdk8s';
 import * as fc from 'fast-check';
-import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
+import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
+import { ClusterCertificatesProps } from '../lib/certificates/cluster-certificates-props';
 import { durationHours, formatDuration, parseDuration, parseGoDuration } from '../lib/model/duration';
 
 /*

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, Chart, JsonPatch } from 'cdk8s';
 import { ClusterTlsError, DrainerRelease, TlsDatabaseCluster, synthesize } from '../lib';
-import { secretClaims } from '../lib/synth/app-rules';
+import { secretClaims } from '../lib/app/app-rules';
 import { outputFile } from './_output';
 import { filesFolderOf } from '../lib/model/output-layout';
 

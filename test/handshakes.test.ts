@@ -13,7 +13,7 @@ import * as fc from 'fast-check';
 import {
   ClusterCertificates, IssuingMethod, KeyRotationPolicy, TlsDatabaseCluster, renderApp, synthesize,
 } from '../lib';
-import type { TlsPlan } from '../lib/certificates/certificate-options';
+import type { TlsPlan } from '../lib/plan/certificate-options';
 import { buildApp } from '../main';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { CertManagerIssuer } from './_cert-manager-issuer';

@@ -15,9 +15,9 @@ import { App, Chart, Testing } from 'cdk8s';
 import {
   ClusterCertificates, ClusterTlsError, IssuerKind, IssuingMethod, TlsDatabaseCluster, checkManifests, formatReport, loadPlans, parseSecrets, renderApp, synthesize, verify,
 } from '../lib';
-import type { TlsPlan } from '../lib/certificates/certificate-options';
+import type { TlsPlan } from '../lib/plan/certificate-options';
 import { ClusterKind } from '../lib/model/catalog';
-import PLAN_SCHEMA from '../lib/certificates/tls-plan.schema.json';
+import PLAN_SCHEMA from '../lib/plan/tls-plan.schema.json';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithTools } from './_programs';
 import { expectValidAgainstCrds } from './_crds';

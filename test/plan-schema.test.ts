@@ -3,10 +3,10 @@ import { Testing } from 'cdk8s';
 import * as fc from 'fast-check';
 import { COMPONENTS, ClusterKind } from '../lib/model/catalog';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
-import { IssuingMethod, KeyAlgorithm, TLS_PLAN_VERSION } from '../lib/certificates/certificate-options';
+import { IssuingMethod, KeyAlgorithm, TLS_PLAN_VERSION } from '../lib/plan/certificate-options';
 import { TLS_PLAN_FILE } from '../lib/model/output-layout';
 import { renderApp } from '../lib/synth/synthesize';
-import PLAN_SCHEMA from '../lib/certificates/tls-plan.schema.json';
+import PLAN_SCHEMA from '../lib/plan/tls-plan.schema.json';
 import { buildApp } from '../main';
 
 /** The schema compiled as strictly as ajv can: an unknown keyword or a loose type is an error. */

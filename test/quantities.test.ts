@@ -10,7 +10,8 @@ import { App, Chart, Duration, Size, SizeRoundingBehavior, Testing } from 'cdk8s
 import * as fc from 'fast-check';
 import * as YAML from 'yaml';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
-import { DrainerRelease, GitOpsEngine } from '../lib/clusters/drainer-release';
+import { DrainerRelease } from '../lib/clusters/drainer-release';
+import { GitOpsEngine } from '../lib/clusters/drainer-props';
 import { TlsDatabaseCluster, TlsDatabaseClusterProps } from '../lib/clusters/tls-database-cluster';
 import { TlsMigrationCluster } from '../lib/clusters/tls-migration-cluster';
 import { TlsEnablementPhase } from '../lib/model/enablement';

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { DocBlock, README, docBlocks, readmeBlocks } from './_readme';
-import { TLS_PLAN_VERSION } from '../lib/certificates/certificate-options';
+import { TLS_PLAN_VERSION } from '../lib/plan/certificate-options';
 
 const ROOT = path.join(__dirname, '..');
 /** Where the blocks are placed, virtually: inside the project, so that its packages resolve. */

@@ -10,7 +10,7 @@ import * as semver from 'semver';
 import {
   CertificateRotation, ClusterCertificates, DrainerRelease, RotationKind, RotationPhase, TlsDatabaseCluster, TlsMigrationCluster, renderApp,
 } from '../lib';
-import { changesCa, componentReload, componentRestartValue, newestCaObject, resolveRotations } from '../lib/certificates/rotation';
+import { changesCa, componentReload, componentRestartValue, newestCaObject, resolveRotations } from '../lib/plan/rotation';
 import { COMPONENTS, ComponentToken } from '../lib/model/catalog';
 
 /** A database cluster, a migration cluster and a drainer at the given releases, with the given rotations. */

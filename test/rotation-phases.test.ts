@@ -14,7 +14,7 @@ import {
 } from '../lib';
 import { COMPONENTS } from '../lib/model/catalog';
 import { expectValidAgainstCrds } from './_crds';
-import { LINK_FUNCTION, certManagerRenewalBlocks } from '../lib/certificates/rotation-script';
+import { LINK_FUNCTION, certManagerRenewalBlocks } from '../lib/scripts/rotation-script';
 import { recordedSecret, recordedSecretRef } from '../lib/synth/phase-report';
 import { spawnSync } from 'node:child_process';
 

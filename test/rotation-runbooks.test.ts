@@ -27,7 +27,7 @@ import {
 } from '../lib';
 import { secretConsumers } from '../lib/certificates/secret-consumers';
 import { databaseRunbookPath, rotationRunbookPath, tlsPlanPath, verifyReportFromOutputFolder, filesFolderOf } from '../lib/model/output-layout';
-import { ISSUE_SCRIPT } from '../lib/certificates/cfssl-files';
+import { ISSUE_SCRIPT } from '../lib/scripts/cfssl-files';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { FakeCluster } from './_fake-cluster';

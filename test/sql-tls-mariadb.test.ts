@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { IssuingMethod } from '../lib/certificates/certificate-options';
+import { IssuingMethod } from '../lib/plan/certificate-options';
 import * as names from '../lib/model/names';
 import { ClusterKind } from '../lib/model/catalog';
 import { describeWithTools, tool } from './_control-plane';

@@ -17,9 +17,9 @@ import * as path from 'node:path';
 import * as YAML from 'yaml';
 import { Chart, Testing } from 'cdk8s';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
-import { IssuingMethod } from '../lib/certificates/certificate-options';
+import { IssuingMethod } from '../lib/plan/certificate-options';
 import { ClusterKind, component } from '../lib/model/catalog';
-import { componentReload } from '../lib/certificates/rotation';
+import { componentReload } from '../lib/plan/rotation';
 import { readConfig } from '../lib/model/config-documents';
 import * as names from '../lib/model/names';
 import { describeWithTools, tool } from './_control-plane';
@@ -28,7 +28,7 @@ import { Attempt, connectNode, describeWithMariaDb, sqlBlocks } from './_mariadb
 import { CLUSTER, DIALED, NAMESPACE, issue, synthesizeAgain } from './_sql-tls-deployment';
 import { createFakeKubectl } from './_fake-kubectl';
 import { bash, shellBlocks } from './_runbooks';
-import { RotationKind } from '../lib/certificates/rotation';
+import { RotationKind } from '../lib/plan/rotation';
 import { TidbServer } from './_tidb-server';
 
 /** The name a component dials the SQL server's status port by, which its cluster certificate carries. */

@@ -10,7 +10,7 @@ import { App, Chart, Testing } from 'cdk8s';
 import { BackupRestore } from '../lib/clusters/backup-restore';
 import { filesFolderOf } from '../lib/model/output-layout';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
-import { IssuingMethod } from '../lib/certificates/certificate-options';
+import { IssuingMethod } from '../lib/plan/certificate-options';
 import { TlsDatabaseCluster, TlsDatabaseClusterProps } from '../lib/clusters/tls-database-cluster';
 import { renderApp, synthesize } from '../lib/synth/synthesize';
 import { VerifyReport, formatReport, loadPlans, parseSecrets, verify } from '../lib/verify';

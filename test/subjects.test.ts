@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
-import { CertificateSettings, IssuingMethod, KeyAlgorithm, KeyRotationPolicy } from '../lib/certificates/certificate-options';
-import { caSubject, formatDistinguishedName, leafSubject, requireDistinctSubjects, sameDistinguishedName } from '../lib/certificates/subjects';
+import { CertificateSettings, IssuingMethod, KeyAlgorithm, KeyRotationPolicy } from '../lib/plan/certificate-options';
+import { caSubject, formatDistinguishedName, leafSubject, requireDistinctSubjects, sameDistinguishedName } from '../lib/plan/subjects';
 
 const KEY = { algorithm: KeyAlgorithm.RSA, size: 2048, rotationPolicy: KeyRotationPolicy.ALWAYS };
 

@@ -6,14 +6,15 @@ import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as YAML from 'yaml';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
-import { IssuingMethod } from '../lib/certificates/certificate-options';
+import { IssuingMethod } from '../lib/plan/certificate-options';
 import { IDatabaseEndpoint } from '../lib/clusters/endpoints';
 import { PvReclaimPolicy } from '../lib/clusters/tls-cluster';
-import { OutputFile } from '../lib/synth/output-file';
+import { OutputFile } from '../lib/app/output-file';
 import { renderApp } from '../lib/synth/synthesize';
 import { TlsMigrationCluster, TlsMigrationClusterProps } from '../lib/clusters/tls-migration-cluster';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import { expectValidAgainstCrds } from './_crds';
+import { describeWithTools, tool } from './_programs';
 import { findObject, namesOf } from './_find';
 import { createFakeKubectl } from './_fake-kubectl';
 import { shellBlocks } from './_runbooks';
@@ -280,6 +281,69 @@ describe('task file', () => {
   });
 });
 
+/**
+ * A shard merge of `count` MySQL instances, every field a source takes set: four Secrets shared
+ * by the shards, ports and relay folders of their own, a password on every tenth.
+ */
+function shards(count: number): Partial<TlsMigrationClusterProps> {
+  return {
+    sources: Array.from({ length: count }, (_, i) => ({
+      sourceId: `shard-${String(i).padStart(3, '0')}`,
+      host: `mysql-${i}.shards.example.com`,
+      port: 3306 + (i % 3),
+      user: 'mig',
+      ...(i % 10 === 0 ? { password: `pw-${i}` } : {}),
+      tlsSecretName: `shards-${i % 4}-tls`,
+      relayDir: `./relay_log/shard-${i}`,
+    })),
+    target: { host: 'tidb.example.com', user: 'root', tlsSecretName: 'target-tls' },
+    task: { name: 'merge', isSharding: true },
+  };
+}
+
+describe('shard merges of 64 to 256 MySQL instances', () => {
+  test.each([64, 80, 256])('%i shards synthesize: one source file each, every one in the task file', (count) => {
+    const { objects, files, yaml } = synth(shards(count));
+    const task = yaml('demo/basic/migration/task.yaml');
+    expect(task['mysql-instances']).toHaveLength(count);
+    expect(task['mysql-instances'][count - 1]).toEqual({ 'source-id': `shard-${String(count - 1).padStart(3, '0')}`, 'loader-config-name': 'global' });
+    expect(files.filter((f) => /^demo\/basic\/migration\/shard-\d+\.yaml$/.test(f.path))).toHaveLength(count);
+    expect(yaml('demo/basic/migration/shard-063.yaml').from).toMatchObject({ host: 'mysql-63.shards.example.com', port: 3306, user: 'mig' });
+    const mc = findObject(objects, 'MigrationCluster', 'basic');
+    expect(mc.spec.tlsClientSecretNames).toEqual(['shards-0-tls', 'shards-1-tls', 'shards-2-tls', 'shards-3-tls', 'target-tls']);
+    expectValidAgainstCrds(objects);
+  });
+});
+
+describeWithTools('the task file, read by the migration tool\'s own checks', ['dm-task-check'], () => {
+  /** Writes the migration folder of a synth to a folder of its own and runs dm-task-check on the task and every source file. */
+  const check = (files: readonly { path: string; content: string }[]) => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'dm-task-'));
+    try {
+      const migration = files.filter((f) => f.path.startsWith('demo/basic/migration/'));
+      migration.forEach((f) => fs.writeFileSync(path.join(folder, path.posix.basename(f.path)), f.content));
+      const sources = migration.map((f) => path.posix.basename(f.path)).filter((name) => name !== 'task.yaml');
+      return spawnSync(tool('dm-task-check'), ['task.yaml', ...sources], { cwd: folder, encoding: 'utf8', timeout: 120_000 });
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  };
+
+  test('a 256-shard task and its source files pass: decoded strictly, adjusted, one subtask per source', () => {
+    const run = check(synth(shards(256)).files);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ sources: 256, subtasks: 256 });
+  });
+
+  test('a task file with a key the tool does not know is refused by it: the check can fail', () => {
+    const files = synth(shards(2)).files.map((f) => f.path.endsWith('/task.yaml') ? { ...f, content: f.content.replace('is-sharding:', 'is-shardng:') } : f);
+    const run = check(files);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/field is-shardng not found/);
+  });
+});
+
 describe('files and cluster agree', () => {
   const { objects, yaml, cluster } = synth({
     sources: [
@@ -523,9 +587,9 @@ describe('input errors', () => {
     ['a source that is not an object', { sources: ['mysql.example.com' as any] },
       'demo/migration: sources[0]: received "mysql.example.com"; expected an upstream database: { sourceId, host, user, tlsSecretName }'],
     ['source id', { sources: [{ sourceId: 'a/b', host: 'h', user: 'u', tlsSecretName: 's' }] },
-      'demo/migration: sources[0].sourceId: received "a/b"; expected a source id of at most 63 letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit'],
-    ['a source id too long to name its file', { sources: [{ ...BASE.sources[0], sourceId: 'x'.repeat(64) }] },
-      `demo/migration: sources[0].sourceId: received "${'x'.repeat(64)}"; expected a source id of at most 63 letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit`],
+      'demo/migration: sources[0].sourceId: received "a/b"; expected a source id of at most 32 letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit (the migration tool refuses a longer source id)'],
+    ['a source id longer than the migration tool takes', { sources: [{ ...BASE.sources[0], sourceId: 'x'.repeat(33) }] },
+      `demo/migration: sources[0].sourceId: received "${'x'.repeat(33)}"; expected a source id of at most 32 letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit (the migration tool refuses a longer source id)`],
     ['source id of the task file', { sources: [{ sourceId: 'task', host: 'h', user: 'u', tlsSecretName: 's' }] },
       'demo/migration: sources[0].sourceId: received "task"; expected a source id other than "task": task.yaml is the task file'],
     ['duplicate source id', {

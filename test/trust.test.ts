@@ -1,5 +1,5 @@
 /**
- * Who may hold which trust (lib/model/trust.ts, lib/synth/trust-rule.ts), generated from the model
+ * Who may hold which trust (lib/model/trust.ts, lib/app/trust-rule.ts), generated from the model
  * itself: for every trust-bearing object the model lists for a deployment's clusters (every owner
  * class, from deployments that have them all: cert-manager with TLS for MySQL clients, a reload
  * user, sinks and a migration; a span whose cluster keeps the root; cfssl; Secrets the user

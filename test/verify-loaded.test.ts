@@ -5,13 +5,13 @@ import { Testing } from 'cdk8s';
 import { cli } from './_cli';
 import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
-import { RotationKind } from '../lib/certificates/rotation';
-import { TlsPlan } from '../lib/certificates/certificate-options';
+import { RotationKind } from '../lib/plan/rotation';
+import { TlsPlan } from '../lib/plan/certificate-options';
 import {
   CHECKS, CheckResult, POD_CHECKS, SPAN_CHECKS, SecretsAndPods, VerifyInputError, VerifyReport, lastWritten, loadPlans, parseSecrets, parseSecretsAndPods, verify,
 } from '../lib/verify';
 import { checkLoaded } from '../lib/verify/loaded';
-import { KUBELET_PROJECTION_SECONDS } from '../lib/model/catalog';
+import { KUBELET_PROJECTION_SECONDS } from '../lib/model/catalog-pods';
 import { SecretsOptions, TestPki, secretObject, userTlsSecret } from './_pki';
 import { writeLaidOut } from './_output';
 

@@ -9,8 +9,9 @@ import * as YAML from 'yaml';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { docBlocks } from './_readme';
 import { cli } from './_cli';
-import { ClusterCertificates, ClusterCertificatesProps } from '../lib/certificates/cluster-certificates';
-import { IssuingMethod, TLS_PLAN_VERSION, TlsPlan } from '../lib/certificates/certificate-options';
+import { ClusterCertificates } from '../lib/certificates/cluster-certificates';
+import { ClusterCertificatesProps } from '../lib/certificates/cluster-certificates-props';
+import { IssuingMethod, TLS_PLAN_VERSION, TlsPlan } from '../lib/plan/certificate-options';
 import { synthesize } from '../lib/synth/synthesize';
 import { outputFile, writeLaidOut } from './_output';
 import { filesFolderOf } from '../lib/model/output-layout';
@@ -22,7 +23,7 @@ import { MAX_LINE } from '../lib/verify/text';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { createFakeKubectl } from './_fake-kubectl';
 import { SecretListJson, SecretsOptions, TestCa, TestPki, issueLeaf, makeIntermediate, makeKey, secretObject } from './_pki';
-import { RotationPhase } from '../lib/certificates/rotation';
+import { RotationPhase } from '../lib/plan/rotation';
 
 /**
  * The time the certificates are checked at: this hour, since the chain and handshake checks are

@@ -10,22 +10,21 @@ import {
   CertificateSpecSubject, CertificateSpecUsages,
 } from '../../imports/certificates-cert-manager.io';
 import { Issuer } from '../../imports/issuers-cert-manager.io';
-import { ClusterKind, USAGES, clusterKind, component } from '../model/catalog';
-import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan, TlsPlanSqlTls } from './certificate-options';
-import { IssuingMethod } from './certificate-options';
+import { ClusterKind, clusterKind, component } from '../model/catalog';
+import { USAGES } from '../model/catalog-certificates';
+import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan, TlsPlanSqlTls } from '../plan/certificate-options';
+import { IssuingMethod } from '../plan/certificate-options';
 import { parseDuration } from '../model/duration';
 import type { CertificateTrust, ManagedCertificate } from '../model/expiry';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
-import { OutputFile } from '../synth/output-file';
-import { certManagerRotationScript, sqlManagedDomain } from './rotation-script';
-import { DistinguishedName, caSubject, leafSubject } from './subjects';
+import { OutputFile } from '../app/output-file';
+import { certManagerRotationScript, sqlManagedDomain } from '../scripts/rotation-script';
+import { DistinguishedName, caSubject, leafSubject } from '../plan/subjects';
 import type { CertificateRenderer } from './renderer';
-import { caObjectsInUse, leafCustody, signingCaObject } from './rotation';
+import { caObjectsInUse, leafCustody, signingCaObject } from '../plan/rotation';
+import { CERT_MANAGER_GROUP } from '../plan/issuer-ref';
 import { declareIntermediate, intermediateMissingHint, intermediateStep, rootDuration, rootSubject } from './intermediate';
-
-/** The group of cert-manager's issuers, as `issuerRef.group` names it. */
-export const CERT_MANAGER_GROUP = 'cert-manager.io';
 
 /** What every client and server Certificate of a cluster shares, resolved once before any object is made. */
 interface LeafFields {

@@ -5,16 +5,17 @@
  * makes the keys where the user runs it.
  */
 import { Construct } from 'constructs';
-import { CFSSL_PROFILES, ClusterKind, USAGES } from '../model/catalog';
-import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan, TlsPlanSqlTls } from './certificate-options';
-import { IssuingMethod } from './certificate-options';
+import { ClusterKind } from '../model/catalog';
+import { CFSSL_PROFILES, USAGES } from '../model/catalog-certificates';
+import type { CertificateSettings, ResolvedPrivateKey, ServerCertificatePlan, TlsPlanSqlTls } from '../plan/certificate-options';
+import { IssuingMethod } from '../plan/certificate-options';
 import { inputError } from '../model/errors';
 import * as layout from '../model/output-layout';
-import { IOutputFileContent, OutputFile } from '../synth/output-file';
+import { IOutputFileContent, OutputFile } from '../app/output-file';
 import type { CertificateRenderer } from './renderer';
-import { DistinguishedName, caSubject, leafSubject } from './subjects';
-import { CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare } from './cfssl-files';
-import { issueScript } from './cfssl-script';
+import { DistinguishedName, caSubject, leafSubject } from '../plan/subjects';
+import { CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare } from '../scripts/cfssl-files';
+import { issueScript } from '../scripts/cfssl-script';
 
 /** A cfssl `key` object. */
 export interface CfsslKey {

@@ -4,220 +4,50 @@
  * chosen issuing method.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { ApiObject, Chart } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-27';
 import type { CdkPlusPackage } from '../model/secret-ref';
 import { Construct, IConstruct } from 'constructs';
-import { TlsEnablementPhase, nextEnablementPhase, planEnablement } from '../model/enablement';
-import {
-  COMPONENT_TOKENS, ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, OPERATOR_ROLL_ORDER_SOURCE, PORTS, SERVER_IP_ADDRESSES, USAGES, clusterKind, component, isComponentToken,
-} from '../model/catalog';
-import {
-  CertificateSettings, CertificateSubject, ExtraNames, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames, ServerCertificateOptions,
-  ServerCertificatePlan, TLS_PLAN_VERSION, TlsPlan, TlsPlanUserSecret,
-} from './certificate-options';
-import { DurationValue, durationSpec } from '../model/duration';
-import { describeType, inputError } from '../model/errors';
+import { TlsEnablementPhase, nextEnablementPhase } from '../model/enablement';
+import { COMPONENT_TOKENS, ClusterKind, ComponentToken, clusterKind, component, isComponentToken } from '../model/catalog';
+import { SERVER_IP_ADDRESSES } from '../model/catalog-certificates';
+import { CertificateSettings, IssuingMethod, ResolvedIssuerReference, ServerCertificateOptions, ServerCertificatePlan, TlsPlan } from '../plan/certificate-options';
+import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
-import { OutputFile } from '../synth/output-file';
-import { renderCertManager } from './cert-manager';
-import { sqlManagedDomain } from './rotation-script';
-import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from './certificate-settings';
-import { renderCfssl } from './cfssl';
+import { OutputFile } from '../app/output-file';
+import { SERVER_OPTIONS_SHAPE, checkExtraNames, checkSecretNames, resolveKeys, resolveSubject, resolveValidity } from '../plan/certificate-settings';
 import { EXPIRY_WATCH_OPTIONS_SHAPE, ExpiryWatch, ExpiryWatchOptions, IWatchedCertificates } from './expiry-watch';
 import { ResolvedSqlTlsOptions, SqlTls } from './sql-tls';
 import type { ExternalTlsSecret, ManagedCertificate } from '../model/expiry';
 import type { CertificateRenderer } from './renderer';
+import { issuingRenderer } from './issuing-method';
 import type { RunbookStep } from '../documents/runbook';
-import { RotationConsumer, RotationRunbookInput, RotationWriter, rotationRunbook } from '../documents/rotation-runbook';
-import { ROLLING_KINDS, secretConsumers } from './secret-consumers';
-import { restartAnnotationKey } from '../model/settings';
-import { ISSUE_SCRIPT, pkiCopyFolder } from './cfssl-files';
-import { renderUserProvided } from './user-provided';
-import { registerCertificates } from '../synth/app-rules';
-import { PropShape, ShapeOf, checkArguments, checkProps, constructOf, isConstruct, listOf, objectOf, oneOf } from '../model/props';
-import { ISSUER_REF_SHAPE, IssuerReference, ResolvedIssuerReference, resolveIssuerRef } from './issuer-ref';
+import { rotationRunbook } from '../documents/rotation-runbook';
+import { CLUSTER_CERTIFICATES_SHAPE, ClusterCertificatesProps } from './cluster-certificates-props';
+import { importedSecret } from './imported-secret';
+import { rotationRunbookInput } from './rotation-plan';
+import { clusterPlan } from './cluster-plan';
+import { registerCertificates } from '../app/registry';
+import { checkArguments, checkProps, constructOf, isConstruct, objectOf, oneOf } from '../model/props';
+import { resolveIssuerRef } from '../plan/issuer-ref';
 import {
-  CA_CHANGE_REASON, CertificateRotation, ComponentReload, ROTATION_SHAPE, ResolvedRotation, RotationKind, caObjectOf, changesCa, componentReload, componentRestartValue, isLastPhase,
-  caObjectsInUse, resolveRotations, restartOrder, restartValue, restartsIn, signingCaObject,
-} from './rotation';
+  ComponentReload, ResolvedRotation, RotationKind, componentReload, componentRestartValue, caObjectsInUse, resolveRotations, signingCaObject,
+} from '../plan/rotation';
 import { requireRelease } from '../model/versions';
-import type { NamespacedName } from '../model/names';
-import { requireDistinctSubjects } from './subjects';
-import { KubernetesSpan, ResolvedSpan, SPAN_SHAPE, resolveSpan } from '../model/span';
-import { intermediateStep, requireSpanSettings } from './intermediate';
+import { requireDistinctSubjects } from '../plan/subjects';
+import { ResolvedSpan, resolveSpan } from '../model/span';
+import { requireSpanSettings } from './intermediate';
 import { TrustedObject, clusterKey, loadableByCluster } from '../model/trust';
 import { clusterTrust } from '../model/trust-objects';
 import { grantClusterTrust } from '../model/trust-grants';
+import { claimCluster } from '../model/cluster-claims';
 import { DNS_SUBDOMAIN_MAX, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
-
-
-/** Props of {@link ClusterCertificates}. */
-export interface ClusterCertificatesProps {
-  /** The name of the cluster (both the `DatabaseCluster` and the `MigrationCluster` of that name). */
-  readonly clusterName: string;
-  /**
-   * The namespace the cluster runs in.
-   * @default - the namespace of the enclosing chart
-   */
-  readonly namespace?: string;
-  /**
-   * The Common Name shared by every certificate; the components' allowed Common Name lists hold it.
-   * @default - the cluster name
-   */
-  readonly commonName?: string;
-  /**
-   * The subject fields of the certificates. With cert-manager they go on the server and client
-   * certificates, whose subject is these fields and the Common Name, while the CA's subject is its
-   * Common Name alone; with cfssl they go on the CA (`names` of `ca-csr.json`), while the server and
-   * client certificates carry the Common Name alone. Either way no certificate carries the subject
-   * of the CA that signs it, which OpenSSL would reject as self-signed.
-   * @default - organization set to the cluster name
-   */
-  readonly subject?: CertificateSubject;
-  /**
-   * Server components to issue certificates for. Cluster constructs add the components they run
-   * with {@link ClusterCertificates.addComponent}.
-   * @default - none
-   */
-  readonly components?: ComponentToken[];
-  /**
-   * Extra DNS names and IP addresses per component, applied whenever the component is added.
-   * @default - none
-   */
-  readonly extraNames?: { readonly [token: string]: ExtraNames };
-  /**
-   * A cluster DNS domain such as `cluster.local`. When set, every `.svc` host name is also issued
-   * in its fully qualified form (`….svc.<domain>`), and the `DatabaseCluster` of these certificates
-   * carries the same `spec.clusterDomain`, so that the names the operator gives its components are
-   * the names on their certificates. The operator's `MigrationCluster` has no such field (release
-   * 1.6): its members keep dialing the `.svc` names.
-   * @default - only the names of the specification's table
-   */
-  readonly clusterDomain?: string;
-  /**
-   * Private key algorithm, size and rotation of the server and client certificates, and algorithm
-   * and size of the CA's key with cert-manager. With cfssl the CA key is always RSA 2048, the
-   * specification's limit.
-   * @default - RSA 2048, rotated at every renewal
-   */
-  readonly privateKey?: PrivateKeyOptions;
-  /**
-   * Whether cert-manager makes a new CA key when it renews the CA (720h before it expires, by
-   * default). Only `Never` is accepted: with a new key, the certificates issued before the renewal
-   * no longer chain to the `ca.crt` of certificates issued after it (cert-manager writes only the
-   * signing CA into `ca.crt` and does not re-issue the others), and components that restart in
-   * between reject their peers. With the same key and subject, old and new certificates verify
-   * against either CA certificate. A new CA key is a declared rotation of kind `ca-replacement`.
-   * @default KeyRotationPolicy.NEVER
-   */
-  readonly caKeyRotationPolicy?: KeyRotationPolicy;
-  /**
-   * How the certificates are issued.
-   * @default IssuingMethod.CERT_MANAGER
-   */
-  readonly method?: IssuingMethod;
-  /**
-   * With {@link IssuingMethod.USER_PROVIDED}: the names of the Secrets you created, checked
-   * against the names the operator loads.
-   * @default - no names stated; `required-secrets.md` lists the names to use
-   */
-  readonly secretNames?: ProvidedSecretNames;
-  /**
-   * CA validity.
-   * @default '87600h'
-   */
-  readonly caDuration?: DurationValue;
-  /**
-   * How long before the CA expires it is renewed (cert-manager method).
-   * @default '720h'
-   */
-  readonly caRenewBefore?: DurationValue;
-  /**
-   * Server and client certificate validity; must be shorter than the CA's.
-   * @default '8760h'
-   */
-  readonly duration?: DurationValue;
-  /**
-   * How long before a server or client certificate expires it is renewed (cert-manager method).
-   * @default '360h'
-   */
-  readonly renewBefore?: DurationValue;
-  /**
-   * The rotations of the certificates, oldest first: the last one is under way (or the last one
-   * done). Each phase of a rotation is one commit of the app: the output then holds what that
-   * phase needs (the issuing script's or the rotation script's actions, the objects, the restart
-   * annotations of every component and `rotation-runbook.md`). Keep finished rotations declared:
-   * they name the certificates in use.
-   * @default - none: the certificates made at creation
-   */
-  readonly rotations?: CertificateRotation[];
-  /**
-   * An issuer of cert-manager's that you run (a `ClusterIssuer` backed by Vault or by your
-   * enterprise CA, say) to sign the server and client certificates instead of a CA of the library's:
-   * no CA Certificate and no Issuer is declared, and every Certificate names this issuer. It must
-   * sign for the cluster's internal host names with client and server usages, and write its CA to
-   * each Secret's `ca.crt`. cert-manager method only; `caDuration`, `caRenewBefore`,
-   * `caKeyRotationPolicy` and `rotations` are refused with it, since the CA is yours.
-   * @default - a CA of the library's for the cluster, with its self-signed Issuer and one CA Issuer per cluster kind
-   */
-  readonly issuerRef?: IssuerReference;
-  /**
-   * One database cluster across several Kubernetes clusters: the Kubernetes clusters it spans, each
-   * with its cluster DNS domain, and the one this app's output is for. Synthesize one app per
-   * Kubernetes cluster, each naming its own as `current`, into an output folder of its own. Every
-   * server certificate then names its fully qualified host names in its own cluster's domain, the
-   * names the members of the other clusters reach it by, and trust runs through
-   * one root CA that no cluster holds: the output's `issue-intermediate.sh` signs this Kubernetes
-   * cluster's intermediate CA with it and creates its Secret, and cert-manager issues every
-   * certificate here from that intermediate. The `DatabaseCluster` carries this cluster's domain,
-   * `acrossK8s` and, outside the first Kubernetes cluster, the first one's cluster to join, in the
-   * first one's namespace (each Kubernetes cluster may give the cluster a namespace of its own). A CA
-   * replacement in `rotations` replaces the root, phase by phase in every Kubernetes cluster
-   * (synthesize the outputs together with `synthesizeAll`). cert-manager method only;
-   * `clusterDomain`, `issuerRef`, `caRenewBefore` and `caKeyRotationPolicy` are refused with it.
-   * @default - one Kubernetes cluster, with a CA of its own
-   */
-  readonly span?: KubernetesSpan;
-}
-
-/** The props of a certificate subject. */
-const SUBJECT_FIELDS: PropShape = { organization: 'string?', organizationalUnit: 'string?', country: 'string?', state: 'string?', locality: 'string?' };
-
-/**
- * The `subject` prop, for every construct that takes one.
- * @internal
- */
-export const SUBJECT_PROP = objectOf(SUBJECT_FIELDS, true,
-  `an object with ${Object.keys(SUBJECT_FIELDS).slice(0, -1).join(', ')} and ${Object.keys(SUBJECT_FIELDS).at(-1)}, each optional`);
 
 /** A component token, as a method's argument. */
 const TOKEN = oneOf(COMPONENT_TOKENS, false);
 
 /** A cluster kind, as a method's argument. */
 const KIND = oneOf(Object.values(ClusterKind), false);
-
-const CLUSTER_CERTIFICATES_SHAPE = {
-  clusterName: 'string',
-  namespace: 'string?',
-  commonName: 'string?',
-  subject: SUBJECT_PROP,
-  components: 'strings?',
-  extraNames: 'object?',
-  clusterDomain: 'string?',
-  privateKey: objectOf({ algorithm: oneOf(Object.values(KeyAlgorithm)), size: 'number?', rotationPolicy: oneOf(Object.values(KeyRotationPolicy)) }),
-  caKeyRotationPolicy: oneOf(Object.values(KeyRotationPolicy)),
-  method: oneOf(Object.values(IssuingMethod)),
-  secretNames: objectOf({ servers: 'object?', clients: 'object?' }),
-  caDuration: durationSpec(),
-  caRenewBefore: durationSpec(),
-  duration: durationSpec(),
-  renewBefore: durationSpec(),
-  rotations: listOf(ROTATION_SHAPE, true, 'a list of rotations, each { id, kind?, phase? }'),
-  issuerRef: ISSUER_REF_SHAPE,
-  span: SPAN_SHAPE,
-} satisfies ShapeOf<ClusterCertificatesProps>;
 
 /**
  * The certificates of one cluster name in one namespace: the CA, one server certificate per
@@ -291,6 +121,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
 
     this.clusterName = props.clusterName;
     this.namespace = namespace;
+    claimCluster(this, namespace, props.clusterName);
     this.commonName = commonName;
     this.method = props.method ?? IssuingMethod.CERT_MANAGER;
     this.issuer = resolveIssuerRef(this, props);
@@ -335,7 +166,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
       requireDistinctSubjects(this, this.settings, this.method);
     }
     checkSecretNames(this, this.method, props.secretNames);
-    this.renderer = this.createRenderer();
+    this.renderer = issuingRenderer(this, this.method, { settings: this.settings, sqlPlan: () => this.sql?.plan(), plan: () => this.plan() });
     new OutputFile(this, 'Plan', { path: layout.tlsPlanPath(namespace, props.clusterName), content: { render: () => `${JSON.stringify(this.plan(), undefined, 2)}\n` } });
     for (const token of props.components ?? []) {
       this.addComponent(token);
@@ -343,7 +174,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
     if (this.rotation !== undefined) {
       new OutputFile(this, 'RotationRunbook', {
         path: layout.rotationRunbookPath(namespace, props.clusterName),
-        content: { render: () => rotationRunbook(this.rotationRunbookInput(this.rotation!)) },
+        content: { render: () => rotationRunbook(rotationRunbookInput(this, this.rotation!, this.drainerName())) },
       });
     }
     registerCertificates(this);
@@ -591,43 +422,7 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    * @jsii ignore
    */
   public plan(): TlsPlan {
-    const { settings } = this;
-    return {
-      version: TLS_PLAN_VERSION,
-      clusterName: this.clusterName,
-      namespace: this.namespace,
-      method: this.method,
-      commonName: this.commonName,
-      organization: settings.subject.organization,
-      privateKey: { algorithm: settings.privateKey.algorithm, size: settings.privateKey.size },
-      ...(this.issuer !== undefined ? { issuer: { ...this.issuer } } : {
-        ca: {
-          secretName: this.caSecretName, duration: settings.caDuration, renewBefore: settings.caRenewBefore,
-          privateKey: { algorithm: settings.caPrivateKey.algorithm, size: settings.caPrivateKey.size },
-        },
-      }),
-      duration: settings.duration,
-      renewBefore: settings.renewBefore,
-      secrets: [
-        ...this.clusterKinds.map((kind) => ({
-          name: this.clientSecretName(kind), role: 'client' as const, cluster: kind, usages: [...USAGES.client],
-        })),
-        ...this.serverCertificates.map((s) => ({
-          name: s.secretName, role: 'server' as const, cluster: component(s.token).cluster, component: s.token,
-          usages: [...USAGES.server], dnsNames: [...s.dnsNames], ipAddresses: [...s.ipAddresses], reloadsLeaf: this._componentReload(s.token).reloadsLeaf,
-        })),
-      ],
-      userSecrets: this.planUserSecrets(),
-      rotation: this.planRotation(),
-      enablement: this.enablementPhase === undefined ? undefined : planEnablement(this.enablementPhase, {
-        member: names.firstPodName(this.clusterName, 'coordinator'),
-        peerUrl: names.coordinatorPeerUrl(this.clusterName, this.namespace, 0, this.clusterDomain),
-      }),
-      sqlTls: this.sql?.plan(),
-      span: this.span && {
-        kubernetesCluster: this.span.current.name, clusterDomain: this.span.current.clusterDomain, clusters: this.span.clusters.map((c) => ({ ...c })),
-      },
-    };
+    return clusterPlan(this);
   }
 
   /**
@@ -716,25 +511,6 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
   }
 
   /**
-   * The plan's `userSecrets`: the Secrets the user creates that the cluster loads, but those the
-   * plan names already (a migration target handed the Secret of `addSqlClient`, in `sqlTls`; a
-   * span's intermediate, the CA Secret of `ca` and `rotation.caSecrets`), so that none is checked
-   * twice; undefined when none is left.
-   */
-  private planUserSecrets(): TlsPlanUserSecret[] | undefined {
-    const named = new Set([
-      ...this.clusterKinds.map((kind) => `${this.namespace}/${this.clientSecretName(kind)}`),
-      ...this.serverCertificates.map((s) => `${this.namespace}/${s.secretName}`),
-      ...(this.sql?.plan().secrets ?? []).map((s) => `${s.namespace}/${s.name}`),
-      ...(this.issuer === undefined ? [`${this.namespace}/${this.caSecretName}`] : []),
-      ...Object.values(this.planRotation()?.caSecrets ?? {}).map((name) => `${this.namespace}/${name}`),
-    ]);
-    const user = this.externalTlsSecrets().filter((s) => !named.has(`${s.namespace}/${s.name}`))
-      .map((s) => ({ name: s.name, cluster: s.cluster, usedBy: s.usedBy }));
-    return user.length > 0 ? user : undefined;
-  }
-
-  /**
    * How a component takes a new certificate at the version its cluster declares.
    * @internal
    */
@@ -752,165 +528,9 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
     return this.rotation === undefined ? undefined : componentRestartValue(this.rotation, this._componentReload(token).reloadsLeaf);
   }
 
-  /** The planned components the declared phase restarts, and those that take it while they run, with the reason for each. */
-  private phaseRestarts(r: ResolvedRotation): { readonly token: ComponentToken; readonly restarts: boolean; readonly reason: string }[] {
-    return restartOrder([...this.servers.keys()]).map((token) => {
-      const reload = this._componentReload(token);
-      return { token, restarts: restartsIn(r.kind, r.phase, reload.reloadsLeaf), reason: changesCa(r.kind, r.phase) ? CA_CHANGE_REASON : reload.reason };
-    });
-  }
-
   /** The phase of the TLS enablement declared by the database cluster, when one is (see {@link declareEnablement}). */
   public get enablement(): TlsEnablementPhase | undefined {
     return this.enablementPhase;
-  }
-
-  /** cert-manager: the CA Secret of each generation the Secrets trust in this phase, by generation. */
-  private caSecretsByGeneration(): Record<string, string> {
-    const r = this.rotation;
-    return r === undefined ? {} : Object.fromEntries(r.content.caCertificates.map((g) => [g, names.signingSecretName(this.clusterName, caObjectOf(r, g), this.span?.current.name)]));
-  }
-
-  /** The plan's rotation section. */
-  private planRotation(): TlsPlan['rotation'] {
-    const r = this.rotation;
-    if (r === undefined) {
-      return undefined;
-    }
-    const restarts = this.phaseRestarts(r);
-    return {
-      id: r.id,
-      kind: r.kind,
-      phase: r.phase,
-      phases: [...r.phases],
-      previous: r.previous,
-      caCertificates: [...r.content.caCertificates],
-      leafGeneration: r.content.leafGeneration,
-      signedBy: r.content.signedBy,
-      caSecrets: this.method === IssuingMethod.CERT_MANAGER ? this.caSecretsByGeneration() : undefined,
-      restartOrder: restarts.filter((c) => c.restarts).map((c) => c.token),
-      reloading: restarts.filter((c) => !c.restarts).map((c) => c.token),
-      history: r.history.map((h) => ({ id: h.id, kind: h.kind })),
-    };
-  }
-
-  /** What the rotation runbook of the declared phase says, resolved at synth. */
-  private rotationRunbookInput(r: ResolvedRotation): RotationRunbookInput {
-    const drainer = this.servers.get('drainer');
-    const components = this.phaseRestarts(r);
-    const restarting = components.filter((c) => c.restarts).map((c) => c.token);
-    const plan = this.plan();
-    const sqlSecrets = plan.sqlTls?.secrets ?? [];
-    return {
-      clusterName: this.clusterName,
-      namespace: this.namespace,
-      id: r.id,
-      kind: r.kind,
-      phase: r.phase,
-      phases: r.phases,
-      leafGeneration: r.content.leafGeneration,
-      caCertificates: r.content.caCertificates,
-      writer: this.rotationWriter(r),
-      manifestFile: layout.manifestFileName(Chart.of(this)),
-      restartAnnotation: { key: restartAnnotationKey(this), value: restartValue(r) },
-      rollOrder: this.clusterKinds.map((k) => ({
-        resourceKind: clusterKind(k).resourceKind,
-        components: OPERATOR_ROLL_ORDER[k].filter((t) => restarting.includes(t)),
-      })),
-      components,
-      rollOrderSource: OPERATOR_ROLL_ORDER_SOURCE,
-      drainerName: drainer ? names.drainerName(this.clusterName, drainer.options.releaseName!, drainer.options.drainerName) : undefined,
-      discoveryName: this.servers.has('discovery') ? names.discoveryDeploymentName(this.clusterName) : undefined,
-      clientSecretNames: this.clusterKinds.map((k) => names.clientSecretName(this.clusterName, k)),
-      sqlSecrets: sqlSecrets.map((s) => ({ namespace: s.namespace, name: s.name, server: s.role === 'server' })),
-      sqlReload: this.sqlReload(components),
-      consumers: this.secretConsumers([...plan.secrets.map((s) => ({ namespace: this.namespace, name: s.name })), ...sqlSecrets]),
-      verifyReport: layout.verifyReportFromOutputFolder(this.namespace, this.clusterName),
-      leftBehind: this.leftBehind(r, plan),
-      span: this.span === undefined ? undefined : {
-        current: this.span.current.name,
-        clusters: this.span.clusters.map((c) => c.name),
-        // The first phase of a root replacement signs the intermediate of the next root before anything is applied.
-        intermediate: r.kind === RotationKind.CA_REPLACEMENT && r.phase === r.phases[0] ? intermediateStep(this.settings, this.span, layout.manifestFileName(Chart.of(this))) : undefined,
-      },
-    };
-  }
-
-  /** The MySQL port's reload in a phase that does not restart the SQL server but changes its certificate: who runs the statement, on which pods. */
-  private sqlReload(components: readonly { readonly token: ComponentToken; readonly restarts: boolean }[]): RotationRunbookInput['sqlReload'] {
-    const statement = this._componentReload('sqlserver').statement;
-    const client = this.sql?.reloadClient;
-    if (statement === undefined || client === undefined || this.sql === undefined || components.some((c) => c.token === 'sqlserver' && c.restarts)) {
-      return undefined;
-    }
-    return {
-      statement: statement.sql,
-      user: statement.user,
-      clientSecret: client.secretName,
-      serverSecret: this.sql.serverSecretName,
-      podSelector: names.componentPodSelector(this.clusterName, 'sqlserver'),
-      port: PORTS.sql,
-    };
-  }
-
-  /** cert-manager, after a CA replacement's last phase: the previous CAs (the SQL CA too) and the staging certificates, to delete. */
-  private leftBehind(r: ResolvedRotation, plan: TlsPlan): RotationRunbookInput['leftBehind'] {
-    if (this.method !== IssuingMethod.CERT_MANAGER || r.kind !== RotationKind.CA_REPLACEMENT || !isLastPhase(r)) {
-      return undefined;
-    }
-    const leaves = [...plan.secrets.map((s) => ({ namespace: this.namespace, name: s.name })), ...(plan.sqlTls?.secrets ?? [])];
-    const staged = leaves.map((s) => ({ namespace: s.namespace, name: names.stagingSecretName(s.name, r.id) }));
-    const sql = plan.sqlTls && sqlManagedDomain(this.namespace, this.clusterName, plan.sqlTls);
-    // With a span, the previous CA is the previous intermediate's Secret, which no Certificate issued.
-    const caCertificates = [
-      ...(this.span === undefined ? [{ namespace: this.namespace, name: names.caCertificateName(this.clusterName, r.previousCa) }] : []),
-      ...(sql ? [{ namespace: sql.caNamespace, name: sql.caCertificate(r.previousCa) }] : []),
-    ];
-    const caSecrets = [
-      { namespace: this.namespace, name: names.signingSecretName(this.clusterName, r.previousCa, this.span?.current.name) },
-      ...(sql ? [{ namespace: sql.caNamespace, name: sql.caSecret(r.previousCa) }] : []),
-    ];
-    return { caSecrets, certificates: [...caCertificates, ...staged], secrets: [...caSecrets, ...staged] };
-  }
-
-  /**
-   * The workloads anywhere in the app that load one of `secrets`, each in its namespace (a
-   * cdk8s-plus Deployment mounting `clientSecret()`, say), rendered to read their pod specs.
-   */
-  private secretConsumers(secrets: readonly NamespacedName[]): RotationConsumer[] {
-    const workloads = this.node.root.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c)).map((o) => o.toJson());
-    return names.byNamespace(secrets).flatMap(([namespace, ofNamespace]) => secretConsumers(workloads, namespace, ofNamespace.map((s) => s.name)))
-      .map((c) => ({ ...c, rolling: ROLLING_KINDS.has(c.kind) }));
-  }
-
-  /** How the declared phase writes the Secrets, by method. */
-  private rotationWriter(r: ResolvedRotation): RotationWriter {
-    switch (this.method) {
-      case IssuingMethod.CFSSL:
-        return { method: 'cfssl', folder: layout.fromOutputFolder(layout.cfsslFolder(this.namespace, this.clusterName)), copy: pkiCopyFolder(this.namespace, this.clusterName), script: ISSUE_SCRIPT };
-      case IssuingMethod.CERT_MANAGER:
-        return {
-          method: 'cert-manager',
-          selector: names.certificatesSelector(this.clusterName),
-          script: layout.fromOutputFolder(layout.rotationScriptPath(this.namespace, this.clusterName)),
-          renewal: r.kind === RotationKind.LEAF_RENEWAL,
-        };
-      default:
-        return { method: 'user-provided', requiredSecrets: layout.REQUIRED_SECRETS_FILE };
-    }
-  }
-
-  private createRenderer(): CertificateRenderer {
-    switch (this.method) {
-      case IssuingMethod.CERT_MANAGER:
-        return renderCertManager(this, this.settings, () => this.sql?.plan());
-      case IssuingMethod.CFSSL:
-        return renderCfssl(this, this.settings, () => this.sql?.plan());
-      case IssuingMethod.USER_PROVIDED:
-        return renderUserProvided(this, this.settings, () => this.plan());
-      default:
-        return inputError(this, 'method', this.method, `one of ${Object.values(IssuingMethod).map((m) => `"${m}"`).join(', ')}`);
-    }
   }
 
   /**
@@ -950,6 +570,12 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
     return this.expiry;
   }
 
+  /** The drainer's name, when the drainer's certificate is planned. */
+  private drainerName(): string | undefined {
+    const drainer = this.servers.get('drainer');
+    return drainer && names.drainerName(this.clusterName, drainer.options.releaseName!, drainer.options.drainerName);
+  }
+
   private addKind(kind: ClusterKind): void {
     if (this.kinds.has(kind)) {
       return;
@@ -958,31 +584,4 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
     this.kinds.add(kind);
     this.renderer.addKind(kind);
   }
-}
-
-/** The Secrets handed out, per scope, per cdk8s-plus package given (`undefined`: the default), by name. */
-const handedOut = new WeakMap<Construct, Map<CdkPlusPackage<unknown> | undefined, Map<string, unknown>>>();
-
-/**
- * The Secret of the given name as an `ISecret` of the cdk8s-plus package given, or of
- * cdk8s-plus-27 (the design's default), made once per package and name under `scope` (a construct
- * of no output: it writes nothing). The default package's Secret has the id `Secret-<name>`
- * whatever was asked before it; each package given has a number by its first use. cdk8s-plus-27
- * is loaded here, on first use, so a synth that hands out no Secret does not pay for loading it.
- */
-function importedSecret<S>(scope: Construct, name: string, plus?: CdkPlusPackage<S>): S {
-  if (plus !== undefined && typeof (plus as Partial<CdkPlusPackage<S>>)?.Secret?.fromSecretName !== 'function') {
-    inputError(scope, 'plus', describeType(plus), 'a cdk8s-plus package, any major from 27, as import * as kplus from \'cdk8s-plus-34\' gives it (with Secret.fromSecretName)');
-  }
-  const byPackage = handedOut.get(scope) ?? new Map<CdkPlusPackage<unknown> | undefined, Map<string, unknown>>();
-  handedOut.set(scope, byPackage);
-  const byName = byPackage.get(plus) ?? new Map<string, unknown>();
-  byPackage.set(plus, byName);
-  if (!byName.has(name)) {
-    const pkg: CdkPlusPackage<unknown> = plus ?? require('cdk8s-plus-27');
-    const given = [...byPackage.keys()].filter((p) => p !== undefined);
-    const id = plus === undefined ? `Secret-${name}` : `Secret-${given.indexOf(plus) + 1}-${name}`;
-    byName.set(name, pkg.Secret.fromSecretName(scope, id, name));
-  }
-  return byName.get(name) as S;
 }

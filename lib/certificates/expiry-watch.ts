@@ -18,9 +18,9 @@ import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import { ShapeOf, checkProps, constructOf } from '../model/props';
 import { DNS_LABEL_MAX, requireDuration, requireKubernetesLabels, requirePrometheusLabels } from '../model/validate';
-import { OutputFile } from '../synth/output-file';
+import { OutputFile } from '../app/output-file';
 import { stringifyYaml } from '../yaml/emitter';
-import type { TlsPlan } from './certificate-options';
+import type { TlsPlan } from '../plan/certificate-options';
 
 /** Settings of an {@link ExpiryWatch}, as `ClusterCertificates.watchExpiry()` takes them. */
 export interface ExpiryWatchOptions {

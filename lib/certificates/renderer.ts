@@ -6,7 +6,7 @@
 import { ClusterKind } from '../model/catalog';
 import type { ManagedCertificate } from '../model/expiry';
 import type { RunbookStep } from '../documents/runbook';
-import type { ServerCertificatePlan } from './certificate-options';
+import type { ServerCertificatePlan } from '../plan/certificate-options';
 
 /** Adds what one issuing method needs for a cluster kind and for a server certificate. */
 export interface CertificateRenderer {

@@ -6,7 +6,7 @@
  * resource with a pod template): what it loads is found by shape, as the trust rule finds it.
  */
 import { CLUSTER_RESOURCE_KINDS } from '../model/catalog';
-import { objectNamespace, trustReferences } from '../model/trust-references';
+import { TrustReference, objectNamespace, trustReferences } from '../model/trust-references';
 
 /** A workload that loads one or more of the Secrets asked about. */
 export interface SecretConsumer {
@@ -27,17 +27,32 @@ export const ROLLING_KINDS: ReadonlySet<string> = new Set(['Deployment', 'Statef
  * restarts their pods itself.
  */
 export function secretConsumers(objects: readonly any[], namespace: string, secretNames: readonly string[]): SecretConsumer[] {
+  return consumersAmong(objects.map((rendered) => {
+    const at = objectNamespace(rendered);
+    return { rendered, namespace: at, get references() { return trustReferences(rendered, at); } };
+  }), namespace, secretNames);
+}
+
+/** A rendered object with the namespace it lands in and its references, as `model/app-objects.ts` reads them once per synth. */
+export interface ConsumerFacts {
+  readonly rendered: any;
+  readonly namespace?: string;
+  readonly references: readonly TrustReference[];
+}
+
+/** {@link secretConsumers}, on objects whose namespace and references were read already (the app's facts). */
+export function consumersAmong(objects: readonly ConsumerFacts[], namespace: string, secretNames: readonly string[]): SecretConsumer[] {
   const wanted = new Set(secretNames);
   const out: SecretConsumer[] = [];
   for (const o of objects) {
-    if (CLUSTER_RESOURCE_KINDS.has(o?.kind) || objectNamespace(o) !== namespace) {
+    if (CLUSTER_RESOURCE_KINDS.has(o.rendered?.kind) || o.namespace !== namespace) {
       continue;
     }
-    const secrets = [...new Set(trustReferences(o, namespace)
+    const secrets = [...new Set(o.references
       .filter((r) => r.way === 'loads' && r.target.namespace === namespace && wanted.has(r.target.name))
       .map((r) => r.target.name))];
     if (secrets.length > 0) {
-      out.push({ kind: o.kind, name: o.metadata.name, namespace, secrets });
+      out.push({ kind: o.rendered.kind, name: o.rendered.metadata.name, namespace, secrets });
     }
   }
   return out;

@@ -12,14 +12,15 @@ import { Issuer } from '../../imports/issuers-cert-manager.io';
 import type { ManagedCertificate } from '../model/expiry';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
-import { OutputFile } from '../synth/output-file';
+import { OutputFile } from '../app/output-file';
 import type { RunbookStep } from '../documents/runbook';
-import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret } from './certificate-options';
+import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret } from '../plan/certificate-options';
 import { certManagerObject } from './cert-manager-object';
-import { CERT_MANAGER_GROUP, declareCaCertificate, managedCertificate, privateKeySpec, toUsage } from './cert-manager';
+import { CERT_MANAGER_GROUP } from '../plan/issuer-ref';
+import { declareCaCertificate, managedCertificate, privateKeySpec, toUsage } from './cert-manager';
 import { cfsslKey, json } from './cfssl';
-import { caObjectsInUse, leafCustody, signingCaObject } from './rotation';
-import { sqlBare } from './cfssl-files';
+import { caObjectsInUse, leafCustody, signingCaObject } from '../plan/rotation';
+import { sqlBare } from '../scripts/cfssl-files';
 
 /** What each issuing method does for TLS for MySQL clients. */
 export interface SqlRenderer {

@@ -7,15 +7,16 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Construct, IConstruct } from 'constructs';
-import { SERVER_IP_ADDRESSES, SQL_PORT_RELOAD, SQL_TLS, USAGES } from '../model/catalog';
+import { SERVER_IP_ADDRESSES, USAGES } from '../model/catalog-certificates';
+import { SQL_PORT_RELOAD, SQL_TLS } from '../model/catalog-sql-tls';
 import { inputError } from '../model/errors';
 import type { ManagedCertificate } from '../model/expiry';
 import * as names from '../model/names';
 import { checkProps, ShapeOf } from '../model/props';
 import { isDnsLabel, requireCommonName, requireDnsLabel } from '../model/validate';
 import type { RunbookStep } from '../documents/runbook';
-import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret, TlsPlanSqlTls } from './certificate-options';
-import { checkExtraNames } from './certificate-settings';
+import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret, TlsPlanSqlTls } from '../plan/certificate-options';
+import { checkExtraNames } from '../plan/certificate-settings';
 import { SqlRenderer, sqlRenderer } from './sql-tls-renderers';
 
 /** What TLS for MySQL clients takes (the `tlsClient` prop of `TlsDatabaseCluster`). */

@@ -4,10 +4,10 @@
  * three keys and, for server Secrets, the names its certificate must cover.
  */
 import { Construct } from 'constructs';
-import { SECRET_KEYS } from '../model/catalog';
-import type { CertificateSettings, TlsPlan, TlsPlanSecret, TlsPlanSqlSecret } from './certificate-options';
+import { SECRET_KEYS } from '../model/catalog-certificates';
+import type { CertificateSettings, TlsPlan, TlsPlanSecret, TlsPlanSqlSecret } from '../plan/certificate-options';
 import * as layout from '../model/output-layout';
-import { OutputFile } from '../synth/output-file';
+import { OutputFile } from '../app/output-file';
 import type { CertificateRenderer } from './renderer';
 
 const USAGE_WORDS: Record<string, string> = { 'server auth': 'server authentication', 'client auth': 'client authentication' };

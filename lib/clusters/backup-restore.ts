@@ -11,7 +11,7 @@ import type { ITlsDatabaseCluster } from './tls-cluster';
 import { fromOutputFolder, inFilesFolder, operationPath } from '../model/output-layout';
 import { SecretRef, secretRef } from '../model/secret-ref';
 import { compact, operatorManifest } from './operator';
-import { OutputFile } from '../synth/output-file';
+import { OutputFile } from '../app/output-file';
 import { stringifyManifests } from '../yaml/emitter';
 import { RunbookStep } from '../documents/runbook';
 import { requireNoCredentials, requireUrl } from '../model/validate';

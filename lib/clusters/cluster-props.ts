@@ -1,9 +1,10 @@
 /** Resolution shared by the two cluster constructs: namespace, version and certificates. */
 import { Construct, IConstruct } from 'constructs';
-import { ClusterCertificates, SUBJECT_PROP } from '../certificates/cluster-certificates';
+import { ClusterCertificates } from '../certificates/cluster-certificates';
+import { SUBJECT_PROP } from '../certificates/cluster-certificates-props';
 import { inputError } from '../model/errors';
 import { ITlsDatabaseCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { MAX_DOCUMENT, PropSpec, ShapeOf, checkArguments, constructOf, isConstruct, objectOf, oneOf } from '../model/props';
+import { PropSpec, ShapeOf, checkArguments, constructOf, isConstruct, objectOf, oneOf } from '../model/props';
 import type { RunbookStep } from '../documents/runbook';
 import { DNS_LABEL_MAX, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../model/validate';
 import { ClusterKind, ComponentToken, DeployedBy, clusterKind, component, componentsOf } from '../model/catalog';
@@ -11,6 +12,7 @@ import * as names from '../model/names';
 import { requireMinimum, requireRelease } from '../model/versions';
 import { restartAnnotationKey } from '../model/settings';
 import { SecretRef, secretRefIn, secretRefName } from '../model/secret-ref';
+import { clusterClaims } from '../model/cluster-claims';
 
 /** The props both cluster constructs have. */
 export const TLS_CLUSTER_SHAPE = {
@@ -76,8 +78,9 @@ export function resolveCluster(scope: Construct, props: TlsClusterProps, kind: C
     // A construct of the other kind for the same cluster (the migration cluster beside its database, or certificates made
     // apart) that makes certificates of its own would declare every Issuer and Secret again. Two of one kind are one
     // cluster declared twice, which the rule on duplicate objects names.
-    const made = scope.node.root.node.findAll().find((c): c is ClusterCertificates => c instanceof ClusterCertificates
-      && c.namespace === namespace && c.clusterName === props.clusterName && c.node.scope?.constructor !== scope.constructor);
+    // Looked up by namespace and name, not by walking the tree: one look-up per cluster construct.
+    const made = clusterClaims(scope, namespace, props.clusterName).find((c): c is ClusterCertificates => c instanceof ClusterCertificates
+      && c.node.scope?.constructor !== scope.constructor);
     if (made !== undefined) {
       inputError(scope, 'certificates', undefined, `the certificates of cluster ${namespace}/${props.clusterName}, which ${made.node.path} already makes: `
         + 'pass them as certificates, so that one set of Issuers and Secrets serves the cluster');
@@ -153,13 +156,13 @@ export function ownComponent(scope: Construct, kind: ClusterKind, method: string
   return token;
 }
 
-/** Paragraphs or commands of a runbook step: strings of up to a document's length. */
-const DOCUMENT_LINES: PropSpec = { type: 'list', optional: true, maxLength: MAX_DOCUMENT };
+/** Paragraphs or commands of a runbook step: pieces of the runbook's file, each within a file's bound. */
+const DOCUMENT_LINES: PropSpec = { type: 'list', optional: true, kind: 'file' };
 
 /** The shape of a {@link RunbookStep} a construct is handed. */
 export const RUNBOOK_STEP_SHAPE = {
   title: 'string', text: DOCUMENT_LINES, commands: DOCUMENT_LINES, runIn: 'string?',
-  file: objectOf({ content: { type: 'string', maxLength: MAX_DOCUMENT }, language: 'string' }),
+  file: objectOf({ content: { type: 'string', kind: 'file' }, language: 'string' }),
 } satisfies ShapeOf<RunbookStep>;
 
 /**

@@ -4,7 +4,8 @@
  */
 import { Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { ClusterKind, MOUNT_PATHS, OPERATOR_ROLL_ORDER, PORTS } from '../model/catalog';
+import { ClusterKind, OPERATOR_ROLL_ORDER, PORTS } from '../model/catalog';
+import { MOUNT_PATHS } from '../model/catalog-pods';
 import {
   DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT, ENABLEMENT_PHASES, ENABLEMENT_STATES, EnablementState, OPERATOR_EVICT_LEADER_TIMEOUT, TlsEnablement,
   TlsEnablementPhase,
@@ -14,7 +15,7 @@ import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import { enablementRunbookPath, manifestFileName, membersFileFromOutputFolder, verifyReportFromOutputFolder } from '../model/output-layout';
 import { requireDuration } from '../model/validate';
-import { OutputFile } from '../synth/output-file';
+import { OutputFile } from '../app/output-file';
 import { EnablementRunbookInput, enablementRunbook } from '../documents/enablement-runbook';
 import type { RunbookStep } from '../documents/runbook';
 import type { ITlsCluster } from './tls-cluster';

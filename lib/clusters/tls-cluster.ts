@@ -7,7 +7,7 @@ import type * as kplus from 'cdk8s-plus-27';
 import type { CdkPlusPackage } from '../model/secret-ref';
 import { IConstruct } from 'constructs';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
-import { CertificateSubject } from '../certificates/certificate-options';
+import { CertificateSubject } from '../plan/certificate-options';
 import { ComponentToken } from '../model/catalog';
 import { RunbookStep } from '../documents/runbook';
 import { IDatabaseEndpoint, INamespacedCluster } from './endpoints';

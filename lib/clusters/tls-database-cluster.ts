@@ -8,143 +8,31 @@ import type * as kplus from 'cdk8s-plus-27';
 import type { ResolvedSpan } from '../model/span';
 import { CdkPlusPackage, SecretRef, secretRef, secretRefName, secretRefs } from '../model/secret-ref';
 import { Construct } from 'constructs';
-import {
-  CAPABILITIES, CLIENT_SECRET_MOUNTING, COMPONENTS, ClusterKind, ComponentEntry, ComponentToken, MOUNT_PATHS, PORTS, SHOWN_VALUES, SQL_PORT_RELOAD, clusterKind,
-  component,
-} from '../model/catalog';
+import { CAPABILITIES, ClusterKind, ComponentToken, PORTS, SHOWN_VALUES, clusterKind, component } from '../model/catalog';
+import { SQL_PORT_RELOAD } from '../model/catalog-sql-tls';
+import { MOUNT_PATHS } from '../model/catalog-pods';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { SQL_CLIENT_SHAPE, SQL_TLS_OPTIONS_SHAPE, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions, resolveSqlTlsOptions } from '../certificates/sql-tls';
 import { DATABASE_MONITOR_OPTIONS_SHAPE, DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
-import { describeType, inputError } from '../model/errors';
+import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import type { TlsFilePaths } from '../model/names';
-import { OutputFile } from '../synth/output-file';
+import { OutputFile } from '../app/output-file';
 import { compact, operatorObject } from './operator';
 import { DatabaseRunbookInput, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook } from '../documents/database-runbook';
 import { databaseRunbookPath, enablementRunbookPath, fromOutputFolder, manifestFileName, mountClientSecretPatchPath } from '../model/output-layout';
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
 import { RUNBOOK_STEP_SHAPE, TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
-import { NULL_IN_CONFIG, firstNullPath, keepsConfigAsToml, withConfigDocuments } from '../model/config-documents';
+import { withConfigDocuments } from '../model/config-documents';
 import { PropShape, ShapeOf, checkArguments, checkProps, listOf, objectOf, oneOf, strings } from '../model/props';
-import { StorageSize, storageSize } from '../model/quantity';
-import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity, requireTimeZone } from '../model/validate';
+import { storageSize } from '../model/quantity';
+import { requireTimeZone } from '../model/validate';
 import { isInRange, requireMinimum } from '../model/versions';
 import { ENABLEMENT_SHAPE, TlsEnablement, TlsEnablementPhase } from '../model/enablement';
 import { ResolvedEnablement, declareEnablement } from './enablement';
-
-/** How the SQL server is exposed. */
-export enum SqlServiceType {
-  /** Inside the Kubernetes cluster only (the specification's value). */
-  CLUSTER_IP = 'ClusterIP',
-  /** On a port of every node. */
-  NODE_PORT = 'NodePort',
-  /** Through a cloud load balancer. */
-  LOAD_BALANCER = 'LoadBalancer',
-}
-
-/** Settings shared by every component of the database cluster. */
-export interface DatabaseComponentProps {
-  /**
-   * Container image name, without tag (the operator adds the cluster version).
-   * @default - the operator's image for the component
-   */
-  readonly baseImage?: string;
-  /**
-   * Number of pods.
-   * @default 1
-   */
-  readonly replicas?: number;
-  /**
-   * Free-form component configuration, passed through as `config`. The allowed Common Name list
-   * is set by the construct; do not set it here.
-   * @default - none
-   */
-  readonly config?: { readonly [key: string]: any };
-}
-
-/** A component that the operator may replace on failure. */
-export interface FailoverComponentProps extends DatabaseComponentProps {
-  /**
-   * How many replacement pods the operator may create on failure.
-   * @default 0
-   */
-  readonly maxFailoverCount?: number;
-}
-
-/** A component that keeps data on one volume. */
-export interface StorageComponentProps {
-  /**
-   * Storage request of each pod's volume (`requests.storage`): a quantity such as `10Gi`, `.5Gi` or
-   * `1e3`, or a cdk8s `Size` (`Size.gibibytes(10)`, written `10Gi`).
-   * @default '10Gi' for the coordinator, '100Gi' for the store, '20Gi' for pump
-   */
-  readonly storage?: StorageSize;
-}
-
-/** Components that accept more allowed Common Names than the certificates' own. */
-export interface AllowedCommonNamesProps {
-  /**
-   * Common Names accepted from peers in addition to the certificates' Common Name.
-   * @default - only the certificates' Common Name
-   */
-  readonly extraAllowedCommonNames?: string[];
-}
-
-/** The coordinator: exactly one allowed Common Name, the certificates'. */
-export interface CoordinatorProps extends FailoverComponentProps, StorageComponentProps {}
-
-/** The store. */
-export interface StoreProps extends FailoverComponentProps, StorageComponentProps, AllowedCommonNamesProps {}
-
-/** The SQL server. */
-export interface SqlServerProps extends FailoverComponentProps, AllowedCommonNamesProps {
-  /**
-   * The SQL server's service type.
-   * @default SqlServiceType.CLUSTER_IP
-   */
-  readonly serviceType?: SqlServiceType;
-}
-
-/** The pump. */
-export interface PumpProps extends DatabaseComponentProps, StorageComponentProps, AllowedCommonNamesProps {}
-
-/** The changefeed component (TLS from component version 4.0.3). */
-export interface ChangefeedProps extends DatabaseComponentProps, AllowedCommonNamesProps {
-  /**
-   * Secrets (keys `tls.crt`, `tls.key`, `ca.crt`) for TLS towards the databases the changefeed
-   * writes to, listed in `spec.changefeed.tlsClientSecretNames`. The operator mounts each at
-   * `/var/lib/sink-tls/<secret name>` in the changefeed pods; {@link TlsDatabaseCluster.sinkTlsFiles}
-   * gives the paths to put in a sink's URI. They are not the cluster's own certificates. Each is
-   * a name or a cdk8s-plus `ISecret`.
-   * @default - none
-   */
-  readonly sinkTlsSecretNames?: SecretRef[];
-}
-
-/** One storage claim of the columnar component. */
-export interface StorageClaim {
-  /** Storage request: a quantity such as `100Gi`, or a cdk8s `Size`. */
-  readonly storage: StorageSize;
-  /**
-   * Storage class.
-   * @default - the cluster's default storage class
-   */
-  readonly storageClassName?: string;
-}
-
-/**
- * The columnar component (TLS from component version 4.0.5). Its `config` holds two documents,
- * `config` (the engine's configuration) and `proxy` (its storage proxy's); the construct sets the
- * allowed Common Names in both.
- */
-export interface ColumnarProps extends FailoverComponentProps, AllowedCommonNamesProps {
-  /**
-   * The volumes the component keeps its data on.
-   * @default - one claim of 100Gi
-   */
-  readonly storageClaims?: StorageClaim[];
-}
+import { ChangefeedProps, ColumnarProps, CoordinatorProps, PumpProps, SqlServerProps, SqlServiceType, StoreProps } from './database-component-props';
+import { ComponentPropsUnion, DATABASE_COMPONENTS, OperatorComponent, componentSpec } from './database-component-spec';
 
 /** Props of {@link TlsDatabaseCluster}. */
 export interface TlsDatabaseClusterProps extends TlsClusterProps {
@@ -203,18 +91,6 @@ export interface TlsDatabaseClusterProps extends TlsClusterProps {
    */
   readonly tlsClient?: SqlTlsOptions;
 }
-
-/** Every field any component's props may have, for code that handles components alike. */
-type ComponentPropsUnion = DatabaseComponentProps & Partial<FailoverComponentProps & StorageComponentProps & ColumnarProps
-  & SqlServerProps & AllowedCommonNamesProps>;
-
-/** The components the construct runs, in the order of the specification's table. */
-type OperatorComponent = 'coordinator' | 'store' | 'sqlserver' | 'pump' | 'changefeed' | 'columnar';
-
-/** The components the construct can run, with the fields each takes, from the catalog. */
-const DATABASE_COMPONENTS = COMPONENTS.filter((c) => c.databaseSpec !== undefined) as (ComponentEntry & {
-  readonly token: OperatorComponent; readonly databaseSpec: NonNullable<ComponentEntry['databaseSpec']>;
-})[];
 
 const COMPONENT: PropShape = { baseImage: 'string?', replicas: 'number?', config: { type: 'object', optional: true, expected: 'an object: the component\'s configuration', data: true } };
 const FAILOVER: PropShape = { maxFailoverCount: 'number?' };
@@ -356,7 +232,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       ...acrossKubernetes(this.certificates.span, props.clusterName),
     };
     for (const token of running) {
-      spec[token] = this.componentSpec(token, parts[token]!);
+      spec[token] = { ...componentSpec(this, token, parts[token]!), annotations: rotationRestart(this, this.certificates, token) };
     }
     this.resource = operatorObject(this, {
       kind: clusterKind(ClusterKind.DATABASE).resourceKind, name: props.clusterName, namespace, spec: compact(spec),
@@ -493,67 +369,6 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     };
   }
 
-  private componentSpec(token: OperatorComponent, part: ComponentPropsUnion): Record<string, unknown> {
-    const shape = DATABASE_COMPONENTS.find((c) => c.token === token)!.databaseSpec;
-    const check = component(token).commonNameCheck!;
-    const extra = check.singleValue ? [] : requireExtraCommonNames(this, `${token}.extraAllowedCommonNames`, part.extraAllowedCommonNames, this.commonName);
-    const claims = part.storageClaims ?? [{ storage: shape.defaultStorage! }];
-    const nullAt = keepsConfigAsToml(component(token)) ? firstNullPath(part.config, `${token}.config`) : undefined;
-    if (nullAt !== undefined) {
-      inputError(this, nullAt, null, NULL_IN_CONFIG);
-    }
-    const config = this.configOf(token, part.config, [this.commonName, ...extra]);
-    const replicas = requireCount(this, `${token}.replicas`, part.replicas ?? 1, 1);
-    if (shape.storage === 'claims' && (!Array.isArray(claims) || claims.length === 0)) {
-      inputError(this, `${token}.storageClaims`, part.storageClaims, 'at least one storage claim');
-    }
-    return {
-      baseImage: part.baseImage === undefined ? undefined : requireImageName(this, `${token}.baseImage`, part.baseImage),
-      maxFailoverCount: shape.failover ? requireCount(this, `${token}.maxFailoverCount`, part.maxFailoverCount ?? 0, 0) : undefined,
-      // Checked in every phase, even where the enablement writes one coordinator member instead.
-      replicas: token === 'coordinator' && this.enablement?.state.singleCoordinator ? 1 : replicas,
-      requests: shape.storage === 'requests'
-        ? { storage: requireQuantity(this, `${token}.storage`, part.storage ?? shape.defaultStorage!) }
-        : undefined,
-      storageClaims: shape.storage === 'claims'
-        ? claims.map((c, i) => ({
-          storageClassName: c.storageClassName,
-          resources: { requests: { storage: requireQuantity(this, `${token}.storageClaims[${i}].storage`, c.storage) } },
-        }))
-        : undefined,
-      service: token === 'sqlserver' ? { type: part.serviceType ?? SqlServiceType.CLUSTER_IP } : undefined,
-      tlsClient: token === 'sqlserver' && this.sqlTls !== undefined ? compact({
-        enabled: true,
-        disableClientAuthn: this.sqlTls.options.disableClientAuthn || undefined,
-        skipInternalClientCA: this.sqlTls.options.skipInternalClientCA || undefined,
-      }) : undefined,
-      // A cluster in plain text gets its allowed Common Names and the client Secret's mount with the flip, which rolls every pod anyway.
-      config: this.tlsEnabled ? config : part.config,
-      mountClusterClientSecret: CLIENT_SECRET_MOUNTING.includes(token) && this.tlsEnabled ? this.mountClusterClientSecret : undefined,
-      evictLeaderTimeout: token === 'store' && this.enablement?.state.lowEvictionTimeout ? this.enablement.evictLeaderTimeout : undefined,
-      tlsClientSecretNames: token === 'changefeed' && this.sinkTlsSecretNames.length > 0 ? this.sinkTlsSecretNames : undefined,
-      annotations: rotationRestart(this, this.certificates, token),
-    };
-  }
-
-  /** The component's config with its allowed Common Name lists set, at the catalog's paths. */
-  private configOf(token: OperatorComponent, config: Record<string, any> | undefined, allowed: string[]): Record<string, any> {
-    const check = component(token).commonNameCheck!;
-    if (check.mirrors !== undefined && config !== undefined && config !== null && typeof config === 'object') {
-      // A component with several configuration documents (columnar) has nothing else at the top.
-      const documents = [check.path, ...check.mirrors.map((m) => m.path)].map((p) => p[1]);
-      const unknown = Object.keys(config).filter((k) => !documents.includes(k));
-      if (unknown.length > 0) {
-        inputError(this, `${token}.config`, unknown, `only the keys ${documents.map((d) => `"${d}"`).join(' and ')}, one per configuration document`);
-      }
-    }
-    let out = withAllowedCommonNames(this, `${token}.config`, config, check.path.slice(1), allowed);
-    for (const mirror of check.mirrors ?? []) {
-      out = withAllowedCommonNames(this, `${token}.config`, out, mirror.path.slice(1), allowed);
-    }
-    return out;
-  }
-
   private checkVersions(props: TlsDatabaseClusterProps, running: readonly OperatorComponent[]): void {
     for (const token of running) {
       const min = component(token).minComponentVersion;
@@ -577,34 +392,6 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
       requireMinimum(this, 'operatorVersion', props.operatorVersion, component('discovery').minOperatorVersion, 'enableDiscoveryMTLS (mutual TLS for the discovery server)');
     }
   }
-}
-
-/**
- * Merges the allowed Common Names into a free-form config at `path`, refusing a config that sets
- * them itself. `field` names the config in messages (`store.config`).
- */
-function withAllowedCommonNames(scope: Construct, field: string, config: Record<string, any> | undefined,
-  path: readonly string[], allowed: string[]): Record<string, any> {
-  if (config !== undefined && (config === null || typeof config !== 'object' || Array.isArray(config))) {
-    // The type only: a configuration may hold credentials.
-    inputError(scope, field, describeType(config), 'an object: the component\'s configuration');
-  }
-  const out: Record<string, any> = structuredClone(config ?? {});
-  let node = out;
-  path.slice(0, -1).forEach((key, i) => {
-    if (node[key] !== undefined && (typeof node[key] !== 'object' || node[key] === null || Array.isArray(node[key]))) {
-      inputError(scope, `${field}.${path.slice(0, i + 1).join('.')}`, node[key], 'an object');
-    }
-    node = node[key] = node[key] ?? {};
-  });
-  const key = path[path.length - 1];
-  if (node[key] !== undefined) {
-    const single = allowed.length === 1 && field.startsWith('coordinator.');
-    inputError(scope, `${field}.${path.join('.')}`, node[key],
-      `nothing: the construct sets it to the certificates' Common Name${single ? '' : '; add names with extraAllowedCommonNames'}`);
-  }
-  node[key] = allowed;
-  return out;
 }
 
 

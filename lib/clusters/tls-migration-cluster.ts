@@ -7,13 +7,14 @@ import { ApiObject, Chart } from 'cdk8s';
 import { clusterKey } from '../model/trust';
 import type * as kplus from 'cdk8s-plus-27';
 import { Construct, IConstruct } from 'constructs';
-import { ClusterKind, ComponentToken, DeployedBy, PORTS, SHOWN_VALUES, SQL_TLS, clusterKind, component, componentsOf } from '../model/catalog';
+import { ClusterKind, ComponentToken, DeployedBy, PORTS, SHOWN_VALUES, clusterKind, component, componentsOf } from '../model/catalog';
+import { SQL_TLS } from '../model/catalog-sql-tls';
 import { isSqlClientName, requireOwnSqlUser } from '../certificates/sql-tls';
 import type { TlsDatabaseCluster } from './tls-database-cluster';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
 import { inputError, shown } from '../model/errors';
-import { OutputFile } from '../synth/output-file';
+import { OutputFile } from '../app/output-file';
 import {
   MigrationRunbookInput, ResolvedDatabase, ResolvedSource, ResolvedTask, configYaml, migrationRunbook, sourceConfig, taskConfig,
 } from '../documents/migration-files';
@@ -27,10 +28,11 @@ import { TLS_CLUSTER_SHAPE, ownComponent, requireMountedSecretName, resolveClust
 import { CdkPlusPackage, SecretRef, secretRef } from '../model/secret-ref';
 import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../model/props';
 import { StorageSize, storageSize } from '../model/quantity';
+import { MIGRATION_SOURCE_ID_MAX } from '../model/limits';
 import { requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity } from '../model/validate';
 import { requireMinimum } from '../model/versions';
 import { MigrationRecreation, MigrationRecreationPhase, RECREATION_SHAPE, recreationTls } from '../model/recreation';
-import { registerRecreation } from '../synth/app-rules';
+import { registerRecreation } from '../app/registry';
 import { recreationRunbook } from '../documents/recreation-runbook';
 
 /** Settings of the master or the worker members. */
@@ -196,6 +198,8 @@ export interface TlsMigrationClusterProps extends TlsClusterProps {
  */
 const ID = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
 const ID_RULE = 'at most 63 letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit';
+/** A source id: an {@link ID} of at most the migration tool's longest, which its source and subtask checks refuse past. */
+const SOURCE_ID_RULE = `at most ${MIGRATION_SOURCE_ID_MAX} letters, digits, '.', '_' and '-', starting and ending with a letter or digit (the migration tool refuses a longer source id)`;
 const NO_SPACE = /^\S+$/;
 
 /** The members the operator runs from the `MigrationCluster`: the master and the worker. */
@@ -238,7 +242,7 @@ const MIGRATION_CLUSTER_SHAPE = {
   worker: objectOf({ ...MEMBER, ...EXTRA }),
   sources: listOf({
     sourceId: 'string', host: 'string', port: 'number?', user: USER, password: PASSWORD, tlsSecretName: secretRef(false), relayDir: 'string?',
-  }, false, 'a list of at least one upstream database', 'an upstream database: { sourceId, host, user, tlsSecretName }'),
+  }, false, 'a list of at least one upstream database', 'an upstream database: { sourceId, host, user, tlsSecretName }', 'migrationSources'),
   target: objectOf({
     host: 'string?',
     port: 'number?',
@@ -482,8 +486,8 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     const seen = new Map<string, number>();
     return sources.map((s, i) => {
       const field = `sources[${i}]`;
-      if (typeof s.sourceId !== 'string' || !ID.test(s.sourceId)) {
-        inputError(this, `${field}.sourceId`, shown(s.sourceId), `a source id of ${ID_RULE}`);
+      if (typeof s.sourceId !== 'string' || !ID.test(s.sourceId) || s.sourceId.length > MIGRATION_SOURCE_ID_MAX) {
+        inputError(this, `${field}.sourceId`, shown(s.sourceId), `a source id of ${SOURCE_ID_RULE}`);
       }
       if (sourceFileName(s.sourceId) === TASK_FILE) {
         inputError(this, `${field}.sourceId`, s.sourceId, `a source id other than "${s.sourceId}": ${TASK_FILE} is the task file`);

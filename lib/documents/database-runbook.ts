@@ -1,7 +1,9 @@
 /**
  * The database cluster's runbook: deploy (section C) and connect the client tools (section D).
  */
-import { CAPABILITIES, CLIENT_SECRET_MOUNTING, ClusterKind, MOUNT_PATHS, PORTS, SECRET_KEYS, clusterKind } from '../model/catalog';
+import { CAPABILITIES, ClusterKind, PORTS, clusterKind } from '../model/catalog';
+import { SECRET_KEYS } from '../model/catalog-certificates';
+import { CLIENT_SECRET_MOUNTING, MOUNT_PATHS } from '../model/catalog-pods';
 import * as names from '../model/names';
 import { fromOutputFolder, mountClientSecretPatchPath } from '../model/output-layout';
 import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';

@@ -3,7 +3,9 @@
  * the task configuration, and the migration cluster's runbook (sections D and E), rendered from
  * resolved declarations. Pure functions: the construct decides where the files go.
  */
-import { ClusterKind, DeployedBy, MOUNT_PATHS, PORTS, SECRET_KEYS, componentsOf } from '../model/catalog';
+import { ClusterKind, DeployedBy, PORTS, componentsOf } from '../model/catalog';
+import { SECRET_KEYS } from '../model/catalog-certificates';
+import { MOUNT_PATHS } from '../model/catalog-pods';
 import * as names from '../model/names';
 import { TASK_FILE, fromOutputFolder, migrationFolder, sourceFileName } from '../model/output-layout';
 import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';

@@ -3,7 +3,8 @@
  * phase changes in every Secret, the commands that write them, the restarts in the operator's
  * order, what to check before the next commit, and what that commit is.
  */
-import { KUBELET_PROJECTION_SECONDS, SECRET_KEYS } from '../model/catalog';
+import { SECRET_KEYS } from '../model/catalog-certificates';
+import { KUBELET_PROJECTION_SECONDS } from '../model/catalog-pods';
 import { NamespacedName, byNamespace } from '../model/names';
 import { Runbook, RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
 

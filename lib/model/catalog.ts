@@ -1,8 +1,12 @@
 /**
  * The component catalog: the tables of the transport-security specification as plain data.
  *
- * Every name, host name, Secret name, allowed-Common-Name key and version minimum that the
- * constructs produce is derived from this module through the pure functions in `names.ts`.
+ * The components, the cluster kinds, their host-name rules, Common-Name keys, ports, versions and
+ * restart order are here; every name, host name, Secret name and allowed-Common-Name key that the
+ * constructs produce is derived from them through the pure functions in `names.ts`. The tables
+ * beside it hold what is not a component's: the certificates (`catalog-certificates.ts`), the
+ * operator's pods, their mount paths and labels (`catalog-pods.ts`) and TLS for MySQL clients
+ * (`catalog-sql-tls.ts`).
  * Nothing else in the library spells these facts out again.
  */
 
@@ -154,25 +158,6 @@ export interface LeafReload {
 export const CA_RELOAD = {
   /** Where that is stated. */
   source: 'pd#6217',
-} as const;
-
-/**
- * The SQL server's MySQL port keeps the certificate it loaded at start until `ALTER INSTANCE
- * RELOAD TLS` or a restart, even in releases whose cluster side re-reads its own (tidb#19976).
- * The statement reads the certificate, the key and the CA again from the files the server started
- * with; connections made before it keep theirs. It needs the `SUPER` privilege.
- */
-export const SQL_PORT_RELOAD = {
-  /** The statement that has the MySQL port load its certificate again. */
-  statement: 'ALTER INSTANCE RELOAD TLS',
-  /** Where the port's keeping its certificate is stated. */
-  source: 'tidb#19976',
-  /** The releases that take the statement. */
-  versions: '>=4.0.0',
-  /** Where the statement comes from (and its reading of the same files). */
-  statementSource: 'tidb#14749',
-  /** The privilege the SQL server checks before it runs the statement. */
-  privilege: 'SUPER',
 } as const;
 
 const SERVICE: HostForm = { of: 'service', wildcard: false };
@@ -466,114 +451,6 @@ export const CAPABILITIES = {
   },
 } as const;
 
-/** The three data keys of every certificate-set Secret. */
-export const SECRET_KEYS = {
-  /** The certificate (PEM). */
-  certificate: 'tls.crt',
-  /** The certificate's private key (PEM). */
-  privateKey: 'tls.key',
-  /** The certificate of the CA that signed it; during a rotation, the certificates of every CA to trust (PEM). */
-  ca: 'ca.crt',
-} as const;
-
-/** IP addresses on every server certificate, in this order. */
-export const SERVER_IP_ADDRESSES: readonly string[] = ['127.0.0.1', '::1'];
-
-/** Validity periods and renewal windows of the specification's Limits table. */
-export const VALIDITY = {
-  /** CA validity. */
-  caDuration: '87600h',
-  /** Renewal of the CA starts this long before it expires. */
-  caRenewBefore: '720h',
-  /** Validity of server and client certificates. */
-  leafDuration: '8760h',
-  /** Renewal of a server or client certificate starts this long before it expires. */
-  leafRenewBefore: '360h',
-} as const;
-
-/** The default size of every RSA key. */
-export const DEFAULT_KEY = {
-  /** The key size, in bits. */
-  size: 2048,
-} as const;
-
-/** The CA key of the command-line method (the specification's Limits table): RSA, 2048 bits. */
-export const CFSSL_CA_KEY = {
-  /** The key algorithm, as cfssl spells it. */
-  algo: 'rsa',
-  /** The key size, in bits. */
-  size: 2048,
-} as const;
-
-/** Extended key usages by certificate role. */
-export const USAGES = {
-  /** Server certificates (cert-manager spelling). */
-  server: ['server auth', 'client auth'],
-  /** The shared client certificate. */
-  client: ['client auth'],
-} as const;
-
-/**
- * The cfssl signing profiles of `ca-config.json` (specification, section A): their names, and the
- * key usages cfssl puts before the extended key usages of {@link USAGES}.
- */
-export const CFSSL_PROFILES = {
-  /** Server certificates. */
-  server: 'internal',
-  /** The shared client certificate. */
-  client: 'client',
-  /** Key usages of both profiles, before the extended ones. */
-  baseUsages: ['signing', 'key encipherment'],
-} as const;
-
-/**
- * TLS between the SQL server and its MySQL clients (the applications): the facts of the real
- * operator's `spec.tidb.tlsClient` (release 1.6, `pkg/util/util.go` and the tidb member manager),
- * in this project's names, and the choices of this library around them.
- */
-export const SQL_TLS = {
-  /**
-   * Suffix of the Secret the operator mounts on every SQL server pod: its certificate and key for
-   * MySQL clients, and in `ca.crt` the CA the server checks client certificates against
-   * (`${cluster_name}-<suffix>`).
-   */
-  serverSecretSuffix: 'sqlserver-server-secret',
-  /**
-   * Suffix of the client Secret of the operator's own MySQL clients (backup, restore, the
-   * initializer), which `tlsClientSecretName` on a backup or restore may override.
-   */
-  clientSecretSuffix: 'sqlserver-client-secret',
-  /** Suffix of the Common Name of the operator's client certificate (`${cluster_name}-<suffix>`). */
-  operatorCommonNameSuffix: 'sql-operator',
-  /**
-   * Suffix of the SQL CA's objects (Certificate, Secret and ClusterIssuer with cert-manager) and of
-   * its Common Name: a CA of its own, so that no application certificate is signed by the CA the
-   * components trust.
-   */
-  caSuffix: 'sql-ca',
-  /** Suffix of the self-signed Issuer that signs the SQL CA, after the CA's name. */
-  selfSignedSuffix: 'selfsigned',
-  /** Suffix of an application's client Secret. */
-  applicationSecretSuffix: 'sql-client',
-  /** The namespace where cert-manager reads the Secrets of ClusterIssuers, as its chart installs it. */
-  certManagerNamespace: 'cert-manager',
-  /** The longest database user name MySQL and the SQL server take: an application's name is its user's. */
-  userNameMax: 32,
-  /**
-   * The accounts MySQL-protocol servers have built in, of those a DNS label can name: TiDB's
-   * `root@%`, MySQL's and MariaDB's `root@localhost`, and MariaDB's `mysql@localhost` (its
-   * `mariadb-install-db` makes it, for the unix-socket login; the `mysql.*` and `mariadb.sys`
-   * accounts hold a '.'). The runbook ties a user it is given to a certificate (`REQUIRE SUBJECT`),
-   * which would lock the password logins of a built-in account out.
-   */
-  builtInUsers: ['root', 'mysql'],
-  /** Where the application-TLS guide's example (docs/how-to/application-tls.md) mounts an application's Secret in its pods. */
-  mountPath: '/var/run/secrets/sql-tls',
-} as const;
-
-/** Components of the database cluster that can mount the client certificate set (`mountClusterClientSecret`). */
-export const CLIENT_SECRET_MOUNTING: readonly ComponentToken[] = ['coordinator', 'store'];
-
 /** Ports the specification's procedures use. */
 export const PORTS = {
   /** The SQL server's client port (backup, restore, migration target). */
@@ -588,33 +465,6 @@ export const PORTS = {
   migMaster: 8261,
   /** A MySQL-protocol source database. */
   mysql: 3306,
-} as const;
-
-/** The label the operator puts on every pod of a cluster, valued with the cluster's name (the real operator's). */
-export const CLUSTER_POD_LABEL = 'app.kubernetes.io/instance';
-
-/** The label the operator puts on every pod of a component, valued with the component (here, its token). */
-export const COMPONENT_POD_LABEL = 'app.kubernetes.io/component';
-
-/**
- * How long after a Secret's write every running pod that mounts it holds the new files: the
- * kubelet's default sync period (one minute) twice over, for its jitter. A component that re-reads
- * its certificate for each new connection takes a renewed one within this, with no restart.
- */
-export const KUBELET_PROJECTION_SECONDS = 120;
-
-/** Paths inside the pods where the operator mounts certificate sets. */
-export const MOUNT_PATHS = {
-  /** The coordinator's own server certificate set, where the operator mounts it with TLS on (the real operator's `/var/lib/pd-tls`). */
-  coordinatorTls: '/var/lib/coordinator-tls',
-  /** The database cluster's client certificate set, when `mountClusterClientSecret` is on. */
-  clusterClientTls: '/var/lib/cluster-client-tls',
-  /** The migration master's own server certificate set (the real operator's `/var/lib/dm-master-tls`). */
-  migMasterTls: '/var/lib/mig-master-tls',
-  /** Parent folder of each external database's Secret on the migration pods. */
-  externalTls: '/var/lib/source-tls',
-  /** Parent folder of each sink database's Secret on the changefeed pods (real operator, release 1.6). */
-  sinkTls: '/var/lib/sink-tls',
 } as const;
 
 /** Finds a component's catalog row. */

@@ -6,9 +6,10 @@
  * validate: `validate.ts` checks the names they return against
  * Kubernetes' limits (a DNS-1123 label is at most 63 characters, a Secret name at most 253).
  */
-import {
-  CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, ClusterKind, ComponentToken, MOUNT_PATHS, PORTS, SECRET_KEYS, SQL_TLS, clusterKind, component,
-} from './catalog';
+import { ClusterKind, ComponentToken, PORTS, clusterKind, component } from './catalog';
+import { SECRET_KEYS } from './catalog-certificates';
+import { SQL_TLS } from './catalog-sql-tls';
+import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, MOUNT_PATHS } from './catalog-pods';
 
 /** An object in its namespace: a Secret, or a Certificate and the Secret of the same name. */
 export interface NamespacedName {

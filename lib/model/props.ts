@@ -9,6 +9,7 @@
  */
 import { Construct, IConstruct } from 'constructs';
 import { ClusterTlsError, Description, describeType, inputError, shown } from './errors';
+import { LIST_LIMITS, ListKind, TEXT_LIMITS, TextKind, sizeOf } from './limits';
 
 /** What one prop must be. */
 export type PropSpec =
@@ -40,10 +41,16 @@ export type PropSpec =
      */
     readonly data?: boolean;
     /**
-     * The longest a string may be, or each string of a list.
-     * @default MAX_TEXT
+     * What a string is, or each string of a list, which chooses its bound (`TEXT_LIMITS`): free
+     * text, a path, a document a ConfigMap holds, a file.
+     * @default 'text'
      */
-    readonly maxLength?: number;
+    readonly kind?: TextKind;
+    /**
+     * What a list is, which chooses how many items it may hold (`LIST_LIMITS`).
+     * @default - as many as it has
+     */
+    readonly items?: ListKind;
     /**
      * A construct that must belong to the app of the construct that takes it (see `constructOf`).
      * @default false
@@ -73,30 +80,50 @@ export function text(expected: string, optional = true): PropSpec {
   return { type: 'string', optional, expected };
 }
 
-/** The longest path a prop may name: Linux's PATH_MAX. */
-const PATH_MAX = 4096;
-
-/** A path the library reads or writes (`outdir`, `recordFile`): a non-empty string without NUL, at most {@link PATH_MAX} characters. */
+/** A path the library reads or writes (`outdir`, `recordFile`): a non-empty string without NUL, within {@link TEXT_LIMITS}' `path` bound. */
 export function pathSpec(optional = true): PropSpec {
   return {
-    type: 'value', optional, is: (v) => typeof v === 'string' && v.length > 0 && v.length <= PATH_MAX && !v.includes('\u0000'),
-    expected: `a path: a non-empty string without NUL, at most ${PATH_MAX} characters`,
+    type: 'value', optional, kind: 'path', is: (v) => typeof v === 'string' && v.length > 0 && !v.includes('\u0000'),
+    expected: 'a path: a non-empty string without NUL',
   };
 }
 
 /**
- * The longest a string prop may be unless its spec says otherwise (`maxLength`): more than any
- * name, path, host or version takes, and bounded, so that no rule ever reads an unbounded text.
+ * The longest free text a user types (`TEXT_LIMITS.text`): more than any name, host or version
+ * takes, and bounded, so that no rule ever reads an unbounded text. The bound of a string prop
+ * whose spec names no other kind.
  */
-export const MAX_TEXT = 4096;
+export const MAX_TEXT = TEXT_LIMITS.text.max;
 
-/** The longest a document given as a string (a TOML configuration, a runbook's file) may be: about what one Kubernetes object holds. */
-export const MAX_DOCUMENT = 1024 * 1024;
+/** Throws unless a string is within the bound of its kind, without repeating it. */
+function requireLength(scope: IConstruct | string, field: string, value: string, kind: TextKind = 'text'): void {
+  const { max, unit, what, why } = TEXT_LIMITS[kind];
+  // A string's UTF-8 takes at least one byte per character: most strings are told by their length alone.
+  if (value.length <= max / 3 && unit === 'bytes') {
+    return;
+  }
+  const size = sizeOf(value, unit);
+  if (size > max) {
+    inputError(scope, field, new Description(`${what} of ${size} ${unit}`), `at most ${max} ${unit}${why ? ` ${why}` : ''}`);
+  }
+}
 
-/** Throws unless a string is at most `max` characters, without repeating it. */
-function requireLength(scope: IConstruct | string, field: string, value: string, max: number): void {
-  if (value.length > max) {
-    inputError(scope, field, new Description(`a string of ${value.length} characters`), `at most ${max} characters`);
+/**
+ * Throws unless a string made after the props were checked (a file's content rendered at synth)
+ * is within the bound of the kind its spec names, as a string given in the props would have had
+ * to be; returns it.
+ */
+export function checkRendered<T>(scope: IConstruct | string, field: string, value: T, spec: PropSpec): T {
+  if (typeof value === 'string') {
+    requireLength(scope, field, value, typeof spec === 'string' ? undefined : spec.kind);
+  }
+  return value;
+}
+
+/** Throws unless a list holds no more items than its kind allows. */
+function requireItems(scope: IConstruct | string, field: string, list: readonly unknown[], kind: ListKind | undefined): void {
+  if (kind !== undefined && list.length > LIST_LIMITS[kind].max) {
+    inputError(scope, field, new Description(`a list of ${list.length} items`), `at most ${LIST_LIMITS[kind].max} items: ${LIST_LIMITS[kind].why}`);
   }
 }
 
@@ -110,9 +137,9 @@ export function objectOf(shape: PropShape, optional = true, expected?: string): 
   return { type: 'object', optional, shape, expected };
 }
 
-/** A list of objects of the given shape. */
-export function listOf(shape: PropShape, optional = true, expected?: string, itemExpected?: string): PropSpec {
-  return { type: 'list', optional, shape, expected, itemExpected };
+/** A list of objects of the given shape, as many as its kind allows. */
+export function listOf(shape: PropShape, optional = true, expected?: string, itemExpected?: string, items?: ListKind): PropSpec {
+  return { type: 'list', optional, shape, expected, itemExpected, items };
 }
 
 /** A construct of one class (the cluster a construct belongs to), of the app of the construct that takes it. */
@@ -379,7 +406,7 @@ function checkProp(scope: IConstruct | string, field: string, key: string, value
       if (typeof value !== 'string' || (full.oneOf !== undefined && !full.oneOf.includes(value))) {
         wrong();
       }
-      requireLength(scope, field, value as string, full.maxLength ?? MAX_TEXT);
+      requireLength(scope, field, value as string, full.kind);
       break;
     case 'object':
       if (!isPlainObject(value)) {
@@ -399,21 +426,22 @@ function checkProp(scope: IConstruct | string, field: string, key: string, value
       if (!Array.isArray(value)) {
         wrong();
       }
+      requireItems(scope, field, value as unknown[], full.items);
       listItems(scope, field, value as unknown[]).forEach((item, i) => {
         if (full.shape) {
           checkProp(scope, `${field}[${i}]`, key, item, { type: 'object', shape: full.shape, expected: full.itemExpected });
         } else if (full.itemIs) {
-          checkProp(scope, `${field}[${i}]`, key, item, { type: 'value', is: full.itemIs, expected: full.itemExpected, maxLength: full.maxLength });
+          checkProp(scope, `${field}[${i}]`, key, item, { type: 'value', is: full.itemIs, expected: full.itemExpected, kind: full.kind });
         } else if (typeof item !== 'string') {
           inputError(scope, `${field}[${i}]`, CREDENTIAL.test(key) ? describeType(item) : shown(item), 'a string');
         } else {
-          requireLength(scope, `${field}[${i}]`, item, full.maxLength ?? MAX_TEXT);
+          requireLength(scope, `${field}[${i}]`, item, full.kind);
         }
       });
       break;
     case 'value':
       if (typeof value === 'string') {
-        requireLength(scope, field, value, full.maxLength ?? MAX_TEXT);
+        requireLength(scope, field, value, full.kind);
       }
       if (full.is !== undefined && !full.is(value)) {
         wrong();

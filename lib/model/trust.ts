@@ -2,7 +2,7 @@
  * Who may hold which trust, as data. Every Secret and every issuer the library writes or refers to
  * belongs to an owner class ({@link TRUST_CLASSES}); each class names the parties ({@link TrustRole},
  * {@link TRUST_ROLES}) allowed to hold it, and the ways each party may refer to it. One rule
- * (`synth/trust-rule.ts`) reads every object of an app against this table in one pass, whatever its
+ * (`app/trust-rule.ts`) reads every object of an app against this table in one pass, whatever its
  * kind: the references an object makes are found by their shape (`trust-references.ts`), never by a
  * list of kinds. The trusted objects of a cluster are listed by `trust-objects.ts`; the parties the
  * library's own objects and the workloads the app allows are, by `trust-grants.ts`.

@@ -8,11 +8,10 @@ import { IConstruct } from 'constructs';
 import { parseDuration } from './duration';
 import { QUANTITY_EXPECTED, StorageSize, isStorageQuantity, sizeQuantity } from './quantity';
 import { Description, MAX_SHOWN, WITH_CREDENTIALS, describeValue, hasCredentials, inputError, shown } from './errors';
+import { DNS_LABEL_MAX, DNS_SUBDOMAIN_MAX } from './limits';
 
-/** Longest DNS-1123 label: service names, namespaces, labels of host names. */
-export const DNS_LABEL_MAX = 63;
-/** Longest DNS-1123 subdomain: object names such as Secrets. */
-export const DNS_SUBDOMAIN_MAX = 253;
+// The DNS limits are declared with the other bounds (limits.ts); the validators' callers import them from here.
+export { DNS_LABEL_MAX, DNS_SUBDOMAIN_MAX };
 
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 

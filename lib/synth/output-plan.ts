@@ -8,7 +8,8 @@ import { IConstruct } from 'constructs';
 import { ClusterTlsError, inputErrorMessage, oneLine } from '../model/errors';
 import * as layout from '../model/output-layout';
 import { stringifyManifests } from '../yaml/emitter';
-import { OutputFile } from './output-file';
+import { appObjects } from '../model/app-objects';
+import { OutputFile } from '../app/output-file';
 
 /** A manifest of the synthesized output, as JSON, with its file and the construct that made it. */
 export interface RenderedObject {
@@ -36,9 +37,9 @@ export interface PlannedFile {
 /** Options of {@link planOutput}. */
 export interface PlanOptions {
   /**
-   * Objects to render while planning, for a check that must read them before any file is
-   * written; their files then use these renderings rather than making others.
-   * @default - none: every object is rendered with its file
+   * Objects a check must read before any file is written, handed to it as {@link OutputPlan.renderedFirst}:
+   * the renderings their files use too, the one rendering of every object the synth makes.
+   * @default - none
    */
   readonly renderFirst?: (object: ApiObject) => boolean;
   /**
@@ -49,7 +50,7 @@ export interface PlanOptions {
   readonly constructMetadataApart?: boolean;
 }
 
-/** An app's output, laid out and checked, each file rendered only when asked for. */
+/** An app's output, laid out and checked, each file's text rendered only when asked for. */
 export interface OutputPlan {
   /** Every file: the manifests (as stock cdk8s writes them), then the library's, sorted by path. */
   readonly files: PlannedFile[];
@@ -65,9 +66,10 @@ export interface OutputPlan {
 
 /**
  * Validates the app, resolves its dependencies and lays out its output: every path, checked to be
- * written once. Only the objects `renderFirst` chooses are rendered (and, with
- * `FILE_PER_RESOURCE`, every object, since stock cdk8s names those files after the rendered
- * object), so that a writer can render and write one file at a time and hold none afterwards.
+ * written once. Every object is rendered once, for the rules and the manifests alike (the app's
+ * facts, `model/app-objects.ts`, shared with the rules when the caller holds a pass over the app
+ * open); the files are rendered as text only when asked for, so that a writer holds one file's
+ * text at a time.
  */
 export function planOutput(app: App, options: PlanOptions = {}): OutputPlan {
   resolveAndValidate(app);
@@ -80,8 +82,11 @@ export function planOutput(app: App, options: PlanOptions = {}): OutputPlan {
   const laidOut = charts.map((chart) => ({ chart, objects: chartObjects(chart, subtrees.get(chart)) }));
   const apiObjects = laidOut.flatMap((c) => c.objects);
   const renderFirst = options.renderFirst;
-  const renderedFirst = new Map<ApiObject, any>(renderFirst ? apiObjects.filter(renderFirst).map((o) => [o, o.toJson()]) : []);
-  const files = layOut(app, laidOut, indexed, (o) => (renderedFirst.has(o) ? renderedFirst.get(o) : o.toJson()));
+  // Every object rendered once, as the rules read it: the facts of the synth's pass over the app.
+  const rendered = new Map(appObjects(app).map((o) => [o.object, o.rendered]));
+  const manifestOf = (o: ApiObject) => (rendered.has(o) ? rendered.get(o) : o.toJson());
+  const renderedFirst = new Map<ApiObject, any>(renderFirst ? apiObjects.filter(renderFirst).map((o) => [o, manifestOf(o)]) : []);
+  const files = layOut(app, laidOut, indexed, manifestOf);
   // A private field of App (its prop, else CDK8S_RECORD_CONSTRUCT_METADATA): cdk8s is pinned to the
   // minor version whose output the equivalence test proves.
   const metadata = (app as unknown as { recordConstructMetadata?: boolean }).recordConstructMetadata === true ? constructMetadata(apiObjects) : undefined;
@@ -329,22 +334,64 @@ function topology(scope: IConstruct, vertices: readonly IConstruct[] = scope.nod
 }
 
 /**
- * Resolves the dependencies of the whole app and runs every construct's validations, once each.
- * `Chart.toJson()` of any chart does both for the whole app (stock cdk8s offers no other way to
- * resolve them); when a validation fails, they run again to report the failures as the library
- * does, one line each.
+ * Resolves the dependencies of the whole app and runs every construct's validations, once each,
+ * reporting the failures as the library does, one line each. `Chart.toJson()` would do both for
+ * the whole app, but it renders the chart's objects too, a second time when the rules have read
+ * them; the dependencies are resolved as it resolves them instead ({@link resolveDependencies}).
+ * An app without a chart has its validations run alone, as before.
  */
 function resolveAndValidate(app: App): void {
-  const chart = firstChart(app);
-  if (chart === undefined) {
-    validateApp(app.node.findAll());
-    return;
+  if (firstChart(app) !== undefined) {
+    try {
+      resolveDependencies(app);
+    } catch (e) {
+      validateApp(app.node.findAll());
+      throw e;
+    }
   }
-  try {
-    chart.toJson();
-  } catch (e) {
-    validateApp(app.node.findAll());
-    throw e;
+  validateApp(app.node.findAll());
+}
+
+/**
+ * The dependencies `App.synth()` and `Chart.toJson()` add before rendering (cdk8s's
+ * `resolveDependencies`, of the minor version the equivalence test pins), added the same way: a
+ * chart depends on the charts nested in it and on the charts its constructs' dependencies lie in,
+ * and every API object of a construct that depends on another depends on the API objects of that
+ * one, each in its own chart.
+ */
+function resolveDependencies(app: App): void {
+  const subtrees = new Map<IConstruct, IConstruct[]>();
+  const findAll = (c: IConstruct) => {
+    let found = subtrees.get(c);
+    if (found === undefined) {
+      found = c.node.findAll();
+      subtrees.set(c, found);
+    }
+    return found;
+  };
+  const dependencies = () => findAll(app).flatMap((source) => source.node.dependencies.map((target) => ({ source, target })));
+  for (const parent of findAll(app).filter((c) => c instanceof Chart)) {
+    for (const child of parent.node.children.filter((c) => c instanceof Chart)) {
+      parent.node.addDependency(child);
+    }
+  }
+  for (const { source, target } of dependencies()) {
+    const [sourceChart, targetChart] = [Chart.of(source), Chart.of(target)];
+    if (sourceChart !== targetChart) {
+      sourceChart.node.addDependency(targetChart);
+    }
+  }
+  for (const { source, target } of dependencies()) {
+    const [sourceChart, targetChart] = [Chart.of(source), Chart.of(target)];
+    const targets = findAll(target).filter((c) => c instanceof ApiObject && Chart.of(c) === targetChart);
+    const sources = findAll(source).filter((c) => c instanceof ApiObject && Chart.of(c) === sourceChart);
+    for (const t of targets) {
+      for (const s of sources) {
+        if (t !== s) {
+          s.node.addDependency(t);
+        }
+      }
+    }
   }
 }
 

@@ -9,7 +9,7 @@
 import type { App } from 'cdk8s';
 import { ClusterTlsError, Description, inputError, inputErrorMessage } from '../model/errors';
 import { SpanDifference, SpanDiscrepancy, SpanGroup, SpanMember, SpanRotations, declareNamespacesHint, spanAgreement } from '../model/span-agreement';
-import { registeredCertificates } from './app-rules';
+import { registeredCertificates } from '../app/registry';
 import { displayPath } from './display-path';
 
 /** A target's certificates of a span, as the rules read them, with where the target writes. */

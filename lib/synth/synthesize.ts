@@ -9,7 +9,7 @@ import { CLUSTER_RESOURCE_KINDS } from '../model/catalog';
 import { ClusterTlsError, Description, describeType, inputError, oneLine } from '../model/errors';
 import { ShapeOf, checkArguments, constructOf, isConstruct, listOf, objectOf, pathSpec } from '../model/props';
 import * as layout from '../model/output-layout';
-import { registeredDrainers, registeredRecreations } from './app-rules';
+import { registeredDrainers, registeredRecreations, useLibrarySynthesis } from '../app/registry';
 import {
   RECREATE_ENV, TAKE_OVER_ENV, changedRecordText, checkFilesFolderOwner, checkFixedSettings, checkRecreations, recreationKey, checkRecordOutput, checkReplaceable, clusterKey, fixedSettings, readRecord, recordOutput,
 } from './guards';
@@ -23,6 +23,7 @@ import { checkTargetsApart } from './target-folders';
 import { UNVERIFIED_ENV, VERIFY_REPORT_ENV } from './phase-report';
 import { checkEnablements, flippingClusters } from './enablement-guard';
 import { RenderedObject, planOutput } from './output-plan';
+import { openRenderPass } from '../model/app-objects';
 import { RenderedFile, copyFiles, writeFilesInto } from './write-output';
 
 export { RenderedFile, writeOutput } from './write-output';
@@ -55,15 +56,21 @@ export interface RenderedApp {
  */
 export function renderApp(app: App): RenderedApp {
   checkArguments('ClusterTls', 'render', { app }, { app: APP });
-  const plan = planOutput(app);
-  const files: RenderedFile[] = [];
-  const objects: RenderedObject[] = [];
-  for (const file of plan.files) {
-    const rendered = file.render();
-    files.push({ path: file.path, content: rendered.content, executable: file.executable });
-    objects.push(...rendered.objects);
+  // One pass over the app: the rules, the runbooks and the manifests read every object rendered once.
+  const closePass = openRenderPass(app);
+  try {
+    const plan = planOutput(app);
+    const files: RenderedFile[] = [];
+    const objects: RenderedObject[] = [];
+    for (const file of plan.files) {
+      const rendered = file.render();
+      files.push({ path: file.path, content: rendered.content, executable: file.executable });
+      objects.push(...rendered.objects);
+    }
+    return { files, manifestFiles: plan.manifestFiles, objects };
+  } finally {
+    closePass();
   }
-  return { files, manifestFiles: plan.manifestFiles, objects };
 }
 
 /** What an app argument must be: the root of a construct tree, as `new App()` makes it. */
@@ -156,10 +163,10 @@ export interface SynthesisResult {
  * record untouched when anything fails.
  *
  * The checks run before any file is written, on the cluster resources and certificate plans,
- * rendered ahead. The files are then rendered and written one at a time, so that memory holds the
- * app's constructs and one file, not the whole output (except with `FILE_PER_RESOURCE`, whose
- * file names come from the rendered objects). To have every file in memory instead, call
- * {@link renderApp}.
+ * rendered ahead. Every object is rendered once, for the checks and the manifests alike; the files
+ * are then rendered as text and written one at a time, so that memory holds the app's constructs,
+ * its objects rendered once and one file's text, not the whole output. To have every file in
+ * memory instead, call {@link renderApp}.
  *
  * Run by the cdk8s CLI (which sets `CDK8S_OUTDIR`) with an output folder other than the CLI's,
  * it also copies the files stock cdk8s would have written into the CLI's folder, for the CLI to
@@ -191,8 +198,31 @@ interface PreparedSynthesis {
   close(): void;
 }
 
-/** Renders what the checks read, takes the output folder's lock and runs every check; writes nothing. */
+/**
+ * Renders what the checks read, takes the output folder's lock and runs every check; writes
+ * nothing. The pass over the app it opens (every object rendered once, for the rules, the runbooks
+ * and the manifests) lasts until {@link PreparedSynthesis.close}.
+ */
 function prepareSynthesis(app: App, options: SynthesizeOptions): PreparedSynthesis {
+  const closePass = openRenderPass(app);
+  try {
+    const prepared = prepareInPass(app, options);
+    const close = () => {
+      try {
+        prepared.close();
+      } finally {
+        closePass();
+      }
+    };
+    return { ...prepared, close };
+  } catch (e) {
+    closePass();
+    throw e;
+  }
+}
+
+/** {@link prepareSynthesis}, in its pass over the app. */
+function prepareInPass(app: App, options: SynthesizeOptions): PreparedSynthesis {
   const { outdir, recordFile } = outputPaths(app, options);
   const filesFolder = layout.filesFolderOf(outdir);
   // A record inside either folder is refused further on, with what to do.
@@ -478,4 +508,8 @@ function orExit(run: () => SynthesisResult[]): void {
   }
 }
 
-export { MANIFESTS_ONLY_CONTEXT } from './app-rules';
+export { MANIFESTS_ONLY_CONTEXT } from '../app/registry';
+// `app.synth()` of an app holding the library's constructs runs this synthesis (see app/registry.ts).
+useLibrarySynthesis((app) => {
+  synthesize(app);
+});

@@ -7,7 +7,7 @@
  * cluster whose intermediate another root signed (a second `--new-root`, another `ROOT_CA` folder)
  * passes its own checks and is rejected by every other cluster.
  */
-import { SECRET_KEYS } from '../model/catalog';
+import { SECRET_KEYS } from '../model/catalog-certificates';
 import { ClusterTlsError, describeValue } from '../model/errors';
 import { SpanDifference, SpanDiscrepancy, SpanMember, declareNamespacesHint, spanAgreement } from '../model/span-agreement';
 import { HandshakeOutcome, HandshakeServer, describeOutcome, dialedNames, failedOutcome } from './handshake';
@@ -15,7 +15,7 @@ import type { PodData, SecretData } from './input';
 import { VerifyInputError } from './input';
 import { findSecret, handshakesFound, isPeer, shakesHands, tlsMaterial } from './peers';
 import type { LoadedPlan } from './plans';
-import type { TlsPlan, TlsPlanSecret, TlsPlanSpanCluster } from '../certificates/certificate-options';
+import type { TlsPlan, TlsPlanSecret, TlsPlanSpanCluster } from '../plan/certificate-options';
 import { listed, oneLine } from './text';
 import { describeCertificate } from './x509';
 import { CheckResult, SecretReport, UncheckedCluster, VerifyOptions, VerifyReport, parseCertificates, summarize, verify } from './verify';

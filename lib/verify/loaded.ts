@@ -24,7 +24,7 @@ import type { PodData, SecretData } from './input';
 import type { CheckResult } from './checks';
 import { iso, listed } from './text';
 import { LOADED_CHECK } from '../model/verify-report';
-import { KUBELET_PROJECTION_SECONDS } from '../model/catalog';
+import { KUBELET_PROJECTION_SECONDS } from '../model/catalog-pods';
 
 /** The command that lists what this check needs. */
 const LIST_COMMAND = 'kubectl get secrets,pods -n <namespace> -o json --show-managed-fields';

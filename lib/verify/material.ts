@@ -5,7 +5,7 @@
  * `keys`, exactly the three for the plan's and at least the three, parsed, for yours.
  */
 import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
-import { SECRET_KEYS } from '../model/catalog';
+import { SECRET_KEYS } from '../model/catalog-certificates';
 import { CheckResult, result } from './checks';
 import { SecretData, VerifyInputError } from './input';
 import { iso, listed, oneLine } from './text';

@@ -3,7 +3,7 @@
  * share: finding a Secret of the input, which Secrets serve as peers in the handshakes, the
  * material a handshake loads from a Secret, and how the handshakes' outcome is told.
  */
-import { SECRET_KEYS } from '../model/catalog';
+import { SECRET_KEYS } from '../model/catalog-certificates';
 import type { TlsMaterial } from './handshake';
 import type { SecretData } from './input';
 

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import * as YAML from 'yaml';
 import { COMPONENTS, CLUSTER_KINDS, ClusterKind, ComponentToken, DeployedBy } from '../model/catalog';
-import { TLS_PLAN_VERSION } from '../certificates/certificate-options';
-import type { TlsPlan } from '../certificates/certificate-options';
+import { TLS_PLAN_VERSION } from '../plan/certificate-options';
+import type { TlsPlan } from '../plan/certificate-options';
 import { parseDuration } from '../model/duration';
 import { READ_LIMITS, UnreadableInputError, readBounded } from '../model/bounded-read';
 import { Description } from '../model/errors';
@@ -18,7 +18,7 @@ import { DEFAULT_MANIFEST_EXTENSION, LAYOUT_DEPTH, filesFolderOf, fromOutputFold
 import { VerifyInputError } from './input';
 import { brief, oneLine } from './text';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
-import PLAN_SCHEMA from '../certificates/tls-plan.schema.json';
+import PLAN_SCHEMA from '../plan/tls-plan.schema.json';
 
 /**
  * A list of Common Names that one component accepts from its peers, and where it was read.

@@ -6,7 +6,7 @@
  */
 import type { X509Certificate } from 'node:crypto';
 import { ClusterKind } from '../model/catalog';
-import type { TlsPlan, TlsPlanSecret, TlsPlanSqlSecret } from '../certificates/certificate-options';
+import type { TlsPlan, TlsPlanSecret, TlsPlanSqlSecret } from '../plan/certificate-options';
 import type { SecretData } from './input';
 import { describeCertificate } from './x509';
 

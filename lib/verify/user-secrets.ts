@@ -5,7 +5,7 @@
  * gets only the checks that need nothing of the plan, and a failure of one is a failed row of the
  * report: a value that does not parse is the cluster's state, not input the command cannot read.
  */
-import type { TlsPlan, TlsPlanUserSecret } from '../certificates/certificate-options';
+import type { TlsPlan, TlsPlanUserSecret } from '../plan/certificate-options';
 import { ENABLEMENT_CHECK, ROTATION_CHECK } from '../model/verify-report';
 import { CHECKS, CheckName, CheckResult, result } from './checks';
 import type { PodData, SecretData } from './input';

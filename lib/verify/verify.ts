@@ -5,9 +5,12 @@
  */
 import { ENABLEMENT_CHECK, ROLLED_CHECK, ROTATION_CHECK } from '../model/verify-report';
 import { X509Certificate } from 'node:crypto';
-import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL, ClusterKind, OPERATOR_ROLL_ORDER, SECRET_KEYS, SQL_PORT_RELOAD, component } from '../model/catalog';
-import { IssuingMethod } from '../certificates/certificate-options';
-import type { TlsPlan, TlsPlanSecret } from '../certificates/certificate-options';
+import { ClusterKind, OPERATOR_ROLL_ORDER, component } from '../model/catalog';
+import { SECRET_KEYS } from '../model/catalog-certificates';
+import { SQL_PORT_RELOAD } from '../model/catalog-sql-tls';
+import { CLUSTER_POD_LABEL, COMPONENT_POD_LABEL } from '../model/catalog-pods';
+import { IssuingMethod } from '../plan/certificate-options';
+import type { TlsPlan, TlsPlanSecret } from '../plan/certificate-options';
 import { parseDuration } from '../model/duration';
 import {
   atLeastAsStrong, commonName, describeCertificate, describeStrength, dnsNameCovered, extendedKeyUsages, keyStrength,

@@ -11,13 +11,14 @@
  * one before (the CA of a leaf renewal, the key and leaves of a CA renewal) is a relative symbolic
  * link, so no key is ever copied. Old generations stay until you remove them.
  */
-import { CFSSL_PROFILES, ClusterKind, SECRET_KEYS } from '../model/catalog';
+import { ClusterKind } from '../model/catalog';
+import { CFSSL_PROFILES, SECRET_KEYS } from '../model/catalog-certificates';
 import * as layout from '../model/output-layout';
-import type { ServerCertificatePlan, TlsPlanSqlTls } from './certificate-options';
+import type { ServerCertificatePlan, TlsPlanSqlTls } from '../plan/certificate-options';
 import * as names from '../model/names';
 import type { NamespacedName } from '../model/names';
 import { CA_BARE, CA_CSR, CLIENT_BARE, serverBare, sqlBare, sqlProfile } from './cfssl-files';
-import { ResolvedRotation, RotationKind, RotationPhase, caObjectOf, caObjectsInUse, newestCaObject } from './rotation';
+import { ResolvedRotation, RotationKind, RotationPhase, caObjectOf, caObjectsInUse, newestCaObject } from '../plan/rotation';
 import {
   Block, GET_KEY_FUNCTION, KUBECTL_CHECK, NEED_FUNCTION, ISSUE_TIMEOUT_SECONDS, PUT_SECRET_FUNCTION, SECRET_EXISTS_FUNCTION, WAIT_ISSUED_FUNCTION, WAIT_VARIABLES, failFunction, joinBlocks,
   kubectlVariables, sh,

@@ -4,7 +4,7 @@
  * files' names, the options, the namespace and tools checks, the scratch folder, the check of a
  * Secret that exists, and its writing.
  */
-import { SECRET_KEYS } from '../model/catalog';
+import { SECRET_KEYS } from '../model/catalog-certificates';
 import { parseDuration } from '../model/duration';
 import { Block, FIELD_MANAGER, KUBECTL_CHECK, sh } from './script-blocks';
 
@@ -12,6 +12,14 @@ import { Block, FIELD_MANAGER, KUBECTL_CHECK, sh } from './script-blocks';
 export const INTERMEDIATE_SCRIPT = 'issue-intermediate.sh';
 /** The request of the current Kubernetes cluster's intermediate CA. */
 export const INTERMEDIATE_CSR = 'intermediate-ca-csr.json';
+/** The request of the span's root CA, made offline. */
+export const ROOT_CSR = 'root-ca-csr.json';
+/** The signing configuration of the intermediate: a CA that signs leaves only. */
+export const INTERMEDIATE_CONFIG = 'intermediate-ca-config.json';
+/** The cfssl profile that signs an intermediate. */
+export const INTERMEDIATE_PROFILE = 'intermediate';
+/** The root's files, by the bare name cfssljson writes them with, in the folder the user keeps it in. */
+export const ROOT_BARE = 'root-ca';
 
 /** A duration in hours, as cfssl reads an expiry and cert-manager a Go duration. */
 export function hours(duration: string, factor = 1): string {

@@ -4,7 +4,7 @@
  */
 import { Construct, IConstruct } from 'constructs';
 import { ClusterTlsError, inputError } from '../model/errors';
-import { ShapeOf, checkProps } from '../model/props';
+import { ShapeOf, checkProps, checkRendered } from '../model/props';
 
 const OUTPUT_FILE = Symbol.for('cdk8s-cluster-tls.OutputFile');
 
@@ -43,8 +43,9 @@ export interface OutputFileProps {
 }
 
 const OUTPUT_FILE_SHAPE = {
-  path: 'string',
-  content: { type: 'value', is: (c) => typeof c === 'string' || hasMethod(c, 'render'), expected: 'a string, or an object whose render() returns it' },
+  path: { type: 'string', kind: 'path' },
+  // What the file's reader holds (see TEXT_LIMITS), not the bound of a name: a task file of many sources is long.
+  content: { type: 'value', kind: 'file', is: (c) => typeof c === 'string' || hasMethod(c, 'render'), expected: 'a string, or an object whose render() returns it' },
   executable: 'boolean?',
   when: { type: 'value', optional: true, is: (c) => hasMethod(c, 'isWritten'), expected: 'an object whose isWritten() returns true or false' },
 } satisfies ShapeOf<OutputFileProps>;
@@ -103,13 +104,17 @@ export class OutputFile extends Construct {
     if (typeof this.content === 'string') {
       return this.content;
     }
+    let text: string;
     try {
-      return this.content.render();
+      text = this.content.render();
     } catch (e) {
       if (e instanceof ClusterTlsError) {
         throw e;
       }
       throw new Error(`${this.node.path}: the content of ${this.path} failed to render: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
+    // Rendered at synth, the content meets the bound a string given at creation met then.
+    return checkRendered(this, 'content', text, OUTPUT_FILE_SHAPE.content);
+
   }
 }

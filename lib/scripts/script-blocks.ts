@@ -4,7 +4,7 @@
  * reading and writing whole Secrets. Pure functions and constants; each script joins its blocks
  * with {@link joinBlocks}.
  */
-import { SECRET_KEYS } from '../model/catalog';
+import { SECRET_KEYS } from '../model/catalog-certificates';
 
 /** The lines of one block of a script; blocks are separated by one blank line. */
 export type Block = readonly string[];

@@ -3,12 +3,13 @@
  * of blocks separated by blank lines, each block made by one function below, in script order.
  * Pure functions: the script is declared as a file by `cfssl.ts`, and runs where the user runs it.
  */
-import { CFSSL_PROFILES, ClusterKind, SECRET_KEYS } from '../model/catalog';
-import type { CertificateSettings, ServerCertificatePlan, TlsPlanSqlTls } from './certificate-options';
+import { ClusterKind } from '../model/catalog';
+import { CFSSL_PROFILES, SECRET_KEYS } from '../model/catalog-certificates';
+import type { CertificateSettings, ServerCertificatePlan, TlsPlanSqlTls } from '../plan/certificate-options';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import { LINK_FUNCTION, caRequest, cfsslRotationBlocks, clusterDomain, generationFolder, sqlDomain } from './rotation-script';
-import type { ResolvedRotation } from './rotation';
+import type { ResolvedRotation } from '../plan/rotation';
 import { Block, KUBECTL_CHECK, NEED_FUNCTION, PUT_SECRET_FUNCTION, SECRET_EXISTS_FUNCTION, failFunction, joinBlocks, kubectlVariables, sh } from './script-blocks';
 import { CA_BARE, CA_CONFIG, CA_CSR, CLIENT_BARE, ISSUE_SCRIPT, pkiCopyFolder, serverBare, sqlBare } from './cfssl-files';
 

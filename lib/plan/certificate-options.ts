@@ -5,7 +5,6 @@
 import { ClusterKind, ComponentToken } from '../model/catalog';
 import type { ResolvedRotation, RotationKind, RotationPhase } from './rotation';
 import type { TlsPlanEnablement } from '../model/enablement';
-import type { ResolvedIssuerReference } from './issuer-ref';
 import type { ResolvedSpan } from '../model/span';
 
 /** How the certificates of a cluster are issued; the cluster constructs work the same with each. */
@@ -473,3 +472,17 @@ export interface CertificateSettings {
   /** The Kubernetes clusters the cluster spans, when `span` declares them: its CA is then this Kubernetes cluster's intermediate. */
   readonly span?: ResolvedSpan;
 }
+
+/**
+ * An issuer reference with its defaults applied, as the plan records it and each Certificate names it.
+ * @jsii ignore
+ */
+export interface ResolvedIssuerReference {
+  /** The issuer's name. */
+  readonly name: string;
+  /** The issuer's kind. */
+  readonly kind: string;
+  /** The issuer's API group. */
+  readonly group: string;
+}
+

@@ -4,11 +4,13 @@
  * no CA: it declares the server and client Certificates alone, each naming that issuer.
  */
 import { Construct } from 'constructs';
-import { IssuingMethod } from './certificate-options';
-import { CERT_MANAGER_GROUP } from './cert-manager';
+import { IssuingMethod, ResolvedIssuerReference } from './certificate-options';
 import { inputError } from '../model/errors';
 import { objectOf } from '../model/props';
 import { requireDnsName, requireDnsSubdomain } from '../model/validate';
+
+/** The group of cert-manager's issuers, as `issuerRef.group` names it. */
+export const CERT_MANAGER_GROUP = 'cert-manager.io';
 
 /** The kind of a cert-manager issuer. */
 export enum IssuerKind {
@@ -44,19 +46,6 @@ export interface IssuerReference {
    * @default 'cert-manager.io'
    */
   readonly group?: string;
-}
-
-/**
- * An issuer reference with its defaults applied, as the plan records it and each Certificate names it.
- * @jsii ignore
- */
-export interface ResolvedIssuerReference {
-  /** The issuer's name. */
-  readonly name: string;
-  /** The issuer's kind. */
-  readonly kind: string;
-  /** The issuer's API group. */
-  readonly group: string;
 }
 
 /** The shape of the `issuerRef` prop. */

@@ -8,7 +8,7 @@
  * request's status (read in its v1.21.2 code): `status.certificate` the chain without the
  * self-signed root, here the intermediate alone, and `status.ca` the root.
  */
-import type { CertificateSettings } from './certificate-options';
+import type { CertificateSettings } from '../plan/certificate-options';
 import * as names from '../model/names';
 import type { ResolvedKubernetesCluster, ResolvedSpan } from '../model/span';
 import {

@@ -2,8 +2,8 @@
  * The names of the files in a cluster's cfssl folder, shared by the request files that are
  * declared and the issuing script that reads them and writes the certificates beside them.
  */
-import { CFSSL_PROFILES } from '../model/catalog';
-import type { ServerCertificatePlan, TlsPlanSqlSecret } from './certificate-options';
+import { CFSSL_PROFILES } from '../model/catalog-certificates';
+import type { ServerCertificatePlan, TlsPlanSqlSecret } from '../plan/certificate-options';
 
 /** The issuing script, in the cfssl folder. */
 export const ISSUE_SCRIPT = 'issue-certificates.sh';

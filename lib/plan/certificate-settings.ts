@@ -3,7 +3,8 @@ import { Construct } from 'constructs';
 import {
   CertificateSettings, CertificateSubject, ExtraNames, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames,
 } from './certificate-options';
-import { CFSSL_CA_KEY, ClusterKind, DEFAULT_KEY, VALIDITY, isComponentToken } from '../model/catalog';
+import { ClusterKind, isComponentToken } from '../model/catalog';
+import { CFSSL_CA_KEY, DEFAULT_KEY, VALIDITY } from '../model/catalog-certificates';
 import { DurationValue, durationHours, durationText, formatDuration } from '../model/duration';
 import { LifetimeBreak, LifetimeField, lifetimeBreaks } from '../model/lifetimes';
 import { inputError } from '../model/errors';

@@ -24,7 +24,8 @@
  * `switch-leaves` phase restart none of the components that reload.
  */
 import { IConstruct } from 'constructs';
-import { CA_RELOAD, ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, SQL_PORT_RELOAD, component } from '../model/catalog';
+import { CA_RELOAD, ClusterKind, ComponentToken, OPERATOR_ROLL_ORDER, component } from '../model/catalog';
+import { SQL_PORT_RELOAD } from '../model/catalog-sql-tls';
 import { isInRange } from '../model/versions';
 import { inputError } from '../model/errors';
 import { ShapeOf, oneOf } from '../model/props';

@@ -1,196 +1,26 @@
 /**
  * The rules that span constructs, checked as one validation of the app (`node.addValidation` on
- * its root), so that every way of rendering it runs them: the library's `synthesize` and
- * `renderApp`, and stock cdk8s (`app.synth()`, `Chart.toJson()`, `Testing.synth()`).
- *
- * Stock `app.synth()` of an app that holds the library's constructs would write the manifests
- * alone, the plans, runbooks, chart values and migration files silently missing: on such an app it
- * does what the library's `synthesize` does instead, unless the app asks for its manifests alone.
+ * its root, which `registry.ts` adds when the app's first construct registers), so that every way
+ * of rendering it runs them: the library's `synthesize` and `renderApp`, and stock cdk8s
+ * (`app.synth()`, `Chart.toJson()`, `Testing.synth()`). Each rule is a function of the app's facts
+ * and of what the constructs registered; one mistake is one line.
  */
-import { ApiObject, App } from 'cdk8s';
+import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { CLUSTER_RESOURCE_KINDS as CLUSTER_RESOURCES, OPERATOR_MOUNTS } from '../model/catalog';
 import * as names from '../model/names';
 import { clusterKey } from '../model/trust';
 import { allowedCommonNameLists } from '../model/allowed-common-names';
-import { ClusterTlsError, Description, describeValue, inputErrorMessage } from '../model/errors';
-import { AppFacts, TrustFacts, appFacts } from './app-facts';
+import { Description, describeValue } from '../model/errors';
+import { AppFacts, CertificatesFacts, DrainerFacts, appFacts } from './app-facts';
 import { trustBoundary } from './trust-rule';
-import type { MigrationRecreationPhase } from '../model/recreation';
-
-/**
- * Context key that lets stock cdk8s synthesize an app holding the library's constructs. Set it to
- * `true` on the app (`app.node.setContext(MANIFESTS_ONLY_CONTEXT, true)`, before adding charts) to
- * write the manifests alone, without the library's plans, runbooks, chart values and files.
- */
-export const MANIFESTS_ONLY_CONTEXT = 'cdk8s-cluster-tls/manifests-only';
-
-/** What the rules need to know about a `ClusterCertificates`. */
-export interface CertificatesFacts extends TrustFacts {
-  readonly node: IConstruct['node'];
-  readonly namespace: string;
-  readonly clusterName: string;
-  readonly commonName: string;
-  /** Every Secret the certificates issue or require. */
-  secretNames(): string[];
-  /** Every Secret of the plan in the cluster's namespace, TLS for MySQL clients' included (see `ClusterCertificates._plannedSecrets`). */
-  _plannedSecrets(): string[];
-  /** The objects named by a joined name or cluster-wide (see `ClusterCertificates._joinedNameClaims`). */
-  _joinedNameClaims(): { readonly what: string; readonly namespace?: string; readonly name: string }[];
-  /** The issuer `issuerRef` names, and the ClusterIssuer of the SQL CA (see `ClusterCertificates._issuers`). */
-  _issuers(): { readonly issuerRef?: { readonly name: string; readonly kind: string; readonly group: string }; readonly sqlIssuer?: string };
-  /** The Kubernetes clusters the cluster spans, when it spans several (see `ClusterCertificates.span`). */
-  readonly span?: {
-    readonly clusters: readonly { readonly name: string; readonly clusterDomain: string; readonly namespace: string }[];
-    readonly current: { readonly name: string };
-    readonly root?: { readonly name: string };
-  };
-  /** The rotation declared last, with every one before it (see `ClusterCertificates.rotation`). */
-  readonly rotation?: { readonly phase: string; readonly history: readonly { readonly id: string; readonly kind: string }[] };
-}
-
-/** What the rules need to know about a `DrainerRelease`. */
-export interface DrainerFacts {
-  readonly node: IConstruct['node'];
-  readonly namespace: string;
-  readonly releaseName: string;
-  readonly drainerName: string;
-}
-
-/** What the record needs to know about a migration cluster's re-creation with TLS. */
-export interface RecreationFacts {
-  readonly node: IConstruct['node'];
-  readonly namespace: string;
-  readonly clusterName: string;
-  /** The phase declared, if any. */
-  readonly recreationPhase?: MigrationRecreationPhase;
-}
-
-/** The library's constructs of one app, as they were added. */
-interface AppState {
-  readonly certificates: CertificatesFacts[];
-  readonly drainers: DrainerFacts[];
-  readonly recreations: RecreationFacts[];
-}
-
-const STATE = Symbol.for('cdk8s-cluster-tls.app-rules');
-
-/** The state of an app that holds any of the library's constructs. */
-function existingState(app: IConstruct): AppState | undefined {
-  return (app.node.root as IConstruct & { [STATE]?: AppState })[STATE];
-}
-
-/** The state of the app that holds `scope`, created (with the app's validation) on first use. */
-function stateOf(scope: IConstruct): AppState {
-  const root = scope.node.root;
-  let state = existingState(root);
-  if (state === undefined) {
-    const created: AppState = { certificates: [], drainers: [], recreations: [] };
-    Object.defineProperty(root, STATE, { value: created });
-    root.node.addValidation({ validate: () => firstRuleFailure(root, created) });
-    if (root instanceof App) {
-      synthesizeOnStockSynth(root);
-    }
-    state = created;
-  }
-  return state;
-}
-
-/** Records a `ClusterCertificates` for the rules of its app. */
-export function registerCertificates(certificates: CertificatesFacts & IConstruct): void {
-  stateOf(certificates).certificates.push(certificates);
-}
-
-/** Records a `DrainerRelease` for the rules of its app. */
-export function registerDrainer(drainer: DrainerFacts & IConstruct): void {
-  stateOf(drainer).drainers.push(drainer);
-}
-
-/** Records a migration cluster, with the phase of its re-creation with TLS if one is declared, for the record of its app. */
-export function registerRecreation(cluster: RecreationFacts & IConstruct): void {
-  stateOf(cluster).recreations.push(cluster);
-}
-
-/** The migration clusters of an app, each with the phase of its re-creation with TLS if one is declared, in the order they were added. */
-export function registeredRecreations(app: App): readonly RecreationFacts[] {
-  return existingState(app)?.recreations ?? [];
-}
-
-/** The `ClusterCertificates` of an app, in the order they were added. */
-export function registeredCertificates(app: App): readonly CertificatesFacts[] {
-  return existingState(app)?.certificates ?? [];
-}
-
-/** The drainer releases of an app, in the order they were added. */
-export function registeredDrainers(app: App): readonly DrainerFacts[] {
-  return existingState(app)?.drainers ?? [];
-}
-
-/**
- * Makes `app.synth()` of this app do what the library's `synthesize(app)` does, into `app.outdir`:
- * every file, with every guard, the atomic swap and the record; a refusal is thrown as a
- * {@link ClusterTlsError}, as cdk8s throws its own validation errors, before anything is written.
- * With {@link MANIFESTS_ONLY_CONTEXT} set, stock cdk8s writes the manifests alone. Only this app
- * object changes; `Chart.toJson()` and `Testing.synth()`, which write nothing, work as they do.
- *
- * The app's prototype is swapped for a subclass of its own class rather than `synth` set on the
- * object: an app of Python, Java or Go calls `synth` through the jsii kernel, which looks the method
- * up on the object's class, never on the object.
- */
-function synthesizeOnStockSynth(app: App): void {
-  const own = Object.getPrototypeOf(app) as App;
-  if (Object.prototype.hasOwnProperty.call(own, LIBRARY_SYNTH)) {
-    return;
-  }
-  let library = librarySynthClasses.get(own);
-  if (library === undefined) {
-    const base = own.constructor as new (...args: never[]) => App;
-    const overridden = ownSynthClass(own);
-    library = class LibraryApp extends base {
-      public synth(): void {
-        if (this.node.tryGetContext(MANIFESTS_ONLY_CONTEXT) === true) {
-          super.synth();
-          return;
-        }
-        if (overridden !== undefined) {
-          // Its synth() would be passed over, whatever it does: say so rather than run without it.
-          throw new ClusterTlsError(inputErrorMessage('app', 'synth', new Description(`an app of class ${overridden}, which has a synth() of its own`),
-            'an app whose synth() the library runs: it writes the manifests, the files folder and the record in one step; do your work before or after app.synth(), '
-            + 'or call ClusterTls.synthesize(this) from your synth() instead of super.synth()'));
-        }
-        // Loaded here: the synthesis module loads this one.
-        const { synthesize }: typeof import('./synthesize') = require('./synthesize');
-        synthesize(this);
-      }
-    };
-    Object.defineProperty(library.prototype, LIBRARY_SYNTH, { value: true });
-    librarySynthClasses.set(own, library);
-  }
-  Object.setPrototypeOf(app, library.prototype);
-}
-
-/** The name of the app's class that has a `synth()` of its own, below cdk8s's `App`; undefined for an app of no such class. */
-function ownSynthClass(proto: object): string | undefined {
-  for (let p: object | null = proto; p !== null && p !== App.prototype; p = Object.getPrototypeOf(p)) {
-    if (Object.prototype.hasOwnProperty.call(p, 'synth')) {
-      return (p as { constructor?: { name?: string } }).constructor?.name || 'an anonymous class';
-    }
-  }
-  return undefined;
-}
-
-/** Marks the prototype that runs the library's synthesis. */
-const LIBRARY_SYNTH = Symbol.for('cdk8s-cluster-tls.library-synth');
-
-/** The subclass that runs the library's synthesis, for each app class it was put under. */
-const librarySynthClasses = new WeakMap<object, new (...args: never[]) => App>();
 
 /** The app's validation: the first failure of the rules, as one line; one mistake is one line. */
-function firstRuleFailure(root: IConstruct, state: AppState): string[] {
-  const facts = appFacts(root, state.certificates);
+export function firstRuleFailure(root: IConstruct, certificates: readonly CertificatesFacts[], drainers: readonly DrainerFacts[]): string[] {
+  const facts = appFacts(root, certificates);
   const objects = facts.objects.map((o) => o.object);
-  const failure = uniqueObjects(objects) ?? secretClaims(state.certificates) ?? joinedNames(state.certificates) ?? issuerRefs(facts, state.certificates)
-    ?? drainerReleases(state.drainers) ?? operatorMounts(facts, state.certificates) ?? commonNames(facts, state.certificates) ?? trustBoundary(facts);
+  const failure = uniqueObjects(objects) ?? secretClaims(certificates) ?? joinedNames(certificates) ?? issuerRefs(facts, certificates)
+    ?? drainerReleases(drainers) ?? operatorMounts(facts, certificates) ?? commonNames(facts, certificates) ?? trustBoundary(facts);
   return failure === undefined ? [] : [failure];
 }
 

@@ -4,7 +4,7 @@
  */
 import { App, AppProps } from 'cdk8s';
 import { IssuingMethod } from '../lib/plan/certificate-options';
-import { MANIFESTS_ONLY_CONTEXT } from '../lib/synth/synthesize';
+import { MANIFESTS_ONLY_CONTEXT } from '../lib/app/registry';
 import { addDeployment } from '../main';
 
 /** The namespace (and chart id) of tenant `i`. */

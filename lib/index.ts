@@ -6,6 +6,7 @@ export * from './model/catalog-certificates';
 export * from './model/catalog-pods';
 export * from './model/catalog-sql-tls';
 export * from './model/names';
+export { HELM_RELEASE_MAX } from './model/limits';
 export * from './model/output-layout';
 export type { CdkPlusPackage, ISecretLike, SecretLike, SecretRef } from './model/secret-ref';
 export { DurationValue, durationHours, durationText, formatDuration, parseDuration } from './model/duration';
@@ -35,6 +36,7 @@ export type { AlertRule, ExporterValues, RuleGroup } from './documents/expiry-ru
 export * from './app/output-file';
 export type { Runbook, RunbookFile, RunbookStep } from './documents/runbook';
 export * from './synth/synthesize';
+export { MANIFESTS_ONLY_CONTEXT } from './app/registry';
 export * from './synth/cluster-tls';
 export * from './clusters/endpoints';
 export * from './clusters/tls-cluster';

@@ -7,7 +7,8 @@ import { Construct } from 'constructs';
 import { LONG_TENANT, buildDeployments, buildTenant, tenantNamespace } from '../bench/deployment';
 import { compileTemplate, makeTemplate } from '../bench/floor';
 import { manifestFileName } from '../lib/model/output-layout';
-import { MANIFESTS_ONLY_CONTEXT, renderApp } from '../lib/synth/synthesize';
+import { renderApp } from '../lib/synth/synthesize';
+import { MANIFESTS_ONLY_CONTEXT } from '../lib/app/registry';
 import { expectValidAgainstCrds } from './_crds';
 import { findObject } from './_find';
 

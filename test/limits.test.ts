@@ -10,7 +10,6 @@ import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import { DrainerRelease } from '../lib/clusters/drainer-release';
 import { TlsMigrationCluster, TlsMigrationClusterProps } from '../lib/clusters/tls-migration-cluster';
 import { CONFIG_MAP_DATA_MAX, FILE_MAX, MIGRATION_SOURCES_MAX, PATH_MAX, TEXT_LIMITS } from '../lib/model/limits';
-import { MAX_TEXT } from '../lib/model/props';
 import { OutputFile } from '../lib/app/output-file';
 import { renderApp } from '../lib/synth/synthesize';
 import { refusal } from './_refusal';
@@ -24,14 +23,14 @@ describe('the bounds, by kind', () => {
     expect(TEXT_LIMITS.path).toMatchObject({ max: PATH_MAX - 1, unit: 'bytes' });
     expect(TEXT_LIMITS.file).toMatchObject({ max: 64 * 1024 * 1024, unit: 'bytes' });
     expect(TEXT_LIMITS.text).toMatchObject({ max: 4096, unit: 'characters' });
-    expect(MAX_TEXT).toBe(4096);
+    expect(TEXT_LIMITS.text.max).toBe(4096);
   });
 });
 
 describe('a document is held to what its consumer holds', () => {
   test('a file\'s content of 4,097 characters is taken: a file is no name', () => {
     const scope = chart();
-    expect(() => new OutputFile(scope, 'Task', { path: 'demo/task.yaml', content: 'x'.repeat(MAX_TEXT + 1) })).not.toThrow();
+    expect(() => new OutputFile(scope, 'Task', { path: 'demo/task.yaml', content: 'x'.repeat(TEXT_LIMITS.text.max + 1) })).not.toThrow();
   });
 
   test('a file\'s content over the file bound is refused by its size in bytes, given or rendered', () => {

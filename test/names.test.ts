@@ -1,4 +1,5 @@
 import * as names from '../lib/model/names';
+import { HELM_RELEASE_MAX } from '../lib/model/limits';
 import {
   COMPONENTS, ClusterKind, OPERATOR_ROLL_ORDER, caCertificateName, caIssuerName, caSecretName, clientSecretName,
   component, componentsOf, drainerName, externalTlsMountPath, hostNames, selfSignedIssuerName, serverSecretName,
@@ -114,7 +115,7 @@ describe('Secret and issuer names', () => {
     expect(names.expiryRulesConfigMapName('basic')).toBe('basic-certificate-expiry-rules');
     expect(names.expiryRulesFileName('basic')).toMatch(/^basic-certificate-expiry\.rules\.yml$/);
     // Helm refuses release names over 53 characters: a cluster name of 41 is the longest that fits.
-    expect(names.HELM_RELEASE_MAX).toBe(53);
+    expect(HELM_RELEASE_MAX).toBe(53);
     expect(names.expiryExporterRelease('a'.repeat(41))).toHaveLength(53);
   });
 

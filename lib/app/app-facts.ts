@@ -1,7 +1,7 @@
 /**
  * The facts of an app that its rules read, computed once per synth: every API object rendered
  * once, with the namespace it lands in and every reference it makes to a Secret or an issuer
- * (`model/app-objects.ts`, which the rotation runbook's list of workloads and the manifests read
+ * (`app/app-objects.ts`, which the rotation runbook's list of workloads and the manifests read
  * too), and every trust-bearing object of the app's clusters; and what the rules and the record
  * know of each construct that registers (`registry.ts`). The rules of `app-rules.ts` and
  * `trust-rule.ts` read these and never render an object or walk the construct tree themselves.
@@ -10,11 +10,11 @@ import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { TrustedObject } from '../model/trust';
 import { trustReferences } from '../model/trust-references';
-import { AppObject, appObjects, readsClusterResourceNamespaces } from '../model/app-objects';
+import { AppObject, appObjects, readsClusterResourceNamespaces } from './app-objects';
 import { SQL_TLS } from '../model/catalog-sql-tls';
 import type { MigrationRecreationPhase } from '../model/recreation';
 
-/** One API object of the app, rendered (see `model/app-objects.ts`), its references read where cert-manager reads a ClusterIssuer's Secrets. */
+/** One API object of the app, rendered (see `app/app-objects.ts`), its references read where cert-manager reads a ClusterIssuer's Secrets. */
 export type ObjectFacts = AppObject;
 
 /** What the app's rules read. */

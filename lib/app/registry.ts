@@ -30,7 +30,7 @@ interface AppState {
   readonly recreations: RecreationFacts[];
 }
 
-const STATE = Symbol.for('cdk8s-cluster-tls.app-rules');
+const STATE = Symbol.for('cdk8s-cluster-tls.registry');
 
 /** The state of an app that holds any of the library's constructs. */
 function existingState(app: IConstruct): AppState | undefined {
@@ -140,19 +140,22 @@ const LIBRARY_SYNTH = Symbol.for('cdk8s-cluster-tls.library-synth');
 /** The subclass that runs the library's synthesis, for each app class it was put under. */
 const librarySynthClasses = new WeakMap<object, new (...args: never[]) => App>();
 
-/** The library's `synthesize`, handed over by the synthesis module when it loads. */
-let synthesis: ((app: App) => void) | undefined;
+/** Where the library's `synthesize` is kept once handed over: on the global object, so every copy of the package finds it. */
+const SYNTHESIS = Symbol.for('cdk8s-cluster-tls.synthesis');
 
 /**
  * Hands this module the library's synthesis, which `app.synth()` of an app holding the library's
- * constructs runs. Called once by `synth/synthesize.ts` as it loads.
+ * constructs runs. Called by `synth/synthesize.ts` as it loads; the first synthesis handed over is
+ * kept, so loading a second copy of the package changes nothing.
  */
 export function useLibrarySynthesis(synthesize: (app: App) => void): void {
-  synthesis = synthesize;
+  const global = globalThis as { [SYNTHESIS]?: (app: App) => void };
+  global[SYNTHESIS] ??= synthesize;
 }
 
 /** The library's synthesis; a fault when the synthesis module was never loaded, which the package's entry point does. */
 function librarySynthesis(): (app: App) => void {
+  const synthesis = (globalThis as { [SYNTHESIS]?: (app: App) => void })[SYNTHESIS];
   if (synthesis === undefined) {
     throw new Error('cdk8s-cluster-tls: the library\'s synthesis is not loaded: import the library from its package (\'cdk8s-cluster-tls\'), whose entry point loads it');
   }

@@ -40,8 +40,9 @@ import { requireSpanSettings } from './intermediate';
 import { TrustedObject, clusterKey, loadableByCluster } from '../model/trust';
 import { clusterTrust } from '../model/trust-objects';
 import { grantClusterTrust } from '../model/trust-grants';
-import { claimCluster } from '../model/cluster-claims';
-import { DNS_SUBDOMAIN_MAX, requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
+import { DNS_SUBDOMAIN_MAX } from '../model/limits';
+import { claimCluster } from '../app/cluster-claims';
+import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
 
 /** A component token, as a method's argument. */
 const TOKEN = oneOf(COMPONENT_TOKENS, false);

@@ -17,7 +17,8 @@ import {
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
 import { ShapeOf, checkProps, constructOf } from '../model/props';
-import { DNS_LABEL_MAX, requireDuration, requireKubernetesLabels, requirePrometheusLabels } from '../model/validate';
+import { DNS_LABEL_MAX, HELM_RELEASE_MAX } from '../model/limits';
+import { requireDuration, requireKubernetesLabels, requirePrometheusLabels } from '../model/validate';
 import { OutputFile } from '../app/output-file';
 import { stringifyYaml } from '../yaml/emitter';
 import type { TlsPlan } from '../plan/certificate-options';
@@ -224,9 +225,9 @@ export class ExpiryWatch extends Construct {
     if (this.byExporter().length > 0) {
       const release = names.expiryExporterRelease(this.clusterName);
       const fullname = names.expiryExporterFullname(this.namespace, this.clusterName);
-      if (release.length > names.HELM_RELEASE_MAX) {
-        errors.push(inputErrorMessage(this, 'certificates.clusterName', this.clusterName, `at most ${names.HELM_RELEASE_MAX - release.length + this.clusterName.length} characters `
-          + `when x509-certificate-exporter watches its Secrets: its Helm release "${release}" must be at most ${names.HELM_RELEASE_MAX}`));
+      if (release.length > HELM_RELEASE_MAX) {
+        errors.push(inputErrorMessage(this, 'certificates.clusterName', this.clusterName, `at most ${HELM_RELEASE_MAX - release.length + this.clusterName.length} characters `
+          + `when x509-certificate-exporter watches its Secrets: its Helm release "${release}" must be at most ${HELM_RELEASE_MAX}`));
       } else if (fullname.length > DNS_LABEL_MAX) {
         errors.push(inputErrorMessage(this, 'certificates.namespace', this.namespace, `a namespace and cluster name of at most ${DNS_LABEL_MAX - fullname.length + this.namespace.length + this.clusterName.length} `
           + `characters together when x509-certificate-exporter watches the Secrets: its objects' name "${fullname}" must be at most ${DNS_LABEL_MAX}, or the chart cuts it`));

@@ -21,7 +21,7 @@ import { ISSUE_SCRIPT, pkiCopyFolder } from '../scripts/cfssl-files';
 import { sqlManagedDomain } from '../scripts/rotation-script';
 import { intermediateStep } from './intermediate';
 import { ROLLING_KINDS, consumersAmong } from './secret-consumers';
-import { appObjects } from '../model/app-objects';
+import { appObjects } from '../app/app-objects';
 import type { SqlTls } from './sql-tls';
 
 /** What the rotation's plan and runbook read of a cluster's certificates (a `ClusterCertificates`). */
@@ -157,7 +157,7 @@ function leftBehind(c: RotatingCertificates, r: ResolvedRotation, plan: TlsPlan)
 /**
  * The workloads anywhere in the app that load one of `secrets`, each in its namespace (a
  * cdk8s-plus Deployment mounting `clientSecret()`, say), read from the app's objects as the
- * synth rendered them once for every rule (`model/app-objects.ts`).
+ * synth rendered them once for every rule (`app/app-objects.ts`).
  */
 function rotationConsumers(c: RotatingCertificates, secrets: readonly NamespacedName[]): RotationConsumer[] {
   const workloads = appObjects(c);

@@ -33,7 +33,7 @@ export function secretConsumers(objects: readonly any[], namespace: string, secr
   }), namespace, secretNames);
 }
 
-/** A rendered object with the namespace it lands in and its references, as `model/app-objects.ts` reads them once per synth. */
+/** A rendered object with the namespace it lands in and its references, as `app/app-objects.ts` reads them once per synth. */
 export interface ConsumerFacts {
   readonly rendered: any;
   readonly namespace?: string;

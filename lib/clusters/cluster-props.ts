@@ -6,13 +6,14 @@ import { inputError } from '../model/errors';
 import { ITlsDatabaseCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { PropSpec, ShapeOf, checkArguments, constructOf, isConstruct, objectOf, oneOf } from '../model/props';
 import type { RunbookStep } from '../documents/runbook';
-import { DNS_LABEL_MAX, isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../model/validate';
+import { DNS_LABEL_MAX } from '../model/limits';
+import { isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../model/validate';
 import { ClusterKind, ComponentToken, DeployedBy, clusterKind, component, componentsOf } from '../model/catalog';
 import * as names from '../model/names';
 import { requireMinimum, requireRelease } from '../model/versions';
 import { restartAnnotationKey } from '../model/settings';
 import { SecretRef, secretRefIn, secretRefName } from '../model/secret-ref';
-import { clusterClaims } from '../model/cluster-claims';
+import { clusterClaims } from '../app/cluster-claims';
 
 /** The props both cluster constructs have. */
 export const TLS_CLUSTER_SHAPE = {

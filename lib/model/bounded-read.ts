@@ -5,6 +5,7 @@
  * file, so that a named pipe put in its place cannot make a synth wait forever. Each bound sits
  * far above what a real file of its kind holds.
  */
+import { FILE_MAX } from './limits';
 import * as fs from 'node:fs';
 
 /** The bounds, in bytes, by what is read. */
@@ -16,7 +17,7 @@ export const READ_LIMITS = {
   /** A Secret and pod list from kubectl: a few KiB per object, thousands of objects. */
   kubectlList: 256 * 1024 * 1024,
   /** A manifest or a certificate plan of the output folder. */
-  outputFile: 64 * 1024 * 1024,
+  outputFile: FILE_MAX,
   /** etcdctl's member list of a coordinator: a line of about two hundred bytes per member. */
   membersFile: 1024 * 1024,
   /** The marker, lock and journal files: a few hundred bytes, a file list at most. */

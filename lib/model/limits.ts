@@ -11,6 +11,9 @@ export const DNS_LABEL_MAX = 63;
 /** Longest DNS-1123 subdomain: object names such as Secrets. */
 export const DNS_SUBDOMAIN_MAX = 253;
 
+/** Longest Helm release name: Helm refuses longer ones (53, leaving room for its own suffixes within a label). */
+export const HELM_RELEASE_MAX = 53;
+
 /**
  * What a string prop is, which chooses its bound:
  * - `text`: free text a user types (a user name, a version, a title), bounded so that no rule ever

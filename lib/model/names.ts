@@ -306,9 +306,6 @@ export function expiryRulesFileName(clusterName: string): string {
   return `${expiryRuleName(clusterName)}.rules.yml`;
 }
 
-/** Longest Helm release name (Helm refuses longer ones). */
-export const HELM_RELEASE_MAX = 53;
-
 /** The Helm release of the exporter that reads a cluster's Secrets: `${cluster_name}-cert-expiry` (at most {@link HELM_RELEASE_MAX} characters). */
 export function expiryExporterRelease(clusterName: string): string {
   return `${clusterName}-cert-expiry`;

@@ -88,17 +88,10 @@ export function pathSpec(optional = true): PropSpec {
   };
 }
 
-/**
- * The longest free text a user types (`TEXT_LIMITS.text`): more than any name, host or version
- * takes, and bounded, so that no rule ever reads an unbounded text. The bound of a string prop
- * whose spec names no other kind.
- */
-export const MAX_TEXT = TEXT_LIMITS.text.max;
-
 /** Throws unless a string is within the bound of its kind, without repeating it. */
 function requireLength(scope: IConstruct | string, field: string, value: string, kind: TextKind = 'text'): void {
   const { max, unit, what, why } = TEXT_LIMITS[kind];
-  // A string's UTF-8 takes at least one byte per character: most strings are told by their length alone.
+  // UTF-8 takes at most 3 bytes per UTF-16 unit, so a string of at most a third of the bound in units is within it.
   if (value.length <= max / 3 && unit === 'bytes') {
     return;
   }

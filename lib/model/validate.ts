@@ -10,9 +10,6 @@ import { QUANTITY_EXPECTED, StorageSize, isStorageQuantity, sizeQuantity } from 
 import { Description, MAX_SHOWN, WITH_CREDENTIALS, describeValue, hasCredentials, inputError, shown } from './errors';
 import { DNS_LABEL_MAX, DNS_SUBDOMAIN_MAX } from './limits';
 
-// The DNS limits are declared with the other bounds (limits.ts); the validators' callers import them from here.
-export { DNS_LABEL_MAX, DNS_SUBDOMAIN_MAX };
-
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** Whether a string is a DNS-1123 label (lowercase alphanumerics and '-', at most 63 characters). */

@@ -8,7 +8,7 @@ import { IConstruct } from 'constructs';
 import { ClusterTlsError, inputErrorMessage, oneLine } from '../model/errors';
 import * as layout from '../model/output-layout';
 import { stringifyManifests } from '../yaml/emitter';
-import { appObjects } from '../model/app-objects';
+import { appObjects } from '../app/app-objects';
 import { OutputFile } from '../app/output-file';
 
 /** A manifest of the synthesized output, as JSON, with its file and the construct that made it. */
@@ -67,7 +67,7 @@ export interface OutputPlan {
 /**
  * Validates the app, resolves its dependencies and lays out its output: every path, checked to be
  * written once. Every object is rendered once, for the rules and the manifests alike (the app's
- * facts, `model/app-objects.ts`, shared with the rules when the caller holds a pass over the app
+ * facts, `app/app-objects.ts`, shared with the rules when the caller holds a pass over the app
  * open); the files are rendered as text only when asked for, so that a writer holds one file's
  * text at a time.
  */

@@ -1,6 +1,10 @@
 /**
  * The two ways of rendering an app: {@link renderApp} into memory, and {@link synthesize}, which
  * checks the app against the record of its last synth and writes its output folder file by file.
+ *
+ * Loading this module hands {@link synthesize} to the registry of the library's constructs
+ * (`app/registry.ts`, at the end of this file), so that stock `app.synth()` of an app holding them
+ * runs it; the package's entry point loads it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -23,7 +27,7 @@ import { checkTargetsApart } from './target-folders';
 import { UNVERIFIED_ENV, VERIFY_REPORT_ENV } from './phase-report';
 import { checkEnablements, flippingClusters } from './enablement-guard';
 import { RenderedObject, planOutput } from './output-plan';
-import { openRenderPass } from '../model/app-objects';
+import { openRenderPass } from '../app/app-objects';
 import { RenderedFile, copyFiles, writeFilesInto } from './write-output';
 
 export { RenderedFile, writeOutput } from './write-output';
@@ -508,7 +512,6 @@ function orExit(run: () => SynthesisResult[]): void {
   }
 }
 
-export { MANIFESTS_ONLY_CONTEXT } from '../app/registry';
 // `app.synth()` of an app holding the library's constructs runs this synthesis (see app/registry.ts).
 useLibrarySynthesis((app) => {
   synthesize(app);

@@ -9,7 +9,8 @@ import { CLUSTER_KINDS, COMPONENTS, ClusterKind, ComponentEntry, DeployedBy, clu
 import { allowedCommonNameLists } from '../model/allowed-common-names';
 import { parseGoDuration } from '../model/duration';
 import { describeValue } from '../model/errors';
-import { DNS_LABEL_MAX, isDnsLabel } from '../model/validate';
+import { DNS_LABEL_MAX } from '../model/limits';
+import { isDnsLabel } from '../model/validate';
 import * as names from '../model/names';
 import { lifetimeBreaks } from '../model/lifetimes';
 

@@ -5,7 +5,7 @@
  * tree, which made adding N clusters take time in N².
  */
 import { IConstruct } from 'constructs';
-import { clusterKey } from './trust';
+import { clusterKey } from '../model/trust';
 
 /** The claims of each app, by its root, then by cluster. */
 const claims = new WeakMap<IConstruct, Map<string, IConstruct[]>>();

@@ -13,7 +13,7 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { TrustReference, objectNamespace, trustReferences } from './trust-references';
+import { TrustReference, objectNamespace, trustReferences } from '../model/trust-references';
 
 /**
  * One API object of the app, rendered.
@@ -75,7 +75,7 @@ export function appObjects(scope: IConstruct): readonly AppObject[] {
 }
 
 /** Renders every API object under `root` once, with its namespace and references: a pure function of the tree. */
-export function renderAppObjects(root: IConstruct): AppObject[] {
+function renderAppObjects(root: IConstruct): AppObject[] {
   return root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject).map((object): AppObject => {
     const rendered = object.toJson();
     const namespace = objectNamespace(rendered);

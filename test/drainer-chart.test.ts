@@ -12,6 +12,7 @@ import { Testing } from 'cdk8s';
 import * as TOML from 'smol-toml';
 import * as YAML from 'yaml';
 import { DrainerRelease } from '../lib/clusters/drainer-release';
+import { helmCommand, helmRepoAddCommands } from '../lib/clusters/drainer-chart';
 import { DrainerReleaseProps, GitOpsEngine } from '../lib/clusters/drainer-props';
 import { TlsDatabaseCluster } from '../lib/clusters/tls-database-cluster';
 import * as names from '../lib/model/names';
@@ -148,5 +149,18 @@ describeWithTools('the real drainer chart with the values the library writes', [
     expect(config.syncer.to.checkpoint).toBeUndefined();
     expect(() => valuesOf({ downstreamTls: { secretName: 'downstream-tls', checkpointAllowedCommonNames: ['checkpoint-db'] } })).toThrow(
       'downstreamTls.checkpointAllowedCommonNames: received ["checkpoint-db"]; expected nothing without downstreamTls.checkpointSecretName');
+  });
+});
+
+describe('the helm commands of a release', () => {
+  test('a classic repository is added under the release\'s repository name, the one the chart is installed from', () => {
+    const chart = { name: 'drainer', repository: 'https://charts.example.com/stable', version: '1.1.0' };
+    expect(helmRepoAddCommands('binlog', chart)).toEqual([`helm repo add ${names.drainerChartRepositoryName('binlog')} https://charts.example.com/stable`]);
+    expect(helmCommand('install', 'binlog', chart, 'demo', 'values.yaml')).toContain(` ${names.drainerChartRepositoryName('binlog')}/drainer `);
+  });
+
+  test('an OCI registry or a chart reference helm resolves itself adds no repository', () => {
+    expect(helmRepoAddCommands('binlog', { name: 'drainer', repository: 'oci://registry.example.com/charts', version: '1.1.0' })).toEqual([]);
+    expect(helmRepoAddCommands('binlog', { name: 'myrepo/drainer', version: '1.1.0' })).toEqual([]);
   });
 });

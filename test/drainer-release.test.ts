@@ -2,6 +2,7 @@ import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as YAML from 'yaml';
 import { renderApp } from '../lib/synth/synthesize';
+import { registeredDrainers } from '../lib/app/registry';
 import { DrainerRelease } from '../lib/clusters/drainer-release';
 import { DrainerReleaseProps, GitOpsEngine } from '../lib/clusters/drainer-props';
 import { TlsDatabaseCluster, TlsDatabaseClusterProps } from '../lib/clusters/tls-database-cluster';
@@ -413,6 +414,25 @@ describe('input errors', () => {
     expect(() => synth({ ...ARGO, releaseName: release, drainerName: 'ledger' }, { namespace: 'n'.repeat(10) }))
       .toThrow(`test/early/drainer: releaseName: received "${release}"; expected at most 52 characters, so that the derived name "${'n'.repeat(10)}-${release}" (64 characters) stays a DNS-1123 label of at most 63`);
     expect(() => synth({ ...ARGO, releaseName: release.slice(1), drainerName: 'ledger' }, { namespace: 'n'.repeat(10) })).not.toThrow();
+  });
+
+  test('a drainer refused for a GitOps prop registers nothing: the corrected one is accepted on the same cluster', () => {
+    type GitOpsProps = Omit<Partial<DrainerReleaseProps>, 'cluster' | 'chart'>;
+    const cases: [GitOpsProps, GitOpsProps][] = [
+      [{ gitOps: GitOpsEngine.FLUX, gitOpsInterval: 'hourly' }, { gitOpsInterval: '1h' }],
+      [{ gitOps: GitOpsEngine.ARGO_CD, argoCdNamespace: 'Argo' }, { argoCdNamespace: 'argo' }],
+      [{ gitOps: GitOpsEngine.ARGO_CD, argoCdProject: 'My Project' }, { argoCdProject: 'my-project' }],
+      [{ gitOps: GitOpsEngine.ARGO_CD, releaseName: 'r'.repeat(53), drainerName: 'ledger' }, { releaseName: 'r'.repeat(52) }],
+    ];
+    for (const [bad, fix] of cases) {
+      const chart = Testing.chart();
+      const cluster = new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic', namespace: 'n'.repeat(10), version: 'v4.0.5' });
+      const props: DrainerReleaseProps = { cluster, releaseName: 'binlog', chart: { repository: REPO, version: '1.1.0' }, ...bad };
+      expect(() => new DrainerRelease(chart, 'refused', props)).toThrow(/^test\/refused: /);
+      expect(cluster.certificates.hasComponent('drainer')).toBe(false);
+      expect(registeredDrainers(chart.node.root as App)).toEqual([]);
+      expect(new DrainerRelease(chart, 'drainer', { ...props, ...fix }).releaseName).toBe(fix.releaseName ?? 'binlog');
+    }
   });
 
   test('a cluster has one drainer: a second release is refused at its own path, even with the same names', () => {

@@ -52,6 +52,15 @@ export function isOci(chart: ResolvedChart): boolean {
   return chart.repository?.startsWith('oci://') ?? false;
 }
 
+/**
+ * The commands that add the chart's repository for {@link helmCommand}: `helm repo add` under the
+ * release's repository name for a classic repository; none for an OCI registry, which helm reads
+ * by its URL, nor for a chart reference helm resolves itself.
+ */
+export function helmRepoAddCommands(releaseName: string, chart: ResolvedChart): string[] {
+  return chart.repository === undefined || isOci(chart) ? [] : [`helm repo add ${names.drainerChartRepositoryName(releaseName)} ${chart.repository}`];
+}
+
 /** The `helm install` command, run from the output folder: an OCI chart by its URL, a repository's through the added repository. */
 export function helmCommand(verb: 'install' | 'upgrade', releaseName: string, chart: ResolvedChart, namespace: string, valuesPath: string): string {
   const repositoryName = names.drainerChartRepositoryName(releaseName);

@@ -11,15 +11,19 @@ import { COMPONENTS } from '../model/catalog';
 import { Description, describeType, describeValue, hasCredentials, inputError, shown } from '../model/errors';
 import * as names from '../model/names';
 import { ShapeOf, objectOf, oneOf, strings } from '../model/props';
-import { durationSpec } from '../model/duration';
+import { durationSpec, durationText } from '../model/duration';
 import { storageSize } from '../model/quantity';
 import { secretRef } from '../model/secret-ref';
 import {
-  isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireExtraCommonNames, requireNoCredentials, requireQuantity, requireUrl,
+  isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireNoCredentials, requireQuantity,
+  requireUrl,
 } from '../model/validate';
 import { requireRelease } from '../model/versions';
 import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-props';
-import { DEFAULT_DRAINER_CHART, DEFAULT_DRAINER_STORAGE, DrainerDownstreamTls, DrainerReleaseProps, GitOpsEngine } from './drainer-props';
+import {
+  DEFAULT_ARGO_CD_NAMESPACE, DEFAULT_ARGO_CD_PROJECT, DEFAULT_DRAINER_CHART, DEFAULT_DRAINER_STORAGE, DEFAULT_GITOPS_INTERVAL, DrainerDownstreamTls,
+  DrainerReleaseProps, GitOpsEngine,
+} from './drainer-props';
 import type { ITlsDatabaseCluster } from './tls-cluster';
 
 /** Helm refuses release names longer than this. */
@@ -71,6 +75,19 @@ export interface ResolvedDrainerProps {
   readonly downstream?: ResolvedDownstreamTls;
   /** The name of `configSecret`, checked. */
   readonly configSecret?: string;
+  /** `gitOpsInterval` as a Go duration, checked with any engine or none. */
+  readonly gitOpsInterval: string;
+  /** Where the Argo CD `Application` goes and its name, checked, with {@link GitOpsEngine.ARGO_CD}. */
+  readonly argoCd?: ResolvedArgoCd;
+}
+
+/** The Argo CD settings of a drainer release, checked and with their defaults applied. */
+export interface ResolvedArgoCd {
+  /** Argo CD's namespace, where the `Application` goes. */
+  readonly namespace: string;
+  readonly project: string;
+  /** The `Application`'s name. */
+  readonly applicationName: string;
 }
 
 /** The downstream TLS settings with the Secrets by name. */
@@ -108,7 +125,24 @@ export function resolveDrainerProps(scope: Construct, props: DrainerReleaseProps
   const downstream = resolveDownstreamTls(scope, props.downstreamTls, cluster);
   checkGitOps(scope, props.gitOps, chart);
   const configSecret = checkConfigSource(scope, props, cluster);
-  return { drainerName, chart, version, storage, extraAllowedCommonNames, downstream, configSecret };
+  const gitOpsInterval = durationText(props.gitOpsInterval ?? DEFAULT_GITOPS_INTERVAL);
+  requireDuration(scope, 'gitOpsInterval', gitOpsInterval);
+  const argoCd = resolveArgoCd(scope, props);
+  return { drainerName, chart, version, storage, extraAllowedCommonNames, downstream, configSecret, gitOpsInterval, argoCd };
+}
+
+/** Checks the Argo CD props and applies their defaults, with {@link GitOpsEngine.ARGO_CD}; without it they are not read. */
+function resolveArgoCd(scope: IConstruct, props: DrainerReleaseProps): ResolvedArgoCd | undefined {
+  if (props.gitOps !== GitOpsEngine.ARGO_CD) {
+    return undefined;
+  }
+  const namespace = props.argoCdNamespace ?? DEFAULT_ARGO_CD_NAMESPACE;
+  requireDnsLabel(scope, 'argoCdNamespace', namespace);
+  const project = props.argoCdProject ?? DEFAULT_ARGO_CD_PROJECT;
+  requireDnsSubdomain(scope, 'argoCdProject', project);
+  const applicationName = names.drainerApplicationName(props.cluster.namespace, props.releaseName);
+  requireDerivedLabels(scope, 'releaseName', props.releaseName, [applicationName]);
+  return { namespace, project, applicationName };
 }
 
 /** Refuses `extraValues` keys the construct sets itself, without showing the value (chart values may hold credentials). */

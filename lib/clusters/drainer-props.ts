@@ -175,3 +175,9 @@ export interface DrainerReleaseProps {
 export const DEFAULT_DRAINER_CHART = 'drainer';
 /** The default size of the drainer's volume. */
 export const DEFAULT_DRAINER_STORAGE = SHOWN_VALUES.drainerStorage;
+/** The default interval of Flux's checks, documented on {@link DrainerReleaseProps.gitOpsInterval}. */
+export const DEFAULT_GITOPS_INTERVAL = '10m';
+/** The default namespace of Argo CD, documented on {@link DrainerReleaseProps.argoCdNamespace}. */
+export const DEFAULT_ARGO_CD_NAMESPACE = 'argocd';
+/** The default Argo CD project, documented on {@link DrainerReleaseProps.argoCdProject}. */
+export const DEFAULT_ARGO_CD_PROJECT = 'default';

@@ -16,11 +16,9 @@ import { compact, dependWithinChart } from './operator';
 import { RunbookStep } from '../documents/runbook';
 import { stringifyYaml } from '../yaml/emitter';
 import { checkProps } from '../model/props';
-import { durationText } from '../model/duration';
-import { requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration } from '../model/validate';
 import { DrainerReleaseProps, GitOpsEngine } from './drainer-props';
-import { DRAINER_RELEASE_SHAPE, ResolvedChart, ResolvedDrainerProps, resolveDrainerProps } from './drainer-checks';
-import { DRAINER_CONFIG_VALUES_KEY, drainerChartValues, drainerConfigSecretCommand, helmCommand, isOci } from './drainer-chart';
+import { DRAINER_RELEASE_SHAPE, ResolvedArgoCd, ResolvedChart, ResolvedDrainerProps, resolveDrainerProps } from './drainer-checks';
+import { DRAINER_CONFIG_VALUES_KEY, drainerChartValues, drainerConfigSecretCommand, helmCommand, helmRepoAddCommands, isOci } from './drainer-chart';
 
 const FLUX_SOURCE_API = 'source.toolkit.fluxcd.io/v1';
 const FLUX_HELM_API = 'helm.toolkit.fluxcd.io/v2';
@@ -89,12 +87,10 @@ export class DrainerRelease extends Construct {
     this.installCommand = helmCommand('install', props.releaseName, resolved.chart, namespace, fromOutputFolder(valuesPath));
     cluster.addEnablementStep(this.enablementStep(resolved.chart, fromOutputFolder(valuesPath), gitOps));
 
-    const interval = durationText(props.gitOpsInterval ?? '10m');
-    requireDuration(this, 'gitOpsInterval', interval);
     if (gitOps === GitOpsEngine.FLUX) {
-      [this.helmRepository, this.helmRelease] = this.declareFlux(cluster, resolved.chart, interval);
-    } else if (gitOps === GitOpsEngine.ARGO_CD) {
-      this.application = this.declareArgoCdApplication(props, resolved.chart);
+      [this.helmRepository, this.helmRelease] = this.declareFlux(cluster, resolved.chart, resolved.gitOpsInterval);
+    } else if (resolved.argoCd !== undefined) {
+      this.application = this.declareArgoCdApplication(cluster, resolved.chart, resolved.argoCd);
     }
 
     cluster.addRunbookStep(this.runbookStep(cluster, resolved, fromOutputFolder(valuesPath), gitOps));
@@ -151,33 +147,27 @@ export class DrainerRelease extends Construct {
     return [helmRepository, helmRelease];
   }
 
-  /** Checks the Argo CD props and declares the `Application` that installs the chart with the chart values. */
-  private declareArgoCdApplication(props: DrainerReleaseProps, chart: ResolvedChart): ApiObject {
+  /** Declares the Argo CD `Application` that installs the chart with the chart values. */
+  private declareArgoCdApplication(cluster: ITlsDatabaseCluster, chart: ResolvedChart, argoCd: ResolvedArgoCd): ApiObject {
     const { namespace } = this;
-    const argoNamespace = props.argoCdNamespace ?? 'argocd';
-    requireDnsLabel(this, 'argoCdNamespace', argoNamespace);
-    const project = props.argoCdProject ?? 'default';
-    requireDnsSubdomain(this, 'argoCdProject', project);
-    const applicationName = names.drainerApplicationName(namespace, props.releaseName);
-    requireDerivedLabels(this, 'releaseName', props.releaseName, [applicationName]);
     const application = new ApiObject(this, 'Application', {
       apiVersion: ARGO_CD_API,
       kind: 'Application',
-      metadata: { name: applicationName, namespace: argoNamespace },
+      metadata: { name: argoCd.applicationName, namespace: argoCd.namespace },
       spec: {
-        project,
+        project: argoCd.project,
         source: {
           // Argo CD's Helm source names an OCI registry without its scheme.
           repoURL: isOci(chart) ? chart.repository!.slice('oci://'.length) : chart.repository,
           chart: chart.name,
           targetRevision: chart.version,
-          helm: { releaseName: props.releaseName, valuesObject: this.values },
+          helm: { releaseName: this.releaseName, valuesObject: this.values },
         },
         destination: { server: IN_CLUSTER, namespace },
         syncPolicy: { automated: { prune: false, selfHeal: true } },
       },
     });
-    dependOnCluster(application, props.cluster);
+    dependOnCluster(application, cluster);
     return application;
   }
 
@@ -189,12 +179,11 @@ export class DrainerRelease extends Construct {
       text.push(`${gitOps === GitOpsEngine.FLUX ? 'Flux' : 'Argo CD'} upgrades the release from the manifests applied above; wait for the drainer to restart.`);
       return { title: 'Upgrade the drainer to TLS', text, commands: [`kubectl rollout status ${target} -n ${this.namespace}`] };
     }
-    // The repository again, as on the machine that installed it: helm skips one it already has.
-    const repository = chart.repository !== undefined && !isOci(chart) ? [`helm repo add ${names.drainerChartRepositoryName(this.releaseName)} ${chart.repository}`] : [];
     return {
       title: 'Upgrade the drainer to TLS',
       text: [...text, 'Run it once every pod of the cluster mounts its Secret (the step above).'],
-      commands: [...repository, helmCommand('upgrade', this.releaseName, chart, this.namespace, valuesPath), `kubectl rollout status ${target} -n ${this.namespace}`],
+      // The repository again, as on the machine that installed it: helm skips one it already has.
+      commands: [...helmRepoAddCommands(this.releaseName, chart), helmCommand('upgrade', this.releaseName, chart, this.namespace, valuesPath), `kubectl rollout status ${target} -n ${this.namespace}`],
     };
   }
 
@@ -228,10 +217,7 @@ export class DrainerRelease extends Construct {
       text.push(`Argo CD installs the chart from the Application \`${this.application!.name}\` in \`${manifestFileName(Chart.of(this))}\`, with the same values; do not run \`helm install\` as well.`);
       commands.push(`kubectl get applications.argoproj.io ${this.application!.name} -n ${this.application!.metadata.namespace}`);
     } else {
-      if (chart.repository !== undefined && !isOci(chart)) {
-        commands.push(`helm repo add ${names.drainerChartRepositoryName(this.releaseName)} ${chart.repository}`);
-      }
-      commands.push(this.installCommand);
+      commands.push(...helmRepoAddCommands(this.releaseName, chart), this.installCommand);
     }
     commands.push(`kubectl rollout status statefulset/${this.drainerName} -n ${namespace}`);
     return { title: `Install the drainer (release ${this.releaseName})`, text, commands };

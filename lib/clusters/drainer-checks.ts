@@ -25,9 +25,7 @@ import {
   DrainerReleaseProps, GitOpsEngine,
 } from './drainer-props';
 import type { ITlsDatabaseCluster } from './tls-cluster';
-
-/** Helm refuses release names longer than this. */
-const HELM_RELEASE_MAX = 53;
+import { HELM_RELEASE_MAX } from '../model/limits';
 
 /** The props of a drainer release, as JavaScript types. */
 export const DRAINER_RELEASE_SHAPE = {

@@ -6,22 +6,25 @@
  */
 import { describeValue } from '../model/errors';
 import { TRUST_CLASSES, TRUST_ROLES, TrustedObject } from '../model/trust';
-import { grantsOf, rolesOn, sameTarget } from '../model/trust-grants';
-import type { TrustReference } from '../model/trust-references';
+import { grantsOf, rolesOn } from '../model/trust-grants';
+import { ANY_NAMESPACE, TrustReference, TrustTarget } from '../model/trust-references';
 import { AppFacts, ObjectFacts, holderPath } from './app-facts';
 
 /** The first reference of an object of the app to a trusted object that its class does not let it hold. */
 export function trustBoundary(facts: AppFacts): string | undefined {
+  // Indexed once, so that each reference finds its objects without a scan: by kind and name (for a
+  // reference in any namespace, and to name where a Secret is issued), and by namespace as well.
   const byName = new Map<string, TrustedObject[]>();
+  const byNamespace = new Map<string, TrustedObject[]>();
   for (const t of facts.trusted) {
-    const key = `${t.kind}/${t.name}`;
-    byName.set(key, [...(byName.get(key) ?? []), t]);
+    append(byName, nameKey(t), t);
+    append(byNamespace, namespaceKey(t), t);
   }
   for (const o of facts.objects) {
     const grants = grantsOf(o.object);
     for (const r of o.references) {
-      const named = byName.get(`${r.target.kind}/${r.target.name}`) ?? [];
-      const trusted = named.filter((t) => sameTarget(r.target, t));
+      const named = byName.get(nameKey(r.target)) ?? [];
+      const trusted = r.target.namespace === ANY_NAMESPACE ? named : byNamespace.get(namespaceKey(r.target)) ?? [];
       if (trusted.length === 0) {
         const across = elsewhere(o, r, named);
         if (across !== undefined) {
@@ -39,6 +42,26 @@ export function trustBoundary(facts: AppFacts): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The key of a target's kind and name. */
+function nameKey(t: TrustTarget): string {
+  return `${t.kind}/${t.name}`;
+}
+
+/** The key of a target's kind, namespace (none for an object of no namespace) and name. */
+function namespaceKey(t: TrustTarget): string {
+  return `${t.kind}/${t.namespace ?? ''}/${t.name}`;
+}
+
+/** Adds a value to the list of a key. */
+function append<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) {
+    map.set(key, [value]);
+  } else {
+    list.push(value);
+  }
 }
 
 /** The one line of a reference outside a trusted object's holders. */

@@ -123,8 +123,20 @@ export class ControlPlane {
     if (namespace.status !== 0) {
       throw new Error(`kubectl create namespace ${CERT_MANAGER_NAMESPACE}: ${namespace.stderr}`);
     }
-    this.webhook = spawn(tool('cert-manager-webhook'), ['--kubeconfig', this.kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'] });
-    await untilPrinted(this.webhook, 'stdout', 'ready', 'cert-manager\'s webhook');
+    // The webhook asks the system for a free port, then binds it: another program may take the port
+    // in between (the span's tests start control planes side by side), and the webhook then exits
+    // with "address already in use". It is started again, on a port asked for anew.
+    for (let attempt = 1; ; attempt++) {
+      this.webhook = spawn(tool('cert-manager-webhook'), ['--kubeconfig', this.kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'] });
+      try {
+        await untilPrinted(this.webhook, 'stdout', 'ready', 'cert-manager\'s webhook');
+        break;
+      } catch (e) {
+        if (attempt === 3 || !(e as Error).message.includes('address already in use')) {
+          throw e;
+        }
+      }
+    }
     this.startCertManagerController();
   }
 

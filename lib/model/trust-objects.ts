@@ -53,11 +53,17 @@ export interface ClusterTrustInput {
 export function clusterTrust(input: ClusterTrustInput): TrustedObject[] {
   const { clusterName, namespace } = input;
   const generations = [names.INITIAL_GENERATION, ...input.rotationIds];
-  const base = { clusterKey: clusterKey(namespace, clusterName), certificates: input.certificates };
+  const key = clusterKey(namespace, clusterName);
   const out: TrustedObject[] = [];
+  // The first object of each kind, namespace and name is kept: a set of those added, so that the
+  // list is built in one pass (a scan of the list for each object made it quadratic in its length).
+  const added = new Set<string>();
   const add = (o: Omit<TrustedObject, 'clusterKey' | 'certificates'>) => {
-    if (!out.some((x) => x.kind === o.kind && x.namespace === o.namespace && x.name === o.name)) {
-      out.push({ ...base, ...o });
+    const id = `${o.kind}\0${o.namespace === undefined ? '' : `=${o.namespace}`}\0${o.name}`;
+    if (!added.has(id)) {
+      added.add(id);
+      // One spread, first: V8 copies an object literal fast only into an empty one.
+      out.push({ ...o, clusterKey: key, certificates: input.certificates });
     }
   };
   if (input.libraryCa) {

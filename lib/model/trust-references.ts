@@ -115,7 +115,7 @@ export function trustReferences(object: any, namespace: string | undefined, clus
   const kind = typeof object.kind === 'string' ? object.kind : undefined;
   const found = collector(kind, namespace, clusterResourceNamespaces);
   wholeObjectReferences(object, kind, found);
-  walk(object, ROOT, (node, at) => fieldReferences(node, at, kind, found));
+  walk(object, [], (node, at) => fieldReferences(node, at, kind, found));
   return found.references;
 }
 
@@ -283,42 +283,40 @@ export function referenceRole(reference: TrustReference): 'writer' | 'signer' | 
 }
 
 /**
- * Where a node stands in an object: the key or list index that leads to it from its parent's
- * place. Written out as text ({@link pathText}) only for a node that makes a reference, so that
- * walking an object builds no string for the many nodes that make none.
+ * Where a node stands in an object: the keys and list indexes that lead to it from the object, in
+ * order. One list serves the whole walk (a step is added on the way down and taken off on the way
+ * back); it is written out as text ({@link pathText}) only for a node that makes a reference, so
+ * that walking an object builds nothing for the many nodes that make none.
  */
-interface Path {
-  readonly parent: Path | undefined;
-  /** A key of a map, or an index of a list. */
-  readonly step: string | number;
-}
+type Path = (string | number)[];
 
-/** The place of the object itself, written as ''. */
-const ROOT: Path = { parent: undefined, step: '' };
-
-/** A path as text: keys joined by '.', indexes in brackets (`spec.volumes[0].secret`). */
+/** A path as text: keys joined by '.', indexes in brackets (`spec.volumes[0].secret`); '' for the object itself. */
 function pathText(at: Path): string {
-  if (at.parent === undefined) {
-    return '';
+  let text = '';
+  for (const step of at) {
+    text = typeof step === 'number' ? `${text}[${step}]` : text === '' ? step : `${text}.${step}`;
   }
-  const before = pathText(at.parent);
-  return typeof at.step === 'number' ? `${before}[${at.step}]` : before === '' ? at.step : `${before}.${at.step}`;
+  return text;
 }
 
-/** Calls `visit` with every plain object under `value`, the value included, and its path. */
+/** Calls `visit` with every plain object under `value`, the value included, and its path (valid during the call only). */
 function walk(value: unknown, at: Path, visit: (node: Record<string, any>, at: Path) => void): void {
   if (typeof value !== 'object' || value === null) {
     return;
   }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      walk(value[i], { parent: at, step: i }, visit);
+      at.push(i);
+      walk(value[i], at, visit);
+      at.pop();
     }
     return;
   }
   visit(value as Record<string, any>, at);
   for (const key of Object.keys(value)) {
-    walk((value as Record<string, unknown>)[key], { parent: at, step: key }, visit);
+    at.push(key);
+    walk((value as Record<string, unknown>)[key], at, visit);
+    at.pop();
   }
 }
 

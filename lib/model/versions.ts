@@ -53,8 +53,11 @@ function compiledRange(range: string): semver.Range | null {
 /** Whether a well-formed release version is in `range`, a `semver` range such as `>=5.4.2 <6.0.0 || >=6.1.0`. */
 export function isInRange(version: string, range: string): boolean {
   const parsed = parseRelease(version);
-  const compiled = parsed === undefined ? null : compiledRange(range);
-  return compiled !== null && compiled.test(parsed!);
+  if (parsed === undefined) {
+    return false;
+  }
+  const compiled = compiledRange(range);
+  return compiled !== null && compiled.test(parsed);
 }
 
 /**

@@ -5,7 +5,9 @@
  * while a synth holds its pass over the app open ({@link openRenderPass}), the first reader
  * renders them and every later one gets the same facts, kept in a `WeakMap` keyed by the app's
  * root. Outside a pass (stock `Chart.toJson()`, `Testing.synth()`, a document rendered on its own)
- * each reader renders the app afresh, as escape hatches may have changed it since.
+ * each reader renders the app afresh, as escape hatches may have changed it since. What several
+ * readers derive alike from one construct (a cluster's plan, an expiry watch's rule group) is kept
+ * for the pass the same way ({@link oncePerPass}).
  *
  * Here, below the constructs, so that a construct (`ClusterCertificates`, whose rotation runbook
  * lists the workloads that load its Secrets) reads the facts the rules read without importing the
@@ -34,10 +36,12 @@ export interface AppObject {
   readonly references: readonly TrustReference[];
 }
 
-/** An open pass over one app: how many hold it, and the facts once a reader asked for them. */
+/** An open pass over one app: how many hold it, the facts once a reader asked for them, and the values of {@link oncePerPass}. */
 interface RenderPass {
   holders: number;
   objects?: readonly AppObject[];
+  /** Values computed in this pass, by construct and by what they are. */
+  readonly values: Map<IConstruct, Map<symbol, unknown>>;
 }
 
 /** The open pass of each app, by its root. */
@@ -50,7 +54,7 @@ const passes = new WeakMap<IConstruct, RenderPass>();
  */
 export function openRenderPass(scope: IConstruct): () => void {
   const root = scope.node.root;
-  const pass = passes.get(root) ?? { holders: 0 };
+  const pass = passes.get(root) ?? { holders: 0, values: new Map() };
   pass.holders++;
   passes.set(root, pass);
   let closed = false;
@@ -72,6 +76,29 @@ export function appObjects(scope: IConstruct): readonly AppObject[] {
   }
   pass.objects ??= renderAppObjects(scope.node.root);
   return pass.objects;
+}
+
+/**
+ * The value `compute` gives for `what` of `construct`: while a pass over its app is open, computed
+ * once and handed to every later reader of the pass (the app is complete once its synth begins, as
+ * for the rendered objects); outside a pass, computed afresh for each reader. For what several
+ * readers of one synth derive alike from a construct, such as a cluster's certificate plan; the
+ * value is shared, so readers must not change it.
+ */
+export function oncePerPass<T>(construct: IConstruct, what: symbol, compute: () => T): T {
+  const pass = passes.get(construct.node.root);
+  if (pass === undefined) {
+    return compute();
+  }
+  let values = pass.values.get(construct);
+  if (values === undefined) {
+    values = new Map();
+    pass.values.set(construct, values);
+  }
+  if (!values.has(what)) {
+    values.set(what, compute());
+  }
+  return values.get(what) as T;
 }
 
 /** Renders every API object under `root` once, with its namespace and references: a pure function of the tree. */

@@ -42,6 +42,7 @@ import { clusterTrust } from '../model/trust-objects';
 import { grantClusterTrust } from '../model/trust-grants';
 import { DNS_SUBDOMAIN_MAX } from '../model/limits';
 import { claimCluster } from '../app/cluster-claims';
+import { oncePerPass } from '../app/app-objects';
 import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
 
 /** A component token, as a method's argument. */
@@ -49,6 +50,9 @@ const TOKEN = oneOf(COMPONENT_TOKENS, false);
 
 /** A cluster kind, as a method's argument. */
 const KIND = oneOf(Object.values(ClusterKind), false);
+
+/** What {@link ClusterCertificates.plan} keeps for a synth's pass. */
+const PLAN = Symbol('plan');
 
 /**
  * The certificates of one cluster name in one namespace: the CA, one server certificate per
@@ -423,7 +427,8 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
    * @jsii ignore
    */
   public plan(): TlsPlan {
-    return clusterPlan(this);
+    // Read by the plan's file, the rules, the runbooks and the expiry watch: made once per synth.
+    return oncePerPass(this, PLAN, () => clusterPlan(this));
   }
 
   /**

@@ -20,6 +20,7 @@ import { ShapeOf, checkProps, constructOf } from '../model/props';
 import { DNS_LABEL_MAX, HELM_RELEASE_MAX } from '../model/limits';
 import { requireDuration, requireKubernetesLabels, requirePrometheusLabels } from '../model/validate';
 import { OutputFile } from '../app/output-file';
+import { oncePerPass } from '../app/app-objects';
 import { stringifyYaml } from '../yaml/emitter';
 import type { TlsPlan } from '../plan/certificate-options';
 
@@ -101,6 +102,10 @@ const EXPIRY_WATCH_SHAPE = {
   certificates: constructOf((c) => Construct.isConstruct(c) && typeof (c as Partial<IWatchedCertificates>).plan === 'function', 'a ClusterCertificates'),
 } satisfies ShapeOf<ExpiryWatchProps>;
 
+/** What an {@link ExpiryWatch} keeps for a synth's pass: its rule group, and the certificates the exporter watches. */
+const RULE_GROUP = Symbol('rule group');
+const BY_EXPORTER = Symbol('watched by the exporter');
+
 /**
  * Alerts, for every certificate of a cluster's plan, before it expires, when cert-manager holds it
  * not Ready, when the Prometheus that loads the rules has no series for it, and (cert-manager) when
@@ -164,7 +169,8 @@ export class ExpiryWatch extends Construct {
    * @jsii ignore
    */
   public ruleGroup(): RuleGroup {
-    return expiryRuleGroup({ ...this.baseInput(), certificates: [...this.byCertManager(), ...this.byExporter()] });
+    // Read by the PrometheusRule and by the rules ConfigMap: made once per synth.
+    return oncePerPass(this, RULE_GROUP, () => expiryRuleGroup({ ...this.baseInput(), certificates: [...this.byCertManager(), ...this.byExporter()] }));
   }
 
   /**
@@ -264,6 +270,12 @@ export class ExpiryWatch extends Construct {
    * the cluster loads, watched through the exporter.
    */
   private byExporter(): WatchedCertificate[] {
+    // Read by the rules, the values file, the runbooks and the app's rules: listed once per synth.
+    return oncePerPass(this, BY_EXPORTER, () => this.listByExporter());
+  }
+
+  /** The certificates of {@link byExporter}, listed afresh. */
+  private listByExporter(): WatchedCertificate[] {
     const managed = new Set(this.certificates.managedCertificates().map((c) => `${c.namespace}/${c.secretName}`));
     const plan = this.certificates.plan();
     const planned: { name: string; namespace: string; trust: CertificateTrust; usedBy?: string }[] = [

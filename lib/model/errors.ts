@@ -101,6 +101,11 @@ export class Description {
  * '\\', '?' or '#' after the scheme, other than the one of an image digest.
  */
 export function hasCredentials(value: string): boolean {
+  // User information ends at an '@' in a URL and in a DSN alike: with none there is none, and the
+  // URL parser, the costly part, is not asked (most values checked are plain names and hosts).
+  if (!value.includes('@')) {
+    return false;
+  }
   // An image's digest (`repo@sha256:…`) is not a host after user information.
   const authority = value.replace(/@sha(256|384|512):[0-9a-f]*$/i, '').replace(/^[a-z][a-z0-9+.-]*:/i, '').replace(/^[/\\]+/, '').split(/[/\\?#]/)[0];
   if (authority.includes('@')) {

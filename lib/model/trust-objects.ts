@@ -53,11 +53,21 @@ export interface ClusterTrustInput {
 export function clusterTrust(input: ClusterTrustInput): TrustedObject[] {
   const { clusterName, namespace } = input;
   const generations = [names.INITIAL_GENERATION, ...input.rotationIds];
-  const base = { clusterKey: clusterKey(namespace, clusterName), certificates: input.certificates };
+  const key = clusterKey(namespace, clusterName);
   const out: TrustedObject[] = [];
+  // The first object of each kind, namespace and name is kept: a set of those added, so that the
+  // list is built in one pass (a scan of the list for each object made it quadratic in its length).
+  const added = new Set<string>();
   const add = (o: Omit<TrustedObject, 'clusterKey' | 'certificates'>) => {
-    if (!out.some((x) => x.kind === o.kind && x.namespace === o.namespace && x.name === o.name)) {
-      out.push({ ...base, ...o });
+    const id = `${o.kind}\0${o.namespace === undefined ? '' : `=${o.namespace}`}\0${o.name}`;
+    if (!added.has(id)) {
+      added.add(id);
+      // Every field written out, so that every object has one shape: a spread of objects of
+      // several shapes takes V8's slow path, and was most of the cost of building a deployment.
+      out.push({
+        kind: o.kind, namespace: o.namespace, name: o.name, trust: o.trust, holds: o.holds, provided: o.provided,
+        clusterKey: key, certificates: input.certificates,
+      });
     }
   };
   if (input.libraryCa) {

@@ -115,7 +115,7 @@ export function trustReferences(object: any, namespace: string | undefined, clus
   const kind = typeof object.kind === 'string' ? object.kind : undefined;
   const found = collector(kind, namespace, clusterResourceNamespaces);
   wholeObjectReferences(object, kind, found);
-  walk(object, '', (node, path) => fieldReferences(node, path, kind, found));
+  walk(object, [], (node, at) => fieldReferences(node, at, kind, found));
   return found.references;
 }
 
@@ -173,31 +173,49 @@ function wholeObjectReferences(object: Record<string, any>, kind: string | undef
   }
 }
 
-/** The references one node of an object makes by its fields, at `path`. */
-function fieldReferences(node: Record<string, any>, path: string, kind: string | undefined, found: Collector): void {
+/** The references one node of an object makes by its fields, at `at`. */
+function fieldReferences(node: Record<string, any>, at: Path, kind: string | undefined, found: Collector): void {
   // A typed reference, at any depth and in any list: a Gateway's certificateRefs, Flux's valuesFrom.
-  if (path !== '' && node.kind === 'Secret' && (node.group === undefined || node.group === '')) {
-    found.secret(node.name, `${path}.name`, /(^|\.)certificateRefs\[\d+\]$/.test(path) ? 'serves' : 'names', node.namespace);
-  }
-  for (const [key, value] of Object.entries(node)) {
-    const field = path === '' ? key : `${path}.${key}`;
-    if ((key === 'secretName' || /.SecretName$/.test(key)) && typeof value === 'string') {
-      found.secret(value, field, wayOfSecretName(kind, field), node.secretNamespace);
-    } else if (/.SecretNames$/.test(key)) {
-      list(value).forEach((n, i) => found.secret(n, `${field}[${i}]`, 'loads'));
-    } else if (key === 'nodePublishSecretRef' && isObject(value)) {
-      found.secret(value.name, `${field}.name`, 'has its CSI driver read', value.namespace);
-    } else if ((key === 'secretRef' || key === 'secretKeyRef' || key === 'secret' || /.SecretRef$/.test(key)) && isObject(value)) {
-      found.secret(value.name, `${field}.name`, 'loads', value.namespace);
-    } else if (key === 'credentialName' && typeof value === 'string') {
-      found.secret(value, field, 'serves');
-    } else if (key === 'imagePullSecrets' || key === 'secrets') {
-      list(value).forEach((s, i) => found.secret(s?.name, `${field}[${i}].name`, key === 'imagePullSecrets' ? 'pulls images with' : 'names', s?.namespace));
-    } else if (key === 'issuerRef' && isObject(value)) {
-      found.issuer(value.name, value.kind, value.group, field);
-    } else if (key === 'volumeAttributes' && isObject(value) && CSI_ATTRIBUTES.name in value) {
-      found.issuer(value[CSI_ATTRIBUTES.name], value[CSI_ATTRIBUTES.kind], value[CSI_ATTRIBUTES.group], `${field}["${CSI_ATTRIBUTES.name}"]`);
+  if (node.kind === 'Secret' && (node.group === undefined || node.group === '')) {
+    const path = pathText(at);
+    if (path !== '') {
+      found.secret(node.name, `${path}.name`, /(^|\.)certificateRefs\[\d+\]$/.test(path) ? 'serves' : 'names', node.namespace);
     }
+  }
+  for (const key of Object.keys(node)) {
+    if (mayRefer(key)) {
+      keyReferences(key, node[key], node, pathText(at), kind, found);
+    }
+  }
+}
+
+/** The keys {@link keyReferences} reads that do not name a Secret; every other one it reads does (`…ecret…`). */
+const REFERRING_KEYS: ReadonlySet<string> = new Set(['credentialName', 'issuerRef', 'volumeAttributes']);
+
+/** Whether a key can make a reference, so that the others cost one test: most keys of a manifest make none. */
+function mayRefer(key: string): boolean {
+  return key.includes('ecret') || REFERRING_KEYS.has(key);
+}
+
+/** The references one field of a node makes: `key`, holding `value`, of the node at `path`. */
+function keyReferences(key: string, value: any, node: Record<string, any>, path: string, kind: string | undefined, found: Collector): void {
+  const field = path === '' ? key : `${path}.${key}`;
+  if ((key === 'secretName' || /.SecretName$/.test(key)) && typeof value === 'string') {
+    found.secret(value, field, wayOfSecretName(kind, field), node.secretNamespace);
+  } else if (/.SecretNames$/.test(key)) {
+    list(value).forEach((n, i) => found.secret(n, `${field}[${i}]`, 'loads'));
+  } else if (key === 'nodePublishSecretRef' && isObject(value)) {
+    found.secret(value.name, `${field}.name`, 'has its CSI driver read', value.namespace);
+  } else if ((key === 'secretRef' || key === 'secretKeyRef' || key === 'secret' || /.SecretRef$/.test(key)) && isObject(value)) {
+    found.secret(value.name, `${field}.name`, 'loads', value.namespace);
+  } else if (key === 'credentialName' && typeof value === 'string') {
+    found.secret(value, field, 'serves');
+  } else if (key === 'imagePullSecrets' || key === 'secrets') {
+    list(value).forEach((s, i) => found.secret(s?.name, `${field}[${i}].name`, key === 'imagePullSecrets' ? 'pulls images with' : 'names', s?.namespace));
+  } else if (key === 'issuerRef' && isObject(value)) {
+    found.issuer(value.name, value.kind, value.group, field);
+  } else if (key === 'volumeAttributes' && isObject(value) && CSI_ATTRIBUTES.name in value) {
+    found.issuer(value[CSI_ATTRIBUTES.name], value[CSI_ATTRIBUTES.kind], value[CSI_ATTRIBUTES.group], `${field}["${CSI_ATTRIBUTES.name}"]`);
   }
 }
 
@@ -264,15 +282,41 @@ export function referenceRole(reference: TrustReference): 'writer' | 'signer' | 
   }
 }
 
-/** Calls `visit` with every plain object under `value`, the value included, and its path. */
-function walk(value: unknown, path: string, visit: (node: Record<string, any>, path: string) => void): void {
+/**
+ * Where a node stands in an object: the keys and list indexes that lead to it from the object, in
+ * order. One list serves the whole walk (a step is added on the way down and taken off on the way
+ * back); it is written out as text ({@link pathText}) only for a node that makes a reference, so
+ * that walking an object builds nothing for the many nodes that make none.
+ */
+type Path = (string | number)[];
+
+/** A path as text: keys joined by '.', indexes in brackets (`spec.volumes[0].secret`); '' for the object itself. */
+function pathText(at: Path): string {
+  let text = '';
+  for (const step of at) {
+    text = typeof step === 'number' ? `${text}[${step}]` : text === '' ? step : `${text}.${step}`;
+  }
+  return text;
+}
+
+/** Calls `visit` with every plain object under `value`, the value included, and its path (valid during the call only). */
+function walk(value: unknown, at: Path, visit: (node: Record<string, any>, at: Path) => void): void {
+  if (typeof value !== 'object' || value === null) {
+    return;
+  }
   if (Array.isArray(value)) {
-    value.forEach((v, i) => walk(v, `${path}[${i}]`, visit));
-  } else if (isObject(value)) {
-    visit(value, path);
-    for (const [key, v] of Object.entries(value)) {
-      walk(v, path === '' ? key : `${path}.${key}`, visit);
+    for (let i = 0; i < value.length; i++) {
+      at.push(i);
+      walk(value[i], at, visit);
+      at.pop();
     }
+    return;
+  }
+  visit(value as Record<string, any>, at);
+  for (const key of Object.keys(value)) {
+    at.push(key);
+    walk((value as Record<string, unknown>)[key], at, visit);
+    at.pop();
   }
 }
 

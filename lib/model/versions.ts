@@ -30,10 +30,34 @@ export function isOlderThan(version: string, minimum: string): boolean {
   return parsed !== undefined && semver.lt(parsed, minimum);
 }
 
+/**
+ * The ranges already compiled, by their text. The ranges are the catalog's, a handful; a synth asks
+ * for them once per component and plan, and compiling one costs more than testing it.
+ */
+const RANGES = new Map<string, semver.Range | null>();
+
+/** `range` compiled, or null when `semver` refuses it (which `semver.satisfies` answers with false). */
+function compiledRange(range: string): semver.Range | null {
+  let compiled = RANGES.get(range);
+  if (compiled === undefined) {
+    try {
+      compiled = new semver.Range(range);
+    } catch {
+      compiled = null;
+    }
+    RANGES.set(range, compiled);
+  }
+  return compiled;
+}
+
 /** Whether a well-formed release version is in `range`, a `semver` range such as `>=5.4.2 <6.0.0 || >=6.1.0`. */
 export function isInRange(version: string, range: string): boolean {
   const parsed = parseRelease(version);
-  return parsed !== undefined && semver.satisfies(parsed, range);
+  if (parsed === undefined) {
+    return false;
+  }
+  const compiled = compiledRange(range);
+  return compiled !== null && compiled.test(parsed);
 }
 
 /**

@@ -12,7 +12,7 @@
  * writes; the chart values and migration files through {@link stringifyYaml}.
  */
 import * as YAML from 'yaml';
-import { keyScalar, readsAsOtherType, scalar } from './scalars';
+import { keyScalar, literalBlock, readsAsOtherType, scalar } from './scalars';
 
 /** Options of {@link stringifyYaml}: those of `yaml`'s `stringify` the library uses. */
 export interface YamlOptions {
@@ -63,10 +63,23 @@ function isEmptyMap(w: Writer, map: Record<string, unknown>): boolean {
   return true;
 }
 
-/** Writes a scalar after `lead`, on its line; false when it is not proven or could be folded there. */
-function writeScalar(w: Writer, lead: string, value: unknown): boolean {
+/**
+ * Writes a scalar after `lead`, on its line, or a string of several lines as a literal block
+ * whose lines are indented by `indent`; false when it is not proven or could be folded there.
+ */
+function writeScalar(w: Writer, lead: string, value: unknown, indent: string): boolean {
+  if (typeof value === 'string' && value.includes('\n')) {
+    return writeText(w, lead, literalBlock(value, indent, w.lineWidth));
+  }
   const text = scalar(value);
-  if (text === undefined || (w.lineWidth > 0 && typeof value === 'string' && lead.length + 1 + text.length > w.lineWidth - FOLD_MARGIN)) {
+  // A string that would reach past the line width would be folded by `yaml`.
+  const folded = w.lineWidth > 0 && typeof value === 'string' && text !== undefined && lead.length + 1 + text.length > w.lineWidth - FOLD_MARGIN;
+  return writeText(w, lead, folded ? undefined : text);
+}
+
+/** Writes a scalar's text after `lead`; false when there is none to write. */
+function writeText(w: Writer, lead: string, text: string | undefined): boolean {
+  if (text === undefined) {
     return false;
   }
   w.parts.push(lead, ' ', text, '\n');
@@ -82,7 +95,7 @@ function writeScalar(w: Writer, lead: string, value: unknown): boolean {
  */
 function writeValue(w: Writer, lead: string, value: unknown, indent: string, inList: boolean): boolean {
   if (value === null || typeof value !== 'object') {
-    return writeScalar(w, lead, value);
+    return writeScalar(w, lead, value, indent);
   }
   if (w.seen.has(value)) {
     return false;

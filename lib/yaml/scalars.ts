@@ -127,6 +127,41 @@ export function stringScalar(value: string): string | undefined {
   return readsAsOtherType(value) ? quoted(value) : value;
 }
 
+/** Every character printable ASCII or a line break, and the text neither starting with a space or a line break nor ending in whitespace before its last line break. */
+const LITERAL_TEXT = /^[\x21-\x7e][\x20-\x7e\n]*(?<![\n ])\n?$/;
+
+/**
+ * A string of several lines as `yaml` writes it as a map's value or a list's item: a literal
+ * block scalar (`|`, or `|-` without a final line break) whose lines are indented by `indent`,
+ * the indentation of the collection's entries below. Proven here for the strings of printable
+ * ASCII that start with neither a space nor a line break and end in a character other than
+ * whitespace, then at most one line break: `yaml` writes those with no indentation indicator and
+ * the clip (`|`) or strip (`|-`) chomping. With a line width, every line must fit in it after the
+ * indentation, where `yaml` would fold the text (`>`). `undefined` for any other string, which
+ * goes to `yaml`.
+ */
+export function literalBlock(value: string, indent: string, lineWidth: number): string | undefined {
+  if (!value.includes('\n') || !LITERAL_TEXT.test(value) || readsAsOtherType(value) || (lineWidth > 0 && longestLine(value) > lineWidth - indent.length)) {
+    return undefined;
+  }
+  const clip = value.endsWith('\n');
+  const body = clip ? value.slice(0, -1) : value;
+  // As `yaml` does: each run of line breaks is followed by the indentation, so an empty line stays empty.
+  return `|${clip ? '' : '-'}\n${indent}${body.replace(/\n+/g, `$&${indent}`)}`;
+}
+
+/** The length of the longest line of a text. */
+function longestLine(value: string): number {
+  let longest = 0;
+  for (let start = 0; start <= value.length;) {
+    const end = value.indexOf('\n', start);
+    const stop = end === -1 ? value.length : end;
+    longest = Math.max(longest, stop - start);
+    start = stop + 1;
+  }
+  return longest;
+}
+
 /** Keys already decided: manifests repeat a small set of keys many times. */
 const KEYS = new Map<string, string | undefined>();
 

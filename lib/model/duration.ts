@@ -4,7 +4,7 @@
  * `Duration`, written as such a string.
  */
 import { Duration } from 'cdk8s';
-import type { PropSpec } from './props';
+import type { PropSpec } from './prop-spec';
 
 /** A duration prop: a Go duration string (`8760h`, `1h30m`) or a cdk8s `Duration` (`Duration.days(365)`). */
 export type DurationValue = string | Duration;

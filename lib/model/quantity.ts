@@ -4,7 +4,7 @@
  * `Size` written as such a quantity.
  */
 import { Size, SizeRoundingBehavior } from 'cdk8s';
-import type { PropSpec } from './props';
+import type { PropSpec } from './prop-spec';
 
 /** A storage size prop: a Kubernetes quantity (`100Gi`, `.5Gi`, `1e3`) or a cdk8s `Size`. */
 export type StorageSize = string | Size;

@@ -23,8 +23,18 @@ export type { AcrossRule, Checked, FullSpec, PropShape, PropSpec, RuleName, Shap
 const CREDENTIAL = /^(password|config|extraValues|discovery)$/;
 
 /** An optional string, one of `values`. */
-export function oneOf(values: readonly string[], optional = true): PropSpec {
+export function oneOf(values: readonly string[], optional = true): FullSpec {
   return { type: 'string', optional, oneOf: values };
+}
+
+/** An optional `true` or `false`, `value` when left out. */
+export function flag(value: boolean): FullSpec & { readonly default: boolean } {
+  return { type: 'value', optional: true, is: (v) => typeof v === 'boolean', expected: 'true or false', default: value };
+}
+
+/** An optional number that keeps a count's rule (`count` from 0, `positiveCount` from 1), `value` when left out. */
+export function countOf(rule: 'count' | 'positiveCount', value: number): FullSpec & { readonly default: number } {
+  return { type: 'value', optional: true, is: (v) => typeof v === 'number' && Number.isFinite(v), expected: 'a number', rule, default: value };
 }
 
 /** A string, with what the message says is expected. */
@@ -73,17 +83,17 @@ function requireItems(scope: IConstruct | string, field: string, list: readonly 
 }
 
 /** A list of strings, with what the message says is expected. */
-export function strings(expected: string, optional = true): PropSpec {
+export function strings(expected: string, optional = true): FullSpec {
   return { type: 'list', optional, expected };
 }
 
 /** An object of the given shape. */
-export function objectOf(shape: PropShape, optional = true, expected?: string): PropSpec {
+export function objectOf(shape: PropShape, optional = true, expected?: string): FullSpec {
   return { type: 'object', optional, shape, expected };
 }
 
 /** A list of objects of the given shape, as many as its kind allows. */
-export function listOf(shape: PropShape, optional = true, expected?: string, itemExpected?: string, items?: ListKind): PropSpec {
+export function listOf(shape: PropShape, optional = true, expected?: string, itemExpected?: string, items?: ListKind): FullSpec {
   return { type: 'list', optional, shape, expected, itemExpected, items };
 }
 

@@ -9,8 +9,8 @@ import { DurationValue, durationHours, durationText, formatDuration } from '../m
 import { LifetimeBreak, LifetimeField, lifetimeBreaks } from '../model/lifetimes';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
-import { PropShape, checkProps } from '../model/props';
-import { requireCertificateDnsName, requireDuration, requireIpAddress, requireSubjectText } from '../model/validate';
+import { PropShape, ShapeOf, checkProps } from '../model/props';
+import { requireDuration, requireSubjectText } from '../model/validate';
 import { RotationKind } from './rotation';
 
 /** The upper bounds of the X.509 subject attributes (RFC 5280, appendix A). */
@@ -83,12 +83,13 @@ export function checkSecretNames(scope: Construct & { readonly clusterName: stri
 export function checkExtraNames(scope: Construct, field: string, extra: ExtraNames,
   shape: PropShape = EXTRA_NAMES_SHAPE): void {
   checkProps(scope, extra, shape, `${field}.`);
-  (extra.extraDnsNames ?? []).forEach((n, i) => requireCertificateDnsName(scope, `${field}.extraDnsNames[${i}]`, n));
-  (extra.extraIpAddresses ?? []).forEach((ip, i) => requireIpAddress(scope, `${field}.extraIpAddresses[${i}]`, ip));
 }
 
-/** The props of the extra names of one server certificate. */
-const EXTRA_NAMES_SHAPE: PropShape = { extraDnsNames: 'strings?', extraIpAddresses: 'strings?' };
+/** The props of the extra names of one server certificate: each a DNS name for a certificate, or an IP address. */
+export const EXTRA_NAMES_SHAPE = {
+  extraDnsNames: { type: 'list', optional: true, rule: 'certificateDnsName' },
+  extraIpAddresses: { type: 'list', optional: true, rule: 'ipAddress' },
+} satisfies ShapeOf<ExtraNames>;
 
 /** The options of one server certificate. */
 export const SERVER_OPTIONS_SHAPE: PropShape = { ...EXTRA_NAMES_SHAPE, releaseName: 'string?', drainerName: 'string?' };

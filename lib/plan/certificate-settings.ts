@@ -5,12 +5,12 @@ import {
 } from './certificate-options';
 import { ClusterKind, isComponentToken } from '../model/catalog';
 import { CFSSL_CA_KEY, DEFAULT_KEY, VALIDITY } from '../model/catalog-certificates';
-import { DurationValue, durationHours, durationText, formatDuration } from '../model/duration';
+import { DurationValue, durationHours, durationText, formatDuration, parseDuration } from '../model/duration';
 import { LifetimeBreak, LifetimeField, lifetimeBreaks } from '../model/lifetimes';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import { PropShape, ShapeOf, checkProps } from '../model/props';
-import { requireDuration, requireSubjectText } from '../model/validate';
+import { requireSubjectText } from '../model/validate';
 import { RotationKind } from './rotation';
 
 /** The upper bounds of the X.509 subject attributes (RFC 5280, appendix A). */
@@ -153,11 +153,12 @@ export function resolveValidity(scope: Construct, props: ValidityProps, method: 
     duration: durationText(props.duration ?? VALIDITY.leafDuration),
     renewBefore: durationText(props.renewBefore ?? VALIDITY.leafRenewBefore),
   };
+  // Each a Go duration, by the props' shape or the catalog.
   const ms = {
-    caDuration: requireDuration(scope, 'caDuration', v.caDuration),
-    caRenewBefore: requireDuration(scope, 'caRenewBefore', v.caRenewBefore),
-    duration: requireDuration(scope, 'duration', v.duration),
-    renewBefore: requireDuration(scope, 'renewBefore', v.renewBefore),
+    caDuration: parseDuration(v.caDuration)!,
+    caRenewBefore: parseDuration(v.caRenewBefore)!,
+    duration: parseDuration(v.duration)!,
+    renewBefore: parseDuration(v.renewBefore)!,
   };
   // The CA of an issuer of the user's is not the library's: only the leaves' own settings are judged.
   const judged = issuerOfUser ? { duration: ms.duration, renewBefore: ms.renewBefore } : ms;

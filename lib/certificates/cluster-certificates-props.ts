@@ -5,7 +5,7 @@
 import { ComponentToken } from '../model/catalog';
 import { DurationValue, durationSpec } from '../model/duration';
 import { KubernetesSpan, SPAN_SHAPE } from '../model/span';
-import { PropShape, ShapeOf, listOf, objectOf, oneOf } from '../model/props';
+import { PropShape, ShapeOf, declareShape, listOf, objectOf, oneOf } from '../model/props';
 import {
   CertificateSubject, ExtraNames, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames,
 } from '../plan/certificate-options';
@@ -162,7 +162,7 @@ const LIFETIME = { ...durationSpec(), rule: 'goDuration' } as const;
  * DNS label, the namespace one when given, the domain a DNS name, the Common Name one (the cluster
  * name when left out), the lifetimes Go durations, the method cert-manager when left out.
  */
-export const CLUSTER_CERTIFICATES_SHAPE = {
+export const CLUSTER_CERTIFICATES_SHAPE = declareShape('ClusterCertificates', {
   clusterName: { type: 'string', rule: 'dnsLabel', example: 'orders' },
   namespace: { type: 'string', optional: true, rule: 'dnsLabel' },
   commonName: { type: 'string', optional: true, rule: 'commonName', default: (props: ClusterCertificatesProps) => props.clusterName },
@@ -181,4 +181,4 @@ export const CLUSTER_CERTIFICATES_SHAPE = {
   rotations: listOf(ROTATION_SHAPE, true, 'a list of rotations, each { id, kind?, phase? }'),
   issuerRef: ISSUER_REF_SHAPE,
   span: SPAN_SHAPE,
-} satisfies ShapeOf<ClusterCertificatesProps>;
+} satisfies ShapeOf<ClusterCertificatesProps>);

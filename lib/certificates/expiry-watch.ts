@@ -16,7 +16,7 @@ import {
 } from '../model/expiry';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
-import { ShapeOf, checkProps, constructOf } from '../model/props';
+import { ShapeOf, checkProps, constructOf, declareShape } from '../model/props';
 import { DNS_LABEL_MAX, HELM_RELEASE_MAX } from '../model/limits';
 import { requireDuration, requireKubernetesLabels, requirePrometheusLabels } from '../model/validate';
 import { OutputFile } from '../app/output-file';
@@ -96,10 +96,10 @@ export const EXPIRY_WATCH_OPTIONS_SHAPE = {
   leafThreshold: durationSpec(), caThreshold: durationSpec(), alertLabels: 'object?', ruleLabels: 'object?', prometheusRule: 'boolean?',
 } satisfies ShapeOf<ExpiryWatchOptions>;
 
-const EXPIRY_WATCH_SHAPE = {
+const EXPIRY_WATCH_SHAPE = declareShape('ExpiryWatch', {
   ...EXPIRY_WATCH_OPTIONS_SHAPE,
   certificates: constructOf((c) => Construct.isConstruct(c) && typeof (c as Partial<IWatchedCertificates>).plan === 'function', 'a ClusterCertificates'),
-} satisfies ShapeOf<ExpiryWatchProps>;
+} satisfies ShapeOf<ExpiryWatchProps>);
 
 /**
  * Alerts, for every certificate of a cluster's plan, before it expires, when cert-manager holds it

@@ -172,8 +172,13 @@ export const SQL_CLIENT_SHAPE = { namespace: 'string?', commonName: 'string?' } 
 /** What an application's Common Name may hold: what `REQUIRE SUBJECT` compares as written on every server. */
 const SQL_COMMON_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+/** Checks the `tlsClient` options and applies their defaults; errors name `scope` and `tlsClient.<field>`. */
+export function resolveSqlTlsOptions(scope: IConstruct, options: SqlTlsOptions): ResolvedSqlTlsOptions {
+  return sqlTlsOptionsOf(checkProps(scope, options, SQL_TLS_OPTIONS_SHAPE, 'tlsClient.'));
+}
+
 /** The `tlsClient` options that {@link SQL_TLS_OPTIONS_SHAPE} checked and gave their defaults, as the SQL server's certificates take them. */
-export function resolveSqlTlsOptions(options: Checked<SqlTlsOptions, typeof SQL_TLS_OPTIONS_SHAPE>): ResolvedSqlTlsOptions {
+export function sqlTlsOptionsOf(options: Checked<SqlTlsOptions, typeof SQL_TLS_OPTIONS_SHAPE>): ResolvedSqlTlsOptions {
   return {
     extraDnsNames: options.extraDnsNames ?? [],
     extraIpAddresses: options.extraIpAddresses ?? [],

@@ -9,7 +9,7 @@ import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import { compact, operatorObject } from './operator';
 import { requireDnsLabel, requireImageName } from '../model/validate';
-import { PropShape, ShapeOf, checkProps, constructOf, objectOf, oneOf } from '../model/props';
+import { PropShape, ShapeOf, checkProps, constructOf, declareShape, objectOf, oneOf } from '../model/props';
 
 /** When the monitor's images are pulled. */
 export enum MonitorImagePullPolicy {
@@ -97,10 +97,10 @@ export const DATABASE_MONITOR_OPTIONS_SHAPE = {
 } satisfies ShapeOf<DatabaseMonitorOptions>;
 
 /** The props of a monitor, as JavaScript types. */
-const DATABASE_MONITOR_SHAPE = {
+const DATABASE_MONITOR_SHAPE = declareShape('DatabaseMonitor', {
   ...DATABASE_MONITOR_OPTIONS_SHAPE,
-  clusters: { type: 'list', itemIs: isDatabaseEndpoint, expected: 'a list of database clusters', itemExpected: 'a database endpoint, such as a TlsDatabaseCluster' },
-} satisfies ShapeOf<DatabaseMonitorProps>;
+  clusters: { type: 'list', itemIs: isDatabaseEndpoint, expected: 'a list of database clusters: [cluster, …], each a TlsDatabaseCluster or another database endpoint', itemExpected: 'a database endpoint, such as a TlsDatabaseCluster' },
+} satisfies ShapeOf<DatabaseMonitorProps>);
 
 
 /** A `DatabaseMonitor` for one or more database clusters (specification section C, step 3). */

@@ -12,7 +12,7 @@ import { CAPABILITIES, ClusterKind, ComponentToken, PORTS, SHOWN_VALUES, cluster
 import { SQL_PORT_RELOAD } from '../model/catalog-sql-tls';
 import { MOUNT_PATHS } from '../model/catalog-pods';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
-import { SQL_CLIENT_SHAPE, SQL_TLS_OPTIONS_SHAPE, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions, resolveSqlTlsOptions } from '../certificates/sql-tls';
+import { SQL_CLIENT_SHAPE, SQL_TLS_OPTIONS_SHAPE, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions, sqlTlsOptionsOf } from '../certificates/sql-tls';
 import { DATABASE_MONITOR_OPTIONS_SHAPE, DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
@@ -25,7 +25,7 @@ import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
 import { RUNBOOK_STEP_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart, tlsClusterShape } from './cluster-props';
 import { withConfigDocuments } from '../model/config-documents';
-import { Checked, PropSpec, ShapeOf, acrossRules, checkArguments, checkProps, countOf, flag, listOf, objectOf, oneOf, strings, withRules } from '../model/props';
+import { Checked, PropSpec, ShapeOf, acrossRules, checkArguments, checkProps, countOf, declareShape, flag, listOf, objectOf, oneOf, strings, withRules } from '../model/props';
 import { storageSize } from '../model/quantity';
 import { isInRange, requireMinimum } from '../model/versions';
 import { ENABLEMENT_SHAPE, TlsEnablement, TlsEnablementPhase } from '../model/enablement';
@@ -115,7 +115,7 @@ function storage(token: OperatorComponent): { readonly storage: PropSpec } {
 }
 
 /** The props of a database cluster: the fields, with their rules and defaults, and the rules across them. */
-const DATABASE_CLUSTER_SHAPE = withRules({
+const DATABASE_CLUSTER_SHAPE = declareShape('TlsDatabaseCluster', withRules({
   ...TLS_CLUSTER_SHAPE,
   timezone: { type: 'string', optional: true, rule: 'timeZone', default: SHOWN_VALUES.timezone },
   mountClusterClientSecret: flag(true),
@@ -132,7 +132,7 @@ const DATABASE_CLUSTER_SHAPE = withRules({
   }),
   enablement: objectOf(ENABLEMENT_SHAPE, true, 'an object { phase, evictLeaderTimeout? }'),
   tlsClient: objectOf(SQL_TLS_OPTIONS_SHAPE, true, `an object with ${Object.keys(SQL_TLS_OPTIONS_SHAPE).join(', ')}, each optional; {} for the defaults`),
-} satisfies ShapeOf<TlsDatabaseClusterProps>, [...acrossRules(TLS_CLUSTER_SHAPE), coordinatorOneName, discoveryAfterEnablement, componentReleases, reloadUserRelease]);
+} satisfies ShapeOf<TlsDatabaseClusterProps>, [...acrossRules(TLS_CLUSTER_SHAPE), coordinatorOneName, discoveryAfterEnablement, componentReleases, reloadUserRelease]));
 
 /** Props as {@link DATABASE_CLUSTER_SHAPE} returns them, with their defaults. */
 type CheckedDatabaseProps = Checked<TlsDatabaseClusterProps, typeof DATABASE_CLUSTER_SHAPE>;
@@ -282,7 +282,7 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
     this.commonName = this.certificates.commonName;
     this.clientSecretName = this.certificates.clientSecretName(ClusterKind.DATABASE);
     this.sqlHost = names.serviceHost(checked.clusterName, 'sqlserver', namespace);
-    this.sqlTls = checked.tlsClient === undefined ? undefined : this.certificates.enableSqlTls(this, resolveSqlTlsOptions(checked.tlsClient as Checked<SqlTlsOptions, typeof SQL_TLS_OPTIONS_SHAPE>));
+    this.sqlTls = checked.tlsClient === undefined ? undefined : this.certificates.enableSqlTls(this, sqlTlsOptionsOf(checked.tlsClient as Checked<SqlTlsOptions, typeof SQL_TLS_OPTIONS_SHAPE>));
     this.sqlClientSecretName = this.sqlTls?.operatorClientSecretName;
     // The user that reloads the MySQL port's certificate in rotations, with a certificate of its own.
     this.sqlTls?.addReloadClient(this);

@@ -26,7 +26,7 @@ import { compact, operatorObject } from './operator';
 import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { ownComponent, tlsClusterShape, requireMountedSecretName, resolveCluster, rotationRestart } from './cluster-props';
 import { CdkPlusPackage, SecretRef, secretRef } from '../model/secret-ref';
-import { PropShape, ShapeOf, acrossRules, checkProps, constructOf, listOf, objectOf, strings, text, withRules } from '../model/props';
+import { PropShape, ShapeOf, acrossRules, checkProps, constructOf, declareShape, listOf, objectOf, strings, text, withRules } from '../model/props';
 import { StorageSize, storageSize } from '../model/quantity';
 import { MIGRATION_SOURCE_ID_MAX } from '../model/limits';
 import { requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity } from '../model/validate';
@@ -229,14 +229,14 @@ function atPath(path: readonly string[], value: unknown): Record<string, unknown
 const MEMBER: PropShape = { baseImage: 'string?', maxFailoverCount: 'number?', replicas: 'number?', storageSize: storageSize() };
 const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };
 
-const USER = text('a user name (a string; the specification allows an empty one)', false);
+const USER = { ...text('a user name (a string; the specification allows an empty one)', false), example: 'migrator' };
 const PASSWORD = text('a string, or nothing to supply it at deploy time');
 
 /** The props both cluster constructs have, with the migration cluster's releases. */
 const TLS_CLUSTER_SHAPE = tlsClusterShape(ClusterKind.MIGRATION);
 
 /** The props of a migration cluster, as JavaScript types. */
-const MIGRATION_CLUSTER_SHAPE = withRules({
+const MIGRATION_CLUSTER_SHAPE = declareShape('TlsMigrationCluster', withRules({
   ...TLS_CLUSTER_SHAPE,
   discovery: 'object?',
   // The master has no extra names; asking for them gets its own message.
@@ -244,7 +244,7 @@ const MIGRATION_CLUSTER_SHAPE = withRules({
   worker: objectOf({ ...MEMBER, ...EXTRA }),
   sources: listOf({
     sourceId: 'string', host: 'string', port: 'number?', user: USER, password: PASSWORD, tlsSecretName: secretRef(false), relayDir: 'string?',
-  }, false, 'a list of at least one upstream database', 'an upstream database: { sourceId, host, user, tlsSecretName }', 'migrationSources'),
+  }, false, 'a list of at least one upstream database: [{ sourceId, host, user, tlsSecretName }, …]', 'an upstream database: { sourceId, host, user, tlsSecretName }', 'migrationSources'),
   target: objectOf({
     host: 'string?',
     port: 'number?',
@@ -255,7 +255,7 @@ const MIGRATION_CLUSTER_SHAPE = withRules({
   }, false, 'the downstream database: { host, user, tlsSecretName } or { database, user }'),
   task: objectOf({ name: 'string', taskMode: 'string?', isSharding: 'boolean?', loaderDir: 'string?' }, false, 'the migration task: { name }'),
   recreation: objectOf(RECREATION_SHAPE, true, 'an object { phase }'),
-} satisfies ShapeOf<TlsMigrationClusterProps>, acrossRules(TLS_CLUSTER_SHAPE));
+} satisfies ShapeOf<TlsMigrationClusterProps>, acrossRules(TLS_CLUSTER_SHAPE)));
 
 /** Adds the master's and the worker's server certificates, unless the certificates passed in hold them already. */
 function addMemberCertificates(certificates: ClusterCertificates): void {

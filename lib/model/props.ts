@@ -19,6 +19,23 @@ import { VALUE_RULES, checkGate } from './rules';
 export { ACROSS } from './prop-spec';
 export type { AcrossRule, Checked, FullSpec, PropShape, PropSpec, RuleName, ShapeOf, ShapeWithRules, VersionGate } from './prop-spec';
 
+/** The shape of each construct's props, by the construct's class name, as the constructs declare them. */
+const DECLARED = new Map<string, PropShape>();
+
+/**
+ * Declares the shape of a construct's props under the construct's class name, and returns it: the
+ * tests walk every declared shape (each required prop's message, each field's rule).
+ */
+export function declareShape<S extends PropShape>(construct: string, shape: S): S {
+  DECLARED.set(construct, shape);
+  return shape;
+}
+
+/** Every shape declared with {@link declareShape}, by construct. */
+export function declaredShapes(): ReadonlyMap<string, PropShape> {
+  return DECLARED;
+}
+
 /** Fields whose values can hold credentials: never shown in a message. */
 const CREDENTIAL = /^(password|config|extraValues|discovery)$/;
 
@@ -38,7 +55,7 @@ export function countOf(rule: 'count' | 'positiveCount', value: number): FullSpe
 }
 
 /** A string, with what the message says is expected. */
-export function text(expected: string, optional = true): PropSpec {
+export function text(expected: string, optional = true): FullSpec {
   return { type: 'string', optional, expected };
 }
 

@@ -38,8 +38,8 @@ export const VALUE_RULES: { readonly [name in RuleName]: ValueRule } = {
   timeZone: { expected: 'an IANA time zone name', example: 'UTC', check: requireTimeZone },
   release: { expected: RELEASE_EXPECTED, check: requireRelease },
   commonName: { expected: 'a Common Name: one line of 1 to 64 printable characters', example: 'orders', check: requireCommonName },
-  count: { expected: 'a whole number from 0', example: '0', check: (scope, field, value) => requireCount(scope, field, value, 0) },
-  positiveCount: { expected: 'a whole number from 1', example: '3', check: (scope, field, value) => requireCount(scope, field, value, 1) },
+  count: { expected: 'a whole number from 0', check: (scope, field, value) => requireCount(scope, field, value, 0) },
+  positiveCount: { expected: 'a whole number from 1', check: (scope, field, value) => requireCount(scope, field, value, 1) },
 };
 
 /** Throws unless a version prop, which its rule found well formed, reaches the release of its gate. */

@@ -96,16 +96,14 @@ describe('the one order of free-form maps', () => {
  */
 describe('the declared shapes', () => {
   /** A field of a shape, at any depth, with the one-field shape that holds it alone. */
-  interface Field { readonly path: string; readonly key: string; readonly spec: Exclude<PropSpec, string> }
+  interface Field { readonly path: string; readonly key: string; readonly spec: PropSpec; readonly full: Exclude<PropSpec, string> }
 
-  /** Every field of a shape given in full, nested shapes (objects, lists of objects) included. */
+  /** Every field of a shape, nested shapes (objects, lists of objects) included; a short spec (`'string?'`) read as its type and whether it is optional. */
   function fieldsOf(shape: PropShape, at = ''): Field[] {
     return Object.entries(shape).flatMap(([key, spec]) => {
-      if (typeof spec === 'string') {
-        return [];
-      }
-      const nested = spec.shape ? fieldsOf(spec.shape, `${at}${key}${spec.type === 'list' ? '[]' : ''}.`) : [];
-      return [{ path: `${at}${key}`, key, spec }, ...nested];
+      const full = typeof spec === 'string' ? { type: 'value' as const, optional: spec.endsWith('?') } : spec;
+      const nested = full.shape ? fieldsOf(full.shape, `${at}${key}${full.type === 'list' ? '[]' : ''}.`) : [];
+      return [{ path: `${at}${key}`, key, spec, full }, ...nested];
     });
   }
 
@@ -126,7 +124,7 @@ describe('the declared shapes', () => {
 
   test('a required prop left out names the form it takes, with an example', () => {
     // A construct prop (`sameApp`) names the class it takes, which is its form.
-    const required = allFields().filter(([, f]) => !f.spec.optional && !f.spec.sameApp);
+    const required = allFields().filter(([, f]) => !f.full.optional && !f.full.sameApp);
     const missing = required.map(([construct, f]) => {
       try {
         checkProps('test', {}, { [f.key]: f.spec });
@@ -159,17 +157,17 @@ describe('the declared shapes', () => {
   });
 
   test('every field that names a rule is refused by the walker with the rule\'s one-line error', () => {
-    const ruled = allFields().filter(([, f]) => f.spec.rule !== undefined);
+    const ruled = allFields().filter(([, f]) => f.full.rule !== undefined);
     // eslint-disable-next-line no-console
     console.log(`fields with a value rule: ${ruled.length} across ${declaredShapes().size} shapes`);
     expect(ruled.length).toBeGreaterThan(20);
     for (const [construct, f] of ruled) {
-      const bad = BAD[f.spec.rule!];
-      const list = f.spec.type === 'list';
+      const bad = BAD[f.full.rule!];
+      const list = f.full.type === 'list';
       const field = list ? `${f.key}[0]` : f.key;
       let expected = '';
       try {
-        VALUE_RULES[f.spec.rule!].check('test', field, bad);
+        VALUE_RULES[f.full.rule!].check('test', field, bad);
       } catch (error) {
         expected = (error as Error).message;
       }

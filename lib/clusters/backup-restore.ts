@@ -149,7 +149,7 @@ const BACKUP_RESTORE_SHAPE = declareShape('BackupRestore', {
   backup: objectOf({ backupType: 'string?', prefix: 'string?' }, true, 'an object of options, {} for the defaults'),
   restore: objectOf({ backupType: 'string?', prefix: 'string?', useLightning: 'boolean?' }, true, 'an object of options, {} for the defaults'),
   s3: objectOf({
-    provider: 'string', region: 'string', bucket: 'string', prefix: 'string?', secretName: secretRef(false), endpoint: 'string?', allowInsecureEndpoint: 'boolean?',
+    provider: { type: 'string', example: 'aws' }, region: { type: 'string', example: 'us-east-1' }, bucket: { type: 'string', example: 'orders-backups' }, prefix: 'string?', secretName: secretRef(false), endpoint: 'string?', allowInsecureEndpoint: 'boolean?',
   }, false, 'the bucket: { provider, region, bucket, secretName }'),
   credentialsSecretName: secretRef(false),
   user: { ...text('a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need', false), example: 'backup' },

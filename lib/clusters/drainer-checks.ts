@@ -30,9 +30,9 @@ import { HELM_RELEASE_MAX } from '../model/limits';
 /** The props of a drainer release, as JavaScript types. */
 export const DRAINER_RELEASE_SHAPE = declareShape('DrainerRelease', {
   cluster: DATABASE_CLUSTER_PROP,
-  releaseName: 'string',
+  releaseName: { type: 'string', example: 'binlog' },
   drainerName: 'string?',
-  chart: objectOf({ name: 'string?', repository: 'string?', version: 'string' }, false, 'the drainer chart, with at least its exact version: { version: "1.1.0" }'),
+  chart: objectOf({ name: 'string?', repository: 'string?', version: { type: 'string', example: '1.1.0' } }, false, 'the drainer chart, with at least its exact version: { version: "1.1.0" }'),
   version: 'string?',
   storage: storageSize(),
   storageClassName: 'string?',

@@ -243,7 +243,7 @@ const MIGRATION_CLUSTER_SHAPE = declareShape('TlsMigrationCluster', withRules({
   master: objectOf({ ...MEMBER, ...EXTRA }),
   worker: objectOf({ ...MEMBER, ...EXTRA }),
   sources: listOf({
-    sourceId: 'string', host: 'string', port: 'number?', user: USER, password: PASSWORD, tlsSecretName: secretRef(false), relayDir: 'string?',
+    sourceId: { type: 'string', example: 'mysql-01' }, host: { type: 'string', example: 'mysql-01.example.com' }, port: 'number?', user: USER, password: PASSWORD, tlsSecretName: secretRef(false), relayDir: 'string?',
   }, false, 'a list of at least one upstream database: [{ sourceId, host, user, tlsSecretName }, …]', 'an upstream database: { sourceId, host, user, tlsSecretName }', 'migrationSources'),
   target: objectOf({
     host: 'string?',
@@ -253,7 +253,7 @@ const MIGRATION_CLUSTER_SHAPE = declareShape('TlsMigrationCluster', withRules({
     password: PASSWORD,
     tlsSecretName: secretRef(true),
   }, false, 'the downstream database: { host, user, tlsSecretName } or { database, user }'),
-  task: objectOf({ name: 'string', taskMode: 'string?', isSharding: 'boolean?', loaderDir: 'string?' }, false, 'the migration task: { name }'),
+  task: objectOf({ name: { type: 'string', example: 'orders' }, taskMode: 'string?', isSharding: 'boolean?', loaderDir: 'string?' }, false, 'the migration task: { name }'),
   recreation: objectOf(RECREATION_SHAPE, true, 'an object { phase }'),
 } satisfies ShapeOf<TlsMigrationClusterProps>, acrossRules(TLS_CLUSTER_SHAPE)));
 

@@ -144,7 +144,7 @@ describe('the declared shapes', () => {
   const BAD: { readonly [rule in RuleName]: unknown } = {
     dnsLabel: 'Not_A_Label', dnsSubdomain: 'Not_A_Subdomain', dnsName: 'no_dns.example', certificateDnsName: 'no_dns.example', ipAddress: '10.0.0.256',
     host: 'no host', goDuration: '90d', storageQuantity: '0Gi', image: 'Registry.example.com/Store:v1', timeZone: 'Mars/Olympus_Mons',
-    release: '8.5', commonName: 'two\nlines', count: -1, positiveCount: 0,
+    release: '8.5', commonName: 'two\nlines', count: -1, positiveCount: 0, alertLabels: { severity: 'low' }, kubernetesLabels: { 'bad key!': 'x' },
   };
 
   test('every rule has a refused value that its example is not', () => {

@@ -15,7 +15,7 @@ import type { ListKind, TextKind } from './limits';
 export type RuleName =
   | 'dnsLabel' | 'dnsSubdomain' | 'dnsName' | 'certificateDnsName' | 'ipAddress' | 'host'
   | 'goDuration' | 'storageQuantity' | 'image' | 'timeZone' | 'release' | 'commonName'
-  | 'count' | 'positiveCount';
+  | 'count' | 'positiveCount' | 'alertLabels' | 'kubernetesLabels';
 
 /** The release a prop's value must reach: a version prop at least `minimum`, because `what` needs it. */
 export interface VersionGate {

@@ -399,7 +399,7 @@ function checkProp(scope: IConstruct | string, field: string, key: string, value
       if (!isPlainObject(value)) {
         wrong();
       }
-      return checkObject(scope, field, value as Record<string, unknown>, full);
+      return checkRule(scope, field, checkObject(scope, field, value as Record<string, unknown>, full), full);
     case 'list':
       if (!Array.isArray(value)) {
         wrong();
@@ -453,14 +453,15 @@ function checkList(scope: IConstruct | string, field: string, key: string, list:
   return full.shape ? items : list;
 }
 
-/** Throws unless a value of the right type keeps its spec's value rule and reaches its release. */
-function checkRule(scope: IConstruct | string, field: string, value: unknown, full: FullSpec): void {
+/** Throws unless a value of the right type keeps its spec's value rule and reaches its release; returns it. */
+function checkRule<V>(scope: IConstruct | string, field: string, value: V, full: FullSpec): V {
   if (full.rule !== undefined) {
     VALUE_RULES[full.rule].check(scope, field, value);
   }
   if (full.atLeast !== undefined) {
-    checkGate(scope, field, value as string, full.atLeast);
+    checkGate(scope, field, value as unknown as string, full.atLeast);
   }
+  return value;
 }
 
 /**

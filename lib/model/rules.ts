@@ -6,11 +6,12 @@
  */
 import type { IConstruct } from 'constructs';
 import { durationText } from './duration';
+import { EXPIRY_ALERT_LABELS } from './expiry';
 import type { RuleName, VersionGate } from './prop-spec';
 import { QUANTITY_EXPECTED } from './quantity';
 import {
   LABEL_RULE, requireCertificateDnsName, requireCommonName, requireCount, requireDnsLabel, requireDnsName, requireDnsSubdomain, requireDuration,
-  requireHost, requireImageName, requireIpAddress, requireQuantity, requireTimeZone,
+  requireHost, requireImageName, requireIpAddress, requireKubernetesLabels, requirePrometheusLabels, requireQuantity, requireTimeZone,
 } from './validate';
 import { RELEASE_EXPECTED, requireMinimum, requireRelease } from './versions';
 
@@ -40,6 +41,8 @@ export const VALUE_RULES: { readonly [name in RuleName]: ValueRule } = {
   commonName: { expected: 'a Common Name: one line of 1 to 64 printable characters', example: 'orders', check: requireCommonName },
   count: { expected: 'a whole number from 0', check: (scope, field, value) => requireCount(scope, field, value, 0) },
   positiveCount: { expected: 'a whole number from 1', check: (scope, field, value) => requireCount(scope, field, value, 1) },
+  alertLabels: { expected: 'Prometheus labels other than those the library sets on its alerts', check: (scope, field, value) => requirePrometheusLabels(scope, field, value, EXPIRY_ALERT_LABELS) },
+  kubernetesLabels: { expected: 'Kubernetes labels', check: requireKubernetesLabels },
 };
 
 /** Throws unless a version prop, which its rule found well formed, reaches the release of its gate. */

@@ -251,7 +251,7 @@ describe('input errors', () => {
 
   test('the user is required: there is no safe default', () => {
     expect(() => synth({ backup: {}, user: undefined as any }))
-      .toThrow('test/early/br: user: received nothing; expected a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need');
+      .toThrow('test/early/br: user: received nothing; expected a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need, such as "backup"');
   });
 
   test('credentials Secret, user, backup type, sendCredToStore and options', () => {

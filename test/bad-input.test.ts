@@ -112,8 +112,9 @@ describe('each bad input of the report is refused with its one line, the output 
       'demo/db: store.storage: received "0Gi"; expected a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3" (an exponent of at most 99), or a cdk8s Size of whole kibibytes'],
     ['an image that is not a valid reference', (t) => { t.db.store.baseImage = 'Registry.example.com/Store'; },
       'demo/db: store.baseImage: received "Registry.example.com/Store"; expected an image repository without a tag or digest, in lowercase after the registry, such as "registry.example.com/db/store": the operator appends the version as the tag'],
+    // Refused where the app calls addMonitor, by the image's rule in the options' shape.
     ['a monitor image with a tag, like a cluster image with one', (t) => { t.monitor.reloader.baseImage = 'registry.example.com/db/reloader:v1'; },
-      'demo/db/Monitor: reloader.baseImage: received "registry.example.com/db/reloader:v1"; expected an image repository without a tag or digest, in lowercase after the registry, such as "registry.example.com/db/store": the operator appends the version as the tag'],
+      'demo/db: addMonitor.options.reloader.baseImage: received "registry.example.com/db/reloader:v1"; expected an image repository without a tag or digest, in lowercase after the registry, such as "registry.example.com/db/store": the operator appends the version as the tag'],
     ['a private key given as a word', (t) => { t.certs.privateKey = 'RSA'; }, 'demo/certs: privateKey: received "RSA"; expected an object'],
     ['a subject given as a string', (t) => { t.certs.subject = 'O=demo'; },
       'demo/certs: subject: received "O=demo"; expected an object with organization, organizationalUnit, country, state and locality, each optional'],

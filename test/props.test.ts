@@ -5,8 +5,11 @@
 import { App, Chart } from 'cdk8s';
 import * as TOML from 'smol-toml';
 import * as YAML from 'yaml';
-import { ClusterTls, DrainerRelease, TlsDatabaseCluster } from '../lib';
-import { canonicalData, notPlainData } from '../lib/model/props';
+import { Construct } from 'constructs';
+import * as lib from '../lib';
+import { ClusterTls, ClusterTlsError, DrainerRelease, TlsDatabaseCluster } from '../lib';
+import { PropShape, PropSpec, RuleName, canonicalData, checkProps, declaredShapes, notPlainData } from '../lib/model/props';
+import { VALUE_RULES } from '../lib/model/rules';
 
 /** A map as the jsii runtime hands one over from Python, Java or Go: its mark, a read-only, non-enumerable symbol property. */
 function fromJsii<T extends object>(map: T): T {
@@ -83,5 +86,113 @@ describe('the one order of free-form maps', () => {
     expect(Object.keys(values.nodeSelector)).toEqual(['disk', 'zone']);
     const cluster = YAML.parseAllDocuments(forward['demo.k8s.yaml']).map((d) => d.toJS()).find((o) => o.kind === 'DatabaseCluster');
     expect(Object.keys(TOML.parse(cluster.spec.store.config).raftstore as object)).toEqual(['apply-pool-size', 'sync-log']);
+  });
+});
+
+/**
+ * The shapes every construct declares (`declareShape`), walked: every required prop, at any depth,
+ * and every field that names a value rule. Cases come from the shapes, so a prop added later is
+ * covered without a test written for it.
+ */
+describe('the declared shapes', () => {
+  /** A field of a shape, at any depth, with the one-field shape that holds it alone. */
+  interface Field { readonly path: string; readonly key: string; readonly spec: PropSpec; readonly full: Exclude<PropSpec, string> }
+
+  /** Every field of a shape, nested shapes (objects, lists of objects) included; a short spec (`'string?'`) read as its type and whether it is optional. */
+  function fieldsOf(shape: PropShape, at = ''): Field[] {
+    return Object.entries(shape).flatMap(([key, spec]) => {
+      const full = typeof spec === 'string' ? { type: 'value' as const, optional: spec.endsWith('?') } : spec;
+      const nested = full.shape ? fieldsOf(full.shape, `${at}${key}${full.type === 'list' ? '[]' : ''}.`) : [];
+      return [{ path: `${at}${key}`, key, spec, full }, ...nested];
+    });
+  }
+
+  /** Every field of every declared shape, by construct. */
+  function allFields(): [string, Field][] {
+    return [...declaredShapes()].flatMap(([construct, shape]) => fieldsOf(shape).map((f): [string, Field] => [construct, f]));
+  }
+
+  /** Words that show a value's form: an example, a quoted literal, an object's fields in braces or a list's items in brackets. */
+  const FORM = /such as|for example|"[^"]*"|\{[^}]*\}|\[[^\]]*\]/;
+
+  test('every construct a user declares has its shape declared', () => {
+    // SqlTls is made by ClusterCertificates.enableSqlTls from options its caller's shape checked.
+    const constructs = Object.entries(lib).filter(([name, v]) => typeof v === 'function' && v.prototype instanceof Construct && name !== 'SqlTls').map(([name]) => name);
+    expect(constructs.length).toBeGreaterThan(5);
+    expect([...declaredShapes().keys()].sort()).toEqual(constructs.sort());
+  });
+
+  test('a required prop left out names the form it takes, with an example', () => {
+    // A construct prop (`sameApp`) names the class it takes, which is its form.
+    const required = allFields().filter(([, f]) => !f.full.optional && !f.full.sameApp);
+    const missing = required.map(([construct, f]) => {
+      try {
+        checkProps('test', {}, { [f.key]: f.spec });
+      } catch (error) {
+        return [`${construct}.${f.path}`, (error as Error).message] as const;
+      }
+      return [`${construct}.${f.path}`, 'accepted'] as const;
+    });
+    // eslint-disable-next-line no-console
+    console.log(`required props left out: ${required.length} across ${declaredShapes().size} shapes`);
+    expect(required.length).toBeGreaterThan(10);
+    const shape = new RegExp(`^test: \\w+: received nothing; expected .*(${FORM.source})`);
+    expect(missing.filter(([, message]) => !shape.test(message))).toEqual([]);
+  });
+
+  /** A value of the right type that each rule refuses. */
+  const BAD: { readonly [rule in RuleName]: unknown } = {
+    dnsLabel: 'Not_A_Label', dnsSubdomain: 'Not_A_Subdomain', dnsName: 'no_dns.example', certificateDnsName: 'no_dns.example', ipAddress: '10.0.0.256',
+    host: 'no host', goDuration: '90d', storageQuantity: '0Gi', image: 'Registry.example.com/Store:v1', timeZone: 'Mars/Olympus_Mons',
+    release: '8.5', commonName: 'two\nlines', count: -1, positiveCount: 0, alertLabels: { severity: 'low' }, kubernetesLabels: { 'bad key!': 'x' },
+  };
+
+  test('every rule has a refused value that its example is not', () => {
+    for (const [name, rule] of Object.entries(VALUE_RULES)) {
+      expect(() => rule.check('test', name, BAD[name as RuleName])).toThrow(ClusterTlsError);
+      if (rule.example !== undefined) {
+        expect(() => rule.check('test', name, rule.example)).not.toThrow();
+      }
+    }
+  });
+
+  test('every field that names a rule is refused by the walker with the rule\'s one-line error', () => {
+    const ruled = allFields().filter(([, f]) => f.full.rule !== undefined);
+    // eslint-disable-next-line no-console
+    console.log(`fields with a value rule: ${ruled.length} across ${declaredShapes().size} shapes`);
+    expect(ruled.length).toBeGreaterThan(20);
+    for (const [construct, f] of ruled) {
+      const bad = BAD[f.full.rule!];
+      const list = f.full.type === 'list';
+      const field = list ? `${f.key}[0]` : f.key;
+      let expected = '';
+      try {
+        VALUE_RULES[f.full.rule!].check('test', field, bad);
+      } catch (error) {
+        expected = (error as Error).message;
+      }
+      let received = 'accepted';
+      try {
+        checkProps('test', { [f.key]: list ? [bad] : bad }, { [f.key]: f.spec });
+      } catch (error) {
+        received = (error as Error).message;
+      }
+      expect([`${construct}.${f.path}`, received]).toEqual([`${construct}.${f.path}`, expected]);
+      expect(received.split('\n')).toHaveLength(1);
+    }
+  });
+
+  test('a field\'s default comes back in the checked props, checked as a given value', () => {
+    const shape = { zone: { type: 'string', optional: true, rule: 'timeZone', default: 'UTC' }, name: { type: 'string', optional: true, default: (p: { zone: string }) => `in-${p.zone}` } } as const;
+    expect(checkProps('test', {}, shape)).toEqual({ zone: 'UTC', name: 'in-UTC' });
+    expect(checkProps('test', { zone: 'Asia/Kolkata' }, shape)).toEqual({ zone: 'Asia/Kolkata', name: 'in-Asia/Kolkata' });
+    expect(() => checkProps('test', {}, { zone: { ...shape.zone, default: 'Mars/Olympus_Mons' } })).toThrow('test: zone: received "Mars/Olympus_Mons"; expected an IANA time zone name');
+  });
+
+  test('a database cluster left without its version names the form of one (issue 62)', () => {
+    const chart = new Chart(new App({ outdir: '/nonexistent' }), 'demo', { namespace: 'demo' });
+    expect(() => new TlsDatabaseCluster(chart, 'db', { clusterName: 'basic' } as any))
+      .toThrow(new ClusterTlsError('demo/db: version: received nothing; expected a release version of the form v<major>.<minor>.<patch>, such as "v4.0.5"'));
+    expect(() => new TlsDatabaseCluster(chart, 'db2', { version: 'v8.5.0' } as any)).toThrow(/^demo\/db2: clusterName: received nothing; expected a DNS-1123 label: .*, such as "orders"$/);
   });
 });

@@ -332,7 +332,7 @@ describe('DatabaseMonitor', () => {
 
   test('an image pinned to latest is refused', () => {
     expect(() => synth({}, (c) => c.addMonitor({ ...MONITOR, grafana: { baseImage: 'grafana/grafana', version: 'latest' } })))
-      .toThrow('test/db/Monitor: grafana: received {"baseImage":"grafana/grafana","version":"latest"}; expected a baseImage and a pinned version other than "latest"');
+      .toThrow('test/db: addMonitor.options.grafana: received {"baseImage":"grafana/grafana","version":"latest"}; expected a baseImage and a pinned version other than "latest"');
   });
 });
 

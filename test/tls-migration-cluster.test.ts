@@ -581,7 +581,7 @@ describe('input errors', () => {
     ['extra Common Names on the master', { master: { extraAllowedCommonNames: ['partner'] } as any },
       'demo/migration: master.extraAllowedCommonNames: received ["partner"]; expected nothing: the master accepts exactly one Common Name, the certificates\''],
     ['no source', { sources: [] }, 'demo/migration: sources: received []; expected a list of at least one upstream database'],
-    ['sources left out', { sources: undefined as any }, 'demo/migration: sources: received nothing; expected a list of at least one upstream database'],
+    ['sources left out', { sources: undefined as any }, 'demo/migration: sources: received nothing; expected a list of at least one upstream database: [{ sourceId, host, user, tlsSecretName }, …]'],
     ['a null source', { sources: [BASE.sources[0], null as any] },
       'demo/migration: sources[1]: received null; expected an upstream database: { sourceId, host, user, tlsSecretName }'],
     ['a source that is not an object', { sources: ['mysql.example.com' as any] },
@@ -612,7 +612,7 @@ describe('input errors', () => {
     ['source port', { sources: [{ sourceId: 'a', host: 'h', port: 70000, user: 'u', tlsSecretName: 's' }] },
       'demo/migration: sources[0].port: received 70000; expected a port from 1 to 65535'],
     ['user', { sources: [{ sourceId: 'a', host: 'h', user: undefined as any, tlsSecretName: 's' }] },
-      'demo/migration: sources[0].user: received nothing; expected a user name (a string; the specification allows an empty one)'],
+      'demo/migration: sources[0].user: received nothing; expected a user name (a string; the specification allows an empty one), such as "migrator"'],
     ['password of another type, not echoed', { sources: [{ sourceId: 'a', host: 'h', user: 'u', password: 1234 as any, tlsSecretName: 's' }] },
       'demo/migration: sources[0].password: received a value of type number; expected a string, or nothing to supply it at deploy time'],
     ['source Secret name', { sources: [{ sourceId: 'a', host: 'h', user: 'u', tlsSecretName: 'My_Secret' }] },
@@ -661,7 +661,7 @@ describe('input errors', () => {
     const source = { sourceId: 'a', host: 'h', user: 'u', password: 'hunter2', tlsSecretName: 's' };
     const target = { host: 'h', user: 'u', password: 'hunter2', tlsSecretName: 't' };
     const cases: [Partial<TlsMigrationClusterProps>, string][] = [
-      [{ sources: source as any }, 'demo/migration: sources: received a value of type object; expected a list of at least one upstream database'],
+      [{ sources: source as any }, 'demo/migration: sources: received a value of type object; expected a list of at least one upstream database: [{ sourceId, host, user, tlsSecretName }, …]'],
       [{ target: [target] as any }, 'demo/migration: target: received a value of type array; expected the downstream database: { host, user, tlsSecretName } or { database, user }'],
     ];
     for (const [props, message] of cases) {

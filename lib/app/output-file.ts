@@ -4,7 +4,7 @@
  */
 import { Construct, IConstruct } from 'constructs';
 import { ClusterTlsError, inputError } from '../model/errors';
-import { ShapeOf, checkProps, checkRendered } from '../model/props';
+import { ShapeOf, checkProps, checkRendered, declareShape } from '../model/props';
 
 const OUTPUT_FILE = Symbol.for('cdk8s-cluster-tls.OutputFile');
 
@@ -42,13 +42,13 @@ export interface OutputFileProps {
   readonly when?: IOutputFileCondition;
 }
 
-const OUTPUT_FILE_SHAPE = {
-  path: { type: 'string', kind: 'path' },
+const OUTPUT_FILE_SHAPE = declareShape('OutputFile', {
+  path: { type: 'string', kind: 'path', example: 'notes/restore.md' },
   // What the file's reader holds (see TEXT_LIMITS), not the bound of a name: a task file of many sources is long.
-  content: { type: 'value', kind: 'file', is: (c) => typeof c === 'string' || hasMethod(c, 'render'), expected: 'a string, or an object whose render() returns it' },
+  content: { type: 'value', kind: 'file', is: (c) => typeof c === 'string' || hasMethod(c, 'render'), expected: 'a string, or an object whose render() returns it', example: '# Restore' },
   executable: 'boolean?',
   when: { type: 'value', optional: true, is: (c) => hasMethod(c, 'isWritten'), expected: 'an object whose isWritten() returns true or false' },
-} satisfies ShapeOf<OutputFileProps>;
+} satisfies ShapeOf<OutputFileProps>);
 
 /**
  * Whether a value is an object with a method of that name: an app's own implementation of an

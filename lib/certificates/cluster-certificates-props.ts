@@ -5,7 +5,7 @@
 import { ComponentToken } from '../model/catalog';
 import { DurationValue, durationSpec } from '../model/duration';
 import { KubernetesSpan, SPAN_SHAPE } from '../model/span';
-import { PropShape, ShapeOf, listOf, objectOf, oneOf } from '../model/props';
+import { PropShape, ShapeOf, declareShape, listOf, objectOf, oneOf } from '../model/props';
 import {
   CertificateSubject, ExtraNames, IssuingMethod, KeyAlgorithm, KeyRotationPolicy, PrivateKeyOptions, ProvidedSecretNames,
 } from '../plan/certificate-options';
@@ -151,24 +151,34 @@ const SUBJECT_FIELDS: PropShape = { organization: 'string?', organizationalUnit:
 export const SUBJECT_PROP = objectOf(SUBJECT_FIELDS, true,
   `an object with ${Object.keys(SUBJECT_FIELDS).slice(0, -1).join(', ')} and ${Object.keys(SUBJECT_FIELDS).at(-1)}, each optional`);
 
-/** The shape of {@link ClusterCertificatesProps}, which the constructor checks. */
-export const CLUSTER_CERTIFICATES_SHAPE = {
-  clusterName: 'string',
-  namespace: 'string?',
-  commonName: 'string?',
+/**
+ * A lifetime prop: a Go duration. Without a default in the shape: `issuerRef` and `span` refuse
+ * some of them when given, so that the props must still say whether they were.
+ */
+const LIFETIME = { ...durationSpec(), rule: 'goDuration' } as const;
+
+/**
+ * The shape of {@link ClusterCertificatesProps}, which the constructor checks: the cluster name a
+ * DNS label, the namespace one when given, the domain a DNS name, the Common Name one (the cluster
+ * name when left out), the lifetimes Go durations, the method cert-manager when left out.
+ */
+export const CLUSTER_CERTIFICATES_SHAPE = declareShape('ClusterCertificates', {
+  clusterName: { type: 'string', rule: 'dnsLabel', example: 'orders' },
+  namespace: { type: 'string', optional: true, rule: 'dnsLabel' },
+  commonName: { type: 'string', optional: true, rule: 'commonName', default: (props: ClusterCertificatesProps) => props.clusterName },
   subject: SUBJECT_PROP,
   components: 'strings?',
   extraNames: 'object?',
-  clusterDomain: 'string?',
+  clusterDomain: { type: 'string', optional: true, rule: 'dnsName' },
   privateKey: objectOf({ algorithm: oneOf(Object.values(KeyAlgorithm)), size: 'number?', rotationPolicy: oneOf(Object.values(KeyRotationPolicy)) }),
   caKeyRotationPolicy: oneOf(Object.values(KeyRotationPolicy)),
-  method: oneOf(Object.values(IssuingMethod)),
+  method: { ...oneOf(Object.values(IssuingMethod)), default: IssuingMethod.CERT_MANAGER },
   secretNames: objectOf({ servers: 'object?', clients: 'object?' }),
-  caDuration: durationSpec(),
-  caRenewBefore: durationSpec(),
-  duration: durationSpec(),
-  renewBefore: durationSpec(),
+  caDuration: LIFETIME,
+  caRenewBefore: LIFETIME,
+  duration: LIFETIME,
+  renewBefore: LIFETIME,
   rotations: listOf(ROTATION_SHAPE, true, 'a list of rotations, each { id, kind?, phase? }'),
   issuerRef: ISSUER_REF_SHAPE,
   span: SPAN_SHAPE,
-} satisfies ShapeOf<ClusterCertificatesProps>;
+} satisfies ShapeOf<ClusterCertificatesProps>);

@@ -43,7 +43,7 @@ import { grantClusterTrust } from '../model/trust-grants';
 import { DNS_SUBDOMAIN_MAX } from '../model/limits';
 import { claimCluster } from '../app/cluster-claims';
 import { oncePerPass } from '../app/app-objects';
-import { requireCommonName, requireDerivedLabels, requireDnsLabel, requireDnsName, resolveNamespace } from '../model/validate';
+import { requireDerivedLabels, requireDnsLabel, resolveNamespace } from '../model/validate';
 
 /** A component token, as a method's argument. */
 const TOKEN = oneOf(COMPONENT_TOKENS, false);
@@ -117,18 +117,15 @@ export class ClusterCertificates extends Construct implements IWatchedCertificat
   constructor(scope: Construct, id: string, props: ClusterCertificatesProps) {
     super(scope, id);
     props = checkProps(this, props, CLUSTER_CERTIFICATES_SHAPE);
-    requireDnsLabel(this, 'clusterName', props.clusterName);
     const namespace = resolveNamespace(this, props.namespace);
-    if (props.clusterDomain !== undefined) {
-      requireDnsName(this, 'clusterDomain', props.clusterDomain);
-    }
-    const commonName = requireCommonName(this, 'commonName', props.commonName ?? props.clusterName);
+    // The shape's defaults: the cluster name, cert-manager.
+    const commonName = props.commonName!;
 
     this.clusterName = props.clusterName;
     this.namespace = namespace;
     claimCluster(this, namespace, props.clusterName);
     this.commonName = commonName;
-    this.method = props.method ?? IssuingMethod.CERT_MANAGER;
+    this.method = props.method!;
     this.issuer = resolveIssuerRef(this, props);
     this.rotation = resolveRotations(this, props.rotations ?? []);
     if (this.rotation?.kind === RotationKind.CA_RENEWAL && this.method === IssuingMethod.CERT_MANAGER) {

@@ -12,13 +12,12 @@ import type { RunbookStep } from '../documents/runbook';
 import { DurationValue, durationSpec, durationText, parseDuration } from '../model/duration';
 import { inputError, inputErrorMessage } from '../model/errors';
 import {
-  CertificateTrust, EXPIRY_ALERT_LABELS, EXPIRY_DEFAULTS, ExternalTlsSecret, EXPIRY_EXPORTER, EXPORTED_KEYS, ManagedCertificate, MINIMUM_EXPIRY_THRESHOLD, WatchedCertificate,
+  CertificateTrust, EXPIRY_DEFAULTS, ExternalTlsSecret, EXPIRY_EXPORTER, EXPORTED_KEYS, ManagedCertificate, MINIMUM_EXPIRY_THRESHOLD, WatchedCertificate,
 } from '../model/expiry';
 import * as names from '../model/names';
 import * as layout from '../model/output-layout';
-import { ShapeOf, checkProps, constructOf } from '../model/props';
+import { ShapeOf, checkProps, constructOf, declareShape, flag, withRules } from '../model/props';
 import { DNS_LABEL_MAX, HELM_RELEASE_MAX } from '../model/limits';
-import { requireDuration, requireKubernetesLabels, requirePrometheusLabels } from '../model/validate';
 import { OutputFile } from '../app/output-file';
 import { oncePerPass } from '../app/app-objects';
 import { stringifyYaml } from '../yaml/emitter';
@@ -97,10 +96,29 @@ export const EXPIRY_WATCH_OPTIONS_SHAPE = {
   leafThreshold: durationSpec(), caThreshold: durationSpec(), alertLabels: 'object?', ruleLabels: 'object?', prometheusRule: 'boolean?',
 } satisfies ShapeOf<ExpiryWatchOptions>;
 
-const EXPIRY_WATCH_SHAPE = {
+/**
+ * The props of a watch: the thresholds Go durations (the catalog's when left out), the alert labels
+ * Prometheus labels the library does not set, the rule labels Kubernetes labels, which need the
+ * `PrometheusRule` they label. The options alone (`watchExpiry`) are checked by type; their rules
+ * and defaults are the watch's. The thresholds' bounds read the certificates' plan, in the constructor.
+ */
+const EXPIRY_WATCH_SHAPE = declareShape('ExpiryWatch', withRules({
   ...EXPIRY_WATCH_OPTIONS_SHAPE,
+  leafThreshold: { ...durationSpec(), rule: 'goDuration', default: EXPIRY_DEFAULTS.leafThreshold },
+  caThreshold: { ...durationSpec(), rule: 'goDuration', default: EXPIRY_DEFAULTS.caThreshold },
+  alertLabels: { type: 'object', optional: true, data: true, rule: 'alertLabels', default: {} },
+  // No default: rule labels given without a PrometheusRule are refused (ruleLabelsNeedRule).
+  ruleLabels: { type: 'object', optional: true, data: true, rule: 'kubernetesLabels' },
+  prometheusRule: flag(true),
   certificates: constructOf((c) => Construct.isConstruct(c) && typeof (c as Partial<IWatchedCertificates>).plan === 'function', 'a ClusterCertificates'),
-} satisfies ShapeOf<ExpiryWatchProps>;
+} satisfies ShapeOf<ExpiryWatchProps>, [ruleLabelsNeedRule]));
+
+/** Refuses rule labels with `prometheusRule` false: they label the `PrometheusRule`. */
+function ruleLabelsNeedRule(scope: IConstruct | string, props: ExpiryWatchProps): void {
+  if (props.prometheusRule === false && props.ruleLabels !== undefined) {
+    inputError(scope, 'ruleLabels', props.ruleLabels, 'no rule labels with prometheusRule false: they label the PrometheusRule');
+  }
+}
 
 /** What an {@link ExpiryWatch} keeps for a synth's pass: its rule group, and the certificates the exporter watches. */
 const RULE_GROUP = Symbol('rule group');
@@ -130,27 +148,25 @@ export class ExpiryWatch extends Construct {
 
   constructor(scope: Construct, id: string, props: ExpiryWatchProps) {
     super(scope, id);
-    props = checkProps(this, props, EXPIRY_WATCH_SHAPE);
-    const plan = props.certificates.plan();
+    const checked = checkProps(this, props, EXPIRY_WATCH_SHAPE);
+    const plan = checked.certificates.plan();
     this.thresholds = {
-      leaf: requireThreshold(this, 'leafThreshold', durationText(props.leafThreshold ?? EXPIRY_DEFAULTS.leafThreshold), { field: 'duration', value: plan.duration }),
+      leaf: requireThreshold(this, 'leafThreshold', durationText(checked.leafThreshold), { field: 'duration', value: plan.duration }),
       // An issuer's CA is the user's, of a lifetime the plan does not know: the threshold is held to none.
-      ca: requireThreshold(this, 'caThreshold', durationText(props.caThreshold ?? EXPIRY_DEFAULTS.caThreshold), plan.ca && { field: 'caDuration', value: plan.ca.duration }),
+      ca: requireThreshold(this, 'caThreshold', durationText(checked.caThreshold), plan.ca && { field: 'caDuration', value: plan.ca.duration }),
     };
-    this.alertLabels = requirePrometheusLabels(this, 'alertLabels', props.alertLabels ?? {}, EXPIRY_ALERT_LABELS);
-    const ruleLabels = requireKubernetesLabels(this, 'ruleLabels', props.ruleLabels ?? {});
-    const { clusterName, namespace } = props.certificates;
+    this.alertLabels = { ...checked.alertLabels };
+    const ruleLabels = { ...checked.ruleLabels };
+    const { clusterName, namespace } = checked.certificates;
     this.clusterName = clusterName;
     this.namespace = namespace;
-    this.certificates = props.certificates;
+    this.certificates = checked.certificates;
     this.ruleGroupName = names.expiryRuleGroupName(namespace, clusterName);
-    if (props.prometheusRule ?? true) {
+    if (checked.prometheusRule) {
       this.resource = new PrometheusRule(this, 'Resource', {
         metadata: { name: names.expiryRuleName(clusterName), namespace, labels: Object.keys(ruleLabels).length > 0 ? ruleLabels : undefined },
         spec: Lazy.any({ produce: () => ruleSpec(this.ruleGroup()) }) as PrometheusRuleSpec,
       });
-    } else if (props.ruleLabels !== undefined) {
-      inputError(this, 'ruleLabels', props.ruleLabels, 'no rule labels with prometheusRule false: they label the PrometheusRule');
     }
     new OutputFile(this, 'ExporterValues', {
       path: layout.expiryExporterValuesPath(namespace, clusterName),
@@ -299,7 +315,8 @@ export class ExpiryWatch extends Construct {
  * of the certificates it watches, which would alert from the moment they are issued.
  */
 function requireThreshold(scope: IConstruct, field: string, value: string, validity: { readonly field: string; readonly value: string } | undefined): number {
-  const ms = requireDuration(scope, field, value);
+  // A Go duration, by the props' shape.
+  const ms = parseDuration(value)!;
   if (ms < parseDuration(MINIMUM_EXPIRY_THRESHOLD)!) {
     inputError(scope, field, value, `at least ${MINIMUM_EXPIRY_THRESHOLD}: an alert closer to expiry leaves no time to act`);
   }

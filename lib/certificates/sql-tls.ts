@@ -12,11 +12,11 @@ import { SQL_PORT_RELOAD, SQL_TLS } from '../model/catalog-sql-tls';
 import { inputError } from '../model/errors';
 import type { ManagedCertificate } from '../model/expiry';
 import * as names from '../model/names';
-import { checkProps, ShapeOf } from '../model/props';
+import { Checked, ShapeOf, checkProps, flag, withRules } from '../model/props';
 import { isDnsLabel, requireCommonName, requireDnsLabel } from '../model/validate';
 import type { RunbookStep } from '../documents/runbook';
 import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret, TlsPlanSqlTls } from '../plan/certificate-options';
-import { checkExtraNames } from '../plan/certificate-settings';
+import { EXTRA_NAMES_SHAPE } from '../plan/certificate-settings';
 import { SqlRenderer, sqlRenderer } from './sql-tls-renderers';
 
 /** What TLS for MySQL clients takes (the `tlsClient` prop of `TlsDatabaseCluster`). */
@@ -138,15 +138,33 @@ export interface SqlTlsProps {
   readonly clusterDomain?: string;
 }
 
-/** The shape of the options, for the constructs that take them as a prop. */
-export const SQL_TLS_OPTIONS_SHAPE = {
-  extraDnsNames: 'strings?',
-  extraIpAddresses: 'strings?',
-  disableClientAuthn: 'boolean?',
-  skipInternalClientCA: 'boolean?',
-  certManagerNamespace: 'string?',
+/**
+ * The shape of the options, for the constructs that take them as a prop, with their defaults: the
+ * extra names DNS names and IP addresses, cert-manager's namespace a DNS label; across them, the
+ * reload user one of the cluster's own that can log in with a certificate.
+ */
+export const SQL_TLS_OPTIONS_SHAPE = withRules({
+  ...EXTRA_NAMES_SHAPE,
+  disableClientAuthn: flag(false),
+  skipInternalClientCA: flag(false),
+  certManagerNamespace: { type: 'string', optional: true, rule: 'dnsLabel', default: SQL_TLS.certManagerNamespace },
   reloadUser: 'string?',
-} satisfies ShapeOf<SqlTlsOptions>;
+} satisfies ShapeOf<SqlTlsOptions>, [reloadUserRule]);
+
+/** Refuses a reload user the SQL server has built in, one that cannot name a client certificate, or one beside no client authentication. */
+function reloadUserRule(scope: IConstruct | string, options: SqlTlsOptions, at: string): void {
+  const field = `${at}reloadUser`;
+  if (options.reloadUser === undefined) {
+    return;
+  }
+  requireOwnSqlUser(scope, field, options.reloadUser);
+  if (!isSqlClientName(options.reloadUser)) {
+    inputError(scope, field, options.reloadUser, `a DNS label of at most ${SQL_TLS.userNameMax} characters: the database user the runbook ties to the certificate the library issues for it`);
+  }
+  if (options.disableClientAuthn) {
+    inputError(scope, field, options.reloadUser, `nothing with ${at}disableClientAuthn: the SQL server then asks for no client certificate, and a user tied to one could never log in`);
+  }
+}
 
 /** The shape of {@link SqlClientOptions}. */
 export const SQL_CLIENT_SHAPE = { namespace: 'string?', commonName: 'string?' } satisfies ShapeOf<SqlClientOptions>;
@@ -156,26 +174,17 @@ const SQL_COMMON_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** Checks the `tlsClient` options and applies their defaults; errors name `scope` and `tlsClient.<field>`. */
 export function resolveSqlTlsOptions(scope: IConstruct, options: SqlTlsOptions): ResolvedSqlTlsOptions {
-  checkProps(scope, options, SQL_TLS_OPTIONS_SHAPE, 'tlsClient.');
-  checkExtraNames(scope, 'tlsClient', { extraDnsNames: options.extraDnsNames, extraIpAddresses: options.extraIpAddresses });
-  const certManagerNamespace = options.certManagerNamespace ?? SQL_TLS.certManagerNamespace;
-  requireDnsLabel(scope, 'tlsClient.certManagerNamespace', certManagerNamespace);
-  const disableClientAuthn = options.disableClientAuthn ?? false;
-  if (options.reloadUser !== undefined) {
-    requireOwnSqlUser(scope, 'tlsClient.reloadUser', options.reloadUser);
-    if (!isSqlClientName(options.reloadUser)) {
-      inputError(scope, 'tlsClient.reloadUser', options.reloadUser, `a DNS label of at most ${SQL_TLS.userNameMax} characters: the database user the runbook ties to the certificate the library issues for it`);
-    }
-    if (disableClientAuthn) {
-      inputError(scope, 'tlsClient.reloadUser', options.reloadUser, 'nothing with tlsClient.disableClientAuthn: the SQL server then asks for no client certificate, and a user tied to one could never log in');
-    }
-  }
+  return sqlTlsOptionsOf(checkProps(scope, options, SQL_TLS_OPTIONS_SHAPE, 'tlsClient.'));
+}
+
+/** The `tlsClient` options that {@link SQL_TLS_OPTIONS_SHAPE} checked and gave their defaults, as the SQL server's certificates take them. */
+export function sqlTlsOptionsOf(options: Checked<SqlTlsOptions, typeof SQL_TLS_OPTIONS_SHAPE>): ResolvedSqlTlsOptions {
   return {
     extraDnsNames: options.extraDnsNames ?? [],
     extraIpAddresses: options.extraIpAddresses ?? [],
-    disableClientAuthn,
-    skipInternalClientCA: options.skipInternalClientCA ?? false,
-    certManagerNamespace,
+    disableClientAuthn: options.disableClientAuthn,
+    skipInternalClientCA: options.skipInternalClientCA,
+    certManagerNamespace: options.certManagerNamespace,
     ...(options.reloadUser !== undefined ? { reloadUser: options.reloadUser } : {}),
   };
 }
@@ -185,7 +194,7 @@ export function resolveSqlTlsOptions(scope: IConstruct, options: SqlTlsOptions):
  * runbook ties each user the library issues a certificate for to it, and a built-in account would
  * lose its password logins (`root`'s every one), with `SUPER` granted to the reload user besides.
  */
-export function requireOwnSqlUser(scope: IConstruct, field: string, user: string): void {
+export function requireOwnSqlUser(scope: IConstruct | string, field: string, user: string): void {
   if ((SQL_TLS.builtInUsers as readonly string[]).includes(user)) {
     inputError(scope, field, user, `a database user of its own, not ${SQL_TLS.builtInUsers.map((u) => `"${u}"`).join(' or ')}, which the SQL server has built in: `
       + 'the runbook ties the user to its certificate (ALTER USER … REQUIRE SUBJECT), which would lock every password login of that account out');

@@ -16,7 +16,7 @@ import { stringifyManifests } from '../yaml/emitter';
 import { RunbookStep } from '../documents/runbook';
 import { requireNoCredentials, requireUrl } from '../model/validate';
 import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-props';
-import { ShapeOf, checkProps, objectOf, text } from '../model/props';
+import { ShapeOf, checkProps, declareShape, objectOf, text } from '../model/props';
 
 /** The components a restore that loads data runs, each with a server certificate (importer, lightning). */
 const RESTORE_COMPONENTS = componentsOf(ClusterKind.DATABASE, DeployedBy.RESTORE);
@@ -144,18 +144,18 @@ interface Operation {
 }
 
 /** The props of a backup and restore, as JavaScript types. */
-const BACKUP_RESTORE_SHAPE = {
+const BACKUP_RESTORE_SHAPE = declareShape('BackupRestore', {
   cluster: DATABASE_CLUSTER_PROP,
   backup: objectOf({ backupType: 'string?', prefix: 'string?' }, true, 'an object of options, {} for the defaults'),
   restore: objectOf({ backupType: 'string?', prefix: 'string?', useLightning: 'boolean?' }, true, 'an object of options, {} for the defaults'),
   s3: objectOf({
-    provider: 'string', region: 'string', bucket: 'string', prefix: 'string?', secretName: secretRef(false), endpoint: 'string?', allowInsecureEndpoint: 'boolean?',
+    provider: { type: 'string', example: 'aws' }, region: { type: 'string', example: 'us-east-1' }, bucket: { type: 'string', example: 'orders-backups' }, prefix: 'string?', secretName: secretRef(false), endpoint: 'string?', allowInsecureEndpoint: 'boolean?',
   }, false, 'the bucket: { provider, region, bucket, secretName }'),
   credentialsSecretName: secretRef(false),
-  user: text('a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need', false),
+  user: { ...text('a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need', false), example: 'backup' },
   backupType: 'string?',
   sendCredToStore: 'boolean?',
-} satisfies ShapeOf<BackupRestoreProps>;
+} satisfies ShapeOf<BackupRestoreProps>);
 
 /**
  * A `Backup` and/or a `Restore` of a TLS database cluster to or from an S3-compatible bucket

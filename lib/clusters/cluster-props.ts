@@ -4,28 +4,56 @@ import { ClusterCertificates } from '../certificates/cluster-certificates';
 import { SUBJECT_PROP } from '../certificates/cluster-certificates-props';
 import { inputError } from '../model/errors';
 import { ITlsDatabaseCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { PropSpec, ShapeOf, checkArguments, constructOf, isConstruct, objectOf, oneOf } from '../model/props';
+import { AcrossRule, PropSpec, ShapeOf, checkArguments, constructOf, isConstruct, objectOf, oneOf, withRules } from '../model/props';
 import type { RunbookStep } from '../documents/runbook';
 import { DNS_LABEL_MAX } from '../model/limits';
-import { isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, resolveNamespace } from '../model/validate';
+import { isDnsLabel, requireDerivedLabels, requireDnsSubdomain, resolveNamespace } from '../model/validate';
 import { ClusterKind, ComponentToken, DeployedBy, clusterKind, component, componentsOf } from '../model/catalog';
 import * as names from '../model/names';
-import { requireMinimum, requireRelease } from '../model/versions';
 import { restartAnnotationKey } from '../model/settings';
 import { SecretRef, secretRefIn, secretRefName } from '../model/secret-ref';
 import { clusterClaims } from '../app/cluster-claims';
 
-/** The props both cluster constructs have. */
-export const TLS_CLUSTER_SHAPE = {
-  clusterName: 'string',
-  namespace: 'string?',
-  version: 'string',
-  operatorVersion: 'string?',
-  certificates: constructOf((v) => v instanceof ClusterCertificates, 'a ClusterCertificates', true),
-  commonName: 'string?',
-  subject: SUBJECT_PROP,
-  pvReclaimPolicy: oneOf(Object.values(PvReclaimPolicy)),
-} satisfies ShapeOf<TlsClusterProps>;
+/**
+ * The props both cluster constructs have, for a cluster of `kind`: the cluster name a DNS label,
+ * the namespace one when given, the version a release the operator deploys the kind at, the
+ * operator version one that runs TLS between the kind's components; across them, every service
+ * name derived from the cluster name a label, and no Common Name or subject beside certificates
+ * passed in.
+ */
+export function tlsClusterShape(kind: ClusterKind) {
+  const { minVersion, minOperatorVersion, resourceKind } = clusterKind(kind);
+  return withRules({
+    clusterName: { type: 'string', rule: 'dnsLabel', example: 'orders' },
+    namespace: { type: 'string', optional: true, rule: 'dnsLabel' },
+    version: {
+      type: 'string', rule: 'release',
+      atLeast: minVersion === undefined ? undefined : { minimum: minVersion, what: `the operator, which refuses an older ${resourceKind} and deploys none of it,` },
+    },
+    operatorVersion: { type: 'string', optional: true, rule: 'release', atLeast: { minimum: minOperatorVersion, what: `tls between ${kind} cluster components` } },
+    certificates: constructOf((v) => v instanceof ClusterCertificates, 'a ClusterCertificates', true),
+    commonName: 'string?',
+    subject: SUBJECT_PROP,
+    pvReclaimPolicy: { ...oneOf(Object.values(PvReclaimPolicy)), default: PvReclaimPolicy.RETAIN },
+  } satisfies ShapeOf<TlsClusterProps>, [derivedServiceNames(kind), namesBesideCertificates]);
+}
+
+/**
+ * The certificates check the names of the components they are given; checked here first, a
+ * cluster name too long for its components' services is reported at the cluster.
+ */
+function derivedServiceNames(kind: ClusterKind): AcrossRule<TlsClusterProps> {
+  return (scope, props) => requireDerivedLabels(scope, 'clusterName', props.clusterName, componentsOf(kind, DeployedBy.OPERATOR)
+    .flatMap((token) => names.componentServiceNames(props.clusterName, component(token))));
+}
+
+/** Refuses a Common Name or subject beside certificates passed in, which have their own. */
+function namesBesideCertificates(scope: IConstruct | string, props: TlsClusterProps): void {
+  if (props.certificates && (props.commonName !== undefined || props.subject !== undefined)) {
+    inputError(scope, props.commonName !== undefined ? 'commonName' : 'subject', props.commonName ?? props.subject,
+      'nothing when certificates are passed: set commonName and subject on the ClusterCertificates');
+  }
+}
 
 /**
  * Whether a value implements {@link ITlsDatabaseCluster}: a construct with the cluster's names, its
@@ -54,27 +82,14 @@ export interface ResolvedCluster {
 }
 
 /**
- * Validates the shared props and returns the namespace and the certificates: the ones passed,
+ * Returns the namespace and the certificates of a cluster whose props {@link tlsClusterShape}
+ * checked: the namespace given, the certificates', else the chart's; the certificates passed,
  * checked to belong to this cluster, or new ones created as the child `Certificates`.
  */
-export function resolveCluster(scope: Construct, props: TlsClusterProps, kind: ClusterKind): ResolvedCluster {
-  requireDnsLabel(scope, 'clusterName', props.clusterName);
-  // The certificates check the names of the components they are given; checked here first, a
-  // cluster name too long for its components' services is reported at the cluster.
-  requireDerivedLabels(scope, 'clusterName', props.clusterName, componentsOf(kind, DeployedBy.OPERATOR)
-    .flatMap((token) => names.componentServiceNames(props.clusterName, component(token))));
+export function resolveCluster(scope: Construct, props: TlsClusterProps): ResolvedCluster {
   const namespace = resolveNamespace(scope, props.namespace ?? props.certificates?.namespace);
-  requireRelease(scope, 'version', props.version);
-  const { minVersion, resourceKind } = clusterKind(kind);
-  if (minVersion !== undefined) {
-    requireMinimum(scope, 'version', props.version, minVersion, `the operator, which refuses an older ${resourceKind} and deploys none of it,`);
-  }
-  // The props shape has already refused any other value.
-  const pvReclaimPolicy = props.pvReclaimPolicy ?? PvReclaimPolicy.RETAIN;
-  if (props.certificates && (props.commonName !== undefined || props.subject !== undefined)) {
-    inputError(scope, props.commonName !== undefined ? 'commonName' : 'subject', props.commonName ?? props.subject,
-      'nothing when certificates are passed: set commonName and subject on the ClusterCertificates');
-  }
+  // The shape gives the default.
+  const pvReclaimPolicy = props.pvReclaimPolicy!;
   if (props.certificates === undefined) {
     // A construct of the other kind for the same cluster (the migration cluster beside its database, or certificates made
     // apart) that makes certificates of its own would declare every Issuer and Secret again. Two of one kind are one

@@ -8,9 +8,9 @@ import { COMPONENTS, ComponentEntry, component } from '../model/catalog';
 import { CLIENT_SECRET_MOUNTING } from '../model/catalog-pods';
 import { NULL_IN_CONFIG, firstNullPath, keepsConfigAsToml } from '../model/config-documents';
 import { describeType, inputError } from '../model/errors';
-import { requireCount, requireExtraCommonNames, requireImageName, requireQuantity } from '../model/validate';
+import { quantityOf } from '../model/quantity';
 import {
-  AllowedCommonNamesProps, ColumnarProps, DatabaseComponentProps, FailoverComponentProps, SqlServerProps, SqlServiceType, StorageComponentProps,
+  AllowedCommonNamesProps, ColumnarProps, DatabaseComponentProps, FailoverComponentProps, SqlServerProps, StorageComponentProps,
 } from './database-component-props';
 import type { ResolvedEnablement } from './enablement';
 import { compact } from './operator';
@@ -44,39 +44,36 @@ export interface DatabaseSpecContext extends IConstruct {
 }
 
 /**
- * A component's object in the `DatabaseCluster` spec, from its props, checked: its image, pods,
- * storage, allowed Common Names and the fields of its TLS, at the catalog's paths (the restart
- * annotation of a rotation is the construct's). Throws at the cluster's path for a prop that is wrong.
+ * A component's object in the `DatabaseCluster` spec, from its props as {@link componentShape}
+ * checked them and gave their defaults: its image, pods, storage, allowed Common Names and the
+ * fields of its TLS, at the catalog's paths (the restart annotation of a rotation is the
+ * construct's). Throws at the cluster's path for a configuration that sets what the construct sets.
  */
 export function componentSpec(cluster: DatabaseSpecContext, token: OperatorComponent, part: ComponentPropsUnion): Record<string, unknown> {
   const shape = DATABASE_COMPONENTS.find((c) => c.token === token)!.databaseSpec;
   const check = component(token).commonNameCheck!;
-  const extra = check.singleValue ? [] : requireExtraCommonNames(cluster, `${token}.extraAllowedCommonNames`, part.extraAllowedCommonNames, cluster.commonName);
-  const claims = part.storageClaims ?? [{ storage: shape.defaultStorage! }];
+  // Each name checked by the shape; the certificates' own comes first, once.
+  const extra = check.singleValue ? [] : [...new Set(part.extraAllowedCommonNames ?? [])].filter((n) => n !== cluster.commonName);
+  // The shape's defaults: a claim or a request of the catalog's size.
+  const claims = part.storageClaims!;
   const nullAt = keepsConfigAsToml(component(token)) ? firstNullPath(part.config, `${token}.config`) : undefined;
   if (nullAt !== undefined) {
     inputError(cluster, nullAt, null, NULL_IN_CONFIG);
   }
   const config = configOf(cluster, token, part.config, [cluster.commonName, ...extra]);
-  const replicas = requireCount(cluster, `${token}.replicas`, part.replicas ?? 1, 1);
   if (shape.storage === 'claims' && (!Array.isArray(claims) || claims.length === 0)) {
     inputError(cluster, `${token}.storageClaims`, part.storageClaims, 'at least one storage claim');
   }
   return {
-    baseImage: part.baseImage === undefined ? undefined : requireImageName(cluster, `${token}.baseImage`, part.baseImage),
-    maxFailoverCount: shape.failover ? requireCount(cluster, `${token}.maxFailoverCount`, part.maxFailoverCount ?? 0, 0) : undefined,
+    baseImage: part.baseImage,
+    maxFailoverCount: shape.failover ? part.maxFailoverCount : undefined,
     // Checked in every phase, even where the enablement writes one coordinator member instead.
-    replicas: token === 'coordinator' && cluster.enablement?.state.singleCoordinator ? 1 : replicas,
-    requests: shape.storage === 'requests'
-      ? { storage: requireQuantity(cluster, `${token}.storage`, part.storage ?? shape.defaultStorage!) }
-      : undefined,
+    replicas: token === 'coordinator' && cluster.enablement?.state.singleCoordinator ? 1 : part.replicas,
+    requests: shape.storage === 'requests' ? { storage: quantityOf(part.storage!) } : undefined,
     storageClaims: shape.storage === 'claims'
-      ? claims.map((c, i) => ({
-        storageClassName: c.storageClassName,
-        resources: { requests: { storage: requireQuantity(cluster, `${token}.storageClaims[${i}].storage`, c.storage) } },
-      }))
+      ? claims.map((c) => ({ storageClassName: c.storageClassName, resources: { requests: { storage: quantityOf(c.storage) } } }))
       : undefined,
-    service: token === 'sqlserver' ? { type: part.serviceType ?? SqlServiceType.CLUSTER_IP } : undefined,
+    service: token === 'sqlserver' ? { type: part.serviceType } : undefined,
     tlsClient: token === 'sqlserver' && cluster.sqlTls !== undefined ? compact({
       enabled: true,
       disableClientAuthn: cluster.sqlTls.options.disableClientAuthn || undefined,

@@ -2,14 +2,14 @@
  * The `DatabaseMonitor` construct: the operator's monitor of a database cluster.
  */
 import { ApiObject } from 'cdk8s';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { IDatabaseEndpoint, isDatabaseEndpoint } from './endpoints';
 import { ExpiryWatch } from '../certificates/expiry-watch';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import { compact, operatorObject } from './operator';
-import { requireDnsLabel, requireImageName } from '../model/validate';
-import { PropShape, ShapeOf, checkProps, constructOf, objectOf, oneOf } from '../model/props';
+import { requireImageName } from '../model/validate';
+import { ShapeOf, checkProps, constructOf, declareShape, objectOf, oneOf, withRules } from '../model/props';
 
 /** When the monitor's images are pulled. */
 export enum MonitorImagePullPolicy {
@@ -80,27 +80,55 @@ export const DEFAULT_PROMETHEUS: MonitorImage = { baseImage: 'prom/prometheus', 
 /** Default Grafana image, pinned. */
 export const DEFAULT_GRAFANA: MonitorImage = { baseImage: 'grafana/grafana', version: '10.4.5' };
 
-const IMAGE: PropShape = { baseImage: 'string', version: 'string' };
+/** An image of the monitor: its repository and a pinned version (`pinnedImage`). */
+const IMAGE = withRules({ baseImage: { type: 'string', example: 'prom/prometheus' }, version: { type: 'string', example: 'v2.53.1' } } satisfies ShapeOf<MonitorImage>, [pinnedImage]);
+
+/** Refuses an image without its repository or a pinned version, or whose repository is no image name. */
+function pinnedImage(scope: IConstruct | string, image: MonitorImage, at: string): void {
+  if (!image.baseImage || !image.version || image.version === 'latest') {
+    inputError(scope, at.slice(0, -1), image, 'a baseImage and a pinned version other than "latest"');
+  }
+  requireImageName(scope, `${at}baseImage`, image.baseImage);
+}
 
 /**
  * The options of a monitor ({@link DatabaseMonitorOptions}), as JavaScript types.
  * @internal
  */
 export const DATABASE_MONITOR_OPTIONS_SHAPE = {
-  name: 'string?',
-  prometheus: objectOf(IMAGE),
-  grafana: objectOf(IMAGE),
+  name: { type: 'string', optional: true, rule: 'dnsLabel' },
+  prometheus: { ...objectOf(IMAGE), default: DEFAULT_PROMETHEUS },
+  grafana: { ...objectOf(IMAGE), default: DEFAULT_GRAFANA },
   initializer: objectOf(IMAGE, false, 'the initializer image as { baseImage, version }: the operator\'s DatabaseMonitor requires it'),
   reloader: objectOf(IMAGE, false, 'the reloader image as { baseImage, version }: the operator\'s DatabaseMonitor requires it'),
-  imagePullPolicy: oneOf(Object.values(MonitorImagePullPolicy)),
+  imagePullPolicy: { ...oneOf(Object.values(MonitorImagePullPolicy)), default: MonitorImagePullPolicy.IF_NOT_PRESENT },
   expiryWatch: constructOf((w) => w instanceof ExpiryWatch, 'an ExpiryWatch, as ClusterCertificates.watchExpiry() returns it', true),
 } satisfies ShapeOf<DatabaseMonitorOptions>;
 
-/** The props of a monitor, as JavaScript types. */
-const DATABASE_MONITOR_SHAPE = {
+/**
+ * The props of a monitor: the clusters first, whose first names the monitor when `name` is left
+ * out; across them, at least one cluster, and the expiry watch one of theirs.
+ */
+const DATABASE_MONITOR_SHAPE = declareShape('DatabaseMonitor', withRules({
+  clusters: { type: 'list', itemIs: isDatabaseEndpoint, expected: 'a list of database clusters: [cluster, …], each a TlsDatabaseCluster or another database endpoint', itemExpected: 'a database endpoint, such as a TlsDatabaseCluster' },
   ...DATABASE_MONITOR_OPTIONS_SHAPE,
-  clusters: { type: 'list', itemIs: isDatabaseEndpoint, expected: 'a list of database clusters', itemExpected: 'a database endpoint, such as a TlsDatabaseCluster' },
-} satisfies ShapeOf<DatabaseMonitorProps>;
+  name: { ...DATABASE_MONITOR_OPTIONS_SHAPE.name, default: (props: DatabaseMonitorProps) => props.clusters[0] && names.monitorName(props.clusters[0].clusterName) },
+} satisfies ShapeOf<DatabaseMonitorProps>, [someCluster, watchOfACluster]));
+
+/** Refuses a monitor of no cluster. */
+function someCluster(scope: IConstruct | string, props: DatabaseMonitorProps): void {
+  if (props.clusters.length === 0) {
+    inputError(scope, 'clusters', props.clusters, 'at least one database cluster');
+  }
+}
+
+/** Refuses the expiry watch of a cluster the monitor does not monitor: its rules name that cluster's certificates. */
+function watchOfACluster(scope: IConstruct | string, props: DatabaseMonitorProps): void {
+  const watch = props.expiryWatch;
+  if (watch && !props.clusters.some((c) => c.clusterName === watch.clusterName && c.namespace === watch.namespace)) {
+    inputError(scope, 'expiryWatch', `${watch.namespace}/${watch.clusterName}`, 'the expiry watch of a cluster the monitor monitors: its rules name that cluster\'s certificates');
+  }
+}
 
 
 /** A `DatabaseMonitor` for one or more database clusters (specification section C, step 3). */
@@ -114,37 +142,20 @@ export class DatabaseMonitor extends Construct {
 
   constructor(scope: Construct, id: string, props: DatabaseMonitorProps) {
     super(scope, id);
-    props = checkProps(this, props, DATABASE_MONITOR_SHAPE);
-    const first = props.clusters[0];
-    if (!first) {
-      inputError(this, 'clusters', props.clusters, 'at least one database cluster');
-    }
-    const watch = props.expiryWatch;
-    if (watch && !props.clusters.some((c) => c.clusterName === watch.clusterName && c.namespace === watch.namespace)) {
-      inputError(this, 'expiryWatch', `${watch.namespace}/${watch.clusterName}`, 'the expiry watch of a cluster the monitor monitors: its rules name that cluster\'s certificates');
-    }
-    this.name = props.name ?? names.monitorName(first.clusterName);
-    requireDnsLabel(this, 'name', this.name);
-    this.namespace = first.namespace;
-    for (const [field, image] of Object.entries({ prometheus: props.prometheus, grafana: props.grafana, initializer: props.initializer, reloader: props.reloader })) {
-      if (image && (typeof image !== 'object' || !image.baseImage || !image.version || image.version === 'latest')) {
-        inputError(this, field, image, 'a baseImage and a pinned version other than "latest"');
-      }
-      if (image) {
-        requireImageName(this, `${field}.baseImage`, image.baseImage);
-      }
-    }
+    const checked = checkProps(this, props, DATABASE_MONITOR_SHAPE);
+    this.name = checked.name;
+    this.namespace = checked.clusters[0].namespace;
     this.resource = operatorObject(this, {
       kind: 'DatabaseMonitor',
       name: this.name,
       namespace: this.namespace,
       spec: compact({
-        clusters: props.clusters.map((c) => ({ name: c.clusterName, namespace: c.namespace === this.namespace ? undefined : c.namespace })),
-        prometheus: { ...(props.prometheus ?? DEFAULT_PROMETHEUS), config: props.expiryWatch && { ruleConfigRef: ruleConfigRef(props.expiryWatch, this.namespace) } },
-        grafana: props.grafana ?? DEFAULT_GRAFANA,
-        initializer: props.initializer,
-        reloader: props.reloader,
-        imagePullPolicy: props.imagePullPolicy ?? MonitorImagePullPolicy.IF_NOT_PRESENT,
+        clusters: checked.clusters.map((c) => ({ name: c.clusterName, namespace: c.namespace === this.namespace ? undefined : c.namespace })),
+        prometheus: { ...checked.prometheus, config: checked.expiryWatch && { ruleConfigRef: ruleConfigRef(checked.expiryWatch, this.namespace) } },
+        grafana: checked.grafana,
+        initializer: checked.initializer,
+        reloader: checked.reloader,
+        imagePullPolicy: checked.imagePullPolicy,
       }),
     });
   }

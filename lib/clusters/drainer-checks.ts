@@ -10,7 +10,7 @@ import * as TOML from 'smol-toml';
 import { COMPONENTS } from '../model/catalog';
 import { Description, describeType, describeValue, hasCredentials, inputError, shown } from '../model/errors';
 import * as names from '../model/names';
-import { ShapeOf, objectOf, oneOf, strings } from '../model/props';
+import { ShapeOf, declareShape, objectOf, oneOf, strings } from '../model/props';
 import { durationSpec, durationText } from '../model/duration';
 import { storageSize } from '../model/quantity';
 import { secretRef } from '../model/secret-ref';
@@ -28,11 +28,11 @@ import type { ITlsDatabaseCluster } from './tls-cluster';
 import { HELM_RELEASE_MAX } from '../model/limits';
 
 /** The props of a drainer release, as JavaScript types. */
-export const DRAINER_RELEASE_SHAPE = {
+export const DRAINER_RELEASE_SHAPE = declareShape('DrainerRelease', {
   cluster: DATABASE_CLUSTER_PROP,
-  releaseName: 'string',
+  releaseName: { type: 'string', example: 'binlog' },
   drainerName: 'string?',
-  chart: objectOf({ name: 'string?', repository: 'string?', version: 'string' }, false, 'the drainer chart, with at least its exact version: { version: "1.1.0" }'),
+  chart: objectOf({ name: 'string?', repository: 'string?', version: { type: 'string', example: '1.1.0' } }, false, 'the drainer chart, with at least its exact version: { version: "1.1.0" }'),
   version: 'string?',
   storage: storageSize(),
   storageClassName: 'string?',
@@ -48,7 +48,7 @@ export const DRAINER_RELEASE_SHAPE = {
   gitOpsInterval: durationSpec(),
   argoCdNamespace: 'string?',
   argoCdProject: 'string?',
-} satisfies ShapeOf<DrainerReleaseProps>;
+} satisfies ShapeOf<DrainerReleaseProps>);
 
 /** Chart values the construct writes itself; `extraValues` may not set them. */
 const OWN_VALUES = ['clusterName', 'drainerName', 'clusterVersion', 'storage', 'storageClassName', 'tlsCluster', 'tlsSyncer', 'config'];

@@ -3,18 +3,15 @@
  * store's eviction timeout while it is lowered; and what the phase's runbook says of the cluster.
  */
 import { Chart } from 'cdk8s';
-import { IConstruct } from 'constructs';
 import { ClusterKind, OPERATOR_ROLL_ORDER, PORTS } from '../model/catalog';
 import { MOUNT_PATHS } from '../model/catalog-pods';
 import {
-  DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT, ENABLEMENT_PHASES, ENABLEMENT_STATES, EnablementState, OPERATOR_EVICT_LEADER_TIMEOUT, TlsEnablement,
+  ENABLEMENT_PHASES, ENABLEMENT_STATES, EnablementState, TlsEnablement,
   TlsEnablementPhase,
 } from '../model/enablement';
-import { durationText, parseDuration } from '../model/duration';
-import { inputError } from '../model/errors';
+import { durationText } from '../model/duration';
 import * as names from '../model/names';
 import { enablementRunbookPath, manifestFileName, membersFileFromOutputFolder, verifyReportFromOutputFolder } from '../model/output-layout';
-import { requireDuration } from '../model/validate';
 import { OutputFile } from '../app/output-file';
 import { EnablementRunbookInput, enablementRunbook } from '../documents/enablement-runbook';
 import type { RunbookStep } from '../documents/runbook';
@@ -40,7 +37,7 @@ export interface ResolvedEnablement {
  */
 export function declareEnablement(cluster: ITlsCluster, enablement: TlsEnablement | undefined,
   extra: { readonly coordinatorReplicas: number; readonly afterRoll: readonly RunbookStep[] }): ResolvedEnablement | undefined {
-  const resolved = resolveEnablement(cluster, enablement);
+  const resolved = resolveEnablement(enablement);
   if (resolved !== undefined) {
     cluster.certificates.declareEnablement(cluster, resolved.phase);
     new OutputFile(cluster, 'EnablementRunbook', {
@@ -51,17 +48,12 @@ export function declareEnablement(cluster: ITlsCluster, enablement: TlsEnablemen
   return resolved;
 }
 
-/** Resolves the `enablement` prop (its shape already checked); undefined when none is declared. */
-function resolveEnablement(scope: IConstruct, enablement: TlsEnablement | undefined): ResolvedEnablement | undefined {
+/** Resolves the `enablement` prop, which `ENABLEMENT_SHAPE` checked and gave its default; undefined when none is declared. */
+function resolveEnablement(enablement: TlsEnablement | undefined): ResolvedEnablement | undefined {
   if (enablement === undefined) {
     return undefined;
   }
-  const evictLeaderTimeout = durationText(enablement.evictLeaderTimeout ?? DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT);
-  if (requireDuration(scope, 'enablement.evictLeaderTimeout', evictLeaderTimeout) >= parseDuration(OPERATOR_EVICT_LEADER_TIMEOUT)!) {
-    inputError(scope, 'enablement.evictLeaderTimeout', evictLeaderTimeout,
-      `a duration shorter than the operator's own ${OPERATOR_EVICT_LEADER_TIMEOUT}: each store waits it out during the roll, since the count it waits for cannot be read`);
-  }
-  return { phase: enablement.phase, state: ENABLEMENT_STATES[enablement.phase], evictLeaderTimeout };
+  return { phase: enablement.phase, state: ENABLEMENT_STATES[enablement.phase], evictLeaderTimeout: durationText(enablement.evictLeaderTimeout!) };
 }
 
 /** What the enablement runbook of a phase says of `cluster`, resolved at synth (components may be added until then). */

@@ -7,12 +7,12 @@ import { clusterKey } from '../model/trust';
 import type * as kplus from 'cdk8s-plus-27';
 import type { ResolvedSpan } from '../model/span';
 import { CdkPlusPackage, SecretRef, secretRef, secretRefName, secretRefs } from '../model/secret-ref';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { CAPABILITIES, ClusterKind, ComponentToken, PORTS, SHOWN_VALUES, clusterKind, component } from '../model/catalog';
 import { SQL_PORT_RELOAD } from '../model/catalog-sql-tls';
 import { MOUNT_PATHS } from '../model/catalog-pods';
 import { ClusterCertificates } from '../certificates/cluster-certificates';
-import { SQL_CLIENT_SHAPE, SQL_TLS_OPTIONS_SHAPE, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions, resolveSqlTlsOptions } from '../certificates/sql-tls';
+import { SQL_CLIENT_SHAPE, SQL_TLS_OPTIONS_SHAPE, SqlClient, SqlClientOptions, SqlTls, SqlTlsOptions, sqlTlsOptionsOf } from '../certificates/sql-tls';
 import { DATABASE_MONITOR_OPTIONS_SHAPE, DatabaseMonitor, DatabaseMonitorOptions } from './database-monitor';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
@@ -23,15 +23,16 @@ import { DatabaseRunbookInput, MOUNT_CLIENT_SECRET_PATCH_YAML, databaseRunbook }
 import { databaseRunbookPath, enablementRunbookPath, fromOutputFolder, manifestFileName, mountClientSecretPatchPath } from '../model/output-layout';
 import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
-import { RUNBOOK_STEP_SHAPE, TLS_CLUSTER_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart } from './cluster-props';
+import { RUNBOOK_STEP_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart, tlsClusterShape } from './cluster-props';
 import { withConfigDocuments } from '../model/config-documents';
-import { PropShape, ShapeOf, checkArguments, checkProps, listOf, objectOf, oneOf, strings } from '../model/props';
+import { Checked, PropSpec, ShapeOf, acrossRules, checkArguments, checkProps, countOf, declareShape, flag, listOf, objectOf, oneOf, strings, withRules } from '../model/props';
 import { storageSize } from '../model/quantity';
-import { requireTimeZone } from '../model/validate';
 import { isInRange, requireMinimum } from '../model/versions';
 import { ENABLEMENT_SHAPE, TlsEnablement, TlsEnablementPhase } from '../model/enablement';
 import { ResolvedEnablement, declareEnablement } from './enablement';
-import { ChangefeedProps, ColumnarProps, CoordinatorProps, PumpProps, SqlServerProps, SqlServiceType, StoreProps } from './database-component-props';
+import {
+  AllowedCommonNamesProps, ChangefeedProps, ColumnarProps, CoordinatorProps, DatabaseComponentProps, PumpProps, SqlServerProps, SqlServiceType, StoreProps,
+} from './database-component-props';
 import { ComponentPropsUnion, DATABASE_COMPONENTS, OperatorComponent, componentSpec } from './database-component-spec';
 
 /** Props of {@link TlsDatabaseCluster}. */
@@ -92,27 +93,105 @@ export interface TlsDatabaseClusterProps extends TlsClusterProps {
   readonly tlsClient?: SqlTlsOptions;
 }
 
-const COMPONENT: PropShape = { baseImage: 'string?', replicas: 'number?', config: { type: 'object', optional: true, expected: 'an object: the component\'s configuration', data: true } };
-const FAILOVER: PropShape = { maxFailoverCount: 'number?' };
-const STORAGE: PropShape = { storage: storageSize() };
-const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };
+/** The props both cluster constructs have, with the database cluster's releases. */
+const TLS_CLUSTER_SHAPE = tlsClusterShape(ClusterKind.DATABASE);
 
-/** The props of a database cluster, as JavaScript types. */
-const DATABASE_CLUSTER_SHAPE = {
+/** The catalog's settings of a component's object. */
+function specOf(token: OperatorComponent): (typeof DATABASE_COMPONENTS)[number]['databaseSpec'] {
+  return DATABASE_COMPONENTS.find((c) => c.token === token)!.databaseSpec;
+}
+
+const COMPONENT = {
+  baseImage: { type: 'string', optional: true, rule: 'image' },
+  replicas: countOf('positiveCount', 1),
+  config: { type: 'object', optional: true, expected: 'an object: the component\'s configuration', data: true },
+} satisfies ShapeOf<DatabaseComponentProps>;
+const FAILOVER = { maxFailoverCount: countOf('count', 0) };
+const EXTRA = { extraAllowedCommonNames: { ...strings('a list of Common Names'), rule: 'commonName' } } satisfies ShapeOf<AllowedCommonNamesProps>;
+
+/** The storage request of a component, the catalog's size when left out. */
+function storage(token: OperatorComponent): { readonly storage: PropSpec } {
+  return { storage: { ...storageSize(), rule: 'storageQuantity', default: specOf(token).defaultStorage } };
+}
+
+/** The props of a database cluster: the fields, with their rules and defaults, and the rules across them. */
+const DATABASE_CLUSTER_SHAPE = declareShape('TlsDatabaseCluster', withRules({
   ...TLS_CLUSTER_SHAPE,
-  timezone: 'string?',
-  mountClusterClientSecret: 'boolean?',
-  enableDiscoveryMTLS: 'boolean?',
-  // The coordinator has no extra names; asking for them gets its own message.
-  coordinator: objectOf({ ...COMPONENT, ...FAILOVER, ...STORAGE, ...EXTRA }),
-  store: objectOf({ ...COMPONENT, ...FAILOVER, ...STORAGE, ...EXTRA }),
-  sqlserver: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, serviceType: oneOf(Object.values(SqlServiceType)) }),
-  pump: objectOf({ ...COMPONENT, ...STORAGE, ...EXTRA }),
+  timezone: { type: 'string', optional: true, rule: 'timeZone', default: SHOWN_VALUES.timezone },
+  mountClusterClientSecret: flag(true),
+  enableDiscoveryMTLS: flag(false),
+  // The coordinator has no extra names; asking for them gets its own message (coordinatorOneName).
+  coordinator: { ...objectOf({ ...COMPONENT, ...FAILOVER, ...storage('coordinator'), extraAllowedCommonNames: strings('a list of Common Names') }), default: {} },
+  store: { ...objectOf({ ...COMPONENT, ...FAILOVER, ...storage('store'), ...EXTRA }), default: {} },
+  sqlserver: { ...objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, serviceType: { ...oneOf(Object.values(SqlServiceType)), default: SqlServiceType.CLUSTER_IP } }), default: {} },
+  pump: { ...objectOf({ ...COMPONENT, ...storage('pump'), ...EXTRA }), default: {} },
   changefeed: objectOf({ ...COMPONENT, ...EXTRA, sinkTlsSecretNames: secretRefs() }),
-  columnar: objectOf({ ...COMPONENT, ...FAILOVER, ...EXTRA, storageClaims: listOf({ storage: storageSize(false), storageClassName: 'string?' }) }),
+  columnar: objectOf({
+    ...COMPONENT, ...FAILOVER, ...EXTRA,
+    storageClaims: { ...listOf({ storage: { ...storageSize(false), rule: 'storageQuantity' }, storageClassName: 'string?' }), default: [{ storage: specOf('columnar').defaultStorage }] },
+  }),
   enablement: objectOf(ENABLEMENT_SHAPE, true, 'an object { phase, evictLeaderTimeout? }'),
   tlsClient: objectOf(SQL_TLS_OPTIONS_SHAPE, true, `an object with ${Object.keys(SQL_TLS_OPTIONS_SHAPE).join(', ')}, each optional; {} for the defaults`),
-} satisfies ShapeOf<TlsDatabaseClusterProps>;
+} satisfies ShapeOf<TlsDatabaseClusterProps>, [...acrossRules(TLS_CLUSTER_SHAPE), coordinatorOneName, discoveryAfterEnablement, componentReleases, reloadUserRelease]));
+
+/** Props as {@link DATABASE_CLUSTER_SHAPE} returns them, with their defaults. */
+type CheckedDatabaseProps = Checked<TlsDatabaseClusterProps, typeof DATABASE_CLUSTER_SHAPE>;
+
+/** Refuses extra Common Names for the coordinator, which accepts exactly one. */
+function coordinatorOneName(scope: IConstruct | string, props: TlsDatabaseClusterProps): void {
+  if (props.coordinator && 'extraAllowedCommonNames' in props.coordinator) {
+    inputError(scope, 'coordinator.extraAllowedCommonNames', props.coordinator.extraAllowedCommonNames,
+      'nothing: the coordinator accepts exactly one Common Name, the certificates\'');
+  }
+}
+
+/** Refuses mutual TLS for the discovery server while a TLS enablement is declared. */
+function discoveryAfterEnablement(scope: IConstruct | string, props: TlsDatabaseClusterProps): void {
+  if (props.enableDiscoveryMTLS && props.enablement !== undefined) {
+    inputError(scope, 'enableDiscoveryMTLS', true, 'false while a TLS enablement is declared: turn on mutual TLS for the discovery server once the enablement\'s last phase is done and it is removed');
+  }
+}
+
+/** The components a database cluster runs: the four it always has, and the changefeed and the columnar component when given. */
+function runningComponents(props: TlsDatabaseClusterProps): OperatorComponent[] {
+  return DATABASE_COMPONENTS.map((c) => c.token).filter((t) => props[t] !== undefined);
+}
+
+/**
+ * Refuses a release older than one of the components needs for TLS, and an operator older than
+ * one of them, or the client Secret's mount or the discovery server's mutual TLS, needs.
+ */
+function componentReleases(scope: IConstruct | string, props: TlsDatabaseClusterProps): void {
+  const running = runningComponents(props);
+  for (const token of running) {
+    const min = component(token).minComponentVersion;
+    if (min) {
+      requireMinimum(scope, 'version', props.version, min, `tls for the ${token} component`);
+    }
+  }
+  if (props.operatorVersion === undefined) {
+    return;
+  }
+  for (const token of running) {
+    requireMinimum(scope, 'operatorVersion', props.operatorVersion, component(token).minOperatorVersion, `tls for the ${token} component`);
+  }
+  if (props.mountClusterClientSecret) {
+    requireMinimum(scope, 'operatorVersion', props.operatorVersion, CAPABILITIES.mountClusterClientSecret.minOperatorVersion,
+      'mountClusterClientSecret (set it to false for an older operator)');
+  }
+  if (props.enableDiscoveryMTLS) {
+    requireMinimum(scope, 'operatorVersion', props.operatorVersion, component('discovery').minOperatorVersion, 'enableDiscoveryMTLS (mutual TLS for the discovery server)');
+  }
+}
+
+/** Refuses a reload user at a release that reloads the MySQL port's certificate without one. */
+function reloadUserRelease(scope: IConstruct | string, props: TlsDatabaseClusterProps): void {
+  const reloadUser = props.tlsClient?.reloadUser;
+  if (reloadUser !== undefined && !isInRange(props.version, SQL_PORT_RELOAD.versions)) {
+    inputError(scope, 'tlsClient.reloadUser', reloadUser,
+      `nothing at version ${props.version}: releases ${SQL_PORT_RELOAD.versions} take ${SQL_PORT_RELOAD.statement} (${SQL_PORT_RELOAD.statementSource}), and a user granted ${SQL_PORT_RELOAD.privilege} for nothing is a risk`);
+  }
+}
 
 /**
  * A `DatabaseCluster` with TLS between its components: the cluster resource with
@@ -170,83 +249,71 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
 
   constructor(scope: Construct, id: string, props: TlsDatabaseClusterProps) {
     super(scope, id);
-    props = checkProps(this, props, DATABASE_CLUSTER_SHAPE);
-    const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props, ClusterKind.DATABASE);
-    if (props.coordinator && 'extraAllowedCommonNames' in props.coordinator) {
-      inputError(this, 'coordinator.extraAllowedCommonNames', props.coordinator.extraAllowedCommonNames,
-        'nothing: the coordinator accepts exactly one Common Name, the certificates\'');
-    }
+    const checked: CheckedDatabaseProps = checkProps(this, props, DATABASE_CLUSTER_SHAPE);
+    const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, checked);
 
-    this.clusterName = props.clusterName;
+    this.clusterName = checked.clusterName;
     this.namespace = namespace;
-    this.version = props.version;
-    this.mountClusterClientSecret = props.mountClusterClientSecret ?? true;
-    this.discoveryMTLS = props.enableDiscoveryMTLS ?? false;
-    this.operatorVersion = props.operatorVersion;
+    this.version = checked.version;
+    this.mountClusterClientSecret = checked.mountClusterClientSecret;
+    this.discoveryMTLS = checked.enableDiscoveryMTLS;
+    this.operatorVersion = checked.operatorVersion;
     const parts: Partial<Record<OperatorComponent, ComponentPropsUnion>> = {
-      coordinator: props.coordinator ?? {},
-      store: props.store ?? {},
-      sqlserver: props.sqlserver ?? {},
-      pump: props.pump ?? {},
-      changefeed: props.changefeed,
-      columnar: props.columnar,
+      coordinator: checked.coordinator,
+      store: checked.store,
+      sqlserver: checked.sqlserver,
+      pump: checked.pump,
+      changefeed: checked.changefeed,
+      columnar: checked.columnar,
     };
-    const running = DATABASE_COMPONENTS.map((c) => c.token).filter((t) => parts[t] !== undefined);
+    const running = runningComponents(checked);
     this.running = running;
-    this.checkVersions(props, running);
 
     this.certificates = certificates;
-    running.forEach((token) => certificates._declareVersion(this, token, props.version));
-    this.enablement = declareEnablement(this, props.enablement, {
+    running.forEach((token) => certificates._declareVersion(this, token, checked.version));
+    this.enablement = declareEnablement(this, checked.enablement, {
       // Checked with the coordinator's spec below, before the runbook that says it is rendered.
-      coordinatorReplicas: parts.coordinator!.replicas ?? 1, afterRoll: this.enablementSteps,
+      coordinatorReplicas: parts.coordinator!.replicas!, afterRoll: this.enablementSteps,
     });
     this.tlsEnabled = this.enablement?.state.tls ?? true;
-    if (this.discoveryMTLS && this.enablement !== undefined) {
-      inputError(this, 'enableDiscoveryMTLS', true, 'false while a TLS enablement is declared: turn on mutual TLS for the discovery server once the enablement\'s last phase is done and it is removed');
-    }
     for (const token of [...running, ...(this.discoveryMTLS ? ['discovery' as const] : [])]) {
       this.certificates.addComponent(token);
     }
     this.commonName = this.certificates.commonName;
     this.clientSecretName = this.certificates.clientSecretName(ClusterKind.DATABASE);
-    this.sqlHost = names.serviceHost(props.clusterName, 'sqlserver', namespace);
-    this.sqlTls = props.tlsClient === undefined ? undefined : this.certificates.enableSqlTls(this, resolveSqlTlsOptions(this, props.tlsClient));
+    this.sqlHost = names.serviceHost(checked.clusterName, 'sqlserver', namespace);
+    this.sqlTls = checked.tlsClient === undefined ? undefined : this.certificates.enableSqlTls(this, sqlTlsOptionsOf(checked.tlsClient as Checked<SqlTlsOptions, typeof SQL_TLS_OPTIONS_SHAPE>));
     this.sqlClientSecretName = this.sqlTls?.operatorClientSecretName;
-    if (this.sqlTls?.options.reloadUser !== undefined && !isInRange(props.version, SQL_PORT_RELOAD.versions)) {
-      inputError(this, 'tlsClient.reloadUser', this.sqlTls.options.reloadUser,
-        `nothing at version ${props.version}: releases ${SQL_PORT_RELOAD.versions} take ${SQL_PORT_RELOAD.statement} (${SQL_PORT_RELOAD.statementSource}), and a user granted ${SQL_PORT_RELOAD.privilege} for nothing is a risk`);
-    }
     // The user that reloads the MySQL port's certificate in rotations, with a certificate of its own.
     this.sqlTls?.addReloadClient(this);
 
-    this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', props.changefeed?.sinkTlsSecretNames, this.certificates);
+    this.sinkTlsSecretNames = externalSecretNames(this, 'changefeed.sinkTlsSecretNames', checked.changefeed?.sinkTlsSecretNames, this.certificates);
     this.sinkTlsSecretNames.forEach((name) => this.certificates._addExternalTlsSecret({ name, namespace, cluster: ClusterKind.DATABASE, usedBy: 'the changefeed\'s sink' }));
     const spec: Record<string, unknown> = {
       tlsCluster: { enabled: this.tlsEnabled, enableDiscoveryMTLS: this.discoveryMTLS || undefined },
-      version: props.version,
-      timezone: requireTimeZone(this, 'timezone', props.timezone ?? SHOWN_VALUES.timezone),
+      version: checked.version,
+      timezone: checked.timezone,
       pvReclaimPolicy,
       // The names the operator gives the components must be the names on their certificates.
       clusterDomain: this.certificates.clusterDomain,
-      ...acrossKubernetes(this.certificates.span, props.clusterName),
+      ...acrossKubernetes(this.certificates.span, checked.clusterName),
     };
     for (const token of running) {
       spec[token] = { ...componentSpec(this, token, parts[token]!), annotations: rotationRestart(this, this.certificates, token) };
     }
     this.resource = operatorObject(this, {
-      kind: clusterKind(ClusterKind.DATABASE).resourceKind, name: props.clusterName, namespace, spec: compact(spec),
+      kind: clusterKind(ClusterKind.DATABASE).resourceKind, name: checked.clusterName, namespace, spec: compact(spec),
       // Written as maps, so that escape hatches patch maps; rendered as the TOML documents the operator keeps whole.
       finish: (json) => withConfigDocuments(this, json),
-    }, clusterKey(namespace, props.clusterName));
+    }, clusterKey(namespace, checked.clusterName));
     this.resource.node.addDependency(this.certificates);
 
     this.runbook = new OutputFile(this, 'Runbook', {
-      path: databaseRunbookPath(namespace, props.clusterName),
+      path: databaseRunbookPath(namespace, checked.clusterName),
       content: { render: () => databaseRunbook(this.runbookInput(), this.runbookSteps) },
     });
     new OutputFile(this, 'MountClientSecretPatch', {
-      path: mountClientSecretPatchPath(namespace, props.clusterName),
+      path: mountClientSecretPatchPath(namespace, checked.clusterName),
       content: MOUNT_CLIENT_SECRET_PATCH_YAML,
     });
   }
@@ -367,30 +434,6 @@ export class TlsDatabaseCluster extends Construct implements ITlsDatabaseCluster
           : { user: this.sqlTls.options.reloadUser, privilege: SQL_PORT_RELOAD.privilege, statement: SQL_PORT_RELOAD.statement },
       },
     };
-  }
-
-  private checkVersions(props: TlsDatabaseClusterProps, running: readonly OperatorComponent[]): void {
-    for (const token of running) {
-      const min = component(token).minComponentVersion;
-      if (min) {
-        requireMinimum(this, 'version', props.version, min, `tls for the ${token} component`);
-      }
-    }
-    if (props.operatorVersion === undefined) {
-      return;
-    }
-    requireMinimum(this, 'operatorVersion', props.operatorVersion, clusterKind(ClusterKind.DATABASE).minOperatorVersion,
-      'tls between database cluster components');
-    for (const token of running) {
-      requireMinimum(this, 'operatorVersion', props.operatorVersion, component(token).minOperatorVersion, `tls for the ${token} component`);
-    }
-    if (this.mountClusterClientSecret) {
-      requireMinimum(this, 'operatorVersion', props.operatorVersion, CAPABILITIES.mountClusterClientSecret.minOperatorVersion,
-        'mountClusterClientSecret (set it to false for an older operator)');
-    }
-    if (this.discoveryMTLS) {
-      requireMinimum(this, 'operatorVersion', props.operatorVersion, component('discovery').minOperatorVersion, 'enableDiscoveryMTLS (mutual TLS for the discovery server)');
-    }
   }
 }
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { ApiObject, Chart } from 'cdk8s';
 import { clusterKey } from '../model/trust';
 import type * as kplus from 'cdk8s-plus-27';
-import { Construct, IConstruct } from 'constructs';
+import { Construct } from 'constructs';
 import { ClusterKind, ComponentToken, DeployedBy, PORTS, SHOWN_VALUES, clusterKind, component, componentsOf } from '../model/catalog';
 import { SQL_TLS } from '../model/catalog-sql-tls';
 import { isSqlClientName, requireOwnSqlUser } from '../certificates/sql-tls';
@@ -24,13 +24,12 @@ import {
 } from '../model/output-layout';
 import { compact, operatorObject } from './operator';
 import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
-import { TLS_CLUSTER_SHAPE, ownComponent, requireMountedSecretName, resolveCluster, rotationRestart } from './cluster-props';
+import { ownComponent, tlsClusterShape, requireMountedSecretName, resolveCluster, rotationRestart } from './cluster-props';
 import { CdkPlusPackage, SecretRef, secretRef } from '../model/secret-ref';
-import { PropShape, ShapeOf, checkProps, constructOf, listOf, objectOf, strings, text } from '../model/props';
+import { PropShape, ShapeOf, acrossRules, checkProps, constructOf, declareShape, listOf, objectOf, strings, text, withRules } from '../model/props';
 import { StorageSize, storageSize } from '../model/quantity';
 import { MIGRATION_SOURCE_ID_MAX } from '../model/limits';
 import { requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity } from '../model/validate';
-import { requireMinimum } from '../model/versions';
 import { MigrationRecreation, MigrationRecreationPhase, RECREATION_SHAPE, recreationTls } from '../model/recreation';
 import { registerRecreation } from '../app/registry';
 import { recreationRunbook } from '../documents/recreation-runbook';
@@ -230,19 +229,22 @@ function atPath(path: readonly string[], value: unknown): Record<string, unknown
 const MEMBER: PropShape = { baseImage: 'string?', maxFailoverCount: 'number?', replicas: 'number?', storageSize: storageSize() };
 const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };
 
-const USER = text('a user name (a string; the specification allows an empty one)', false);
+const USER = { ...text('a user name (a string; the specification allows an empty one)', false), example: 'migrator' };
 const PASSWORD = text('a string, or nothing to supply it at deploy time');
 
+/** The props both cluster constructs have, with the migration cluster's releases. */
+const TLS_CLUSTER_SHAPE = tlsClusterShape(ClusterKind.MIGRATION);
+
 /** The props of a migration cluster, as JavaScript types. */
-const MIGRATION_CLUSTER_SHAPE = {
+const MIGRATION_CLUSTER_SHAPE = declareShape('TlsMigrationCluster', withRules({
   ...TLS_CLUSTER_SHAPE,
   discovery: 'object?',
   // The master has no extra names; asking for them gets its own message.
   master: objectOf({ ...MEMBER, ...EXTRA }),
   worker: objectOf({ ...MEMBER, ...EXTRA }),
   sources: listOf({
-    sourceId: 'string', host: 'string', port: 'number?', user: USER, password: PASSWORD, tlsSecretName: secretRef(false), relayDir: 'string?',
-  }, false, 'a list of at least one upstream database', 'an upstream database: { sourceId, host, user, tlsSecretName }', 'migrationSources'),
+    sourceId: { type: 'string', example: 'mysql-01' }, host: { type: 'string', example: 'mysql-01.example.com' }, port: 'number?', user: USER, password: PASSWORD, tlsSecretName: secretRef(false), relayDir: 'string?',
+  }, false, 'a list of at least one upstream database: [{ sourceId, host, user, tlsSecretName }, …]', 'an upstream database: { sourceId, host, user, tlsSecretName }', 'migrationSources'),
   target: objectOf({
     host: 'string?',
     port: 'number?',
@@ -251,17 +253,9 @@ const MIGRATION_CLUSTER_SHAPE = {
     password: PASSWORD,
     tlsSecretName: secretRef(true),
   }, false, 'the downstream database: { host, user, tlsSecretName } or { database, user }'),
-  task: objectOf({ name: 'string', taskMode: 'string?', isSharding: 'boolean?', loaderDir: 'string?' }, false, 'the migration task: { name }'),
+  task: objectOf({ name: { type: 'string', example: 'orders' }, taskMode: 'string?', isSharding: 'boolean?', loaderDir: 'string?' }, false, 'the migration task: { name }'),
   recreation: objectOf(RECREATION_SHAPE, true, 'an object { phase }'),
-} satisfies ShapeOf<TlsMigrationClusterProps>;
-
-/** Refuses an operator version older than the first that runs TLS between migration cluster members. */
-function checkOperatorVersion(scope: IConstruct, operatorVersion: string | undefined): void {
-  if (operatorVersion !== undefined) {
-    requireMinimum(scope, 'operatorVersion', operatorVersion, clusterKind(ClusterKind.MIGRATION).minOperatorVersion,
-      'tls between migration cluster components');
-  }
-}
+} satisfies ShapeOf<TlsMigrationClusterProps>, acrossRules(TLS_CLUSTER_SHAPE)));
 
 /** Adds the master's and the worker's server certificates, unless the certificates passed in hold them already. */
 function addMemberCertificates(certificates: ClusterCertificates): void {
@@ -316,8 +310,7 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
   constructor(scope: Construct, id: string, props: TlsMigrationClusterProps) {
     super(scope, id);
     props = checkProps(this, props, MIGRATION_CLUSTER_SHAPE);
-    const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props, ClusterKind.MIGRATION);
-    checkOperatorVersion(this, props.operatorVersion);
+    const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props);
     this.certificates = certificates;
     // Before the members' restart annotations are resolved, which depend on it.
     MEMBERS.forEach((token) => certificates._declareVersion(this, token, props.version));

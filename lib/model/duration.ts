@@ -4,7 +4,7 @@
  * `Duration`, written as such a string.
  */
 import { Duration } from 'cdk8s';
-import type { PropSpec } from './props';
+import type { FullSpec } from './prop-spec';
 
 /** A duration prop: a Go duration string (`8760h`, `1h30m`) or a cdk8s `Duration` (`Duration.days(365)`). */
 export type DurationValue = string | Duration;
@@ -39,7 +39,7 @@ export function durationText(value: DurationValue): string {
 }
 
 /** The prop spec of a {@link DurationValue}: a string, checked later with the field's own rule, or a cdk8s `Duration` Go can hold. */
-export function durationSpec(optional = true): PropSpec {
+export function durationSpec(optional = true): FullSpec {
   return { type: 'value', optional, is: (value) => typeof value === 'string' || (value instanceof Duration && durationMilliseconds(value) !== undefined), expected: DURATION_EXPECTED };
 }
 

@@ -22,8 +22,10 @@
  * restarting it and waits up to `evictLeaderTimeout` (1500 minutes by default, `tikv_upgrader.go`)
  * for the count it reads over the (now TLS) client from the (still plain) store, which cannot answer.
  */
-import { DurationValue, durationSpec } from './duration';
-import { ShapeOf, oneOf } from './props';
+import type { IConstruct } from 'constructs';
+import { DurationValue, durationSpec, durationText, parseDuration } from './duration';
+import { inputError } from './errors';
+import { ShapeOf, oneOf, withRules } from './props';
 
 /** A phase of a TLS enablement, in order. */
 export enum TlsEnablementPhase {
@@ -60,17 +62,29 @@ export interface TlsEnablement {
   readonly evictLeaderTimeout?: DurationValue;
 }
 
-/** The shape of the `enablement` prop. */
-export const ENABLEMENT_SHAPE = {
-  phase: oneOf(Object.values(TlsEnablementPhase), false),
-  evictLeaderTimeout: durationSpec(),
-} satisfies ShapeOf<TlsEnablement>;
-
 /** The store's eviction timeout during an enablement, unless the prop sets it. */
 export const DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT = '3m';
 
 /** The operator's own eviction timeout (`tikv_upgrader.go`, release-1.6), which the simulator's report compares with. */
 export const OPERATOR_EVICT_LEADER_TIMEOUT = '1500m';
+
+/**
+ * The shape of {@link TlsEnablement}: a phase, and a store's eviction timeout, a Go duration
+ * ({@link DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT} by default) shorter than the operator's own.
+ */
+export const ENABLEMENT_SHAPE = withRules({
+  phase: oneOf(Object.values(TlsEnablementPhase), false),
+  evictLeaderTimeout: { ...durationSpec(), rule: 'goDuration', default: DEFAULT_ENABLEMENT_EVICT_LEADER_TIMEOUT },
+} satisfies ShapeOf<TlsEnablement>, [shorterThanOperator]);
+
+/** Refuses an eviction timeout the operator's own would cut short: each store waits it out during the roll. */
+function shorterThanOperator(scope: IConstruct | string, enablement: TlsEnablement, at: string): void {
+  const timeout = durationText(enablement.evictLeaderTimeout!);
+  if (parseDuration(timeout)! >= parseDuration(OPERATOR_EVICT_LEADER_TIMEOUT)!) {
+    inputError(scope, `${at}evictLeaderTimeout`, timeout,
+      `a duration shorter than the operator's own ${OPERATOR_EVICT_LEADER_TIMEOUT}: each store waits it out during the roll, since the count it waits for cannot be read`);
+  }
+}
 
 /**
  * What the cluster resource and the drainer say in a phase.

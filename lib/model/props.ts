@@ -4,79 +4,58 @@
  * (`demo/db: store: received null; expected an object`), not a silently ignored value or a
  * `TypeError` from deep inside a constructor.
  *
- * The shapes mirror the props interfaces; the per-field rules (names, quantities, versions) stay
- * with the constructs. A field that can hold a credential is described by its type only.
+ * The shapes mirror the props interfaces and declare each prop whole (`prop-spec.ts`): its type,
+ * its bound, the value rule it keeps (`rules.ts`), the release it needs and its default. One walker,
+ * {@link checkProps}, checks each field in one pass (type, bound, rule, release) and then the rules
+ * across props, and returns the props with their defaults. A field that can hold a credential is
+ * described by its type only.
  */
 import { Construct, IConstruct } from 'constructs';
 import { ClusterTlsError, Description, describeType, inputError, shown } from './errors';
 import { LIST_LIMITS, ListKind, TEXT_LIMITS, TextKind, sizeOf } from './limits';
+import { ACROSS, AcrossRule, Checked, FullSpec, PropShape, PropSpec, ShapeWithRules } from './prop-spec';
+import { VALUE_RULES, checkGate } from './rules';
 
-/** What one prop must be. */
-export type PropSpec =
-  | 'string' | 'string?' | 'number' | 'number?' | 'boolean' | 'boolean?' | 'object?' | 'strings?'
-  | {
-    /** What the prop must be: a string, a plain object, a list, or any value that `is` accepts. */
-    readonly type: 'string' | 'object' | 'list' | 'value';
-    /**
-     * Whether the prop may be left out.
-     * @default false
-     */
-    readonly optional?: boolean;
-    /** The allowed values of a string. */
-    readonly oneOf?: readonly string[];
-    /** The props of an object, or of each object of a list. */
-    readonly shape?: PropShape;
-    /** A test for `value`. */
-    readonly is?: (value: unknown) => boolean;
-    /** What the message says is expected, when more can be said than the type. */
-    readonly expected?: string;
-    /** What the message says each object of a list should be. */
-    readonly itemExpected?: string;
-    /** A test for each item of a list of values other than strings and objects. */
-    readonly itemIs?: (value: unknown) => boolean;
-    /**
-     * An object of free-form data (chart values, a configuration): checked to hold plain data
-     * only, all the way down (see `notPlainData`).
-     * @default false
-     */
-    readonly data?: boolean;
-    /**
-     * What a string is, or each string of a list, which chooses its bound (`TEXT_LIMITS`): free
-     * text, a path, a document a ConfigMap holds, a file.
-     * @default 'text'
-     */
-    readonly kind?: TextKind;
-    /**
-     * What a list is, which chooses how many items it may hold (`LIST_LIMITS`).
-     * @default - as many as it has
-     */
-    readonly items?: ListKind;
-    /**
-     * A construct that must belong to the app of the construct that takes it (see `constructOf`).
-     * @default false
-     */
-    readonly sameApp?: boolean;
-  };
+export { ACROSS } from './prop-spec';
+export type { AcrossRule, Checked, FullSpec, PropShape, PropSpec, RuleName, ShapeOf, ShapeWithRules, VersionGate } from './prop-spec';
 
-/** The props of a construct or of one of its objects, by name. */
-export type PropShape = { readonly [prop: string]: PropSpec };
+/** The shape of each construct's props, by the construct's class name, as the constructs declare them. */
+const DECLARED = new Map<string, PropShape>();
 
 /**
- * The shape of a props interface: exactly its props, each with a spec. Declared with `satisfies`,
- * a shape that misses a prop of the interface, or has one the interface lacks, does not compile.
+ * Declares the shape of a construct's props under the construct's class name, and returns it: the
+ * tests walk every declared shape (each required prop's message, each field's rule).
  */
-export type ShapeOf<T> = { readonly [K in keyof Required<T>]: PropSpec };
+export function declareShape<S extends PropShape>(construct: string, shape: S): S {
+  DECLARED.set(construct, shape);
+  return shape;
+}
+
+/** Every shape declared with {@link declareShape}, by construct. */
+export function declaredShapes(): ReadonlyMap<string, PropShape> {
+  return DECLARED;
+}
 
 /** Fields whose values can hold credentials: never shown in a message. */
 const CREDENTIAL = /^(password|config|extraValues|discovery)$/;
 
 /** An optional string, one of `values`. */
-export function oneOf(values: readonly string[], optional = true): PropSpec {
+export function oneOf(values: readonly string[], optional = true): FullSpec {
   return { type: 'string', optional, oneOf: values };
 }
 
+/** An optional `true` or `false`, `value` when left out. */
+export function flag(value: boolean): FullSpec & { readonly default: boolean } {
+  return { type: 'value', optional: true, is: (v) => typeof v === 'boolean', expected: 'true or false', default: value };
+}
+
+/** An optional number that keeps a count's rule (`count` from 0, `positiveCount` from 1), `value` when left out. */
+export function countOf(rule: 'count' | 'positiveCount', value: number): FullSpec & { readonly default: number } {
+  return { type: 'value', optional: true, is: (v) => typeof v === 'number' && Number.isFinite(v), expected: 'a number', rule, default: value };
+}
+
 /** A string, with what the message says is expected. */
-export function text(expected: string, optional = true): PropSpec {
+export function text(expected: string, optional = true): FullSpec {
   return { type: 'string', optional, expected };
 }
 
@@ -121,17 +100,17 @@ function requireItems(scope: IConstruct | string, field: string, list: readonly 
 }
 
 /** A list of strings, with what the message says is expected. */
-export function strings(expected: string, optional = true): PropSpec {
+export function strings(expected: string, optional = true): FullSpec {
   return { type: 'list', optional, expected };
 }
 
 /** An object of the given shape. */
-export function objectOf(shape: PropShape, optional = true, expected?: string): PropSpec {
+export function objectOf(shape: PropShape, optional = true, expected?: string): FullSpec {
   return { type: 'object', optional, shape, expected };
 }
 
 /** A list of objects of the given shape, as many as its kind allows. */
-export function listOf(shape: PropShape, optional = true, expected?: string, itemExpected?: string, items?: ListKind): PropSpec {
+export function listOf(shape: PropShape, optional = true, expected?: string, itemExpected?: string, items?: ListKind): FullSpec {
   return { type: 'list', optional, shape, expected, itemExpected, items };
 }
 
@@ -296,14 +275,17 @@ export function canonicalData<T>(value: T): T {
 }
 
 /**
- * Throws, with one line, unless `props` matches `shape`: every prop of the right type, every
- * required one present, and no prop the construct does not have. Returns the props to read from
- * then on: a copy in which every free-form map (a prop of `data`) is in {@link canonicalData}'s
- * order, so that nothing written depends on the order in which an app's language handed it over.
+ * Throws, with one line, unless `props` matches `shape`: in one pass, in the shape's order, every
+ * prop of the right type, within its bound, keeping its value rule and reaching its release, every
+ * required one present and no prop the construct does not have; then every rule across props the
+ * shape declares ({@link withRules}). Returns the props to read from then on: a copy in which each
+ * prop left out that has a default holds it, and every free-form map (a prop of `data`) is in
+ * {@link canonicalData}'s order, so that nothing written depends on the order in which an app's
+ * language handed it over.
  */
-export function checkProps<T>(scope: IConstruct | string, props: T, shape: PropShape, at = ''): T {
+export function checkProps<T, S extends PropShape = PropShape>(scope: IConstruct | string, props: T, shape: S, at = ''): Checked<T, S> {
   try {
-    return checkedProps(scope, props, shape, at) as T;
+    return checkedProps(scope, props, shape, at) as Checked<T, S>;
   } catch (error) {
     if (error instanceof ClusterTlsError) {
       throw error;
@@ -312,6 +294,20 @@ export function checkProps<T>(scope: IConstruct | string, props: T, shape: PropS
     // the library's to show (it may hold anything), only where.
     return inputError(scope, at ? at.slice(0, -1) : 'props', new Description('an object that throws when it is read (a getter or a proxy)'), 'plain data');
   }
+}
+
+/**
+ * A shape with the rules that read several of its props at once, which {@link checkProps} runs
+ * after the fields, on the props with their defaults. The rules are not copied when the shape is
+ * spread into another: a shape that extends it names them again.
+ */
+export function withRules<S extends PropShape, T>(shape: S, rules: readonly AcrossRule<T>[]): ShapeWithRules<S, T> {
+  return Object.defineProperty({ ...shape }, ACROSS, { value: rules, enumerable: false }) as ShapeWithRules<S, T>;
+}
+
+/** The rules across props a shape declares, if any. */
+export function acrossRules(shape: PropShape): readonly AcrossRule<any>[] {
+  return (shape as Partial<ShapeWithRules<PropShape, unknown>>)[ACROSS] ?? [];
 }
 
 /** The own enumerable properties of a plain object by name, read without running a getter; a getter or setter is refused. */
@@ -339,18 +335,34 @@ function checkedProps(scope: IConstruct | string, props: unknown, shape: PropSha
       inputError(scope, at ? at.slice(0, -1) : 'props', key, `only the props ${Object.keys(shape).join(', ')}`);
     }
   }
+  // The props given, in their order, then those a default fills in.
+  const checked = new Map(values);
   for (const [key, spec] of Object.entries(shape)) {
+    const full = fullSpec(spec);
+    const given = values.get(key);
+    // Only a prop left out takes its default: null is a value, refused or accepted as one.
+    const value = given === undefined ? defaultOf(full, checked) : given;
     try {
-      checkProp(scope, `${at}${key}`, key, values.get(key), spec);
+      const kept = checkProp(scope, `${at}${key}`, key, value, full);
+      if (values.has(key) || kept !== undefined) {
+        checked.set(key, kept);
+      }
     } catch (error) {
       if (error instanceof ClusterTlsError) {
         throw error;
       }
       // A value of the app's that throws when it is looked at (a getter, a proxy): only where is shown.
-      inputError(scope, `${at}${key}`, new Description('an object that throws when it is read (a getter or a proxy)'), expectedOf(typeof spec === 'string' ? shorthand(spec) : spec));
+      inputError(scope, `${at}${key}`, new Description('an object that throws when it is read (a getter or a proxy)'), expectedOf(full));
     }
   }
-  return canonicalProps(Object.fromEntries(values), shape);
+  const result = Object.fromEntries(checked);
+  acrossRules(shape).forEach((rule) => rule(scope, result, at));
+  return result;
+}
+
+/** The default of a prop left out: its spec's value, or what its function makes of the props before it. */
+function defaultOf(spec: FullSpec, props: ReadonlyMap<string, unknown>): unknown {
+  return typeof spec.default === 'function' ? spec.default(Object.fromEntries(props)) : spec.default;
 }
 
 /**
@@ -362,34 +374,16 @@ export function checkArguments<T extends Record<string, unknown>>(scope: IConstr
   return checkProps(scope, args, shape as PropShape, `${method}.`);
 }
 
-/** A copy of props that {@link checkProps} accepted, each free-form map in {@link canonicalData}'s order; every other value as it was. */
-function canonicalProps(props: Record<string, unknown>, shape: PropShape): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(props)) {
-    const spec = shape[key];
-    const full = typeof spec === 'string' ? shorthand(spec) : spec;
-    if (value === undefined) {
-      copy[key] = value;
-    } else if (full.type === 'object' && full.data) {
-      copy[key] = canonicalData(value);
-    } else if (full.type === 'object' && full.shape) {
-      copy[key] = canonicalProps(value as Record<string, unknown>, full.shape);
-    } else if (full.type === 'list' && full.shape) {
-      copy[key] = (value as Record<string, unknown>[]).map((item) => canonicalProps(item, full.shape!));
-    } else {
-      copy[key] = value;
-    }
-  }
-  return copy;
-}
-
-function checkProp(scope: IConstruct | string, field: string, key: string, value: unknown, spec: PropSpec): void {
-  const full = typeof spec === 'string' ? shorthand(spec) : spec;
+/**
+ * Checks one prop (type, bound, rule, release) and returns what the props keep of it: a free-form
+ * map in its one order, an object or list of objects with their own defaults, anything else as given.
+ */
+function checkProp(scope: IConstruct | string, field: string, key: string, value: unknown, full: FullSpec): unknown {
   if (value === undefined) {
     if (!full.optional) {
-      inputError(scope, field, undefined, expectedOf(full));
+      inputError(scope, field, undefined, missingExpected(full));
     }
-    return;
+    return undefined;
   }
   const wrong = () => {
     inputError(scope, field, CREDENTIAL.test(key) ? describeType(value) : shown(value), expectedOf(full));
@@ -405,33 +399,12 @@ function checkProp(scope: IConstruct | string, field: string, key: string, value
       if (!isPlainObject(value)) {
         wrong();
       }
-      if (full.data) {
-        const found = notPlainData(value);
-        if (found !== undefined) {
-          inputError(scope, `${field}${found.at}`, found.what, PLAIN_DATA);
-        }
-      }
-      if (full.shape) {
-        checkProps(scope, value, full.shape, `${field}.`);
-      }
-      break;
+      return checkRule(scope, field, checkObject(scope, field, value as Record<string, unknown>, full), full);
     case 'list':
       if (!Array.isArray(value)) {
         wrong();
       }
-      requireItems(scope, field, value as unknown[], full.items);
-      listItems(scope, field, value as unknown[]).forEach((item, i) => {
-        if (full.shape) {
-          checkProp(scope, `${field}[${i}]`, key, item, { type: 'object', shape: full.shape, expected: full.itemExpected });
-        } else if (full.itemIs) {
-          checkProp(scope, `${field}[${i}]`, key, item, { type: 'value', is: full.itemIs, expected: full.itemExpected, kind: full.kind });
-        } else if (typeof item !== 'string') {
-          inputError(scope, `${field}[${i}]`, CREDENTIAL.test(key) ? describeType(item) : shown(item), 'a string');
-        } else {
-          requireLength(scope, `${field}[${i}]`, item, full.kind);
-        }
-      });
-      break;
+      return checkList(scope, field, key, value as unknown[], full);
     case 'value':
       if (typeof value === 'string') {
         requireLength(scope, field, value, full.kind);
@@ -444,6 +417,51 @@ function checkProp(scope: IConstruct | string, field: string, key: string, value
       }
       break;
   }
+  checkRule(scope, field, value, full);
+  return value;
+}
+
+/** Checks a plain object's data or props; returns the data in its one order, or the props with their defaults. */
+function checkObject(scope: IConstruct | string, field: string, value: Record<string, unknown>, full: FullSpec): unknown {
+  if (full.data) {
+    const found = notPlainData(value);
+    if (found !== undefined) {
+      inputError(scope, `${field}${found.at}`, found.what, PLAIN_DATA);
+    }
+    return canonicalData(value);
+  }
+  return full.shape ? checkProps(scope, value, full.shape, `${field}.`) : value;
+}
+
+/** Checks a list's length and each item (an object of its shape, a value `itemIs` accepts, or a string and its rule); returns the list to keep. */
+function checkList(scope: IConstruct | string, field: string, key: string, list: unknown[], full: FullSpec): unknown {
+  requireItems(scope, field, list, full.items);
+  const items = listItems(scope, field, list).map((item, i) => {
+    if (full.shape) {
+      return checkProp(scope, `${field}[${i}]`, key, item, { type: 'object', shape: full.shape, expected: full.itemExpected });
+    }
+    if (full.itemIs) {
+      return checkProp(scope, `${field}[${i}]`, key, item, { type: 'value', is: full.itemIs, expected: full.itemExpected, kind: full.kind, rule: full.rule });
+    }
+    if (typeof item !== 'string') {
+      inputError(scope, `${field}[${i}]`, CREDENTIAL.test(key) ? describeType(item) : shown(item), 'a string');
+    }
+    requireLength(scope, `${field}[${i}]`, item, full.kind);
+    checkRule(scope, `${field}[${i}]`, item, full);
+    return item;
+  });
+  return full.shape ? items : list;
+}
+
+/** Throws unless a value of the right type keeps its spec's value rule and reaches its release; returns it. */
+function checkRule<V>(scope: IConstruct | string, field: string, value: V, full: FullSpec): V {
+  if (full.rule !== undefined) {
+    VALUE_RULES[full.rule].check(scope, field, value);
+  }
+  if (full.atLeast !== undefined) {
+    checkGate(scope, field, value as unknown as string, full.atLeast);
+  }
+  return value;
 }
 
 /**
@@ -475,7 +493,10 @@ function listItems(scope: IConstruct | string, field: string, list: readonly unk
   return items;
 }
 
-type FullSpec = Exclude<PropSpec, string>;
+/** A spec in full: a short one (`'string?'`) as the spec it stands for. */
+function fullSpec(spec: PropSpec): FullSpec {
+  return typeof spec === 'string' ? shorthand(spec) : spec;
+}
 
 function shorthand(spec: Extract<PropSpec, string>): FullSpec {
   const optional = spec.endsWith('?');
@@ -487,6 +508,21 @@ function shorthand(spec: Extract<PropSpec, string>): FullSpec {
     default: return { type: 'object', optional, data: true };
   }
 }
+
+/**
+ * What the message of a required prop left out says is expected: the spec's words, else its
+ * rule's, else its type's, with an example of the form (the spec's or the rule's) unless the words
+ * show one already.
+ */
+function missingExpected(spec: FullSpec): string {
+  const rule = spec.rule === undefined ? undefined : VALUE_RULES[spec.rule];
+  const expected = spec.expected ?? rule?.expected ?? expectedOf(spec);
+  const example = spec.example ?? rule?.example;
+  return example === undefined || SHOWS_FORM.test(expected) ? expected : `${expected}, such as ${JSON.stringify(example)}`;
+}
+
+/** Words that show a value's form already: an example, a quoted value or an object's fields. */
+export const SHOWS_FORM = /such as|for example|"[^"]*"|\{[^}]*\}/;
 
 function expectedOf(spec: FullSpec): string {
   if (spec.expected !== undefined) {

@@ -4,7 +4,7 @@
  * `Size` written as such a quantity.
  */
 import { Size, SizeRoundingBehavior } from 'cdk8s';
-import type { PropSpec } from './props';
+import type { FullSpec } from './prop-spec';
 
 /** A storage size prop: a Kubernetes quantity (`100Gi`, `.5Gi`, `1e3`) or a cdk8s `Size`. */
 export type StorageSize = string | Size;
@@ -59,6 +59,11 @@ export function sizeQuantity(size: Size): string | undefined {
   return undefined;
 }
 
+/** A storage size a prop's rule accepted, as the quantity the output holds (a cdk8s `Size` in its largest whole unit). */
+export function quantityOf(size: StorageSize): string {
+  return size instanceof Size ? sizeQuantity(size)! : size;
+}
+
 /** What a storage quantity must be, as messages say it. */
 export const QUANTITY_EXPECTED = 'a storage quantity greater than zero, such as "10Gi", ".5Gi" or "1e3" (an exponent of at most 99), or a cdk8s Size of whole kibibytes';
 
@@ -68,6 +73,6 @@ export function isStorageSize(value: unknown): value is StorageSize {
 }
 
 /** The prop spec of a {@link StorageSize}. */
-export function storageSize(optional = true): PropSpec {
+export function storageSize(optional = true): FullSpec {
   return { type: 'value', optional, is: isStorageSize, expected: QUANTITY_EXPECTED };
 }

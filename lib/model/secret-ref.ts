@@ -90,7 +90,7 @@ export function secretRefIn(scope: IConstruct, field: string, ref: SecretRef, na
 
 /** The prop spec of a {@link SecretRef}. */
 export function secretRef(optional = true): PropSpec {
-  return { type: 'value', optional, is: isSecretRef, expected: EXPECTED };
+  return { type: 'value', optional, is: isSecretRef, expected: EXPECTED, example: 'orders-tls' };
 }
 
 /** The prop spec of a list of {@link SecretRef}s. */

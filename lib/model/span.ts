@@ -90,8 +90,8 @@ export interface ResolvedSpan {
 
 /** The shape of the `span` prop. */
 export const SPAN_SHAPE: PropSpec = objectOf({
-  clusters: listOf({ name: 'string', clusterDomain: 'string', namespace: 'string?' }, false, 'a list of Kubernetes clusters, each { name, clusterDomain, namespace? }'),
-  current: 'string',
+  clusters: listOf({ name: { type: 'string', example: 'east' }, clusterDomain: { type: 'string', example: 'east.example.com' }, namespace: 'string?' }, false, 'a list of Kubernetes clusters, each { name, clusterDomain, namespace? }'),
+  current: { type: 'string', example: 'east' },
   rootCluster: 'string?',
 }, true, 'an object { clusters, current }');
 

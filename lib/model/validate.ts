@@ -35,16 +35,17 @@ export function isDnsName(value: string): boolean {
 const DNS_NAME_RULE = `lowercase letters, digits, '-' and '.', labels of at most ${DNS_LABEL_MAX} characters, at most ${DNS_SUBDOMAIN_MAX} in all`;
 
 /** Throws unless `value` is a DNS name (see {@link isDnsName}), such as a cluster domain. */
-export function requireDnsName(scope: IConstruct, field: string, value: string): void {
+export function requireDnsName(scope: IConstruct | string, field: string, value: string): void {
   if (typeof value !== 'string' || !isDnsName(value)) {
     inputError(scope, field, shown(value), `a DNS name: ${DNS_NAME_RULE}`);
   }
 }
 
-const LABEL_RULE = 'a DNS-1123 label: lowercase letters, digits and \'-\', starting and ending with a letter or digit, at most 63 characters';
+/** What a DNS-1123 label must be, as messages say it. */
+export const LABEL_RULE = 'a DNS-1123 label: lowercase letters, digits and \'-\', starting and ending with a letter or digit, at most 63 characters';
 
 /** Throws unless `value` is a DNS-1123 label. */
-export function requireDnsLabel(scope: IConstruct, field: string, value: string): void {
+export function requireDnsLabel(scope: IConstruct | string, field: string, value: string): void {
   if (typeof value !== 'string' || !isDnsLabel(value)) {
     inputError(scope, field, shown(value), LABEL_RULE);
   }
@@ -54,7 +55,7 @@ export function requireDnsLabel(scope: IConstruct, field: string, value: string)
  * Throws unless every name derived from `value` is a DNS-1123 label. `derived` holds the names
  * built from it (service names and the like); the message names the longest one that fails.
  */
-export function requireDerivedLabels(scope: IConstruct, field: string, value: string, derived: readonly string[]): void {
+export function requireDerivedLabels(scope: IConstruct | string, field: string, value: string, derived: readonly string[]): void {
   requireDnsLabel(scope, field, value);
   const bad = derived.filter((d) => !isDnsLabel(d)).sort((a, b) => b.length - a.length)[0];
   if (bad !== undefined) {
@@ -65,14 +66,14 @@ export function requireDerivedLabels(scope: IConstruct, field: string, value: st
 }
 
 /** Throws unless `value` is a DNS-1123 subdomain, such as a Secret name. */
-export function requireDnsSubdomain(scope: IConstruct, field: string, value: string): void {
+export function requireDnsSubdomain(scope: IConstruct | string, field: string, value: string): void {
   if (typeof value !== 'string' || !isDnsSubdomain(value)) {
     inputError(scope, field, shown(value), 'a DNS-1123 subdomain: lowercase letters, digits, \'-\' and \'.\', at most 253 characters');
   }
 }
 
 /** Parses a duration prop, throwing a clear error when it is malformed or not positive. */
-export function requireDuration(scope: IConstruct, field: string, value: string): number {
+export function requireDuration(scope: IConstruct | string, field: string, value: string): number {
   const ms = typeof value === 'string' ? parseDuration(value) : undefined;
   if (ms === undefined || ms <= 0) {
     inputError(scope, field, shown(value), 'a positive Go duration such as "8760h" or "1h30m" (units h, m, s, ms)');
@@ -84,7 +85,7 @@ export function requireDuration(scope: IConstruct, field: string, value: string)
  * The quantity a storage size prop stands for; throws unless it is a Kubernetes quantity greater
  * than zero ({@link isStorageQuantity}) or a cdk8s `Size` of whole kibibytes ({@link sizeQuantity}).
  */
-export function requireQuantity(scope: IConstruct, field: string, value: StorageSize): string {
+export function requireQuantity(scope: IConstruct | string, field: string, value: StorageSize): string {
   if (value instanceof Size) {
     return sizeQuantity(value) ?? inputError(scope, field, new Description(`a Size of ${sizeKibibytes(value)} KiB`), QUANTITY_EXPECTED);
   }
@@ -120,7 +121,7 @@ function isTimeZone(value: string): boolean {
  * lists only one name per zone, and not always the newest), spelled in IANA's capitals, as the
  * components' file lookup needs it.
  */
-export function requireTimeZone(scope: IConstruct, field: string, value: string): string {
+export function requireTimeZone(scope: IConstruct | string, field: string, value: string): string {
   if (!isTimeZone(value)) {
     inputError(scope, field, shown(value), 'an IANA time zone name, spelled exactly, such as "UTC" or "Asia/Shanghai"');
   }
@@ -143,7 +144,7 @@ function sizeKibibytes(value: Size): string {
 export const MAX_COUNT = 2 ** 31 - 1;
 
 /** Throws unless `value` is a whole number from `min` to {@link MAX_COUNT} (replicas, failover counts). */
-export function requireCount(scope: IConstruct, field: string, value: number, min: number): number {
+export function requireCount(scope: IConstruct | string, field: string, value: number, min: number): number {
   if (!Number.isInteger(value) || value < min || value > MAX_COUNT) {
     inputError(scope, field, shown(value), `a whole number from ${min} to ${MAX_COUNT} (an int32 of the operator)`);
   }
@@ -154,12 +155,12 @@ export function requireCount(scope: IConstruct, field: string, value: number, mi
 export const COMMON_NAME_MAX = 64;
 
 /** Throws unless `value` is a Common Name: one line of 1 to 64 printable characters (the X.509 limit). */
-export function requireCommonName(scope: IConstruct, field: string, value: string): string {
+export function requireCommonName(scope: IConstruct | string, field: string, value: string): string {
   return requireSubjectText(scope, field, value, COMMON_NAME_MAX);
 }
 
 /** Throws unless `value` is a single line of printable text of 1 to `limit` characters. */
-export function requireSubjectText(scope: IConstruct, field: string, value: unknown, limit: number): string {
+export function requireSubjectText(scope: IConstruct | string, field: string, value: unknown, limit: number): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > limit || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value) || value.trim() !== value) {
     // A value too long says its length (a reader cannot count 65 characters in a message); past what a message shows, it says it already.
     const counted = typeof value === 'string' && value.length > limit && value.length <= MAX_SHOWN && !hasCredentials(value);
@@ -173,7 +174,7 @@ export function requireSubjectText(scope: IConstruct, field: string, value: unkn
  * Checks a list of extra allowed Common Names and returns it without duplicates and without the
  * certificates' own Common Name, which comes first in every list.
  */
-export function requireExtraCommonNames(scope: IConstruct, field: string, names: readonly string[] | undefined, commonName: string): string[] {
+export function requireExtraCommonNames(scope: IConstruct | string, field: string, names: readonly string[] | undefined, commonName: string): string[] {
   if (names !== undefined && !Array.isArray(names)) {
     inputError(scope, field, shown(names), 'a list of Common Names');
   }
@@ -185,14 +186,14 @@ export function requireExtraCommonNames(scope: IConstruct, field: string, names:
  * Throws unless `value` is a DNS name for a certificate: a DNS name (see {@link isDnsName}),
  * optionally starting with `*.`, at most 253 characters in all.
  */
-export function requireCertificateDnsName(scope: IConstruct, field: string, value: string): void {
+export function requireCertificateDnsName(scope: IConstruct | string, field: string, value: string): void {
   if (typeof value !== 'string' || value.length > DNS_SUBDOMAIN_MAX || !isDnsName(value.startsWith('*.') ? value.slice(2) : value)) {
     inputError(scope, field, shown(value), `a DNS name: ${DNS_NAME_RULE}, optionally starting with "*."`);
   }
 }
 
 /** Throws unless `value` is an IPv4 or IPv6 address. */
-export function requireIpAddress(scope: IConstruct, field: string, value: string): void {
+export function requireIpAddress(scope: IConstruct | string, field: string, value: string): void {
   if (typeof value !== 'string' || isIP(value) === 0) {
     inputError(scope, field, shown(value), 'an IPv4 or IPv6 address');
   }
@@ -204,7 +205,7 @@ export function requireIpAddress(scope: IConstruct, field: string, value: string
  * that names the value it refuses. `expected` says what the field holds, for a field that is not a
  * URL or host (a folder, a user name).
  */
-export function requireNoCredentials(scope: IConstruct, field: string, value: unknown,
+export function requireNoCredentials(scope: IConstruct | string, field: string, value: unknown,
   expected = 'a URL or host without credentials: give them in the Secret the construct\'s documentation names'): void {
   if (typeof value === 'string' && hasCredentials(value)) {
     inputError(scope, field, WITH_CREDENTIALS, expected);
@@ -216,7 +217,7 @@ export function requireNoCredentials(scope: IConstruct, field: string, value: un
  * DNS name or an IP address, without user information (refused without being repeated), query or
  * fragment (which may hold a token, so not repeated either). `expected` says what the field holds.
  */
-export function requireUrl(scope: IConstruct, field: string, value: unknown, schemes: readonly string[], expected: string): string {
+export function requireUrl(scope: IConstruct | string, field: string, value: unknown, schemes: readonly string[], expected: string): string {
   requireNoCredentials(scope, field, value);
   let url: URL | undefined;
   try {
@@ -240,7 +241,7 @@ export function requireUrl(scope: IConstruct, field: string, value: unknown, sch
  * (either case), digits, '-' and '.', each label at most 63 characters and the whole at most 253.
  * A port goes in its own field; credentials are refused without being repeated.
  */
-export function requireHost(scope: IConstruct, field: string, value: unknown): string {
+export function requireHost(scope: IConstruct | string, field: string, value: unknown): string {
   requireNoCredentials(scope, field, value);
   if (typeof value === 'string' && isIP(value) !== 0) {
     return value;
@@ -281,7 +282,7 @@ const IMAGE_NAME = new RegExp(`^(?:(?:${IMAGE_DOMAIN})/)?${IMAGE_PATH}(?:/${IMAG
  * `registry.example.com:5000/db/store`: the operator appends the version as the tag, for the
  * cluster components and the monitor's images alike.
  */
-export function requireImageName(scope: IConstruct, field: string, value: string): string {
+export function requireImageName(scope: IConstruct | string, field: string, value: string): string {
   const [first, ...rest] = typeof value === 'string' ? value.split('/') : [];
   const registry = rest.length > 0 && (first.includes('.') || first.includes(':') || first === 'localhost');
   if (typeof value !== 'string' || value.length > 255 || !IMAGE_NAME.test(value) || (!registry && first !== first.toLowerCase())) {
@@ -300,7 +301,7 @@ const PROMETHEUS_LABEL = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
  * with a digit nor with the reserved '__', none of the `reserved` names the library sets itself,
  * string values.
  */
-export function requirePrometheusLabels(scope: IConstruct, field: string, labels: { readonly [key: string]: unknown }, reserved: readonly string[]): { [key: string]: string } {
+export function requirePrometheusLabels(scope: IConstruct | string, field: string, labels: { readonly [key: string]: unknown }, reserved: readonly string[]): { [key: string]: string } {
   for (const [name, value] of Object.entries(labels)) {
     if (!PROMETHEUS_LABEL.test(name) || name.startsWith('__')) {
       inputError(scope, field, name, 'Prometheus label names: letters, digits and \'_\', not starting with a digit or \'__\'');
@@ -322,7 +323,7 @@ export function requirePrometheusLabels(scope: IConstruct, field: string, labels
 const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
 
 /** Throws unless `labels` are Kubernetes labels: each key a DNS subdomain prefix and a name, each value at most 63 characters. */
-export function requireKubernetesLabels(scope: IConstruct, field: string, labels: { readonly [key: string]: unknown }): { [key: string]: string } {
+export function requireKubernetesLabels(scope: IConstruct | string, field: string, labels: { readonly [key: string]: unknown }): { [key: string]: string } {
   for (const [key, value] of Object.entries(labels)) {
     const slash = key.lastIndexOf('/');
     const [prefix, name] = slash < 0 ? [undefined, key] : [key.slice(0, slash), key.slice(slash + 1)];

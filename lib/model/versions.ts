@@ -15,11 +15,14 @@ export function parseRelease(version: string): semver.SemVer | undefined {
   return semver.parse(version.slice(1)) ?? undefined;
 }
 
+/** What a release version must be, as messages say it. */
+export const RELEASE_EXPECTED = 'a release version of the form v<major>.<minor>.<patch>, such as "v4.0.5"';
+
 /** Parses a release version prop, throwing a clear error when it is malformed. */
-export function requireRelease(scope: IConstruct, field: string, version: string): semver.SemVer {
+export function requireRelease(scope: IConstruct | string, field: string, version: string): semver.SemVer {
   const parsed = parseRelease(version);
   if (!parsed) {
-    inputError(scope, field, version, 'a release version of the form v<major>.<minor>.<patch>, such as "v4.0.5"');
+    inputError(scope, field, version, RELEASE_EXPECTED);
   }
   return parsed;
 }
@@ -64,7 +67,7 @@ export function isInRange(version: string, range: string): boolean {
  * Throws unless `version` (a `v<major>.<minor>.<patch>` prop) is at least `minimum`
  * (`<major>.<minor>.<patch>`). `what` names the capability, for example "tls for columnar".
  */
-export function requireMinimum(scope: IConstruct, field: string, version: string, minimum: string, what: string): void {
+export function requireMinimum(scope: IConstruct | string, field: string, version: string, minimum: string, what: string): void {
   const parsed = requireRelease(scope, field, version);
   if (semver.lt(parsed, minimum)) {
     inputError(scope, field, version, `v${minimum} or later: ${what} needs it`);

@@ -5,12 +5,12 @@ import {
 } from './certificate-options';
 import { ClusterKind, isComponentToken } from '../model/catalog';
 import { CFSSL_CA_KEY, DEFAULT_KEY, VALIDITY } from '../model/catalog-certificates';
-import { DurationValue, durationHours, durationText, formatDuration } from '../model/duration';
+import { DurationValue, durationHours, durationText, formatDuration, parseDuration } from '../model/duration';
 import { LifetimeBreak, LifetimeField, lifetimeBreaks } from '../model/lifetimes';
 import { inputError } from '../model/errors';
 import * as names from '../model/names';
-import { PropShape, checkProps } from '../model/props';
-import { requireCertificateDnsName, requireDuration, requireIpAddress, requireSubjectText } from '../model/validate';
+import { PropShape, ShapeOf, checkProps } from '../model/props';
+import { requireSubjectText } from '../model/validate';
 import { RotationKind } from './rotation';
 
 /** The upper bounds of the X.509 subject attributes (RFC 5280, appendix A). */
@@ -83,12 +83,13 @@ export function checkSecretNames(scope: Construct & { readonly clusterName: stri
 export function checkExtraNames(scope: Construct, field: string, extra: ExtraNames,
   shape: PropShape = EXTRA_NAMES_SHAPE): void {
   checkProps(scope, extra, shape, `${field}.`);
-  (extra.extraDnsNames ?? []).forEach((n, i) => requireCertificateDnsName(scope, `${field}.extraDnsNames[${i}]`, n));
-  (extra.extraIpAddresses ?? []).forEach((ip, i) => requireIpAddress(scope, `${field}.extraIpAddresses[${i}]`, ip));
 }
 
-/** The props of the extra names of one server certificate. */
-const EXTRA_NAMES_SHAPE: PropShape = { extraDnsNames: 'strings?', extraIpAddresses: 'strings?' };
+/** The props of the extra names of one server certificate: each a DNS name for a certificate, or an IP address. */
+export const EXTRA_NAMES_SHAPE = {
+  extraDnsNames: { type: 'list', optional: true, rule: 'certificateDnsName' },
+  extraIpAddresses: { type: 'list', optional: true, rule: 'ipAddress' },
+} satisfies ShapeOf<ExtraNames>;
 
 /** The options of one server certificate. */
 export const SERVER_OPTIONS_SHAPE: PropShape = { ...EXTRA_NAMES_SHAPE, releaseName: 'string?', drainerName: 'string?' };
@@ -152,11 +153,12 @@ export function resolveValidity(scope: Construct, props: ValidityProps, method: 
     duration: durationText(props.duration ?? VALIDITY.leafDuration),
     renewBefore: durationText(props.renewBefore ?? VALIDITY.leafRenewBefore),
   };
+  // Each a Go duration, by the props' shape or the catalog.
   const ms = {
-    caDuration: requireDuration(scope, 'caDuration', v.caDuration),
-    caRenewBefore: requireDuration(scope, 'caRenewBefore', v.caRenewBefore),
-    duration: requireDuration(scope, 'duration', v.duration),
-    renewBefore: requireDuration(scope, 'renewBefore', v.renewBefore),
+    caDuration: parseDuration(v.caDuration)!,
+    caRenewBefore: parseDuration(v.caRenewBefore)!,
+    duration: parseDuration(v.duration)!,
+    renewBefore: parseDuration(v.renewBefore)!,
   };
   // The CA of an issuer of the user's is not the library's: only the leaves' own settings are judged.
   const judged = issuerOfUser ? { duration: ms.duration, renewBefore: ms.renewBefore } : ms;

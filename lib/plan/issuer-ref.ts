@@ -49,7 +49,7 @@ export interface IssuerReference {
 }
 
 /** The shape of the `issuerRef` prop. */
-export const ISSUER_REF_SHAPE = objectOf({ name: 'string', kind: 'string?', group: 'string?' }, true, 'an object with name, and kind and group, each optional');
+export const ISSUER_REF_SHAPE = objectOf({ name: { type: 'string', example: 'org-ca' }, kind: 'string?', group: 'string?' }, true, 'an object with name, and kind and group, each optional');
 
 /** The props that say something of the library's own CA, which an issuer of the user's replaces. */
 const CA_PROPS = ['caDuration', 'caRenewBefore', 'caKeyRotationPolicy', 'rotations'] as const;

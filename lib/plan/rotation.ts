@@ -87,7 +87,7 @@ export interface CertificateRotation {
 
 /** The shape of an entry of the `rotations` prop. */
 export const ROTATION_SHAPE = {
-  id: 'string',
+  id: { type: 'string', example: 'ca-2027' },
   kind: oneOf(Object.values(RotationKind)),
   phase: oneOf(Object.values(RotationPhase)),
 } satisfies ShapeOf<CertificateRotation>;

@@ -1,10 +1,16 @@
-/** Jest runs the TypeScript tests through ts-jest, which type-checks each file it loads. */
+/**
+ * Jest runs the TypeScript tests through ts-jest, which only transpiles them, one file at a time
+ * (test/tsconfig.jest.json sets isolatedModules): the type check of the tests and the library is
+ * `tsc -b . test`, which `npm test` and `npm run test:fast` run first. ts-jest's own
+ * type check built a program per worker and checked every file it loaded again: ten unit files
+ * took 57 CPU-seconds with it and 24 without (jest's cache empty).
+ */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.jest.json' }],
   },
   cacheDirectory: '<rootDir>/.jest-cache',
   // A bound on a hung test, not a measure of speed (that is npm run bench): jest's default of 5 s

@@ -18,7 +18,7 @@ import { IssuingMethod } from '../lib/plan/certificate-options';
 import * as names from '../lib/model/names';
 import { synthesize } from '../lib/synth/synthesize';
 import { describeWithCfssl, missingCfssl, requireCfssl } from './_cfssl-available';
-import { tool } from './_programs';
+import { describeWithTools, tool } from './_programs';
 import { FakeKubectl, createFakeKubectl } from './_fake-kubectl';
 import { docBlocks } from './_readme';
 
@@ -322,13 +322,16 @@ describeCfssl('issue-certificates.sh with the real cfssl', () => {
     expect(kubectl.calls().length).toBe(before);
   }, 120_000);
 
-  test('a kubectl that cannot reach its server stops the run with one line: the last of kubectl\'s output, which names the error, not its retries', () => {
-    // The real kubectl, at a port nothing listens on: it prints a line per discovery retry, then the error.
-    const unreachable = `${tool('kubectl')} --server=https://127.0.0.1:1 --token=none`;
-    const result = spawnSync(path.join(folder, 'issue-certificates.sh'), [], {
-      encoding: 'utf8', env: { ...process.env, KUBECTL: unreachable, KUBECONFIG: path.join(root, 'no-kubeconfig') },
-    });
-    expect([result.status, result.stderr]).toEqual([1, 'issue-certificates.sh: kubectl could not tell whether Secret demo/basic-coordinator-cluster-secret exists: '
-      + 'The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?\n']);
-  }, 120_000);
+  // The real kubectl: skipped, with its reason, until scripts/build-control-plane.sh has built it (CI fails instead).
+  describeWithTools('with the real kubectl', ['kubectl'], () => {
+    test('a kubectl that cannot reach its server stops the run with one line: the last of kubectl\'s output, which names the error, not its retries', () => {
+      // The real kubectl, at a port nothing listens on: it prints a line per discovery retry, then the error.
+      const unreachable = `${tool('kubectl')} --server=https://127.0.0.1:1 --token=none`;
+      const result = spawnSync(path.join(folder, 'issue-certificates.sh'), [], {
+        encoding: 'utf8', env: { ...process.env, KUBECTL: unreachable, KUBECONFIG: path.join(root, 'no-kubeconfig') },
+      });
+      expect([result.status, result.stderr]).toEqual([1, 'issue-certificates.sh: kubectl could not tell whether Secret demo/basic-coordinator-cluster-secret exists: '
+        + 'The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?\n']);
+    }, 120_000);
+  });
 });

@@ -25,6 +25,8 @@ const HOSTILE_WORDS = [
   'x'.repeat(79), `${'word '.repeat(30)}end`, 'a'.repeat(1100),
   // Several lines, which the emitter writes as literal blocks where it proves yaml does.
   'a\nb', 'a\nb\n', 'a\n\nb\n', 'a\nb\n\n', 'a\n  b\n', 'a \nb', 'a\nb ', 'a\n \nb', '#c\nd', '---\na', 'a\n---\n', 'a\n...\n', '%x\ny', '- a\n- b\n',
+  // Blanks and line breaks alone, which `yaml` writes as a block that reads back without its blanks.
+  ' \n', '  \n\n', ' \t\n', '\t\n \n', '\n  ', '  \n  \n',
   'key: value\nother: 1\n', 'yes\nno', '0777\n', '|\n', '>\nb', '"q"\n\'s\'\n', `${'x'.repeat(76)}\ny\n`, `y\n${'x'.repeat(90)}\n`,
 ];
 
@@ -109,7 +111,8 @@ describe('the emitter writes the bytes yaml writes', () => {
         }
       }
     }
-    expect(HOSTILE_WORDS.filter(quotedBeyondYaml)).toEqual(['<<', '0o7', 'nel\u0085', '\u2028']);
+    // The texts of several lines quoted are those `yaml` writes as a block a reader misreads: blanks alone, or a tab.
+    expect(HOSTILE_WORDS.filter(quotedBeyondYaml)).toEqual(['<<', '0o7', 'nel\u0085', '\u2028', ' \n', '  \n\n', ' \t\n', '\t\n \n', '  \n  \n']);
   });
 
   test('for many manifests in one file, as cdk8s Yaml.stringify writes them, undefined documents included', () => {
@@ -144,9 +147,6 @@ function stringsOf(value: unknown): string[] {
 describe('what the emitter writes reads back as the value it was given', () => {
   test('for YAML 1.1 readers (Helm, the migration tool, kubectl) and YAML 1.2 readers, `yaml`\'s own', () => {
     fc.assert(fc.property(documents, (doc) => {
-      // A text of spaces and line breaks alone: `yaml` writes it as a block whose spaces a reader
-      // takes for indentation, and the emitter leaves such a text to `yaml`: not the emitter's to prove.
-      fc.pre(!stringsOf(doc).some((s) => /^[ \n]*$/.test(s) && s.includes(' ') && s.includes('\n')));
       const text = stringifyYaml(doc, MANIFEST_OPTIONS);
       expect({ version: '1.1', back: YAML.parse(text, { version: '1.1' }) }).toEqual({ version: '1.1', back: doc });
       expect({ version: '1.2', back: YAML.parse(text) }).toEqual({ version: '1.2', back: doc });
@@ -182,7 +182,6 @@ describe('texts of several lines', () => {
   test('go to yaml where it writes them otherwise: leading spaces or line breaks, trailing whitespace, tabs, long lines under a line width', () => {
     for (const text of [' a\nb', '\na', 'a\nb\n\n', 'a\nb ', 'a\tb\nc', `a\n${'x'.repeat(80)}`]) {
       expect({ text, own: emitYaml({ k: text }, {}) }).toEqual({ text, own: undefined });
-      expect(stringifyYaml({ k: text }, {})).toBe(plainYaml({ k: text }, {}));
     }
   });
 });

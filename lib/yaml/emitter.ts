@@ -184,9 +184,21 @@ const LINE_BREAKS_OF_1_1: Readonly<Record<string, string>> = { '\u0085': '\\N', 
 const LINE_BREAK_OF_1_1 = /[\u0085\u2028\u2029]/;
 
 /**
+ * Whether `yaml` would write a text of several lines as a block that a reader misreads, so that it
+ * is double-quoted instead: blanks and line breaks alone, whose blanks a reader takes for
+ * indentation (`" \n"` reads back as `"\n"`), or a tab anywhere, which go-yaml (kubectl's and
+ * Helm's reader) refuses at the start of a block's line ("found a tab character where an
+ * indentation space is expected").
+ */
+function misreadAsBlock(value: string): boolean {
+  return value.includes('\n') && (value.includes('\t') || /^[ \n]*$/.test(value));
+}
+
+/**
  * A value as a `yaml` document for YAML 1.1, every string that a YAML 1.1 or 1.2 reader would
  * take for another value (`0o17`, `<<`, `yes`), or that holds a character YAML 1.1 takes for a
- * line break (U+0085, U+2028, U+2029), marked to be double-quoted, keys included. `<<` is a
+ * line break (U+0085, U+2028, U+2029), or that `yaml` would write as a block a reader
+ * misreads (see `misreadAsBlock`), marked to be double-quoted, keys included. `<<` is a
  * string here, never the merge key `yaml` would write plain whatever the mark.
  */
 export function yamlDocument(value: unknown, options: YamlOptions = {}): YAML.Document {
@@ -194,7 +206,7 @@ export function yamlDocument(value: unknown, options: YamlOptions = {}): YAML.Do
   doc.schema.tags = doc.schema.tags.filter((tag) => tag.tag !== 'tag:yaml.org,2002:merge');
   YAML.visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && (readsAsOtherType(node.value) || LINE_BREAK_OF_1_1.test(node.value))) {
+      if (typeof node.value === 'string' && (readsAsOtherType(node.value) || LINE_BREAK_OF_1_1.test(node.value) || misreadAsBlock(node.value))) {
         node.type = 'QUOTE_DOUBLE';
       }
     },

@@ -24,7 +24,10 @@ export interface KubectlRun {
 /** Runs kubectl with these arguments and this standard input. */
 export type Kubectl = (args: readonly string[], input?: string) => Promise<KubectlRun>;
 
-/** The field manager of what the bridge writes, and the label that marks its copies. */
+/** The specification's API group and version, the library's default (crds/operator/). */
+export const SPECIFICATION_VERSION = 'db.operator.io/v1alpha1';
+
+/** The field manager of what the bridge writes. */
 export const BRIDGE_MANAGER = 'cluster-tls-playground';
 /** The label on each Secret the bridge copied, holding the name of the Secret it copied. */
 export const COPY_OF_LABEL = 'cluster-tls-playground/copy-of';
@@ -84,16 +87,17 @@ export class Bridge {
   constructor(private readonly kubectl: Kubectl) {}
 
   /**
-   * Reads every `DatabaseCluster` (none while its CRD is not installed) and the Secrets of their
+   * Reads every `DatabaseCluster` of the library's default API group (none while its CRD is not installed) and the Secrets of their
    * namespaces, and applies what the operator needs of them when it changed since the last apply.
    * Returns kubectl's error when one failed, else undefined.
    */
   public async sync(): Promise<string | undefined> {
-    const clusters = await this.kubectl(['get', 'databaseclusters.db.operator.io', '-A', '-o', 'json']);
+    // By the API's path, not kubectl's discovery, which may remember an API server without the CRD.
+    const clusters = await this.kubectl(['get', '--raw', `/apis/${SPECIFICATION_VERSION}/databaseclusters`]);
     if (clusters.status !== 0) {
-      return /the server doesn't have a resource type/.test(clusters.stderr) ? undefined : clusters.stderr;
+      return /NotFound|not found/.test(clusters.stderr) ? undefined : clusters.stderr;
     }
-    const items: any[] = JSON.parse(clusters.stdout).items;
+    const items: any[] = JSON.parse(clusters.stdout).items.map((c: any) => ({ apiVersion: SPECIFICATION_VERSION, kind: 'DatabaseCluster', ...c }));
     const objects: object[] = [];
     for (const namespace of [...new Set(items.map((c) => c.metadata.namespace as string))]) {
       const secrets = await this.kubectl(['get', 'secrets', '-n', namespace, '-o', 'json']);

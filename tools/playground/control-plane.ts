@@ -22,6 +22,13 @@ export const CERT_MANAGER_NAMESPACE = 'cert-manager';
 /** A certificate Secret's three keys, decoded. */
 export type CertificateSecret = Readonly<Record<'tls.crt' | 'tls.key' | 'ca.crt', string>>;
 
+/**
+ * The CRDs a control plane installs unless told otherwise: cert-manager's release's, the
+ * specification's operator kinds (`crds/operator/`, API group `db.operator.io`) and
+ * prometheus-operator's PrometheusRule.
+ */
+export const CONTROL_PLANE_CRDS: readonly string[] = [CERT_MANAGER_CRDS, ...['operator', 'prometheus-operator'].map((d) => path.join(PROJECT_ROOT, 'crds', d))];
+
 /** How to start a {@link ControlPlane}. */
 export interface ControlPlaneOptions {
   /**
@@ -30,11 +37,10 @@ export interface ControlPlaneOptions {
    */
   readonly work?: string;
   /**
-   * CRD folders installed besides cert-manager's, the operator's of `crds/operator/` and
-   * prometheus-operator's PrometheusRule.
-   * @default - none
+   * The folders of the CRDs to install.
+   * @default CONTROL_PLANE_CRDS
    */
-  readonly extraCrds?: readonly string[];
+  readonly crds?: readonly string[];
   /**
    * The environment of the programs.
    * @default - this process's
@@ -43,9 +49,9 @@ export interface ControlPlaneOptions {
 }
 
 /**
- * A control plane: etcd and kube-apiserver started by the launcher with cert-manager's release
- * CRDs, the operator's (crds/operator/) and prometheus-operator's PrometheusRule, an admin
- * kubeconfig, the garbage collector of kube-controller-manager (what deletes a deleted
+ * A control plane: etcd and kube-apiserver started by the launcher with its CRDs (by default
+ * cert-manager's release's, the operator's of crds/operator/ and prometheus-operator's
+ * PrometheusRule), an admin kubeconfig, the garbage collector of kube-controller-manager (what deletes a deleted
  * Certificate's CertificateRequests, and what an owner reference makes go with its owner; the other
  * controllers manage pods, which a node-less cluster has none of), and the real cert-manager, its
  * webhook and its controllers, once {@link startCertManager} is called. {@link stop} stops them all
@@ -57,7 +63,7 @@ export class ControlPlane {
     const work = options.work ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tls-control-plane-'));
     fs.mkdirSync(work, { recursive: true });
     const kubeconfig = path.join(work, 'kubeconfig');
-    const crds = [CERT_MANAGER_CRDS, ...['operator', 'prometheus-operator'].map((d) => path.join(PROJECT_ROOT, 'crds', d)), ...options.extraCrds ?? []].join(',');
+    const crds = (options.crds ?? CONTROL_PLANE_CRDS).join(',');
     const env = options.env ?? process.env;
     const started: ChildProcess[] = [];
     try {

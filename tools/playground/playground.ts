@@ -1,9 +1,9 @@
 /**
  * The playground: on one machine, from the programs the clone's build script built, an API server
- * with cert-manager (webhook and controllers), the CRDs of cert-manager, of the operator (the
- * specification's, `crds/operator/`, and its release's own), of prometheus-operator's
- * PrometheusRule, the real operator release 1.6.6, and the bridge that hands it what a user applies
- * (bridge.ts). It needs no network.
+ * with cert-manager (webhook and controllers), the CRDs of cert-manager, of the operator's release
+ * and of prometheus-operator's PrometheusRule, the real operator release 1.6.6, and the bridge that
+ * hands it what a user applies (bridge.ts). The specification's CRDs (`crds/operator/`) are the
+ * user's to install, as on any cluster. It needs no network.
  *
  * `up` starts one process in the background, the server, which starts every program as its child
  * (control-plane.ts) and writes the state folder; `down` stops the server, which stops its children
@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { Bridge, kubectlAt } from './bridge';
 import { ControlPlane } from './control-plane';
 import { stopTree } from './process-tree';
-import { OPERATOR_CRDS, OPERATOR_RELEASE, PROJECT_ROOT, type Program, missingTools, tool } from './programs';
+import { CERT_MANAGER_CRDS, OPERATOR_CRDS, OPERATOR_RELEASE, PROJECT_ROOT, type Program, missingTools, tool } from './programs';
 
 /** The state folder of the clone's playground. */
 export const STATE = path.join(PROJECT_ROOT, '.cache', 'playground');
@@ -130,8 +130,11 @@ export function env(state = STATE): string {
  */
 export async function serve(state: string): Promise<void> {
   const f = files(state);
-  const programEnv = { ...process.env, TMPDIR: f.tmp };
-  const plane = await ControlPlane.start({ work: path.dirname(f.kubeconfig), extraCrds: [OPERATOR_CRDS], env: programEnv });
+  const programEnv = { ...process.env, TMPDIR: f.tmp, KUBECACHEDIR: path.join(f.tmp, 'kube-cache') };
+  // cert-manager's CRDs, prometheus-operator's PrometheusRule and the operator release's own; not
+  // the specification's (crds/operator/), which a user installs as on any cluster.
+  const crds = [CERT_MANAGER_CRDS, path.join(PROJECT_ROOT, 'crds', 'prometheus-operator'), OPERATOR_CRDS];
+  const plane = await ControlPlane.start({ work: path.dirname(f.kubeconfig), crds, env: programEnv });
   let operator: ChildProcess | undefined;
   let stopping = false;
   const stop = async () => {

@@ -42,6 +42,11 @@ export interface ControlPlaneOptions {
    */
   readonly crds?: readonly string[];
   /**
+   * The controllers of kube-controller-manager to run.
+   * @default ['garbagecollector']
+   */
+  readonly controllers?: readonly string[];
+  /**
    * The environment of the programs.
    * @default - this process's
    */
@@ -70,7 +75,8 @@ export class ControlPlane {
       const launcher = spawn(tool('launcher'), ['--assets', TOOLS_BIN, '--crds', crds, '--kubeconfig-out', kubeconfig], { stdio: ['pipe', 'pipe', 'pipe'], env });
       started.push(launcher);
       await untilPrinted(launcher, 'stdout', 'ready', 'the control plane');
-      const collector = spawn(tool('kube-controller-manager'), ['--kubeconfig', kubeconfig, '--controllers=garbagecollector', '--leader-elect=false', '--secure-port=0'],
+      const controllers = (options.controllers ?? ['garbagecollector']).join(',');
+      const collector = spawn(tool('kube-controller-manager'), ['--kubeconfig', kubeconfig, `--controllers=${controllers}`, '--leader-elect=false', '--secure-port=0'],
         { stdio: ['ignore', 'ignore', 'pipe'], env });
       started.push(collector);
       await untilPrinted(collector, 'stderr', 'Proceeding to collect garbage', 'the garbage collector');

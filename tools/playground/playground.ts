@@ -14,6 +14,7 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { Bridge, kubectlAt } from './bridge';
 import { ControlPlane } from './control-plane';
@@ -27,6 +28,18 @@ export const STATE = path.join(PROJECT_ROOT, '.cache', 'playground');
 export const PLAYGROUND_TOOLS: readonly Program[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kubectl', 'launcher',
   'cert-manager-controller', 'cert-manager-webhook', 'tidb-controller-manager', 'cmctl'];
 const ON_PATH: readonly Program[] = ['kubectl', 'cmctl'];
+
+/** The port the operator's release binds on every address, fixed in its code (its metrics and pprof). */
+const OPERATOR_PORT = 6060;
+
+/** Whether a TCP port can be bound on every address. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
+  });
+}
 
 /** What the server writes once every program runs. */
 interface Running {
@@ -82,6 +95,10 @@ export async function up(state = STATE): Promise<string> {
     throw new Error(notBuilt(missing.length > 0 ? missing : ['the operator\'s CRDs']));
   }
   await down(state);
+  if (!await portFree(OPERATOR_PORT)) {
+    throw new Error(`playground: port ${OPERATOR_PORT} is taken: the operator's release serves its metrics there on every address, and stops when it cannot `
+      + '(another playground on this machine?)');
+  }
   fs.mkdirSync(files(state).tmp, { recursive: true });
   const log = fs.openSync(files(state).log, 'a');
   const server = spawn(process.execPath, [require.resolve('./main'), 'serve', state], { detached: true, stdio: ['ignore', log, log] });
@@ -134,7 +151,8 @@ export async function serve(state: string): Promise<void> {
   // cert-manager's CRDs, prometheus-operator's PrometheusRule and the operator release's own; not
   // the specification's (crds/operator/), which a user installs as on any cluster.
   const crds = [CERT_MANAGER_CRDS, path.join(PROJECT_ROOT, 'crds', 'prometheus-operator'), OPERATOR_CRDS];
-  const plane = await ControlPlane.start({ work: path.dirname(f.kubeconfig), crds, env: programEnv });
+  // The namespace controller too, so that a namespace deleted is emptied and goes, as on any cluster.
+  const plane = await ControlPlane.start({ work: path.dirname(f.kubeconfig), crds, env: programEnv, controllers: ['garbagecollector', 'namespace'] });
   let operator: ChildProcess | undefined;
   let stopping = false;
   const stop = async () => {

@@ -41,7 +41,5 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 void main(process.argv.slice(2)).then((code) => {
-  if (process.argv[2] !== 'serve') {
-    process.exitCode = code;
-  }
+  process.exitCode = code;
 });

@@ -148,14 +148,14 @@ export function env(state = STATE): string {
 export async function serve(state: string): Promise<void> {
   const f = files(state);
   const programEnv = { ...process.env, TMPDIR: f.tmp, KUBECACHEDIR: path.join(f.tmp, 'kube-cache') };
-  // cert-manager's CRDs, prometheus-operator's PrometheusRule and the operator release's own; not
-  // the specification's (crds/operator/), which a user installs as on any cluster.
-  const crds = [CERT_MANAGER_CRDS, path.join(PROJECT_ROOT, 'crds', 'prometheus-operator'), OPERATOR_CRDS];
+  // cert-manager's CRDs and prometheus-operator's PrometheusRule by the launcher; not the
+  // specification's (crds/operator/), which a user installs as on any cluster.
+  const crds = [CERT_MANAGER_CRDS, path.join(PROJECT_ROOT, 'crds', 'prometheus-operator')];
   // The namespace controller too, so that a namespace deleted is emptied and goes, as on any cluster.
   const plane = await ControlPlane.start({ work: path.dirname(f.kubeconfig), crds, env: programEnv, controllers: ['garbagecollector', 'namespace'] });
   let operator: ChildProcess | undefined;
   let stopping = false;
-  const stop = async () => {
+  const stop = async (code = 0) => {
     if (stopping) {
       return;
     }
@@ -167,11 +167,20 @@ export async function serve(state: string): Promise<void> {
     }
     await plane.stop();
     fs.rmSync(state, { recursive: true, force: true });
-    process.exit(0);
+    process.exit(code);
   };
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
   try {
+    // The operator release's CRDs, applied here rather than by the launcher, which gives CRDs 10 s
+    // to be served: its TidbCluster CRD, over 1 MB, takes longer on a busy machine. Server-side,
+    // since it is too large for the annotation of a client-side apply.
+    for (const args of [['apply', '--server-side', '-f', OPERATOR_CRDS], ['wait', '--for=condition=Established', '-f', OPERATOR_CRDS, '--timeout=300s']]) {
+      const done = plane.kubectl(args);
+      if (done.status !== 0) {
+        throw new Error(`kubectl ${args.join(' ')}: ${done.stderr}`);
+      }
+    }
     await plane.startCertManager();
     // The real operator, as its chart runs it: in a namespace of its own, watching every namespace.
     // Its log goes through this process, so that it stops, writing to a closed pipe, if this one is killed.
@@ -204,6 +213,6 @@ export async function serve(state: string): Promise<void> {
     }
   } catch (e) {
     process.stdout.write(`playground: ${(e as Error).message}\n`);
-    await stop();
+    await stop(1);
   }
 }

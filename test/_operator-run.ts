@@ -18,11 +18,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as YAML from 'yaml';
+import { OPERATOR_CRDS } from '../tools/playground/programs';
 import { TOOLS_BIN, tool } from './_control-plane';
 import type { SecretPem } from './_handshakes';
 
 /** The CRDs of the operator release the tests run. */
-export const OPERATOR_CRDS = path.join(TOOLS_BIN, '..', 'crds', 'operator-v1.6.6');
+export { OPERATOR_CRDS } from '../tools/playground/programs';
 
 /** Whether the operator tests can run here: as root, with `unshare` and `ip`. */
 export function canIsolate(): string | undefined {

@@ -9,37 +9,12 @@
  * Running one of these programs for a test is not live in the sense of test/_tiers.js; starting a
  * control plane is (`_control-plane.ts`).
  */
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { type Program, missingTools } from '../tools/playground/programs';
 
-/** Where the build script puts the programs. */
-export const TOOLS_BIN = path.join(__dirname, '..', '.cache', 'control-plane', 'bin');
-
-/** The programs the build script makes. */
-export type Program = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'launcher' | 'cert-manager-controller' | 'cert-manager-webhook' | 'cmctl' | 'helm' | 'tls-peer'
-  | 'mysql-client' | 'quantity' | 'tidb-server' | 'tidb-controller-manager' | 'operator-peers' | 'duration' | 'yaml-read' | 'dm-task-check';
-
-/** The path of a built program. */
-export function tool(name: Program): string {
-  return path.join(TOOLS_BIN, name);
-}
+export { TOOLS_BIN, missingTools, tool } from '../tools/playground/programs';
+export type { Program } from '../tools/playground/programs';
 
 const inCi = process.env.CI === 'true';
-
-let stale: Set<string> | undefined;
-
-/**
- * The programs of `names` that are missing or not built from the current sources (the build
- * script's `--check`, asked once per test file).
- */
-export function missingTools(names: readonly Program[]): Program[] {
-  if (stale === undefined) {
-    const checked = spawnSync('bash', [path.join(__dirname, '..', 'scripts', 'build-control-plane.sh'), '--check'], { encoding: 'utf8' });
-    stale = new Set([...(checked.stdout ?? '').matchAll(/build-control-plane: (\S+) is not built from the current sources/g)].map((m) => m[1]));
-  }
-  return names.filter((n) => !fs.existsSync(path.join(TOOLS_BIN, n)) || stale!.has(n));
-}
 
 /**
  * `describe` when the programs are there or under CI, else `describe.skip` after printing why.

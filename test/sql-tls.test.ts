@@ -99,7 +99,7 @@ describe('with cert-manager', () => {
   test('the runbook names the applications\' namespaces before issuing, waits outside the cluster\'s namespace, and checks every SQL Secret before the deploy', () => {
     const runbook = built.database.runbook.render();
     const steps = [...runbook.matchAll(/^## \d+\. (.*)$/gm)].map((m) => m[1]);
-    expect(steps.slice(0, 4)).toEqual(['The applications\' namespaces', 'Issue the certificates with cert-manager', 'Wait for the certificates for MySQL clients', 'Check the certificate Secrets']);
+    expect(steps.slice(0, 5)).toEqual(['The cluster\'s namespace', 'The applications\' namespaces', 'Issue the certificates with cert-manager', 'Wait for the certificates for MySQL clients', 'Check the certificate Secrets']);
     expect(runbook).toContain('which must exist first: `orders`.');
     expect(runbook).toContain('kubectl wait --for=condition=Ready certificate -l cdk8s-cluster-tls/certificates=basic -n cert-manager --timeout=5m\n'
       + 'kubectl wait --for=condition=Ready certificate -l cdk8s-cluster-tls/certificates=basic -n orders --timeout=5m\n');

@@ -465,8 +465,9 @@ describe('runbook (section D)', () => {
     blocks.forEach((first) => expect(first).toBe('# run in the output folder (the one that holds test.k8s.yaml)'));
   });
 
-  test('issues the certificates, then checks the Secrets, then deploys: the Secrets exist before the cluster', () => {
-    const order = ['## 1. Issue the certificates with cert-manager', 'kubectl wait --for=condition=Ready certificate', '## 2. Check the certificate Secrets', '## 3. Deploy the cluster']
+  test('makes the namespace, issues the certificates, then checks the Secrets, then deploys: the Secrets exist before the cluster', () => {
+    const order = ['## 1. The cluster\'s namespace', 'kubectl create namespace demo --dry-run=client -o json | kubectl apply --server-side -f -\n',
+      '## 2. Issue the certificates with cert-manager', 'kubectl wait --for=condition=Ready certificate', '## 3. Check the certificate Secrets', '## 4. Deploy the cluster']
       .map((marker) => runbook.indexOf(marker));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
@@ -485,6 +486,6 @@ describe('runbook (section D)', () => {
 
   test('other constructs add steps at the end', () => {
     const { cluster: c } = synth({}, (db) => db.addRunbookStep({ title: 'Install the drainer', commands: ['helm install x'] }));
-    expect(file(c, 'database-runbook.md')).toMatch(/## 7\. Install the drainer\n\n```bash\n# run in the output folder \(the one that holds test\.k8s\.yaml\)\nhelm install x\n```\n$/);
+    expect(file(c, 'database-runbook.md')).toMatch(/## 8\. Install the drainer\n\n```bash\n# run in the output folder \(the one that holds test\.k8s\.yaml\)\nhelm install x\n```\n$/);
   });
 });

@@ -92,6 +92,7 @@ export function databaseRunbook(cluster: DatabaseRunbookInput, extraSteps: reado
     ],
     runIn: outputFolderRunIn(cluster.manifestFile),
     steps: [
+      ...namespaceSteps(cluster),
       ...cluster.issuanceSteps,
       checkCertificateSecretsStep(cluster),
       ...sinkSecretsSteps(cluster),
@@ -166,6 +167,19 @@ function enablementNote(enablement: NonNullable<DatabaseRunbookInput['enablement
   return enablement.tls
     ? `This cluster turned TLS on in place (phase \`${enablement.phase}\` of its enablement, \`${enablement.runbook}\`): the steps below describe it from there on.`
     : `This cluster runs without TLS and turns it on in place: follow \`${enablement.runbook}\` (phase \`${enablement.phase}\`), not the steps below. They describe the cluster once its phase \`enable\` is done: until then the client tools cannot connect with TLS, and the mount patch is not needed (the flip mounts the client certificate set, in the same roll).`;
+}
+
+/**
+ * Step: the cluster's namespace, which the manifests use and do not create, made when it does not
+ * exist yet (a server-side apply of the bare Namespace changes nothing in one that exists); none
+ * while a TLS enablement is under way, in a cluster that runs.
+ */
+function namespaceSteps({ namespace, enablement }: DatabaseRunbookInput): RunbookStep[] {
+  return enablement !== undefined ? [] : [{
+    title: 'The cluster\'s namespace',
+    text: [`Every object of the cluster is in namespace \`${namespace}\`, which the manifests do not create: this makes it when it does not exist yet.`],
+    commands: [`kubectl create namespace ${namespace} --dry-run=client -o json | kubectl apply --server-side -f -`],
+  }];
 }
 
 /** Step: apply the manifest that holds the cluster. */

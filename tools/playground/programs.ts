@@ -1,0 +1,56 @@
+/**
+ * Where the project's programs are: the clone's root, and the links scripts/build-control-plane.sh
+ * makes in `.cache/control-plane/bin` to the programs it built into the machine's store. Used by the
+ * playground and by the tests (test/_programs.ts), from the sources or compiled into build/.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** The clone's root: the nearest folder above this module whose package.json is this project's. */
+export const PROJECT_ROOT = ((): string => {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest) && JSON.parse(fs.readFileSync(manifest, 'utf8')).name === 'cdk8s-cluster-tls') {
+      return dir;
+    }
+    if (path.dirname(dir) === dir) {
+      throw new Error(`no package.json of cdk8s-cluster-tls above ${__dirname}`);
+    }
+  }
+})();
+
+/** Where the build script links the programs. */
+export const TOOLS_BIN = path.join(PROJECT_ROOT, '.cache', 'control-plane', 'bin');
+
+/** The programs the build script makes. */
+export type Program = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'launcher' | 'cert-manager-controller' | 'cert-manager-webhook' | 'cmctl' | 'helm' | 'tls-peer'
+  | 'mysql-client' | 'quantity' | 'tidb-server' | 'tidb-controller-manager' | 'operator-peers' | 'duration' | 'yaml-read' | 'dm-task-check';
+
+/** The path of a built program. */
+export function tool(name: Program): string {
+  return path.join(TOOLS_BIN, name);
+}
+
+/** The operator release the project builds, whose CRDs the build script copies beside the programs. */
+export const OPERATOR_RELEASE = 'v1.6.6';
+
+/** The CRDs of that operator release (its own API group and kinds), as the build script copies them. */
+export const OPERATOR_CRDS = path.join(TOOLS_BIN, '..', 'crds', `operator-${OPERATOR_RELEASE}`);
+
+/** The CRDs of the pinned cert-manager release, as the build script copies them. */
+export const CERT_MANAGER_CRDS = path.join(TOOLS_BIN, '..', 'crds', 'cert-manager');
+
+let stale: Set<string> | undefined;
+
+/**
+ * The programs of `names` that are missing or not built from the current sources (the build
+ * script's `--check`, asked once per process).
+ */
+export function missingTools(names: readonly Program[]): Program[] {
+  if (stale === undefined) {
+    const checked = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts', 'build-control-plane.sh'), '--check'], { encoding: 'utf8' });
+    stale = new Set([...(checked.stdout ?? '').matchAll(/build-control-plane: (\S+) is not built from the current sources/g)].map((m) => m[1]));
+  }
+  return names.filter((n) => !fs.existsSync(path.join(TOOLS_BIN, n)) || stale!.has(n));
+}

@@ -267,8 +267,9 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
   test('each cluster\'s runbook step of its intermediate runs as written and keeps the Secret; in west, without ROOT_KUBECTL or with it at west, the script stops naming what to do and writes nothing', async () => {
     for (const { name } of CLUSTERS) {
       const runbook = fs.readFileSync(path.join(app, name, 'cluster-tls', 'orders', 'orders', 'database-runbook.md'), 'utf8');
-      const step = runbook.split(/^(?=## \d+\. )/m).find((x) => x.startsWith('## 1. '))!;
-      expect(step.split('\n')[0]).toBe(`## 1. Issue the intermediate CA of Kubernetes cluster ${name}`);
+      // Found by its title: the namespace's step comes first.
+      const step = runbook.split(/^(?=## \d+\. )/m).find((x) => /^## \d+\. Issue the intermediate CA /.test(x))!;
+      expect(step.split('\n')[0]).toBe(`## 2. Issue the intermediate CA of Kubernetes cluster ${name}`);
       const output = await bash(`kubectl config use-context ${name} >/dev/null\n${shellBlocks(step)[0]}`, path.join(app, name, 'dist'), env);
       expect(output).toContain(`Secret orders/orders-${name}-intermediate-ca-secret exists, signed by the root in Kubernetes cluster east: kept`);
     }
@@ -426,7 +427,7 @@ describeWithTools(`${GUIDE} on two real API servers with the real cert-manager`,
     /** A cluster's runbook step of its intermediate, as written, with kubectl at `context`. */
     const step = (name: string, context: string) => {
       const runbook = fs.readFileSync(path.join(dir, name, 'cluster-tls', `orders-${name}`, 'orders', 'database-runbook.md'), 'utf8');
-      const block = shellBlocks(runbook.split(/^(?=## \d+\. )/m).find((x) => x.startsWith('## 1. '))!)[0];
+      const block = shellBlocks(runbook.split(/^(?=## \d+\. )/m).find((x) => /^## \d+\. Issue the intermediate CA /.test(x))!)[0];
       return bash(`kubectl config use-context ${context} >/dev/null\n${block}`, path.join(dir, name, 'dist'), env);
     };
     expect(await step('east', 'east')).toContain('created Secret orders-east/orders-east-intermediate-ca-secret: the intermediate CA of this Kubernetes cluster, signed by the root in Kubernetes cluster east');

@@ -610,8 +610,9 @@ describe('the database runbook runs as written', () => {
       expect.stringMatching(/^ledger-coordinator-0: cd \/var\/lib\/cluster-client-tls && coordctl /),
       expect.stringMatching(/^ledger-store-0: cd \/var\/lib\/cluster-client-tls && storectl /),
     ]);
-    // TLS for MySQL clients: the runbook made the application's namespace (twice, as a user re-running it would: unchanged the second time).
-    expect(p.kubectl.state().namespaces).toEqual([SQL_APPLICATION.namespace]);
+    // The runbook made the cluster's namespace first and, for TLS for MySQL clients, the application's
+    // (twice, as a user re-running it would: unchanged the second time).
+    expect(p.kubectl.state().namespaces).toEqual([NS, SQL_APPLICATION.namespace]);
     // Its checks found its Secrets in the cluster's namespace and the application's.
     const gets = p.kubectl.calls().filter((c) => c[0] === 'get' && c[1] === 'secret').map((c) => c.join(' '));
     const application = `${SQL_APPLICATION.name}-${NS}-${CLUSTER}-sql-client`;

@@ -5,6 +5,7 @@
  */
 import type { IConstruct } from 'constructs';
 import { COMPONENTS, ComponentEntry, component } from '../model/catalog';
+import { otherCommonNames } from '../model/validate';
 import { CLIENT_SECRET_MOUNTING } from '../model/catalog-pods';
 import { NULL_IN_CONFIG, firstNullPath, keepsConfigAsToml } from '../model/config-documents';
 import { describeType, inputError } from '../model/errors';
@@ -43,6 +44,11 @@ export interface DatabaseSpecContext extends IConstruct {
   readonly sqlTls?: { readonly options: { readonly disableClientAuthn?: boolean; readonly skipInternalClientCA?: boolean } };
 }
 
+/** The catalog's settings of a component's object in the `DatabaseCluster` spec. */
+export function databaseSpecOf(token: OperatorComponent): (typeof DATABASE_COMPONENTS)[number]['databaseSpec'] {
+  return DATABASE_COMPONENTS.find((c) => c.token === token)!.databaseSpec;
+}
+
 /**
  * A component's object in the `DatabaseCluster` spec, from its props as {@link componentShape}
  * checked them and gave their defaults: its image, pods, storage, allowed Common Names and the
@@ -50,10 +56,10 @@ export interface DatabaseSpecContext extends IConstruct {
  * construct's). Throws at the cluster's path for a configuration that sets what the construct sets.
  */
 export function componentSpec(cluster: DatabaseSpecContext, token: OperatorComponent, part: ComponentPropsUnion): Record<string, unknown> {
-  const shape = DATABASE_COMPONENTS.find((c) => c.token === token)!.databaseSpec;
+  const shape = databaseSpecOf(token);
   const check = component(token).commonNameCheck!;
   // Each name checked by the shape; the certificates' own comes first, once.
-  const extra = check.singleValue ? [] : [...new Set(part.extraAllowedCommonNames ?? [])].filter((n) => n !== cluster.commonName);
+  const extra = check.singleValue ? [] : otherCommonNames(part.extraAllowedCommonNames, cluster.commonName);
   // The shape's defaults: a claim or a request of the catalog's size.
   const claims = part.storageClaims!;
   const nullAt = keepsConfigAsToml(component(token)) ? firstNullPath(part.config, `${token}.config`) : undefined;

@@ -33,7 +33,7 @@ import { ResolvedEnablement, declareEnablement } from './enablement';
 import {
   AllowedCommonNamesProps, ChangefeedProps, ColumnarProps, CoordinatorProps, DatabaseComponentProps, PumpProps, SqlServerProps, SqlServiceType, StoreProps,
 } from './database-component-props';
-import { ComponentPropsUnion, DATABASE_COMPONENTS, OperatorComponent, componentSpec } from './database-component-spec';
+import { ComponentPropsUnion, DATABASE_COMPONENTS, OperatorComponent, componentSpec, databaseSpecOf } from './database-component-spec';
 
 /** Props of {@link TlsDatabaseCluster}. */
 export interface TlsDatabaseClusterProps extends TlsClusterProps {
@@ -96,11 +96,6 @@ export interface TlsDatabaseClusterProps extends TlsClusterProps {
 /** The props both cluster constructs have, with the database cluster's releases. */
 const TLS_CLUSTER_SHAPE = tlsClusterShape(ClusterKind.DATABASE);
 
-/** The catalog's settings of a component's object. */
-function specOf(token: OperatorComponent): (typeof DATABASE_COMPONENTS)[number]['databaseSpec'] {
-  return DATABASE_COMPONENTS.find((c) => c.token === token)!.databaseSpec;
-}
-
 const COMPONENT = {
   baseImage: { type: 'string', optional: true, rule: 'image' },
   replicas: countOf('positiveCount', 1),
@@ -111,7 +106,7 @@ const EXTRA = { extraAllowedCommonNames: { ...strings('a list of Common Names'),
 
 /** The storage request of a component, the catalog's size when left out. */
 function storage(token: OperatorComponent): { readonly storage: PropSpec } {
-  return { storage: { ...storageSize(), rule: 'storageQuantity', default: specOf(token).defaultStorage } };
+  return { storage: { ...storageSize(), rule: 'storageQuantity', default: databaseSpecOf(token).defaultStorage } };
 }
 
 /** The props of a database cluster: the fields, with their rules and defaults, and the rules across them. */
@@ -128,7 +123,7 @@ const DATABASE_CLUSTER_SHAPE = declareShape('TlsDatabaseCluster', withRules({
   changefeed: objectOf({ ...COMPONENT, ...EXTRA, sinkTlsSecretNames: secretRefs() }),
   columnar: objectOf({
     ...COMPONENT, ...FAILOVER, ...EXTRA,
-    storageClaims: { ...listOf({ storage: { ...storageSize(false), rule: 'storageQuantity' }, storageClassName: 'string?' }), default: [{ storage: specOf('columnar').defaultStorage }] },
+    storageClaims: { ...listOf({ storage: { ...storageSize(false), rule: 'storageQuantity' }, storageClassName: 'string?' }), default: [{ storage: databaseSpecOf('columnar').defaultStorage }] },
   }),
   enablement: objectOf(ENABLEMENT_SHAPE, true, 'an object { phase, evictLeaderTimeout? }'),
   tlsClient: objectOf(SQL_TLS_OPTIONS_SHAPE, true, `an object with ${Object.keys(SQL_TLS_OPTIONS_SHAPE).join(', ')}, each optional; {} for the defaults`),

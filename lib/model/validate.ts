@@ -179,6 +179,11 @@ export function requireExtraCommonNames(scope: IConstruct | string, field: strin
     inputError(scope, field, shown(names), 'a list of Common Names');
   }
   (names ?? []).forEach((n, i) => requireCommonName(scope, `${field}[${i}]`, n));
+  return otherCommonNames(names, commonName);
+}
+
+/** Extra Common Names once each, without the certificates' own, which comes first of its own. */
+export function otherCommonNames(names: readonly string[] | undefined, commonName: string): string[] {
   return [...new Set(names ?? [])].filter((n) => n !== commonName);
 }
 

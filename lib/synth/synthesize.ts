@@ -490,10 +490,10 @@ function orExit(run: () => SynthesisResult[]): void {
   try {
     for (const result of run()) {
       const others = result.otherFiles.length - 1;
-      // Under `cdk8s synth` (a CLI folder of its own) the CLI swallows the app's standard output,
-      // and with --stdout prints manifests on it: the line goes to standard error there.
-      const stream = result.cliFolder !== undefined ? process.stderr : process.stdout;
-      stream.write(`synthesized ${result.manifestFiles} manifest${result.manifestFiles === 1 ? '' : 's'} (${result.objects} objects) into ${displayPath(result.outdir)} `
+      // On standard output, where a command's report belongs. Under `cdk8s synth` the CLI keeps the
+      // app's standard output to itself and lists the manifests it copied: standard error stays empty
+      // on success, as the CLI's own runs leave it, and a failure's line is the one thing it holds.
+      process.stdout.write(`synthesized ${result.manifestFiles} manifest${result.manifestFiles === 1 ? '' : 's'} (${result.objects} objects) into ${displayPath(result.outdir)} `
         + `and ${others} other file${others === 1 ? '' : 's'} into ${displayPath(result.filesFolder)}\n`);
     }
   } catch (e) {

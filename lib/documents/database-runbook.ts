@@ -6,7 +6,7 @@ import { SECRET_KEYS } from '../model/catalog-certificates';
 import { CLIENT_SECRET_MOUNTING, MOUNT_PATHS } from '../model/catalog-pods';
 import * as names from '../model/names';
 import { fromOutputFolder, mountClientSecretPatchPath } from '../model/output-layout';
-import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
+import { RunbookStep, namespaceStep, outputFolderRunIn, renderRunbook } from './runbook';
 import { isOlderThan } from '../model/versions';
 import { stringifyYaml } from '../yaml/emitter';
 
@@ -169,17 +169,9 @@ function enablementNote(enablement: NonNullable<DatabaseRunbookInput['enablement
     : `This cluster runs without TLS and turns it on in place: follow \`${enablement.runbook}\` (phase \`${enablement.phase}\`), not the steps below. They describe the cluster once its phase \`enable\` is done: until then the client tools cannot connect with TLS, and the mount patch is not needed (the flip mounts the client certificate set, in the same roll).`;
 }
 
-/**
- * Step: the cluster's namespace, which the manifests use and do not create, made when it does not
- * exist yet (a server-side apply of the bare Namespace changes nothing in one that exists); none
- * while a TLS enablement is under way, in a cluster that runs.
- */
+/** Step: the cluster's namespace; none while a TLS enablement is under way, in a cluster that runs. */
 function namespaceSteps({ namespace, enablement }: DatabaseRunbookInput): RunbookStep[] {
-  return enablement !== undefined ? [] : [{
-    title: 'The cluster\'s namespace',
-    text: [`Every object of the cluster is in namespace \`${namespace}\`, which the manifests do not create: this makes it when it does not exist yet.`],
-    commands: [`kubectl create namespace ${namespace} --dry-run=client -o json | kubectl apply --server-side -f -`],
-  }];
+  return enablement !== undefined ? [] : [namespaceStep(namespace, 'cluster')];
 }
 
 /** Step: apply the manifest that holds the cluster. */

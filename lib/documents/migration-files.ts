@@ -8,7 +8,7 @@ import { SECRET_KEYS } from '../model/catalog-certificates';
 import { MOUNT_PATHS } from '../model/catalog-pods';
 import * as names from '../model/names';
 import { TASK_FILE, fromOutputFolder, migrationFolder, sourceFileName } from '../model/output-layout';
-import { RunbookStep, outputFolderRunIn, renderRunbook } from './runbook';
+import { RunbookStep, namespaceStep, outputFolderRunIn, renderRunbook } from './runbook';
 import { documentText, stringifyYaml, yamlDocument } from '../yaml/emitter';
 
 /** The key under `loaders` that every `mysql-instances[]` entry refers to. */
@@ -171,6 +171,7 @@ export function migrationRunbook(input: MigrationRunbookInput): string {
     ],
     runIn: outputFolderRunIn(input.manifestFile),
     steps: [
+      namespaceStep(namespace, 'migration cluster'),
       externalSecretsStep(databases, namespace, input.issuedSecretNames ?? [], input.issuedByTarget),
       ...input.issuance,
       checkCertificateSecretsStep(input),

@@ -66,6 +66,19 @@ export interface Runbook {
   readonly runIn?: string;
 }
 
+/**
+ * Step: a namespace the manifests use and do not create, made when it does not exist yet (a
+ * server-side apply of the bare Namespace changes nothing in one that exists). `what` names whose
+ * objects live there, e.g. "the cluster".
+ */
+export function namespaceStep(namespace: string, what: string): RunbookStep {
+  return {
+    title: `The ${what}'s namespace`,
+    text: [`Every object of the ${what} is in namespace \`${namespace}\`, which the manifests do not create: this makes it when it does not exist yet.`],
+    commands: [`kubectl create namespace ${namespace} --dry-run=client -o json | kubectl apply --server-side -f -`],
+  };
+}
+
 /** Renders a runbook as Markdown. */
 export function renderRunbook(runbook: Runbook): string {
   const out: string[] = [`# ${runbook.title}`, ''];

@@ -20,6 +20,9 @@ module.exports = {
   // time waiting for API servers, cert-manager and the SQL server, and jest's default (cores - 1)
   // ran the whole suite one file at a time, close to CI's 90-minute limit.
   maxWorkers: 2,
+  // The suites that need no built program first, then those waiting for the build's first programs,
+  // then its last: .ci/run starts the tests while scripts/build-control-plane.sh builds.
+  testSequencer: '<rootDir>/test/_sequencer.js',
   // One private temporary folder per run, removed at the end: cdk8s's Testing.app() and
   // Testing.chart() leave a cdk8s.outdir.* folder in os.tmpdir() per call, and tests leave
   // folders of their own. The setup points TMPDIR at the private folder before the workers start

@@ -54,10 +54,42 @@ function liveChain(file, seen = new Set()) {
   return undefined;
 }
 
+/** Every file of the repository a file loads, itself included, following relative imports. */
+function closure(file, seen = new Set()) {
+  if (!seen.has(file)) {
+    seen.add(file);
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const target = resolve(file, m[1] ?? m[2]);
+      if (target !== undefined && !target.includes(`${path.sep}node_modules${path.sep}`)) {
+        closure(target, seen);
+      }
+    }
+  }
+  return seen;
+}
+
+/** The module through which every suite finds the programs scripts/build-control-plane.sh builds. */
+const PROGRAMS = path.join(__dirname, '..', 'tools', 'playground', 'programs.ts');
+/** The programs the build script makes last, which few suites need. */
+const LAST_BUILT = /['"](tidb-server|tidb-controller-manager|dm-task-check)['"]/;
+
+/**
+ * When a suite can run while scripts/build-control-plane.sh builds the programs (.ci/run starts the
+ * tests beside it): 0 when it needs none of them, 1 when it needs those built first, 2 when it needs
+ * one the script builds last (the operator, TiDB's SQL server, the migration tool's checks).
+ */
+function buildStage(file) {
+  const files = closure(file);
+  if (!files.has(PROGRAMS)) {
+    return 0;
+  }
+  return [...files].some((f) => f !== PROGRAMS && LAST_BUILT.test(fs.readFileSync(f, 'utf8'))) ? 2 : 1;
+}
+
 /** The test files (`*.test.ts`) of a folder that are live, as absolute paths. */
 function liveSuites(folder) {
   return fs.readdirSync(folder).filter((f) => f.endsWith('.test.ts')).map((f) => path.join(folder, f))
     .filter((f) => liveChain(f) !== undefined);
 }
 
-module.exports = { liveChain, liveSuites };
+module.exports = { buildStage, liveChain, liveSuites };

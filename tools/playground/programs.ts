@@ -27,9 +27,48 @@ export const TOOLS_BIN = path.join(PROJECT_ROOT, '.cache', 'control-plane', 'bin
 export type Program = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'launcher' | 'cert-manager-controller' | 'cert-manager-webhook' | 'cmctl' | 'helm' | 'tls-peer'
   | 'mysql-client' | 'quantity' | 'tidb-server' | 'tidb-controller-manager' | 'operator-peers' | 'duration' | 'yaml-read' | 'dm-task-check';
 
-/** The path of a built program. */
+/** The path of a built program, once a build that runs has made it ({@link awaitBuilt}). */
 export function tool(name: Program): string {
+  awaitBuilt([name]);
   return path.join(TOOLS_BIN, name);
+}
+
+/** What scripts/build-control-plane.sh holds an exclusive lock on while it runs. */
+const BUILD_LOCK = path.join(TOOLS_BIN, '..', '.build.lock');
+/** Where it appends each program's name once the program is in {@link TOOLS_BIN}. */
+const BUILT = path.join(TOOLS_BIN, '..', '.built');
+/** flock's exit code when the lock is held (-E), told apart from its own failures. */
+const LOCK_HELD = 75;
+/** Set once no build was seen running: nothing to wait for from then on. */
+let buildOver = false;
+
+/**
+ * Waits while scripts/build-control-plane.sh runs until it has made every program of `names`, or
+ * has stopped (whether it made them or not: {@link missingTools} then says what is missing). So the
+ * tests can start while the programs build, as .ci/run starts them, each suite waiting for what it
+ * needs and no longer. Returns at once when no build runs. Synchronous, as the suites ask for
+ * programs when jest loads them.
+ */
+export function awaitBuilt(names: readonly string[]): void {
+  while (!buildOver) {
+    if (!buildRunning()) {
+      buildOver = true;
+      return;
+    }
+    const built = new Set(fs.readFileSync(BUILT, 'utf8').split('\n'));
+    if (names.every((n) => built.has(n))) {
+      return;
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+  }
+}
+
+/** Whether a build holds its lock now. */
+function buildRunning(): boolean {
+  if (!fs.existsSync(BUILD_LOCK) || !fs.existsSync(BUILT)) {
+    return false;
+  }
+  return spawnSync('flock', ['--nonblock', '--shared', '--conflict-exit-code', String(LOCK_HELD), BUILD_LOCK, 'true']).status === LOCK_HELD;
 }
 
 /** The operator release the project builds, whose CRDs the build script copies beside the programs. */
@@ -45,10 +84,12 @@ let stale: Set<string> | undefined;
 
 /**
  * The programs of `names` that are missing or not built from the current sources (the build
- * script's `--check`, asked once per process).
+ * script's `--check`, asked once per process once no build runs), after waiting for a build that
+ * runs to make them ({@link awaitBuilt}).
  */
 export function missingTools(names: readonly Program[]): Program[] {
-  if (stale === undefined) {
+  awaitBuilt(names);
+  if (stale === undefined || !buildOver) {
     const checked = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts', 'build-control-plane.sh'), '--check'], { encoding: 'utf8' });
     stale = new Set([...(checked.stdout ?? '').matchAll(/build-control-plane: (\S+) is not built from the current sources/g)].map((m) => m[1]));
   }

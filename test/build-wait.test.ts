@@ -1,0 +1,120 @@
+/**
+ * The tests start while scripts/build-control-plane.sh builds (.ci/run): a suite that asks for a
+ * program waits until the build has made it, or has stopped, and no longer
+ * (tools/playground/programs.ts's awaitBuilt), and jest runs the suites that need no program first
+ * (test/_sequencer.js). Checked on a copy of the compiled module in a project of its own, whose build
+ * lock a `flock` holds as the build script does.
+ */
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const COMPILED = path.join(__dirname, '..', 'build', 'tools', 'playground', 'programs.js');
+
+/** A project with the compiled module and an empty cache folder. */
+function project(): { root: string; cache: string } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'build-wait-'));
+  fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'cdk8s-cluster-tls' }));
+  fs.mkdirSync(path.join(root, 'tools', 'playground'), { recursive: true });
+  fs.copyFileSync(COMPILED, path.join(root, 'tools', 'playground', 'programs.js'));
+  const cache = path.join(root, '.cache', 'control-plane');
+  fs.mkdirSync(path.join(cache, 'bin'), { recursive: true });
+  return { root, cache };
+}
+
+/** Holds the build's lock, as the build script does, until {@link release}d. */
+async function holdLock(cache: string): Promise<ChildProcess> {
+  fs.writeFileSync(path.join(cache, '.built'), '');
+  const holder = spawn('flock', [path.join(cache, '.build.lock'), 'sh', '-c', 'echo held; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+  await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+  return holder;
+}
+
+/** Ends the holder and what it runs (the lock goes with the last of them). */
+function release(holder: ChildProcess): void {
+  try {
+    process.kill(-holder.pid!);
+  } catch {
+    // already ended
+  }
+}
+
+/** Asks the copied module for a program's path in a process of its own; resolves with the ms it took. */
+function ask(root: string, program: string): Promise<number> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(path.join(root, 'tools', 'playground', 'programs.js'))}).tool(${JSON.stringify(program)})`], { stdio: 'ignore' });
+  return new Promise((resolve, reject) => child.once('exit', (code) => code === 0 ? resolve(Date.now() - started) : reject(new Error(`exit ${code}`))));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const hasFlock = spawnSync('sh', ['-c', 'command -v flock']).status === 0;
+
+(hasFlock || process.env.CI === 'true' ? describe : describe.skip)('a suite asking for a program while the build runs', () => {
+  test('waits until the build marks that program built, not for the rest of the build', async () => {
+    const { root, cache } = project();
+    const holder = await holdLock(cache);
+    try {
+      const asked = ask(root, 'kubectl');
+      await sleep(2500);
+      fs.appendFileSync(path.join(cache, '.built'), 'etcd\nkubectl\n');
+      const took = await asked;
+      expect(took).toBeGreaterThanOrEqual(2500);
+      expect(await ask(root, 'etcd')).toBeLessThan(2500);
+    } finally {
+      release(holder);
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  test('waits until the build stops when it never makes the program', async () => {
+    const { root, cache } = project();
+    const holder = await holdLock(cache);
+    try {
+      const asked = ask(root, 'tidb-server');
+      await sleep(2500);
+      release(holder);
+      expect(await asked).toBeGreaterThanOrEqual(2500);
+    } finally {
+      release(holder);
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  test('does not wait when no build runs', async () => {
+    const { root, cache } = project();
+    try {
+      fs.writeFileSync(path.join(cache, '.built'), '');
+      fs.writeFileSync(path.join(cache, '.build.lock'), '');
+      expect(await ask(root, 'tidb-server')).toBeLessThan(2000);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the order of the suites', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { buildStage } = require('./_tiers') as { buildStage: (file: string) => number };
+  const stage = (file: string) => buildStage(path.join(__dirname, file));
+
+  test('a suite that needs no program runs first, one that needs the control plane next, one that needs TiDB\'s last', () => {
+    expect(stage('names.test.ts')).toBe(0);
+    expect(stage('span.test.ts')).toBe(1);
+    expect(stage('rotation-runbooks.test.ts')).toBe(2);
+    expect(stage('sql-tls-tidb.test.ts')).toBe(2);
+  });
+
+  test('jest\'s sequencer puts them in that order and keeps its own within each', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const Sequencer = require('./_sequencer');
+    const files = ['rotation-runbooks.test.ts', 'span.test.ts', 'names.test.ts', 'control-plane.test.ts', 'main.test.ts'];
+    const context = { config: { cacheDirectory: fs.mkdtempSync(path.join(os.tmpdir(), 'sequencer-')), name: 'sequencer' }, hasteFS: { getSize: (p: string) => fs.statSync(p).size } };
+    const tests = files.map((f) => ({ path: path.join(__dirname, f), context, duration: undefined }));
+    const sorted: { path: string }[] = await new Sequencer({ contexts: [context] }).sort(tests);
+    const stages = sorted.map((t) => buildStage(t.path));
+    expect(stages).toEqual([...stages].sort());
+    expect(stages[0]).toBe(0);
+    expect(stages[stages.length - 1]).toBe(2);
+  });
+});

@@ -145,6 +145,9 @@ describe('the declared shapes', () => {
     dnsLabel: 'Not_A_Label', dnsSubdomain: 'Not_A_Subdomain', dnsName: 'no_dns.example', certificateDnsName: 'no_dns.example', ipAddress: '10.0.0.256',
     host: 'no host', goDuration: '90d', storageQuantity: '0Gi', image: 'Registry.example.com/Store:v1', timeZone: 'Mars/Olympus_Mons',
     release: '8.5', commonName: 'two\nlines', count: -1, positiveCount: 0, alertLabels: { severity: 'low' }, kubernetesLabels: { 'bad key!': 'x' },
+    port: 65536, migrationSourceId: '-source', migrationTaskName: 'a task', folderPath: './relay log', taskMode: 'all modes', helmReleaseName: 'Binlog',
+    chartRepository: 'http://charts.example.com', chartVersion: '^1.1.0', databaseUser: 'back up', backupType: 'Full', keyPrefix: '/backups',
+    storageProvider: 'AWS', storageRegion: '-west', bucket: 'my bucket', storageEndpoint: 'ftp://s3.example.com',
   };
 
   test('every rule has a refused value that its example is not', () => {

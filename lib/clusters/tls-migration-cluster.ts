@@ -26,7 +26,7 @@ import { compact, operatorObject } from './operator';
 import { ITlsCluster, PvReclaimPolicy } from './tls-cluster';
 import { ownComponent, tlsClusterShape, requireMountedSecretName, resolveCluster, rotationRestart } from './cluster-props';
 import { CdkPlusPackage, SecretRef, secretRef } from '../model/secret-ref';
-import { FullSpec, ShapeOf, acrossRules, checkProps, constructOf, countOf, declareShape, flag, listOf, objectOf, strings, text, withRules } from '../model/props';
+import { FullSpec, ShapeOf, checkProps, constructOf, countOf, declareShape, flag, listOf, objectOf, strings, text, withRules } from '../model/props';
 import { quantityOf, storageSize } from '../model/quantity';
 import { otherCommonNames, requireHost, requirePort } from '../model/validate';
 import { MigrationRecreationPhase, RECREATION_SHAPE, recreationTls } from '../model/recreation';
@@ -109,7 +109,7 @@ const MIGRATION_CLUSTER_SHAPE = declareShape('TlsMigrationCluster', withRules({
     loaderDir: { type: 'string', optional: true, rule: 'folderPath', default: SHOWN_VALUES.loaderDir },
   } satisfies ShapeOf<MigrationTaskProps>, false, 'the migration task: { name }'),
   recreation: objectOf(RECREATION_SHAPE, true, 'an object { phase }'),
-} satisfies ShapeOf<TlsMigrationClusterProps>, [...acrossRules(TLS_CLUSTER_SHAPE), singleNameMembers, sourceIdsOnce]));
+} satisfies ShapeOf<TlsMigrationClusterProps>, [singleNameMembers, sourceIdsOnce]));
 
 /** Props as the shape returns them: the members, sources and task with every default. */
 interface CheckedMigrationProps extends TlsMigrationClusterProps {

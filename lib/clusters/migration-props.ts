@@ -1,12 +1,10 @@
 /**
- * The props of `TlsMigrationCluster`: its members, the upstream sources, the downstream target and
- * the task. Only types: how they are checked is the shape of `tls-migration-cluster.ts`.
+ * The objects of `TlsMigrationCluster`'s props: its members, the upstream sources, the downstream
+ * target and the task. Only types: how they are checked is the shape of `tls-migration-cluster.ts`.
  */
-import type { MigrationRecreation } from '../model/recreation';
 import type { StorageSize } from '../model/quantity';
 import type { SecretRef } from '../model/secret-ref';
 import type { IDatabaseEndpoint } from './endpoints';
-import type { TlsClusterProps } from './tls-cluster';
 
 /** Settings of the master or the worker members. */
 export interface MigrationMemberProps {
@@ -130,37 +128,4 @@ export interface MigrationTaskProps {
    * @default './dumped_data'
    */
   readonly loaderDir?: string;
-}
-
-/** Props of {@link TlsMigrationCluster}. */
-export interface TlsMigrationClusterProps extends TlsClusterProps {
-  /**
-   * How the members find the database cluster's coordinator, passed through as `spec.discovery`.
-   * @default {}
-   */
-  readonly discovery?: { readonly [key: string]: any };
-  /**
-   * The master members.
-   * @default - defaults of each field
-   */
-  readonly master?: MigrationMemberProps;
-  /**
-   * The worker members.
-   * @default - defaults of each field
-   */
-  readonly worker?: MigrationWorkerProps;
-  /** The upstream databases, at least one. */
-  readonly sources: MigrationSource[];
-  /** The downstream database. */
-  readonly target: MigrationTarget;
-  /** The migration task. */
-  readonly task: MigrationTaskProps;
-  /**
-   * A re-creation with TLS of this cluster, which runs without it today: `stop` (the runbook
-   * stops the task and deletes the plain-text cluster), then `create` (the cluster with TLS, the
-   * task resumed from its checkpoint), one phase per commit; drop the prop once `create` is
-   * done. The operator cannot turn TLS on in a running migration cluster.
-   * @default - no re-creation: the cluster is created with TLS
-   */
-  readonly recreation?: MigrationRecreation;
 }

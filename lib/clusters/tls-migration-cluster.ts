@@ -23,16 +23,49 @@ import {
   recreationRunbookPath,
 } from '../model/output-layout';
 import { compact, operatorObject } from './operator';
-import { ITlsCluster, PvReclaimPolicy } from './tls-cluster';
+import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { ownComponent, tlsClusterShape, requireMountedSecretName, resolveCluster, rotationRestart } from './cluster-props';
 import { CdkPlusPackage, SecretRef, secretRef } from '../model/secret-ref';
 import { FullSpec, ShapeOf, checkProps, constructOf, countOf, declareShape, flag, listOf, objectOf, strings, text, withRules } from '../model/props';
 import { quantityOf, storageSize } from '../model/quantity';
 import { otherCommonNames, requireHost, requirePort } from '../model/validate';
-import { MigrationRecreationPhase, RECREATION_SHAPE, recreationTls } from '../model/recreation';
+import { MigrationRecreation, MigrationRecreationPhase, RECREATION_SHAPE, recreationTls } from '../model/recreation';
 import { registerRecreation } from '../app/registry';
 import { recreationRunbook } from '../documents/recreation-runbook';
-import { MigrationMemberProps, MigrationSource, MigrationTarget, MigrationTaskProps, MigrationWorkerProps, TlsMigrationClusterProps } from './migration-props';
+import { MigrationMemberProps, MigrationSource, MigrationTarget, MigrationTaskProps, MigrationWorkerProps } from './migration-props';
+
+/** Props of {@link TlsMigrationCluster}. */
+export interface TlsMigrationClusterProps extends TlsClusterProps {
+  /**
+   * How the members find the database cluster's coordinator, passed through as `spec.discovery`.
+   * @default {}
+   */
+  readonly discovery?: { readonly [key: string]: any };
+  /**
+   * The master members.
+   * @default - defaults of each field
+   */
+  readonly master?: MigrationMemberProps;
+  /**
+   * The worker members.
+   * @default - defaults of each field
+   */
+  readonly worker?: MigrationWorkerProps;
+  /** The upstream databases, at least one. */
+  readonly sources: MigrationSource[];
+  /** The downstream database. */
+  readonly target: MigrationTarget;
+  /** The migration task. */
+  readonly task: MigrationTaskProps;
+  /**
+   * A re-creation with TLS of this cluster, which runs without it today: `stop` (the runbook
+   * stops the task and deletes the plain-text cluster), then `create` (the cluster with TLS, the
+   * task resumed from its checkpoint), one phase per commit; drop the prop once `create` is
+   * done. The operator cannot turn TLS on in a running migration cluster.
+   * @default - no re-creation: the cluster is created with TLS
+   */
+  readonly recreation?: MigrationRecreation;
+}
 
 /** The members the operator runs from the `MigrationCluster`: the master and the worker. */
 const MEMBERS = componentsOf(ClusterKind.MIGRATION, DeployedBy.OPERATOR);

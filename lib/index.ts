@@ -43,6 +43,7 @@ export * from './clusters/tls-cluster';
 export * from './clusters/database-component-props';
 export * from './clusters/tls-database-cluster';
 export * from './clusters/database-monitor';
+export * from './clusters/migration-props';
 export * from './clusters/tls-migration-cluster';
 export * from './clusters/drainer-props';
 export * from './clusters/drainer-release';

@@ -8,7 +8,7 @@ import * as YAML from 'yaml';
 import { Construct } from 'constructs';
 import * as lib from '../lib';
 import { ClusterTls, ClusterTlsError, DrainerRelease, TlsDatabaseCluster } from '../lib';
-import { PropShape, PropSpec, RuleName, canonicalData, checkProps, declaredShapes, notPlainData } from '../lib/model/props';
+import { PropShape, PropSpec, RuleName, canonicalData, checkProps, declaredShapes, notPlainData, withRules } from '../lib/model/props';
 import { VALUE_RULES } from '../lib/model/rules';
 
 /** A map as the jsii runtime hands one over from Python, Java or Go: its mark, a read-only, non-enumerable symbol property. */
@@ -119,7 +119,28 @@ describe('the declared shapes', () => {
     // SqlTls is made by ClusterCertificates.enableSqlTls from options its caller's shape checked.
     const constructs = Object.entries(lib).filter(([name, v]) => typeof v === 'function' && v.prototype instanceof Construct && name !== 'SqlTls').map(([name]) => name);
     expect(constructs.length).toBeGreaterThan(5);
-    expect([...declaredShapes().keys()].sort()).toEqual(constructs.sort());
+    expect([...declaredShapes().keys()].filter((k) => !k.includes('.')).sort()).toEqual(constructs.sort());
+  });
+
+  test('the options of the methods that take them have their shapes declared, under the construct that has the method', () => {
+    const methods = [...declaredShapes().keys()].filter((k) => k.includes('.'));
+    // eslint-disable-next-line no-console
+    console.log(`method options declared: ${methods.join(', ')}`);
+    expect(methods).toEqual(expect.arrayContaining(['TlsDatabaseCluster.addMonitor', 'TlsDatabaseCluster.addSqlClient', 'ClusterCertificates.watchExpiry']));
+    for (const method of methods) {
+      const [construct, name] = method.split('.');
+      expect([method, typeof (lib as Record<string, any>)[construct]?.prototype?.[name]]).toEqual([method, 'function']);
+    }
+  });
+
+  test('a shape spread into another brings its rules across props, run before the other\'s own', () => {
+    const seen: string[] = [];
+    const base = withRules({ a: 'string?' }, [() => seen.push('base')]);
+    checkProps('test', {}, withRules({ ...base, b: 'string?' }, [() => seen.push('own')]));
+    expect(seen).toEqual(['base', 'own']);
+    seen.length = 0;
+    checkProps('test', {}, { ...base, c: 'string?' });
+    expect(seen).toEqual(['base']);
   });
 
   test('a required prop left out names the form it takes, with an example', () => {
@@ -145,6 +166,9 @@ describe('the declared shapes', () => {
     dnsLabel: 'Not_A_Label', dnsSubdomain: 'Not_A_Subdomain', dnsName: 'no_dns.example', certificateDnsName: 'no_dns.example', ipAddress: '10.0.0.256',
     host: 'no host', goDuration: '90d', storageQuantity: '0Gi', image: 'Registry.example.com/Store:v1', timeZone: 'Mars/Olympus_Mons',
     release: '8.5', commonName: 'two\nlines', count: -1, positiveCount: 0, alertLabels: { severity: 'low' }, kubernetesLabels: { 'bad key!': 'x' },
+    port: 65536, migrationSourceId: '-source', migrationTaskName: 'a task', folderPath: './relay log', taskMode: 'all modes', helmReleaseName: 'Binlog',
+    chartRepository: 'http://charts.example.com', chartVersion: '^1.1.0', databaseUser: 'back up', backupType: 'Full', keyPrefix: '/backups',
+    storageProvider: 'AWS', storageRegion: '-west', bucket: 'my bucket', storageEndpoint: 'ftp://s3.example.com',
   };
 
   test('every rule has a refused value that its example is not', () => {

@@ -92,9 +92,9 @@ export interface ExpiryWatchProps extends ExpiryWatchOptions {
  * The shape of {@link ExpiryWatchOptions}.
  * @internal
  */
-export const EXPIRY_WATCH_OPTIONS_SHAPE = {
+export const EXPIRY_WATCH_OPTIONS_SHAPE = declareShape('ClusterCertificates.watchExpiry', {
   leafThreshold: durationSpec(), caThreshold: durationSpec(), alertLabels: 'object?', ruleLabels: 'object?', prometheusRule: 'boolean?',
-} satisfies ShapeOf<ExpiryWatchOptions>;
+} satisfies ShapeOf<ExpiryWatchOptions>);
 
 /**
  * The props of a watch: the thresholds Go durations (the catalog's when left out), the alert labels

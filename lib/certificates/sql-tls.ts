@@ -12,7 +12,7 @@ import { SQL_PORT_RELOAD, SQL_TLS } from '../model/catalog-sql-tls';
 import { inputError } from '../model/errors';
 import type { ManagedCertificate } from '../model/expiry';
 import * as names from '../model/names';
-import { Checked, ShapeOf, checkProps, flag, withRules } from '../model/props';
+import { Checked, ShapeOf, checkProps, declareShape, flag, withRules } from '../model/props';
 import { isDnsLabel, requireCommonName, requireDnsLabel } from '../model/validate';
 import type { RunbookStep } from '../documents/runbook';
 import { CertificateSettings, IssuingMethod, TlsPlanSqlSecret, TlsPlanSqlTls } from '../plan/certificate-options';
@@ -167,7 +167,7 @@ function reloadUserRule(scope: IConstruct | string, options: SqlTlsOptions, at: 
 }
 
 /** The shape of {@link SqlClientOptions}. */
-export const SQL_CLIENT_SHAPE = { namespace: 'string?', commonName: 'string?' } satisfies ShapeOf<SqlClientOptions>;
+export const SQL_CLIENT_SHAPE = declareShape('TlsDatabaseCluster.addSqlClient', { namespace: 'string?', commonName: 'string?' } satisfies ShapeOf<SqlClientOptions>);
 
 /** What an application's Common Name may hold: what `REQUIRE SUBJECT` compares as written on every server. */
 const SQL_COMMON_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

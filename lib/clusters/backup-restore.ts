@@ -4,7 +4,7 @@
  */
 import { Construct, IConstruct } from 'constructs';
 import { ClusterKind, DeployedBy, SHOWN_VALUES, componentsOf } from '../model/catalog';
-import { inputError, shown } from '../model/errors';
+import { inputError } from '../model/errors';
 import * as names from '../model/names';
 import { operatorApiVersion } from '../model/settings';
 import type { ITlsDatabaseCluster } from './tls-cluster';
@@ -14,9 +14,8 @@ import { compact, operatorManifest } from './operator';
 import { OutputFile } from '../app/output-file';
 import { stringifyManifests } from '../yaml/emitter';
 import { RunbookStep } from '../documents/runbook';
-import { requireNoCredentials, requireUrl } from '../model/validate';
 import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-props';
-import { ShapeOf, checkProps, declareShape, objectOf, text } from '../model/props';
+import { Checked, ShapeOf, checkProps, declareShape, flag, objectOf, text, withRules } from '../model/props';
 
 /** The components a restore that loads data runs, each with a server certificate (importer, lightning). */
 const RESTORE_COMPONENTS = componentsOf(ClusterKind.DATABASE, DeployedBy.RESTORE);
@@ -143,19 +142,52 @@ interface Operation {
   readonly prefix: string;
 }
 
-/** The props of a backup and restore, as JavaScript types. */
-const BACKUP_RESTORE_SHAPE = declareShape('BackupRestore', {
+/** What a Backup and a Restore share: the backup type and key prefix, the construct's when left out. */
+const OPERATION = {
+  backupType: { type: 'string', optional: true, rule: 'backupType' },
+  prefix: { type: 'string', optional: true, rule: 'keyPrefix' },
+} satisfies ShapeOf<BackupOptions>;
+
+/** The bucket. */
+const S3_SHAPE = withRules({
+  provider: { type: 'string', rule: 'storageProvider', example: 'aws' },
+  region: { type: 'string', rule: 'storageRegion', example: 'us-east-1' },
+  bucket: { type: 'string', rule: 'bucket', example: 'orders-backups' },
+  prefix: OPERATION.prefix,
+  secretName: secretRef(false),
+  endpoint: { type: 'string', optional: true, rule: 'storageEndpoint' },
+  allowInsecureEndpoint: flag(false),
+} satisfies ShapeOf<S3Storage>, [secureEndpoint]);
+
+/** The props of a backup and restore: the fields, with their rules and defaults, and the rules across them. */
+const BACKUP_RESTORE_SHAPE = declareShape('BackupRestore', withRules({
   cluster: DATABASE_CLUSTER_PROP,
-  backup: objectOf({ backupType: 'string?', prefix: 'string?' }, true, 'an object of options, {} for the defaults'),
-  restore: objectOf({ backupType: 'string?', prefix: 'string?', useLightning: 'boolean?' }, true, 'an object of options, {} for the defaults'),
-  s3: objectOf({
-    provider: { type: 'string', example: 'aws' }, region: { type: 'string', example: 'us-east-1' }, bucket: { type: 'string', example: 'orders-backups' }, prefix: 'string?', secretName: secretRef(false), endpoint: 'string?', allowInsecureEndpoint: 'boolean?',
-  }, false, 'the bucket: { provider, region, bucket, secretName }'),
+  backup: objectOf(OPERATION, true, 'an object of options, {} for the defaults'),
+  restore: objectOf({ ...OPERATION, useLightning: flag(true) } satisfies ShapeOf<RestoreOptions>, true, 'an object of options, {} for the defaults'),
+  s3: objectOf(S3_SHAPE, false, 'the bucket: { provider, region, bucket, secretName }'),
   credentialsSecretName: secretRef(false),
-  user: { ...text('a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need', false), example: 'backup' },
-  backupType: 'string?',
-  sendCredToStore: 'boolean?',
-} satisfies ShapeOf<BackupRestoreProps>);
+  user: { ...text('a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need', false), rule: 'databaseUser', example: 'backup' },
+  backupType: { type: 'string', optional: true, rule: 'backupType', default: DEFAULT_BACKUP_TYPE },
+  sendCredToStore: flag(true),
+} satisfies ShapeOf<BackupRestoreProps>, [backupOrRestore]));
+
+/** Props as {@link BACKUP_RESTORE_SHAPE} returns them, with their defaults. */
+type CheckedBackupRestoreProps = Checked<BackupRestoreProps, typeof BACKUP_RESTORE_SHAPE>;
+
+/** Refuses props that ask for neither a backup nor a restore. */
+function backupOrRestore(scope: IConstruct | string, props: BackupRestoreProps): void {
+  if (props.backup === undefined && props.restore === undefined) {
+    inputError(scope, 'backup, restore', undefined, 'a backup, a restore or both (for example backup: {})');
+  }
+}
+
+/** Refuses an `http://` endpoint without `allowInsecureEndpoint`: the backup and the storage access keys travel over it. */
+function secureEndpoint(scope: IConstruct | string, s3: S3Storage, at: string): void {
+  if (s3.endpoint?.startsWith('http://') && !s3.allowInsecureEndpoint) {
+    inputError(scope, `${at}endpoint`, s3.endpoint,
+      `an https:// URL, since the backup and the storage access keys travel over it; set ${at}allowInsecureEndpoint to true to accept http://`);
+  }
+}
 
 /**
  * A `Backup` and/or a `Restore` of a TLS database cluster to or from an S3-compatible bucket
@@ -192,12 +224,14 @@ export class BackupRestore extends Construct {
 
   constructor(scope: Construct, id: string, props: BackupRestoreProps) {
     super(scope, id);
-    const resolved = resolveBackupRestoreProps(this, props);
+    const checked: CheckedBackupRestoreProps = checkProps(this, props, BACKUP_RESTORE_SHAPE);
+    props = checked;
+    const resolved = resolveBackupRestoreProps(this, checked);
     const { prefix, backupType } = resolved;
     const { cluster } = props;
 
     this.namespace = cluster.namespace;
-    const operations = resolveOperations(this, props, backupType, prefix);
+    const operations = resolveOperations(props, backupType, prefix);
     this.restoreSecretNames = this.addRestoreCertificates(props);
 
     const files = operations.map((op) => ({ op, file: this.declareOperation(props, op, resolved) }));
@@ -275,53 +309,28 @@ interface ResolvedBackupRestoreProps {
   readonly s3SecretName: string;
 }
 
-/** Checks the props, in the order their mistakes are reported, and applies their defaults. */
-function resolveBackupRestoreProps(scope: IConstruct, props: BackupRestoreProps): ResolvedBackupRestoreProps {
-  checkProps(scope, props, BACKUP_RESTORE_SHAPE);
-  const { cluster } = props;
-  if (props.backup === undefined && props.restore === undefined) {
-    inputError(scope, 'backup, restore', undefined, 'a backup, a restore or both (for example backup: {})');
-  }
-  const s3 = props.s3;
-  checkS3(scope, s3);
+/** The settings every operation shares, of props the shape checked: the key prefix, and the Secrets checked against the cluster's certificates. */
+function resolveBackupRestoreProps(scope: IConstruct, props: CheckedBackupRestoreProps): ResolvedBackupRestoreProps {
+  const { cluster, s3 } = props;
   const s3SecretName = requireExternalSecretName(scope, 's3.secretName', s3.secretName, cluster.certificates);
-  const credentialsSecretName = requireExternalSecretName(scope, 'credentialsSecretName', props.credentialsSecretName, cluster.certificates);
-  requireText(scope, 'user', props.user,
-    /^[^\s'"`$\\]+$/, 'a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need');
-  const sendCredToStore = props.sendCredToStore ?? true;
-  const prefix = s3.prefix ?? names.backupPrefix(cluster.namespace, cluster.clusterName);
-  requirePrefix(scope, 's3.prefix', prefix);
-  const backupType = props.backupType ?? DEFAULT_BACKUP_TYPE;
-  requireBackupType(scope, 'backupType', backupType);
-  return { sendCredToStore, prefix, backupType, credentialsSecretName, s3SecretName };
-}
-
-/** Checks the bucket's fields (an `http://` endpoint only with `allowInsecureEndpoint`). */
-function checkS3(scope: IConstruct, s3: S3Storage): void {
-  requireText(scope, 's3.provider', s3.provider, /^[a-z0-9][a-z0-9-]*$/, 'a storage provider name such as "aws" or "ceph"');
-  requireText(scope, 's3.region', s3.region, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a region such as "us-west-2"');
-  requireText(scope, 's3.bucket', s3.bucket, /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a bucket name (letters, digits, \'-\', \'_\' and \'.\')');
-  const allowInsecureEndpoint = s3.allowInsecureEndpoint ?? false;
-  if (s3.endpoint !== undefined) {
-    const expected = 'the storage service\'s URL, such as "https://s3.example.com" (a port after the host, as in "https://s3.example.com:9000")';
-    requireUrl(scope, 's3.endpoint', s3.endpoint, ['https', 'http'], expected);
-    requireText(scope, 's3.endpoint', s3.endpoint, /^https?:\/\/[^\s'"`$\\]+$/, expected);
-    if (s3.endpoint.startsWith('http://') && !allowInsecureEndpoint) {
-      inputError(scope, 's3.endpoint', s3.endpoint,
-        'an https:// URL, since the backup and the storage access keys travel over it; set s3.allowInsecureEndpoint to true to accept http://');
-    }
-  }
+  return {
+    sendCredToStore: props.sendCredToStore,
+    prefix: s3.prefix ?? names.backupPrefix(cluster.namespace, cluster.clusterName),
+    backupType: props.backupType,
+    credentialsSecretName: requireExternalSecretName(scope, 'credentialsSecretName', props.credentialsSecretName, cluster.certificates),
+    s3SecretName,
+  };
 }
 
 /** The requested operations, Backup before Restore, each with its options checked and the shared defaults applied. */
-function resolveOperations(scope: IConstruct, props: BackupRestoreProps, backupType: string, prefix: string): Operation[] {
+function resolveOperations(props: BackupRestoreProps, backupType: string, prefix: string): Operation[] {
   const { cluster } = props;
   const operations: Operation[] = [];
   if (props.backup !== undefined) {
-    operations.push(resolveOperation(scope, 'backup', props.backup, { kind: 'Backup', name: names.backupName(cluster.clusterName), endpoint: 'from', backupType, prefix }));
+    operations.push(resolveOperation(props.backup, { kind: 'Backup', name: names.backupName(cluster.clusterName), endpoint: 'from', backupType, prefix }));
   }
   if (props.restore !== undefined) {
-    operations.push(resolveOperation(scope, 'restore', props.restore, { kind: 'Restore', name: names.restoreName(cluster.clusterName), endpoint: 'to', backupType, prefix }));
+    operations.push(resolveOperation(props.restore, { kind: 'Restore', name: names.restoreName(cluster.clusterName), endpoint: 'to', backupType, prefix }));
   }
   return operations;
 }
@@ -345,35 +354,7 @@ function operationSpec(props: BackupRestoreProps, op: Operation, { sendCredToSto
   });
 }
 
-/** One operation's options checked, over the shared defaults. */
-function resolveOperation(scope: IConstruct, field: 'backup' | 'restore', options: BackupOptions | RestoreOptions, defaults: Operation): Operation {
-  if (options === null || typeof options !== 'object') {
-    inputError(scope, field, shown(options), 'an object of options, {} for the defaults');
-  }
-  const backupType = options.backupType ?? defaults.backupType;
-  requireBackupType(scope, `${field}.backupType`, backupType);
-  const prefix = options.prefix ?? defaults.prefix;
-  requirePrefix(scope, `${field}.prefix`, prefix);
-  return { ...defaults, backupType, prefix };
-}
-
-/** Refuses a value that is not a string matching `pattern`, or one with a URL's user name or password (without repeating it). */
-function requireText(scope: IConstruct, field: string, value: unknown, pattern: RegExp, expected: string): void {
-  requireNoCredentials(scope, field, value, `${expected}, without a user name or password in it (no 'user:password@')`);
-  if (typeof value !== 'string' || !pattern.test(value)) {
-    inputError(scope, field, shown(value), expected);
-  }
-}
-
-/** Refuses a backup type that is not a lowercase word. */
-function requireBackupType(scope: IConstruct, field: string, value: unknown): void {
-  requireText(scope, field, value, /^[a-z]+$/, 'a backup type such as "full"');
-}
-
-/** Refuses a key prefix with spaces or quotes, or starting or ending with '/'. */
-function requirePrefix(scope: IConstruct, field: string, value: unknown): void {
-  requireText(scope, field, value, /^[^/\s'"`$\\][^\s'"`$\\]*$/, 'a key prefix without spaces or quotes that does not start with \'/\'');
-  if ((value as string).endsWith('/')) {
-    inputError(scope, field, shown(value), 'a key prefix that does not end with \'/\'');
-  }
+/** One operation's options, which the shape checked, over the shared defaults. */
+function resolveOperation(options: BackupOptions | RestoreOptions, defaults: Operation): Operation {
+  return { ...defaults, backupType: options.backupType ?? defaults.backupType, prefix: options.prefix ?? defaults.prefix };
 }

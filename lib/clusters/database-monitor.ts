@@ -95,7 +95,7 @@ function pinnedImage(scope: IConstruct | string, image: MonitorImage, at: string
  * The options of a monitor ({@link DatabaseMonitorOptions}), as JavaScript types.
  * @internal
  */
-export const DATABASE_MONITOR_OPTIONS_SHAPE = {
+export const DATABASE_MONITOR_OPTIONS_SHAPE = declareShape('TlsDatabaseCluster.addMonitor', {
   name: { type: 'string', optional: true, rule: 'dnsLabel' },
   prometheus: { ...objectOf(IMAGE), default: DEFAULT_PROMETHEUS },
   grafana: { ...objectOf(IMAGE), default: DEFAULT_GRAFANA },
@@ -103,7 +103,7 @@ export const DATABASE_MONITOR_OPTIONS_SHAPE = {
   reloader: objectOf(IMAGE, false, 'the reloader image as { baseImage, version }: the operator\'s DatabaseMonitor requires it'),
   imagePullPolicy: { ...oneOf(Object.values(MonitorImagePullPolicy)), default: MonitorImagePullPolicy.IF_NOT_PRESENT },
   expiryWatch: constructOf((w) => w instanceof ExpiryWatch, 'an ExpiryWatch, as ClusterCertificates.watchExpiry() returns it', true),
-} satisfies ShapeOf<DatabaseMonitorOptions>;
+} satisfies ShapeOf<DatabaseMonitorOptions>);
 
 /**
  * The props of a monitor: the clusters first, whose first names the monitor when `name` is left

@@ -1,54 +1,66 @@
 /**
- * The checks of a drainer release's props, in the order their mistakes are reported, and their
- * resolution into the settings the construct and its chart values are made from. A mistake throws
- * at the construct's path; a configuration is never repeated in a message, since it may hold
- * credentials.
+ * The shape of a drainer release's props (each field's rule and default, and the rules across
+ * them, which the walker runs in the order their mistakes are reported) and their resolution into
+ * the settings the construct and its chart values are made from. A mistake throws at the
+ * construct's path; a configuration is never repeated in a message, since it may hold credentials.
  */
 import type { Construct, IConstruct } from 'constructs';
-import * as semver from 'semver';
 import * as TOML from 'smol-toml';
 import { COMPONENTS } from '../model/catalog';
-import { Description, describeType, describeValue, hasCredentials, inputError, shown } from '../model/errors';
+import { Description, describeValue, hasCredentials, inputError, shown } from '../model/errors';
 import * as names from '../model/names';
-import { ShapeOf, declareShape, objectOf, oneOf, strings } from '../model/props';
+import { Checked, ShapeOf, declareShape, objectOf, oneOf, strings, withRules } from '../model/props';
 import { durationSpec, durationText } from '../model/duration';
-import { storageSize } from '../model/quantity';
+import { quantityOf, storageSize } from '../model/quantity';
 import { secretRef } from '../model/secret-ref';
-import {
-  isDnsLabel, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireDuration, requireExtraCommonNames, requireNoCredentials, requireQuantity,
-  requireUrl,
-} from '../model/validate';
-import { requireRelease } from '../model/versions';
+import { otherCommonNames, requireDerivedLabels, requireDnsLabel, requireDnsSubdomain, requireNoCredentials } from '../model/validate';
 import { DATABASE_CLUSTER_PROP, requireExternalSecretName } from './cluster-props';
 import {
-  DEFAULT_ARGO_CD_NAMESPACE, DEFAULT_ARGO_CD_PROJECT, DEFAULT_DRAINER_CHART, DEFAULT_DRAINER_STORAGE, DEFAULT_GITOPS_INTERVAL, DrainerDownstreamTls,
-  DrainerReleaseProps, GitOpsEngine,
+  DEFAULT_ARGO_CD_NAMESPACE, DEFAULT_ARGO_CD_PROJECT, DEFAULT_DRAINER_CHART, DEFAULT_DRAINER_STORAGE, DEFAULT_GITOPS_INTERVAL, DrainerChart,
+  DrainerDownstreamTls, DrainerReleaseProps, GitOpsEngine,
 } from './drainer-props';
 import type { ITlsDatabaseCluster } from './tls-cluster';
-import { HELM_RELEASE_MAX } from '../model/limits';
 
-/** The props of a drainer release, as JavaScript types. */
-export const DRAINER_RELEASE_SHAPE = declareShape('DrainerRelease', {
+/** The chart: a name in a repository, or a reference helm resolves itself, at an exact version. */
+const CHART_SHAPE = withRules({
+  name: { type: 'string', optional: true, default: DEFAULT_DRAINER_CHART },
+  repository: { type: 'string', optional: true, rule: 'chartRepository' },
+  version: { type: 'string', rule: 'chartVersion', example: '1.1.0' },
+} satisfies ShapeOf<DrainerChart>, [chartName]);
+
+const COMMON_NAMES = { ...strings('a list of Common Names'), rule: 'commonName' } as const;
+
+/** TLS to the downstream database and the checkpoint database. */
+const DOWNSTREAM_SHAPE = withRules({
+  secretName: secretRef(false),
+  allowedCommonNames: COMMON_NAMES,
+  checkpointSecretName: secretRef(),
+  checkpointAllowedCommonNames: COMMON_NAMES,
+} satisfies ShapeOf<DrainerDownstreamTls>, [checkpointNamesNeedSecret]);
+
+/** The props of a drainer release: the fields, with their rules and defaults, and the rules across them, in the order their mistakes are reported. */
+export const DRAINER_RELEASE_SHAPE = declareShape('DrainerRelease', withRules({
   cluster: DATABASE_CLUSTER_PROP,
-  releaseName: { type: 'string', example: 'binlog' },
-  drainerName: 'string?',
-  chart: objectOf({ name: 'string?', repository: 'string?', version: { type: 'string', example: '1.1.0' } }, false, 'the drainer chart, with at least its exact version: { version: "1.1.0" }'),
-  version: 'string?',
-  storage: storageSize(),
-  storageClassName: 'string?',
+  releaseName: { type: 'string', rule: 'helmReleaseName', example: 'binlog' },
+  drainerName: { type: 'string', optional: true, rule: 'dnsLabel' },
+  chart: objectOf(CHART_SHAPE, false, 'the drainer chart, with at least its exact version: { version: "1.1.0" }'),
+  version: { type: 'string', optional: true, rule: 'release', default: (props: DrainerReleaseProps) => props.cluster.version },
+  storage: { ...storageSize(), rule: 'storageQuantity', default: DEFAULT_DRAINER_STORAGE },
+  storageClassName: { type: 'string', optional: true, rule: 'dnsSubdomain' },
   config: { type: 'string', optional: true, expected: 'a TOML document as a string (the chart value config is text)', kind: 'configMapData' },
   configSecret: secretRef(),
-  extraAllowedCommonNames: strings('a list of Common Names'),
-  downstreamTls: objectOf({
-    secretName: secretRef(false), allowedCommonNames: strings('a list of Common Names'), checkpointSecretName: secretRef(),
-    checkpointAllowedCommonNames: strings('a list of Common Names'),
-  }),
+  extraAllowedCommonNames: COMMON_NAMES,
+  downstreamTls: objectOf(DOWNSTREAM_SHAPE),
   extraValues: { type: 'object', optional: true, expected: 'an object of chart values', data: true },
   gitOps: oneOf(Object.values(GitOpsEngine)),
-  gitOpsInterval: durationSpec(),
-  argoCdNamespace: 'string?',
-  argoCdProject: 'string?',
-} satisfies ShapeOf<DrainerReleaseProps>);
+  gitOpsInterval: { ...durationSpec(), rule: 'goDuration', default: DEFAULT_GITOPS_INTERVAL },
+  // Checked with Argo CD alone (argoCdSettings), which is the only engine that reads them.
+  argoCdNamespace: { type: 'string', optional: true, default: DEFAULT_ARGO_CD_NAMESPACE },
+  argoCdProject: { type: 'string', optional: true, default: DEFAULT_ARGO_CD_PROJECT },
+} satisfies ShapeOf<DrainerReleaseProps>, [oneDrainer, drainerNameFree, ownValuesKept, gitOpsRepository, configSource, argoCdSettings]));
+
+/** Props as {@link DRAINER_RELEASE_SHAPE} returns them, with their defaults. */
+export type CheckedDrainerProps = Checked<DrainerReleaseProps, typeof DRAINER_RELEASE_SHAPE>;
 
 /** Chart values the construct writes itself; `extraValues` may not set them. */
 const OWN_VALUES = ['clusterName', 'drainerName', 'clusterVersion', 'storage', 'storageClassName', 'tlsCluster', 'tlsSyncer', 'config'];
@@ -98,53 +110,50 @@ export interface ResolvedDownstreamTls {
   readonly checkpointAllowedCommonNames?: string[];
 }
 
-/** Checks the props that {@link checkProps} accepted, in the order their mistakes are reported, and applies their defaults. */
-export function resolveDrainerProps(scope: Construct, props: DrainerReleaseProps): ResolvedDrainerProps {
+/**
+ * The settings the construct derives values from, of props {@link DRAINER_RELEASE_SHAPE} checked:
+ * the drainer's effective name, the chart, and the Secrets by name, each checked against the
+ * cluster's certificates (which are another construct's, so not the shape's).
+ */
+export function resolveDrainerProps(scope: Construct, props: CheckedDrainerProps): ResolvedDrainerProps {
   const { cluster } = props;
-  const { clusterName, namespace } = cluster;
-  checkReleaseName(scope, props.releaseName);
-  if (cluster.certificates.hasComponent('drainer')) {
-    inputError(scope, 'releaseName', props.releaseName,
-      `no second drainer for cluster ${namespace}/${clusterName}: one is already declared`);
-  }
-  const drainerName = checkDrainerName(scope, clusterName, props.releaseName, props.drainerName);
-  const chart = resolveChart(scope, props);
-  const version = props.version ?? cluster.version;
-  requireRelease(scope, 'version', version);
-  const storage = requireQuantity(scope, 'storage', props.storage ?? DEFAULT_DRAINER_STORAGE);
-  if (props.storageClassName !== undefined) {
-    requireDnsSubdomain(scope, 'storageClassName', props.storageClassName);
-  }
-  const extraAllowedCommonNames = requireExtraCommonNames(scope, 'extraAllowedCommonNames', props.extraAllowedCommonNames, cluster.commonName);
-  if (props.config !== undefined && typeof props.config !== 'string') {
-    inputError(scope, 'config', describeType(props.config), 'a TOML document as a string (the chart value config is text)');
-  }
-  checkExtraValues(scope, props.extraValues);
-  const downstream = resolveDownstreamTls(scope, props.downstreamTls, cluster);
-  checkGitOps(scope, props.gitOps, chart);
-  const configSecret = checkConfigSource(scope, props, cluster);
-  const gitOpsInterval = durationText(props.gitOpsInterval ?? DEFAULT_GITOPS_INTERVAL);
-  requireDuration(scope, 'gitOpsInterval', gitOpsInterval);
-  const argoCd = resolveArgoCd(scope, props);
-  return { drainerName, chart, version, storage, extraAllowedCommonNames, downstream, configSecret, gitOpsInterval, argoCd };
+  const chart = props.chart as Required<Pick<DrainerChart, 'name'>> & DrainerChart;
+  return {
+    drainerName: names.drainerName(cluster.clusterName, props.releaseName, props.drainerName),
+    chart: { name: chart.name, repository: chart.repository, version: chart.version },
+    version: props.version,
+    storage: quantityOf(props.storage),
+    extraAllowedCommonNames: otherCommonNames(props.extraAllowedCommonNames, cluster.commonName),
+    downstream: resolveDownstreamTls(scope, props.downstreamTls, cluster),
+    configSecret: props.configSecret === undefined ? undefined : requireExternalSecretName(scope, 'configSecret', props.configSecret, cluster.certificates),
+    gitOpsInterval: durationText(props.gitOpsInterval),
+    argoCd: props.gitOps !== GitOpsEngine.ARGO_CD ? undefined : {
+      namespace: props.argoCdNamespace, project: props.argoCdProject, applicationName: names.drainerApplicationName(cluster.namespace, props.releaseName),
+    },
+  };
 }
 
-/** Checks the Argo CD props and applies their defaults, with {@link GitOpsEngine.ARGO_CD}; without it they are not read. */
-function resolveArgoCd(scope: IConstruct, props: DrainerReleaseProps): ResolvedArgoCd | undefined {
-  if (props.gitOps !== GitOpsEngine.ARGO_CD) {
-    return undefined;
+/** Refuses a second drainer for one cluster: the chart's objects, and its certificate, are one per cluster. */
+function oneDrainer(scope: IConstruct | string, props: DrainerReleaseProps): void {
+  const { cluster } = props;
+  if (cluster.certificates.hasComponent('drainer')) {
+    inputError(scope, 'releaseName', props.releaseName, `no second drainer for cluster ${cluster.namespace}/${cluster.clusterName}: one is already declared`);
   }
-  const namespace = props.argoCdNamespace ?? DEFAULT_ARGO_CD_NAMESPACE;
-  requireDnsLabel(scope, 'argoCdNamespace', namespace);
-  const project = props.argoCdProject ?? DEFAULT_ARGO_CD_PROJECT;
-  requireDnsSubdomain(scope, 'argoCdProject', project);
-  const applicationName = names.drainerApplicationName(props.cluster.namespace, props.releaseName);
-  requireDerivedLabels(scope, 'releaseName', props.releaseName, [applicationName]);
-  return { namespace, project, applicationName };
+}
+
+/** Checks the Argo CD settings and the `Application`'s name, with {@link GitOpsEngine.ARGO_CD}; without it they are not read. */
+function argoCdSettings(scope: IConstruct | string, props: DrainerReleaseProps): void {
+  if (props.gitOps !== GitOpsEngine.ARGO_CD) {
+    return;
+  }
+  // The shape's defaults fill them in.
+  requireDnsLabel(scope, 'argoCdNamespace', props.argoCdNamespace!);
+  requireDnsSubdomain(scope, 'argoCdProject', props.argoCdProject!);
+  requireDerivedLabels(scope, 'releaseName', props.releaseName, [names.drainerApplicationName(props.cluster.namespace, props.releaseName)]);
 }
 
 /** Refuses `extraValues` keys the construct sets itself, without showing the value (chart values may hold credentials). */
-function checkExtraValues(scope: IConstruct, extraValues: DrainerReleaseProps['extraValues']): void {
+function ownValuesKept(scope: IConstruct | string, { extraValues }: DrainerReleaseProps): void {
   const clash = Object.keys(extraValues ?? {}).find((k) => OWN_VALUES.includes(k));
   if (clash !== undefined) {
     inputError(scope, `extraValues.${clash}`, new Description('a value, not shown since chart values may hold credentials'),
@@ -152,7 +161,15 @@ function checkExtraValues(scope: IConstruct, extraValues: DrainerReleaseProps['e
   }
 }
 
-/** Checks the downstream TLS settings and resolves their Secrets to names, once. */
+/** Refuses Common Names for the checkpoint database without its Secret: the chart would write them where they check the downstream database. */
+function checkpointNamesNeedSecret(scope: IConstruct | string, downstream: DrainerDownstreamTls, at: string): void {
+  if (downstream.checkpointAllowedCommonNames !== undefined && downstream.checkpointSecretName === undefined) {
+    inputError(scope, `${at}checkpointAllowedCommonNames`, downstream.checkpointAllowedCommonNames,
+      `nothing without ${at}checkpointSecretName: the chart writes the list into the checkpoint's TLS section, which it writes only for a checkpoint Secret; set checkpointSecretName, or move the names to allowedCommonNames`);
+  }
+}
+
+/** The downstream TLS settings, their Secrets checked against the cluster's certificates and by name. */
 function resolveDownstreamTls(scope: Construct, downstream: DrainerDownstreamTls | undefined, cluster: ITlsDatabaseCluster): ResolvedDownstreamTls | undefined {
   if (downstream === undefined) {
     return undefined;
@@ -161,22 +178,12 @@ function resolveDownstreamTls(scope: Construct, downstream: DrainerDownstreamTls
   const checkpointSecretName = downstream.checkpointSecretName === undefined ? undefined
     : requireExternalSecretName(scope, 'downstreamTls.checkpointSecretName', downstream.checkpointSecretName, cluster.certificates);
   // Lists of their own: no certificate Common Name of this cluster is implied (hence the empty one).
-  const allowedCommonNames = downstream.allowedCommonNames === undefined ? undefined
-    : requireExtraCommonNames(scope, 'downstreamTls.allowedCommonNames', downstream.allowedCommonNames, '');
-  if (downstream.checkpointAllowedCommonNames !== undefined && checkpointSecretName === undefined) {
-    inputError(scope, 'downstreamTls.checkpointAllowedCommonNames', downstream.checkpointAllowedCommonNames,
-      'nothing without downstreamTls.checkpointSecretName: the chart writes the list into the checkpoint\'s TLS section, which it writes only for a checkpoint Secret; set checkpointSecretName, or move the names to allowedCommonNames');
-  }
-  const checkpointAllowedCommonNames = downstream.checkpointAllowedCommonNames === undefined ? undefined
-    : requireExtraCommonNames(scope, 'downstreamTls.checkpointAllowedCommonNames', downstream.checkpointAllowedCommonNames, '');
-  return { secretName, checkpointSecretName, allowedCommonNames, checkpointAllowedCommonNames };
+  const names = (list: string[] | undefined) => (list === undefined ? undefined : otherCommonNames(list, ''));
+  return { secretName, checkpointSecretName, allowedCommonNames: names(downstream.allowedCommonNames), checkpointAllowedCommonNames: names(downstream.checkpointAllowedCommonNames) };
 }
 
-/** Checks the GitOps engine, which needs the chart's repository to fetch the chart from. */
-function checkGitOps(scope: IConstruct, gitOps: GitOpsEngine | undefined, chart: ResolvedChart): void {
-  if (gitOps !== undefined && !Object.values(GitOpsEngine).includes(gitOps)) {
-    inputError(scope, 'gitOps', gitOps, `one of ${Object.values(GitOpsEngine).map((e) => `"${e}"`).join(', ')}`);
-  }
+/** Refuses a GitOps engine without the chart's repository, which it fetches the chart from. */
+function gitOpsRepository(scope: IConstruct | string, { gitOps, chart }: DrainerReleaseProps): void {
   if (gitOps !== undefined && chart.repository === undefined) {
     inputError(scope, 'chart.repository', undefined, `the chart repository's URL: ${gitOps} fetches the chart itself`);
   }
@@ -216,9 +223,9 @@ function isEmptyValue(value: unknown): boolean {
 /**
  * Refuses a configuration a GitOps engine would carry into the manifests with a credential in it
  * (Flux takes it from `configSecret` instead), `configSecret` beside `config` or without Flux, and
- * a `config` that is no TOML document. Never repeats the configuration: it may hold credentials.
+ * a `config` that is no TOML document; the Secret itself is checked with the cluster's certificates. Never repeats the configuration: it may hold credentials.
  */
-function checkConfigSource(scope: Construct, props: DrainerReleaseProps, cluster: ITlsDatabaseCluster): string | undefined {
+function configSource(scope: IConstruct | string, props: DrainerReleaseProps): void {
   const { config, configSecret, gitOps } = props;
   if (configSecret !== undefined) {
     if (config !== undefined) {
@@ -228,10 +235,10 @@ function checkConfigSource(scope: Construct, props: DrainerReleaseProps, cluster
       inputError(scope, 'gitOps', gitOps, `"${GitOpsEngine.FLUX}" with configSecret: only Flux takes chart values from a Secret (valuesFrom); `
         + 'without Flux, give the configuration in config (it goes to the values file)');
     }
-    return requireExternalSecretName(scope, 'configSecret', configSecret, cluster.certificates);
+    return;
   }
   if (config === undefined) {
-    return undefined;
+    return;
   }
   let parsed: unknown;
   try {
@@ -245,67 +252,40 @@ function checkConfigSource(scope: Construct, props: DrainerReleaseProps, cluster
       ? 'no credential in a configuration the HelmRelease writes into the manifests: put the configuration in a Secret you create, as values (the runbook shows how), and name it in configSecret'
       : 'no credential in a configuration the Application writes into the manifests: Argo CD takes chart values from the Application only; install with Flux and configSecret, or with the runbook\'s helm install');
   }
-  return undefined;
 }
 
-/** Checks the release name against Helm's rules. */
-function checkReleaseName(scope: IConstruct, releaseName: string): void {
-  if (typeof releaseName !== 'string' || !isDnsLabel(releaseName) || releaseName.length > HELM_RELEASE_MAX) {
-    inputError(scope, 'releaseName', shown(releaseName),
-      `a Helm release name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most ${HELM_RELEASE_MAX} characters`);
-  }
-}
-
-/** Checks the chart and applies the default chart name. */
-function resolveChart(scope: IConstruct, props: DrainerReleaseProps): ResolvedChart {
-  if (props.chart === undefined || typeof props.chart !== 'object') {
-    inputError(scope, 'chart', shown(props.chart), 'the drainer chart, with at least its exact version: { version: "1.1.0" }');
-  }
-  const name = props.chart.name ?? DEFAULT_DRAINER_CHART;
-  const { repository, version } = props.chart;
-  if (repository !== undefined) {
-    const expected = 'a repository URL starting with https:// (or oci:// for an OCI registry), without a trailing \'/\'';
-    requireUrl(scope, 'chart.repository', repository, ['https', 'oci'], expected);
-    if (!/^(https|oci):\/\/[^\s'"$`\\]+[^/\s'"$`\\]$/.test(repository)) {
-      inputError(scope, 'chart.repository', shown(repository), expected);
+/** Refuses a chart name of the wrong form: a name in the repository, or without one a reference helm resolves (never holding a credential). */
+function chartName(scope: IConstruct | string, chart: DrainerChart, at: string): void {
+  // The shape's default fills it in.
+  const name = chart.name!;
+  if (chart.repository !== undefined) {
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
+      inputError(scope, `${at}name`, shown(name), 'the chart\'s name in the repository: lowercase letters, digits and \'-\'');
     }
-    if (typeof name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
-      inputError(scope, 'chart.name', shown(name), 'the chart\'s name in the repository: lowercase letters, digits and \'-\'');
-    }
-  } else {
-    requireNoCredentials(scope, 'chart.name', name);
-    if (typeof name !== 'string' || !/^[A-Za-z0-9._/:@-]+$/.test(name)) {
-      inputError(scope, 'chart.name', shown(name), 'a chart reference for helm, such as "myrepo/drainer" or "./charts/drainer" (letters, digits and . _ / : @ -)');
-    }
+    return;
   }
-  if (typeof version !== 'string' || semver.valid(version.replace(/^v/, '')) === null) {
-    inputError(scope, 'chart.version', shown(version),
-      'an exact chart version such as "1.1.0" (SemVer, optionally prefixed with v): a range or "latest" makes the install unrepeatable');
+  requireNoCredentials(scope, `${at}name`, name);
+  if (!/^[A-Za-z0-9._/:@-]+$/.test(name)) {
+    inputError(scope, `${at}name`, shown(name), 'a chart reference for helm, such as "myrepo/drainer" or "./charts/drainer" (letters, digits and . _ / : @ -)');
   }
-  return { name, repository, version };
 }
 
 /**
- * The drainer's effective name (its `drainerName`, else the chart's `${cluster_name}-${release_name}-drainer`),
- * checked here rather than by the certificates, so that a mistake is reported at the drainer: a
- * DNS-1123 label, and not the service of another component of the cluster, which it would shadow.
+ * Refuses a drainer name (its `drainerName`, else the chart's `${cluster_name}-${release_name}-drainer`)
+ * the certificates would refuse, so that the mistake is reported at the drainer: one derived from
+ * the release name that is no DNS-1123 label, or the service of another component of the cluster,
+ * which the drainer's would shadow.
  */
-function checkDrainerName(scope: IConstruct, clusterName: string, releaseName: string, given: string | undefined): string {
+function drainerNameFree(scope: IConstruct | string, { cluster, releaseName, drainerName: given }: DrainerReleaseProps): void {
+  const { clusterName } = cluster;
   const name = names.drainerName(clusterName, releaseName, given);
-  if (given !== undefined) {
-    requireDnsLabel(scope, 'drainerName', given);
-  } else {
+  if (given === undefined) {
     requireDerivedLabels(scope, 'releaseName', releaseName, [name]);
   }
   for (const c of COMPONENTS) {
-    if (c.token === 'drainer') {
-      continue;
-    }
-    const taken = names.componentServiceNames(clusterName, c);
-    if (taken.includes(name)) {
+    if (c.token !== 'drainer' && names.componentServiceNames(clusterName, c).includes(name)) {
       inputError(scope, given !== undefined ? 'drainerName' : 'releaseName', given ?? releaseName,
         `a drainer name other than ${describeValue(name)}, the service of the cluster's ${c.token}, which the drainer's service would clash with`);
     }
   }
-  return name;
 }

@@ -64,8 +64,9 @@ export class DrainerRelease extends Construct {
 
   constructor(scope: Construct, id: string, props: DrainerReleaseProps) {
     super(scope, id);
-    props = checkProps(this, props, DRAINER_RELEASE_SHAPE);
-    const resolved = resolveDrainerProps(this, props);
+    const checked = checkProps(this, props, DRAINER_RELEASE_SHAPE);
+    props = checked;
+    const resolved = resolveDrainerProps(this, checked);
     const { cluster, gitOps } = props;
     const { clusterName, namespace } = cluster;
 

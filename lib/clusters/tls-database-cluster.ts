@@ -25,7 +25,7 @@ import { RunbookStep } from '../documents/runbook';
 import { ITlsDatabaseCluster, TlsClusterProps } from './tls-cluster';
 import { RUNBOOK_STEP_SHAPE, externalSecretNames, ownComponent, resolveCluster, rotationRestart, tlsClusterShape } from './cluster-props';
 import { withConfigDocuments } from '../model/config-documents';
-import { Checked, PropSpec, ShapeOf, acrossRules, checkArguments, checkProps, countOf, declareShape, flag, listOf, objectOf, oneOf, strings, withRules } from '../model/props';
+import { Checked, PropSpec, ShapeOf, checkArguments, checkProps, countOf, declareShape, flag, listOf, objectOf, oneOf, strings, withRules } from '../model/props';
 import { storageSize } from '../model/quantity';
 import { isInRange, requireMinimum } from '../model/versions';
 import { ENABLEMENT_SHAPE, TlsEnablement, TlsEnablementPhase } from '../model/enablement';
@@ -127,7 +127,7 @@ const DATABASE_CLUSTER_SHAPE = declareShape('TlsDatabaseCluster', withRules({
   }),
   enablement: objectOf(ENABLEMENT_SHAPE, true, 'an object { phase, evictLeaderTimeout? }'),
   tlsClient: objectOf(SQL_TLS_OPTIONS_SHAPE, true, `an object with ${Object.keys(SQL_TLS_OPTIONS_SHAPE).join(', ')}, each optional; {} for the defaults`),
-} satisfies ShapeOf<TlsDatabaseClusterProps>, [...acrossRules(TLS_CLUSTER_SHAPE), coordinatorOneName, discoveryAfterEnablement, componentReleases, reloadUserRelease]));
+} satisfies ShapeOf<TlsDatabaseClusterProps>, [coordinatorOneName, discoveryAfterEnablement, componentReleases, reloadUserRelease]));
 
 /** Props as {@link DATABASE_CLUSTER_SHAPE} returns them, with their defaults. */
 type CheckedDatabaseProps = Checked<TlsDatabaseClusterProps, typeof DATABASE_CLUSTER_SHAPE>;

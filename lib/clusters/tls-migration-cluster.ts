@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { ApiObject, Chart } from 'cdk8s';
 import { clusterKey } from '../model/trust';
 import type * as kplus from 'cdk8s-plus-27';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { ClusterKind, ComponentToken, DeployedBy, PORTS, SHOWN_VALUES, clusterKind, component, componentsOf } from '../model/catalog';
 import { SQL_TLS } from '../model/catalog-sql-tls';
 import { isSqlClientName, requireOwnSqlUser } from '../certificates/sql-tls';
@@ -19,144 +19,20 @@ import {
   MigrationRunbookInput, ResolvedDatabase, ResolvedSource, ResolvedTask, configYaml, migrationRunbook, sourceConfig, taskConfig,
 } from '../documents/migration-files';
 import {
-  TASK_FILE, databaseRunbookPath, fromOutputFolder, inFilesFolder, manifestFileName, migrationFolder, migrationRunbookPath, migrationSourcePath, migrationTaskPath,
-  recreationRunbookPath, sourceFileName,
+  databaseRunbookPath, fromOutputFolder, inFilesFolder, manifestFileName, migrationFolder, migrationRunbookPath, migrationSourcePath, migrationTaskPath,
+  recreationRunbookPath,
 } from '../model/output-layout';
 import { compact, operatorObject } from './operator';
 import { ITlsCluster, PvReclaimPolicy, TlsClusterProps } from './tls-cluster';
 import { ownComponent, tlsClusterShape, requireMountedSecretName, resolveCluster, rotationRestart } from './cluster-props';
 import { CdkPlusPackage, SecretRef, secretRef } from '../model/secret-ref';
-import { PropShape, ShapeOf, acrossRules, checkProps, constructOf, declareShape, listOf, objectOf, strings, text, withRules } from '../model/props';
-import { StorageSize, storageSize } from '../model/quantity';
-import { MIGRATION_SOURCE_ID_MAX } from '../model/limits';
-import { requireCount, requireExtraCommonNames, requireHost, requireImageName, requireNoCredentials, requireQuantity } from '../model/validate';
+import { FullSpec, ShapeOf, checkProps, constructOf, countOf, declareShape, flag, listOf, objectOf, strings, text, withRules } from '../model/props';
+import { quantityOf, storageSize } from '../model/quantity';
+import { otherCommonNames, requireHost, requirePort } from '../model/validate';
 import { MigrationRecreation, MigrationRecreationPhase, RECREATION_SHAPE, recreationTls } from '../model/recreation';
 import { registerRecreation } from '../app/registry';
 import { recreationRunbook } from '../documents/recreation-runbook';
-
-/** Settings of the master or the worker members. */
-export interface MigrationMemberProps {
-  /**
-   * Container image name, without a tag: the operator appends the cluster's `version`.
-   * @default - the operator's image
-   */
-  readonly baseImage?: string;
-  /**
-   * How many replacement members the operator may create on failure.
-   * @default 0
-   */
-  readonly maxFailoverCount?: number;
-  /**
-   * Number of members.
-   * @default 1
-   */
-  readonly replicas?: number;
-  /**
-   * Size of each member's data volume: a quantity such as `10Gi`, or a cdk8s `Size`.
-   * @default '10Gi'
-   */
-  readonly storageSize?: StorageSize;
-}
-
-/** The worker members. */
-export interface MigrationWorkerProps extends MigrationMemberProps {
-  /**
-   * Common Names the worker accepts in addition to the certificates' Common Name. (The master
-   * accepts exactly one, the certificates'.)
-   * @default - only the certificates' Common Name
-   */
-  readonly extraAllowedCommonNames?: string[];
-}
-
-/** An upstream MySQL-protocol database that requires TLS. */
-export interface MigrationSource {
-  /** The source id (`source-id`); also names its file, `<source-id>.yaml`. */
-  readonly sourceId: string;
-  /** Host name of the database. */
-  readonly host: string;
-  /**
-   * Port of the database.
-   * @default 3306
-   */
-  readonly port?: number;
-  /** The user name the migration cluster connects as (the specification allows an empty string). */
-  readonly user: string;
-  /**
-   * The password, written to the source file as given. Leave it out to keep it out of the output
-   * and supply it at deploy time (see the runbook).
-   * @default '' (empty, filled in at deploy time)
-   */
-  readonly password?: string;
-  /**
-   * The Secret in the cluster's namespace that holds the client certificate set for this database
-   * (`tls.crt`, `tls.key`, `ca.crt`). Several databases may share one. A name, or a cdk8s-plus `ISecret`.
-   */
-  readonly tlsSecretName: SecretRef;
-  /**
-   * The worker's relay-log folder for this source (`relay-dir`).
-   * @default './relay_log'
-   */
-  readonly relayDir?: string;
-}
-
-/**
- * The downstream database: either a host name (`host`, `port`) or a database cluster of this
- * library (`database`), not both.
- */
-export interface MigrationTarget {
-  /**
-   * Host name of the database.
-   * @default - the SQL host of `database`; one of the two is required
-   */
-  readonly host?: string;
-  /**
-   * Port of the database, with `host`.
-   * @default 4000 with `host`; the SQL port of `database`
-   */
-  readonly port?: number;
-  /**
-   * A database cluster (such as a `TlsDatabaseCluster`) to migrate into, instead of `host`.
-   * @default - `host` is used
-   */
-  readonly database?: IDatabaseEndpoint;
-  /** The user name the migration cluster connects as (the specification allows an empty string). */
-  readonly user: string;
-  /**
-   * The password, written to the task file as given. Leave it out to keep it out of the output
-   * and supply it at deploy time (see the runbook).
-   * @default '' (empty, filled in at deploy time)
-   */
-  readonly password?: string;
-  /**
-   * The Secret in the cluster's namespace that holds the client certificate set for this database
-   * (`tls.crt`, `tls.key`, `ca.crt`). It may be the same as a source's. A name, or a cdk8s-plus `ISecret`.
-   * @default - with `database`, a client certificate the library issues for `user` with the
-   * database's `addSqlClient(user)` (its SQL server must take TLS from clients: `tlsClient`), in
-   * this cluster's namespace; required with `host`
-   */
-  readonly tlsSecretName?: SecretRef;
-}
-
-/** The migration task. */
-export interface MigrationTaskProps {
-  /** The task name (`name`). */
-  readonly name: string;
-  /**
-   * The task mode (`task-mode`).
-   * @default 'all'
-   */
-  readonly taskMode?: string;
-  /**
-   * Whether the sources are shards merged into one target (`is-sharding`).
-   * @default false
-   */
-  readonly isSharding?: boolean;
-  /**
-   * The folder for dumped data (`loaders.global.dir`).
-   * @default './dumped_data'
-   */
-  readonly loaderDir?: string;
-}
+import { MigrationMemberProps, MigrationSource, MigrationTarget, MigrationTaskProps, MigrationWorkerProps } from './migration-props';
 
 /** Props of {@link TlsMigrationCluster}. */
 export interface TlsMigrationClusterProps extends TlsClusterProps {
@@ -191,16 +67,6 @@ export interface TlsMigrationClusterProps extends TlsClusterProps {
   readonly recreation?: MigrationRecreation;
 }
 
-/**
- * A source id or task name. A source id names the source's file, so both are kept to characters
- * and a length every file system takes (the specification sets no limit).
- */
-const ID = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
-const ID_RULE = 'at most 63 letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit';
-/** A source id: an {@link ID} of at most the migration tool's longest, which its source and subtask checks refuse past. */
-const SOURCE_ID_RULE = `at most ${MIGRATION_SOURCE_ID_MAX} letters, digits, '.', '_' and '-', starting and ending with a letter or digit (the migration tool refuses a longer source id)`;
-const NO_SPACE = /^\S+$/;
-
 /** The members the operator runs from the `MigrationCluster`: the master and the worker. */
 const MEMBERS = componentsOf(ClusterKind.MIGRATION, DeployedBy.OPERATOR);
 
@@ -226,36 +92,135 @@ function atPath(path: readonly string[], value: unknown): Record<string, unknown
   return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<string, unknown>;
 }
 
-const MEMBER: PropShape = { baseImage: 'string?', maxFailoverCount: 'number?', replicas: 'number?', storageSize: storageSize() };
-const EXTRA: PropShape = { extraAllowedCommonNames: strings('a list of Common Names') };
+const MEMBER = {
+  baseImage: { type: 'string', optional: true, rule: 'image' },
+  maxFailoverCount: countOf('count', 0),
+  replicas: countOf('positiveCount', 1),
+  storageSize: { ...storageSize(), rule: 'storageQuantity', default: SHOWN_VALUES.migrationStorageSize },
+} satisfies ShapeOf<MigrationMemberProps>;
+const EXTRA = strings('a list of Common Names');
 
 const USER = { ...text('a user name (a string; the specification allows an empty one)', false), example: 'migrator' };
 const PASSWORD = text('a string, or nothing to supply it at deploy time');
+const PORT: FullSpec = { type: 'value', optional: true, is: (v) => typeof v === 'number' && Number.isFinite(v), expected: 'a number', rule: 'port' };
 
 /** The props both cluster constructs have, with the migration cluster's releases. */
 const TLS_CLUSTER_SHAPE = tlsClusterShape(ClusterKind.MIGRATION);
+
+/** The downstream database: a host, or a database of the app, whose client certificate the library may issue. */
+const TARGET_SHAPE = withRules({
+  host: { type: 'string', optional: true, rule: 'host' },
+  port: PORT,
+  database: constructOf(isDatabaseEndpoint, 'a database cluster of this library, such as a TlsDatabaseCluster', true),
+  user: USER,
+  password: PASSWORD,
+  tlsSecretName: secretRef(true),
+} satisfies ShapeOf<MigrationTarget>, [targetEndpoint, targetClient]);
 
 /** The props of a migration cluster, as JavaScript types. */
 const MIGRATION_CLUSTER_SHAPE = declareShape('TlsMigrationCluster', withRules({
   ...TLS_CLUSTER_SHAPE,
   discovery: 'object?',
-  // The master has no extra names; asking for them gets its own message.
-  master: objectOf({ ...MEMBER, ...EXTRA }),
-  worker: objectOf({ ...MEMBER, ...EXTRA }),
+  // The master has no extra names; asking for them gets its own message (singleNameMembers).
+  master: { ...objectOf({ ...MEMBER, extraAllowedCommonNames: EXTRA }), default: {} },
+  worker: { ...objectOf({ ...MEMBER, extraAllowedCommonNames: { ...EXTRA, rule: 'commonName' } } satisfies ShapeOf<MigrationWorkerProps>), default: {} },
   sources: listOf({
-    sourceId: { type: 'string', example: 'mysql-01' }, host: { type: 'string', example: 'mysql-01.example.com' }, port: 'number?', user: USER, password: PASSWORD, tlsSecretName: secretRef(false), relayDir: 'string?',
-  }, false, 'a list of at least one upstream database: [{ sourceId, host, user, tlsSecretName }, …]', 'an upstream database: { sourceId, host, user, tlsSecretName }', 'migrationSources'),
-  target: objectOf({
-    host: 'string?',
-    port: 'number?',
-    database: constructOf(isDatabaseEndpoint, 'a database cluster of this library, such as a TlsDatabaseCluster', true),
+    sourceId: { type: 'string', rule: 'migrationSourceId', example: 'mysql-01' },
+    host: { type: 'string', rule: 'host', example: 'mysql-01.example.com' },
+    port: { ...PORT, default: PORTS.mysql },
     user: USER,
     password: PASSWORD,
-    tlsSecretName: secretRef(true),
-  }, false, 'the downstream database: { host, user, tlsSecretName } or { database, user }'),
-  task: objectOf({ name: { type: 'string', example: 'orders' }, taskMode: 'string?', isSharding: 'boolean?', loaderDir: 'string?' }, false, 'the migration task: { name }'),
+    tlsSecretName: secretRef(false),
+    relayDir: { type: 'string', optional: true, rule: 'folderPath', default: SHOWN_VALUES.relayDir },
+  } satisfies ShapeOf<MigrationSource>, false, 'a list of at least one upstream database: [{ sourceId, host, user, tlsSecretName }, …]',
+  'an upstream database: { sourceId, host, user, tlsSecretName }', 'migrationSources'),
+  target: objectOf(TARGET_SHAPE, false, 'the downstream database: { host, user, tlsSecretName } or { database, user }'),
+  task: objectOf({
+    name: { type: 'string', rule: 'migrationTaskName', example: 'orders' },
+    taskMode: { type: 'string', optional: true, rule: 'taskMode', default: SHOWN_VALUES.taskMode },
+    isSharding: flag(false),
+    loaderDir: { type: 'string', optional: true, rule: 'folderPath', default: SHOWN_VALUES.loaderDir },
+  } satisfies ShapeOf<MigrationTaskProps>, false, 'the migration task: { name }'),
   recreation: objectOf(RECREATION_SHAPE, true, 'an object { phase }'),
-} satisfies ShapeOf<TlsMigrationClusterProps>, acrossRules(TLS_CLUSTER_SHAPE)));
+} satisfies ShapeOf<TlsMigrationClusterProps>, [singleNameMembers, sourceIdsOnce]));
+
+/** Props as the shape returns them: the members, sources and task with every default. */
+interface CheckedMigrationProps extends TlsMigrationClusterProps {
+  readonly master: Required<Omit<MigrationMemberProps, 'baseImage'>> & MigrationWorkerProps;
+  readonly worker: Required<Omit<MigrationMemberProps, 'baseImage'>> & MigrationWorkerProps;
+  readonly sources: (MigrationSource & Required<Pick<MigrationSource, 'port' | 'relayDir'>>)[];
+  readonly task: Required<MigrationTaskProps>;
+}
+
+/** Refuses extra Common Names for a member that accepts exactly one, the certificates' (the master). */
+function singleNameMembers(scope: IConstruct | string, props: TlsMigrationClusterProps): void {
+  const memberProps: MemberPropsBySpecKey = { master: props.master, worker: props.worker };
+  for (const token of MEMBERS) {
+    const { specKey, commonNameCheck } = component(token);
+    const extra = memberProps[specKey!]?.extraAllowedCommonNames;
+    if (commonNameCheck!.singleValue && extra !== undefined) {
+      inputError(scope, `${specKey}.extraAllowedCommonNames`, extra, `nothing: the ${specKey} accepts exactly one Common Name, the certificates'`);
+    }
+  }
+}
+
+/** Refuses an empty list of sources, and a source id used twice: each names a file. */
+function sourceIdsOnce(scope: IConstruct | string, props: TlsMigrationClusterProps): void {
+  if (props.sources.length === 0) {
+    inputError(scope, 'sources', props.sources, 'a list of at least one upstream database');
+  }
+  const seen = new Map<string, number>();
+  props.sources.forEach((s, i) => {
+    const first = seen.get(s.sourceId);
+    if (first !== undefined) {
+      inputError(scope, `sources[${i}].sourceId`, s.sourceId, `a source id not already used by sources[${first}]`);
+    }
+    seen.set(s.sourceId, i);
+  });
+}
+
+/** A host and port, or a database cluster of this library, not both; with a host, the Secret of its client certificate. */
+function targetEndpoint(scope: IConstruct | string, target: MigrationTarget, at: string): void {
+  const { database } = target;
+  if (database !== undefined) {
+    if (target.host !== undefined) {
+      inputError(scope, `${at}host`, shown(target.host), `nothing when ${at}database is given: the host is the database's, ${database.sqlHost}`);
+    }
+    if (target.port !== undefined) {
+      inputError(scope, `${at}port`, shown(target.port), `nothing when ${at}database is given: the port is the database's, ${database.sqlPort}`);
+    }
+    // The database's own endpoint, which the files hold as the target's.
+    requireHost(scope, `${at}host`, database.sqlHost);
+    requirePort(scope, `${at}port`, database.sqlPort);
+    return;
+  }
+  if (target.host === undefined) {
+    inputError(scope, at.slice(0, -1), undefined, 'a host or a database');
+  }
+  if (target.tlsSecretName === undefined) {
+    inputError(scope, `${at}tlsSecretName`, undefined, `the Secret of the client certificate for the database at ${at}host (tls.crt, tls.key and ca.crt), which you create`);
+  }
+}
+
+/**
+ * A target database without a Secret of the client's: a database whose certificates issue one for
+ * MySQL clients, and a user the library can name that certificate after.
+ */
+function targetClient(scope: IConstruct | string, target: MigrationTarget, at: string): void {
+  const { database, user } = target;
+  if (database === undefined || target.tlsSecretName !== undefined) {
+    return;
+  }
+  if (!isSqlClientIssuer(database) || database.sqlClientSecretName === undefined) {
+    inputError(scope, `${at}tlsSecretName`, undefined, `the Secret of the client certificate for cluster ${database.clusterName}, `
+      + 'or a database whose SQL server takes TLS from clients (tlsClient: {}), so that the library issues the migration its own certificate');
+  }
+  requireOwnSqlUser(scope, `${at}user`, user);
+  if (!isSqlClientName(user)) {
+    inputError(scope, `${at}user`, user, `a DNS label of at most ${SQL_TLS.userNameMax} characters, the application the library issues the target's client certificate for `
+      + `(or give ${at}tlsSecretName: the Secret of a client certificate of your own)`);
+  }
+}
 
 /** Adds the master's and the worker's server certificates, unless the certificates passed in hold them already. */
 function addMemberCertificates(certificates: ClusterCertificates): void {
@@ -309,16 +274,17 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
 
   constructor(scope: Construct, id: string, props: TlsMigrationClusterProps) {
     super(scope, id);
-    props = checkProps(this, props, MIGRATION_CLUSTER_SHAPE);
+    const checked: CheckedMigrationProps = checkProps(this, props, MIGRATION_CLUSTER_SHAPE) as CheckedMigrationProps;
+    props = checked;
     const { namespace, certificates, pvReclaimPolicy } = resolveCluster(this, props);
     this.certificates = certificates;
     // Before the members' restart annotations are resolved, which depend on it.
     MEMBERS.forEach((token) => certificates._declareVersion(this, token, props.version));
-    const members = this.resolveMembers(props, certificates.commonName);
-    const sources = this.resolveSources(props.sources);
-    const target = this.resolveTarget(props.target, namespace);
+    const members = MEMBERS.map((token) => this.member(token, checked, certificates.commonName));
+    const sources = checked.sources.map((s, i) => ({ sourceId: s.sourceId, relayDir: s.relayDir, ...this.database(`sources[${i}]`, s, s.host, s.port) }));
+    const target = this.resolveTarget(checked.target, namespace);
     this.targetIssuer = props.target.database !== undefined && isSqlClientIssuer(props.target.database) ? props.target.database : undefined;
-    const task = this.resolveTask(props.task);
+    const task: ResolvedTask = { ...checked.task };
     addMemberCertificates(certificates);
 
     this.clusterName = props.clusterName;
@@ -440,135 +406,47 @@ export class TlsMigrationCluster extends Construct implements ITlsCluster {
     };
   }
 
-  /** The master's and the worker's spec keys and specs, checked, in the catalog's order. */
-  private resolveMembers(props: TlsMigrationClusterProps, commonName: string): [string, Record<string, unknown>][] {
-    // The members' props are named after their spec keys.
-    const memberProps: MemberPropsBySpecKey = { master: props.master, worker: props.worker };
-    return MEMBERS.map((token) => this.member(token, memberProps, commonName));
-  }
-
   /**
    * A member's spec key and spec, from the props under that key. Its allowed Common Names go where
    * the catalog says the member reads them; a member that accepts a single one gets no extras.
    */
-  private member(token: ComponentToken, memberProps: MemberPropsBySpecKey, commonName: string): [string, Record<string, unknown>] {
+  private member(token: ComponentToken, props: CheckedMigrationProps, commonName: string): [string, Record<string, unknown>] {
     const { specKey, commonNameCheck } = component(token);
-    const key = specKey!;
-    const member = memberProps[key] ?? {};
-    const baseImage = member.baseImage === undefined ? undefined : requireImageName(this, `${key}.baseImage`, member.baseImage);
-    const maxFailoverCount = requireCount(this, `${key}.maxFailoverCount`, member.maxFailoverCount ?? 0, 0);
-    const replicas = requireCount(this, `${key}.replicas`, member.replicas ?? 1, 1);
-    const storageSize = requireQuantity(this, `${key}.storageSize`, member.storageSize ?? SHOWN_VALUES.migrationStorageSize);
-    const extraField = `${key}.extraAllowedCommonNames`;
-    if (commonNameCheck!.singleValue && member.extraAllowedCommonNames !== undefined) {
-      inputError(this, extraField, member.extraAllowedCommonNames, `nothing: the ${key} accepts exactly one Common Name, the certificates'`);
-    }
-    const extra = requireExtraCommonNames(this, extraField, member.extraAllowedCommonNames, commonName);
+    // The members' props are named after their spec keys.
+    const key = specKey! as 'master' | 'worker';
+    const { baseImage, maxFailoverCount, replicas, storageSize: size, extraAllowedCommonNames } = props[key];
+    const extra = commonNameCheck!.singleValue ? [] : otherCommonNames(extraAllowedCommonNames, commonName);
     return [key, {
-      baseImage, maxFailoverCount, replicas, storageSize, ...atPath(commonNameCheck!.path, [commonName, ...extra]),
+      baseImage, maxFailoverCount, replicas, storageSize: quantityOf(size), ...atPath(commonNameCheck!.path, [commonName, ...extra]),
       annotations: rotationRestart(this, this.certificates, token),
     }];
   }
 
-  /** The upstream databases, checked: at least one, each with a unique source id that does not name the task file. */
-  private resolveSources(sources: readonly MigrationSource[]): ResolvedSource[] {
-    // The shape checked the types; a list may still be empty.
-    if (sources.length === 0) {
-      inputError(this, 'sources', sources, 'a list of at least one upstream database');
-    }
-    const seen = new Map<string, number>();
-    return sources.map((s, i) => {
-      const field = `sources[${i}]`;
-      if (typeof s.sourceId !== 'string' || !ID.test(s.sourceId) || s.sourceId.length > MIGRATION_SOURCE_ID_MAX) {
-        inputError(this, `${field}.sourceId`, shown(s.sourceId), `a source id of ${SOURCE_ID_RULE}`);
-      }
-      if (sourceFileName(s.sourceId) === TASK_FILE) {
-        inputError(this, `${field}.sourceId`, s.sourceId, `a source id other than "${s.sourceId}": ${TASK_FILE} is the task file`);
-      }
-      const first = seen.get(s.sourceId);
-      if (first !== undefined) {
-        inputError(this, `${field}.sourceId`, s.sourceId, `a source id not already used by sources[${first}]`);
-      }
-      seen.set(s.sourceId, i);
-      const relayDir = s.relayDir ?? SHOWN_VALUES.relayDir;
-      requireNoCredentials(this, `${field}.relayDir`, relayDir, 'a folder path without a user name or password in it (no \'user:password@\')');
-      if (typeof relayDir !== 'string' || !NO_SPACE.test(relayDir)) {
-        inputError(this, `${field}.relayDir`, shown(s.relayDir), 'a folder path without spaces');
-      }
-      return { sourceId: s.sourceId, relayDir, ...this.database(field, s, s.host, s.port ?? PORTS.mysql) };
-    });
-  }
-
-  /** The downstream database, checked: a host and port, or a database cluster of this library, not both. */
+  /** The downstream database: its host and port, or a database cluster of this library and a client certificate it issues. */
   private resolveTarget(target: MigrationTarget, namespace: string): ResolvedDatabase {
     if (target.database !== undefined) {
-      if (target.host !== undefined) {
-        inputError(this, 'target.host', shown(target.host), `nothing when target.database is given: the host is the database's, ${target.database.sqlHost}`);
-      }
-      if (target.port !== undefined) {
-        inputError(this, 'target.port', shown(target.port), `nothing when target.database is given: the port is the database's, ${target.database.sqlPort}`);
-      }
       const tlsSecretName = target.tlsSecretName ?? this.targetClientSecret(target.database, target.user, namespace);
       return this.database('target', { ...target, tlsSecretName }, target.database.sqlHost, target.database.sqlPort);
     }
-    if (target.host === undefined) {
-      inputError(this, 'target', undefined, 'a host or a database');
-    }
-    if (target.tlsSecretName === undefined) {
-      inputError(this, 'target.tlsSecretName', undefined, 'the Secret of the client certificate for the database at target.host (tls.crt, tls.key and ca.crt), which you create');
-    }
-    return this.database('target', { ...target, tlsSecretName: target.tlsSecretName }, target.host, target.port ?? PORTS.sql);
+    return this.database('target', { ...target, tlsSecretName: target.tlsSecretName! }, target.host!, target.port ?? PORTS.sql);
   }
 
   /**
    * The Secret of the client certificate the library issues for the migration to a database of its
-   * own: an application of the database named after the user it logs in as, in this cluster's namespace.
+   * own (the shape's `targetClient` checked that it can): an application of the database named
+   * after the user it logs in as, in this cluster's namespace.
    */
   private targetClientSecret(database: IDatabaseEndpoint, user: string, namespace: string): string {
-    if (!isSqlClientIssuer(database) || database.sqlClientSecretName === undefined) {
-      inputError(this, 'target.tlsSecretName', undefined, `the Secret of the client certificate for cluster ${database.clusterName}, `
-        + 'or a database whose SQL server takes TLS from clients (tlsClient: {}), so that the library issues the migration its own certificate');
-    }
-    requireOwnSqlUser(this, 'target.user', user);
-    if (!isSqlClientName(user)) {
-      inputError(this, 'target.user', user, `a DNS label of at most ${SQL_TLS.userNameMax} characters, the application the library issues the target's client certificate for `
-        + '(or give target.tlsSecretName: the Secret of a client certificate of your own)');
-    }
-    const options = namespace === database.namespace ? {} : { namespace };
-    return database.addSqlClient(user, options).secretName;
+    const issuer = database as SqlClientIssuer;
+    const options = namespace === issuer.namespace ? {} : { namespace };
+    return issuer.addSqlClient(user, options).secretName;
   }
 
-  /** Checks and resolves what sources and the target have in common. */
+  /** What sources and the target have in common, with the Secret checked against the cluster's certificates. */
   private database(field: string, db: { user: string; password?: string; tlsSecretName: SecretRef }, host: string, port: number): ResolvedDatabase {
-    requireHost(this, `${field}.host`, host);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) {
-      inputError(this, `${field}.port`, shown(port), 'a port from 1 to 65535');
-    }
     const tlsSecretName = requireMountedSecretName(this, `${field}.tlsSecretName`, db.tlsSecretName, this.certificates);
     return {
       host, port, user: db.user, password: db.password ?? '', passwordGiven: db.password !== undefined, tlsSecretName,
     };
-  }
-
-  /** The migration task, checked and with its defaults applied. */
-  private resolveTask(task: MigrationTaskProps): ResolvedTask {
-    if (typeof task.name !== 'string' || !ID.test(task.name)) {
-      inputError(this, 'task.name', shown(task.name), `a task name of ${ID_RULE}`);
-    }
-    const taskMode = task.taskMode ?? SHOWN_VALUES.taskMode;
-    requireNoCredentials(this, 'task.taskMode', taskMode, 'a task mode without a user name or password in it (no \'user:password@\')');
-    if (typeof taskMode !== 'string' || !NO_SPACE.test(taskMode)) {
-      inputError(this, 'task.taskMode', shown(task.taskMode), 'a task mode such as "all"');
-    }
-    const isSharding = task.isSharding ?? false;
-    if (typeof isSharding !== 'boolean') {
-      inputError(this, 'task.isSharding', shown(task.isSharding), 'true or false');
-    }
-    const loaderDir = task.loaderDir ?? SHOWN_VALUES.loaderDir;
-    requireNoCredentials(this, 'task.loaderDir', loaderDir, 'a folder path without a user name or password in it (no \'user:password@\')');
-    if (typeof loaderDir !== 'string' || !NO_SPACE.test(loaderDir)) {
-      inputError(this, 'task.loaderDir', shown(task.loaderDir), 'a folder path without spaces');
-    }
-    return { name: task.name, taskMode, isSharding, loaderDir };
   }
 }

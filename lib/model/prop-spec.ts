@@ -15,7 +15,9 @@ import type { ListKind, TextKind } from './limits';
 export type RuleName =
   | 'dnsLabel' | 'dnsSubdomain' | 'dnsName' | 'certificateDnsName' | 'ipAddress' | 'host'
   | 'goDuration' | 'storageQuantity' | 'image' | 'timeZone' | 'release' | 'commonName'
-  | 'count' | 'positiveCount' | 'alertLabels' | 'kubernetesLabels';
+  | 'count' | 'positiveCount' | 'alertLabels' | 'kubernetesLabels' | 'port' | 'migrationSourceId' | 'migrationTaskName' | 'folderPath'
+  | 'taskMode' | 'helmReleaseName' | 'chartRepository' | 'chartVersion' | 'databaseUser' | 'backupType' | 'keyPrefix' | 'storageProvider'
+  | 'storageRegion' | 'bucket' | 'storageEndpoint';
 
 /** The release a prop's value must reach: a version prop at least `minimum`, because `what` needs it. */
 export interface VersionGate {

@@ -19,12 +19,13 @@ import { VALUE_RULES, checkGate } from './rules';
 export { ACROSS } from './prop-spec';
 export type { AcrossRule, Checked, FullSpec, PropShape, PropSpec, RuleName, ShapeOf, ShapeWithRules, VersionGate } from './prop-spec';
 
-/** The shape of each construct's props, by the construct's class name, as the constructs declare them. */
+/** The shape of each construct's props, by the construct's class name, and of each method's options, by `<class>.<method>`, as they are declared. */
 const DECLARED = new Map<string, PropShape>();
 
 /**
- * Declares the shape of a construct's props under the construct's class name, and returns it: the
- * tests walk every declared shape (each required prop's message, each field's rule).
+ * Declares the shape of a construct's props under the construct's class name, or of a method's
+ * options under `<class>.<method>` (`TlsDatabaseCluster.addMonitor`), and returns it: the tests
+ * walk every declared shape (each required prop's message, each field's rule).
  */
 export function declareShape<S extends PropShape>(construct: string, shape: S): S {
   DECLARED.set(construct, shape);
@@ -298,11 +299,13 @@ export function checkProps<T, S extends PropShape = PropShape>(scope: IConstruct
 
 /**
  * A shape with the rules that read several of its props at once, which {@link checkProps} runs
- * after the fields, on the props with their defaults. The rules are not copied when the shape is
- * spread into another: a shape that extends it names them again.
+ * after the fields, on the props with their defaults: those of the shapes spread into it first
+ * (their rules travel with their fields, under an enumerable symbol key that object spread
+ * copies and no prop name can take), then `rules`. Of two shapes with rules spread into one
+ * object literal, only the last one's would be kept: extend one of them at a time.
  */
 export function withRules<S extends PropShape, T>(shape: S, rules: readonly AcrossRule<T>[]): ShapeWithRules<S, T> {
-  return Object.defineProperty({ ...shape }, ACROSS, { value: rules, enumerable: false }) as ShapeWithRules<S, T>;
+  return Object.defineProperty({ ...shape }, ACROSS, { value: [...acrossRules(shape), ...rules], enumerable: true }) as ShapeWithRules<S, T>;
 }
 
 /** The rules across props a shape declares, if any. */

@@ -10,10 +10,12 @@ import { EXPIRY_ALERT_LABELS } from './expiry';
 import type { RuleName, VersionGate } from './prop-spec';
 import { QUANTITY_EXPECTED } from './quantity';
 import {
-  LABEL_RULE, requireCertificateDnsName, requireCommonName, requireCount, requireDnsLabel, requireDnsName, requireDnsSubdomain, requireDuration,
-  requireHost, requireImageName, requireIpAddress, requireKubernetesLabels, requirePrometheusLabels, requireQuantity, requireTimeZone,
+  BUCKET_FIELDS, LABEL_RULE, SOURCE_ID_RULE, requireBackupType, requireCertificateDnsName, requireChartRepository, requireCommonName, requireCount,
+  requireDatabaseUser, requireDnsLabel, requireDnsName, requireDnsSubdomain, requireDuration, requireFolderPath, requireHelmReleaseName, requireHost,
+  requireImageName, requireIpAddress, requireKeyPrefix, requireKubernetesLabels, requireMigrationSourceId, requireMigrationTaskName, requirePort,
+  requirePrometheusLabels, requireQuantity, requireStorageEndpoint, requireTaskMode, requireText, requireTimeZone,
 } from './validate';
-import { RELEASE_EXPECTED, requireMinimum, requireRelease } from './versions';
+import { RELEASE_EXPECTED, requireChartVersion, requireMinimum, requireRelease } from './versions';
 
 /** A rule of values: what it accepts, in words and by example, and the validator that holds it. */
 export interface ValueRule {
@@ -43,7 +45,28 @@ export const VALUE_RULES: { readonly [name in RuleName]: ValueRule } = {
   positiveCount: { expected: 'a whole number from 1', check: (scope, field, value) => requireCount(scope, field, value, 1) },
   alertLabels: { expected: 'Prometheus labels other than those the library sets on its alerts', check: (scope, field, value) => requirePrometheusLabels(scope, field, value, EXPIRY_ALERT_LABELS) },
   kubernetesLabels: { expected: 'Kubernetes labels', check: requireKubernetesLabels },
+  port: { expected: 'a port from 1 to 65535', check: requirePort },
+  migrationSourceId: { expected: `a source id of ${SOURCE_ID_RULE}`, example: 'mysql-01', check: requireMigrationSourceId },
+  migrationTaskName: { expected: 'a task name: letters, digits, \'.\', \'_\' and \'-\'', example: 'orders', check: requireMigrationTaskName },
+  folderPath: { expected: 'a folder path without spaces', example: './relay_log', check: requireFolderPath },
+  taskMode: { expected: 'a task mode such as "all"', check: requireTaskMode },
+  helmReleaseName: { expected: 'a Helm release name', example: 'binlog', check: requireHelmReleaseName },
+  chartRepository: { expected: 'a repository URL starting with https:// (or oci:// for an OCI registry)', example: 'https://charts.example.com', check: requireChartRepository },
+  chartVersion: { expected: 'an exact chart version', example: '1.1.0', check: requireChartVersion },
+  databaseUser: { expected: 'a database user name without spaces or quotes', example: 'backup', check: requireDatabaseUser },
+  backupType: { expected: 'a backup type such as "full"', check: requireBackupType },
+  keyPrefix: { expected: 'a key prefix without spaces or quotes', example: 'orders/backups', check: requireKeyPrefix },
+  ...bucketRules(),
+  storageEndpoint: { expected: 'the storage service\'s URL', example: 'https://s3.example.com', check: requireStorageEndpoint },
 };
+
+/** The rules of a bucket's provider, region and name, each a pattern of `BUCKET_FIELDS`. */
+function bucketRules(): { readonly [name in 'storageProvider' | 'storageRegion' | 'bucket']: ValueRule } {
+  const rule = ({ pattern, expected }: { pattern: RegExp; expected: string }, example?: string): ValueRule => ({
+    expected, example, check: (scope, field, value) => requireText(scope, field, value, pattern, expected),
+  });
+  return { storageProvider: rule(BUCKET_FIELDS.provider), storageRegion: rule(BUCKET_FIELDS.region), bucket: rule(BUCKET_FIELDS.bucket, 'orders-backups') };
+}
 
 /** Throws unless a version prop, which its rule found well formed, reaches the release of its gate. */
 export function checkGate(scope: IConstruct | string, field: string, version: string, gate: VersionGate): void {

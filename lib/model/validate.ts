@@ -8,7 +8,8 @@ import { IConstruct } from 'constructs';
 import { parseDuration } from './duration';
 import { QUANTITY_EXPECTED, StorageSize, isStorageQuantity, sizeQuantity } from './quantity';
 import { Description, MAX_SHOWN, WITH_CREDENTIALS, describeValue, hasCredentials, inputError, shown } from './errors';
-import { DNS_LABEL_MAX, DNS_SUBDOMAIN_MAX } from './limits';
+import { DNS_LABEL_MAX, DNS_SUBDOMAIN_MAX, HELM_RELEASE_MAX, MIGRATION_SOURCE_ID_MAX } from './limits';
+import { TASK_FILE, sourceFileName } from './output-layout';
 
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
@@ -340,4 +341,126 @@ export function requireKubernetesLabels(scope: IConstruct | string, field: strin
     }
   }
   return { ...labels as { [key: string]: string } };
+}
+
+/** Throws unless `value` is a TCP port, a whole number from 1 to 65535. */
+export function requirePort(scope: IConstruct | string, field: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > 65535) {
+    inputError(scope, field, shown(value), 'a port from 1 to 65535');
+  }
+  return value;
+}
+
+/**
+ * A migration source id or task name. A source id names the source's file, so both are kept to
+ * characters and a length every file system takes (the specification sets no limit).
+ */
+const MIGRATION_ID = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
+const MIGRATION_ID_RULE = 'at most 63 letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit';
+/** What a source id must be: a {@link MIGRATION_ID} of at most the migration tool's longest, which its source and subtask checks refuse past. */
+export const SOURCE_ID_RULE = `at most ${MIGRATION_SOURCE_ID_MAX} letters, digits, '.', '_' and '-', starting and ending with a letter or digit (the migration tool refuses a longer source id)`;
+
+/** Throws unless `value` is a migration source id: within {@link SOURCE_ID_RULE}, and not the name of the task file once it names its own. */
+export function requireMigrationSourceId(scope: IConstruct | string, field: string, value: string): string {
+  if (typeof value !== 'string' || !MIGRATION_ID.test(value) || value.length > MIGRATION_SOURCE_ID_MAX) {
+    inputError(scope, field, shown(value), `a source id of ${SOURCE_ID_RULE}`);
+  }
+  if (sourceFileName(value) === TASK_FILE) {
+    inputError(scope, field, value, `a source id other than "${value}": ${TASK_FILE} is the task file`);
+  }
+  return value;
+}
+
+/** Throws unless `value` is a migration task name. */
+export function requireMigrationTaskName(scope: IConstruct | string, field: string, value: string): string {
+  if (typeof value !== 'string' || !MIGRATION_ID.test(value)) {
+    inputError(scope, field, shown(value), `a task name of ${MIGRATION_ID_RULE}`);
+  }
+  return value;
+}
+
+const NO_SPACE = /^\S+$/;
+
+/** Throws unless `value` is a folder path of the migration tool's files: no spaces, no user name or password in it (which is not repeated). */
+export function requireFolderPath(scope: IConstruct | string, field: string, value: string): string {
+  requireNoCredentials(scope, field, value, 'a folder path without a user name or password in it (no \'user:password@\')');
+  if (typeof value !== 'string' || !NO_SPACE.test(value)) {
+    inputError(scope, field, shown(value), 'a folder path without spaces');
+  }
+  return value;
+}
+
+/** Throws unless `value` is a migration task mode: one word, no user name or password in it (which is not repeated). */
+export function requireTaskMode(scope: IConstruct | string, field: string, value: string): string {
+  requireNoCredentials(scope, field, value, 'a task mode without a user name or password in it (no \'user:password@\')');
+  if (typeof value !== 'string' || !NO_SPACE.test(value)) {
+    inputError(scope, field, shown(value), 'a task mode such as "all"');
+  }
+  return value;
+}
+
+/** Throws unless `value` is a Helm release name: a DNS-1123 label of at most Helm's length. */
+export function requireHelmReleaseName(scope: IConstruct | string, field: string, value: string): string {
+  if (typeof value !== 'string' || !isDnsLabel(value) || value.length > HELM_RELEASE_MAX) {
+    inputError(scope, field, shown(value),
+      `a Helm release name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most ${HELM_RELEASE_MAX} characters`);
+  }
+  return value;
+}
+
+/** What a chart repository must be, as messages say it. */
+const CHART_REPOSITORY_RULE = 'a repository URL starting with https:// (or oci:// for an OCI registry), without a trailing \'/\'';
+
+/** Throws unless `value` is a chart repository's URL, `https://…` or `oci://…`, that a shell command holds unquoted. */
+export function requireChartRepository(scope: IConstruct | string, field: string, value: string): string {
+  requireUrl(scope, field, value, ['https', 'oci'], CHART_REPOSITORY_RULE);
+  if (!/^(https|oci):\/\/[^\s'"$`\\]+[^/\s'"$`\\]$/.test(value)) {
+    inputError(scope, field, shown(value), CHART_REPOSITORY_RULE);
+  }
+  return value;
+}
+
+/**
+ * Throws unless `value` is a string matching `pattern`, without a URL's user name or password in
+ * it (refused without being repeated); `expected` says what the field holds.
+ */
+export function requireText(scope: IConstruct | string, field: string, value: unknown, pattern: RegExp, expected: string): string {
+  requireNoCredentials(scope, field, value, `${expected}, without a user name or password in it (no 'user:password@')`);
+  if (typeof value !== 'string' || !pattern.test(value)) {
+    inputError(scope, field, shown(value), expected);
+  }
+  return value as string;
+}
+
+/** Throws unless `value` is a database user name a job logs in as: no spaces or quotes. */
+export function requireDatabaseUser(scope: IConstruct | string, field: string, value: string): string {
+  return requireText(scope, field, value, /^[^\s'"`$\\]+$/, 'a database user name without spaces or quotes: a dedicated account with only the privileges backup and restore need');
+}
+
+/** Throws unless `value` is a backup type, a lowercase word. */
+export function requireBackupType(scope: IConstruct | string, field: string, value: string): string {
+  return requireText(scope, field, value, /^[a-z]+$/, 'a backup type such as "full"');
+}
+
+/** Throws unless `value` is a key prefix in a bucket: no spaces or quotes, neither starting nor ending with '/'. */
+export function requireKeyPrefix(scope: IConstruct | string, field: string, value: string): string {
+  requireText(scope, field, value, /^[^/\s'"`$\\][^\s'"`$\\]*$/, 'a key prefix without spaces or quotes that does not start with \'/\'');
+  if (value.endsWith('/')) {
+    inputError(scope, field, shown(value), 'a key prefix that does not end with \'/\'');
+  }
+  return value;
+}
+
+/** The forms of a bucket's fields, as messages say them. */
+export const BUCKET_FIELDS = {
+  provider: { pattern: /^[a-z0-9][a-z0-9-]*$/, expected: 'a storage provider name such as "aws" or "ceph"' },
+  region: { pattern: /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, expected: 'a region such as "us-west-2"' },
+  bucket: { pattern: /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, expected: 'a bucket name (letters, digits, \'-\', \'_\' and \'.\')' },
+} as const;
+
+/** Throws unless `value` is the URL of a storage service, `https://…` or `http://…` (which takes its own consent, checked apart). */
+export function requireStorageEndpoint(scope: IConstruct | string, field: string, value: string): string {
+  const expected = 'the storage service\'s URL, such as "https://s3.example.com" (a port after the host, as in "https://s3.example.com:9000")';
+  requireUrl(scope, field, value, ['https', 'http'], expected);
+  return requireText(scope, field, value, /^https?:\/\/[^\s'"`$\\]+$/, expected);
 }

@@ -3,7 +3,7 @@
  */
 import { IConstruct } from 'constructs';
 import * as semver from 'semver';
-import { inputError } from './errors';
+import { inputError, shown } from './errors';
 
 const RELEASE = /^v(\d+)\.(\d+)\.(\d+)$/;
 
@@ -72,4 +72,13 @@ export function requireMinimum(scope: IConstruct | string, field: string, versio
   if (semver.lt(parsed, minimum)) {
     inputError(scope, field, version, `v${minimum} or later: ${what} needs it`);
   }
+}
+
+/** Throws unless `value` is an exact chart version: SemVer, optionally prefixed with v (never a range or "latest"). */
+export function requireChartVersion(scope: IConstruct | string, field: string, value: string): string {
+  if (typeof value !== 'string' || semver.valid(value.replace(/^v/, '')) === null) {
+    inputError(scope, field, shown(value),
+      'an exact chart version such as "1.1.0" (SemVer, optionally prefixed with v): a range or "latest" makes the install unrepeatable');
+  }
+  return value;
 }

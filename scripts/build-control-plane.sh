@@ -192,8 +192,17 @@ release_flags="-X k8s.io/component-base/version.gitVersion=$kubernetes -X k8s.io
 build kube-apiserver "$release_flags" kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver \
   kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager kubectl=k8s.io/kubernetes/cmd/kubectl
 
+# moduleDir <module folder> <module path>: where the module of that path, at the version the folder's
+# go.mod requires, is in Go's module cache, downloaded first if it is not there yet.
+moduleDir() {
+  local dir
+  dir="$(cd "$1" && go mod download "$2" && go list -m -f '{{.Dir}}' "$2")"
+  [ -n "$dir" ] || { echo "build-control-plane: no folder for $2 in Go's module cache" >&2; exit 1; }
+  echo "$dir"
+}
+
 # The pinned cert-manager release's main module, as the module proxy serves it.
-release="$(cd "$root/tools/control-plane" && go list -m -f '{{.Dir}}' github.com/cert-manager/cert-manager)"
+release="$(moduleDir "$root/tools/control-plane" github.com/cert-manager/cert-manager)"
 # The CRDs of the pinned cert-manager release, as its own deploy/crds holds them: what a user's
 # cluster has once cert-manager is installed (the project's crds/cert-manager are the ones the
 # library validates its objects against). The launcher installs them.
@@ -247,7 +256,7 @@ operator_version="$(cd "$root/tools/control-plane/operator" && go list -m -f '{{
 # own manifests/crd/v1 holds them, one file each: what a user's cluster has once the operator is
 # installed.
 if ! $check; then
-  operator_module="$(cd "$root/tools/control-plane/operator" && go list -m -f '{{.Dir}}' github.com/pingcap/tidb-operator)"
+  operator_module="$(moduleDir "$root/tools/control-plane/operator" github.com/pingcap/tidb-operator)"
   crds="$cache/crds/operator-$operator_version"
   rm -rf "$crds"
   mkdir -p "$crds"

@@ -30,4 +30,6 @@ module.exports = {
   globalSetup: '<rootDir>/test/_jest-global-setup.ts',
   globalTeardown: '<rootDir>/test/_jest-global-teardown.ts',
   setupFiles: ['<rootDir>/test/_jest-tmpdir-check.ts'],
+  // A file that needs the built programs waits, while a build runs, for those of its stage.
+  setupFilesAfterEnv: ['<rootDir>/test/_jest-build-wait.ts'],
 };

@@ -11,6 +11,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 const COMPILED = path.join(__dirname, '..', 'build', 'tools', 'playground', 'programs.js');
+// The compiled module, not an import of the source: a suite that imports it waits for the build
+// (test/_tiers.js's buildStage), and this one needs none of the programs.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { LAST_BUILT, PROGRAMS } = require(COMPILED) as { LAST_BUILT: readonly string[]; PROGRAMS: readonly string[] };
 
 /** A project with the compiled module and an empty cache folder. */
 function project(): { root: string; cache: string } {
@@ -95,11 +99,21 @@ const hasFlock = spawnSync('sh', ['-c', 'command -v flock']).status === 0;
 
 describe('the order of the suites', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { buildStage } = require('./_tiers') as { buildStage: (file: string) => number };
+  const { buildStage, LAST_BUILT: mentionsLast } = require('./_tiers') as { buildStage: (file: string) => number; LAST_BUILT: RegExp };
+
+  test('the build script makes the programs in the order the module lists them, the last built last', () => {
+    const script = fs.readFileSync(path.join(__dirname, '..', 'scripts', 'build-control-plane.sh'), 'utf8');
+    const built = [...script.matchAll(/^build \S+ (?:'[^']*'|"[^"]*") ((?:[\w-]+=\S+(?: \\\n\s*| )?)+)$/gm)]
+      .flatMap((m) => [...m[1].matchAll(/([\w-]+)=/g)].map((n) => n[1]));
+    expect(built).toEqual([...PROGRAMS]);
+    expect(PROGRAMS.slice(-LAST_BUILT.length)).toEqual([...LAST_BUILT]);
+    expect(PROGRAMS.filter((p) => mentionsLast.test(`'${p}'`))).toEqual([...LAST_BUILT]);
+  });
   const stage = (file: string) => buildStage(path.join(__dirname, file));
 
   test('a suite that needs no program runs first, one that needs the control plane next, one that needs TiDB\'s last', () => {
     expect(stage('names.test.ts')).toBe(0);
+    expect(stage('build-wait.test.ts')).toBe(0);
     expect(stage('span.test.ts')).toBe(1);
     expect(stage('rotation-runbooks.test.ts')).toBe(2);
     expect(stage('sql-tls-tidb.test.ts')).toBe(2);

@@ -23,9 +23,20 @@ export const PROJECT_ROOT = ((): string => {
 /** Where the build script links the programs. */
 export const TOOLS_BIN = path.join(PROJECT_ROOT, '.cache', 'control-plane', 'bin');
 
-/** The programs the build script makes. */
-export type Program = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'launcher' | 'cert-manager-controller' | 'cert-manager-webhook' | 'cmctl' | 'helm' | 'tls-peer'
-  | 'mysql-client' | 'quantity' | 'tidb-server' | 'tidb-controller-manager' | 'operator-peers' | 'duration' | 'yaml-read' | 'dm-task-check';
+/** The programs the build script makes, in the order it makes them. */
+export const PROGRAMS = ['etcd', 'etcdctl', 'kube-apiserver', 'kube-controller-manager', 'kubectl', 'cert-manager-controller', 'launcher', 'tls-peer',
+  'operator-peers', 'duration', 'yaml-read', 'cert-manager-webhook', 'cmctl', 'helm', 'mysql-client', 'quantity',
+  'tidb-controller-manager', 'tidb-server', 'dm-task-check'] as const;
+
+/** A program the build script makes. */
+export type Program = typeof PROGRAMS[number];
+
+/**
+ * The programs the build script makes last, which few suites need (the operator, TiDB's SQL server,
+ * the migration tool's checks): test/_tiers.js's buildStage reads the suites that name one as
+ * waiting for the whole build, the others for the rest of {@link PROGRAMS} only.
+ */
+export const LAST_BUILT: readonly Program[] = ['tidb-controller-manager', 'tidb-server', 'dm-task-check'];
 
 /** The path of a built program, once a build that runs has made it ({@link awaitBuilt}). */
 export function tool(name: Program): string {

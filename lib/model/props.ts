@@ -313,8 +313,11 @@ export function acrossRules(shape: PropShape): readonly AcrossRule<any>[] {
 /** The own enumerable properties of a plain object by name, read without running a getter; a getter or setter is refused. */
 function ownValues(scope: IConstruct | string, at: string, value: object): Map<string, unknown> {
   const values = new Map<string, unknown>();
-  for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(value))) {
-    if (!d.enumerable) {
+  // Object.keys lists the own enumerable string keys, in the order Object.getOwnPropertyDescriptors
+  // would, without a descriptor object for every key at once.
+  for (const key of Object.keys(value)) {
+    const d = Object.getOwnPropertyDescriptor(value, key);
+    if (d === undefined) {
       continue;
     }
     if (!('value' in d)) {
@@ -495,8 +498,13 @@ function listItems(scope: IConstruct | string, field: string, list: readonly unk
 
 /** A spec in full: a short one (`'string?'`) as the spec it stands for. */
 function fullSpec(spec: PropSpec): FullSpec {
-  return typeof spec === 'string' ? shorthand(spec) : spec;
+  return typeof spec === 'string' ? SHORTHANDS.get(spec) ?? shorthand(spec) : spec;
 }
+
+/** The full spec of each shorthand, made once: every construct's props are checked against the same few. */
+const SHORTHANDS = new Map<string, FullSpec>(
+  (['string', 'string?', 'number', 'number?', 'boolean', 'boolean?', 'object?', 'strings?'] as const).map((spec) => [spec, shorthand(spec)]),
+);
 
 function shorthand(spec: Extract<PropSpec, string>): FullSpec {
   const optional = spec.endsWith('?');

@@ -118,6 +118,11 @@ export function stringScalar(value: string): string | undefined {
   if (value.length > LONGEST_TYPED_WORD && SIMPLE.test(value)) {
     return value;
   }
+  return value.length <= SHORT_LENGTH ? remembered(SHORT_TEXTS, value, decidedScalar) : decidedScalar(value);
+}
+
+/** A string as {@link stringScalar} writes it, decided afresh. */
+function decidedScalar(value: string): string | undefined {
   if (!PRINTABLE_ASCII.test(value) || DOCUMENT_MARKER.test(value)) {
     return undefined;
   }
@@ -165,19 +170,33 @@ function longestLine(value: string): number {
 /** Keys already decided: manifests repeat a small set of keys many times. */
 const KEYS = new Map<string, string | undefined>();
 
-/** How many keys {@link KEYS} holds at most, so that many distinct keys cannot grow it without end. */
-const KEYS_KEPT = 10_000;
+/**
+ * Short strings already decided: the values manifests repeat (`1h`, `ca`, a severity, a cluster
+ * name) are short, and a short string is the one that needs every type test of the schemas.
+ */
+const SHORT_TEXTS = new Map<string, string | undefined>();
+
+/** The longest string {@link SHORT_TEXTS} remembers. */
+const SHORT_LENGTH = 32;
+
+/** How many strings a map of decided ones holds at most, so that many distinct strings cannot grow it without end. */
+const KEPT = 10_000;
+
+/** What `decide` gives for `text`, remembered in `decided` while it holds fewer than {@link KEPT}. */
+function remembered(decided: Map<string, string | undefined>, text: string, decide: (text: string) => string | undefined): string | undefined {
+  let result = decided.get(text);
+  if (result === undefined && !decided.has(text)) {
+    result = decide(text);
+    if (decided.size < KEPT) {
+      decided.set(text, result);
+    }
+  }
+  return result;
+}
 
 /** A map key as the library writes it (an implicit key is a one-line string scalar), remembered. */
 export function keyScalar(key: string): string | undefined {
-  let text = KEYS.get(key);
-  if (text === undefined && !KEYS.has(key)) {
-    text = stringScalar(key);
-    if (KEYS.size < KEYS_KEPT) {
-      KEYS.set(key, text);
-    }
-  }
-  return text;
+  return remembered(KEYS, key, stringScalar);
 }
 
 /**

@@ -340,8 +340,7 @@ function checkedProps(scope: IConstruct | string, props: unknown, shape: PropSha
   }
   // The props given, in their order, then those a default fills in.
   const checked = new Map(values);
-  for (const [key, spec] of Object.entries(shape)) {
-    const full = fullSpec(spec);
+  for (const [key, full] of fullSpecs(shape)) {
     const given = values.get(key);
     // Only a prop left out takes its default: null is a value, refused or accepted as one.
     const value = given === undefined ? defaultOf(full, checked) : given;
@@ -494,6 +493,19 @@ function listItems(scope: IConstruct | string, field: string, list: readonly unk
     items.push(d.value);
   }
   return items;
+}
+
+/** The props of each shape checked so far, in its order, each spec in full: shapes are constants, made once at load. */
+const FULL_SPECS = new WeakMap<PropShape, readonly (readonly [string, FullSpec])[]>();
+
+/** The props of a shape in its order, each spec in full ({@link fullSpec}). */
+function fullSpecs(shape: PropShape): readonly (readonly [string, FullSpec])[] {
+  let specs = FULL_SPECS.get(shape);
+  if (specs === undefined) {
+    specs = Object.entries(shape).map(([key, spec]) => [key, fullSpec(spec)] as const);
+    FULL_SPECS.set(shape, specs);
+  }
+  return specs;
 }
 
 /** A spec in full: a short one (`'string?'`) as the spec it stands for. */

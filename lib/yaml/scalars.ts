@@ -151,8 +151,16 @@ export function literalBlock(value: string, indent: string, lineWidth: number): 
   }
   const clip = value.endsWith('\n');
   const body = clip ? value.slice(0, -1) : value;
-  // As `yaml` does: each run of line breaks is followed by the indentation, so an empty line stays empty.
-  return `|${clip ? '' : '-'}\n${indent}${body.replace(/\n+/g, `$&${indent}`)}`;
+  // As `yaml` does: each run of line breaks is followed by the indentation, so an empty line stays
+  // empty. The body starts and ends with a character other than a line break, so that is: every
+  // line that is not empty, indented (line by line, several times faster than a replace of `\n+`).
+  const lines = body.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] !== '') {
+      lines[i] = `${indent}${lines[i]}`;
+    }
+  }
+  return `|${clip ? '' : '-'}\n${lines.join('\n')}`;
 }
 
 /** The length of the longest line of a text. */

@@ -161,6 +161,16 @@ describe('the scalars the emitter writes itself', () => {
     }
   });
 
+  test('are written the same each time a short string comes again, as a value, a key and a list item (the emitter remembers them)', () => {
+    const words = ['yes', '1h', '0777', 'ca', '~', '<<', 'a: b', '', 'null', '- a', 'basic', '12:30'];
+    const doc = { values: Object.fromEntries(words.map((w, i) => [`k${i}`, w])), keys: Object.fromEntries(words.map((w) => [w, w])), items: words };
+    for (let pass = 0; pass < 3; pass++) {
+      for (const options of OPTION_SETS) {
+        expect({ pass, own: emitYaml(doc, options) }).toEqual({ pass, own: fallback(doc, options) });
+      }
+    }
+  });
+
   test('leave to yaml what they cannot prove: non-ASCII, line breaks, tabs, fractions, -0, document markers', () => {
     for (const v of ['ünïcødé', 'a\nb', 'a\tb', 1.5, -0, 2 ** 60, '--- a', '...', undefined, 10n]) {
       expect({ v, written: scalar(v) }).toEqual({ v, written: undefined });
@@ -171,7 +181,7 @@ describe('the scalars the emitter writes itself', () => {
 describe('texts of several lines', () => {
   test('are written by the emitter as the literal block yaml writes, at every depth', () => {
     const rules = 'groups:\n  - name: expiry\n    rules:\n      - alert: CertificateExpiry\n        expr: x < 1\n';
-    for (const doc of [{ data: { 'a.rules.yml': rules } }, { spec: { config: '[security]\ncert-allowed-cn = [ "basic" ]\n' } }, { l: ['a\n\nb', { m: 'c\nd' }] }, [['e\nf\n']]]) {
+    for (const doc of [{ data: { 'a.rules.yml': rules } }, { spec: { config: '[security]\ncert-allowed-cn = [ "basic" ]\n' } }, { l: ['a\n\nb', { m: 'c\nd' }] }, [['e\nf\n']], { runs: 'a\n\n\nb\nc\n\nd\n', deeper: [{ m: 'x\n\n\n\ny' }] }]) {
       for (const options of OPTION_SETS) {
         const own = emitYaml(doc, options);
         expect({ doc, own }).toEqual({ doc, own: plainYaml(doc, options) });

@@ -199,10 +199,11 @@ function unwatchedRule(input: ExpiryRulesInput, c: WatchedCertificate, series: s
  */
 function outdatedCaCopyRule(input: ExpiryRulesInput, leaf: Managed, ca: Managed): AlertRule {
   const expiry = (c: Managed) => `min(${certManagerSeries(EXPIRY_METRICS.certManagerExpiry, c.namespace, { name: c.certificateName })})`;
-  const replacedCaExpiry = `${expiry(ca)} - ${ca.durationSeconds} + ${ca.renewBeforeSeconds}`;
+  const caExpiry = expiry(ca);
+  const replacedCaExpiry = `${caExpiry} - ${ca.durationSeconds} + ${ca.renewBeforeSeconds}`;
   return {
     alert: EXPIRY_ALERTS.outdatedCaCopy,
-    expr: `${expiry(leaf)} - ${leaf.durationSeconds} < ${expiry(ca)} - ${ca.durationSeconds}`,
+    expr: `${expiry(leaf)} - ${leaf.durationSeconds} < ${caExpiry} - ${ca.durationSeconds}`,
     for: input.for,
     labels: labelsOf(input, leaf, 'critical'),
     annotations: {
@@ -238,10 +239,15 @@ function managedRenewal(input: ExpiryRulesInput, c: Managed): string {
  * `honorLabels: true` or by an annotation-based job, it stays `namespace`. Both are read.
  */
 function certManagerSeries(metric: string, namespace: string, certificate: { readonly name: string | readonly string[] }, different: { readonly [key: string]: string } = {}): string {
-  const byName = (equal: { readonly [key: string]: string }) => (typeof certificate.name === 'string'
-    ? selector(metric, { ...equal, name: certificate.name }, different)
-    : selector(metric, equal, different, { name: certificate.name }));
-  return `${byName({ exported_namespace: namespace })} or ${byName({ namespace, exported_namespace: '' })}`;
+  // The matchers of selector(), in its order (equal, one of, different), written once for both selectors.
+  const name = typeof certificate.name === 'string' ? `name="${certificate.name}"` : `name=~"${certificate.name.map(literal).join('|')}"`;
+  const rest = `${name}${Object.entries(different).map(([k, v]) => `,${k}!="${v}"`).join('')}}`;
+  return `${metric}{exported_namespace="${namespace}",${rest} or ${metric}{namespace="${namespace}",exported_namespace="",${rest}`;
+}
+
+/** A value of a label matched by a regular expression, matched literally. */
+function literal(value: string): string {
+  return value.replace(/[.]/g, '\\\\.');
 }
 
 /**
@@ -250,7 +256,6 @@ function certManagerSeries(metric: string, namespace: string, certificate: { rea
  */
 function selector(metric: string, equal: { readonly [key: string]: string }, different: { readonly [key: string]: string } = {},
   oneOf: { readonly [key: string]: readonly string[] } = {}): string {
-  const literal = (value: string) => value.replace(/[.]/g, '\\\\.');
   const matchers = [
     ...Object.entries(equal).map(([k, v]) => `${k}="${v}"`),
     ...Object.entries(oneOf).map(([k, values]) => `${k}=~"${values.map(literal).join('|')}"`),

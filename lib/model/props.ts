@@ -316,8 +316,11 @@ export function acrossRules(shape: PropShape): readonly AcrossRule<any>[] {
 /** The own enumerable properties of a plain object by name, read without running a getter; a getter or setter is refused. */
 function ownValues(scope: IConstruct | string, at: string, value: object): Map<string, unknown> {
   const values = new Map<string, unknown>();
-  for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(value))) {
-    if (!d.enumerable) {
+  // Object.keys lists the own enumerable string keys, in the order Object.getOwnPropertyDescriptors
+  // would, without a descriptor object for every key at once.
+  for (const key of Object.keys(value)) {
+    const d = Object.getOwnPropertyDescriptor(value, key);
+    if (d === undefined) {
       continue;
     }
     if (!('value' in d)) {
@@ -340,8 +343,7 @@ function checkedProps(scope: IConstruct | string, props: unknown, shape: PropSha
   }
   // The props given, in their order, then those a default fills in.
   const checked = new Map(values);
-  for (const [key, spec] of Object.entries(shape)) {
-    const full = fullSpec(spec);
+  for (const [key, full] of fullSpecs(shape)) {
     const given = values.get(key);
     // Only a prop left out takes its default: null is a value, refused or accepted as one.
     const value = given === undefined ? defaultOf(full, checked) : given;
@@ -496,10 +498,28 @@ function listItems(scope: IConstruct | string, field: string, list: readonly unk
   return items;
 }
 
+/** The props of each shape checked so far, in its order, each spec in full: shapes are constants, made once at load. */
+const FULL_SPECS = new WeakMap<PropShape, readonly (readonly [string, FullSpec])[]>();
+
+/** The props of a shape in its order, each spec in full ({@link fullSpec}). */
+function fullSpecs(shape: PropShape): readonly (readonly [string, FullSpec])[] {
+  let specs = FULL_SPECS.get(shape);
+  if (specs === undefined) {
+    specs = Object.entries(shape).map(([key, spec]) => [key, fullSpec(spec)] as const);
+    FULL_SPECS.set(shape, specs);
+  }
+  return specs;
+}
+
 /** A spec in full: a short one (`'string?'`) as the spec it stands for. */
 function fullSpec(spec: PropSpec): FullSpec {
-  return typeof spec === 'string' ? shorthand(spec) : spec;
+  return typeof spec === 'string' ? SHORTHANDS.get(spec) ?? shorthand(spec) : spec;
 }
+
+/** The full spec of each shorthand, made once: every construct's props are checked against the same few. */
+const SHORTHANDS = new Map<string, FullSpec>(
+  (['string', 'string?', 'number', 'number?', 'boolean', 'boolean?', 'object?', 'strings?'] as const).map((spec) => [spec, shorthand(spec)]),
+);
 
 function shorthand(spec: Extract<PropSpec, string>): FullSpec {
   const optional = spec.endsWith('?');

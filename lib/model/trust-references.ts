@@ -314,9 +314,13 @@ function walk(value: unknown, at: Path, visit: (node: Record<string, any>, at: P
   }
   visit(value as Record<string, any>, at);
   for (const key of Object.keys(value)) {
-    at.push(key);
-    walk((value as Record<string, unknown>)[key], at, visit);
-    at.pop();
+    const child = (value as Record<string, unknown>)[key];
+    // A scalar holds no node: most values of a manifest are scalars.
+    if (typeof child === 'object' && child !== null) {
+      at.push(key);
+      walk(child, at, visit);
+      at.pop();
+    }
   }
 }
 

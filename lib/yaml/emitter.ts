@@ -164,19 +164,33 @@ function writeList(w: Writer, list: readonly unknown[], first: string, indent: s
  * how often it answers.
  */
 export function emitYaml(value: unknown, options: YamlOptions): string | undefined {
+  const parts: string[] = [];
+  return emitInto(parts, value, options) ? parts.join('') : undefined;
+}
+
+/**
+ * Writes the document of {@link emitYaml} at the end of `parts`, so that several documents make
+ * one string with one join; false, with `parts` as it was, when the document must go to `yaml`.
+ */
+function emitInto(parts: string[], value: unknown, options: YamlOptions): boolean {
   if (value === null || typeof value !== 'object') {
-    return undefined;
+    return false;
   }
-  const w: Writer = { parts: [], seen: new Set([value]), keepUndefined: options.keepUndefined ?? false, lineWidth: options.lineWidth ?? 80 };
+  const w: Writer = { parts, seen: new Set([value]), keepUndefined: options.keepUndefined ?? false, lineWidth: options.lineWidth ?? 80 };
   const list = Array.isArray(value);
   if (!list && !isPlainObject(value)) {
-    return undefined;
+    return false;
   }
   if (list ? value.length === 0 : isEmptyMap(w, value as Record<string, unknown>)) {
-    return list ? '[]\n' : '{}\n';
+    parts.push(list ? '[]\n' : '{}\n');
+    return true;
   }
+  const start = parts.length;
   const ok = list ? writeList(w, value, '', '') : writeMap(w, value as Record<string, unknown>, '', '');
-  return ok ? w.parts.join('') : undefined;
+  if (!ok) {
+    parts.length = start;
+  }
+  return ok;
 }
 
 /** The characters YAML 1.1 (and go-yaml) takes for line breaks, which YAML 1.2 and `yaml` do not, with their escapes. */
@@ -239,5 +253,16 @@ export function stringifyYaml(value: unknown, options: YamlOptions = {}): string
  * by `---` lines.
  */
 export function stringifyManifests(docs: readonly unknown[]): string {
-  return docs.map((d) => (d === undefined ? '\n' : stringifyYaml(d, MANIFEST_OPTIONS))).join('---\n');
+  const parts: string[] = [];
+  docs.forEach((d, i) => {
+    if (i > 0) {
+      parts.push('---\n');
+    }
+    if (d === undefined) {
+      parts.push('\n');
+    } else if (!emitInto(parts, d, MANIFEST_OPTIONS)) {
+      parts.push(documentText(yamlDocument(d, MANIFEST_OPTIONS), MANIFEST_OPTIONS.lineWidth));
+    }
+  });
+  return parts.join('');
 }

@@ -118,6 +118,11 @@ export function stringScalar(value: string): string | undefined {
   if (value.length > LONGEST_TYPED_WORD && SIMPLE.test(value)) {
     return value;
   }
+  return value.length <= SHORT_LENGTH ? remembered(SHORT_TEXTS, value, decidedScalar) : decidedScalar(value);
+}
+
+/** A string as {@link stringScalar} writes it, decided afresh. */
+function decidedScalar(value: string): string | undefined {
   if (!PRINTABLE_ASCII.test(value) || DOCUMENT_MARKER.test(value)) {
     return undefined;
   }
@@ -146,8 +151,16 @@ export function literalBlock(value: string, indent: string, lineWidth: number): 
   }
   const clip = value.endsWith('\n');
   const body = clip ? value.slice(0, -1) : value;
-  // As `yaml` does: each run of line breaks is followed by the indentation, so an empty line stays empty.
-  return `|${clip ? '' : '-'}\n${indent}${body.replace(/\n+/g, `$&${indent}`)}`;
+  // As `yaml` does: each run of line breaks is followed by the indentation, so an empty line stays
+  // empty. The body starts and ends with a character other than a line break, so that is: every
+  // line that is not empty, indented (line by line, several times faster than a replace of `\n+`).
+  const lines = body.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] !== '') {
+      lines[i] = `${indent}${lines[i]}`;
+    }
+  }
+  return `|${clip ? '' : '-'}\n${lines.join('\n')}`;
 }
 
 /** The length of the longest line of a text. */
@@ -165,19 +178,33 @@ function longestLine(value: string): number {
 /** Keys already decided: manifests repeat a small set of keys many times. */
 const KEYS = new Map<string, string | undefined>();
 
-/** How many keys {@link KEYS} holds at most, so that many distinct keys cannot grow it without end. */
-const KEYS_KEPT = 10_000;
+/**
+ * Short strings already decided: the values manifests repeat (`1h`, `ca`, a severity, a cluster
+ * name) are short, and a short string is the one that needs every type test of the schemas.
+ */
+const SHORT_TEXTS = new Map<string, string | undefined>();
+
+/** The longest string {@link SHORT_TEXTS} remembers. */
+const SHORT_LENGTH = 32;
+
+/** How many strings a map of decided ones holds at most, so that many distinct strings cannot grow it without end. */
+const KEPT = 10_000;
+
+/** What `decide` gives for `text`, remembered in `decided` while it holds fewer than {@link KEPT}. */
+function remembered(decided: Map<string, string | undefined>, text: string, decide: (text: string) => string | undefined): string | undefined {
+  let result = decided.get(text);
+  if (result === undefined && !decided.has(text)) {
+    result = decide(text);
+    if (decided.size < KEPT) {
+      decided.set(text, result);
+    }
+  }
+  return result;
+}
 
 /** A map key as the library writes it (an implicit key is a one-line string scalar), remembered. */
 export function keyScalar(key: string): string | undefined {
-  let text = KEYS.get(key);
-  if (text === undefined && !KEYS.has(key)) {
-    text = stringScalar(key);
-    if (KEYS.size < KEYS_KEPT) {
-      KEYS.set(key, text);
-    }
-  }
-  return text;
+  return remembered(KEYS, key, stringScalar);
 }
 
 /**

@@ -141,6 +141,11 @@ describe('the declared shapes', () => {
     seen.length = 0;
     checkProps('test', {}, { ...base, c: 'string?' });
     expect(seen).toEqual(['base']);
+    // Two shapes with rules spread into one: both keep theirs, in the order they were spread.
+    seen.length = 0;
+    const other = withRules({ d: 'string?' }, [() => seen.push('other')]);
+    checkProps('test', {}, withRules({ ...base, ...other }, [() => seen.push('own')]));
+    expect(seen).toEqual(['base', 'other', 'own']);
   });
 
   test('a required prop left out names the form it takes, with an example', () => {

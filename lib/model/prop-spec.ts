@@ -117,11 +117,15 @@ export type ShapeOf<T> = { readonly [K in keyof Required<T>]: PropSpec };
  */
 export type AcrossRule<T> = (scope: IConstruct | string, props: T, at: string) => void;
 
-/** Where a shape keeps its rules across props: a symbol, so that no prop name can take it. */
-export const ACROSS: unique symbol = Symbol('rules across props');
+/**
+ * The type-level mark of a shape with rules across props. At run time each `withRules` call keeps
+ * its rules under a symbol of its own (props.ts), so that no prop name can take it and two shapes
+ * spread into one keep both their rules.
+ */
+export declare const ACROSS: unique symbol;
 
 /** A shape with the rules across its props that the walker runs after its fields. */
-export type ShapeWithRules<S extends PropShape, T> = S & { readonly [ACROSS]: readonly AcrossRule<T>[] };
+export type ShapeWithRules<S extends PropShape, T> = S & { readonly [ACROSS]?: readonly AcrossRule<T>[] };
 
 /** The keys of a shape whose spec declares a default: present in the props the walker returns. */
 type DefaultedKeys<S> = { [K in keyof S]: S[K] extends { readonly default: unknown } ? K : never }[keyof S];

@@ -13,10 +13,9 @@
 import { Construct, IConstruct } from 'constructs';
 import { ClusterTlsError, Description, describeType, inputError, shown } from './errors';
 import { LIST_LIMITS, ListKind, TEXT_LIMITS, TextKind, sizeOf } from './limits';
-import { ACROSS, AcrossRule, Checked, FullSpec, PropShape, PropSpec, ShapeWithRules } from './prop-spec';
+import { AcrossRule, Checked, FullSpec, PropShape, PropSpec, ShapeWithRules } from './prop-spec';
 import { VALUE_RULES, checkGate } from './rules';
 
-export { ACROSS } from './prop-spec';
 export type { AcrossRule, Checked, FullSpec, PropShape, PropSpec, RuleName, ShapeOf, ShapeWithRules, VersionGate } from './prop-spec';
 
 /** The shape of each construct's props, by the construct's class name, and of each method's options, by `<class>.<method>`, as they are declared. */
@@ -297,20 +296,25 @@ export function checkProps<T, S extends PropShape = PropShape>(scope: IConstruct
   }
 }
 
+/** The symbols under which {@link withRules} calls keep their rules, one per call. */
+const RULE_KEYS = new Set<symbol>();
+
 /**
  * A shape with the rules that read several of its props at once, which {@link checkProps} runs
- * after the fields, on the props with their defaults: those of the shapes spread into it first
- * (their rules travel with their fields, under an enumerable symbol key that object spread
- * copies and no prop name can take), then `rules`. Of two shapes with rules spread into one
- * object literal, only the last one's would be kept: extend one of them at a time.
+ * after the fields, on the props with their defaults: those of the shapes spread into it first,
+ * in the order they were spread, then `rules`. Each call keeps its rules under an enumerable symbol
+ * of its own, which object spread copies and no prop name can take, so a shape spread from several
+ * others keeps all their rules.
  */
 export function withRules<S extends PropShape, T>(shape: S, rules: readonly AcrossRule<T>[]): ShapeWithRules<S, T> {
-  return Object.defineProperty({ ...shape }, ACROSS, { value: [...acrossRules(shape), ...rules], enumerable: true }) as ShapeWithRules<S, T>;
+  const key = Symbol('rules across props');
+  RULE_KEYS.add(key);
+  return Object.defineProperty({ ...shape }, key, { value: [...rules], enumerable: true }) as ShapeWithRules<S, T>;
 }
 
-/** The rules across props a shape declares, if any. */
-export function acrossRules(shape: PropShape): readonly AcrossRule<any>[] {
-  return (shape as Partial<ShapeWithRules<PropShape, unknown>>)[ACROSS] ?? [];
+/** The rules across props a shape holds, in the order they were added. */
+function acrossRules(shape: PropShape): readonly AcrossRule<any>[] {
+  return Object.getOwnPropertySymbols(shape).filter((k) => RULE_KEYS.has(k)).flatMap((k) => (shape as Record<symbol, readonly AcrossRule<any>[]>)[k]);
 }
 
 /** The own enumerable properties of a plain object by name, read without running a getter; a getter or setter is refused. */

@@ -6,7 +6,8 @@
  * sources (test/consumer.test.ts proves the packed package); its blocks run in order, with bash,
  * from the folder README names (the one that holds `dist/`), the Secret you create made from
  * certificate files of a CA of its own. The cluster's runbook, from its first step to the deploy,
- * runs as written too, on a second empty API server: each makes the namespace it needs.
+ * runs as written too, on a second empty API server, and the reference output's migration runbook's
+ * first two steps on a third: each makes the namespace it needs.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -117,6 +118,29 @@ describeWithTools('README.md\'s apply steps on an empty API server with the real
         await bash(block, project.outdir, env);
       }
       expect(plane.kubectl(['get', 'databasecluster', 'orders', '-n', 'shop', '-o', 'name']).stdout).toBe('databasecluster.db.operator.io/orders\n');
+    } finally {
+      await plane.stop();
+    }
+  });
+
+  test('the migration cluster\'s runbook (the reference output\'s) runs as written on an empty cluster: its first step makes the namespace its Secret step writes into', async () => {
+    const plane = await emptyCluster();
+    try {
+      const env = envFor(plane, project);
+      const runbook = fs.readFileSync(path.join(ROOT, 'cluster-tls', 'demo', 'basic', 'migration-runbook.md'), 'utf8');
+      const titles = [...runbook.matchAll(/^## \d+\. (.*)$/gm)].map((m) => m[1]);
+      expect(titles.slice(0, 2)).toEqual(['The migration cluster\'s namespace', 'Create the Secret of each external database']);
+      expect(plane.kubectl(['get', 'namespace', 'demo']).stderr).toContain('namespaces "demo" not found');
+      // The files the Secret step names, in a folder of the user's own (kubectl reads them as they are).
+      const certs = fs.mkdtempSync(path.join(project.home, 'certs-'));
+      for (const file of ['basic-source1-tls-client.pem', 'basic-source1-tls-client-key.pem', 'basic-source1-tls-ca.pem']) {
+        fs.writeFileSync(path.join(certs, file), `${file}\n`);
+      }
+      for (const block of shellBlocks(runbook).slice(0, 2)) {
+        expect(block.split('\n')[0]).toBe('# run in the output folder (the one that holds demo.k8s.yaml)');
+        await bash(block, path.join(ROOT, 'dist'), { ...env, CERTS: certs });
+      }
+      expect(plane.kubectl(['get', 'secret', 'basic-source1-tls', '-n', 'demo', '-o', 'name']).stdout).toBe('secret/basic-source1-tls\n');
     } finally {
       await plane.stop();
     }

@@ -239,10 +239,9 @@ function managedRenewal(input: ExpiryRulesInput, c: Managed): string {
  * `honorLabels: true` or by an annotation-based job, it stays `namespace`. Both are read.
  */
 function certManagerSeries(metric: string, namespace: string, certificate: { readonly name: string | readonly string[] }, different: { readonly [key: string]: string } = {}): string {
-  // The matchers of selector(), in its order (equal, one of, different), written once for both selectors.
-  const name = typeof certificate.name === 'string' ? `name="${certificate.name}"` : `name=~"${certificate.name.map(literal).join('|')}"`;
-  const rest = `${name}${Object.entries(different).map(([k, v]) => `,${k}!="${v}"`).join('')}}`;
-  return `${metric}{exported_namespace="${namespace}",${rest} or ${metric}{namespace="${namespace}",exported_namespace="",${rest}`;
+  // The name's and the others' matchers, written once for both selectors.
+  const rest = typeof certificate.name === 'string' ? matchers({ name: certificate.name }, different) : matchers({}, different, { name: certificate.name });
+  return `${metric}{exported_namespace="${namespace}",${rest}} or ${metric}{namespace="${namespace}",exported_namespace="",${rest}}`;
 }
 
 /** A value of a label matched by a regular expression, matched literally. */
@@ -256,12 +255,17 @@ function literal(value: string): string {
  */
 function selector(metric: string, equal: { readonly [key: string]: string }, different: { readonly [key: string]: string } = {},
   oneOf: { readonly [key: string]: readonly string[] } = {}): string {
-  const matchers = [
+  return `${metric}{${matchers(equal, different, oneOf)}}`;
+}
+
+/** The matchers of a {@link selector}, joined: the equal labels, those one of several values, then those that differ. */
+function matchers(equal: { readonly [key: string]: string }, different: { readonly [key: string]: string } = {},
+  oneOf: { readonly [key: string]: readonly string[] } = {}): string {
+  return [
     ...Object.entries(equal).map(([k, v]) => `${k}="${v}"`),
     ...Object.entries(oneOf).map(([k, values]) => `${k}=~"${values.map(literal).join('|')}"`),
     ...Object.entries(different).map(([k, v]) => `${k}!="${v}"`),
-  ];
-  return `${metric}{${matchers.join(',')}}`;
+  ].join(',');
 }
 
 /** A PromQL expression inside a template's double-quoted string. */

@@ -104,7 +104,7 @@ fi
 # While it builds, the script holds an exclusive lock on the cache folder's .build.lock (a second
 # build of the clone waits for the first) and appends each program's name to .built once it is in
 # bin/, and each file it reads before it: so the tests can start while it runs, each waiting for
-# what it needs (tools/playground/programs.ts's awaitBuilt). --check takes no lock and writes nothing.
+# what it needs (tools/playground/programs.ts's awaitBuilt). --check takes no lock and marks nothing.
 if ! $check; then
   exec {lock}>"$cache/.build.lock"
   flock "$lock"

@@ -322,7 +322,7 @@ function resolveBackupRestoreProps(scope: IConstruct, props: CheckedBackupRestor
   };
 }
 
-/** The requested operations, Backup before Restore, each with its options checked and the shared defaults applied. */
+/** The requested operations, Backup before Restore, each with the shared defaults applied (the shape checked their options). */
 function resolveOperations(props: BackupRestoreProps, backupType: string, prefix: string): Operation[] {
   const { cluster } = props;
   const operations: Operation[] = [];

@@ -178,8 +178,8 @@ function resolveDownstreamTls(scope: Construct, downstream: DrainerDownstreamTls
   const checkpointSecretName = downstream.checkpointSecretName === undefined ? undefined
     : requireExternalSecretName(scope, 'downstreamTls.checkpointSecretName', downstream.checkpointSecretName, cluster.certificates);
   // Lists of their own: no certificate Common Name of this cluster is implied (hence the empty one).
-  const names = (list: string[] | undefined) => (list === undefined ? undefined : otherCommonNames(list, ''));
-  return { secretName, checkpointSecretName, allowedCommonNames: names(downstream.allowedCommonNames), checkpointAllowedCommonNames: names(downstream.checkpointAllowedCommonNames) };
+  const commonNames = (list: string[] | undefined) => (list === undefined ? undefined : otherCommonNames(list, ''));
+  return { secretName, checkpointSecretName, allowedCommonNames: commonNames(downstream.allowedCommonNames), checkpointAllowedCommonNames: commonNames(downstream.checkpointAllowedCommonNames) };
 }
 
 /** Refuses a GitOps engine without the chart's repository, which it fetches the chart from. */

@@ -58,6 +58,13 @@ for language in "${languages[@]}"; do
     if [ "$(cat "$built" 2>/dev/null)" != "$version" ]; then
       npx --no-install jsii-pacmak "node_modules/$dep" --targets "$language"
       echo "$version" > "$built"
+      # npm trusts its record of node_modules (node_modules/.package-lock.json) only while the record
+      # is newer than every package's folder, and the generated folder made this package's newer.
+      # Without the record npm reads the tree from disk, and `npm pack` run in a folder whose
+      # node_modules links to this one then leaves out what the bundled dependencies need (ajv's
+      # fast-deep-equal): the tutorial's test packs so, after the language tests in CI's order.
+      # Nothing the record holds changed, so it is made current again.
+      [ ! -f node_modules/.package-lock.json ] || touch node_modules/.package-lock.json
     fi
   done
   rm -rf "${out:?}/$language"

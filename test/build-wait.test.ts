@@ -55,35 +55,33 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const hasFlock = spawnSync('sh', ['-c', 'command -v flock']).status === 0;
 
 (hasFlock || process.env.CI === 'true' ? describe : describe.skip)('a suite asking for a program while the build runs', () => {
-  test('waits until the build marks that program built, not for the rest of the build', async () => {
+  /** Runs `body` in a new project whose build lock a holder has; ends the holder and removes the project after. */
+  async function whileBuilding(body: (root: string, cache: string, holder: ChildProcess) => Promise<void>): Promise<void> {
     const { root, cache } = project();
     const holder = await holdLock(cache);
     try {
-      const asked = ask(root, 'kubectl');
-      await sleep(2500);
-      fs.appendFileSync(path.join(cache, '.built'), 'etcd\nkubectl\n');
-      const took = await asked;
-      expect(took).toBeGreaterThanOrEqual(2500);
-      expect(await ask(root, 'etcd')).toBeLessThan(2500);
+      await body(root, cache, holder);
     } finally {
       release(holder);
       fs.rmSync(root, { recursive: true, force: true });
     }
-  }, 30_000);
+  }
 
-  test('waits until the build stops when it never makes the program', async () => {
-    const { root, cache } = project();
-    const holder = await holdLock(cache);
-    try {
-      const asked = ask(root, 'tidb-server');
-      await sleep(2500);
-      release(holder);
-      expect(await asked).toBeGreaterThanOrEqual(2500);
-    } finally {
-      release(holder);
-      fs.rmSync(root, { recursive: true, force: true });
-    }
-  }, 30_000);
+  test('waits until the build marks that program built, not for the rest of the build', () => whileBuilding(async (root, cache) => {
+    const asked = ask(root, 'kubectl');
+    await sleep(2500);
+    fs.appendFileSync(path.join(cache, '.built'), 'etcd\nkubectl\n');
+    const took = await asked;
+    expect(took).toBeGreaterThanOrEqual(2500);
+    expect(await ask(root, 'etcd')).toBeLessThan(2500);
+  }), 30_000);
+
+  test('waits until the build stops when it never makes the program', () => whileBuilding(async (root, _cache, holder) => {
+    const asked = ask(root, 'tidb-server');
+    await sleep(2500);
+    release(holder);
+    expect(await asked).toBeGreaterThanOrEqual(2500);
+  }), 30_000);
 
   test('does not wait when no build runs', async () => {
     const { root, cache } = project();

@@ -10,7 +10,7 @@ import { EXPIRY_ALERT_LABELS } from './expiry';
 import type { RuleName, VersionGate } from './prop-spec';
 import { QUANTITY_EXPECTED } from './quantity';
 import {
-  BUCKET_FIELDS, LABEL_RULE, SOURCE_ID_RULE, requireBackupType, requireCertificateDnsName, requireChartRepository, requireCommonName, requireCount,
+  BUCKET_FIELDS, CHART_REPOSITORY_RULE, HELM_RELEASE_RULE, LABEL_RULE, SOURCE_ID_RULE, TASK_NAME_RULE, requireBackupType, requireCertificateDnsName, requireChartRepository, requireCommonName, requireCount,
   requireDatabaseUser, requireDnsLabel, requireDnsName, requireDnsSubdomain, requireDuration, requireFolderPath, requireHelmReleaseName, requireHost,
   requireImageName, requireIpAddress, requireKeyPrefix, requireKubernetesLabels, requireMigrationSourceId, requireMigrationTaskName, requirePort,
   requirePrometheusLabels, requireQuantity, requireStorageEndpoint, requireTaskMode, requireText, requireTimeZone,
@@ -47,11 +47,11 @@ export const VALUE_RULES: { readonly [name in RuleName]: ValueRule } = {
   kubernetesLabels: { expected: 'Kubernetes labels', check: requireKubernetesLabels },
   port: { expected: 'a port from 1 to 65535', check: requirePort },
   migrationSourceId: { expected: `a source id of ${SOURCE_ID_RULE}`, example: 'mysql-01', check: requireMigrationSourceId },
-  migrationTaskName: { expected: 'a task name: letters, digits, \'.\', \'_\' and \'-\'', example: 'orders', check: requireMigrationTaskName },
+  migrationTaskName: { expected: TASK_NAME_RULE, example: 'orders', check: requireMigrationTaskName },
   folderPath: { expected: 'a folder path without spaces', example: './relay_log', check: requireFolderPath },
   taskMode: { expected: 'a task mode such as "all"', check: requireTaskMode },
-  helmReleaseName: { expected: 'a Helm release name', example: 'binlog', check: requireHelmReleaseName },
-  chartRepository: { expected: 'a repository URL starting with https:// (or oci:// for an OCI registry)', example: 'https://charts.example.com', check: requireChartRepository },
+  helmReleaseName: { expected: HELM_RELEASE_RULE, example: 'binlog', check: requireHelmReleaseName },
+  chartRepository: { expected: CHART_REPOSITORY_RULE, example: 'https://charts.example.com', check: requireChartRepository },
   chartVersion: { expected: 'an exact chart version', example: '1.1.0', check: requireChartVersion },
   databaseUser: { expected: 'a database user name without spaces or quotes', example: 'backup', check: requireDatabaseUser },
   backupType: { expected: 'a backup type such as "full"', check: requireBackupType },

@@ -357,6 +357,8 @@ export function requirePort(scope: IConstruct | string, field: string, value: nu
  */
 const MIGRATION_ID = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
 const MIGRATION_ID_RULE = 'at most 63 letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit';
+/** What a migration task name must be, as messages say it. */
+export const TASK_NAME_RULE = `a task name of ${MIGRATION_ID_RULE}`;
 /** What a source id must be: a {@link MIGRATION_ID} of at most the migration tool's longest, which its source and subtask checks refuse past. */
 export const SOURCE_ID_RULE = `at most ${MIGRATION_SOURCE_ID_MAX} letters, digits, '.', '_' and '-', starting and ending with a letter or digit (the migration tool refuses a longer source id)`;
 
@@ -374,7 +376,7 @@ export function requireMigrationSourceId(scope: IConstruct | string, field: stri
 /** Throws unless `value` is a migration task name. */
 export function requireMigrationTaskName(scope: IConstruct | string, field: string, value: string): string {
   if (typeof value !== 'string' || !MIGRATION_ID.test(value)) {
-    inputError(scope, field, shown(value), `a task name of ${MIGRATION_ID_RULE}`);
+    inputError(scope, field, shown(value), TASK_NAME_RULE);
   }
   return value;
 }
@@ -383,33 +385,27 @@ const NO_SPACE = /^\S+$/;
 
 /** Throws unless `value` is a folder path of the migration tool's files: no spaces, no user name or password in it (which is not repeated). */
 export function requireFolderPath(scope: IConstruct | string, field: string, value: string): string {
-  requireNoCredentials(scope, field, value, 'a folder path without a user name or password in it (no \'user:password@\')');
-  if (typeof value !== 'string' || !NO_SPACE.test(value)) {
-    inputError(scope, field, shown(value), 'a folder path without spaces');
-  }
-  return value;
+  return requireText(scope, field, value, NO_SPACE, 'a folder path without spaces');
 }
 
 /** Throws unless `value` is a migration task mode: one word, no user name or password in it (which is not repeated). */
 export function requireTaskMode(scope: IConstruct | string, field: string, value: string): string {
-  requireNoCredentials(scope, field, value, 'a task mode without a user name or password in it (no \'user:password@\')');
-  if (typeof value !== 'string' || !NO_SPACE.test(value)) {
-    inputError(scope, field, shown(value), 'a task mode such as "all"');
-  }
-  return value;
+  return requireText(scope, field, value, NO_SPACE, 'a task mode such as "all"');
 }
+
+/** What a Helm release name must be, as messages say it. */
+export const HELM_RELEASE_RULE = `a Helm release name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most ${HELM_RELEASE_MAX} characters`;
 
 /** Throws unless `value` is a Helm release name: a DNS-1123 label of at most Helm's length. */
 export function requireHelmReleaseName(scope: IConstruct | string, field: string, value: string): string {
   if (typeof value !== 'string' || !isDnsLabel(value) || value.length > HELM_RELEASE_MAX) {
-    inputError(scope, field, shown(value),
-      `a Helm release name: lowercase letters, digits and '-', starting and ending with a letter or digit, at most ${HELM_RELEASE_MAX} characters`);
+    inputError(scope, field, shown(value), HELM_RELEASE_RULE);
   }
   return value;
 }
 
 /** What a chart repository must be, as messages say it. */
-const CHART_REPOSITORY_RULE = 'a repository URL starting with https:// (or oci:// for an OCI registry), without a trailing \'/\'';
+export const CHART_REPOSITORY_RULE = 'a repository URL starting with https:// (or oci:// for an OCI registry), without a trailing \'/\'';
 
 /** Throws unless `value` is a chart repository's URL, `https://…` or `oci://…`, that a shell command holds unquoted. */
 export function requireChartRepository(scope: IConstruct | string, field: string, value: string): string {

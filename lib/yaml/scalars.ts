@@ -175,9 +175,6 @@ function longestLine(value: string): number {
   return longest;
 }
 
-/** Keys already decided: manifests repeat a small set of keys many times. */
-const KEYS = new Map<string, string | undefined>();
-
 /**
  * Short strings already decided: the values manifests repeat (`1h`, `ca`, a severity, a cluster
  * name) are short, and a short string is the one that needs every type test of the schemas.
@@ -187,7 +184,7 @@ const SHORT_TEXTS = new Map<string, string | undefined>();
 /** The longest string {@link SHORT_TEXTS} remembers. */
 const SHORT_LENGTH = 32;
 
-/** How many strings a map of decided ones holds at most, so that many distinct strings cannot grow it without end. */
+/** How many strings {@link SHORT_TEXTS} holds at most, so that many distinct strings cannot grow it without end. */
 const KEPT = 10_000;
 
 /** What `decide` gives for `text`, remembered in `decided` while it holds fewer than {@link KEPT}. */
@@ -202,9 +199,12 @@ function remembered(decided: Map<string, string | undefined>, text: string, deci
   return result;
 }
 
-/** A map key as the library writes it (an implicit key is a one-line string scalar), remembered. */
+/**
+ * A map key as the library writes it: an implicit key is a one-line string scalar, and the keys
+ * manifests repeat are short, so {@link stringScalar} remembers them.
+ */
 export function keyScalar(key: string): string | undefined {
-  return remembered(KEYS, key, stringScalar);
+  return stringScalar(key);
 }
 
 /**

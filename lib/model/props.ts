@@ -312,9 +312,17 @@ export function withRules<S extends PropShape, T>(shape: S, rules: readonly Acro
   return Object.defineProperty({ ...shape }, key, { value: [...rules], enumerable: true }) as ShapeWithRules<S, T>;
 }
 
+/** The rules across props of each shape checked so far (a shape is a constant: found once, on the walker's hot path). */
+const RULES_OF = new WeakMap<PropShape, readonly AcrossRule<any>[]>();
+
 /** The rules across props a shape holds, in the order they were added. */
 function acrossRules(shape: PropShape): readonly AcrossRule<any>[] {
-  return Object.getOwnPropertySymbols(shape).filter((k) => RULE_KEYS.has(k)).flatMap((k) => (shape as Record<symbol, readonly AcrossRule<any>[]>)[k]);
+  let rules = RULES_OF.get(shape);
+  if (rules === undefined) {
+    rules = Object.getOwnPropertySymbols(shape).filter((k) => RULE_KEYS.has(k)).flatMap((k) => (shape as Record<symbol, readonly AcrossRule<any>[]>)[k]);
+    RULES_OF.set(shape, rules);
+  }
+  return rules;
 }
 
 /** The own enumerable properties of a plain object by name, read without running a getter; a getter or setter is refused. */

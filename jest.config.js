@@ -30,6 +30,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/_jest-global-setup.ts',
   globalTeardown: '<rootDir>/test/_jest-global-teardown.ts',
   setupFiles: ['<rootDir>/test/_jest-tmpdir-check.ts'],
-  // A file that needs the built programs waits, while a build runs, for those of its stage.
-  setupFilesAfterEnv: ['<rootDir>/test/_jest-build-wait.ts'],
+  // A file that needs the built programs waits, while a build runs, for those of its stage; with
+  // CLUSTER_TLS_CPU_LOG set, each file's CPU and wall time are logged to that file.
+  setupFilesAfterEnv: ['<rootDir>/test/_jest-build-wait.ts', '<rootDir>/test/_jest-cpu-log.ts'],
 };

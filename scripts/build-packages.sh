@@ -18,8 +18,11 @@
 # the language tests find them; constructs comes from Maven Central and the module proxy. A
 # dependency is generated again only when its folder does not record the installed version (the
 # file .cluster-tls-built there), so only the first build after `npm install` pays for them:
-# about 4 minutes for Java on 2 cores, 15 seconds for Go. The library's own package is built anew
-# every time, into a folder emptied first (jsii-pacmak leaves files of removed types behind).
+# about a minute for Java on 2 cores, 15 seconds for Go. Only their jars' classes are compiled
+# against, so Maven leaves out their javadoc and source jars: Java's build of both took 93 CPU-s
+# (69 s) so with Maven's repository empty, and 123 CPU-s (94 s) with them and the repository full.
+# The library's own package is built anew every time, as a release makes it, javadoc and sources
+# included, into a folder emptied first (jsii-pacmak leaves files of removed types behind).
 #
 # Usage: scripts/build-packages.sh [python] [go] [java]   (default: all three)
 set -euo pipefail
@@ -56,7 +59,9 @@ for language in "${languages[@]}"; do
     built="node_modules/$dep/dist/$language/.cluster-tls-built"
     version="$(node -p "require('./node_modules/$dep/package.json').version")"
     if [ "$(cat "$built" 2>/dev/null)" != "$version" ]; then
-      npx --no-install jsii-pacmak "node_modules/$dep" --targets "$language"
+      # Only the classes of a dependency's jar are compiled against (see the header).
+      MAVEN_OPTS="${MAVEN_OPTS:-} -Dmaven.javadoc.skip=true -Dmaven.source.skip=true" \
+        npx --no-install jsii-pacmak "node_modules/$dep" --targets "$language"
       echo "$version" > "$built"
       # npm trusts its record of node_modules (node_modules/.package-lock.json) only while the record
       # is newer than every package's folder, and the generated folder made this package's newer.

@@ -23,11 +23,16 @@ declare const certs: import('cdk8s-cluster-tls').ClusterCertificates;
 declare const database: import('cdk8s-cluster-tls').TlsDatabaseCluster;
 `;
 
-/** The test's compiler options, with `cdk8s-cluster-tls` resolved to the library's sources. */
+/**
+ * The test's compiler options, with `cdk8s-cluster-tls` resolved to the declarations the package
+ * publishes (its `types`, jsii's build, which `npm test` makes before jest): what an app compiles
+ * against. Checking against the declarations rather than the sources took a tenth of the time.
+ */
 function compilerOptions(types: string[]): ts.CompilerOptions {
   const tsconfig = path.join(ROOT, 'test', 'tsconfig.json');
   const parsed = ts.parseJsonConfigFileContent(ts.readConfigFile(tsconfig, ts.sys.readFile).config, ts.sys, path.dirname(tsconfig));
-  return { ...parsed.options, noEmit: true, types, baseUrl: ROOT, paths: { 'cdk8s-cluster-tls': ['lib/index.ts'] } };
+  const published = require(path.join(ROOT, 'package.json')).types as string;
+  return { ...parsed.options, noEmit: true, types, baseUrl: ROOT, paths: { 'cdk8s-cluster-tls': [published] } };
 }
 
 /** Type-checks virtual files (name → text) and returns every diagnostic, located in its document (`<doc>:<line>`). */

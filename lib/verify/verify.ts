@@ -21,7 +21,7 @@ import { PodData, SecretData, VerifyInputError } from './input';
 import { checkLoaded } from './loaded';
 import type { AllowedCommonNames, LoadedPlan } from './plans';
 import { iso, listed, oneLine } from './text';
-import { HandshakeOutcome, describeOutcome, dialedNames, failedOutcome, mutualHandshake } from './handshake';
+import { HandshakeOutcome, describeOutcome, dialedNames, handshakesWith, mutualHandshake } from './handshake';
 import { findSecret, handshakesFound, isPeer, shakesHands, tlsMaterial } from './peers';
 import { SQL_CA_CHECK, asPlanSecret, asSqlPlan, checkSqlCa, inputCovers } from './sql';
 import { CheckResult, result } from './checks';
@@ -230,18 +230,16 @@ async function checkHandshakes(required: TlsPlanSecret, secret: SecretData, good
   const expected = required.role === 'server'
     ? 'mutual handshakes with the Secrets that dial it, each side accepting the other, every name of the plan verified'
     : 'mutual handshakes with every server Secret, each side accepting the other';
-  const failures: string[] = [];
-  for (const pair of pairs) {
-    let outcome: HandshakeOutcome;
-    try {
-      outcome = await mutualHandshake(tlsMaterial(pair.server), tlsMaterial(pair.client), { alsoNames: required.role === 'server' ? names : [] });
-    } catch (e) {
-      outcome = failedOutcome(oneLine((e as Error).message));
-    }
-    if (!outcome.ok) {
-      failures.push(`with ${pair.peer.required.name}: ${describeOutcome(outcome)}`);
+  // A server Secret serves once for all who dial it; a client Secret dials each server's own.
+  const outcomes: HandshakeOutcome[] = [];
+  if (required.role === 'server') {
+    outcomes.push(...await handshakesWith(tlsMaterial(secret), pairs.map((pair) => ({ material: tlsMaterial(pair.client), options: { alsoNames: names } }))));
+  } else {
+    for (const pair of pairs) {
+      outcomes.push(...await handshakesWith(tlsMaterial(pair.server), [{ material: tlsMaterial(secret) }]));
     }
   }
+  const failures = pairs.flatMap((pair, i) => (outcomes[i].ok ? [] : [`with ${pair.peer.required.name}: ${describeOutcome(outcomes[i])}`]));
   return result('handshake', failures.length === 0, expected, handshakesFound(pairs.length, failures, 'no Secret of the plan passed its own checks to shake hands with'));
 }
 

@@ -2,7 +2,7 @@
  * `npm run bench`: synthesizes N complete deployments with the library and writes the same files
  * directly with the `yaml` package (the floor), for several N, on disk and on tmpfs, and prints
  * time, throughput, peak memory, the ratio library/floor, how the cost per deployment scales, and
- * the targets of issue 20.
+ * the targets of issues 20 and 61.
  *
  * Every measurement runs in a fresh Node.js process, so that peak RSS is the peak of that run
  * alone; the library and the floor alternate, so that a change in the machine's load affects both.
@@ -258,7 +258,7 @@ async function main(argv: readonly string[]): Promise<void> {
   // The targets hold on tmpfs, where writing files costs least and the library's own work shows most.
   const judged = tables.find((t) => t.storage === 'tmpfs') ?? tables[0];
   if (judged) {
-    console.log(`\nTargets of issue 20, on ${judged.storage}:\n${targets(judged.rows).map((l) => `- ${l}`).join('\n')}`);
+    console.log(`\nTargets of issues 20 and 61, on ${judged.storage}:\n${targets(judged.rows).map((l) => `- ${l}`).join('\n')}`);
   }
   console.log(`\nLoad average at end: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
 }

@@ -12,6 +12,11 @@
  * live without any list being edited; a suite that is live by itself (`consumer.test.ts`,
  * `languages.test.ts`) carries it in its own docblock.
  *
+ * The fast tier also runs the exhaustive proofs narrower: jest.fast.config.js sets
+ * CLUSTER_TLS_TIER=fast, and a suite that kills a synth at every point or walks every order asks
+ * {@link exhaustive} how many. What the fast tier leaves to `npm test` is skipped by name (jest
+ * counts it as skipped, never as passed), or named in the test's title.
+ *
  * Plain CommonJS, since jest reads its configuration before anything is compiled.
  */
 const fs = require('node:fs');
@@ -95,4 +100,12 @@ function liveSuites(folder) {
     .filter((f) => liveChain(f) !== undefined);
 }
 
-module.exports = { LAST_BUILT, buildStage, liveChain, liveSuites };
+/**
+ * Whether this run is `npm test`'s, which runs every case of every proof, rather than the fast
+ * tier's (CLUSTER_TLS_TIER=fast, set by jest.fast.config.js), which runs each proof on fewer cases.
+ */
+function exhaustive() {
+  return process.env.CLUSTER_TLS_TIER !== 'fast';
+}
+
+module.exports = { LAST_BUILT, buildStage, exhaustive, liveChain, liveSuites };

@@ -16,7 +16,17 @@ import { recoverOutput } from '../lib/synth/output-swap';
 // What a lock of this machine records beside the pid (its boot and pid namespace), as the library reads it.
 import { IDENTITY } from '../lib/synth/swap-lock';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { exhaustive } = require('./_tiers') as { exhaustive: () => boolean };
+
 const ROOT = path.resolve(__dirname, '..');
+/**
+ * `npm test` kills at every step of the swap and at points spread over the writes, on disk and on
+ * tmpfs, and by a timer ten times; the fast tier kills on disk at every rename of the swap and the
+ * journal's writing and at a few points between, and by the timer three times (test/_tiers.js).
+ * Both make every step of the swap fail with EIO.
+ */
+const EVERY_POINT = exhaustive();
 const PRELOAD = path.join(__dirname, '_fault-preload.js');
 const inCi = process.env.CI === 'true';
 /**
@@ -203,12 +213,16 @@ async function checkAfterKill(parent: string, what: string): Promise<Version> {
   return resolved;
 }
 
+/** The calls that commit a swap's steps: its renames and the journal's writing. */
+const COMMITS = /^renameSync|journal/;
+
 /**
- * The kill points of a traced run: every step outside the staging folder's files, and at least
- * `spread` more spread evenly over the rest, `minimum` in all.
+ * The kill points of a traced run: every step outside the staging folder's files (or only those
+ * that commit, `COMMITS`), and at least `spread` more spread evenly over the rest, `minimum` in all.
  */
-function killPoints(trace: readonly string[], spread: number, minimum: number): number[] {
-  const swap = trace.map((c, i) => ({ c, at: i + 1 })).filter(({ c }) => !/staging-[^/\s]*\//.test(c) && !/^writeSync fd/.test(c)).map(({ at }) => at);
+function killPoints(trace: readonly string[], spread: number, minimum: number, steps: 'every step' | 'commits' = 'every step'): number[] {
+  const swap = trace.map((c, i) => ({ c, at: i + 1 }))
+    .filter(({ c }) => !/staging-[^/\s]*\//.test(c) && !/^writeSync fd/.test(c) && (steps === 'every step' || COMMITS.test(c))).map(({ at }) => at);
   const rest = trace.map((_, i) => i + 1).filter((at) => !swap.includes(at));
   spread = Math.max(spread, minimum - swap.length);
   const spreadPoints = Array.from({ length: spread }, (_, k) => rest[Math.floor(((k + 0.5) * rest.length) / spread)]);
@@ -256,15 +270,15 @@ afterAll(() => {
 describe('a synth killed at any step', () => {
 
   /** Kills the new version's synth over the old state at each point, on the file system holding `base`. */
-  async function killEverywhere(base: string, spread: number, minimum: number): Promise<Record<Version, number>> {
+  async function killEverywhere(base: string, spread: number, minimum: number, steps: 'every step' | 'commits' = 'every step'): Promise<Record<Version, number>> {
     const traced = oldState(base, 'traced');
     const trace = path.join(base, 'trace.log');
     expect(await synth(traced, 'new', { FAULT_LOG: trace })).toMatchObject({ status: 0 });
     const calls = fs.readFileSync(trace, 'utf8').split('\n').filter((l) => l);
-    const points = killPoints(calls, spread, minimum);
+    const points = killPoints(calls, spread, minimum, steps);
     expect(points.length).toBeGreaterThanOrEqual(minimum);
     // Every rename of the swap and the journal's writing are among the points.
-    for (const step of calls.filter((c) => /^renameSync|journal/.test(c))) {
+    for (const step of calls.filter((c) => COMMITS.test(c))) {
       expect(points).toContain(calls.indexOf(step) + 1);
     }
     const outcomes = await inPool(points.map((at, i) => async () => {
@@ -311,13 +325,13 @@ describe('a synth killed at any step', () => {
     expect(outcomes.some((o) => o.failed && o.version === 'old')).toBe(true);
   });
 
-  test('on disk, at 50 points and more: the old or the new version whole, recovered and cleaned by the next synth', async () => {
+  test(`on disk, at ${EVERY_POINT ? '50 points and more' : 'every rename of the swap, the journal\'s writing and 4 points between'}: the old or the new version whole, recovered and cleaned by the next synth`, async () => {
     const base = fs.mkdtempSync(path.join(work, 'disk-'));
     expect(onTmpfs(base)).toBe(false);
-    await killEverywhere(base, 40, 50);
+    await (EVERY_POINT ? killEverywhere(base, 40, 50) : killEverywhere(base, 4, 0, 'commits'));
   });
 
-  const tmpfs = onTmpfs(shm) ? describe : describe.skip;
+  const tmpfs = onTmpfs(shm) && EVERY_POINT ? describe : describe.skip;
   if (!onTmpfs(shm)) {
     // eslint-disable-next-line no-console
     console.log(`skipping the kills on tmpfs: ${shm} is not a tmpfs here${inCi ? ' (under CI=true the test below fails instead)' : ''}`);
@@ -338,12 +352,12 @@ describe('a synth killed at any step', () => {
     });
   });
 
-  test('killed at random moments by a timer, the same holds', async () => {
+  test(`killed at random moments by a timer, ${EVERY_POINT ? 10 : 3} times, the same holds`, async () => {
     const base = fs.mkdtempSync(path.join(work, 'timer-'));
     const start = Date.now();
     expect(await synth(oldState(base, 'timed'), 'new')).toMatchObject({ status: 0 });
     const full = Date.now() - start;
-    await inPool(Array.from({ length: 10 }, (_, i) => async () => {
+    await inPool(Array.from({ length: EVERY_POINT ? 10 : 3 }, (_, i) => async () => {
       const parent = oldState(base, `timer-${i}`);
       const child = spawn(process.execPath, [appFile, path.join(parent, 'dist'), 'new'], { cwd: parent, stdio: ['ignore', 'pipe', 'pipe'] });
       const delay = Math.floor(Math.random() * full);

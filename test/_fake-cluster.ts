@@ -24,7 +24,7 @@ import { ClusterKind, COMPONENTS, ComponentToken, OPERATOR_ROLL_ORDER } from '..
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import * as names from '../lib/model/names';
 import { FakeKubectl, FakeState, clockTime, tlsSecretsOf } from './_fake-kubectl';
-import { SecretPem } from './_handshakes';
+import type { SecretPem } from './_handshakes';
 import { Pod, RollOptions, RotationSimulator } from './_rotation-simulator';
 
 /** The workload that runs a simulator pod, as `kubectl rollout restart` names it. */

@@ -22,7 +22,7 @@ import {
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { createFakeKubectl, FakeKubectl, tlsSecretsOf } from './_fake-kubectl';
-import { SecretPem } from './_handshakes';
+import type { SecretPem } from './_handshakes';
 import { CHANGEFEED_FIRST, RotationSimulator, formatOutages } from './_rotation-simulator';
 
 const NS = 'demo';

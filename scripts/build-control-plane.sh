@@ -85,10 +85,17 @@ bin="$cache/bin"
 # with it, 108 without).
 export GOFLAGS="-mod=readonly -trimpath -gcflags=all=-dwarf=false"
 ldflags='-s -w'
-# The compiler and linker collect no garbage until a process's heap reaches 3 GiB: etcd with an
-# empty build cache took 75 CPU-s so against 80 (2 cores, idle); two at a time stay within 6 GiB
-# of the 24 the machine has. Neither is in the fingerprint: they change the time, not the programs.
-export GOGC=off GOMEMLIMIT=3GiB
+# The compiler and linker collect no garbage until a process's memory reaches its limit: etcd with
+# an empty build cache took 75 CPU-s with it against 80 without (2 cores, idle). go build runs a
+# compiler per core, so the limit is a quarter of the memory per core, at most 3 GiB (3 GiB on the
+# 2-core, 24 GiB machine CI runs on). Neither is in the fingerprint: they change the time, not the
+# programs.
+memory_kib="$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)"
+limit_kib=$(( memory_kib / $(nproc) / 4 ))
+if [ "$limit_kib" -gt $((3 * 1024 * 1024)) ]; then limit_kib=$((3 * 1024 * 1024)); fi
+if [ "$limit_kib" -gt 0 ]; then
+  export GOGC=off GOMEMLIMIT="${limit_kib}KiB"
+fi
 
 # sources <folder> [folder to leave out]: the hash of the Go files, go.mod and go.sum under a folder,
 # leaving out the folders of modules of their own (a go.mod below the top) and the one named.

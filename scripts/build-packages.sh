@@ -20,7 +20,8 @@
 # file .cluster-tls-built there), so only the first build after `npm install` pays for them:
 # about a minute for Java on 2 cores, 15 seconds for Go. Only their jars' classes are compiled
 # against, so Maven leaves out their javadoc and source jars: Java's build of both took 93 CPU-s
-# (69 s) so with Maven's repository empty, and 123 CPU-s (94 s) with them and the repository full.
+# (69 s) without them, Maven's repository empty, against 123 CPU-s (94 s) with them, the
+# repository already full.
 # The library's own package is built anew every time, as a release makes it, javadoc and sources
 # included, into a folder emptied first (jsii-pacmak leaves files of removed types behind).
 #
@@ -60,8 +61,9 @@ for language in "${languages[@]}"; do
     version="$(node -p "require('./node_modules/$dep/package.json').version")"
     if [ "$(cat "$built" 2>/dev/null)" != "$version" ]; then
       # Only the classes of a dependency's jar are compiled against (see the header).
-      MAVEN_OPTS="${MAVEN_OPTS:-} -Dmaven.javadoc.skip=true -Dmaven.source.skip=true" \
-        npx --no-install jsii-pacmak "node_modules/$dep" --targets "$language"
+      skip=''
+      [ "$language" != java ] || skip='-Dmaven.javadoc.skip=true -Dmaven.source.skip=true'
+      MAVEN_OPTS="${MAVEN_OPTS:-} $skip" npx --no-install jsii-pacmak "node_modules/$dep" --targets "$language"
       echo "$version" > "$built"
       # npm trusts its record of node_modules (node_modules/.package-lock.json) only while the record
       # is newer than every package's folder, and the generated folder made this package's newer.

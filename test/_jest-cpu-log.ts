@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 
 const log = process.env.CLUSTER_TLS_CPU_LOG;
 
-/** The CPU-seconds of this process and of the children it has waited for. */
+/** The CPU-seconds of this process and of the children it has waited for (Linux counts them in ticks of 1/100 s). */
 function cpuSeconds(): number {
   // After the command's closing parenthesis, utime, stime, cutime and cstime are the 12th to 15th fields.
   const fields = fs.readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ');

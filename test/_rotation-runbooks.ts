@@ -36,7 +36,6 @@ export const SQL_APPLICATION = { name: 'reports', namespace: 'analytics' } as co
 /** Its Secret, in its namespace. */
 export const SQL_APPLICATION_SECRET = `${SQL_APPLICATION.name}-${NS}-${CLUSTER}-sql-client`;
 
-
 /** The releases the clusters declare: the specification's examples, or current ones. */
 interface Releases {
   readonly database: string;
@@ -198,8 +197,6 @@ export async function rotate(p: Project, method: IssuingMethod, cluster: FakeClu
   expectNoKeyInAnnotations(p);
   return restarts;
 }
-
-
 
 /** No Secret was written with a client-side apply, which would keep a copy of its private key in an annotation. */
 function expectNoKeyInAnnotations(p: Project): void {

@@ -1,9 +1,9 @@
 /**
  * The two tiers of the tests. `npm test` runs every test file; `npm run test:fast`
  * (jest.fast.config.js) leaves out the live suites: those that start a control plane, the real
- * operator or a real SQL server, pack the library into a new app, or build the Python, Go and Java
- * apps. They take most of the suite's time and need the programs that scripts/build-control-plane.sh
- * builds.
+ * operator or a real SQL server, pack the library into a new app, build the Python, Go and Java
+ * apps, or run every rotation runbook as written. They take most of the suite's time, and most
+ * need the programs that scripts/build-control-plane.sh builds.
  *
  * A test file is live when its own docblock, or that of a module it imports (relative imports,
  * followed through every helper; `import type` loads nothing and is not followed), carries the
@@ -13,8 +13,8 @@
  * `languages.test.ts`) carries it in its own docblock.
  *
  * The fast tier also runs the exhaustive proofs narrower: jest.fast.config.js sets
- * CLUSTER_TLS_TIER=fast, and a suite that kills a synth at every point or walks every order asks
- * {@link exhaustive} how many. What the fast tier leaves to `npm test` is skipped by name (jest
+ * CLUSTER_TLS_TIER=fast, and a suite that kills a synth at every point or tries every hostile
+ * value asks {@link exhaustive} how many. What the fast tier leaves to `npm test` is skipped by name (jest
  * counts it as skipped, never as passed), or named in the test's title.
  *
  * Plain CommonJS, since jest reads its configuration before anything is compiled.

@@ -19,8 +19,9 @@ import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { createFakeKubectl } from './_fake-kubectl';
 import { MatrixResult, SecretPem, formatRejections, goHandshakeMatrix, handshakeMatrix, nameVerifiable } from './_handshakes';
+import { userTlsSecret } from './_pki';
 import { describeWithTools } from './_programs';
-import { HandshakeServer } from '../lib/verify/handshake';
+import { ClientContexts, HandshakeServer, handshakesWith } from '../lib/verify/handshake';
 
 /** The rendered objects and plan of one namespace of an app. */
 function namespaceOf(app: App, namespace: string, clusterName = 'basic'): { objects: any[]; plan: TlsPlan } {
@@ -326,5 +327,25 @@ describe('random valid inputs', () => {
         expect(formatRejections(result.rejections)).toBe('');
       }), { numRuns: 3 });
     }, 240_000);
+  });
+});
+
+describe('one server for several clients (handshakesWith, as verify runs them)', () => {
+  test('each client gets its own outcome in order, loaded once however often it dials; a client that cannot load its own fails its own, a server that cannot load its material fails every one', async () => {
+    const good = await userTlsSecret();
+    const material = { cert: good['tls.crt'], key: good['tls.key'], ca: good['ca.crt'] };
+    // A key OpenSSL cannot read: the set cannot be loaded.
+    const unreadable = { ...material, key: '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n' };
+    const options = { verifyServer: false };
+    const contexts: ClientContexts = new Map();
+    const outcomes = await handshakesWith(material, [{ material, options }, { material: unreadable, options }, { material, options }], contexts);
+    expect(outcomes.map((o) => [o.ok, o.failure === undefined])).toEqual([[true, true], [false, false], [true, true]]);
+    expect(outcomes[1].failure).toMatch(/DECODER|PEM|key/i);
+    expect(outcomes[1].failure).not.toContain('\n');
+    expect(contexts.size).toBe(1);
+    const failed = await handshakesWith(unreadable, [{ material, options }, { material, options }]);
+    expect(failed.map((o) => o.ok)).toEqual([false, false]);
+    expect(new Set(failed.map((o) => o.failure)).size).toBe(1);
+    expect(failed[0].failure).toBe(outcomes[1].failure);
   });
 });

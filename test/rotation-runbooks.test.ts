@@ -14,8 +14,8 @@
  * (rotation-runbooks-sql.test.ts, which shares this file's helpers, test/_rotation-runbooks.ts).
  * Each rotation's restarts are counted per component: with current releases a leaf renewal restarts none.
  *
- * @live it runs every rotation runbook of every method as written, about 550 CPU-seconds: the
- * longest suite of `npm test`; it needs none of the built programs, so CI runs it while they build
+ * @live it runs every rotation runbook of every method as written, several hundred CPU-seconds:
+ * the longest suite of `npm test`; it needs none of the built programs, so CI runs it while they build
  */
 import { X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -26,7 +26,7 @@ import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { FakeKubectl } from './_fake-kubectl';
 import { TestCa, TestKey, issueLeaf, makeCa, makeKey } from './_pki';
 import {
-  CLUSTER, CURRENT_RELEASES, NS, SQL_APPLICATION, USER_SECRETS, buildCommand, created, expectReplaced, project, report, rotate, runClusterRunbook, synth,
+  CLUSTER, CURRENT_RELEASES, NS, SQL_APPLICATION, SQL_APPLICATION_SECRET, USER_SECRETS, buildCommand, created, expectReplaced, project, report, rotate, runClusterRunbook, synth,
 } from './_rotation-runbooks';
 import { CHANGEFEED_FIRST, formatOutages } from './_rotation-simulator';
 import { failures } from './_runbooks';
@@ -289,7 +289,7 @@ describe('the database runbook runs as written', () => {
     expect(p.kubectl.state().namespaces).toEqual([NS, SQL_APPLICATION.namespace]);
     // Its checks found its Secrets in the cluster's namespace and the application's.
     const gets = p.kubectl.calls().filter((c) => c[0] === 'get' && c[1] === 'secret').map((c) => c.join(' '));
-    const application = `${SQL_APPLICATION.name}-${NS}-${CLUSTER}-sql-client`;
+    const application = SQL_APPLICATION_SECRET;
     expect(gets).toContain(`get secret ${application} -n ${SQL_APPLICATION.namespace}`);
     expect(gets.some((g) => g.includes(`${CLUSTER}-sqlserver-server-secret ${CLUSTER}-sqlserver-client-secret -n ${NS}`))).toBe(true);
     if (method === IssuingMethod.CERT_MANAGER) {

@@ -32,10 +32,10 @@ function withSuite(source: string, check: (file: string) => void): void {
 }
 
 describe('the live tier', () => {
-  test('holds the suites that start a control plane, the operator, a SQL server, the packed library or the other languages', () => {
+  test('holds the suites that start a control plane, the operator, a SQL server, the packed library or the other languages, and the rotation runbooks run as written', () => {
     expect(names(liveSuites(TEST))).toEqual(expect.arrayContaining([
       'consumer.test.ts', 'control-plane-rotation.test.ts', 'control-plane.test.ts', 'languages.test.ts', 'operator.test.ts',
-      'rotation-runbooks.test.ts', 'span-kept-root.test.ts', 'span.test.ts', 'sql-tls-mariadb.test.ts', 'sql-tls-tidb.test.ts', 'tutorial.test.ts',
+      'rotation-runbooks-sql.test.ts', 'rotation-runbooks.test.ts', 'span-kept-root.test.ts', 'span.test.ts', 'sql-tls-mariadb.test.ts', 'sql-tls-tidb.test.ts', 'tutorial.test.ts',
     ]));
   });
 

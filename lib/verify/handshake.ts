@@ -105,25 +105,24 @@ export function dialedNames(certificate: { readonly dnsNames?: readonly string[]
   return [...(certificate.dnsNames ?? []).filter(nameVerifiable).map(dialedName), ...(certificate.ipAddresses ?? [])];
 }
 
-/** How many clients' loaded certificate sets are kept for their next handshake. */
-const CLIENT_CONTEXTS = 32;
-const clientContexts = new Map<string, tls.SecureContext>();
+/**
+ * Clients' certificate sets as OpenSSL has loaded them, by their PEM: a verification dials each
+ * server Secret with each client Secret of its plan, and loading the key, the certificate and the
+ * CAs was a third of its time. Made for one verification and dropped with it, so that no key
+ * outlives the run that was given it.
+ */
+export type ClientContexts = Map<string, tls.SecureContext>;
 
 /**
- * A client's certificate set as OpenSSL has loaded it, loaded once for its handshakes with every
- * server (the verification dials each server Secret with each client Secret of the plan): loading
- * the key, the certificate and the CAs was a third of a verification's time.
+ * A client's certificate set, loaded once per set of contexts.
  * @throws when node cannot load the material
  */
-function clientContext(material: TlsMaterial): tls.SecureContext {
+function clientContext(material: TlsMaterial, contexts: ClientContexts): tls.SecureContext {
   const key = `${material.cert}\0${material.key}\0${material.ca}`;
-  let context = clientContexts.get(key);
+  let context = contexts.get(key);
   if (context === undefined) {
     context = tls.createSecureContext({ cert: material.cert, key: material.key, ca: material.ca });
-    if (clientContexts.size >= CLIENT_CONTEXTS) {
-      clientContexts.delete(clientContexts.keys().next().value!);
-    }
-    clientContexts.set(key, context);
+    contexts.set(key, context);
   }
   return context;
 }
@@ -168,8 +167,11 @@ export class HandshakeServer {
     return (this.server.address() as AddressInfo).port;
   }
 
-  /** Runs one mutual handshake with a client holding `material`. */
-  public handshake(material: TlsMaterial, options: ClientOptions = {}): Promise<HandshakeOutcome> {
+  /**
+   * Runs one mutual handshake with a client holding `material`, loaded into `contexts` unless it
+   * is there already (by default, loaded for this handshake alone).
+   */
+  public handshake(material: TlsMaterial, options: ClientOptions = {}, contexts: ClientContexts = new Map()): Promise<HandshakeOutcome> {
     const verifyServer = options.verifyServer ?? true;
     const name = options.name;
     const dnsName = name !== undefined && !name.includes(':') && !/^\d+\.\d+\.\d+\.\d+$/.test(name) ? name : undefined;
@@ -188,7 +190,7 @@ export class HandshakeServer {
         host: '127.0.0.1',
         port: this.port,
         servername: dnsName,
-        secureContext: clientContext(material),
+        secureContext: clientContext(material, contexts),
         rejectUnauthorized: false,
         checkServerIdentity: (_host, cert) => (verifyServer ? checkNames([...(name === undefined ? [] : [name]), ...(options.alsoNames ?? [])], cert) : undefined),
       });
@@ -241,11 +243,12 @@ export async function mutualHandshake(server: TlsMaterial, client: TlsMaterial, 
 }
 
 /**
- * Mutual handshakes of one server with several clients, on a server started once for them: each
- * client's outcome, in order. A server that cannot load its material fails every handshake, a
+ * Mutual handshakes of one server with several clients, on a server started once for them, the
+ * clients loaded into `contexts` (see {@link ClientContexts}): each client's outcome, in order. A server that cannot load its material fails every handshake, a
  * client that cannot load its own fails its own, each for that reason.
  */
-export async function handshakesWith(server: TlsMaterial, clients: ReadonlyArray<{ readonly material: TlsMaterial; readonly options?: ClientOptions }>): Promise<HandshakeOutcome[]> {
+export async function handshakesWith(server: TlsMaterial, clients: ReadonlyArray<{ readonly material: TlsMaterial; readonly options?: ClientOptions }>,
+  contexts: ClientContexts = new Map()): Promise<HandshakeOutcome[]> {
   let listening: HandshakeServer;
   try {
     listening = await HandshakeServer.start(server);
@@ -255,7 +258,7 @@ export async function handshakesWith(server: TlsMaterial, clients: ReadonlyArray
   try {
     const outcomes: HandshakeOutcome[] = [];
     for (const client of clients) {
-      outcomes.push(await listening.handshake(client.material, client.options).catch((e: Error) => failedOutcome(oneLine(e.message))));
+      outcomes.push(await listening.handshake(client.material, client.options, contexts).catch((e: Error) => failedOutcome(oneLine(e.message))));
     }
     return outcomes;
   } finally {

@@ -21,7 +21,7 @@ import { PodData, SecretData, VerifyInputError } from './input';
 import { checkLoaded } from './loaded';
 import type { AllowedCommonNames, LoadedPlan } from './plans';
 import { iso, listed, oneLine } from './text';
-import { HandshakeOutcome, describeOutcome, dialedNames, handshakesWith, mutualHandshake } from './handshake';
+import { ClientContexts, HandshakeOutcome, describeOutcome, dialedNames, handshakesWith, mutualHandshake } from './handshake';
 import { findSecret, handshakesFound, isPeer, shakesHands, tlsMaterial } from './peers';
 import { SQL_CA_CHECK, asPlanSecret, asSqlPlan, checkSqlCa, inputCovers } from './sql';
 import { CheckResult, result } from './checks';
@@ -222,7 +222,7 @@ function chainHint(m: Material): string | undefined {
  * every name of the plan (a wildcard as its first pod's name); a client Secret dials every good
  * server Secret. A Secret that fails alone is not a peer, so a failure here is this Secret's.
  */
-async function checkHandshakes(required: TlsPlanSecret, secret: SecretData, good: readonly PeerSecret[]): Promise<CheckResult> {
+async function checkHandshakes(required: TlsPlanSecret, secret: SecretData, good: readonly PeerSecret[], contexts: ClientContexts): Promise<CheckResult> {
   const pairs = required.role === 'server'
     ? good.filter((p) => p.required.name !== required.name).map((p) => ({ peer: p, server: secret, client: p.secret }))
     : good.filter((p) => p.required.role === 'server').map((p) => ({ peer: p, server: p.secret, client: secret }));
@@ -233,10 +233,10 @@ async function checkHandshakes(required: TlsPlanSecret, secret: SecretData, good
   // A server Secret serves once for all who dial it; a client Secret dials each server's own.
   const outcomes: HandshakeOutcome[] = [];
   if (required.role === 'server') {
-    outcomes.push(...await handshakesWith(tlsMaterial(secret), pairs.map((pair) => ({ material: tlsMaterial(pair.client), options: { alsoNames: names } }))));
+    outcomes.push(...await handshakesWith(tlsMaterial(secret), pairs.map((pair) => ({ material: tlsMaterial(pair.client), options: { alsoNames: names } })), contexts));
   } else {
     for (const pair of pairs) {
-      outcomes.push(...await handshakesWith(tlsMaterial(pair.server), [{ material: tlsMaterial(secret) }]));
+      outcomes.push(...await handshakesWith(tlsMaterial(pair.server), [{ material: tlsMaterial(secret) }], contexts));
     }
   }
   const failures = pairs.flatMap((pair, i) => (outcomes[i].ok ? [] : [`with ${pair.peer.required.name}: ${describeOutcome(outcomes[i])}`]));
@@ -449,9 +449,11 @@ interface CheckedSecret {
  */
 async function addHandshakes(checked: readonly CheckedSecret[]): Promise<void> {
   const good = checked.filter((c) => c.secret !== undefined && isPeer(c.checks)) as PeerSecret[];
+  // Each client's certificate set is loaded once for the set's handshakes, and dropped after them.
+  const contexts: ClientContexts = new Map();
   for (const { required, secret, checks } of checked) {
     if (secret !== undefined && shakesHands(checks)) {
-      checks.push(await checkHandshakes(required, secret, good));
+      checks.push(await checkHandshakes(required, secret, good, contexts));
     }
   }
 }

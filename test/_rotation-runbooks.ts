@@ -25,7 +25,6 @@ import { userTlsSecret } from './_pki';
 import { RollOptions, RotationSimulator, SqlJudge, formatOutages } from './_rotation-simulator';
 import { bash, failures, projectFolder, runRunbook, runbookEnv, shellBlocks, verifyReport } from './_runbooks';
 
-const ROOT = path.join(__dirname, '..');
 export const NS = 'payments';
 export const CLUSTER = 'ledger';
 const MANIFEST = `${NS}.k8s.yaml`;
@@ -216,9 +215,4 @@ export function expectReplaced(sim: RotationSimulator, initialCa: string): void 
     expect(cas).toHaveLength(1);
     expect(new X509Certificate(pod.loaded!.cert).verify(cas[0].publicKey)).toBe(true);
   }
-}
-
-/** Builds the command `npx cluster-tls` runs from the sources under test. */
-export function buildCommand(): void {
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b'], { cwd: ROOT });
 }

@@ -4,11 +4,19 @@
  * (the restarts the applied manifest causes) between them; the verify report a block wrote; and
  * the project folder a user runs it in.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { defaultVerifyReportFile, filesFolderOf } from '../lib/model/output-layout';
+
+/**
+ * Builds the library with `tsc -b` from the sources under test, so that `npx cluster-tls`, which
+ * the runbooks run, is the command they are.
+ */
+export function buildCommand(): void {
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b'], { cwd: path.join(__dirname, '..') });
+}
 
 /** The `bash` blocks of a Markdown file, in order. */
 export function shellBlocks(markdown: string): string[] {

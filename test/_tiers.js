@@ -14,8 +14,8 @@
  *
  * The fast tier also runs the exhaustive proofs narrower: jest.fast.config.js sets
  * CLUSTER_TLS_TIER=fast, and a suite that kills a synth at every point or tries every hostile
- * value asks {@link exhaustive} how many. What the fast tier leaves to `npm test` is skipped by name (jest
- * counts it as skipped, never as passed), or named in the test's title.
+ * value asks {@link exhaustive} how many. What the fast tier leaves to `npm test` is skipped by
+ * name (jest counts it as skipped, never as passed), or named in the test's title.
  *
  * Plain CommonJS, since jest reads its configuration before anything is compiled.
  */

@@ -29,9 +29,8 @@ import { RotationSimulator } from './_rotation-simulator';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { describeWithTools, tool } from './_programs';
 import { FakeKubectl, clockTime, createFakeHelm, createFakeKubectl, tlsSecretsOf } from './_fake-kubectl';
-import { failures, projectFolder, runRunbook, runbookEnv, shellBlocks, bash, verifyReport } from './_runbooks';
+import { bash, buildCommand, failures, projectFolder, runRunbook, runbookEnv, shellBlocks, verifyReport } from './_runbooks';
 
-const ROOT = path.join(__dirname, '..');
 const CLUSTER = 'basic';
 const MEMBER = 'basic-coordinator-0';
 /** The reference deployment's namespace of each method. */
@@ -202,7 +201,7 @@ async function certManagerOf(kubectl: FakeKubectl, method: IssuingMethod, outdir
 
 beforeAll(() => {
   // `npx cluster-tls` runs the built command: build it from the sources under test.
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b'], { cwd: ROOT });
+  buildCommand();
 }, 120_000);
 
 describeWithCfssl('enablement runbooks')('enablement runbooks', () => {

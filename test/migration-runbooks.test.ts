@@ -23,7 +23,7 @@ import { filesFolderOf, migrationRunbookPath } from '../lib/model/output-layout'
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { createFakeKubectl } from './_fake-kubectl';
 import { CHECKPOINT_EVERY, FakeMigration, claimName } from './_fake-migration';
-import { projectFolder, runRunbook, runbookEnv, shellBlocks } from './_runbooks';
+import { buildCommand, projectFolder, runRunbook, runbookEnv, shellBlocks } from './_runbooks';
 import { until } from './_programs';
 
 const NS = 'ledger';
@@ -73,7 +73,7 @@ function claims(state: { pvcs?: any[] }, token: 'mig-master' | 'mig-worker'): Re
 describeWithCfssl('migration runbooks')('migration runbooks, run as written', () => {
   beforeAll(() => {
     // `npx cluster-tls` runs the built command: build it from the sources under test.
-    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b'], { cwd: path.join(__dirname, '..') });
+    buildCommand();
   }, 120_000);
 
   test('a new cluster: migration-runbook.md whole, from the external Secrets to the task migrating', async () => {

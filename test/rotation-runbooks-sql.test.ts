@@ -13,9 +13,9 @@ import { filesFolderOf, rotationRunbookPath, verifyReportFromOutputFolder } from
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { missingTools } from './_control-plane';
 import { hasMariaDb } from './_mariadb';
-import { CLUSTER, NS, SQL_APPLICATION, SQL_APPLICATION_SECRET, buildCommand, certificates, created, project, report, rotate, synth } from './_rotation-runbooks';
+import { CLUSTER, NS, SQL_APPLICATION, SQL_APPLICATION_SECRET, certificates, created, project, report, rotate, synth } from './_rotation-runbooks';
 import { formatOutages } from './_rotation-simulator';
-import { bash, shellBlocks } from './_runbooks';
+import { bash, buildCommand, shellBlocks } from './_runbooks';
 import { TidbJudge } from './_tidb-judge';
 
 /**

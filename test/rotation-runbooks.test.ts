@@ -26,10 +26,10 @@ import { describeWithCfssl, requireCfssl } from './_cfssl-available';
 import { FakeKubectl } from './_fake-kubectl';
 import { TestCa, TestKey, issueLeaf, makeCa, makeKey } from './_pki';
 import {
-  CLUSTER, CURRENT_RELEASES, NS, SQL_APPLICATION, SQL_APPLICATION_SECRET, USER_SECRETS, buildCommand, created, expectReplaced, project, report, rotate, runClusterRunbook, synth,
+  CLUSTER, CURRENT_RELEASES, NS, SQL_APPLICATION, SQL_APPLICATION_SECRET, USER_SECRETS, created, expectReplaced, project, report, rotate, runClusterRunbook, synth,
 } from './_rotation-runbooks';
 import { CHANGEFEED_FIRST, formatOutages } from './_rotation-simulator';
-import { failures } from './_runbooks';
+import { buildCommand, failures } from './_runbooks';
 
 beforeAll(() => {
   // `npx cluster-tls` runs the built command: build it from the sources under test.

@@ -244,8 +244,9 @@ export async function mutualHandshake(server: TlsMaterial, client: TlsMaterial, 
 
 /**
  * Mutual handshakes of one server with several clients, on a server started once for them, the
- * clients loaded into `contexts` (see {@link ClientContexts}): each client's outcome, in order. A server that cannot load its material fails every handshake, a
- * client that cannot load its own fails its own, each for that reason.
+ * clients loaded into `contexts` (see {@link ClientContexts}): each client's outcome, in order. A
+ * server that cannot load its material fails every handshake, a client that cannot load its own
+ * fails its own, each for that reason.
  */
 export async function handshakesWith(server: TlsMaterial, clients: ReadonlyArray<{ readonly material: TlsMaterial; readonly options?: ClientOptions }>,
   contexts: ClientContexts = new Map()): Promise<HandshakeOutcome[]> {

@@ -21,7 +21,7 @@ import {
 } from '../lib';
 import { CertManagerIssuer } from './_cert-manager-issuer';
 import { describeWithCfssl, requireCfssl } from './_cfssl-available';
-import { createFakeKubectl, FakeKubectl, tlsSecretsOf } from './_fake-kubectl';
+import { createFakeKubectl, FakeKubectl, FakeState, tlsSecretsOf } from './_fake-kubectl';
 import type { SecretPem } from './_handshakes';
 import { CHANGEFEED_FIRST, RotationSimulator, formatOutages } from './_rotation-simulator';
 
@@ -108,10 +108,25 @@ describeWithCfssl('the rotation simulator')('cfssl: the real script and the real
     return path.join(pki, 'issue-certificates.sh');
   }
 
-  /** Issues the initial generation and starts every pod. */
+  /**
+   * The initial generation as the real script issued it: the working copy and the stand-in's state,
+   * kept once the first test has issued it. Every test starts from that generation; issuing it again
+   * for each was most of the file's time.
+   */
+  let initialGeneration: { pki: string; state: FakeState } | undefined;
+
+  /** Issues the initial generation (or copies it into this test's working copy and stand-in) and starts every pod. */
   async function created(): Promise<RotationSimulator> {
     const initial = render(IssuingMethod.CFSSL, []);
-    run(copyFolder(initial.files), kubectl);
+    if (initialGeneration === undefined) {
+      run(copyFolder(initial.files), kubectl);
+      initialGeneration = { pki: path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-initial-')), 'pki'), state: kubectl.state() };
+      fs.cpSync(pki, initialGeneration.pki, { recursive: true });
+    } else {
+      const { state } = initialGeneration;
+      fs.cpSync(initialGeneration.pki, pki, { recursive: true });
+      kubectl.update((current) => Object.assign(current, structuredClone(state)));
+    }
     const sim = new RotationSimulator(initial.plan, initial.manifests);
     sim.startAll(secretsOf(kubectl));
     expect(await sim.check('created')).toEqual([]);
@@ -167,6 +182,8 @@ describeWithCfssl('the rotation simulator')('cfssl: the real script and the real
     }
     expect(kept.outages.some((o) => o.step.startsWith('switch-leaves') && (o.client === 'coordinator-0' || o.server === 'coordinator-0'))).toBe(true);
     // Without the kubelet's projection (drop-old applied right after switch-leaves' write), a pod that re-reads its certificate still presents the old one.
+    // A new working copy and cluster, as from nothing.
+    pki = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-pki-'));
     kubectl = createFakeKubectl();
     const unprojected = await created();
     for (const p of CA_REPLACEMENT) {

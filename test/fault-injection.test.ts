@@ -24,7 +24,8 @@ const ROOT = path.resolve(__dirname, '..');
  * `npm test` kills at every step of the swap and at points spread over the writes, on disk and on
  * tmpfs, and by a timer ten times; the fast tier kills on disk at every rename of the swap and the
  * journal's writing and at a few points between, and by the timer three times (test/_tiers.js).
- * Both make every step of the swap fail with EIO.
+ * `npm test` makes every step of the swap fail with EIO, the fast tier every rename and the
+ * journal's writing; both also fail 6 other calls spread over the run.
  */
 const EXHAUSTIVE = exhaustive();
 const PRELOAD = path.join(__dirname, '_fault-preload.js');
@@ -305,13 +306,13 @@ describe('a synth killed at any step', () => {
     return count;
   }
 
-  test('a step of the swap that fails (EIO) instead: one line, and the old or the new version whole; the next synth succeeds and leaves nothing behind', async () => {
+  test(`${EXHAUSTIVE ? 'a step of the swap' : 'a rename of the swap or the journal\'s writing'} that fails (EIO) instead: one line, and the old or the new version whole; the next synth succeeds and leaves nothing behind`, async () => {
     const base = fs.mkdtempSync(path.join(work, 'fail-'));
     const traced = oldState(base, 'traced');
     const trace = path.join(base, 'trace.log');
     expect(await synth(traced, 'new', { FAULT_LOG: trace })).toMatchObject({ status: 0 });
     const calls = fs.readFileSync(trace, 'utf8').split('\n').filter((l) => l);
-    const points = killPoints(calls, 6, 0);
+    const points = killPoints(calls, 6, 0, EXHAUSTIVE ? 'every step' : 'commits');
     const outcomes = await inPool(points.map((at) => async () => {
       const parent = oldState(base, `fail-${at}`);
       const what = `call ${at} (${calls[at - 1]}) failing`;

@@ -76,10 +76,28 @@ function closure(file, seen = new Set()) {
 /** The module through which every suite finds the programs scripts/build-control-plane.sh builds. */
 const PROGRAMS = path.join(__dirname, '..', 'tools', 'playground', 'programs.ts');
 /**
- * A mention of a program the build script makes last, which few suites need: the list is
- * tools/playground/programs.ts's LAST_BUILT (test/build-wait.test.ts holds that they agree).
+ * The programs the build script makes last, which few suites need, in the order it makes them: the
+ * list is tools/playground/programs.ts's LAST_BUILT (test/build-wait.test.ts holds that they agree).
  */
-const LAST_BUILT = /['"](tidb-server|tidb-controller-manager|dm-task-check)['"]/;
+const LAST_BUILT_ORDER = ['tidb-controller-manager', 'tidb-server', 'dm-task-check'];
+/** A mention of one of them in a suite or a module it loads. */
+const LAST_BUILT = new RegExp(`['"](${LAST_BUILT_ORDER.join('|')})['"]`, 'g');
+
+/**
+ * The programs of {@link LAST_BUILT} that a suite or a module it loads mentions, in the order the
+ * build script makes them: a suite waits for these, and not for the others the script builds last.
+ */
+function lastBuiltNamed(file) {
+  const named = new Set();
+  for (const f of closure(file)) {
+    if (f !== PROGRAMS) {
+      for (const m of fs.readFileSync(f, 'utf8').matchAll(LAST_BUILT)) {
+        named.add(m[1]);
+      }
+    }
+  }
+  return LAST_BUILT_ORDER.filter((p) => named.has(p));
+}
 
 /**
  * When a suite can run while scripts/build-control-plane.sh builds the programs (.ci/run starts the
@@ -87,11 +105,10 @@ const LAST_BUILT = /['"](tidb-server|tidb-controller-manager|dm-task-check)['"]/
  * one the script builds last (the operator, TiDB's SQL server, the migration tool's checks).
  */
 function buildStage(file) {
-  const files = closure(file);
-  if (!files.has(PROGRAMS)) {
+  if (!closure(file).has(PROGRAMS)) {
     return 0;
   }
-  return [...files].some((f) => f !== PROGRAMS && LAST_BUILT.test(fs.readFileSync(f, 'utf8'))) ? 2 : 1;
+  return lastBuiltNamed(file).length > 0 ? 2 : 1;
 }
 
 /** The test files (`*.test.ts`) of a folder that are live, as absolute paths. */
@@ -108,4 +125,4 @@ function exhaustive() {
   return process.env.CLUSTER_TLS_TIER !== 'fast';
 }
 
-module.exports = { LAST_BUILT, buildStage, exhaustive, liveChain, liveSuites };
+module.exports = { LAST_BUILT_ORDER, buildStage, exhaustive, lastBuiltNamed, liveChain, liveSuites };

@@ -2,8 +2,8 @@
  * The two tiers of the tests. `npm test` runs every test file; `npm run test:fast`
  * (jest.fast.config.js) leaves out the live suites: those that start a control plane, the real
  * operator or a real SQL server, pack the library into a new app, build the Python, Go and Java
- * apps, or run every rotation runbook as written. They take most of the suite's time, and most
- * need the programs that scripts/build-control-plane.sh builds.
+ * apps, or run every rotation or enablement runbook as written. They take most of the suite's time,
+ * and most need the programs that scripts/build-control-plane.sh builds.
  *
  * A test file is live when its own docblock, or that of a module it imports (relative imports,
  * followed through every helper; `import type` loads nothing and is not followed), carries the

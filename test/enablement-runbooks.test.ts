@@ -10,6 +10,9 @@
  * operator restarts it. The commands the runbook runs in the coordinator pod (`kubectl exec`) run
  * against it, the pod's folders and loopback mapped to the test's: the real etcdctl, copied in
  * through the runbook's own `cat`, stores the https peer URL in the real member.
+ *
+ * @live it starts a real etcd member and runs every enablement runbook of both methods as written,
+ * about 40 CPU-seconds, as the rotation runbooks' suite runs theirs
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -32,9 +32,9 @@ function withSuite(source: string, check: (file: string) => void): void {
 }
 
 describe('the live tier', () => {
-  test('holds the suites that start a control plane, the operator, a SQL server, the packed library or the other languages, and the rotation runbooks run as written', () => {
+  test('holds the suites that start a control plane, the operator, a SQL server, the packed library or the other languages, and the rotation and enablement runbooks run as written', () => {
     expect(names(liveSuites(TEST))).toEqual(expect.arrayContaining([
-      'consumer.test.ts', 'control-plane-rotation.test.ts', 'control-plane.test.ts', 'languages.test.ts', 'operator.test.ts',
+      'consumer.test.ts', 'control-plane-rotation.test.ts', 'control-plane.test.ts', 'enablement-runbooks.test.ts', 'languages.test.ts', 'operator.test.ts',
       'rotation-runbooks-sql.test.ts', 'rotation-runbooks.test.ts', 'span-kept-root.test.ts', 'span.test.ts', 'sql-tls-mariadb.test.ts', 'sql-tls-tidb.test.ts', 'tutorial.test.ts',
     ]));
   });

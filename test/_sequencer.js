@@ -6,7 +6,8 @@
  * starts the tests while the programs build: the suites that need none keep both workers busy
  * meanwhile, and each other suite waits for the programs it needs (tools/playground/programs.ts's
  * awaitBuilt), the control plane's before TiDB's, and the suites that need a program built last in
- * the order the build makes them. With the programs built, only the order changes.
+ * the order the build makes them. With no build running, the order is jest's alone: a suite
+ * that needs a program would otherwise start last, whatever its length, and run alone at the end.
  *
  * Plain CommonJS, since jest loads it before anything is compiled.
  */
@@ -22,9 +23,29 @@ function place(file) {
   return buildStage(file) * (LAST_BUILT_ORDER.length + 1) + (last === undefined ? 0 : LAST_BUILT_ORDER.indexOf(last) + 1);
 }
 
+/**
+ * Whether scripts/build-control-plane.sh runs now, asked of the compiled module that waits for it
+ * (`npm test` and `npm run test:fast` compile it first); when it cannot be loaded, a build may run.
+ */
+function buildRunning() {
+  try {
+    return require('../build/tools/playground/programs.js').buildRunning();
+  } catch {
+    return true;
+  }
+}
+
 class BuildOrder extends Sequencer {
+  /** Whether a build runs now; a method, so that test/build-wait.test.ts can answer for it. */
+  buildRunning() {
+    return buildRunning();
+  }
+
   async sort(tests) {
     const ordered = await super.sort(tests);
+    if (!this.buildRunning()) {
+      return ordered;
+    }
     const places = new Map(ordered.map((t) => [t.path, place(t.path)]));
     // Array.prototype.sort is stable: jest's order holds within a place.
     return [...ordered].sort((a, b) => places.get(a.path) - places.get(b.path));

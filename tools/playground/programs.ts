@@ -74,8 +74,8 @@ export function awaitBuilt(names: readonly string[]): void {
   }
 }
 
-/** Whether a build holds its lock now. */
-function buildRunning(): boolean {
+/** Whether scripts/build-control-plane.sh holds its lock now (test/_sequencer.js orders the suites for it only then). */
+export function buildRunning(): boolean {
   if (!fs.existsSync(BUILD_LOCK) || !fs.existsSync(BUILT)) {
     return false;
   }

@@ -13,9 +13,9 @@
  * `languages.test.ts`) carries it in its own docblock.
  *
  * The fast tier also runs the exhaustive proofs narrower: jest.fast.config.js sets
- * CLUSTER_TLS_TIER=fast, and a suite that kills a synth at every point or tries every hostile
- * value asks {@link exhaustive} how many. What the fast tier leaves to `npm test` is skipped by
- * name (jest counts it as skipped, never as passed), or named in the test's title.
+ * CLUSTER_TLS_TIER=fast, and a suite that kills a synth at every point, tries every hostile value
+ * or draws random inputs asks {@link exhaustive} how many. What the fast tier leaves to `npm test`
+ * is skipped by name (jest counts it as skipped, never as passed), or named in the test's title.
  *
  * Plain CommonJS, since jest reads its configuration before anything is compiled.
  */

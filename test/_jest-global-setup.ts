@@ -12,7 +12,9 @@
  * at every start, and some machines name the system's whole bundle there (the ones this project
  * is built on do): 56 ms of CPU for every Node.js process, more than a call of the stand-in
  * kubectl spends on its own work, and the runbooks make hundreds of calls. No Node.js process a
- * test starts reaches a server off the machine; npm, which does, reads its own `cafile`.
+ * test starts reaches a server off the machine but npm (the packed library's and the languages'
+ * suites), which reads its own `cafile`: behind a proxy that re-signs TLS, set it (`npm config set
+ * cafile <bundle>`) rather than relying on NODE_EXTRA_CA_CERTS.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -1,6 +1,6 @@
 /**
- * The order jest runs the test files in: first those that need no program of
- * scripts/build-control-plane.sh, then those that need the programs it builds first, then those that
+ * The order jest runs the test files in while scripts/build-control-plane.sh runs: first those that
+ * need none of its programs, then those that need the programs it builds first, then those that
  * need one it builds last (test/_tiers.js's buildStage); in each group, jest's own order (a file that
  * failed last time first, then the longest by the last run's times, else the largest). .ci/run
  * starts the tests while the programs build: the suites that need none keep both workers busy
@@ -25,14 +25,20 @@ function place(file) {
 
 /**
  * Whether scripts/build-control-plane.sh runs now, asked of the compiled module that waits for it
- * (`npm test` and `npm run test:fast` compile it first); when it cannot be loaded, a build may run.
+ * (`npm test` and `npm run test:fast` compile it first); when it is not compiled (a lone `npx jest`
+ * in a clone never built), a build may run, and the build's order is kept.
  */
 function buildRunning() {
+  let programs;
   try {
-    return require('../build/tools/playground/programs.js').buildRunning();
-  } catch {
-    return true;
+    programs = require('../build/tools/playground/programs.js');
+  } catch (e) {
+    if (e.code === 'MODULE_NOT_FOUND') {
+      return true;
+    }
+    throw e;
   }
+  return programs.buildRunning();
 }
 
 class BuildOrder extends Sequencer {

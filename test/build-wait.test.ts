@@ -1,8 +1,8 @@
 /**
  * The tests start while scripts/build-control-plane.sh builds (.ci/run): a suite that asks for a
  * program waits until the build has made it, or has stopped, and no longer
- * (tools/playground/programs.ts's awaitBuilt), and jest runs the suites that need no program first
- * (test/_sequencer.js). Checked on a copy of the compiled module in a project of its own, whose build
+ * (tools/playground/programs.ts's awaitBuilt), and while it runs, jest runs the suites that need
+ * no program first (test/_sequencer.js); with no build, in jest's own order. Checked on a copy of the compiled module in a project of its own, whose build
  * lock a `flock` holds as the build script does.
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -140,6 +140,7 @@ describe('the order of the suites', () => {
     expect(stage('handshakes.test.ts')).toBe(1);
   });
 
+  const context = { config: { cacheDirectory: fs.mkdtempSync(path.join(os.tmpdir(), 'sequencer-')), name: 'sequencer' }, hasteFS: { getSize: (p: string) => fs.statSync(p).size } };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const BuildOrder = require('./_sequencer') as new (options: { contexts: unknown[] }) => { sort(tests: unknown[]): Promise<{ path: string }[]>; buildRunning(): boolean };
   /** The sequencer, told whether a build runs. */
@@ -149,10 +150,9 @@ describe('the order of the suites', () => {
     }
   })({ contexts: [context] });
   const files = ['rotation-runbooks-sql.test.ts', 'span.test.ts', 'names.test.ts', 'control-plane.test.ts', 'main.test.ts', 'operator.test.ts', 'tls-migration-cluster.test.ts'];
-  const context = { config: { cacheDirectory: fs.mkdtempSync(path.join(os.tmpdir(), 'sequencer-')), name: 'sequencer' }, hasteFS: { getSize: (p: string) => fs.statSync(p).size } };
   const tests = files.map((f) => ({ path: path.join(__dirname, f), context, duration: undefined }));
 
-  test('while a build runs, jest\'s sequencer puts them in that order, the last built in the order they are built, and keeps its own within each', async () => {
+  test('while a build runs, jest\'s sequencer puts them in that order, those of the last built in the order they are built, and keeps its own within the first two stages', async () => {
     const sorted: { path: string }[] = await sequencer(true).sort(tests);
     const stages = sorted.map((t) => buildStage(t.path));
     expect(stages).toEqual([...stages].sort());

@@ -12,7 +12,7 @@
  * through the runbook's own `cat`, stores the https peer URL in the real member.
  *
  * @live it starts a real etcd member and runs every enablement runbook of both methods as written,
- * about 40 CPU-seconds, as the rotation runbooks' suite runs theirs
+ * 30 to 45 CPU-seconds, as the rotation runbooks' suite runs theirs
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -41,15 +41,16 @@ function namespaceOf(app: App, namespace: string, clusterName = 'basic'): { obje
 }
 
 /**
- * The Secrets of an app issued once in this file, under `key`: the OpenSSL and the Go matrices judge
- * the same Secrets, and issuing them (the real cfssl above all) costs more than either judge.
+ * `issue`'s result, computed on the first call and given to every later one: the OpenSSL and the Go
+ * matrices judge the same Secrets, and issuing them (the real cfssl above all) costs more than
+ * either judge. The Secrets are frozen, so that no test changes what another judges.
  */
-const issued = new Map<string, Promise<Map<string, SecretPem>>>();
-function issuedOnce(key: string, issue: () => Map<string, SecretPem> | Promise<Map<string, SecretPem>>): Promise<Map<string, SecretPem>> {
-  if (!issued.has(key)) {
-    issued.set(key, Promise.resolve().then(issue));
-  }
-  return issued.get(key)!;
+function once(issue: () => Map<string, SecretPem> | Promise<Map<string, SecretPem>>): () => Promise<ReadonlyMap<string, SecretPem>> {
+  let issued: Promise<ReadonlyMap<string, SecretPem>> | undefined;
+  return () => (issued ??= Promise.resolve().then(issue).then((secrets) => {
+    secrets.forEach((secret) => Object.freeze(secret));
+    return secrets;
+  }));
 }
 
 /** The Secrets cert-manager writes for the objects, by Secret name. */
@@ -78,6 +79,13 @@ function issueWithCfssl(app: App, namespace: string, clusterName = 'basic'): Map
   }
 }
 
+/** The reference app's Secrets (namespace demo) as cert-manager issues them, once. */
+const referenceCertManager = once(() => issueWithCertManager(namespaceOf(buildApp(), 'demo').objects));
+/** The reference app's Secrets (namespace demo-cfssl) as the real cfssl issues them, once. */
+const referenceCfssl = once(() => issueWithCfssl(buildApp(), 'demo-cfssl'));
+/** The discovery app's Secrets as cert-manager issues them, once. */
+const discoveryCertManager = once(() => issueWithCertManager(namespaceOf(discoveryApp(IssuingMethod.CERT_MANAGER), 'demo').objects));
+
 function expectNoRejection(result: MatrixResult, plan: TlsPlan): void {
   expect(formatRejections(result.rejections)).toBe('');
   const servers = plan.secrets.filter((s) => s.role === 'server');
@@ -93,11 +101,11 @@ function singleLabelWildcards(plan: TlsPlan): string[] {
 }
 
 describe('the reference app, cert-manager (namespace demo)', () => {
-  const { objects, plan } = namespaceOf(buildApp(), 'demo');
-  let secrets: Map<string, SecretPem>;
+  const { plan } = namespaceOf(buildApp(), 'demo');
+  let secrets: ReadonlyMap<string, SecretPem>;
 
   beforeAll(async () => {
-    secrets = await issuedOnce('reference, cert-manager', () => issueWithCertManager(objects));
+    secrets = await referenceCertManager();
   }, 120_000);
 
   test('every client and server Secret completes a mutual handshake with every server Secret, for every name', async () => {
@@ -121,16 +129,16 @@ function discoveryApp(method: IssuingMethod): App {
 
 describe('mutual TLS for the discovery server: every component\'s Secret calls it, and it calls back with its own (OpenSSL)', () => {
   test('cert-manager: every pair, for every name of the discovery server', async () => {
-    const { objects, plan } = namespaceOf(discoveryApp(IssuingMethod.CERT_MANAGER), 'demo');
+    const { plan } = namespaceOf(discoveryApp(IssuingMethod.CERT_MANAGER), 'demo');
     expect(plan.secrets.filter((x) => x.component === 'discovery').map((x) => x.name)).toEqual(['basic-discovery-cluster-secret']);
-    expectNoRejection(await handshakeMatrix(plan, await issuedOnce('discovery, cert-manager', () => issueWithCertManager(objects))), plan);
+    expectNoRejection(await handshakeMatrix(plan, await discoveryCertManager()), plan);
   }, 120_000);
 
   describeCfssl('cfssl', () => {
     test('the real cfssl: every pair, for every name of the discovery server', async () => {
       requireCfssl();
       const { plan } = namespaceOf(discoveryApp(IssuingMethod.CFSSL), 'demo');
-      expectNoRejection(await handshakeMatrix(plan, await issuedOnce('discovery, cfssl', () => issueWithCfssl(discoveryApp(IssuingMethod.CFSSL), 'demo'))), plan);
+      expectNoRejection(await handshakeMatrix(plan, issueWithCfssl(discoveryApp(IssuingMethod.CFSSL), 'demo')), plan);
     }, 180_000);
   });
 });
@@ -247,26 +255,26 @@ describe('CA renewal with cert-manager', () => {
 
 describeWithTools('Go\'s crypto/tls as the peer (the coordinator, sqlserver and changefeed are Go programs)', ['tls-peer'], () => {
   test('cert-manager\'s Secrets: Go accepts every pair, for every name', async () => {
-    const { objects, plan } = namespaceOf(buildApp(), 'demo');
-    expectNoRejection(goHandshakeMatrix(plan, await issuedOnce('reference, cert-manager', () => issueWithCertManager(objects))), plan);
+    const { plan } = namespaceOf(buildApp(), 'demo');
+    expectNoRejection(goHandshakeMatrix(plan, await referenceCertManager()), plan);
   }, 120_000);
 
   describeCfssl('cfssl', () => {
     test('the real cfssl\'s Secrets: Go accepts every pair, for every name', async () => {
       requireCfssl();
       const { plan } = namespaceOf(buildApp(), 'demo-cfssl');
-      expectNoRejection(goHandshakeMatrix(plan, await issuedOnce('reference, cfssl', () => issueWithCfssl(buildApp(), 'demo-cfssl'))), plan);
+      expectNoRejection(goHandshakeMatrix(plan, await referenceCfssl()), plan);
     }, 180_000);
   });
 
   test('mutual TLS for the discovery server: Go accepts every pair, for every name', async () => {
-    const { objects, plan } = namespaceOf(discoveryApp(IssuingMethod.CERT_MANAGER), 'demo');
-    expectNoRejection(goHandshakeMatrix(plan, await issuedOnce('discovery, cert-manager', () => issueWithCertManager(objects))), plan);
+    const { plan } = namespaceOf(discoveryApp(IssuingMethod.CERT_MANAGER), 'demo');
+    expectNoRejection(goHandshakeMatrix(plan, await discoveryCertManager()), plan);
   }, 120_000);
 
   test('Go rejects what it must: a client its server cannot chain to a CA it trusts, and a name the server does not hold', async () => {
-    const { objects, plan } = namespaceOf(buildApp(), 'demo');
-    const secrets = await issuedOnce('reference, cert-manager', () => issueWithCertManager(objects));
+    const { plan } = namespaceOf(buildApp(), 'demo');
+    const secrets = await referenceCertManager();
     const server = plan.secrets.find((s) => s.role === 'server')!;
     const client = plan.secrets.find((s) => s.role === 'client')!;
     // The server trusts its own leaf instead of the CA: no client chains to it.
@@ -287,7 +295,7 @@ describeCfssl('the reference app, cfssl (namespace demo-cfssl)', () => {
   test('the Secrets the real cfssl issues complete every mutual handshake, for every name', async () => {
     requireCfssl();
     const { plan } = namespaceOf(buildApp(), 'demo-cfssl');
-    const secrets = await issuedOnce('reference, cfssl', () => issueWithCfssl(buildApp(), 'demo-cfssl'));
+    const secrets = await referenceCfssl();
     const result = await handshakeMatrix(plan, secrets);
     expectNoRejection(result, plan);
     expect(result.chainOnly.sort()).toEqual(singleLabelWildcards(plan).sort());

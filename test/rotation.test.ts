@@ -182,7 +182,7 @@ describeWithCfssl('the rotation simulator')('cfssl: the real script and the real
     }
     expect(kept.outages.some((o) => o.step.startsWith('switch-leaves') && (o.client === 'coordinator-0' || o.server === 'coordinator-0'))).toBe(true);
     // Without the kubelet's projection (drop-old applied right after switch-leaves' write), a pod that re-reads its certificate still presents the old one.
-    // A new working copy and cluster, as from nothing.
+    // A new working copy and cluster, which created() fills with the initial generation, as it did the first's.
     pki = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-pki-'));
     kubectl = createFakeKubectl();
     const unprojected = await created();

@@ -33,8 +33,8 @@ export type Program = typeof PROGRAMS[number];
 
 /**
  * The programs the build script makes last, which few suites need (the operator, TiDB's SQL server,
- * the migration tool's checks): test/_tiers.js's buildStage reads the suites that name one as
- * waiting for the whole build, the others for the rest of {@link PROGRAMS} only.
+ * the migration tool's checks): while a build runs, a suite waits for the rest of {@link PROGRAMS}
+ * and for those of these it names (test/_tiers.js's lastBuiltNamed), not for the others.
  */
 export const LAST_BUILT: readonly Program[] = ['tidb-controller-manager', 'tidb-server', 'dm-task-check'];
 
